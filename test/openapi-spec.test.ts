@@ -1,0 +1,182 @@
+/**
+ * spec/openapi.yaml against the REST seed: every operation of section 4 is there with the seed's
+ * method, path, op name and retry class, and every provenance mark explains itself.
+ */
+import { describe, expect, it } from 'vitest';
+import { restSeedOperations } from './helpers/seed.js';
+import { loadYaml, provenanceMarks, specOperations } from './helpers/spec.js';
+
+const doc = loadYaml('spec/openapi.yaml');
+const ops = specOperations(doc);
+const seedRows = restSeedOperations();
+const byMethodPath = new Map(ops.map((o) => [`${o.method} ${o.path}`, o.operation]));
+const byId = new Map(ops.map((o) => [o.operation.operationId, o]));
+
+describe('spec/openapi.yaml covers REST seed section 4', () => {
+  it('the seed lists 178 operations: the token exchange, 162 named and 15 RTC channel operations', () => {
+    expect(seedRows.length).toBe(178);
+    expect(seedRows.filter((r) => r.section === '4.13').length).toBe(15);
+    expect(seedRows.filter((r) => r.op && r.section !== '4.1').length).toBe(162);
+  });
+
+  it('the spec has exactly the seed operations, no more', () => {
+    expect(ops.length).toBe(seedRows.length);
+    expect(new Set(ops.map((o) => o.operation.operationId)).size).toBe(ops.length);
+  });
+
+  it.each(seedRows.map((r) => [`${r.method} ${r.path}`, r] as const))('%s', (_key, row) => {
+    const operation = byMethodPath.get(`${row.method} ${row.path}`);
+    expect(operation, `${row.method} ${row.path} missing`).toBeDefined();
+    if (row.op) {
+      expect(operation.operationId).toBe(row.op);
+    } else {
+      // RTC channel operations: op names are ours, under rtc., and say so.
+      expect(operation.operationId).toMatch(/^rtc\.[a-z_]+$/);
+      expect(operation['x-assumed']).toMatch(/names? .*ours|ours/);
+    }
+    if (row.section === '4.1') {
+      expect(operation['x-retry-class']).toBeUndefined();
+      expect(operation.security).toEqual([]);
+      return;
+    }
+    expect(operation.security).toBeUndefined(); // inherits the root bearer App Token
+    if (row.retryClass) expect(operation['x-retry-class']).toBe(row.retryClass);
+    else expect(operation['x-retry-class']).toMatch(/^[QIUDN]$/);
+  });
+});
+
+describe('retry-class extensions', () => {
+  it('the three conditional classes of the seed are machine-readable', () => {
+    const conditional = seedRows.filter((r) => r.classCell?.includes(' when '));
+    expect(conditional.map((r) => r.op).sort()).toEqual(['chatrooms.send', 'messages.send', 'moderation.decide']);
+    // Parse the seed's own words ("N when online_only is true") and compare with the extension.
+    for (const row of conditional) {
+      const when = byId.get(row.op!)!.operation['x-retry-class-when'];
+      expect(when).toHaveLength(1);
+      const text = row.classCell!.split('; ')[1]!;
+      const [, cls, rest] = text.match(/^([QIUDN]) when (.+)$/)!;
+      expect(when[0].class).toBe(cls);
+      const eq = rest!.match(/^(\w+) is (\w+)$/);
+      if (eq) {
+        const value = eq[2] === 'true' ? true : eq[2] === 'false' ? false : eq[2];
+        expect(when[0].all).toEqual([{ field: eq[1], equals: value }]);
+      } else {
+        const [, given, without] = rest!.match(/^(\w+) are given without (\w+)$/)!;
+        expect(when[0].all).toEqual([{ field: given, present: true }, { field: without, present: false }]);
+      }
+    }
+    const others = ops.filter((o) => o.operation['x-retry-class-when'] && !conditional.some((r) => r.op === o.operation.operationId));
+    expect(others).toEqual([]);
+  });
+
+  it('every D operation names its dedupe key, and the key is a declared body field', () => {
+    for (const { operation } of ops.filter((o) => o.operation['x-retry-class'] === 'D')) {
+      const key = operation['x-dedupe-key'];
+      expect(key, operation.operationId).toMatchObject({ in: 'body' });
+      expect(operation.requestBody.content['application/json'].schema.properties[key.name]).toBeDefined();
+    }
+    expect(byId.get('messages.send')!.operation['x-dedupe-key'].name).toBe('client_msg_id');
+    expect(byId.get('rtc.remove_member')!.operation['x-dedupe-key'].name).toBe('operation_id');
+    expect(byId.get('rtc.revoke_tickets')!.operation['x-dedupe-key'].name).toBe('operation_id');
+    expect(byId.get('rtc.issue_tickets')!.operation['x-retry-class']).toBe('N');
+  });
+
+  it('the batch helper splits of seed section 8', () => {
+    const splits = Object.fromEntries(ops.filter((o) => o.operation['x-batch-split']).map((o) => [o.operation.operationId, o.operation['x-batch-split']]));
+    expect(splits).toEqual({
+      'users.batch_create': { field: 'users', max: 100 },
+      'friends.batch_add': { field: 'friends', max: 100 },
+      'messages.batch_send': { field: 'usernames', max: 1000 },
+    });
+    for (const [id, split] of Object.entries<any>(splits)) {
+      const field = byId.get(id)!.operation.requestBody.content['application/json'].schema.properties[split.field];
+      expect(field.maxItems).toBe(split.max);
+    }
+  });
+});
+
+describe('pagination', () => {
+  const seedParagraph = 'versioned pages (accept known_version: friends, blacklist, group members, push conversation mutes)';
+  it('versioned lists are exactly the four the seed names', () => {
+    const versioned = ops.filter((o) => o.operation['x-pagination']?.kind === 'versioned').map((o) => o.operation.operationId).sort();
+    expect(versioned).toEqual(['blacklist.list', 'friends.list', 'groups.members', 'push.mutes']);
+    expect(seedParagraph).toContain('known_version');
+  });
+  it('every list takes a cursor and answers a page with next_cursor', () => {
+    const lists = ops.filter((o) => o.operation['x-pagination']);
+    expect(lists.length).toBeGreaterThan(25);
+    for (const { operation } of lists) {
+      const params = (operation.parameters ?? []).map((p: any) => p.$ref ?? p.name);
+      expect(params, operation.operationId).toContain('#/components/parameters/Cursor');
+      const pageRef = operation.responses['200'].content['application/json'].schema.$ref.split('/').pop();
+      const page = doc.components.schemas[pageRef];
+      expect(page.properties.next_cursor.type).toEqual(['string', 'null']);
+      expect(page.properties[operation['x-pagination'].itemsField].type).toBe('array');
+    }
+    expect(byId.get('conversations.messages')!.operation['x-pagination'].kind).toBe('sequence');
+    expect(byId.get('messages.export')!.operation['x-pagination'].kind).toBe('export');
+  });
+});
+
+describe('authentication, errors and enumerations', () => {
+  it('declares the dialect so mock servers validate as draft 2020-12', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
+  });
+  it('token exchange is exactly as sections 2.1 and 4.1 give it', () => {
+    const s = doc.components.schemas;
+    expect(s.TokenRequest.required).toEqual(['grant_type', 'client_id', 'client_secret']);
+    expect(s.TokenRequest.properties.grant_type.const).toBe('client_credentials');
+    expect(s.TokenRequest.additionalProperties).toBe(false);
+    expect(s.TokenResponse.properties.expires_in).toMatchObject({ default: 604800, minimum: 300, maximum: 365 * 24 * 3600 });
+    const token = byId.get('app.token')!;
+    expect(token.path).toBe('/{org_name}/{app_name}/token');
+    expect(Object.keys(token.operation.responses)).toEqual(expect.arrayContaining(['200', '400', '401']));
+    expect(token.operation.responses['401'].$ref).toBe('#/components/responses/InvalidClient');
+    expect(doc.components.securitySchemes.AppToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+  it('every authenticated operation documents 401, 403 and 429 with Retry-After; invalid_client only on the exchange', () => {
+    for (const { operation } of ops.filter((o) => o.operation.operationId !== 'app.token')) {
+      expect(operation.responses['401'].$ref).toBe('#/components/responses/Unauthenticated');
+      expect(operation.responses['403'].$ref).toBe('#/components/responses/Forbidden');
+      expect(operation.responses['429'].$ref).toBe('#/components/responses/RateLimited');
+    }
+    expect(doc.components.responses.RateLimited.headers['Retry-After']).toBeDefined();
+    const codes = doc.components.schemas.ErrorCode.anyOf[0].enum;
+    for (const code of ['invalid_argument', 'invalid_client', 'unauthenticated', 'permission_denied', 'ip_not_allowed', 'tenant_unavailable', 'app_unavailable', 'rate_limited', 'already_exists', 'not_found', 'version_conflict']) expect(codes).toContain(code);
+    expect(doc.components.schemas.ErrorReason.anyOf[0].enum).toEqual(expect.arrayContaining(['app_deleted', 'tenant_closed']));
+  });
+  it('the enumerations of seed 2.3', () => {
+    const s = doc.components.schemas;
+    expect(s.FriendAddMode.enum).toEqual(['need_confirm', 'allow_any', 'deny_any', null]);
+    expect(s.GroupInviteMode.enum).toEqual(['allow_any', 'need_confirm', null]);
+    expect(s.GroupMemberRole.enum).toEqual(['admin', 'member']);
+    expect(s.GroupPushMuteMode.enum).toEqual(['none', 'mention_only']);
+    expect(s.SinglePushMuteMode.enum).toEqual(['none']);
+    expect(s.ModerationScene.enum).toHaveLength(10);
+    expect(s.UserMuteScope.anyOf[0].enum).toEqual(['chat', 'group', 'room']);
+    expect(s.ExpiresAt.type).toEqual(['string', 'null']);
+    const ban = byId.get('rtc.ban')!.operation.requestBody.content['application/json'].schema;
+    expect(ban.required ?? []).not.toContain('expires_at'); // omitted = unchanged
+  });
+});
+
+describe('honest transcription', () => {
+  const marks = provenanceMarks(doc);
+  it('every x-assumed and x-not-documented mark carries a reason string', () => {
+    expect(marks.length).toBeGreaterThan(50);
+    const bad = marks.filter((m) => typeof m.value !== 'string' || m.value.trim().length < 10);
+    expect(bad).toEqual([]);
+  });
+  it('every open object says it is open on purpose', () => {
+    const unexplained: string[] = [];
+    const walk = (node: any, pointer: string, explained: boolean) => {
+      if (!node || typeof node !== 'object') return;
+      const here = explained || 'x-not-documented' in node || 'x-assumed' in node;
+      if (node.additionalProperties === true && node.type === 'object' && !here && !node.properties) unexplained.push(pointer);
+      for (const [k, v] of Object.entries(node)) walk(v, `${pointer}/${k}`, false);
+    };
+    walk(doc, '', false);
+    expect(unexplained).toEqual([]);
+  });
+});
