@@ -1,0 +1,151 @@
+/** OpenAPI document → ApiModel. Pure: no I/O, deterministic order. */
+import type { HttpMethod, PaginationSpec } from '../templates/runtime/operation.js';
+import { deref, type OpenApiDocument } from './load-spec.js';
+import type { ApiModel, FieldModel, JsonSchema, OperationModel, Provenance } from './model.js';
+import { operationNames, pascalCase } from './names.js';
+import { SpecError, pointerOf } from './spec-error.js';
+
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
+const PREFIX = '/{org_name}/{app_name}';
+const CLIENT_FILLED = new Set(['org_name', 'app_name']);
+
+export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml'): ApiModel {
+  const operations: OperationModel[] = [];
+  for (const path of Object.keys(doc.paths).sort()) {
+    const item = doc.paths[path];
+    for (const method of METHODS) {
+      if (item[method]) operations.push(operationModel(doc, path, method, item));
+    }
+  }
+  operations.sort((a, b) => a.id.localeCompare(b.id));
+  const byNamespace = new Map<string, OperationModel[]>();
+  for (const op of operations) byNamespace.set(op.namespace, [...(byNamespace.get(op.namespace) ?? []), op]);
+  const namespaces = [...byNamespace.keys()].sort().map((name) => ({ name, className: pascalCase(name), operations: byNamespace.get(name)! }));
+  const schemas = Object.keys(doc.components?.schemas ?? {}).sort().map((name) => ({ name, schema: doc.components.schemas[name] }));
+  return {
+    title: doc.info?.title ?? 'API',
+    version: doc.info?.version ?? '0.0.0',
+    source,
+    operations,
+    namespaces,
+    schemas,
+    provenance: collectProvenance(doc, ''),
+  };
+}
+
+function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof METHODS)[number], item: any): OperationModel {
+  const op = item[method];
+  const at = pointerOf('paths', specPath, method);
+  const id: string = op.operationId;
+  const names = operationNames(id);
+  const isTokenExchange = Array.isArray(op.security) && op.security.length === 0;
+  if (!specPath.startsWith(PREFIX)) throw new SpecError(at, 'path-prefix', `${id}: every path must start with ${PREFIX}`);
+
+  const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any, i: number) => deref(doc, p, `${at}/parameters/${i}`));
+  const pathParams: FieldModel[] = [];
+  const queryParams: FieldModel[] = [];
+  for (const p of params) {
+    const field: FieldModel = { name: p.name, required: !!p.required, schema: p.schema ?? {}, description: p.description, assumed: p['x-assumed'] };
+    if (p.in === 'path') {
+      if (!CLIENT_FILLED.has(p.name)) pathParams.push(field);
+    } else if (p.in === 'query') queryParams.push(field);
+    else throw new SpecError(at, 'parameter-location', `${id}: parameter ${p.name} in ${p.in} is not supported (path and query only)`);
+  }
+  const placeholders = [...specPath.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((n) => !CLIENT_FILLED.has(n));
+  for (const name of placeholders) {
+    if (!pathParams.some((p) => p.name === name)) throw new SpecError(at, 'path-parameter-undeclared', `${id}: {${name}} in the path has no parameter`);
+  }
+  pathParams.sort((a, b) => placeholders.indexOf(a.name) - placeholders.indexOf(b.name));
+
+  let body: OperationModel['body'] = null;
+  const requestBody = deref(doc, op.requestBody, `${at}/requestBody`);
+  if (requestBody) {
+    const schema = derefSchema(doc, requestBody.content?.['application/json']?.schema, `${at}/requestBody`);
+    if (!schema || schema.type !== 'object') throw new SpecError(`${at}/requestBody`, 'body-not-object', `${id}: a request body must be a JSON object schema, so params stay one flat object`);
+    const required = new Set<string>(schema.required ?? []);
+    const fields = Object.entries<JsonSchema>(schema.properties ?? {}).map(([name, s]) => ({
+      name, required: required.has(name), schema: s, description: s.description ?? derefSchema(doc, s, at)?.description, assumed: s['x-assumed'],
+    }));
+    body = { fields, open: schema.additionalProperties !== false };
+  }
+  // One flat params object: a name may stand in one place only.
+  const seen = new Map<string, string>();
+  for (const [where, fields] of [['path', pathParams], ['query', queryParams], ['body', body?.fields ?? []]] as const) {
+    for (const f of fields) {
+      const other = seen.get(f.name);
+      if (other) throw new SpecError(at, 'param-name-clash', `${id}: "${f.name}" is both a ${other} and a ${where} field; params are one flat object, so names must differ`);
+      seen.set(f.name, where);
+    }
+  }
+
+  const dedupeKey = op['x-dedupe-key'];
+  if (dedupeKey && dedupeKey.in === 'body' && !body?.fields.some((f) => f.name === dedupeKey.name)) {
+    throw new SpecError(`${at}/x-dedupe-key`, 'dedupe-key-undeclared', `${id}: dedupe key ${dedupeKey.name} is not a declared body field`);
+  }
+  const split = op['x-batch-split'];
+  if (split && !body?.fields.some((f) => f.name === split.field)) {
+    throw new SpecError(`${at}/x-batch-split`, 'batch-split-undeclared', `${id}: batch split field ${split.field} is not a declared body field`);
+  }
+
+  const successStatuses = Object.keys(op.responses ?? {}).filter((s) => /^2\d\d$/.test(s)).map(Number).sort();
+  if (!successStatuses.length) throw new SpecError(`${at}/responses`, 'no-success-response', `${id}: no 2xx response`);
+  const success = deref(doc, op.responses[String(successStatuses[0])], `${at}/responses`);
+  const response: JsonSchema = success.content?.['application/json']?.schema ?? {};
+
+  let pagination: PaginationSpec | undefined;
+  let itemSchema: JsonSchema | undefined;
+  const px = op['x-pagination'];
+  if (px) {
+    pagination = { kind: px.kind, itemsField: px.itemsField, cursorParam: px.cursorParam, nextCursorField: px.nextCursorField, ...(px.versionField ? { versionField: px.versionField } : {}) };
+    const page = derefSchema(doc, response, `${at}/responses`);
+    itemSchema = page?.properties?.[px.itemsField]?.items;
+    if (!itemSchema) throw new SpecError(`${at}/x-pagination`, 'pagination-items', `${id}: the page schema has no array field ${px.itemsField}`);
+    if (!queryParams.some((q) => q.name === px.cursorParam)) throw new SpecError(`${at}/x-pagination`, 'pagination-cursor', `${id}: no query parameter ${px.cursorParam}`);
+  }
+
+  return {
+    id,
+    ...names,
+    method: method.toUpperCase() as HttpMethod,
+    specPath,
+    path: specPath.slice(PREFIX.length),
+    tag: op.tags?.[0] ?? names.namespace,
+    summary: op.summary ?? id,
+    description: op.description ?? '',
+    auth: !isTokenExchange,
+    isTokenExchange,
+    pathParams,
+    queryParams,
+    body,
+    paramsRequired: pathParams.length > 0 || queryParams.some((q) => q.required) || !!body?.fields.some((f) => f.required) || !!op['x-params-required'],
+    retryClass: op['x-retry-class'] ?? 'N',
+    retryClassWhen: op['x-retry-class-when'] ?? [],
+    ...(dedupeKey ? { dedupeKey: { in: dedupeKey.in, name: dedupeKey.name } } : {}),
+    ...(split ? { batchSplit: { field: split.field, max: split.max } } : {}),
+    ...(pagination ? { pagination, itemSchema } : {}),
+    successStatuses,
+    response,
+    provenance: collectProvenance(op, at),
+  };
+}
+
+function derefSchema(doc: OpenApiDocument, schema: any, at: string): JsonSchema | undefined {
+  let s = schema;
+  for (let i = 0; s && typeof s.$ref === 'string' && i < 10; i++) s = deref(doc, s, at);
+  return s;
+}
+
+export function collectProvenance(node: unknown, pointer: string): Provenance[] {
+  const out: Provenance[] = [];
+  const walk = (n: unknown, p: string) => {
+    if (Array.isArray(n)) return n.forEach((v, i) => walk(v, `${p}/${i}`));
+    if (!n || typeof n !== 'object') return;
+    for (const [k, v] of Object.entries(n)) {
+      const here = `${p}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      if ((k === 'x-assumed' || k === 'x-not-documented') && typeof v === 'string') out.push({ pointer: here, kind: k, reason: v });
+      else walk(v, here);
+    }
+  };
+  walk(node, pointer);
+  return out.sort((a, b) => a.pointer.localeCompare(b.pointer));
+}

@@ -1,0 +1,49 @@
+/** Emits `src/client.ts` (ImClient with every namespace), `src/index.ts` and `src/funcs/index.ts`. */
+import { Scope, StructureKind, type StatementStructures } from 'ts-morph';
+import type { ApiModel } from '../model.js';
+import { doNotEditHeader, renderSource } from './source-file.js';
+
+export function emitEntryPoints(model: ApiModel): Map<string, string> {
+  const header = doNotEditHeader(model.source);
+  const files = new Map<string, string>();
+
+  const client: (string | StatementStructures)[] = [
+    `import { ImCore } from './core/client.js';`,
+    `import type { ClientOptions } from './core/options.js';`,
+    ...model.namespaces.map((ns) => `import { ${ns.className} } from './resources/${ns.name}.js';`),
+    {
+      kind: StructureKind.Class,
+      name: 'ImClient',
+      isExported: true,
+      extends: 'ImCore',
+      docs: [
+        'The client of the messaging service\'s server-side REST API: one namespace per op prefix.\n\n' +
+          'Keep it on the server: it holds the Client Secret and the App Token, which stands for the administrative authority of the whole application.\n\n' +
+          '@example\n```ts\nconst im = new ImClient({ baseUrl, appKey: \'org#app\', clientId, clientSecret });\nconst user = await im.users.create({ username: \'alice\' });\n```',
+      ],
+      properties: model.namespaces.map((ns) => ({ name: ns.name, type: ns.className, isReadonly: true, scope: Scope.Public })),
+      ctors: [{
+        parameters: [{ name: 'options', type: 'ClientOptions' }],
+        statements: ['super(options);', ...model.namespaces.map((ns) => `this.${ns.name} = new ${ns.className}(this);`)],
+      }],
+    },
+  ];
+  files.set('src/client.ts', header + renderSource(client));
+
+  files.set('src/index.ts', header + renderSource([
+    `export { ImClient } from './client.js';`,
+    `export * from './core/index.js';`,
+    `export type { OperationSpec, RetryClass, PaginationKind } from './operation.js';`,
+    `export { operations } from './operations.js';`,
+    `export type * from './types/schemas.js';`,
+    ...model.namespaces.map((ns) => `export type * from './types/${ns.name}.js';`),
+    ...model.namespaces.map((ns) => `export { ${ns.className} } from './resources/${ns.name}.js';`),
+  ]));
+
+  files.set('src/funcs/index.ts', header + renderSource([
+    '// Standalone functions, one per operation, over the small core client: an app that calls one\n// operation bundles only that one.',
+    `export { ImCore } from '../core/client.js';`,
+    ...model.namespaces.map((ns) => `export * from './${ns.name}.js';`),
+  ]));
+  return files;
+}

@@ -1,0 +1,21 @@
+/** Copies the hand-written runtime into the package: `templates/runtime/x.ts` → `src/x.ts`. */
+
+export const RUNTIME_SOURCE_DIR = 'templates/runtime';
+
+/** Test files and test helpers stay behind: the package carries no tests. */
+export function isRuntimeFileShipped(relativePath: string): boolean {
+  return relativePath.endsWith('.ts') && !/\.test\.ts$/.test(relativePath) && !/(^|\/)(test-support|__fixtures__)\//.test(relativePath);
+}
+
+export function runtimeHeader(relativePath: string): string {
+  return `// Copied by im-openapi from ${RUNTIME_SOURCE_DIR}/${relativePath}. Do not edit here: edit the template and run \`npm run generate\`.\n`;
+}
+
+/** `runtimeFiles`: path relative to templates/runtime → text. */
+export function emitRuntimeCopy(runtimeFiles: ReadonlyMap<string, string>): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const [relativePath, text] of [...runtimeFiles].sort(([a], [b]) => a.localeCompare(b))) {
+    if (isRuntimeFileShipped(relativePath)) files.set(`src/${relativePath}`, runtimeHeader(relativePath) + text);
+  }
+  return files;
+}

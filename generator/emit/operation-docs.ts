@@ -1,0 +1,35 @@
+/** The doc comment of an operation's method and function: meaning, wire, retry class, assumptions. */
+import type { OperationModel } from '../model.js';
+
+const CLASS_WORDS: Record<string, string> = {
+  Q: 'Q (read-only): resent automatically on a network error, timeout or 5xx.',
+  I: 'I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.',
+  U: 'U (unique create): resent automatically on a network error, timeout or 5xx. A resent call that answers already_exists may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.',
+  D: 'D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.',
+  N: 'N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.',
+};
+
+function conditionWords(op: OperationModel): string[] {
+  return op.retryClassWhen.map((c) => {
+    const tests = c.all.map((t) => ('equals' in t ? `\`${t.field}\` is ${JSON.stringify(t.equals)}` : `\`${t.field}\` is ${t.present ? 'given' : 'not given'}`));
+    return `Class ${c.class} when ${tests.join(' and ')}.`;
+  });
+}
+
+export function operationDocs(op: OperationModel): string {
+  const lines: string[] = [];
+  if (!op.summary.startsWith(`${op.id} (`)) lines.push(op.summary);
+  lines.push(`\`${op.method} /{org_name}/{app_name}${op.path}\` — op \`${op.id}\`.`);
+  const description = op.description.replace(/Retry class [QIUDN]: [^\n]*\n*/g, '').replace(/Class N when [^\n]*\n*/g, '').trim();
+  if (description) lines.push(description);
+  lines.push(`Retry class ${CLASS_WORDS[op.retryClass]}`);
+  lines.push(...conditionWords(op));
+  if (op.dedupeKey) lines.push(`Dedupe key: \`${op.dedupeKey.name}\` (${op.dedupeKey.in}); pass your own to make a resend across processes safe, or \`idempotencyKey\` in the options.`);
+  if (op.batchSplit) lines.push(`\`${op.batchSplit.field}\` holds at most ${op.batchSplit.max} entries per request.`);
+  if (op.pagination) lines.push(`A list (${op.pagination.kind} pages): \`await\` gives the first page; \`for await\` walks every item across pages.`);
+  const assumptions = op.provenance.filter((p) => p.kind === 'x-assumed').map((p) => p.reason);
+  const undocumented = op.provenance.filter((p) => p.kind === 'x-not-documented').map((p) => p.reason);
+  if (assumptions.length) lines.push(`Assumed (the seed is silent): ${[...new Set(assumptions)].join('; ')}.`);
+  if (undocumented.length) lines.push(`Not documented by the service: ${[...new Set(undocumented)].join('; ')}.`);
+  return lines.join('\n\n').replace(/\*\//g, '*\\/');
+}

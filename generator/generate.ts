@@ -1,0 +1,66 @@
+/**
+ * The generator: spec text and templates in, a map of package path → file text out.
+ * Pure: it reads and writes no files (the CLI in scripts/generate.ts does).
+ */
+import * as prettier from 'prettier';
+import { buildApiModel } from './build-model.js';
+import { emitEntryPoints } from './emit/emit-entry-points.js';
+import { emitNamespaceTypes } from './emit/emit-namespace-types.js';
+import { emitOperationTable } from './emit/emit-operation-table.js';
+import { emitOperationsCode } from './emit/emit-operations-code.js';
+import { emitPackageFiles, type PackageTemplates } from './emit/emit-package-files.js';
+import { emitRuntimeCopy } from './emit/emit-runtime-copy.js';
+import { emitSchemaTypes } from './emit/emit-schema-types.js';
+import { parseSpec } from './load-spec.js';
+import type { ApiModel } from './model.js';
+
+export interface GeneratorInput {
+  /** Text of the OpenAPI document. */
+  openapiText: string;
+  /** Its path relative to the repository, named in do-not-edit headers. */
+  openapiSource: string;
+  /** templates/runtime: relative path → text. */
+  runtimeFiles: ReadonlyMap<string, string>;
+  /** templates/package: file name → text. */
+  packageTemplates: PackageTemplates;
+  /** Extra files copied as they are (examples): package path → text. */
+  staticFiles?: ReadonlyMap<string, string>;
+}
+
+export interface GeneratorOutput {
+  model: ApiModel;
+  files: Map<string, string>;
+}
+
+const PRETTIER: prettier.Options = { printWidth: 100, singleQuote: true, trailingComma: 'all' };
+
+export async function generate(input: GeneratorInput): Promise<GeneratorOutput> {
+  const doc = parseSpec(input.openapiText, input.openapiSource);
+  const model = buildApiModel(doc, input.openapiSource);
+  const emitted = [
+    emitSchemaTypes(model),
+    emitOperationTable(model),
+    emitNamespaceTypes(model),
+    emitOperationsCode(model),
+    emitEntryPoints(model),
+    emitRuntimeCopy(input.runtimeFiles),
+    emitPackageFiles(model, input.packageTemplates),
+    new Map(input.staticFiles ?? []),
+  ];
+  const files = new Map<string, string>();
+  for (const map of emitted) {
+    for (const [path, text] of map) {
+      if (files.has(path)) throw new Error(`two emitters wrote ${path}`);
+      files.set(path, text);
+    }
+  }
+  const formatted = await Promise.all(
+    [...files].sort(([a], [b]) => a.localeCompare(b)).map(async ([path, text]) => [path, await format(path, text)] as const),
+  );
+  return { model, files: new Map(formatted) };
+}
+
+async function format(path: string, text: string): Promise<string> {
+  const parser = path.endsWith('.ts') ? 'typescript' : path.endsWith('.json') ? 'json' : path.endsWith('.md') ? 'markdown' : null;
+  return parser ? prettier.format(text, { ...PRETTIER, parser }) : text;
+}

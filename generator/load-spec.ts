@@ -1,0 +1,100 @@
+/**
+ * Parse and check an OpenAPI document before any model is built. Every refusal is a SpecError
+ * naming the JSON pointer and the rule, so a spec author can find and fix it.
+ */
+import { parse } from 'yaml';
+import { SpecError, pointerOf } from './spec-error.js';
+
+const RETRY_CLASSES = new Set(['Q', 'I', 'U', 'D', 'N']);
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
+const OPERATION_ID = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
+
+export type OpenApiDocument = Record<string, any>;
+
+export function parseSpec(text: string, source = 'spec/openapi.yaml'): OpenApiDocument {
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (error) {
+    throw new SpecError('', 'yaml-syntax', `${source} is not valid YAML: ${(error as Error).message}`);
+  }
+  if (!doc || typeof doc !== 'object') throw new SpecError('', 'document', `${source} is not a YAML mapping`);
+  const d = doc as OpenApiDocument;
+  if (typeof d.openapi !== 'string' || !d.openapi.startsWith('3.1')) {
+    throw new SpecError('/openapi', 'openapi-version', `expected OpenAPI 3.1.x, found ${JSON.stringify(d.openapi)}`);
+  }
+  if (!d.paths || typeof d.paths !== 'object') throw new SpecError('/paths', 'paths', 'the document has no paths');
+  checkRefs(d);
+  checkOperations(d);
+  return d;
+}
+
+/** Resolve a local `#/...` reference, or refuse it. */
+export function resolveRef(doc: OpenApiDocument, ref: string, at: string): any {
+  if (!ref.startsWith('#/')) throw new SpecError(at, 'unresolved-ref', `only local references are supported, found ${ref}`);
+  let node: any = doc;
+  for (const raw of ref.slice(2).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!node || typeof node !== 'object' || !(key in node)) {
+      throw new SpecError(at, 'unresolved-ref', `$ref ${ref} does not resolve`);
+    }
+    node = node[key];
+  }
+  return node;
+}
+
+function checkRefs(doc: OpenApiDocument): void {
+  const walk = (node: unknown, pointer: string): void => {
+    if (Array.isArray(node)) return node.forEach((v, i) => walk(v, `${pointer}/${i}`));
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') resolveRef(doc, value, `${pointer}/$ref`);
+      else walk(value, pointerOf(...pointer.split('/').slice(1).map(unescapePointer), key));
+    }
+  };
+  walk(doc, '');
+}
+
+const unescapePointer = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/** Deref one level (parameters and request bodies may be $refs). */
+export function deref(doc: OpenApiDocument, node: any, at: string): any {
+  return node && typeof node === 'object' && typeof node.$ref === 'string' ? resolveRef(doc, node.$ref, at) : node;
+}
+
+function checkOperations(doc: OpenApiDocument): void {
+  const seen = new Map<string, string>();
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const method of METHODS) {
+      const op = item?.[method];
+      if (!op) continue;
+      const at = pointerOf('paths', path, method);
+      const id = op.operationId;
+      if (typeof id !== 'string' || !OPERATION_ID.test(id)) {
+        throw new SpecError(`${at}/operationId`, 'operation-id', `operationId must look like "namespace.op_name", found ${JSON.stringify(id)}`);
+      }
+      const earlier = seen.get(id);
+      if (earlier) throw new SpecError(`${at}/operationId`, 'duplicate-operation-id', `operationId ${id} is already used at ${earlier}`);
+      seen.set(id, at);
+      const isTokenExchange = Array.isArray(op.security) && op.security.length === 0;
+      const cls = op['x-retry-class'];
+      if (!isTokenExchange || cls !== undefined) {
+        if (typeof cls !== 'string' || !RETRY_CLASSES.has(cls)) {
+          throw new SpecError(`${at}/x-retry-class`, 'unknown-retry-class', `${id}: x-retry-class must be one of Q, I, U, D, N, found ${JSON.stringify(cls)}`);
+        }
+      }
+      for (const [i, cond] of (op['x-retry-class-when'] ?? []).entries()) {
+        if (!RETRY_CLASSES.has(cond?.class) || !Array.isArray(cond?.all) || cond.all.length === 0) {
+          throw new SpecError(`${at}/x-retry-class-when/${i}`, 'retry-class-condition', `${id}: each condition needs a class (Q, I, U, D, N) and a non-empty "all" list`);
+        }
+        for (const [j, test] of cond.all.entries()) {
+          const ok = typeof test?.field === 'string' && (('equals' in test) !== ('present' in test)) && (!('present' in test) || typeof test.present === 'boolean');
+          if (!ok) throw new SpecError(`${at}/x-retry-class-when/${i}/all/${j}`, 'retry-class-condition', `${id}: a test is {field, equals} or {field, present: boolean}`);
+        }
+      }
+      if (cls === 'D' && !op['x-dedupe-key']) {
+        throw new SpecError(`${at}/x-dedupe-key`, 'dedupe-key-missing', `${id}: a D operation must name its x-dedupe-key`);
+      }
+    }
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The intermediate model: everything the emitters need, and nothing they would have to look up
+ * in YAML. Built once by `buildApiModel`, read by every emitter.
+ */
+import type {
+  DedupeKeySpec,
+  HttpMethod,
+  PaginationSpec,
+  RetryClass,
+  RetryClassCondition,
+} from '../templates/runtime/operation.js';
+
+/** A JSON Schema node as it stands in the spec ($refs kept, so types keep their names). */
+export type JsonSchema = Record<string, any>;
+
+export interface FieldModel {
+  name: string;
+  required: boolean;
+  schema: JsonSchema;
+  description?: string;
+  /** x-assumed reason on the field itself, if any. */
+  assumed?: string;
+}
+
+export interface Provenance {
+  /** JSON pointer into the spec. */
+  pointer: string;
+  kind: 'x-assumed' | 'x-not-documented';
+  reason: string;
+}
+
+export interface OperationModel {
+  id: string;
+  namespace: string;
+  /** camelCase method name on the namespace, e.g. `batchCreate`. */
+  methodName: string;
+  /** Standalone function name, e.g. `usersBatchCreate`. */
+  funcName: string;
+  /** PascalCase stem for type names, e.g. `UsersBatchCreate`. */
+  typeStem: string;
+  method: HttpMethod;
+  /** Full spec path (with the /{org_name}/{app_name} prefix). */
+  specPath: string;
+  /** Path relative to the prefix. */
+  path: string;
+  tag: string;
+  summary: string;
+  description: string;
+  auth: boolean;
+  isTokenExchange: boolean;
+  pathParams: FieldModel[];
+  queryParams: FieldModel[];
+  /** null: the operation sends no body. */
+  body: { fields: FieldModel[]; open: boolean } | null;
+  /** True when the caller must pass a params object (a required field, or x-params-required). */
+  paramsRequired: boolean;
+  retryClass: RetryClass;
+  retryClassWhen: RetryClassCondition[];
+  dedupeKey?: DedupeKeySpec;
+  batchSplit?: { field: string; max: number };
+  pagination?: PaginationSpec;
+  successStatuses: number[];
+  /** Response body schema of the first success status. */
+  response: JsonSchema;
+  /** For lists: the schema of one item. */
+  itemSchema?: JsonSchema;
+  /** Every provenance mark inside this operation (params, body, response refs not followed). */
+  provenance: Provenance[];
+}
+
+export interface NamedSchema {
+  name: string;
+  schema: JsonSchema;
+}
+
+export interface ApiModel {
+  title: string;
+  version: string;
+  /** Relative path of the spec, for do-not-edit headers. */
+  source: string;
+  operations: OperationModel[];
+  /** Namespaces in sorted order, each with its operations sorted by id. */
+  namespaces: { name: string; className: string; operations: OperationModel[] }[];
+  schemas: NamedSchema[];
+  /** Every provenance mark of the whole spec, sorted by pointer. */
+  provenance: Provenance[];
+}

@@ -1,0 +1,31 @@
+/** The generator's only file reads: the spec and the templates, gathered into a GeneratorInput. */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { GeneratorInput } from './generate.js';
+
+/** Every file below `dir` (relative path → text), sorted, skipping top-level folders in `skip`. */
+export function readTree(dir: string, skip: ReadonlySet<string> = new Set()): Map<string, string> {
+  const files = new Map<string, string>();
+  if (!existsSync(dir)) return files;
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const full = join(d, name);
+      if (statSync(full).isDirectory()) {
+        if (d === dir && skip.has(name)) continue;
+        walk(full);
+      } else files.set(relative(dir, full).split('\\').join('/'), readFileSync(full, 'utf8'));
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+export function readGeneratorInput(root: string, openapiSource = 'spec/openapi.yaml'): GeneratorInput {
+  return {
+    openapiText: readFileSync(join(root, openapiSource), 'utf8'),
+    openapiSource,
+    runtimeFiles: readTree(join(root, 'templates/runtime')),
+    packageTemplates: Object.fromEntries(readTree(join(root, 'templates/package'))),
+    staticFiles: new Map([...readTree(join(root, 'templates/examples'))].map(([p, t]) => [`examples/${p}`, t])),
+  };
+}

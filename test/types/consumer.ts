@@ -1,0 +1,51 @@
+// A consumer of the generated client. `tsc -p test/types` must pass: every @ts-expect-error
+// line must really be an error (an unused one is itself an error), so this file proves that
+// wrong param names and types do not compile.
+import { ImClient, type UsersGetResult, type FriendsListItem } from '../../generated/src/index.js';
+import { ImCore, usersGet } from '../../generated/src/funcs/index.js';
+
+declare const im: ImClient;
+
+export async function correctCalls(): Promise<void> {
+  const user: UsersGetResult = await im.users.get({ username: 'alice' });
+  void user;
+  await im.users.create({ username: 'alice', nickname: 'open body: extra profile fields are allowed' });
+  await im.friends.setSettings({ username: 'alice', friend_add_mode: null });
+  await im.groups.setRole({ group_id: 'g1', username: 'bob', role: 'admin' });
+  await im.messages.send({ client_msg_id: 'm1', online_only: true, to: 'bob' }, { timeoutMs: 5_000 });
+  await im.chatrooms.send({ room_id: 'r1', priority: 'a-future-priority' }); // open enum
+  await im.rtc.ban({ channel_id: 'c1', username: 'bob', expires_at: null });
+  for await (const friend of im.friends.list({ username: 'alice' })) {
+    const f: FriendsListItem = friend;
+    void f;
+  }
+  const page = await im.groups.ofUser({ username: 'alice' });
+  void page.nextCursor;
+  const core = new ImCore({ baseUrl: 'http://127.0.0.1:1', appKey: 'org#app', clientId: 'id', clientSecret: 's' });
+  await usersGet(core, { username: 'alice' });
+}
+
+export async function wrongCalls(): Promise<void> {
+  // @ts-expect-error a required path parameter is missing
+  await im.users.get({});
+  // @ts-expect-error a misspelt param on an operation whose shape is closed
+  await im.users.get({ username: 'alice', usrname: 'x' });
+  // @ts-expect-error a path parameter of the wrong type
+  await im.users.get({ username: 42 });
+  // @ts-expect-error friend_add_mode outside the seed's list
+  await im.friends.setSettings({ username: 'alice', friend_add_mode: 'sometimes' });
+  // @ts-expect-error role outside the seed's list
+  await im.groups.setRole({ group_id: 'g1', username: 'bob', role: 'owner' });
+  // @ts-expect-error online_only must be a boolean
+  await im.messages.send({ online_only: 'yes' });
+  // @ts-expect-error the password of set_password is required (closed shape)
+  await im.users.setPassword({ username: 'alice' });
+  // @ts-expect-error an unknown namespace
+  await im.user.get({ username: 'alice' });
+  // @ts-expect-error an unknown method
+  await im.users.fetch({ username: 'alice' });
+  // @ts-expect-error the mute mode of a single conversation can only be none
+  await im.push.muteSingle({ username: 'a', peer: 'b', mode: 'mention_only' });
+  // @ts-expect-error a typo in a request option
+  await im.users.get({ username: 'alice' }, { timeout: 5 });
+}
