@@ -9,4 +9,10 @@ describe('generated types', () => {
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);
   }, 120_000);
+
+  it('the package examples type-check against the generated package', () => {
+    const result = spawnSync(process.execPath, [`${repoRoot}node_modules/typescript/bin/tsc`, '-p', 'test/types/tsconfig.examples.json'], { cwd: repoRoot, encoding: 'utf8' });
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  }, 120_000);
 });
