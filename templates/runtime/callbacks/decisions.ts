@@ -10,7 +10,7 @@
 export type HookDecision =
   | { readonly decision: 'allow' }
   | { readonly decision: 'reject'; readonly reason?: string }
-  | { readonly decision: 'rewrite'; readonly data: unknown };
+  | { readonly decision: 'rewrite'; readonly data: Record<string, unknown> };
 
 /** The service may read at most this many bytes of a hook answer (seed 4.3 / 8). */
 export const MAX_HOOK_ANSWER_BYTES = 64 * 1024;
@@ -25,8 +25,8 @@ export function reject(reason?: string): HookDecision {
   return reason === undefined ? { decision: 'reject' } : { decision: 'reject', reason };
 }
 
-/** Let the operation go ahead with changed data (must serialise to JSON within 64 KB). */
-export function rewrite(data: unknown): HookDecision {
+/** Let the operation go ahead with changed data: a JSON object (the answer must stay within 64 KB). */
+export function rewrite(data: Record<string, unknown>): HookDecision {
   return { decision: 'rewrite', data };
 }
 
@@ -38,7 +38,9 @@ export function isHookDecision(value: unknown): value is HookDecision {
     const r = (value as { reason?: unknown }).reason;
     return r === undefined || typeof r === 'string';
   }
-  return d === 'rewrite' && 'data' in value;
+  if (d !== 'rewrite') return false;
+  const data = (value as { data?: unknown }).data;
+  return data !== null && typeof data === 'object' && !Array.isArray(data);
 }
 
 /** The JSON answer for a decision (the assumed wire shape). */

@@ -29,7 +29,22 @@ export interface SignCallbackOptions {
 /** Headers of seed 2.3 with canonical names. */
 export type SignedCallbackHeaders = Record<string, string>;
 
-/** Builds a signed request: the exact body bytes (as a string) and all headers of seed 2.3. */
+/**
+ * Builds a signed request: the exact body to send (bytes stay bytes; a string or an object
+ * becomes the string that was signed) and all headers of seed 2.3.
+ */
+export function signCallbackRequest(options: SignCallbackOptions & { body: Uint8Array }): {
+  headers: SignedCallbackHeaders;
+  body: Uint8Array;
+};
+export function signCallbackRequest(options: SignCallbackOptions & { body: string | object }): {
+  headers: SignedCallbackHeaders;
+  body: string;
+};
+export function signCallbackRequest(options: SignCallbackOptions): {
+  headers: SignedCallbackHeaders;
+  body: string | Uint8Array;
+};
 export function signCallbackRequest(options: SignCallbackOptions): {
   headers: SignedCallbackHeaders;
   body: string | Uint8Array;

@@ -1,0 +1,98 @@
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedisServer } from '../../../test/fixtures/callbacks/redis-server.js';
+import type { RedisServerHandle } from '../../../test/fixtures/callbacks/redis-server.js';
+import { fromIoredis, fromNodeRedis, MemoryDedupeStore, RedisDedupeStore } from './stores.js';
+
+describe('MemoryDedupeStore', () => {
+  it('claims once, releases, expires after the TTL', async () => {
+    let now = 1_000;
+    const s = new MemoryDedupeStore({ now: () => now });
+    expect(await s.claim('a', 1000)).toBe(true);
+    expect(await s.claim('a', 1000)).toBe(false);
+    await s.release('a');
+    expect(await s.claim('a', 1000)).toBe(true);
+    now += 999;
+    expect(await s.claim('a', 1000)).toBe(false);
+    now += 2;
+    expect(await s.claim('a', 1000)).toBe(true);
+  });
+
+  it('default TTL is 24 h', async () => {
+    let now = 0;
+    const s = new MemoryDedupeStore({ now: () => now });
+    expect(await s.claim('x')).toBe(true);
+    now = 24 * 3600 * 1000 - 1;
+    expect(await s.claim('x')).toBe(false);
+    now = 24 * 3600 * 1000 + 1;
+    expect(await s.claim('x')).toBe(true);
+  });
+
+  it('is bounded: the oldest entries are evicted first', async () => {
+    const s = new MemoryDedupeStore({ maxEntries: 3 });
+    for (const id of ['1', '2', '3', '4']) expect(await s.claim(id, 60_000)).toBe(true);
+    expect(s.size).toBe(3);
+    expect(s.evicted).toBe(1);
+    expect(await s.claim('4', 60_000)).toBe(false);
+    expect(await s.claim('1', 60_000)).toBe(true); // evicted, so it is new again
+  });
+
+  it('sweeps expired entries so they do not count toward the bound', async () => {
+    let now = 0;
+    const s = new MemoryDedupeStore({ maxEntries: 2, now: () => now });
+    await s.claim('a', 10);
+    await s.claim('b', 10);
+    now = 20;
+    await s.claim('c', 10);
+    expect(s.size).toBe(1);
+    expect(s.evicted).toBe(0);
+  });
+});
+
+describe('adapters', () => {
+  it('fromIoredis calls client.call(name, ...args)', async () => {
+    const calls: string[][] = [];
+    const fake = { call: async (name: string, ...args: string[]) => (calls.push([name, ...args]), name === 'SET' ? 'OK' : 1) };
+    const store = new RedisDedupeStore({ client: fromIoredis(fake), prefix: 'p:' });
+    expect(await store.claim('id1', 1500.2)).toBe(true);
+    await store.release('id1');
+    expect(calls).toEqual([
+      ['SET', 'p:id1', '1', 'NX', 'PX', '1501'],
+      ['DEL', 'p:id1'],
+    ]);
+  });
+});
+
+describe('RedisDedupeStore against a real redis-server', () => {
+  let server: RedisServerHandle;
+  let client: ReturnType<typeof createClient>;
+
+  beforeAll(async () => {
+    server = await startRedisServer();
+    client = createClient({ url: server.url });
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client?.close().catch(() => undefined);
+    await server?.stop();
+  });
+
+  it('SET NX PX: first claim wins, duplicates lose, release frees, the key expires', async () => {
+    const store = new RedisDedupeStore({ client: fromNodeRedis(client), prefix: 'unit:' });
+    expect(await store.claim('evt_1', 60_000)).toBe(true);
+    expect(await store.claim('evt_1', 60_000)).toBe(false);
+    const ttl = Number(await client.sendCommand(['PTTL', 'unit:evt_1']));
+    expect(ttl).toBeGreaterThan(59_000);
+    await store.release('evt_1');
+    expect(await store.claim('evt_1', 60_000)).toBe(true);
+    expect(await store.claim('short', 50)).toBe(true);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(await store.claim('short', 50)).toBe(true);
+  });
+
+  it('concurrent claims of one id: exactly one wins', async () => {
+    const store = new RedisDedupeStore({ client: fromNodeRedis(client), prefix: 'race:' });
+    const results = await Promise.all(Array.from({ length: 50 }, () => store.claim('same', 60_000)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+});
