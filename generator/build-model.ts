@@ -1,5 +1,6 @@
 /** OpenAPI document → ApiModel. Pure: no I/O, deterministic order. */
 import type { HttpMethod, PaginationSpec } from '../templates/runtime/operation.js';
+import { buildHelperMethods } from './build-helpers.js';
 import { deref, type OpenApiDocument } from './load-spec.js';
 import type { ApiModel, FieldModel, JsonSchema, OperationModel, Provenance } from './model.js';
 import { operationNames, pascalCase } from './names.js';
@@ -20,7 +21,13 @@ export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml'
   operations.sort((a, b) => a.id.localeCompare(b.id));
   const byNamespace = new Map<string, OperationModel[]>();
   for (const op of operations) byNamespace.set(op.namespace, [...(byNamespace.get(op.namespace) ?? []), op]);
-  const namespaces = [...byNamespace.keys()].sort().map((name) => ({ name, className: pascalCase(name), operations: byNamespace.get(name)! }));
+  const helpers = buildHelperMethods(doc, operations);
+  const namespaces = [...byNamespace.keys()].sort().map((name) => ({
+    name,
+    className: pascalCase(name),
+    operations: byNamespace.get(name)!,
+    helpers: helpers.filter((h) => h.namespace === name),
+  }));
   const schemas = Object.keys(doc.components?.schemas ?? {}).sort().map((name) => ({ name, schema: doc.components.schemas[name] }));
   return {
     title: doc.info?.title ?? 'API',

@@ -68,6 +68,22 @@ export interface OperationModel {
   provenance: Provenance[];
 }
 
+/** A convenience method built from several operations by a runtime helper (templates/runtime/helpers). */
+export type HelperMethodModel = {
+  namespace: string;
+  methodName: string;
+  funcName: string;
+  typeStem: string;
+  /** The extension it comes from, for docs and errors. */
+  source: string;
+  assumed?: string;
+} & (
+  | { kind: 'toggle'; field: string; whenTrue: OperationModel; whenFalse: OperationModel; description: string }
+  | { kind: 'versioned-all'; list: OperationModel }
+  | { kind: 'pending-items'; items: OperationModel; decide: OperationModel; idField: string; versionField: string; statuses: string[]; pageSize: number }
+  | { kind: 'upload' | 'resume-upload'; create: OperationModel; partUrls: OperationModel; uploadedParts: OperationModel; complete: OperationModel }
+);
+
 export interface NamedSchema {
   name: string;
   schema: JsonSchema;
@@ -80,7 +96,7 @@ export interface ApiModel {
   source: string;
   operations: OperationModel[];
   /** Namespaces in sorted order, each with its operations sorted by id. */
-  namespaces: { name: string; className: string; operations: OperationModel[] }[];
+  namespaces: { name: string; className: string; operations: OperationModel[]; helpers: HelperMethodModel[] }[];
   schemas: NamedSchema[];
   /** Every provenance mark of the whole spec, sorted by pointer. */
   provenance: Provenance[];

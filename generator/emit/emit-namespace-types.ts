@@ -56,6 +56,16 @@ export function emitNamespaceTypes(model: ApiModel): Map<string, string> {
         });
       }
     }
+    for (const helper of ns.helpers) {
+      if (helper.kind !== 'toggle') continue;
+      statements.push({
+        kind: StructureKind.TypeAlias,
+        name: `${helper.typeStem}Params`,
+        isExported: true,
+        docs: [`Params of \`${helper.namespace}.${helper.methodName}\`: those of \`${helper.whenTrue.id}\` and \`${helper.whenFalse.id}\`, and \`${helper.field}\` to pick one.`],
+        type: `Omit<${paramsTypeName(helper.whenTrue)}, ${JSON.stringify(helper.field)}> & Omit<${paramsTypeName(helper.whenFalse)}, ${JSON.stringify(helper.field)}> & { ${helper.field}: boolean }`,
+      });
+    }
     const imports = used.size ? [`import type { ${[...used].sort().join(', ')} } from './schemas.js';`] : [];
     files.set(namespaceTypesFile(ns.name), doNotEditHeader(model.source) + renderSource([...imports, ...statements]));
   }

@@ -29,6 +29,7 @@ export function operationSpecOf(op: OperationModel): OperationSpec {
     ...(op.retryClassWhen.length ? { retryClassWhen: op.retryClassWhen } : {}),
     ...(op.dedupeKey ? { dedupeKey: op.dedupeKey } : {}),
     ...(op.pagination ? { pagination: op.pagination } : {}),
+    ...(op.batchSplit ? { batchSplit: op.batchSplit } : {}),
     successStatuses: op.successStatuses,
   };
 }

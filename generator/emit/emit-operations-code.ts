@@ -3,67 +3,131 @@
  * `src/funcs/<ns>.ts` (standalone functions over the core client, tree-shakeable) and
  * `src/resources/<ns>.ts` (the namespace class on ImClient, one line per method).
  */
-import { Scope, StructureKind, type FunctionDeclarationStructure, type MethodDeclarationStructure, type StatementStructures } from 'ts-morph';
+import { Scope, StructureKind, type FunctionDeclarationStructure, type MethodDeclarationStructure } from 'ts-morph';
 import type { ApiModel, OperationModel } from '../model.js';
 import { operationConstName } from './emit-operation-table.js';
 import { itemTypeName, paramsTypeName, resultTypeName } from './emit-namespace-types.js';
+import { helperCode, type RuntimeImport } from './helper-code.js';
 import { operationDocs } from './operation-docs.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
 
 export const funcsFile = (namespace: string) => `src/funcs/${namespace}.ts`;
 export const resourceFile = (namespace: string) => `src/resources/${namespace}.ts`;
 
-function returnType(op: OperationModel): string {
-  return op.pagination ? `PagePromise<${resultTypeName(op)}, ${itemTypeName(op)}>` : `ApiPromise<${resultTypeName(op)}>`;
+interface OperationCode {
+  returnType: string;
+  optionsType: string;
+  call: string;
+  runtimeImports: RuntimeImport[];
+  typeNames: string[];
 }
 
-function paramsParameter(op: OperationModel) {
-  return { name: 'params', type: paramsTypeName(op), hasQuestionToken: !op.paramsRequired };
+const runtimeType = (module: string, name: string): RuntimeImport => ({ module, name, typeOnly: true });
+
+/** Import lines for runtime names, one per module; `typesOnly` keeps only the type imports. */
+function importLines(imports: RuntimeImport[], typesOnly: boolean): string[] {
+  const byModule = new Map<string, Map<string, boolean>>();
+  for (const i of imports) {
+    if (typesOnly && !i.typeOnly) continue;
+    const names = byModule.get(i.module) ?? new Map<string, boolean>();
+    names.set(i.name, (names.get(i.name) ?? true) && i.typeOnly);
+    byModule.set(i.module, names);
+  }
+  return [...byModule].sort(([a], [b]) => a.localeCompare(b)).map(([module, names]) => {
+    const entries = [...names].sort(([a], [b]) => a.localeCompare(b));
+    const allTypes = entries.every(([, t]) => t);
+    const list = entries.map(([n, t]) => (t && !allTypes ? `type ${n}` : n)).join(', ');
+    return `import ${allTypes ? 'type ' : ''}{ ${list} } from '../${module}.js';`;
+  });
 }
 
-function typeImports(op: OperationModel): string[] {
-  return [paramsTypeName(op), resultTypeName(op), ...(op.pagination ? [itemTypeName(op)] : [])];
+/** How one operation is called: a plain request, a page walk, or a batch split into chunks. */
+function operationCode(op: OperationModel): OperationCode {
+  const types = [paramsTypeName(op), resultTypeName(op)];
+  if (op.pagination) {
+    return {
+      returnType: `PagePromise<${resultTypeName(op)}, ${itemTypeName(op)}>`,
+      optionsType: 'RequestOptions',
+      call: `client.list(${operationConstName(op)}, params, options)`,
+      runtimeImports: [runtimeType('core/pagination', 'PagePromise')],
+      typeNames: [...types, itemTypeName(op)],
+    };
+  }
+  if (op.batchSplit) {
+    return {
+      returnType: `Promise<BatchResult<${resultTypeName(op)}>>`,
+      optionsType: 'BatchOptions',
+      call: `sendInBatches(client, ${operationConstName(op)}, params, options)`,
+      runtimeImports: [{ module: 'helpers/batch', name: 'sendInBatches', typeOnly: false }, runtimeType('helpers/batch', 'BatchOptions'), runtimeType('helpers/batch', 'BatchResult')],
+      typeNames: types,
+    };
+  }
+  return {
+    returnType: `ApiPromise<${resultTypeName(op)}>`,
+    optionsType: 'RequestOptions',
+    call: `client.request(${operationConstName(op)}, params, options)`,
+    runtimeImports: [runtimeType('core/api-promise', 'ApiPromise')],
+    typeNames: types,
+  };
 }
 
-function runtimeImports(ops: OperationModel[], core: string): string[] {
-  const lines = [`import type { ImCore } from '${core}/core/client.js';`, `import type { RequestOptions } from '${core}/core/options.js';`];
-  if (ops.some((o) => !o.pagination)) lines.push(`import type { ApiPromise } from '${core}/core/api-promise.js';`);
-  if (ops.some((o) => o.pagination)) lines.push(`import type { PagePromise } from '${core}/core/pagination.js';`);
-  return lines;
-}
+const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 
 export function emitOperationsCode(model: ApiModel): Map<string, string> {
   const files = new Map<string, string>();
   for (const ns of model.namespaces) {
-    const types = ns.operations.flatMap(typeImports);
-    const funcs: FunctionDeclarationStructure[] = ns.operations.map((op) => ({
-      kind: StructureKind.Function,
-      name: op.funcName,
-      isExported: true,
-      docs: [operationDocs(op)],
-      parameters: [{ name: 'client', type: 'ImCore' }, paramsParameter(op), { name: 'options', type: 'RequestOptions', hasQuestionToken: true }],
-      returnType: returnType(op),
-      statements: [`return client.${op.pagination ? 'list' : 'request'}(${operationConstName(op)}, params, options);`],
-    }));
+    const runtimeImports: RuntimeImport[] = [runtimeType('core/client', 'ImCore'), runtimeType('core/options', 'RequestOptions')];
+    const typeNames = new Set<string>();
+    const consts = new Set<string>();
+    const funcs: FunctionDeclarationStructure[] = [];
+    const methods: MethodDeclarationStructure[] = [];
+
+    for (const op of ns.operations) {
+      const code = operationCode(op);
+      runtimeImports.push(...code.runtimeImports);
+      code.typeNames.forEach((t) => typeNames.add(t));
+      consts.add(operationConstName(op));
+      const params = { name: 'params', type: paramsTypeName(op), hasQuestionToken: !op.paramsRequired };
+      const options = { name: 'options', type: code.optionsType, hasQuestionToken: true };
+      funcs.push({
+        kind: StructureKind.Function,
+        name: op.funcName,
+        isExported: true,
+        docs: [operationDocs(op)],
+        parameters: [{ name: 'client', type: 'ImCore' }, params, options],
+        returnType: code.returnType,
+        statements: [`return ${code.call};`],
+      });
+      methods.push({
+        kind: StructureKind.Method,
+        name: op.methodName,
+        docs: [operationDocs(op)],
+        parameters: [params, options],
+        returnType: code.returnType,
+        statements: [`return ${op.funcName}(this.client, params, options);`],
+      });
+    }
+    for (const helper of ns.helpers) {
+      const code = helperCode(helper);
+      runtimeImports.push(...code.runtimeImports);
+      code.typeNames.forEach((t) => typeNames.add(t));
+      code.operationConsts.forEach((c) => consts.add(c));
+      funcs.push(code.func);
+      methods.push(code.method);
+    }
+
+    const funcNames = funcs.map((f) => f.name!);
+    const typeImport = `import type { ${sorted(typeNames).join(', ')} } from '../types/${ns.name}.js';`;
     files.set(funcsFile(ns.name), doNotEditHeader(model.source) + renderSource([
-      ...runtimeImports(ns.operations, '..'),
-      `import { ${ns.operations.map(operationConstName).join(', ')} } from '../operations.js';`,
-      `import type { ${types.join(', ')} } from '../types/${ns.name}.js';`,
+      ...importLines(runtimeImports, false),
+      `import { ${sorted(consts).join(', ')} } from '../operations.js';`,
+      typeImport,
       ...funcs,
     ]));
-
-    const methods: MethodDeclarationStructure[] = ns.operations.map((op) => ({
-      kind: StructureKind.Method,
-      name: op.methodName,
-      docs: [operationDocs(op)],
-      parameters: [paramsParameter(op), { name: 'options', type: 'RequestOptions', hasQuestionToken: true }],
-      returnType: returnType(op),
-      statements: [`return ${op.funcName}(this.client, params, options);`],
-    }));
-    const statements: (string | StatementStructures)[] = [
-      ...runtimeImports(ns.operations, '..'),
-      `import { ${ns.operations.map((o) => o.funcName).join(', ')} } from '../funcs/${ns.name}.js';`,
-      `import type { ${types.join(', ')} } from '../types/${ns.name}.js';`,
+    files.set(resourceFile(ns.name), doNotEditHeader(model.source) + renderSource([
+      ...importLines(runtimeImports, true),
+      `import { ${funcNames.join(', ')} } from '../funcs/${ns.name}.js';`,
+      typeImport,
       {
         kind: StructureKind.Class,
         name: ns.className,
@@ -72,8 +136,7 @@ export function emitOperationsCode(model: ApiModel): Map<string, string> {
         ctors: [{ parameters: [{ name: 'client', type: 'ImCore', isReadonly: true, scope: Scope.Private }] }],
         methods,
       },
-    ];
-    files.set(resourceFile(ns.name), doNotEditHeader(model.source) + renderSource(statements));
+    ]));
   }
   return files;
 }

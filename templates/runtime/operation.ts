@@ -60,6 +60,11 @@ export interface RequestValidator {
   validate(params: unknown): ValidationIssue[] | null;
 }
 
+export interface BatchSplitSpec {
+  field: string;
+  max: number;
+}
+
 export interface OperationSpec {
   /** The seed's op name, e.g. `users.create`. */
   id: string;
@@ -84,6 +89,8 @@ export interface OperationSpec {
   retryClassWhen?: readonly RetryClassCondition[];
   dedupeKey?: DedupeKeySpec;
   pagination?: PaginationSpec;
+  /** Batch helper split (x-batch-split): the list field and its maximum per request. */
+  batchSplit?: BatchSplitSpec;
   /** HTTP statuses the spec lists as success (e.g. [200], [200, 201], [200, 202]). */
   successStatuses: readonly number[];
   /**

@@ -1,0 +1,52 @@
+/**
+ * Helper methods declared by spec extensions (x-toggle, x-pending-helper, x-upload-helper) and
+ * implied by versioned pagination. Each becomes one method that a runtime helper implements.
+ */
+import type { OpenApiDocument } from './load-spec.js';
+import type { HelperMethodModel, OperationModel } from './model.js';
+import { operationNames } from './names.js';
+import { SpecError, pointerOf } from './spec-error.js';
+
+export function buildHelperMethods(doc: OpenApiDocument, operations: OperationModel[]): HelperMethodModel[] {
+  const byId = new Map(operations.map((o) => [o.id, o]));
+  const helpers: HelperMethodModel[] = [];
+  for (const op of operations) {
+    const raw = doc.paths[op.specPath][op.method.toLowerCase()];
+    const at = pointerOf('paths', op.specPath, op.method.toLowerCase());
+    const ref = (ext: string, id: unknown): OperationModel => {
+      const target = typeof id === 'string' ? byId.get(id) : undefined;
+      if (!target) throw new SpecError(`${at}/${ext}`, 'helper-operation', `${op.id}: ${ext} names operation ${JSON.stringify(id)}, which does not exist`);
+      return target;
+    };
+    const named = (method: unknown, ext: string) => {
+      if (typeof method !== 'string' || !/^[a-z][a-z0-9_]*$/.test(method)) throw new SpecError(`${at}/${ext}`, 'helper-method', `${op.id}: ${ext}.method must be a snake_case name`);
+      const names = operationNames(`${op.namespace}.${method}`);
+      return { namespace: op.namespace, methodName: names.methodName, funcName: names.funcName, typeStem: names.typeStem };
+    };
+    const toggle = raw['x-toggle'];
+    if (toggle) {
+      helpers.push({ kind: 'toggle', ...named(toggle.method, 'x-toggle'), source: `${op.id} x-toggle`, field: toggle.field, whenTrue: ref('x-toggle', toggle.whenTrue), whenFalse: ref('x-toggle', toggle.whenFalse), description: toggle.description ?? '' });
+    }
+    const pending = raw['x-pending-helper'];
+    if (pending) {
+      helpers.push({ kind: 'pending-items', ...named(pending.method, 'x-pending-helper'), source: `${op.id} x-pending-helper`, items: op, decide: ref('x-pending-helper', pending.decide), idField: pending.idField, versionField: pending.versionField, statuses: pending.statuses, pageSize: pending.pageSize, assumed: pending['x-assumed'] });
+    }
+    const upload = raw['x-upload-helper'];
+    if (upload) {
+      const ops = { create: op, partUrls: ref('x-upload-helper', upload.partUrls), uploadedParts: ref('x-upload-helper', upload.uploadedParts), complete: ref('x-upload-helper', upload.complete) };
+      helpers.push({ kind: 'upload', ...named(upload.method, 'x-upload-helper'), source: `${op.id} x-upload-helper`, ...ops, assumed: upload['x-assumed'] });
+      helpers.push({ kind: 'resume-upload', ...named(upload.resumeMethod, 'x-upload-helper'), source: `${op.id} x-upload-helper`, ...ops, assumed: upload['x-assumed'] });
+    }
+    if (op.pagination?.kind === 'versioned') {
+      const names = operationNames(`${op.id}_all`);
+      helpers.push({ kind: 'versioned-all', namespace: op.namespace, methodName: names.methodName, funcName: names.funcName, typeStem: names.typeStem, source: `${op.id} x-pagination versioned`, list: op });
+    }
+  }
+  const taken = new Set(operations.map((o) => `${o.namespace}.${o.methodName}`));
+  for (const h of helpers) {
+    const key = `${h.namespace}.${h.methodName}`;
+    if (taken.has(key)) throw new SpecError('', 'helper-name-clash', `helper ${key} (from ${h.source}) clashes with another method of that name`);
+    taken.add(key);
+  }
+  return helpers.sort((a, b) => a.funcName.localeCompare(b.funcName));
+}

@@ -1,0 +1,120 @@
+/**
+ * Code of the helper methods (one per HelperMethodModel): a standalone function that hands the
+ * operations' table entries to a runtime helper, and the namespace method that calls it.
+ */
+import { StructureKind, type FunctionDeclarationStructure, type MethodDeclarationStructure, type OptionalKind, type ParameterDeclarationStructure } from 'ts-morph';
+import type { HelperMethodModel } from '../model.js';
+import { operationConstName } from './emit-operation-table.js';
+import { itemTypeName, paramsTypeName, resultTypeName } from './emit-namespace-types.js';
+
+export interface HelperCode {
+  /** What it imports from the runtime (modules relative to src/). */
+  runtimeImports: RuntimeImport[];
+  /** Operation constants the function uses. */
+  operationConsts: string[];
+  /** Types imported from ../types/<ns>.js. */
+  typeNames: string[];
+  func: FunctionDeclarationStructure;
+  method: MethodDeclarationStructure;
+}
+
+/** One name imported from a runtime module; `typeOnly` names are all the resource classes need. */
+export interface RuntimeImport {
+  module: string;
+  name: string;
+  typeOnly: boolean;
+}
+
+const value = (module: string, name: string): RuntimeImport => ({ module, name, typeOnly: false });
+const type = (module: string, name: string): RuntimeImport => ({ module, name, typeOnly: true });
+
+interface Shape {
+  parameters: OptionalKind<ParameterDeclarationStructure>[];
+  returnType: string;
+  body: string;
+  runtimeImports: RuntimeImport[];
+  operationConsts: string[];
+  typeNames: string[];
+  docs: string;
+}
+
+function shapeOf(h: HelperMethodModel): Shape {
+  switch (h.kind) {
+    case 'toggle': {
+      const params = `${h.typeStem}Params`;
+      return {
+        parameters: [{ name: 'params', type: params }, { name: 'options', type: 'RequestOptions', hasQuestionToken: true }],
+        returnType: `ApiPromise<${resultTypeName(h.whenTrue)} | ${resultTypeName(h.whenFalse)}>`,
+        body: `return toggle(client, { field: ${JSON.stringify(h.field)}, whenTrue: ${operationConstName(h.whenTrue)}, whenFalse: ${operationConstName(h.whenFalse)}, helperId: ${JSON.stringify(`${h.namespace}.${h.funcName}`)} }, params, options);`,
+        runtimeImports: [value('helpers/toggle', 'toggle'), type('core/api-promise', 'ApiPromise'), type('core/options', 'RequestOptions')],
+        operationConsts: [operationConstName(h.whenTrue), operationConstName(h.whenFalse)],
+        typeNames: [params, resultTypeName(h.whenTrue), resultTypeName(h.whenFalse)],
+        docs: `Sets or clears with one call: \`${h.field}: true\` calls \`${h.whenTrue.id}\` (${h.whenTrue.method}), \`${h.field}: false\` calls \`${h.whenFalse.id}\` (${h.whenFalse.method}). ${h.description}`,
+      };
+    }
+    case 'versioned-all':
+      return {
+        parameters: [{ name: 'params', type: paramsTypeName(h.list), hasQuestionToken: !h.list.paramsRequired }, { name: 'options', type: 'RequestOptions', hasQuestionToken: true }],
+        returnType: `Promise<VersionedSnapshot<${itemTypeName(h.list)}>>`,
+        body: `return fetchVersionedList(client, ${operationConstName(h.list)}, params ?? {}, options);`,
+        runtimeImports: [value('helpers/versioned', 'fetchVersionedList'), type('helpers/versioned', 'VersionedSnapshot'), type('core/options', 'RequestOptions')],
+        operationConsts: [operationConstName(h.list)],
+        typeNames: [paramsTypeName(h.list), itemTypeName(h.list)],
+        docs: `Fetches every page of \`${h.list.id}\` and returns the items with the list version to pass as \`known_version\` next time.`,
+      };
+    case 'pending-items':
+      return {
+        parameters: [{ name: 'options', type: `PendingItemsOptions<${itemTypeName(h.items)}>` }],
+        returnType: `Promise<PendingItemsReport<${itemTypeName(h.items)}>>`,
+        body: `return processPendingItems(client, { items: ${operationConstName(h.items)}, decide: ${operationConstName(h.decide)}, idField: ${JSON.stringify(h.idField)}, versionField: ${JSON.stringify(h.versionField)} }, { statuses: ${JSON.stringify(h.statuses)}, pageSize: ${h.pageSize}, ...options });`,
+        runtimeImports: [value('helpers/pending-moderation', 'processPendingItems'), type('helpers/pending-moderation', 'PendingItemsOptions'), type('helpers/pending-moderation', 'PendingItemsReport')],
+        operationConsts: [operationConstName(h.items), operationConstName(h.decide)],
+        typeNames: [itemTypeName(h.items)],
+        docs: `Walks items in status ${h.statuses.join(' or ')} (${h.pageSize} a page by default, optionally one \`scene\`), asks \`decide\` for each and submits the decision with the item's version (\`${h.decide.id}\`). An item already decided by someone else (version_conflict) is skipped and reported, not retried or thrown.`,
+      };
+    case 'upload':
+    case 'resume-upload': {
+      const ops = `{ create: ${operationConstName(h.create)}, partUrls: ${operationConstName(h.partUrls)}, uploadedParts: ${operationConstName(h.uploadedParts)}, complete: ${operationConstName(h.complete)} }`;
+      const resume = h.kind === 'resume-upload';
+      return {
+        parameters: [...(resume ? [{ name: 'fileId', type: 'string' }] : []), { name: 'source', type: 'UploadSource' }, { name: 'options', type: 'UploadOptions', hasQuestionToken: true }],
+        returnType: `Promise<UploadResult<${resultTypeName(h.complete)}>>`,
+        body: resume ? `return resumeUpload(client, ${ops}, fileId, source, options);` : `return uploadFile(client, ${ops}, source, options);`,
+        runtimeImports: [value('helpers/upload', resume ? 'resumeUpload' : 'uploadFile'), type('helpers/upload', 'UploadOptions'), type('helpers/upload', 'UploadResult'), type('helpers/upload-source', 'UploadSource')],
+        operationConsts: [h.create, h.partUrls, h.uploadedParts, h.complete].map(operationConstName),
+        typeNames: [resultTypeName(h.complete)],
+        docs: resume
+          ? `Resumes an interrupted upload: lists the parts the service has (\`${h.uploadedParts.id}\`), sends only the missing ones and completes (class I). Give the same source again.`
+          : `Uploads a file: \`${h.create.id}\`, then each part to its own upload address from \`${h.partUrls.id}\` (never with the App Token), then \`${h.complete.id}\`. Memory stays near partSize × concurrency whatever the size. An interrupted upload throws \`UploadInterruptedError\` carrying the \`fileId\` to resume with.`,
+      };
+    }
+  }
+}
+
+export function helperCode(h: HelperMethodModel): HelperCode {
+  const shape = shapeOf(h);
+  const docs = [shape.docs, h.assumed ? `Assumed (the seed is silent): ${h.assumed}.` : '', `From ${h.source} in the spec.`].filter(Boolean).join('\n\n');
+  const args = shape.parameters.map((p) => p.name).join(', ');
+  return {
+    runtimeImports: shape.runtimeImports,
+    operationConsts: shape.operationConsts,
+    typeNames: shape.typeNames,
+    func: {
+      kind: StructureKind.Function,
+      name: h.funcName,
+      isExported: true,
+      docs: [docs],
+      parameters: [{ name: 'client', type: 'ImCore' }, ...shape.parameters],
+      returnType: shape.returnType,
+      statements: [shape.body],
+    },
+    method: {
+      kind: StructureKind.Method,
+      name: h.methodName,
+      docs: [docs],
+      parameters: shape.parameters,
+      returnType: shape.returnType,
+      statements: [`return ${h.funcName}(this.client, ${args});`],
+    },
+  };
+}
