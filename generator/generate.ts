@@ -11,6 +11,7 @@ import { emitOperationsCode } from './emit/emit-operations-code.js';
 import { emitPackageFiles, type PackageTemplates } from './emit/emit-package-files.js';
 import { emitRuntimeCopy } from './emit/emit-runtime-copy.js';
 import { emitSchemaTypes } from './emit/emit-schema-types.js';
+import { emitValidators, validatorImport } from './emit/emit-validators.js';
 import { parseSpec } from './load-spec.js';
 import type { ApiModel } from './model.js';
 
@@ -39,10 +40,11 @@ export async function generate(input: GeneratorInput): Promise<GeneratorOutput> 
   const model = buildApiModel(doc, input.openapiSource);
   const emitted = [
     emitSchemaTypes(model),
-    emitOperationTable(model),
+    emitOperationTable(model, validatorImport),
     emitNamespaceTypes(model),
     emitOperationsCode(model),
     emitEntryPoints(model),
+    emitValidators(model),
     emitRuntimeCopy(input.runtimeFiles),
     emitPackageFiles(model, input.packageTemplates),
     new Map(input.staticFiles ?? []),

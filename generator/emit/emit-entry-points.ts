@@ -33,6 +33,7 @@ export function emitEntryPoints(model: ApiModel): Map<string, string> {
   files.set('src/index.ts', header + renderSource([
     `export { ImClient } from './client.js';`,
     `export * from './core/index.js';`,
+    `export * from './helpers/index.js';`,
     `export type { OperationSpec, RetryClass, PaginationKind } from './operation.js';`,
     `export { operations } from './operations.js';`,
     `export type * from './types/schemas.js';`,

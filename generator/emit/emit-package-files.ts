@@ -14,6 +14,7 @@ export interface PackageTemplates {
 const ENTRY_POINTS = [
   { subpath: '.', file: 'index' },
   { subpath: './funcs', file: 'funcs/index' },
+  { subpath: './callbacks', file: 'callbacks/index' },
 ];
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');

@@ -84,7 +84,8 @@ export function errorFromResponse(
 ): ApiError {
   const parsed = parseErrorBody(body);
   const redactor = ctx.redactor ?? new SecretRedactor();
-  const shownHeaders = redactHeaders(headers);
+  const shownHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries(redactHeaders(headers))) shownHeaders[name] = redactor.text(value);
   const code = parsed.code ?? (status === 429 ? 'rate_limited' : undefined);
   const echo =
     ctx.resent &&
@@ -171,6 +172,9 @@ function defaultHint(
       return "The application's per-second OpenAPI quota is used up: wait as Retry-After says, or lower the call rate.";
     default:
       if (status >= 500) return 'The service failed to answer; it may help to retry later.';
+      if (status >= 300 && status <= 399) {
+        return 'The answer is a redirect, which is not followed (it could carry the App Token elsewhere): check baseUrl (scheme, host, path).';
+      }
       if (parsed.nonJson) return 'The answer was not the documented JSON error body (a proxy or load balancer may have answered): check baseUrl.';
       return undefined;
   }

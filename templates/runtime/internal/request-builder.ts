@@ -7,6 +7,7 @@ import type { OperationSpec, ValidationIssue } from '../operation.js';
 import { ImError, ValidationError } from '../core/errors.js';
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Returns the issue that makes `value` unusable as a path segment, or null. */
 export function pathSegmentIssue(name: string, value: unknown): ValidationIssue | null {
@@ -28,6 +29,9 @@ export function pathSegmentIssue(name: string, value: unknown): ValidationIssue 
   }
   if (CONTROL_CHARS.test(value)) {
     return { pointer, rule: 'pattern', message: `path parameter \`${name}\` must not contain control characters` };
+  }
+  if (LONE_SURROGATE.test(value)) {
+    return { pointer, rule: 'wellFormed', message: `path parameter \`${name}\` is not well-formed Unicode (lone surrogate)` };
   }
   return null;
 }
@@ -150,8 +154,17 @@ export function buildRequest(op: OperationSpec, params: Record<string, unknown>,
     method: op.method,
     url: `${prefix.baseUrl}${pathAndQuery}`,
     pathAndQuery,
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? undefined : toJson(op.id, body),
   };
+}
+
+function toJson(operationId: string, body: Record<string, unknown>): string {
+  try {
+    return JSON.stringify(body);
+  } catch (err) {
+    const why = err instanceof Error ? err.message.split('\n')[0] : 'not serialisable';
+    throw new ValidationError(operationId, [{ pointer: '', rule: 'json', message: `the params cannot be sent as JSON (${why})` }]);
+  }
 }
 
 /** Checks that the params argument is a plain object (or absent). */

@@ -96,6 +96,7 @@ export class TokenManager {
       if (this.#due(current, now)) this.#refreshInBackground();
       return current.accessToken;
     }
+    if (signal?.aborted) throw signal.reason;
     const token = await raceSignal(this.#acquire(), signal);
     if (this.#due(token, this.#o.now())) this.#refreshInBackground();
     return token.accessToken;
@@ -153,9 +154,12 @@ export class TokenManager {
   #acquire(): Promise<StoredToken> {
     if (!this.#inflight) {
       const refreshing = this.#current !== null && this.#usable(this.#current, this.#o.now());
-      this.#inflight = this.#loadOrExchange(refreshing).finally(() => {
+      const flight = this.#loadOrExchange(refreshing).finally(() => {
         this.#inflight = null;
       });
+      // Every waiter may have given up (aborted); the flight's failure must not go unhandled.
+      flight.catch(() => {});
+      this.#inflight = flight;
     }
     return this.#inflight;
   }

@@ -2,8 +2,9 @@
 import type { ImCore } from '../core/client.js';
 import type { RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
+import { fetchVersionedList, type VersionedSnapshot } from '../helpers/versioned.js';
 import { friendsListOperation } from '../operations.js';
-import type { FriendsListParams, FriendsListPage, FriendsListItem } from '../types/friends.js';
+import type { FriendsListItem, FriendsListPage, FriendsListParams } from '../types/friends.js';
 
 /**
  * friends.list
@@ -22,4 +23,17 @@ export function friendsList(
   options?: RequestOptions,
 ): PagePromise<FriendsListPage, FriendsListItem> {
   return client.list(friendsListOperation, params, options);
+}
+
+/**
+ * Fetches every page of `friends.list` and returns the items with the list version to pass as `known_version` next time.
+ *
+ * From friends.list x-pagination versioned in the spec.
+ */
+export function friendsListAll(
+  client: ImCore,
+  params: FriendsListParams,
+  options?: RequestOptions,
+): Promise<VersionedSnapshot<FriendsListItem>> {
+  return fetchVersionedList(client, friendsListOperation, params ?? {}, options);
 }

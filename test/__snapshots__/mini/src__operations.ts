@@ -13,6 +13,7 @@ export const appTokenOperation: OperationSpec = {
   bodyFields: ['grant_type', 'client_id', 'client_secret'],
   retryClass: 'N',
   successStatuses: [200],
+  loadValidator: () => import('./validators/appToken.js'),
 };
 /** friends.list: GET /users/{username}/friends (retry class Q). */
 export const friendsListOperation: OperationSpec = {
@@ -33,6 +34,7 @@ export const friendsListOperation: OperationSpec = {
     versionField: 'version',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/friendsList.js'),
 };
 /** messages.send: POST /messages (retry class D). */
 export const messagesSendOperation: OperationSpec = {
@@ -48,6 +50,7 @@ export const messagesSendOperation: OperationSpec = {
   retryClassWhen: [{ class: 'N', all: [{ field: 'online_only', equals: true }] }],
   dedupeKey: { in: 'body', name: 'client_msg_id' },
   successStatuses: [200],
+  loadValidator: () => import('./validators/messagesSend.js'),
 };
 /** users.get: GET /users/{username} (retry class Q). */
 export const usersGetOperation: OperationSpec = {
@@ -61,6 +64,7 @@ export const usersGetOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/usersGet.js'),
 };
 /** Every operation by its op name (the spec's operationId). */
 export const operations = {

@@ -13,6 +13,7 @@ export const appTokenOperation: OperationSpec = {
   bodyFields: ['grant_type', 'client_id', 'client_secret'],
   retryClass: 'N',
   successStatuses: [200],
+  loadValidator: () => import('./validators/appToken.js'),
 };
 /** blacklist.add: PUT /users/{username}/blacklist/{target} (retry class I). */
 export const blacklistAddOperation: OperationSpec = {
@@ -26,6 +27,7 @@ export const blacklistAddOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/blacklistAdd.js'),
 };
 /** blacklist.batch_add: POST /users/{username}/blacklist/batch (retry class I). */
 export const blacklistBatchAddOperation: OperationSpec = {
@@ -39,6 +41,7 @@ export const blacklistBatchAddOperation: OperationSpec = {
   bodyFields: ['usernames'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/blacklistBatchAdd.js'),
 };
 /** blacklist.batch_remove: POST /users/{username}/blacklist/batch-delete (retry class I). */
 export const blacklistBatchRemoveOperation: OperationSpec = {
@@ -52,6 +55,7 @@ export const blacklistBatchRemoveOperation: OperationSpec = {
   bodyFields: ['usernames'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/blacklistBatchRemove.js'),
 };
 /** blacklist.list: GET /users/{username}/blacklist (retry class Q). */
 export const blacklistListOperation: OperationSpec = {
@@ -72,6 +76,7 @@ export const blacklistListOperation: OperationSpec = {
     versionField: 'version',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/blacklistList.js'),
 };
 /** blacklist.remove: DELETE /users/{username}/blacklist/{target} (retry class I). */
 export const blacklistRemoveOperation: OperationSpec = {
@@ -85,6 +90,7 @@ export const blacklistRemoveOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/blacklistRemove.js'),
 };
 /** calls.active_of: GET /users/{username}/calls/active (retry class Q). */
 export const callsActiveOfOperation: OperationSpec = {
@@ -98,6 +104,7 @@ export const callsActiveOfOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/callsActiveOf.js'),
 };
 /** calls.end: POST /calls/{call_id}/end (retry class I). */
 export const callsEndOperation: OperationSpec = {
@@ -111,6 +118,7 @@ export const callsEndOperation: OperationSpec = {
   bodyFields: ['reason'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/callsEnd.js'),
 };
 /** calls.get: GET /calls/{call_id} (retry class Q). */
 export const callsGetOperation: OperationSpec = {
@@ -124,6 +132,7 @@ export const callsGetOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/callsGet.js'),
 };
 /** calls.list: GET /calls (retry class Q). */
 export const callsListOperation: OperationSpec = {
@@ -143,6 +152,7 @@ export const callsListOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/callsList.js'),
 };
 /** calls.remove_member: POST /calls/{call_id}/members/{username}/remove (retry class I). */
 export const callsRemoveMemberOperation: OperationSpec = {
@@ -156,6 +166,7 @@ export const callsRemoveMemberOperation: OperationSpec = {
   bodyFields: ['reason'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/callsRemoveMember.js'),
 };
 /** calls.stats: GET /rtc/stats (retry class Q). */
 export const callsStatsOperation: OperationSpec = {
@@ -169,6 +180,7 @@ export const callsStatsOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/callsStats.js'),
 };
 /** chatrooms.add_to_allowlist: POST /chatrooms/{room_id}/allowlist (retry class I). */
 export const chatroomsAddToAllowlistOperation: OperationSpec = {
@@ -182,6 +194,7 @@ export const chatroomsAddToAllowlistOperation: OperationSpec = {
   bodyFields: ['usernames'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsAddToAllowlist.js'),
 };
 /** chatrooms.allowlist: GET /chatrooms/{room_id}/allowlist (retry class Q). */
 export const chatroomsAllowlistOperation: OperationSpec = {
@@ -201,6 +214,7 @@ export const chatroomsAllowlistOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsAllowlist.js'),
 };
 /** chatrooms.attributes: GET /chatrooms/{room_id}/attributes (retry class Q). */
 export const chatroomsAttributesOperation: OperationSpec = {
@@ -214,6 +228,7 @@ export const chatroomsAttributesOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsAttributes.js'),
 };
 /** chatrooms.ban: POST /chatrooms/{room_id}/bans (retry class I). */
 export const chatroomsBanOperation: OperationSpec = {
@@ -227,6 +242,7 @@ export const chatroomsBanOperation: OperationSpec = {
   bodyFields: ['usernames'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsBan.js'),
 };
 /** chatrooms.bans: GET /chatrooms/{room_id}/bans (retry class Q). */
 export const chatroomsBansOperation: OperationSpec = {
@@ -246,6 +262,7 @@ export const chatroomsBansOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsBans.js'),
 };
 /** chatrooms.create: POST /chatrooms (retry class N). */
 export const chatroomsCreateOperation: OperationSpec = {
@@ -259,6 +276,7 @@ export const chatroomsCreateOperation: OperationSpec = {
   bodyFields: ['name'],
   retryClass: 'N',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsCreate.js'),
 };
 /** chatrooms.delete: DELETE /chatrooms/{room_id} (retry class I). */
 export const chatroomsDeleteOperation: OperationSpec = {
@@ -272,6 +290,7 @@ export const chatroomsDeleteOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsDelete.js'),
 };
 /** chatrooms.disable: POST /chatrooms/{room_id}/disable (retry class I). */
 export const chatroomsDisableOperation: OperationSpec = {
@@ -285,6 +304,7 @@ export const chatroomsDisableOperation: OperationSpec = {
   bodyFields: ['reason'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsDisable.js'),
 };
 /** chatrooms.enable: POST /chatrooms/{room_id}/enable (retry class I). */
 export const chatroomsEnableOperation: OperationSpec = {
@@ -298,6 +318,7 @@ export const chatroomsEnableOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsEnable.js'),
 };
 /** chatrooms.get: GET /chatrooms/{room_id} (retry class Q). */
 export const chatroomsGetOperation: OperationSpec = {
@@ -311,6 +332,7 @@ export const chatroomsGetOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsGet.js'),
 };
 /** chatrooms.kick: POST /chatrooms/{room_id}/members/batch-delete (retry class I). */
 export const chatroomsKickOperation: OperationSpec = {
@@ -324,6 +346,7 @@ export const chatroomsKickOperation: OperationSpec = {
   bodyFields: ['usernames'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsKick.js'),
 };
 /** chatrooms.list: GET /chatrooms (retry class Q). */
 export const chatroomsListOperation: OperationSpec = {
@@ -343,6 +366,7 @@ export const chatroomsListOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsList.js'),
 };
 /** chatrooms.member: GET /chatrooms/{room_id}/members/{username} (retry class Q). */
 export const chatroomsMemberOperation: OperationSpec = {
@@ -356,6 +380,7 @@ export const chatroomsMemberOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsMember.js'),
 };
 /** chatrooms.members: GET /chatrooms/{room_id}/members (retry class Q). */
 export const chatroomsMembersOperation: OperationSpec = {
@@ -375,6 +400,7 @@ export const chatroomsMembersOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsMembers.js'),
 };
 /** chatrooms.mute: POST /chatrooms/{room_id}/mutes (retry class I). */
 export const chatroomsMuteOperation: OperationSpec = {
@@ -388,6 +414,7 @@ export const chatroomsMuteOperation: OperationSpec = {
   bodyFields: ['usernames'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsMute.js'),
 };
 /** chatrooms.mute_all: PUT /chatrooms/{room_id}/mute-all (retry class I). */
 export const chatroomsMuteAllOperation: OperationSpec = {
@@ -401,6 +428,7 @@ export const chatroomsMuteAllOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsMuteAll.js'),
 };
 /** chatrooms.mutes: GET /chatrooms/{room_id}/mutes (retry class Q). */
 export const chatroomsMutesOperation: OperationSpec = {
@@ -420,6 +448,7 @@ export const chatroomsMutesOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsMutes.js'),
 };
 /** chatrooms.online_counts: POST /chatrooms/online-counts (retry class Q). */
 export const chatroomsOnlineCountsOperation: OperationSpec = {
@@ -433,6 +462,7 @@ export const chatroomsOnlineCountsOperation: OperationSpec = {
   bodyFields: ['room_ids'],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsOnlineCounts.js'),
 };
 /** chatrooms.recall: POST /chatrooms/{room_id}/messages/{message_id}/recall (retry class I). */
 export const chatroomsRecallOperation: OperationSpec = {
@@ -446,6 +476,7 @@ export const chatroomsRecallOperation: OperationSpec = {
   bodyFields: ['reason'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsRecall.js'),
 };
 /** chatrooms.recent_messages: GET /chatrooms/{room_id}/messages (retry class Q). */
 export const chatroomsRecentMessagesOperation: OperationSpec = {
@@ -459,6 +490,7 @@ export const chatroomsRecentMessagesOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsRecentMessages.js'),
 };
 /** chatrooms.remove_admin: DELETE /chatrooms/{room_id}/admins/{username} (retry class I). */
 export const chatroomsRemoveAdminOperation: OperationSpec = {
@@ -472,6 +504,7 @@ export const chatroomsRemoveAdminOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsRemoveAdmin.js'),
 };
 /** chatrooms.remove_attributes: POST /chatrooms/{room_id}/attributes/batch-delete (retry class I). */
 export const chatroomsRemoveAttributesOperation: OperationSpec = {
@@ -485,6 +518,7 @@ export const chatroomsRemoveAttributesOperation: OperationSpec = {
   bodyFields: ['keys'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsRemoveAttributes.js'),
 };
 /** chatrooms.remove_from_allowlist: POST /chatrooms/{room_id}/allowlist/batch-delete (retry class I). */
 export const chatroomsRemoveFromAllowlistOperation: OperationSpec = {
@@ -498,6 +532,7 @@ export const chatroomsRemoveFromAllowlistOperation: OperationSpec = {
   bodyFields: ['usernames'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsRemoveFromAllowlist.js'),
 };
 /** chatrooms.send: POST /chatrooms/{room_id}/messages (retry class D). */
 export const chatroomsSendOperation: OperationSpec = {
@@ -513,6 +548,7 @@ export const chatroomsSendOperation: OperationSpec = {
   retryClassWhen: [{ class: 'N', all: [{ field: 'priority', equals: 'low' }] }],
   dedupeKey: { in: 'body', name: 'client_msg_id' },
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsSend.js'),
 };
 /** chatrooms.set_admin: PUT /chatrooms/{room_id}/admins/{username} (retry class I). */
 export const chatroomsSetAdminOperation: OperationSpec = {
@@ -526,6 +562,7 @@ export const chatroomsSetAdminOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsSetAdmin.js'),
 };
 /** chatrooms.set_attributes: PUT /chatrooms/{room_id}/attributes (retry class I). */
 export const chatroomsSetAttributesOperation: OperationSpec = {
@@ -539,6 +576,7 @@ export const chatroomsSetAttributesOperation: OperationSpec = {
   bodyFields: ['attributes'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsSetAttributes.js'),
 };
 /** chatrooms.transfer_owner: PUT /chatrooms/{room_id}/owner (retry class I). */
 export const chatroomsTransferOwnerOperation: OperationSpec = {
@@ -552,6 +590,7 @@ export const chatroomsTransferOwnerOperation: OperationSpec = {
   bodyFields: ['username'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsTransferOwner.js'),
 };
 /** chatrooms.unban: POST /chatrooms/{room_id}/bans/batch-delete (retry class I). */
 export const chatroomsUnbanOperation: OperationSpec = {
@@ -565,6 +604,7 @@ export const chatroomsUnbanOperation: OperationSpec = {
   bodyFields: ['usernames'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsUnban.js'),
 };
 /** chatrooms.unmute: POST /chatrooms/{room_id}/mutes/batch-delete (retry class I). */
 export const chatroomsUnmuteOperation: OperationSpec = {
@@ -578,6 +618,7 @@ export const chatroomsUnmuteOperation: OperationSpec = {
   bodyFields: ['usernames'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsUnmute.js'),
 };
 /** chatrooms.unmute_all: DELETE /chatrooms/{room_id}/mute-all (retry class I). */
 export const chatroomsUnmuteAllOperation: OperationSpec = {
@@ -591,6 +632,7 @@ export const chatroomsUnmuteAllOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsUnmuteAll.js'),
 };
 /** chatrooms.update: PATCH /chatrooms/{room_id} (retry class I). */
 export const chatroomsUpdateOperation: OperationSpec = {
@@ -604,6 +646,7 @@ export const chatroomsUpdateOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/chatroomsUpdate.js'),
 };
 /** conversations.clear: POST /users/{username}/conversations/{conversation_id}/clear (retry class I). */
 export const conversationsClearOperation: OperationSpec = {
@@ -617,6 +660,7 @@ export const conversationsClearOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/conversationsClear.js'),
 };
 /** conversations.delete: DELETE /users/{username}/conversations/{conversation_id} (retry class I). */
 export const conversationsDeleteOperation: OperationSpec = {
@@ -630,6 +674,7 @@ export const conversationsDeleteOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/conversationsDelete.js'),
 };
 /** conversations.delete_messages: POST /users/{username}/conversations/{conversation_id}/messages/delete (retry class I). */
 export const conversationsDeleteMessagesOperation: OperationSpec = {
@@ -643,6 +688,7 @@ export const conversationsDeleteMessagesOperation: OperationSpec = {
   bodyFields: ['seqs'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/conversationsDeleteMessages.js'),
 };
 /** conversations.get: GET /conversations/{conversation_id} (retry class Q). */
 export const conversationsGetOperation: OperationSpec = {
@@ -656,6 +702,7 @@ export const conversationsGetOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/conversationsGet.js'),
 };
 /** conversations.mark_all_read: POST /users/{username}/conversations/read-all (retry class I). */
 export const conversationsMarkAllReadOperation: OperationSpec = {
@@ -669,6 +716,7 @@ export const conversationsMarkAllReadOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/conversationsMarkAllRead.js'),
 };
 /** conversations.mark_read: POST /users/{username}/conversations/{conversation_id}/read (retry class I). */
 export const conversationsMarkReadOperation: OperationSpec = {
@@ -682,6 +730,7 @@ export const conversationsMarkReadOperation: OperationSpec = {
   bodyFields: ['seq'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/conversationsMarkRead.js'),
 };
 /** conversations.messages: GET /conversations/{conversation_id}/messages (retry class Q). */
 export const conversationsMessagesOperation: OperationSpec = {
@@ -701,6 +750,7 @@ export const conversationsMessagesOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/conversationsMessages.js'),
 };
 /** conversations.of_user: GET /users/{username}/conversations (retry class Q). */
 export const conversationsOfUserOperation: OperationSpec = {
@@ -720,6 +770,7 @@ export const conversationsOfUserOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/conversationsOfUser.js'),
 };
 /** conversations.pins: GET /conversations/{conversation_id}/pins (retry class Q). */
 export const conversationsPinsOperation: OperationSpec = {
@@ -739,6 +790,7 @@ export const conversationsPinsOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/conversationsPins.js'),
 };
 /** conversations.single: GET /single-conversations/{username}/{peer} (retry class Q). */
 export const conversationsSingleOperation: OperationSpec = {
@@ -752,6 +804,7 @@ export const conversationsSingleOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/conversationsSingle.js'),
 };
 /** conversations.state_of_user: GET /users/{username}/conversations/{conversation_id} (retry class Q). */
 export const conversationsStateOfUserOperation: OperationSpec = {
@@ -765,6 +818,7 @@ export const conversationsStateOfUserOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/conversationsStateOfUser.js'),
 };
 /** conversations.unread_count: GET /users/{username}/unread-count (retry class Q). */
 export const conversationsUnreadCountOperation: OperationSpec = {
@@ -778,6 +832,7 @@ export const conversationsUnreadCountOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/conversationsUnreadCount.js'),
 };
 /** friends.add: PUT /users/{username}/friends/{friend} (retry class I). */
 export const friendsAddOperation: OperationSpec = {
@@ -791,6 +846,7 @@ export const friendsAddOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/friendsAdd.js'),
 };
 /** friends.batch_add: POST /users/{username}/friends/batch (retry class I). */
 export const friendsBatchAddOperation: OperationSpec = {
@@ -803,7 +859,9 @@ export const friendsBatchAddOperation: OperationSpec = {
   body: 'object',
   bodyFields: ['friends'],
   retryClass: 'I',
+  batchSplit: { field: 'friends', max: 100 },
   successStatuses: [200],
+  loadValidator: () => import('./validators/friendsBatchAdd.js'),
 };
 /** friends.batch_delete: POST /users/{username}/friends/batch-delete (retry class I). */
 export const friendsBatchDeleteOperation: OperationSpec = {
@@ -817,6 +875,7 @@ export const friendsBatchDeleteOperation: OperationSpec = {
   bodyFields: ['usernames'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/friendsBatchDelete.js'),
 };
 /** friends.check: POST /users/{username}/friends/check (retry class Q). */
 export const friendsCheckOperation: OperationSpec = {
@@ -830,6 +889,7 @@ export const friendsCheckOperation: OperationSpec = {
   bodyFields: ['usernames'],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/friendsCheck.js'),
 };
 /** friends.delete: DELETE /users/{username}/friends/{friend} (retry class I). */
 export const friendsDeleteOperation: OperationSpec = {
@@ -843,6 +903,7 @@ export const friendsDeleteOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/friendsDelete.js'),
 };
 /** friends.delete_all: DELETE /users/{username}/friends (retry class I). */
 export const friendsDeleteAllOperation: OperationSpec = {
@@ -856,6 +917,7 @@ export const friendsDeleteAllOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/friendsDeleteAll.js'),
 };
 /** friends.get: GET /users/{username}/friends/{friend} (retry class Q). */
 export const friendsGetOperation: OperationSpec = {
@@ -869,6 +931,7 @@ export const friendsGetOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/friendsGet.js'),
 };
 /** friends.list: GET /users/{username}/friends (retry class Q). */
 export const friendsListOperation: OperationSpec = {
@@ -889,6 +952,7 @@ export const friendsListOperation: OperationSpec = {
     versionField: 'version',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/friendsList.js'),
 };
 /** friends.requests: GET /users/{username}/friend-requests (retry class Q). */
 export const friendsRequestsOperation: OperationSpec = {
@@ -908,6 +972,7 @@ export const friendsRequestsOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/friendsRequests.js'),
 };
 /** friends.set_settings: PUT /users/{username}/friend-settings (retry class I). */
 export const friendsSetSettingsOperation: OperationSpec = {
@@ -921,6 +986,7 @@ export const friendsSetSettingsOperation: OperationSpec = {
   bodyFields: ['friend_add_mode'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/friendsSetSettings.js'),
 };
 /** friends.settings: GET /users/{username}/friend-settings (retry class Q). */
 export const friendsSettingsOperation: OperationSpec = {
@@ -934,6 +1000,7 @@ export const friendsSettingsOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/friendsSettings.js'),
 };
 /** friends.update: PATCH /users/{username}/friends/{friend} (retry class I). */
 export const friendsUpdateOperation: OperationSpec = {
@@ -947,6 +1014,7 @@ export const friendsUpdateOperation: OperationSpec = {
   bodyFields: ['remark', 'attributes'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/friendsUpdate.js'),
 };
 /** groups.add_members: POST /groups/{group_id}/members/batch (retry class I). */
 export const groupsAddMembersOperation: OperationSpec = {
@@ -960,6 +1028,7 @@ export const groupsAddMembersOperation: OperationSpec = {
   bodyFields: ['usernames'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsAddMembers.js'),
 };
 /** groups.add_to_blacklist: PUT /groups/{group_id}/blacklist/{username} (retry class I). */
 export const groupsAddToBlacklistOperation: OperationSpec = {
@@ -973,6 +1042,7 @@ export const groupsAddToBlacklistOperation: OperationSpec = {
   bodyFields: ['reason'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsAddToBlacklist.js'),
 };
 /** groups.blacklist: GET /groups/{group_id}/blacklist (retry class Q). */
 export const groupsBlacklistOperation: OperationSpec = {
@@ -992,6 +1062,7 @@ export const groupsBlacklistOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsBlacklist.js'),
 };
 /** groups.create: POST /groups (retry class N). */
 export const groupsCreateOperation: OperationSpec = {
@@ -1005,6 +1076,7 @@ export const groupsCreateOperation: OperationSpec = {
   bodyFields: ['owner'],
   retryClass: 'N',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsCreate.js'),
 };
 /** groups.delete: DELETE /groups/{group_id} (retry class I). */
 export const groupsDeleteOperation: OperationSpec = {
@@ -1018,6 +1090,7 @@ export const groupsDeleteOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsDelete.js'),
 };
 /** groups.disable: POST /groups/{group_id}/disable (retry class I). */
 export const groupsDisableOperation: OperationSpec = {
@@ -1031,6 +1104,7 @@ export const groupsDisableOperation: OperationSpec = {
   bodyFields: ['reason'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsDisable.js'),
 };
 /** groups.enable: POST /groups/{group_id}/enable (retry class I). */
 export const groupsEnableOperation: OperationSpec = {
@@ -1044,6 +1118,7 @@ export const groupsEnableOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsEnable.js'),
 };
 /** groups.get: GET /groups/{group_id} (retry class Q). */
 export const groupsGetOperation: OperationSpec = {
@@ -1057,6 +1132,7 @@ export const groupsGetOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsGet.js'),
 };
 /** groups.invite_settings: GET /users/{username}/group-settings (retry class Q). */
 export const groupsInviteSettingsOperation: OperationSpec = {
@@ -1070,6 +1146,7 @@ export const groupsInviteSettingsOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsInviteSettings.js'),
 };
 /** groups.list: GET /groups (retry class Q). */
 export const groupsListOperation: OperationSpec = {
@@ -1089,6 +1166,7 @@ export const groupsListOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsList.js'),
 };
 /** groups.member: GET /groups/{group_id}/members/{username} (retry class Q). */
 export const groupsMemberOperation: OperationSpec = {
@@ -1102,6 +1180,7 @@ export const groupsMemberOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsMember.js'),
 };
 /** groups.members: GET /groups/{group_id}/members (retry class Q). */
 export const groupsMembersOperation: OperationSpec = {
@@ -1122,6 +1201,7 @@ export const groupsMembersOperation: OperationSpec = {
     versionField: 'version',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsMembers.js'),
 };
 /** groups.mute_all: PUT /groups/{group_id}/mute-all (retry class I). */
 export const groupsMuteAllOperation: OperationSpec = {
@@ -1135,6 +1215,7 @@ export const groupsMuteAllOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsMuteAll.js'),
 };
 /** groups.mute_member: PUT /groups/{group_id}/members/{username}/mute (retry class I). */
 export const groupsMuteMemberOperation: OperationSpec = {
@@ -1148,6 +1229,7 @@ export const groupsMuteMemberOperation: OperationSpec = {
   bodyFields: ['duration'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsMuteMember.js'),
 };
 /** groups.of_user: GET /users/{username}/groups (retry class Q). */
 export const groupsOfUserOperation: OperationSpec = {
@@ -1167,6 +1249,7 @@ export const groupsOfUserOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsOfUser.js'),
 };
 /** groups.remove_from_blacklist: DELETE /groups/{group_id}/blacklist/{username} (retry class I). */
 export const groupsRemoveFromBlacklistOperation: OperationSpec = {
@@ -1180,6 +1263,7 @@ export const groupsRemoveFromBlacklistOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsRemoveFromBlacklist.js'),
 };
 /** groups.remove_members: POST /groups/{group_id}/members/batch-delete (retry class I). */
 export const groupsRemoveMembersOperation: OperationSpec = {
@@ -1193,6 +1277,7 @@ export const groupsRemoveMembersOperation: OperationSpec = {
   bodyFields: ['usernames'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsRemoveMembers.js'),
 };
 /** groups.requests: GET /groups/{group_id}/requests (retry class Q). */
 export const groupsRequestsOperation: OperationSpec = {
@@ -1212,6 +1297,7 @@ export const groupsRequestsOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsRequests.js'),
 };
 /** groups.set_invite_settings: PUT /users/{username}/group-settings (retry class I). */
 export const groupsSetInviteSettingsOperation: OperationSpec = {
@@ -1225,6 +1311,7 @@ export const groupsSetInviteSettingsOperation: OperationSpec = {
   bodyFields: ['invite_mode'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsSetInviteSettings.js'),
 };
 /** groups.set_role: PUT /groups/{group_id}/members/{username}/role (retry class I). */
 export const groupsSetRoleOperation: OperationSpec = {
@@ -1238,6 +1325,7 @@ export const groupsSetRoleOperation: OperationSpec = {
   bodyFields: ['role'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsSetRole.js'),
 };
 /** groups.transfer_owner: PUT /groups/{group_id}/owner (retry class I). */
 export const groupsTransferOwnerOperation: OperationSpec = {
@@ -1251,6 +1339,7 @@ export const groupsTransferOwnerOperation: OperationSpec = {
   bodyFields: ['username'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsTransferOwner.js'),
 };
 /** groups.unmute_all: DELETE /groups/{group_id}/mute-all (retry class I). */
 export const groupsUnmuteAllOperation: OperationSpec = {
@@ -1264,6 +1353,7 @@ export const groupsUnmuteAllOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsUnmuteAll.js'),
 };
 /** groups.unmute_member: DELETE /groups/{group_id}/members/{username}/mute (retry class I). */
 export const groupsUnmuteMemberOperation: OperationSpec = {
@@ -1277,6 +1367,7 @@ export const groupsUnmuteMemberOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsUnmuteMember.js'),
 };
 /** groups.update: PATCH /groups/{group_id} (retry class I). */
 export const groupsUpdateOperation: OperationSpec = {
@@ -1290,6 +1381,7 @@ export const groupsUpdateOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsUpdate.js'),
 };
 /** groups.update_member: PATCH /groups/{group_id}/members/{username} (retry class I). */
 export const groupsUpdateMemberOperation: OperationSpec = {
@@ -1303,6 +1395,7 @@ export const groupsUpdateMemberOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/groupsUpdateMember.js'),
 };
 /** media.cancel_upload: DELETE /media/uploads/{file_id} (retry class I). */
 export const mediaCancelUploadOperation: OperationSpec = {
@@ -1316,6 +1409,7 @@ export const mediaCancelUploadOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/mediaCancelUpload.js'),
 };
 /** media.complete_upload: POST /media/uploads/{file_id}/complete (retry class I). */
 export const mediaCompleteUploadOperation: OperationSpec = {
@@ -1329,6 +1423,7 @@ export const mediaCompleteUploadOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/mediaCompleteUpload.js'),
 };
 /** media.create_upload: POST /media/uploads (retry class N). */
 export const mediaCreateUploadOperation: OperationSpec = {
@@ -1339,9 +1434,10 @@ export const mediaCreateUploadOperation: OperationSpec = {
   pathParams: [],
   queryParams: [],
   body: 'object',
-  bodyFields: [],
+  bodyFields: ['filename', 'content_type', 'size'],
   retryClass: 'N',
   successStatuses: [200],
+  loadValidator: () => import('./validators/mediaCreateUpload.js'),
 };
 /** media.delete_file: DELETE /media/files/{file_id} (retry class I). */
 export const mediaDeleteFileOperation: OperationSpec = {
@@ -1355,6 +1451,7 @@ export const mediaDeleteFileOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/mediaDeleteFile.js'),
 };
 /** media.download_urls: POST /media/download-urls (retry class Q). */
 export const mediaDownloadUrlsOperation: OperationSpec = {
@@ -1368,6 +1465,7 @@ export const mediaDownloadUrlsOperation: OperationSpec = {
   bodyFields: ['urls'],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/mediaDownloadUrls.js'),
 };
 /** media.file: GET /media/files/{file_id} (retry class Q). */
 export const mediaFileOperation: OperationSpec = {
@@ -1381,6 +1479,7 @@ export const mediaFileOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/mediaFile.js'),
 };
 /** media.group_files: GET /media/groups/{group_id}/files (retry class Q). */
 export const mediaGroupFilesOperation: OperationSpec = {
@@ -1400,6 +1499,7 @@ export const mediaGroupFilesOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/mediaGroupFiles.js'),
 };
 /** media.part_urls: POST /media/uploads/{file_id}/parts (retry class Q). */
 export const mediaPartUrlsOperation: OperationSpec = {
@@ -1413,6 +1513,7 @@ export const mediaPartUrlsOperation: OperationSpec = {
   bodyFields: ['part_numbers'],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/mediaPartUrls.js'),
 };
 /** media.uploaded_parts: GET /media/uploads/{file_id}/parts (retry class Q). */
 export const mediaUploadedPartsOperation: OperationSpec = {
@@ -1426,6 +1527,7 @@ export const mediaUploadedPartsOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/mediaUploadedParts.js'),
 };
 /** media.usage: GET /media/usage (retry class Q). */
 export const mediaUsageOperation: OperationSpec = {
@@ -1439,6 +1541,7 @@ export const mediaUsageOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/mediaUsage.js'),
 };
 /** messages.batch_recall: POST /messages/batch-recall (retry class I). */
 export const messagesBatchRecallOperation: OperationSpec = {
@@ -1452,6 +1555,7 @@ export const messagesBatchRecallOperation: OperationSpec = {
   bodyFields: ['message_ids', 'reason'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/messagesBatchRecall.js'),
 };
 /** messages.batch_send: POST /messages/batch (retry class D). */
 export const messagesBatchSendOperation: OperationSpec = {
@@ -1465,7 +1569,9 @@ export const messagesBatchSendOperation: OperationSpec = {
   bodyFields: ['usernames', 'client_msg_id'],
   retryClass: 'D',
   dedupeKey: { in: 'body', name: 'client_msg_id' },
+  batchSplit: { field: 'usernames', max: 1000 },
   successStatuses: [200],
+  loadValidator: () => import('./validators/messagesBatchSend.js'),
 };
 /** messages.edit: PATCH /messages/{message_id} (retry class I). */
 export const messagesEditOperation: OperationSpec = {
@@ -1479,6 +1585,7 @@ export const messagesEditOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/messagesEdit.js'),
 };
 /** messages.export: GET /messages (retry class Q). */
 export const messagesExportOperation: OperationSpec = {
@@ -1498,6 +1605,7 @@ export const messagesExportOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/messagesExport.js'),
 };
 /** messages.get: GET /messages/{message_id} (retry class Q). */
 export const messagesGetOperation: OperationSpec = {
@@ -1511,6 +1619,7 @@ export const messagesGetOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/messagesGet.js'),
 };
 /** messages.pin: PUT /messages/{message_id}/pin (retry class I). */
 export const messagesPinOperation: OperationSpec = {
@@ -1524,6 +1633,7 @@ export const messagesPinOperation: OperationSpec = {
   bodyFields: ['reason'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/messagesPin.js'),
 };
 /** messages.recall: POST /messages/{message_id}/recall (retry class I). */
 export const messagesRecallOperation: OperationSpec = {
@@ -1537,6 +1647,7 @@ export const messagesRecallOperation: OperationSpec = {
   bodyFields: ['reason'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/messagesRecall.js'),
 };
 /** messages.send: POST /messages (retry class D). */
 export const messagesSendOperation: OperationSpec = {
@@ -1552,6 +1663,7 @@ export const messagesSendOperation: OperationSpec = {
   retryClassWhen: [{ class: 'N', all: [{ field: 'online_only', equals: true }] }],
   dedupeKey: { in: 'body', name: 'client_msg_id' },
   successStatuses: [200],
+  loadValidator: () => import('./validators/messagesSend.js'),
 };
 /** messages.sent_by: GET /users/{username}/sent-messages (retry class Q). */
 export const messagesSentByOperation: OperationSpec = {
@@ -1571,6 +1683,7 @@ export const messagesSentByOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/messagesSentBy.js'),
 };
 /** messages.unpin: DELETE /messages/{message_id}/pin (retry class I). */
 export const messagesUnpinOperation: OperationSpec = {
@@ -1584,6 +1697,7 @@ export const messagesUnpinOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/messagesUnpin.js'),
 };
 /** moderation.add_words: POST /moderation/word-lists/{list_id}/words/batch (retry class I). */
 export const moderationAddWordsOperation: OperationSpec = {
@@ -1597,6 +1711,7 @@ export const moderationAddWordsOperation: OperationSpec = {
   bodyFields: ['words'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationAddWords.js'),
 };
 /** moderation.batch_decide: POST /moderation/items/batch-decide (retry class I). */
 export const moderationBatchDecideOperation: OperationSpec = {
@@ -1610,6 +1725,7 @@ export const moderationBatchDecideOperation: OperationSpec = {
   bodyFields: ['item_ids', 'decision', 'actions', 'count_violation', 'note'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationBatchDecide.js'),
 };
 /** moderation.check_text: POST /moderation/text-check (retry class Q). */
 export const moderationCheckTextOperation: OperationSpec = {
@@ -1623,6 +1739,7 @@ export const moderationCheckTextOperation: OperationSpec = {
   bodyFields: ['scene', 'text'],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationCheckText.js'),
 };
 /** moderation.clear_violations: DELETE /moderation/users/{username}/violations (retry class I). */
 export const moderationClearViolationsOperation: OperationSpec = {
@@ -1636,6 +1753,7 @@ export const moderationClearViolationsOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationClearViolations.js'),
 };
 /** moderation.config: GET /moderation/config (retry class Q). */
 export const moderationConfigOperation: OperationSpec = {
@@ -1649,6 +1767,7 @@ export const moderationConfigOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationConfig.js'),
 };
 /** moderation.create_word_list: POST /moderation/word-lists (retry class N). */
 export const moderationCreateWordListOperation: OperationSpec = {
@@ -1662,6 +1781,7 @@ export const moderationCreateWordListOperation: OperationSpec = {
   bodyFields: ['name'],
   retryClass: 'N',
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationCreateWordList.js'),
 };
 /** moderation.decide: POST /moderation/items/{item_id}/decide (retry class I). */
 export const moderationDecideOperation: OperationSpec = {
@@ -1684,6 +1804,7 @@ export const moderationDecideOperation: OperationSpec = {
     },
   ],
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationDecide.js'),
 };
 /** moderation.delete_word_list: DELETE /moderation/word-lists/{list_id} (retry class I). */
 export const moderationDeleteWordListOperation: OperationSpec = {
@@ -1697,6 +1818,7 @@ export const moderationDeleteWordListOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationDeleteWordList.js'),
 };
 /** moderation.escalate: POST /moderation/items/{item_id}/escalate (retry class N). */
 export const moderationEscalateOperation: OperationSpec = {
@@ -1710,6 +1832,7 @@ export const moderationEscalateOperation: OperationSpec = {
   bodyFields: ['note'],
   retryClass: 'N',
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationEscalate.js'),
 };
 /** moderation.item: GET /moderation/items/{item_id} (retry class Q). */
 export const moderationItemOperation: OperationSpec = {
@@ -1723,6 +1846,7 @@ export const moderationItemOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationItem.js'),
 };
 /** moderation.item_content: GET /moderation/items/{item_id}/content (retry class Q). */
 export const moderationItemContentOperation: OperationSpec = {
@@ -1736,6 +1860,7 @@ export const moderationItemContentOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationItemContent.js'),
 };
 /** moderation.items: GET /moderation/items (retry class Q). */
 export const moderationItemsOperation: OperationSpec = {
@@ -1755,6 +1880,7 @@ export const moderationItemsOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationItems.js'),
 };
 /** moderation.platform_actions: GET /moderation/platform-actions (retry class Q). */
 export const moderationPlatformActionsOperation: OperationSpec = {
@@ -1774,6 +1900,7 @@ export const moderationPlatformActionsOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationPlatformActions.js'),
 };
 /** moderation.remove_words: POST /moderation/word-lists/{list_id}/words/batch-delete (retry class I). */
 export const moderationRemoveWordsOperation: OperationSpec = {
@@ -1787,6 +1914,7 @@ export const moderationRemoveWordsOperation: OperationSpec = {
   bodyFields: ['words'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationRemoveWords.js'),
 };
 /** moderation.report: POST /moderation/reports (retry class I). */
 export const moderationReportOperation: OperationSpec = {
@@ -1800,6 +1928,7 @@ export const moderationReportOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationReport.js'),
 };
 /** moderation.stats: GET /moderation/stats (retry class Q). */
 export const moderationStatsOperation: OperationSpec = {
@@ -1813,6 +1942,7 @@ export const moderationStatsOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationStats.js'),
 };
 /** moderation.update_config: PATCH /moderation/config (retry class I). */
 export const moderationUpdateConfigOperation: OperationSpec = {
@@ -1826,6 +1956,7 @@ export const moderationUpdateConfigOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationUpdateConfig.js'),
 };
 /** moderation.update_word_list: PATCH /moderation/word-lists/{list_id} (retry class I). */
 export const moderationUpdateWordListOperation: OperationSpec = {
@@ -1839,6 +1970,7 @@ export const moderationUpdateWordListOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationUpdateWordList.js'),
 };
 /** moderation.violations: GET /moderation/users/{username}/violations (retry class Q). */
 export const moderationViolationsOperation: OperationSpec = {
@@ -1858,6 +1990,7 @@ export const moderationViolationsOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationViolations.js'),
 };
 /** moderation.word_list: GET /moderation/word-lists/{list_id} (retry class Q). */
 export const moderationWordListOperation: OperationSpec = {
@@ -1871,6 +2004,7 @@ export const moderationWordListOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationWordList.js'),
 };
 /** moderation.word_lists: GET /moderation/word-lists (retry class Q). */
 export const moderationWordListsOperation: OperationSpec = {
@@ -1884,6 +2018,7 @@ export const moderationWordListsOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationWordLists.js'),
 };
 /** moderation.words: GET /moderation/word-lists/{list_id}/words (retry class Q). */
 export const moderationWordsOperation: OperationSpec = {
@@ -1903,6 +2038,7 @@ export const moderationWordsOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/moderationWords.js'),
 };
 /** presence.get: GET /users/{username}/presence (retry class Q). */
 export const presenceGetOperation: OperationSpec = {
@@ -1916,6 +2052,7 @@ export const presenceGetOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/presenceGet.js'),
 };
 /** presence.query: POST /presence/query (retry class Q). */
 export const presenceQueryOperation: OperationSpec = {
@@ -1929,6 +2066,7 @@ export const presenceQueryOperation: OperationSpec = {
   bodyFields: ['usernames'],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/presenceQuery.js'),
 };
 /** push.devices: GET /users/{username}/push-devices (retry class Q). */
 export const pushDevicesOperation: OperationSpec = {
@@ -1942,6 +2080,7 @@ export const pushDevicesOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/pushDevices.js'),
 };
 /** push.mute_group: PUT /users/{username}/push-settings/conversations/group/{group_id} (retry class I). */
 export const pushMuteGroupOperation: OperationSpec = {
@@ -1955,6 +2094,7 @@ export const pushMuteGroupOperation: OperationSpec = {
   bodyFields: ['mode'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/pushMuteGroup.js'),
 };
 /** push.mute_single: PUT /users/{username}/push-settings/conversations/single/{peer} (retry class I). */
 export const pushMuteSingleOperation: OperationSpec = {
@@ -1968,6 +2108,7 @@ export const pushMuteSingleOperation: OperationSpec = {
   bodyFields: ['mode'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/pushMuteSingle.js'),
 };
 /** push.mutes: GET /users/{username}/push-settings/conversations (retry class Q). */
 export const pushMutesOperation: OperationSpec = {
@@ -1988,6 +2129,7 @@ export const pushMutesOperation: OperationSpec = {
     versionField: 'version',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/pushMutes.js'),
 };
 /** push.settings: GET /users/{username}/push-settings (retry class Q). */
 export const pushSettingsOperation: OperationSpec = {
@@ -2001,6 +2143,7 @@ export const pushSettingsOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/pushSettings.js'),
 };
 /** push.unbind_device: DELETE /users/{username}/push-devices/{session_id} (retry class I). */
 export const pushUnbindDeviceOperation: OperationSpec = {
@@ -2014,6 +2157,7 @@ export const pushUnbindDeviceOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/pushUnbindDevice.js'),
 };
 /** push.unmute_group: DELETE /users/{username}/push-settings/conversations/group/{group_id} (retry class I). */
 export const pushUnmuteGroupOperation: OperationSpec = {
@@ -2027,6 +2171,7 @@ export const pushUnmuteGroupOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/pushUnmuteGroup.js'),
 };
 /** push.unmute_single: DELETE /users/{username}/push-settings/conversations/single/{peer} (retry class I). */
 export const pushUnmuteSingleOperation: OperationSpec = {
@@ -2040,6 +2185,7 @@ export const pushUnmuteSingleOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/pushUnmuteSingle.js'),
 };
 /** push.update_settings: PATCH /users/{username}/push-settings (retry class I). */
 export const pushUpdateSettingsOperation: OperationSpec = {
@@ -2053,6 +2199,7 @@ export const pushUpdateSettingsOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/pushUpdateSettings.js'),
 };
 /** rtc.ban: PUT /rtc/channels/{channel_id}/bans/{username} (retry class I). */
 export const rtcBanOperation: OperationSpec = {
@@ -2066,6 +2213,7 @@ export const rtcBanOperation: OperationSpec = {
   bodyFields: ['expires_at'],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/rtcBan.js'),
 };
 /** rtc.bans: GET /rtc/channels/{channel_id}/bans (retry class Q). */
 export const rtcBansOperation: OperationSpec = {
@@ -2085,6 +2233,7 @@ export const rtcBansOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/rtcBans.js'),
 };
 /** rtc.channel_stats: GET /rtc/channel-stats (retry class Q). */
 export const rtcChannelStatsOperation: OperationSpec = {
@@ -2098,6 +2247,7 @@ export const rtcChannelStatsOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/rtcChannelStats.js'),
 };
 /** rtc.close_channel: POST /rtc/channels/{channel_id}/close (retry class I). */
 export const rtcCloseChannelOperation: OperationSpec = {
@@ -2111,6 +2261,7 @@ export const rtcCloseChannelOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200, 202],
+  loadValidator: () => import('./validators/rtcCloseChannel.js'),
 };
 /** rtc.create_channel: PUT /rtc/channels/{channel_id} (retry class I). */
 export const rtcCreateChannelOperation: OperationSpec = {
@@ -2124,6 +2275,7 @@ export const rtcCreateChannelOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200, 201],
+  loadValidator: () => import('./validators/rtcCreateChannel.js'),
 };
 /** rtc.get_ban: GET /rtc/channels/{channel_id}/bans/{username} (retry class Q). */
 export const rtcGetBanOperation: OperationSpec = {
@@ -2137,6 +2289,7 @@ export const rtcGetBanOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/rtcGetBan.js'),
 };
 /** rtc.get_channel: GET /rtc/channels/{channel_id} (retry class Q). */
 export const rtcGetChannelOperation: OperationSpec = {
@@ -2150,6 +2303,7 @@ export const rtcGetChannelOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/rtcGetChannel.js'),
 };
 /** rtc.issue_tickets: POST /rtc/channels/{channel_id}/tickets (retry class N). */
 export const rtcIssueTicketsOperation: OperationSpec = {
@@ -2163,6 +2317,7 @@ export const rtcIssueTicketsOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'N',
   successStatuses: [200],
+  loadValidator: () => import('./validators/rtcIssueTickets.js'),
 };
 /** rtc.list_channels: GET /rtc/channels (retry class Q). */
 export const rtcListChannelsOperation: OperationSpec = {
@@ -2182,6 +2337,7 @@ export const rtcListChannelsOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/rtcListChannels.js'),
 };
 /** rtc.remove_member: POST /rtc/channels/{channel_id}/members/{username}/remove (retry class D). */
 export const rtcRemoveMemberOperation: OperationSpec = {
@@ -2196,6 +2352,7 @@ export const rtcRemoveMemberOperation: OperationSpec = {
   retryClass: 'D',
   dedupeKey: { in: 'body', name: 'operation_id' },
   successStatuses: [200, 202],
+  loadValidator: () => import('./validators/rtcRemoveMember.js'),
 };
 /** rtc.revoke_tickets: POST /rtc/channels/{channel_id}/tickets/revoke (retry class D). */
 export const rtcRevokeTicketsOperation: OperationSpec = {
@@ -2210,6 +2367,7 @@ export const rtcRevokeTicketsOperation: OperationSpec = {
   retryClass: 'D',
   dedupeKey: { in: 'body', name: 'operation_id' },
   successStatuses: [200],
+  loadValidator: () => import('./validators/rtcRevokeTickets.js'),
 };
 /** rtc.sessions: GET /rtc/channels/{channel_id}/sessions (retry class Q). */
 export const rtcSessionsOperation: OperationSpec = {
@@ -2229,6 +2387,7 @@ export const rtcSessionsOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/rtcSessions.js'),
 };
 /** rtc.unban: DELETE /rtc/channels/{channel_id}/bans/{username} (retry class I). */
 export const rtcUnbanOperation: OperationSpec = {
@@ -2242,6 +2401,7 @@ export const rtcUnbanOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/rtcUnban.js'),
 };
 /** rtc.update_channel: PATCH /rtc/channels/{channel_id} (retry class I). */
 export const rtcUpdateChannelOperation: OperationSpec = {
@@ -2255,6 +2415,7 @@ export const rtcUpdateChannelOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/rtcUpdateChannel.js'),
 };
 /** rtc.usage_adjustments: GET /rtc/channel-usage-adjustments (retry class Q). */
 export const rtcUsageAdjustmentsOperation: OperationSpec = {
@@ -2274,6 +2435,7 @@ export const rtcUsageAdjustmentsOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/rtcUsageAdjustments.js'),
 };
 /** users.batch_create: POST /users/batch (retry class U). */
 export const usersBatchCreateOperation: OperationSpec = {
@@ -2286,7 +2448,9 @@ export const usersBatchCreateOperation: OperationSpec = {
   body: 'object',
   bodyFields: ['users'],
   retryClass: 'U',
+  batchSplit: { field: 'users', max: 100 },
   successStatuses: [200],
+  loadValidator: () => import('./validators/usersBatchCreate.js'),
 };
 /** users.create: POST /users (retry class U). */
 export const usersCreateOperation: OperationSpec = {
@@ -2300,6 +2464,7 @@ export const usersCreateOperation: OperationSpec = {
   bodyFields: ['username'],
   retryClass: 'U',
   successStatuses: [200],
+  loadValidator: () => import('./validators/usersCreate.js'),
 };
 /** users.delete: DELETE /users/{username} (retry class I). */
 export const usersDeleteOperation: OperationSpec = {
@@ -2313,6 +2478,7 @@ export const usersDeleteOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/usersDelete.js'),
 };
 /** users.disable: POST /users/{username}/disable (retry class I). */
 export const usersDisableOperation: OperationSpec = {
@@ -2326,6 +2492,7 @@ export const usersDisableOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/usersDisable.js'),
 };
 /** users.enable: POST /users/{username}/enable (retry class I). */
 export const usersEnableOperation: OperationSpec = {
@@ -2339,6 +2506,7 @@ export const usersEnableOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/usersEnable.js'),
 };
 /** users.get: GET /users/{username} (retry class Q). */
 export const usersGetOperation: OperationSpec = {
@@ -2352,6 +2520,7 @@ export const usersGetOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/usersGet.js'),
 };
 /** users.issue_login_ticket: POST /users/{username}/login-tickets (retry class I). */
 export const usersIssueLoginTicketOperation: OperationSpec = {
@@ -2365,6 +2534,7 @@ export const usersIssueLoginTicketOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/usersIssueLoginTicket.js'),
 };
 /** users.kick: DELETE /users/{username}/sessions/{session_id} (retry class I). */
 export const usersKickOperation: OperationSpec = {
@@ -2378,6 +2548,7 @@ export const usersKickOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/usersKick.js'),
 };
 /** users.kick_all: DELETE /users/{username}/sessions (retry class N). */
 export const usersKickAllOperation: OperationSpec = {
@@ -2391,6 +2562,7 @@ export const usersKickAllOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'N',
   successStatuses: [200],
+  loadValidator: () => import('./validators/usersKickAll.js'),
 };
 /** users.list: GET /users (retry class Q). */
 export const usersListOperation: OperationSpec = {
@@ -2410,6 +2582,7 @@ export const usersListOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/usersList.js'),
 };
 /** users.list_muted: GET /mutes (retry class Q). */
 export const usersListMutedOperation: OperationSpec = {
@@ -2429,6 +2602,7 @@ export const usersListMutedOperation: OperationSpec = {
     nextCursorField: 'next_cursor',
   },
   successStatuses: [200],
+  loadValidator: () => import('./validators/usersListMuted.js'),
 };
 /** users.lookup: POST /users/lookup (retry class Q). */
 export const usersLookupOperation: OperationSpec = {
@@ -2442,6 +2616,7 @@ export const usersLookupOperation: OperationSpec = {
   bodyFields: ['usernames'],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/usersLookup.js'),
 };
 /** users.mute: PUT /users/{username}/mutes/{scope} (retry class I). */
 export const usersMuteOperation: OperationSpec = {
@@ -2455,6 +2630,7 @@ export const usersMuteOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/usersMute.js'),
 };
 /** users.mutes: GET /users/{username}/mutes (retry class Q). */
 export const usersMutesOperation: OperationSpec = {
@@ -2468,6 +2644,7 @@ export const usersMutesOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/usersMutes.js'),
 };
 /** users.sessions: GET /users/{username}/sessions (retry class Q). */
 export const usersSessionsOperation: OperationSpec = {
@@ -2481,6 +2658,7 @@ export const usersSessionsOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'Q',
   successStatuses: [200],
+  loadValidator: () => import('./validators/usersSessions.js'),
 };
 /** users.set_password: PUT /users/{username}/password (retry class N). */
 export const usersSetPasswordOperation: OperationSpec = {
@@ -2494,6 +2672,7 @@ export const usersSetPasswordOperation: OperationSpec = {
   bodyFields: ['password'],
   retryClass: 'N',
   successStatuses: [200],
+  loadValidator: () => import('./validators/usersSetPassword.js'),
 };
 /** users.unmute: DELETE /users/{username}/mutes/{scope} (retry class I). */
 export const usersUnmuteOperation: OperationSpec = {
@@ -2507,6 +2686,7 @@ export const usersUnmuteOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/usersUnmute.js'),
 };
 /** users.update: PATCH /users/{username} (retry class I). */
 export const usersUpdateOperation: OperationSpec = {
@@ -2520,6 +2700,7 @@ export const usersUpdateOperation: OperationSpec = {
   bodyFields: [],
   retryClass: 'I',
   successStatuses: [200],
+  loadValidator: () => import('./validators/usersUpdate.js'),
 };
 /** Every operation by its op name (the spec's operationId). */
 export const operations = {

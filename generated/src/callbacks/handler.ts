@@ -1,0 +1,460 @@
+// Copied by im-openapi from templates/runtime/callbacks/handler.ts. Do not edit here: edit the template and run `npm run generate`.
+/**
+ * A Web-standard callback receiver: `(request: Request) => Promise<Response>` (seed 001 section 4).
+ *
+ *  - verify → 200 `{"challenge": …}`
+ *  - event  → each event deduplicated by id through the store, `onEvent` awaited for each new one
+ *             (persist there), then 2xx; `onEvent` throwing → 500 and the id released so that the
+ *             service's redelivery processes it
+ *  - hook   → `onHook` returns allow()/reject()/rewrite(); an exception, a slow handler or an
+ *             answer over 64 KB gets the default decision, answered within the hook's timeout_ms
+ *  - signature failure → 401; body over `maxBodyBytes` → 413 before parsing; bad JSON → 400
+ *
+ * A fallback hook answer carries the header `x-im-hook-fallback: timeout | handler_failed |
+ * too_large | invalid_decision | no_handler | unserialisable` (diagnostics; the service ignores it).
+ *
+ * Known limit of claim-then-process dedupe: a duplicate that arrives while the first copy is
+ * still inside `onEvent` is acknowledged as a duplicate; if that first copy then fails, its id is
+ * released and only a redelivery of the failed request processes it. Keep `onEvent` short (store
+ * the event, process later — seed 4.2) so that this window stays small.
+ */
+import { CallbackVerificationError } from './errors.js';
+import {
+  allow,
+  hookAnswerBody,
+  isHookDecision,
+  MAX_HOOK_ANSWER_BYTES,
+  reject,
+} from './decisions.js';
+import type { HookDecision } from './decisions.js';
+import { DEFAULT_DEDUPE_TTL_MS, MemoryDedupeStore } from './stores.js';
+import type { DedupeStore, NonceStore } from './stores.js';
+import type {
+  CallbackEvent,
+  CallbackLogger,
+  EventCallbackRequest,
+  HeadersLike,
+  HookCallbackRequest,
+  VerifyCallbackRequest,
+} from './types.js';
+import { normaliseSecrets, verifyCallback } from './verify.js';
+import type { VerifiedCallback } from './verify.js';
+
+/** 1 MB: the largest event request the service sends (seed 4.2 / 8). */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_HOOK_SAFETY_MS = 250;
+/** Used when a hook request carries no usable timeout_ms. */
+export const FALLBACK_HOOK_TIMEOUT_MS = 3000;
+
+export interface EventContext<E extends CallbackEvent = CallbackEvent> {
+  request: EventCallbackRequest<E>;
+  verified: VerifiedCallback<EventCallbackRequest<E>>;
+  /** Position of the event in the batch. */
+  index: number;
+}
+
+export interface HookContext<H extends HookCallbackRequest = HookCallbackRequest> {
+  verified: VerifiedCallback<H>;
+  /** Aborted when the answer deadline passes (the default decision has been sent). */
+  signal: AbortSignal;
+  /** Milliseconds left before the kit answers with the default decision. */
+  budgetMs: number;
+}
+
+export interface CallbackHandlerOptions<
+  E extends CallbackEvent = CallbackEvent,
+  H extends HookCallbackRequest = HookCallbackRequest,
+> {
+  /** Signing secret(s) of the address; two during a rotation. */
+  secrets: string | readonly string[];
+  /** Called once per new event (after dedupe); awaited before the 2xx. Throw to get a redelivery. */
+  onEvent?: (event: E, context: EventContext<E>) => unknown;
+  /** Decides a synchronous callback; return allow(), reject(reason) or rewrite(data). */
+  onHook?: (request: H, context: HookContext<H>) => HookDecision | Promise<HookDecision>;
+  /** Observes a URL verification before the challenge is echoed (throwing answers 500). */
+  onVerify?: (
+    request: VerifyCallbackRequest,
+    verified: VerifiedCallback<VerifyCallbackRequest>,
+  ) => unknown;
+  /** Event-id store; default an in-memory store (one process only: use Redis for several). */
+  dedupeStore?: DedupeStore;
+  /** How long an event id is remembered. Default 24 h (the seed advises 7 days to cover redelivery). */
+  dedupeTtlMs?: number;
+  /** Optional nonce replay store. */
+  nonceStore?: NonceStore;
+  toleranceSeconds?: number;
+  maxBodyBytes?: number;
+  /** Answer when onHook fails, is slow or answers too much. Default allow(). */
+  hookDefaultDecision?: HookDecision | 'allow' | 'reject';
+  /** Answer this long before the hook's timeout_ms runs out. Default 250 ms. */
+  hookTimeoutSafetyMs?: number;
+  logger?: CallbackLogger;
+  /** Clock in ms (tests). */
+  now?: () => number;
+}
+
+export type CallbackHandler = (request: Request) => Promise<Response>;
+
+/** Internal entry used by the node adapter to skip building a `Request`. Unstable. */
+export const HANDLER_INTERNALS: unique symbol = Symbol.for('im-server-sdk.callbacks.handler');
+
+export interface CallbackCoreResult {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface HandlerInternals {
+  maxBodyBytes: number;
+  logger: CallbackLogger;
+  handleBytes(
+    method: string,
+    headers: HeadersLike,
+    body: Uint8Array,
+    startedAt: number,
+  ): Promise<CallbackCoreResult>;
+}
+
+const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
+
+function json(
+  status: number,
+  value: unknown,
+  extra: Record<string, string> = {},
+): CallbackCoreResult {
+  return { status, headers: { ...JSON_TYPE, ...extra }, body: JSON.stringify(value) };
+}
+
+export const defaultLogger: CallbackLogger = {
+  warn: (m, f) => console.warn(`[im-callbacks] ${m}`, f ?? ''),
+  error: (m, f) => console.error(`[im-callbacks] ${m}`, f ?? ''),
+};
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+}
+
+export function createCallbackHandler<
+  E extends CallbackEvent = CallbackEvent,
+  H extends HookCallbackRequest = HookCallbackRequest,
+>(
+  options: CallbackHandlerOptions<E, H>,
+): CallbackHandler & { [HANDLER_INTERNALS]: HandlerInternals } {
+  const secrets = normaliseSecrets(options.secrets); // fail at start-up, not on the first request
+  const logger = options.logger ?? defaultLogger;
+  const store = options.dedupeStore ?? new MemoryDedupeStore();
+  const dedupeTtlMs = options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const safetyMs = options.hookTimeoutSafetyMs ?? DEFAULT_HOOK_SAFETY_MS;
+  const clock = options.now ?? Date.now;
+  if (options.toleranceSeconds !== undefined && !(options.toleranceSeconds >= 0)) {
+    throw new TypeError('toleranceSeconds must be a number >= 0');
+  }
+  if (!(maxBodyBytes > 0)) throw new TypeError('maxBodyBytes must be a positive number');
+  const fallback = options.hookDefaultDecision ?? 'allow';
+  const defaultDecision: HookDecision =
+    fallback === 'allow' ? allow() : fallback === 'reject' ? reject() : fallback;
+  if (!isHookDecision(defaultDecision))
+    throw new TypeError('hookDefaultDecision must be allow(), reject(…) or rewrite(…)');
+  const defaultAnswer = JSON.stringify(hookAnswerBody(defaultDecision)); // throws now if unserialisable
+  if (Buffer.byteLength(defaultAnswer, 'utf8') > MAX_HOOK_ANSWER_BYTES) {
+    throw new TypeError('hookDefaultDecision serialises to more than 64 KB');
+  }
+
+  async function handleBytes(
+    method: string,
+    headers: HeadersLike,
+    body: Uint8Array,
+    startedAt: number,
+  ): Promise<CallbackCoreResult> {
+    if (method.toUpperCase() !== 'POST')
+      return json(405, { error: 'method_not_allowed' }, { allow: 'POST' });
+    if (body.byteLength > maxBodyBytes) return json(413, { error: 'body_too_large' });
+
+    let verified: VerifiedCallback;
+    try {
+      verified = await verifyCallback({
+        headers,
+        rawBody: body,
+        secrets,
+        toleranceSeconds: options.toleranceSeconds,
+        now: clock,
+        nonceStore: options.nonceStore,
+      });
+    } catch (err) {
+      if (err instanceof CallbackVerificationError) {
+        logger.warn?.('callback refused', { reason: err.reason, hint: err.hint });
+        return json(err.status, { error: err.reason });
+      }
+      logger.error?.('callback verification failed unexpectedly (nonce store?)', {
+        error: errorText(err),
+      });
+      return json(503, { error: 'unavailable' });
+    }
+    for (const d of verified.disagreements) {
+      logger.warn?.('header disagrees with the signed body; the body was used', {
+        header: d.header,
+        requestId: verified.requestId,
+      });
+    }
+
+    switch (verified.kind) {
+      case 'verify':
+        return handleVerify(verified as VerifiedCallback<VerifyCallbackRequest>);
+      case 'event':
+        return handleEvents(verified as unknown as VerifiedCallback<EventCallbackRequest<E>>);
+      case 'hook':
+        return handleHook(verified as unknown as VerifiedCallback<H>, startedAt);
+      default:
+        logger.warn?.('unknown callback kind acknowledged without processing', {
+          kind: verified.kind,
+          requestId: verified.requestId,
+        });
+        return json(200, {});
+    }
+  }
+
+  async function handleVerify(
+    verified: VerifiedCallback<VerifyCallbackRequest>,
+  ): Promise<CallbackCoreResult> {
+    const challenge = verified.body.challenge;
+    if (typeof challenge !== 'string') return json(400, { error: 'malformed_body' });
+    if (options.onVerify) {
+      try {
+        await options.onVerify(verified.body, verified);
+      } catch (err) {
+        logger.error?.('onVerify threw; answering 500', {
+          error: errorText(err),
+          requestId: verified.requestId,
+        });
+        return json(500, { error: 'handler_failed' });
+      }
+    }
+    return json(200, { challenge });
+  }
+
+  async function handleEvents(
+    verified: VerifiedCallback<EventCallbackRequest<E>>,
+  ): Promise<CallbackCoreResult> {
+    const request = verified.body;
+    if (!Array.isArray(request.events)) return json(400, { error: 'malformed_body' });
+    const onEvent = options.onEvent;
+    if (!onEvent) {
+      logger.error?.(
+        'event callback received but no onEvent handler is configured; answering 500',
+        {
+          requestId: verified.requestId,
+        },
+      );
+      return json(500, { error: 'no_event_handler' });
+    }
+    let processed = 0;
+    let duplicates = 0;
+    for (let index = 0; index < request.events.length; index++) {
+      const event = request.events[index];
+      if (event === null || typeof event !== 'object') {
+        logger.warn?.('skipping an event item that is not an object', {
+          index,
+          requestId: verified.requestId,
+        });
+        continue;
+      }
+      const id = typeof event.id === 'string' && event.id.length > 0 ? event.id : undefined;
+      if (id === undefined) {
+        logger.warn?.('event without id: processed without deduplication', {
+          index,
+          type: event.type,
+        });
+      } else {
+        let fresh: boolean;
+        try {
+          fresh = await store.claim(`event:${id}`, dedupeTtlMs);
+        } catch (err) {
+          logger.error?.('dedupe store failed; answering 503 so the batch is redelivered', {
+            error: errorText(err),
+          });
+          return json(503, { error: 'dedupe_store_unavailable' });
+        }
+        if (!fresh) {
+          duplicates++;
+          logger.debug?.('duplicate event skipped', { eventId: id, type: event.type });
+          continue;
+        }
+      }
+      try {
+        await onEvent(event, { request, verified, index });
+        processed++;
+      } catch (err) {
+        if (id !== undefined) {
+          try {
+            await store.release(`event:${id}`);
+          } catch (releaseErr) {
+            logger.error?.(
+              'could not release the event id after a failure; a redelivery will skip it until the entry expires',
+              {
+                eventId: id,
+                error: errorText(releaseErr),
+              },
+            );
+          }
+        }
+        logger.error?.('onEvent threw; answering 500 so the service redelivers', {
+          eventId: id,
+          type: event.type,
+          error: errorText(err),
+        });
+        return json(500, { error: 'handler_failed' });
+      }
+    }
+    return json(200, { received: request.events.length, processed, duplicates });
+  }
+
+  async function handleHook(
+    verified: VerifiedCallback<H>,
+    startedAt: number,
+  ): Promise<CallbackCoreResult> {
+    const request = verified.body;
+    const timeoutMs =
+      typeof request.timeout_ms === 'number' &&
+      Number.isFinite(request.timeout_ms) &&
+      request.timeout_ms > 0
+        ? request.timeout_ms
+        : FALLBACK_HOOK_TIMEOUT_MS;
+    const budgetMs = Math.floor(startedAt + timeoutMs - safetyMs - clock());
+    const fields = { hook: verified.hook, requestId: verified.requestId };
+
+    const answer = (decision: HookDecision, why?: string): CallbackCoreResult => {
+      const extra: Record<string, string> = why ? { 'x-im-hook-fallback': why } : {};
+      if (decision === defaultDecision)
+        return { status: 200, headers: { ...JSON_TYPE, ...extra }, body: defaultAnswer };
+      let text: string;
+      try {
+        text = JSON.stringify(hookAnswerBody(decision));
+      } catch (err) {
+        logger.error?.(
+          'hook decision is not serialisable to JSON; answering the default decision',
+          {
+            ...fields,
+            error: errorText(err),
+          },
+        );
+        return answer(defaultDecision, 'unserialisable');
+      }
+      if (text === undefined) {
+        logger.error?.(
+          'hook decision serialises to nothing; answering the default decision',
+          fields,
+        );
+        return answer(defaultDecision, 'unserialisable');
+      }
+      if (Buffer.byteLength(text, 'utf8') > MAX_HOOK_ANSWER_BYTES) {
+        logger.error?.('hook answer exceeds 64 KB; answering the default decision', {
+          ...fields,
+          bytes: Buffer.byteLength(text, 'utf8'),
+        });
+        return answer(defaultDecision, 'too_large');
+      }
+      return { status: 200, headers: { ...JSON_TYPE, ...extra }, body: text };
+    };
+
+    if (!options.onHook) {
+      logger.warn?.(
+        'hook received but no onHook handler is configured; answering the default decision',
+        fields,
+      );
+      return answer(defaultDecision, 'no_handler');
+    }
+    if (budgetMs <= 0) {
+      logger.warn?.('no time left for onHook; answering the default decision', {
+        ...fields,
+        timeoutMs,
+      });
+      return answer(defaultDecision, 'timeout');
+    }
+
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), budgetMs);
+    });
+    try {
+      const result = await Promise.race([
+        Promise.resolve().then(() =>
+          options.onHook!(request, { verified, signal: controller.signal, budgetMs }),
+        ),
+        timedOut,
+      ]);
+      if (result === 'timeout') {
+        controller.abort();
+        logger.warn?.('onHook did not answer in time; answering the default decision', {
+          ...fields,
+          budgetMs,
+        });
+        return answer(defaultDecision, 'timeout');
+      }
+      if (!isHookDecision(result)) {
+        logger.error?.(
+          'onHook returned something that is not allow()/reject()/rewrite(); answering the default decision',
+          fields,
+        );
+        return answer(defaultDecision, 'invalid_decision');
+      }
+      return answer(result);
+    } catch (err) {
+      logger.error?.('onHook threw; answering the default decision', {
+        ...fields,
+        error: errorText(err),
+      });
+      return answer(defaultDecision, 'handler_failed');
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+    }
+  }
+
+  const internals: HandlerInternals = { maxBodyBytes, logger, handleBytes };
+
+  const handler = async (request: Request): Promise<Response> => {
+    const startedAt = clock();
+    if (request.method.toUpperCase() !== 'POST') {
+      return toResponse(json(405, { error: 'method_not_allowed' }, { allow: 'POST' }));
+    }
+    const read = await readWebBody(request, maxBodyBytes);
+    if (read === 'too_large') {
+      logger.warn?.('callback body over the size limit refused with 413', { maxBodyBytes });
+      return toResponse(json(413, { error: 'body_too_large' }));
+    }
+    return toResponse(await handleBytes(request.method, request.headers, read, startedAt));
+  };
+  return Object.assign(handler, { [HANDLER_INTERNALS]: internals });
+}
+
+function toResponse(result: CallbackCoreResult): Response {
+  return new Response(result.body, { status: result.status, headers: result.headers });
+}
+
+/** Reads a Web request body up to `limit` bytes; 'too_large' as soon as it is exceeded. */
+export async function readWebBody(
+  request: Request,
+  limit: number,
+): Promise<Uint8Array | 'too_large'> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) {
+    await request.body?.cancel().catch(() => undefined);
+    return 'too_large';
+  }
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      return 'too_large';
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}

@@ -1,0 +1,74 @@
+// Copied by im-openapi from templates/runtime/callbacks/index.ts. Do not edit here: edit the template and run `npm run generate`.
+/**
+ * Callback receiver kit (seed 001): verification, signing for tests, a Web-standard handler and
+ * a node:http adapter, dedupe and nonce stores, ordering and time helpers, URL validation.
+ *
+ * ```ts
+ * const handler = createNodeCallbackHandler({
+ *   secrets: [process.env.IM_CALLBACK_SECRET!],          // two during a rotation
+ *   dedupeStore: new RedisDedupeStore({ client: fromNodeRedis(redis) }),
+ *   onEvent: async (event) => { await db.saveEvent(event); },   // persist; throw → redelivery
+ *   onHook: async (req) => (isSpam(req.data) ? reject('spam') : allow()),
+ * });
+ * app.post('/im/callbacks', handler);       // BEFORE express.json(), or with express.raw()
+ * ```
+ */
+export * from './types.js';
+export * from './errors.js';
+export {
+  SIGNATURE_VERSION,
+  computeSignature,
+  formatSignatureHeader,
+  parseSignatureHeader,
+} from './signature-scheme.js';
+export { verifyCallback, DEFAULT_TOLERANCE_SECONDS } from './verify.js';
+export type { VerifyCallbackOptions, VerifiedCallback, HeaderDisagreement } from './verify.js';
+export { signCallback, signCallbackRequest } from './sign.js';
+export type { SignCallbackOptions, SignedCallbackHeaders } from './sign.js';
+export {
+  allow,
+  reject,
+  rewrite,
+  isHookDecision,
+  hookAnswerBody,
+  MAX_HOOK_ANSWER_BYTES,
+} from './decisions.js';
+export type { HookDecision } from './decisions.js';
+export { createCallbackHandler, DEFAULT_MAX_BODY_BYTES } from './handler.js';
+export type {
+  CallbackHandler,
+  CallbackHandlerOptions,
+  EventContext,
+  HookContext,
+} from './handler.js';
+export { toNodeHandler, createNodeCallbackHandler, BODY_CONSUMED_HINT } from './node.js';
+export type { NodeCallbackHandler, NodeCallbackRequest, NodeHandlerOptions } from './node.js';
+export {
+  MemoryDedupeStore,
+  RedisDedupeStore,
+  fromNodeRedis,
+  fromIoredis,
+  DEFAULT_DEDUPE_TTL_MS,
+} from './stores.js';
+export type {
+  DedupeStore,
+  NonceStore,
+  RedisCommandClient,
+  MemoryDedupeStoreOptions,
+  RedisDedupeStoreOptions,
+} from './stores.js';
+export { isNewer, compareOrdering, orderingMarkOf, orderingVersionFields } from './ordering.js';
+export type { OrderingMark } from './ordering.js';
+export { compareCallbackTimes, parseCallbackTime } from './times.js';
+export type { ParsedCallbackTime } from './times.js';
+export { validateCallbackUrl, validateCallbackUrlSyntax, MAX_CALLBACK_URL_LENGTH } from './url.js';
+export type {
+  CallbackUrlRule,
+  CallbackUrlVerdict,
+  ValidateCallbackUrlOptions,
+  ResolvedAddress,
+} from './url.js';
+export { isPublicAddress, nonPublicRanges } from './address-ranges.js';
+export type { AddressRange } from './address-ranges.js';
+export { sampleCallbackBody, sampleEvent } from './samples.js';
+export type { SampleOptions } from './samples.js';

@@ -1,0 +1,209 @@
+// Copied by im-openapi from templates/runtime/callbacks/node.ts. Do not edit here: edit the template and run `npm run generate`.
+/**
+ * node:http / Express-style adapter: `(req, res) => Promise<void>`.
+ *
+ * It reads the raw body stream itself (the signature covers the bytes as received). When a body
+ * parser already consumed the stream (express.json(), express.text(), …) it fails at once with
+ * 500 and a logged hint instead of waiting for a stream that will never emit. A Buffer left in
+ * `req.body` by express.raw() is used as the raw body.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  createCallbackHandler,
+  defaultLogger,
+  DEFAULT_MAX_BODY_BYTES,
+  HANDLER_INTERNALS,
+} from './handler.js';
+import type {
+  CallbackCoreResult,
+  CallbackHandler,
+  CallbackHandlerOptions,
+  HandlerInternals,
+} from './handler.js';
+import type { CallbackEvent, CallbackLogger, HookCallbackRequest } from './types.js';
+
+export interface NodeHandlerOptions {
+  /** Default: the handler's own limit, else 1 MB. */
+  maxBodyBytes?: number;
+  logger?: CallbackLogger;
+}
+
+/** A request as Express and friends hand it over (node's IncomingMessage plus `body`). */
+export type NodeCallbackRequest = IncomingMessage & {
+  body?: unknown;
+  /** Set by Google Cloud Functions / Firebase: the raw bytes. */
+  rawBody?: unknown;
+  /** Set to true by body-parser once it read the stream. */
+  _body?: unknown;
+  originalUrl?: string;
+};
+
+export type NodeCallbackHandler = (
+  req: NodeCallbackRequest,
+  res: ServerResponse,
+  next?: (err?: unknown) => void,
+) => Promise<void>;
+
+export const BODY_CONSUMED_HINT =
+  'The request body was already consumed by a body parser before the callback handler ran, so the raw bytes needed ' +
+  'for the signature are gone. Mount the callback route before express.json() / express.text(), or give it ' +
+  'express.raw({ type: "*/*", limit: "1mb" }) so that req.body is the raw Buffer.';
+
+export function toNodeHandler(
+  handler: CallbackHandler,
+  options: NodeHandlerOptions = {},
+): NodeCallbackHandler {
+  const internals = (handler as Partial<Record<typeof HANDLER_INTERNALS, HandlerInternals>>)[
+    HANDLER_INTERNALS
+  ];
+  const logger = options.logger ?? internals?.logger ?? defaultLogger;
+  const limit = options.maxBodyBytes ?? internals?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+
+  return async (req, res) => {
+    const startedAt = Date.now();
+    try {
+      if ((req.method ?? 'GET').toUpperCase() !== 'POST') {
+        return send(res, {
+          status: 405,
+          headers: { 'content-type': 'application/json; charset=utf-8', allow: 'POST' },
+          body: '{"error":"method_not_allowed"}',
+        });
+      }
+      const body = await takeRawBody(req, limit);
+      if (body === 'consumed') {
+        logger.error?.('callback body already consumed by a body parser; answering 500', {
+          hint: BODY_CONSUMED_HINT,
+        });
+        return send(res, {
+          status: 500,
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          body: JSON.stringify({ error: 'body_already_consumed', hint: BODY_CONSUMED_HINT }),
+        });
+      }
+      if (body === 'too_large') {
+        logger.warn?.('callback body over the size limit refused with 413', {
+          maxBodyBytes: limit,
+        });
+        return send(res, {
+          status: 413,
+          headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
+          body: '{"error":"body_too_large"}',
+        });
+      }
+      if (internals) {
+        return send(
+          res,
+          await internals.handleBytes(req.method ?? 'POST', req.headers, body, startedAt),
+        );
+      }
+      const response = await handler(toWebRequest(req, body));
+      const headers: Record<string, string> = {};
+      response.headers.forEach((v, k) => (headers[k] = v));
+      return send(res, { status: response.status, headers, body: await response.text() });
+    } catch (err) {
+      logger.error?.('callback handler failed', {
+        error: err instanceof Error ? err.message : String(err),
+      });
+      if (!res.headersSent) {
+        send(res, {
+          status: 500,
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          body: '{"error":"internal"}',
+        });
+      } else {
+        res.destroy();
+      }
+    }
+  };
+}
+
+/** `toNodeHandler(createCallbackHandler(options))`. */
+export function createNodeCallbackHandler<
+  E extends CallbackEvent = CallbackEvent,
+  H extends HookCallbackRequest = HookCallbackRequest,
+>(options: CallbackHandlerOptions<E, H>): NodeCallbackHandler {
+  return toNodeHandler(createCallbackHandler(options));
+}
+
+function send(res: ServerResponse, result: CallbackCoreResult): void {
+  res.writeHead(result.status, {
+    ...result.headers,
+    'content-length': String(Buffer.byteLength(result.body)),
+  });
+  res.end(result.body);
+}
+
+function toWebRequest(req: NodeCallbackRequest, body: Uint8Array): Request {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    try {
+      headers.append(raw[i]!, raw[i + 1]!);
+    } catch {
+      // a header name or value the Fetch API refuses: leave it out
+    }
+  }
+  const url = new URL(req.originalUrl ?? req.url ?? '/', 'http://localhost');
+  return new Request(url, { method: req.method ?? 'POST', headers, body: new Uint8Array(body) });
+}
+
+/**
+ * The raw body: a Buffer already in req.body (express.raw), else read from the stream;
+ * 'consumed' when something else read it; 'too_large' past `limit`.
+ */
+export async function takeRawBody(
+  req: NodeCallbackRequest,
+  limit: number,
+): Promise<Uint8Array | 'consumed' | 'too_large'> {
+  const pre = req.body;
+  if (pre instanceof Uint8Array) return pre.byteLength > limit ? 'too_large' : pre;
+  if (req.rawBody instanceof Uint8Array)
+    return req.rawBody.byteLength > limit ? 'too_large' : req.rawBody;
+  const streamTouched = req.readableEnded || req.readableDidRead === true || req._body === true;
+  if (streamTouched) return 'consumed';
+  if (pre !== undefined && typeof pre !== 'object') return 'consumed'; // express.text() left a string
+  // An untouched stream: a `{}` placed by a parser that skipped this content type is ignored.
+
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    return 'too_large';
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const cleanup = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onAborted);
+    };
+    const onData = (chunk: Buffer | string): void => {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      total += buf.byteLength;
+      if (total > limit) {
+        cleanup();
+        req.resume(); // drain the rest to nowhere
+        resolve('too_large');
+        return;
+      }
+      chunks.push(buf);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(Buffer.concat(chunks, total));
+    };
+    const onError = (err: Error): void => {
+      cleanup();
+      reject(err);
+    };
+    const onAborted = (): void => {
+      cleanup();
+      reject(new Error('request aborted by the client'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onAborted);
+  });
+}

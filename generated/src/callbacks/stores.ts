@@ -1,0 +1,145 @@
+// Copied by im-openapi from templates/runtime/callbacks/stores.ts. Do not edit here: edit the template and run `npm run generate`.
+/**
+ * Deduplication (event ids, seed 6 rule 1) and replay (nonces) stores behind one interface.
+ * The package has no Redis dependency: the Redis store takes a minimal command client, with
+ * adapters for node-redis and ioredis.
+ */
+
+export const DEFAULT_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface DedupeStore {
+  /**
+   * Atomically records `id` for `ttlMs`. Resolves true when this caller is the first
+   * (process the item), false when the id is already recorded (a duplicate).
+   */
+  claim(id: string, ttlMs: number): Promise<boolean>;
+  /** Forgets `id` (processing failed: a redelivery must process it again). */
+  release(id: string): Promise<void>;
+}
+
+/** Nonce stores are dedupe stores keyed by nonce. */
+export type NonceStore = DedupeStore;
+
+export interface MemoryDedupeStoreOptions {
+  /** Most ids kept; beyond that the oldest are evicted (dedupe then weakens: size it). Default 100 000. */
+  maxEntries?: number;
+  /** Clock in ms (tests). */
+  now?: () => number;
+}
+
+/**
+ * In-process store: bounded, oldest-first eviction (insertion order, refreshed on claim),
+ * expiry per entry. Only safe with ONE receiver process; use `RedisDedupeStore` for several.
+ */
+export class MemoryDedupeStore implements DedupeStore {
+  readonly #entries = new Map<string, number>();
+  readonly #max: number;
+  readonly #now: () => number;
+  #evicted = 0;
+
+  constructor(options: MemoryDedupeStoreOptions = {}) {
+    this.#max = Math.max(1, options.maxEntries ?? 100_000);
+    this.#now = options.now ?? Date.now;
+  }
+
+  async claim(id: string, ttlMs: number = DEFAULT_DEDUPE_TTL_MS): Promise<boolean> {
+    const now = this.#now();
+    const expires = this.#entries.get(id);
+    if (expires !== undefined && expires > now) return false;
+    this.#entries.delete(id);
+    this.#entries.set(id, now + ttlMs);
+    this.#sweep(now);
+    return true;
+  }
+
+  async release(id: string): Promise<void> {
+    this.#entries.delete(id);
+  }
+
+  /** Number of ids currently held (expired ones may still be counted until swept). */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Ids dropped before expiry because the store was full. */
+  get evicted(): number {
+    return this.#evicted;
+  }
+
+  #sweep(now: number): void {
+    // Drop expired entries at the front (oldest inserted), then enforce the bound.
+    for (const [key, expires] of this.#entries) {
+      if (expires > now) break;
+      this.#entries.delete(key);
+    }
+    while (this.#entries.size > this.#max) {
+      const oldest = this.#entries.keys().next();
+      if (oldest.done) break;
+      this.#entries.delete(oldest.value);
+      this.#evicted++;
+    }
+  }
+}
+
+/** The one thing the Redis store needs: send a command, get the reply. */
+export interface RedisCommandClient {
+  command(args: string[]): Promise<unknown>;
+}
+
+/** node-redis (v4/v5) client → RedisCommandClient, through `client.sendCommand([...])`. */
+export function fromNodeRedis(client: {
+  sendCommand(args: string[]): Promise<unknown>;
+}): RedisCommandClient {
+  return { command: (args) => client.sendCommand(args) };
+}
+
+/** ioredis client → RedisCommandClient, through `client.call(name, ...args)`. */
+export function fromIoredis(client: {
+  call(command: string, ...args: string[]): Promise<unknown>;
+}): RedisCommandClient {
+  return {
+    command: ([name, ...rest]) => {
+      if (!name) return Promise.reject(new TypeError('empty Redis command'));
+      return client.call(name, ...rest);
+    },
+  };
+}
+
+export interface RedisDedupeStoreOptions {
+  client: RedisCommandClient;
+  /** Key prefix; default "im:callbacks:". */
+  prefix?: string;
+}
+
+/**
+ * Redis store: `SET <prefix><id> 1 NX PX <ttl>` is atomic, so it is safe across any number of
+ * receiver processes sharing one Redis.
+ */
+export class RedisDedupeStore implements DedupeStore {
+  readonly #client: RedisCommandClient;
+  readonly #prefix: string;
+
+  constructor(options: RedisDedupeStoreOptions) {
+    this.#client = options.client;
+    this.#prefix = options.prefix ?? 'im:callbacks:';
+  }
+
+  async claim(id: string, ttlMs: number = DEFAULT_DEDUPE_TTL_MS): Promise<boolean> {
+    const ttl = Math.max(1, Math.ceil(ttlMs));
+    const reply = await this.#client.command([
+      'SET',
+      this.#prefix + id,
+      '1',
+      'NX',
+      'PX',
+      String(ttl),
+    ]);
+    return (
+      reply === 'OK' || (reply instanceof Uint8Array && Buffer.from(reply).toString() === 'OK')
+    );
+  }
+
+  async release(id: string): Promise<void> {
+    await this.#client.command(['DEL', this.#prefix + id]);
+  }
+}

@@ -1,0 +1,54 @@
+// Copied by im-openapi from templates/runtime/core/api-promise.ts. Do not edit here: edit the template and run `npm run generate`.
+/**
+ * `ApiPromise<T>`: the promise every call returns. Await it for the data; call
+ * `.withResponse()` for the data together with the HTTP status, headers and request id.
+ * Errors are the same either way (an `ApiError` carries status, headers and requestId too).
+ */
+import type { ResponseInfo, WithResponse } from '../internal/send-with-retries.js';
+
+export type { ResponseInfo, WithResponse };
+
+export class ApiPromise<T> extends Promise<T> {
+  readonly #inner: Promise<WithResponse<T>>;
+  #data: Promise<T> | undefined;
+
+  constructor(inner: Promise<WithResponse<T>>) {
+    super((resolve) => {
+      // The real value comes from `inner`; this base promise is never observed.
+      resolve(null as T);
+    });
+    this.#inner = inner;
+  }
+
+  /** Derived promises (`then`, `catch`, `finally`) are plain Promises. */
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
+  }
+
+  /** The data together with `{ status, headers, requestId }` of the answer. */
+  withResponse(): Promise<WithResponse<T>> {
+    return this.#inner;
+  }
+
+  #parsed(): Promise<T> {
+    this.#data ??= this.#inner.then((r) => r.data);
+    return this.#data;
+  }
+
+  override then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#parsed().then(onfulfilled, onrejected);
+  }
+
+  override catch<R = never>(
+    onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null,
+  ): Promise<T | R> {
+    return this.#parsed().catch(onrejected);
+  }
+
+  override finally(onfinally?: (() => void) | null): Promise<T> {
+    return this.#parsed().finally(onfinally);
+  }
+}

@@ -1,0 +1,231 @@
+// Copied by im-openapi from templates/runtime/core/errors.ts. Do not edit here: edit the template and run `npm run generate`.
+/**
+ * Error classes of the SDK. Every error is an `ImError`; answers of the service are `ApiError`s
+ * with one subclass per documented code (REST seed section 7). Messages name the likely cause
+ * and the fix, and never contain the App Token, the client secret or an Authorization value.
+ */
+import type { ValidationIssue } from '../operation.js';
+import { isSecretLookingName } from '../internal/redact.js';
+
+export class ImError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    Object.defineProperty(this, 'name', {
+      value: new.target.name,
+      enumerable: false,
+      writable: true,
+    });
+    // Keep `cause` out of JSON.stringify (it may be a foreign object); it stays readable.
+    if (options && 'cause' in options) {
+      Object.defineProperty(this, 'cause', {
+        value: options.cause,
+        enumerable: false,
+        writable: true,
+      });
+    }
+  }
+
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { name: this.name, message: this.message };
+    for (const [k, v] of Object.entries(this)) out[k] = v;
+    return out;
+  }
+}
+
+/** A client option is missing or malformed. `option` names it. */
+export class ConfigError extends ImError {
+  readonly option: string;
+  constructor(option: string, problem: string, hint?: string) {
+    super(`Invalid client option \`${option}\`: ${problem}${hint ? ` ${hint}` : ''}`);
+    this.option = option;
+  }
+}
+
+/** The params of a call were refused before anything was sent. */
+export class ValidationError extends ImError {
+  readonly operationId: string;
+  readonly issues: readonly ValidationIssue[];
+  constructor(operationId: string, issues: readonly ValidationIssue[]) {
+    const shown = issues.slice(0, 10).map(describeIssue);
+    const more = issues.length > 10 ? ` (and ${issues.length - 10} more)` : '';
+    super(
+      `Invalid params for ${operationId}; nothing was sent: ${shown.join('; ')}${more}. ` +
+        'Fix the named fields (see the method documentation for each field and rule).',
+    );
+    this.operationId = operationId;
+    this.issues = issues.map((i) =>
+      isSecretPointer(i.pointer) ? { ...i, message: genericMessage(i) } : i,
+    );
+  }
+}
+
+function isSecretPointer(pointer: string): boolean {
+  return pointer.split('/').some((seg) => seg !== '' && isSecretLookingName(seg));
+}
+
+function genericMessage(issue: ValidationIssue): string {
+  return `${issue.pointer || '(params)'} does not satisfy the rule \`${issue.rule}\``;
+}
+
+function describeIssue(issue: ValidationIssue): string {
+  if (isSecretPointer(issue.pointer)) return genericMessage(issue);
+  const where = issue.pointer || '(params)';
+  const allowed = issue.allowed
+    ? ` (allowed: ${issue.allowed.map((a) => JSON.stringify(a)).join(', ')})`
+    : '';
+  return `${where}: ${issue.message} [${issue.rule}]${allowed}`;
+}
+
+/** The service could not be reached, or the connection broke before a full answer arrived. */
+export class ConnectionError extends ImError {
+  readonly operationId: string | undefined;
+  readonly attempts: number;
+  /** Low-level error code when known, e.g. `ECONNRESET`, `ECONNREFUSED`. */
+  readonly errorCode: string | undefined;
+  constructor(
+    message: string,
+    opts: { operationId?: string; attempts?: number; errorCode?: string; cause?: unknown },
+  ) {
+    super(message, { cause: opts.cause });
+    this.operationId = opts.operationId;
+    this.attempts = opts.attempts ?? 1;
+    this.errorCode = opts.errorCode;
+  }
+}
+
+/** An attempt took longer than `timeoutMs`, or the call as a whole passed its `deadlineMs`. */
+export class TimeoutError extends ImError {
+  readonly operationId: string | undefined;
+  readonly kind: 'attempt' | 'deadline';
+  readonly timeoutMs: number;
+  readonly attempts: number;
+  constructor(
+    message: string,
+    opts: {
+      operationId?: string;
+      kind: 'attempt' | 'deadline';
+      timeoutMs: number;
+      attempts?: number;
+      cause?: unknown;
+    },
+  ) {
+    super(message, { cause: opts.cause });
+    this.operationId = opts.operationId;
+    this.kind = opts.kind;
+    this.timeoutMs = opts.timeoutMs;
+    this.attempts = opts.attempts ?? 1;
+  }
+}
+
+/** The caller's AbortSignal fired. `reason` is the signal's reason. */
+export class AbortError extends ImError {
+  readonly operationId: string | undefined;
+  readonly reason: unknown;
+  constructor(operationId?: string, reason?: unknown) {
+    super(`${operationId ?? 'The call'} was aborted by the caller's AbortSignal.`);
+    this.operationId = operationId;
+    Object.defineProperty(this, 'reason', { value: reason, enumerable: false });
+  }
+}
+
+export interface ApiErrorInit {
+  status: number;
+  code: string | undefined;
+  /** The service's own text (already redacted). */
+  serviceMessage: string | undefined;
+  requestId: string | undefined;
+  details: Record<string, unknown> | undefined;
+  headers: Record<string, string>;
+  operationId: string;
+  attempts: number;
+  mayBeEchoOfEarlierAttempt: boolean;
+  /** Extra, actionable text appended to the message. */
+  hint?: string;
+}
+
+/** An answer of the service that is not a success. */
+export class ApiError extends ImError {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly requestId: string | undefined;
+  readonly details: Record<string, unknown> | undefined;
+  /** Response headers, lower-cased, secret values masked. */
+  readonly headers: Record<string, string>;
+  readonly operationId: string;
+  /** Attempts sent for this call (1 when nothing was resent). */
+  readonly attempts: number;
+  /**
+   * True when this answer came to a RESENT attempt and may be the echo of an earlier attempt
+   * that the service did execute: `already_exists` for a unique create (class U),
+   * `not_found` / `version_conflict` for an idempotent operation (class I).
+   */
+  readonly mayBeEchoOfEarlierAttempt: boolean;
+  /** The service's own message text. */
+  readonly serviceMessage: string | undefined;
+
+  constructor(init: ApiErrorInit) {
+    super(composeMessage(init));
+    this.status = init.status;
+    this.code = init.code;
+    this.requestId = init.requestId;
+    this.details = init.details;
+    this.headers = init.headers;
+    this.operationId = init.operationId;
+    this.attempts = init.attempts;
+    this.mayBeEchoOfEarlierAttempt = init.mayBeEchoOfEarlierAttempt;
+    this.serviceMessage = init.serviceMessage;
+  }
+}
+
+function composeMessage(init: ApiErrorInit): string {
+  const head = `${init.operationId} failed: ${init.status}${init.code ? ` ${init.code}` : ''}`;
+  const said = init.serviceMessage ? ` - ${init.serviceMessage}` : '';
+  const reqId = init.requestId ? ` (request_id ${init.requestId})` : '';
+  const echo = init.mayBeEchoOfEarlierAttempt
+    ? ' This answer came to a resent attempt: an earlier attempt of this same call may have succeeded, so this may be the echo of your own change.'
+    : '';
+  const hint = init.hint ? ` ${init.hint}` : '';
+  return `${head}${said}${reqId}.${echo}${hint}`;
+}
+
+/** 400 invalid_argument. */
+export class InvalidArgumentError extends ApiError {}
+/** 401 invalid_client: wrong client id or secret, or org/app do not exist (not told apart). */
+export class InvalidClientError extends ApiError {}
+/** 401 unauthenticated: the App Token is invalid or expired (and one re-exchange did not help). */
+export class UnauthenticatedError extends ApiError {}
+/** 403 permission_denied: the token's application differs from org/app in the path. */
+export class PermissionDeniedError extends ApiError {}
+/** 403 ip_not_allowed: the source IP is not in the application's allowlist. */
+export class IpNotAllowedError extends ApiError {}
+/** 403 tenant_unavailable: the tenant is suspended or in its closure cooling-off period. */
+export class TenantUnavailableError extends ApiError {}
+/** 403 app_unavailable: the application is disabled or suspended. */
+export class AppUnavailableError extends ApiError {}
+/** already_exists: a repeat of a unique create. */
+export class AlreadyExistsError extends ApiError {}
+/** not_found. */
+export class NotFoundError extends ApiError {}
+/** version_conflict. */
+export class VersionConflictError extends ApiError {}
+
+/** 429 rate_limited. `retryAfterMs` is the wait the service asked for (when it said one). */
+export class RateLimitedError extends ApiError {
+  readonly retryAfterMs: number | undefined;
+  constructor(init: ApiErrorInit & { retryAfterMs: number | undefined }) {
+    super(init);
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/**
+ * `details.reason` app_deleted or tenant_closed: the credentials are gone for good. The client
+ * has discarded them; every later call of this client fails at once with this error.
+ */
+export class CredentialsRevokedError extends ApiError {
+  readonly reason: 'app_deleted' | 'tenant_closed';
+  constructor(init: ApiErrorInit & { reason: 'app_deleted' | 'tenant_closed' }) {
+    super(init);
+    this.reason = init.reason;
+  }
+}

@@ -1,0 +1,56 @@
+// Copied by im-openapi from templates/runtime/core/index.ts. Do not edit here: edit the template and run `npm run generate`.
+/**
+ * Public surface of the runtime. Everything under `../internal/` is unstable and may change
+ * in any release; import from here (the package entry point re-exports it).
+ */
+export { ImCore } from './client.js';
+export { TOKEN_EXCHANGE_OPERATION } from '../internal/token-exchange.js';
+export type {
+  ClientOptions,
+  ClientSecretSource,
+  RequestOptions,
+  RuntimeInternals,
+} from './options.js';
+export { ApiPromise } from './api-promise.js';
+export type { ResponseInfo, WithResponse } from './api-promise.js';
+export { Page, PagePromise } from './pagination.js';
+export {
+  AbortError,
+  AlreadyExistsError,
+  ApiError,
+  AppUnavailableError,
+  ConfigError,
+  ConnectionError,
+  CredentialsRevokedError,
+  ImError,
+  InvalidArgumentError,
+  InvalidClientError,
+  IpNotAllowedError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitedError,
+  TenantUnavailableError,
+  TimeoutError,
+  UnauthenticatedError,
+  ValidationError,
+  VersionConflictError,
+} from './errors.js';
+export type { ApiErrorInit } from './errors.js';
+export { errorFromResponse, parseErrorBody } from './error-from-response.js';
+export type { ErrorContext, ParsedErrorBody } from './error-from-response.js';
+export { maskUrlQuery } from '../internal/redact.js';
+export { MemoryTokenStore } from '../internal/token-manager.js';
+export type { StoredToken, TokenEvent, TokenStore } from '../internal/token-manager.js';
+export type { Logger } from '../internal/logger.js';
+export type {
+  DedupeKeySpec,
+  HttpMethod,
+  OperationSpec,
+  PaginationKind,
+  PaginationSpec,
+  ParamTest,
+  RequestValidator,
+  RetryClass,
+  RetryClassCondition,
+  ValidationIssue,
+} from '../operation.js';

@@ -1,0 +1,165 @@
+// Copied by im-openapi from templates/runtime/helpers/upload-source.ts. Do not edit here: edit the template and run `npm run generate`.
+/**
+ * Reads an upload source part by part, so that memory stays bounded by the part size times the
+ * parts in flight, whatever the file size. Sources: a file path, bytes, a Blob, a Web
+ * ReadableStream or any async iterable of bytes (a Node Readable).
+ */
+import { ImError } from '../core/errors.js';
+
+export type UploadSource =
+  string | Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+
+export interface SourcePart {
+  partNumber: number;
+  bytes: Uint8Array;
+}
+
+export interface PartReader {
+  /** Total size in bytes when known before reading (bytes, Blob, file); undefined for streams. */
+  readonly size: number | undefined;
+  /** The next part, or null after the last one. Calls must not overlap. */
+  next(): Promise<SourcePart | null>;
+  /** Skips a whole part without keeping it (resume: the service has it already). */
+  skip(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export async function openPartReader(source: UploadSource, partSize: number): Promise<PartReader> {
+  if (!Number.isInteger(partSize) || partSize < 1)
+    throw new ImError(`partSize must be a whole number of bytes ≥ 1, got ${String(partSize)}.`);
+  if (typeof source === 'string') return fileReader(source, partSize);
+  if (source instanceof Uint8Array || source instanceof ArrayBuffer) {
+    const bytes = source instanceof Uint8Array ? source : new Uint8Array(source);
+    return sliceReader(bytes.byteLength, partSize, async (start, end) =>
+      bytes.subarray(start, end),
+    );
+  }
+  if (typeof Blob !== 'undefined' && source instanceof Blob) {
+    return sliceReader(
+      source.size,
+      partSize,
+      async (start, end) => new Uint8Array(await source.slice(start, end).arrayBuffer()),
+    );
+  }
+  if (isWebStream(source)) return streamReader(webStreamChunks(source), partSize);
+  if (source && typeof (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] === 'function') {
+    return streamReader((source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator](), partSize);
+  }
+  throw new ImError(
+    'Unsupported upload source: give a file path, a Uint8Array/Buffer, an ArrayBuffer, a Blob, a ReadableStream or an async iterable of bytes.',
+  );
+}
+
+function sliceReader(
+  size: number,
+  partSize: number,
+  read: (start: number, end: number) => Promise<Uint8Array>,
+  close = async () => {},
+): PartReader {
+  let partNumber = 0;
+  const nextRange = () => {
+    const start = partNumber * partSize;
+    if (start >= size && !(size === 0 && partNumber === 0)) return null;
+    partNumber++;
+    return { partNumber, start, end: Math.min(start + partSize, size) };
+  };
+  return {
+    size,
+    async next() {
+      const range = nextRange();
+      return range
+        ? { partNumber: range.partNumber, bytes: await read(range.start, range.end) }
+        : null;
+    },
+    async skip() {
+      return nextRange() !== null;
+    },
+    close,
+  };
+}
+
+async function fileReader(path: string, partSize: number): Promise<PartReader> {
+  // Imported only when a path is given, so the package still loads where node:fs is absent.
+  const { open } = await import('node:fs/promises');
+  const handle = await open(path, 'r');
+  const { size } = await handle.stat();
+  return sliceReader(
+    size,
+    partSize,
+    async (start, end) => {
+      const buffer = new Uint8Array(end - start);
+      let filled = 0;
+      while (filled < buffer.length) {
+        const { bytesRead } = await handle.read(
+          buffer,
+          filled,
+          buffer.length - filled,
+          start + filled,
+        );
+        if (bytesRead === 0)
+          throw new ImError(`The file ${path} ended early: it changed while being uploaded.`);
+        filled += bytesRead;
+      }
+      return buffer;
+    },
+    () => handle.close(),
+  );
+}
+
+function isWebStream(source: unknown): source is ReadableStream<Uint8Array> {
+  return typeof (source as ReadableStream | undefined)?.getReader === 'function';
+}
+
+async function* webStreamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+function streamReader(chunks: AsyncIterator<Uint8Array>, partSize: number): PartReader {
+  let pending: Uint8Array | undefined; // bytes read past the end of the previous part
+  let ended = false;
+  let partNumber = 0;
+  const fill = async (): Promise<Uint8Array | null> => {
+    const part = new Uint8Array(partSize);
+    let filled = 0;
+    while (filled < partSize) {
+      if (!pending || pending.length === 0) {
+        if (ended) break;
+        const { done, value } = await chunks.next();
+        if (done) {
+          ended = true;
+          break;
+        }
+        pending = value instanceof Uint8Array ? value : new Uint8Array(value as ArrayBuffer);
+      }
+      const take = Math.min(partSize - filled, pending.length);
+      part.set(pending.subarray(0, take), filled);
+      filled += take;
+      pending = pending.subarray(take);
+    }
+    if (filled === 0 && partNumber > 0) return null;
+    partNumber++;
+    return filled === partSize ? part : part.slice(0, filled);
+  };
+  return {
+    size: undefined,
+    async next() {
+      const bytes = await fill();
+      return bytes ? { partNumber, bytes } : null;
+    },
+    async skip() {
+      return (await fill()) !== null;
+    },
+    async close() {
+      await chunks.return?.();
+    },
+  };
+}

@@ -1,0 +1,253 @@
+// Copied by im-openapi from templates/runtime/helpers/upload.ts. Do not edit here: edit the template and run `npm run generate`.
+/**
+ * Resumable upload (seed 4.8): create the upload, get per-part upload addresses, send the parts
+ * to those addresses, complete. A resumed upload lists the parts the service has, sends only the
+ * missing ones and completes (class I). Part addresses are used as given and never get the App
+ * Token: they are not API calls.
+ */
+import type { ImCore } from '../core/client.js';
+import { AbortError, ConnectionError, ImError } from '../core/errors.js';
+import type { RequestOptions } from '../core/options.js';
+import type { OperationSpec } from '../operation.js';
+import { openPartReader, type SourcePart, type UploadSource } from './upload-source.js';
+
+export interface UploadOperations {
+  create: OperationSpec;
+  partUrls: OperationSpec;
+  uploadedParts: OperationSpec;
+  complete: OperationSpec;
+}
+
+export interface UploadProgress {
+  bytesSent: number;
+  /** Undefined while a stream of unknown length is being read. */
+  totalBytes: number | undefined;
+  partNumber: number;
+}
+
+export interface UploadOptions extends Omit<RequestOptions, 'idempotencyKey'> {
+  filename?: string;
+  contentType?: string;
+  /** Bytes per part (default 8 MiB). Memory stays near partSize × concurrency. */
+  partSize?: number;
+  /** Parts in flight at once (default 3). */
+  concurrency?: number;
+  /** Total size, when the source is a stream and you know it. */
+  size?: number;
+  /** More fields for media.create_upload (its params are not documented by the service). */
+  createParams?: Record<string, unknown>;
+  onProgress?: (progress: UploadProgress) => void;
+  /** Resends of one part after a network error or 5xx (default 2). */
+  partRetries?: number;
+  /** fetch used for the part uploads (default: global fetch). */
+  fetch?: typeof fetch;
+}
+
+export interface UploadResult<TFile = unknown> {
+  fileId: string;
+  file: TFile;
+  parts: number;
+  bytesSent: number;
+}
+
+/** An upload stopped part-way: resume it with `media.resumeUpload(error.fileId, source)`. */
+export class UploadInterruptedError extends ImError {
+  constructor(
+    readonly fileId: string,
+    readonly uploadedParts: number[],
+    readonly cause: unknown,
+  ) {
+    super(
+      `Upload ${fileId} was interrupted after ${uploadedParts.length} part(s): ${cause instanceof Error ? cause.message : String(cause)}. Resume it with media.resumeUpload('${fileId}', source).`,
+    );
+    this.name = 'UploadInterruptedError';
+  }
+}
+
+// Field names of the upload resources are not documented by the service; the spec marks each
+// x-assumed (UploadSession.file_id, PartURL.part_number/url, UploadedPart.part_number).
+const FILE_ID = 'file_id';
+const PART_NUMBER = 'part_number';
+const PART_URL = 'url';
+export const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
+
+export async function uploadFile<TFile>(
+  client: ImCore,
+  ops: UploadOperations,
+  source: UploadSource,
+  options: UploadOptions = {},
+): Promise<UploadResult<TFile>> {
+  const partSize = options.partSize ?? DEFAULT_PART_SIZE;
+  const reader = await openPartReader(source, partSize);
+  const size = reader.size ?? options.size;
+  let fileId: string;
+  try {
+    const session = await client.request<Record<string, unknown>>(
+      ops.create,
+      {
+        ...options.createParams,
+        ...(options.filename !== undefined ? { filename: options.filename } : {}),
+        ...(options.contentType !== undefined ? { content_type: options.contentType } : {}),
+        ...(size !== undefined ? { size } : {}),
+      },
+      callOptions(options),
+    );
+    const id = session?.[FILE_ID];
+    if (typeof id !== 'string' || id === '')
+      throw new ImError(`media.create_upload answered without a ${FILE_ID}; cannot upload.`);
+    fileId = id;
+  } catch (err) {
+    await reader.close();
+    throw err;
+  }
+  return sendAndComplete<TFile>(client, ops, fileId, reader, new Set(), options);
+}
+
+export async function resumeUpload<TFile>(
+  client: ImCore,
+  ops: UploadOperations,
+  fileId: string,
+  source: UploadSource,
+  options: UploadOptions = {},
+): Promise<UploadResult<TFile>> {
+  const uploaded = await client.request<Record<string, unknown>>(
+    ops.uploadedParts,
+    { file_id: fileId },
+    callOptions(options),
+  );
+  const items = Array.isArray(uploaded?.items) ? (uploaded.items as Record<string, unknown>[]) : [];
+  const done = new Set(
+    items.map((p) => Number(p[PART_NUMBER])).filter((n) => Number.isInteger(n) && n > 0),
+  );
+  const reader = await openPartReader(source, options.partSize ?? DEFAULT_PART_SIZE);
+  return sendAndComplete<TFile>(client, ops, fileId, reader, done, options);
+}
+
+async function sendAndComplete<TFile>(
+  client: ImCore,
+  ops: UploadOperations,
+  fileId: string,
+  reader: Awaited<ReturnType<typeof openPartReader>>,
+  alreadyUploaded: ReadonlySet<number>,
+  options: UploadOptions,
+): Promise<UploadResult<TFile>> {
+  const concurrency = options.concurrency ?? 3;
+  const totalBytes = reader.size ?? options.size;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const sent: number[] = [...alreadyUploaded];
+  let bytesSent = 0;
+  let parts = alreadyUploaded.size;
+  let failure: unknown;
+  let reading = Promise.resolve();
+  // Reads are serialised (a stream is read in order); each worker holds at most one part.
+  const nextPart = (): Promise<SourcePart | null> => {
+    const result = reading.then(async () => {
+      for (;;) {
+        const part = await reader.next();
+        if (!part || !alreadyUploaded.has(part.partNumber)) return part;
+      }
+    });
+    reading = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  };
+  const worker = async () => {
+    while (!failure && !controller.signal.aborted) {
+      const part = await nextPart();
+      if (!part) return;
+      await sendPart(client, ops, fileId, part, options, controller.signal);
+      sent.push(part.partNumber);
+      parts++;
+      bytesSent += part.bytes.byteLength;
+      options.onProgress?.({ bytesSent, totalBytes, partNumber: part.partNumber });
+    }
+  };
+  try {
+    await Promise.all(
+      Array.from({ length: concurrency }, () =>
+        worker().catch((err) => {
+          failure ??= err;
+          controller.abort(err);
+        }),
+      ),
+    );
+    if (options.signal?.aborted) failure ??= new AbortError(ops.complete.id);
+    if (failure)
+      throw new UploadInterruptedError(
+        fileId,
+        sent.sort((a, b) => a - b),
+        failure,
+      );
+    const file = await client.request<TFile>(
+      ops.complete,
+      { file_id: fileId },
+      callOptions(options),
+    );
+    return { fileId, file, parts, bytesSent };
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    await reader.close();
+  }
+}
+
+async function sendPart(
+  client: ImCore,
+  ops: UploadOperations,
+  fileId: string,
+  part: SourcePart,
+  options: UploadOptions,
+  signal: AbortSignal,
+): Promise<void> {
+  const answer = await client.request<Record<string, unknown>>(
+    ops.partUrls,
+    { file_id: fileId, part_numbers: [part.partNumber] },
+    { ...callOptions(options), signal },
+  );
+  const entry = (
+    Array.isArray(answer?.items) ? (answer.items as Record<string, unknown>[]) : []
+  ).find((p) => Number(p[PART_NUMBER]) === part.partNumber);
+  const url = entry?.[PART_URL];
+  if (typeof url !== 'string')
+    throw new ImError(`media.part_urls gave no ${PART_URL} for part ${part.partNumber}.`);
+  const doFetch = options.fetch ?? fetch;
+  const retries = options.partRetries ?? 2;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // No Authorization header: the part address carries its own authorisation.
+      const response = await doFetch(url, {
+        method: 'PUT',
+        body: part.bytes as Uint8Array<ArrayBuffer>,
+        headers: { 'content-type': 'application/octet-stream' },
+        signal,
+      });
+      await response.body?.cancel();
+      if (response.ok) return;
+      if (response.status < 500 || attempt >= retries)
+        throw new ImError(`Part ${part.partNumber} was refused with HTTP ${response.status}.`);
+    } catch (err) {
+      if (signal.aborted) throw err;
+      if (err instanceof ImError) throw err;
+      if (attempt >= retries)
+        throw new ConnectionError(
+          `Part ${part.partNumber} could not be sent to its upload address: ${err instanceof Error ? err.message : String(err)}`,
+          { attempts: attempt + 1, cause: err },
+        );
+    }
+  }
+}
+
+function callOptions(options: UploadOptions): RequestOptions {
+  const { signal, timeoutMs, deadlineMs, maxRetries, headers, validate } = options;
+  return {
+    ...(signal ? { signal } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+    ...(maxRetries !== undefined ? { maxRetries } : {}),
+    ...(headers ? { headers } : {}),
+    ...(validate !== undefined ? { validate } : {}),
+  };
+}

@@ -1,0 +1,216 @@
+// Copied by im-openapi from templates/runtime/internal/request-builder.ts. Do not edit here: edit the template and run `npm run generate`.
+/**
+ * Builds the HTTP request of one call from the operation table entry and the flat params
+ * (internal, unstable). Safety is built in: every path parameter is percent-encoded and `.`,
+ * `..`, empty values and control characters are refused before anything is sent.
+ */
+import type { OperationSpec, ValidationIssue } from '../operation.js';
+import { ImError, ValidationError } from '../core/errors.js';
+
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Returns the issue that makes `value` unusable as a path segment, or null. */
+export function pathSegmentIssue(name: string, value: unknown): ValidationIssue | null {
+  const pointer = `/${name}`;
+  if (value === undefined || value === null) {
+    return { pointer, rule: 'required', message: `path parameter \`${name}\` is required` };
+  }
+  if (typeof value === 'number') {
+    return Number.isFinite(value)
+      ? null
+      : {
+          pointer,
+          rule: 'type',
+          message: `path parameter \`${name}\` must be a finite number or a string`,
+        };
+  }
+  if (typeof value !== 'string') {
+    return {
+      pointer,
+      rule: 'type',
+      message: `path parameter \`${name}\` must be a string (got ${typeof value})`,
+    };
+  }
+  if (value === '')
+    return { pointer, rule: 'minLength', message: `path parameter \`${name}\` must not be empty` };
+  if (value === '.' || value === '..') {
+    return {
+      pointer,
+      rule: 'pathSegment',
+      message: `path parameter \`${name}\` must not be "." or ".." (it would change the path)`,
+    };
+  }
+  if (CONTROL_CHARS.test(value)) {
+    return {
+      pointer,
+      rule: 'pattern',
+      message: `path parameter \`${name}\` must not contain control characters`,
+    };
+  }
+  if (LONE_SURROGATE.test(value)) {
+    return {
+      pointer,
+      rule: 'wellFormed',
+      message: `path parameter \`${name}\` is not well-formed Unicode (lone surrogate)`,
+    };
+  }
+  return null;
+}
+
+/** Percent-encodes one path segment after the checks of `pathSegmentIssue`. */
+export function encodePathSegment(operationId: string, name: string, value: unknown): string {
+  const issue = pathSegmentIssue(name, value);
+  if (issue) throw new ValidationError(operationId, [issue]);
+  return encodeURIComponent(String(value));
+}
+
+/**
+ * Fills `{name}` placeholders of a path template with encoded values (openai-node's `path`
+ * helper): `path('users.get', '/users/{username}', { username: 'a/b' })` → `/users/a%2Fb`.
+ */
+export function path(
+  operationId: string,
+  template: string,
+  values: Record<string, unknown>,
+): string {
+  const issues: ValidationIssue[] = [];
+  const out = template.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const issue = pathSegmentIssue(name, values[name]);
+    if (issue) {
+      issues.push(issue);
+      return '';
+    }
+    return encodeURIComponent(String(values[name]));
+  });
+  if (issues.length) throw new ValidationError(operationId, issues);
+  return out;
+}
+
+type QueryScalar = string | number | boolean;
+
+function queryValue(op: OperationSpec, name: string, v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v === 'bigint') return v.toString();
+  throw new ValidationError(op.id, [
+    {
+      pointer: `/${name}`,
+      rule: 'type',
+      message: `query parameter \`${name}\` must be a string, a finite number, a boolean or an array of those`,
+    },
+  ]);
+}
+
+/** Query string (with the leading `?`, or '') from `op.queryParams`: undefined/null skipped, arrays repeated. */
+export function buildQuery(op: OperationSpec, params: Record<string, unknown>): string {
+  const search = new URLSearchParams();
+  for (const name of op.queryParams) {
+    const v = params[name];
+    if (v === undefined || v === null) continue;
+    const list = Array.isArray(v) ? (v as QueryScalar[]) : [v];
+    for (const item of list) search.append(name, queryValue(op, name, item));
+  }
+  const text = search.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/**
+ * JSON body object: every param that is neither path nor query and not undefined. Null values
+ * are kept (tri-state fields: omitted = unchanged, null = clear, value = set).
+ */
+export function buildBody(
+  op: OperationSpec,
+  params: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  const taken = new Set([...op.pathParams, ...op.queryParams]);
+  const body: Record<string, unknown> = {};
+  const extra: string[] = [];
+  for (const [name, value] of Object.entries(params)) {
+    if (taken.has(name) || value === undefined) continue;
+    if (op.body === 'none') extra.push(name);
+    else body[name] = value;
+  }
+  if (extra.length) {
+    throw new ValidationError(
+      op.id,
+      extra.map((name) => ({
+        pointer: `/${name}`,
+        rule: 'additionalProperties',
+        message: `\`${name}\` is not a parameter of ${op.id} (it sends no body)`,
+      })),
+    );
+  }
+  return op.body === 'object' ? body : undefined;
+}
+
+export interface BuiltRequest {
+  method: OperationSpec['method'];
+  /** Full URL. */
+  url: string;
+  /** Path and query as sent (for logs: mask it with `maskUrlQuery`). */
+  pathAndQuery: string;
+  body: string | undefined;
+}
+
+export interface Prefix {
+  baseUrl: string;
+  orgName: string;
+  appName: string;
+}
+
+/**
+ * URL = baseUrl + `/{org}/{app}` + op.path (placeholders filled) + query; body as JSON text.
+ * A path that itself starts with `/{org_name}/{app_name}` (the token exchange may be written
+ * so) gets those two filled from the client instead of the prefix being added again.
+ */
+export function buildRequest(
+  op: OperationSpec,
+  params: Record<string, unknown>,
+  prefix: Prefix,
+): BuiltRequest {
+  const org = encodePathSegment(op.id, 'org_name', prefix.orgName);
+  const app = encodePathSegment(op.id, 'app_name', prefix.appName);
+  const fullPrefix = '/{org_name}/{app_name}';
+  const ownPath = op.path.startsWith(fullPrefix) ? op.path.slice(fullPrefix.length) : op.path;
+  for (const m of ownPath.matchAll(/\{([^}]+)\}/g)) {
+    const name = m[1] ?? '';
+    if (!op.pathParams.includes(name)) {
+      throw new ImError(
+        `Operation table entry ${op.id} is inconsistent: {${name}} is not in pathParams (regenerate the package).`,
+      );
+    }
+  }
+  const opPath = path(op.id, ownPath, params);
+  const pathAndQuery = `/${org}/${app}${opPath}${buildQuery(op, params)}`;
+  const body = buildBody(op, params);
+  return {
+    method: op.method,
+    url: `${prefix.baseUrl}${pathAndQuery}`,
+    pathAndQuery,
+    body: body === undefined ? undefined : toJson(op.id, body),
+  };
+}
+
+function toJson(operationId: string, body: Record<string, unknown>): string {
+  try {
+    return JSON.stringify(body);
+  } catch (err) {
+    const why = err instanceof Error ? err.message.split('\n')[0] : 'not serialisable';
+    throw new ValidationError(operationId, [
+      { pointer: '', rule: 'json', message: `the params cannot be sent as JSON (${why})` },
+    ]);
+  }
+}
+
+/** Checks that the params argument is a plain object (or absent). */
+export function asParams(operationId: string, params: unknown): Record<string, unknown> {
+  if (params === undefined || params === null) return {};
+  if (typeof params !== 'object' || Array.isArray(params)) {
+    throw new ValidationError(operationId, [
+      { pointer: '', rule: 'type', message: 'params must be an object of named fields' },
+    ]);
+  }
+  return params as Record<string, unknown>;
+}

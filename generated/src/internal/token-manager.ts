@@ -1,0 +1,236 @@
+// Copied by im-openapi from templates/runtime/internal/token-manager.ts. Do not edit here: edit the template and run `npm run generate`.
+/**
+ * App Token lifecycle (internal, unstable; `TokenStore`, `StoredToken`, `MemoryTokenStore` and
+ * `TokenEvent` are re-exported by `core/` as public API).
+ *
+ * - Cached in a `TokenStore` under a key without the secret; reused until shortly before expiry.
+ * - Single flight: however many calls need a token, one exchange is in flight (and, with a
+ *   store that implements `withExchangeLock`, one across processes).
+ * - Refresh ahead: inside the refresh margin the old token keeps being used while one
+ *   background exchange runs; only calls without a usable token wait.
+ * - `invalidate(token)` after a 401 drops that token (only if it is still the cached one).
+ */
+import { raceSignal } from './call-scope.js';
+import type { SafeLogger } from './logger.js';
+
+export interface StoredToken {
+  accessToken: string;
+  /** Epoch ms. */
+  expiresAt: number;
+  /** Application id from the exchange answer. */
+  application?: string;
+  /** Epoch ms when obtained (lets the refresh margin follow the token's lifetime). */
+  obtainedAt?: number;
+}
+
+/** Where App Tokens are cached. Share one between processes to share the token (e.g. Redis). */
+export interface TokenStore {
+  get(key: string): Promise<StoredToken | null>;
+  set(key: string, token: StoredToken): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** Optional cross-process lock held while one process exchanges. */
+  withExchangeLock?<T>(key: string, fn: () => Promise<T>): Promise<T>;
+}
+
+/** The default store: this process only. */
+export class MemoryTokenStore implements TokenStore {
+  readonly #tokens = new Map<string, StoredToken>();
+  async get(key: string): Promise<StoredToken | null> {
+    return this.#tokens.get(key) ?? null;
+  }
+  async set(key: string, token: StoredToken): Promise<void> {
+    this.#tokens.set(key, { ...token });
+  }
+  async delete(key: string): Promise<void> {
+    this.#tokens.delete(key);
+  }
+  toJSON(): Record<string, unknown> {
+    return { type: 'MemoryTokenStore', entries: this.#tokens.size };
+  }
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `MemoryTokenStore { entries: ${this.#tokens.size} }`;
+  }
+}
+
+/** Observable token lifecycle events. They never carry the token or the secret. */
+export interface TokenEvent {
+  type: 'exchanged' | 'refreshed' | 'refresh_failed' | 'invalidated' | 'revoked';
+  /** Token store key (base URL, org#app and client id; no secret). */
+  key: string;
+  expiresAt?: number;
+  application?: string;
+  reason?: string;
+  error?: { name: string; code?: string; message: string };
+}
+
+export interface TokenManagerOptions {
+  store: TokenStore;
+  key: string;
+  /** Performs one exchange (with its own retries); never called concurrently by this manager. */
+  exchange: () => Promise<StoredToken>;
+  now: () => number;
+  /** Explicit refresh margin; default min(5 min, 10 % of the token's lifetime). */
+  refreshMarginMs?: number;
+  onEvent: (event: TokenEvent) => void;
+  logger: SafeLogger;
+}
+
+const DEFAULT_MARGIN_MS = 5 * 60_000;
+const BACKGROUND_RETRY_PAUSE_MS = 10_000;
+
+export class TokenManager {
+  readonly #o: TokenManagerOptions;
+  #current: StoredToken | null = null;
+  #inflight: Promise<StoredToken> | null = null;
+  #backgroundPausedUntil = 0;
+  readonly #rejected = new Set<string>();
+
+  constructor(options: TokenManagerOptions) {
+    this.#o = options;
+  }
+
+  /** The App Token to send now; waits (abortably) only when no usable token is cached. */
+  async getToken(signal?: AbortSignal): Promise<string> {
+    const now = this.#o.now();
+    const current = this.#current;
+    if (current && this.#usable(current, now)) {
+      if (this.#due(current, now)) this.#refreshInBackground();
+      return current.accessToken;
+    }
+    if (signal?.aborted) throw signal.reason;
+    const token = await raceSignal(this.#acquire(), signal);
+    if (this.#due(token, this.#o.now())) this.#refreshInBackground();
+    return token.accessToken;
+  }
+
+  /** Drops `token` after a 401 unauthenticated (no-op when another call already replaced it). */
+  async invalidate(token: string): Promise<void> {
+    if (this.#rejected.has(token)) return;
+    this.#rejected.add(token);
+    if (this.#rejected.size > 32)
+      this.#rejected.delete(this.#rejected.values().next().value as string);
+    if (this.#current?.accessToken === token) this.#current = null;
+    try {
+      const stored = await this.#o.store.get(this.#o.key);
+      if (stored?.accessToken === token) await this.#o.store.delete(this.#o.key);
+    } catch (err) {
+      this.#o.logger.warn(`token store failed while invalidating a token: ${describe(err)}`);
+    }
+    this.#emit({ type: 'invalidated', reason: 'unauthenticated' });
+  }
+
+  /** Forgets the token here and in the store (credentials revoked). */
+  async discard(reason: string): Promise<void> {
+    this.#current = null;
+    try {
+      await this.#o.store.delete(this.#o.key);
+    } catch (err) {
+      this.#o.logger.warn(`token store failed while discarding the token: ${describe(err)}`);
+    }
+    this.#emit({ type: 'revoked', reason });
+  }
+
+  /** Expiry of the cached token (for diagnostics; never the token itself). */
+  get cachedExpiresAt(): number | undefined {
+    return this.#current?.expiresAt;
+  }
+
+  #marginMs(token: StoredToken): number {
+    const lifetime =
+      token.obtainedAt !== undefined ? token.expiresAt - token.obtainedAt : undefined;
+    if (this.#o.refreshMarginMs !== undefined) {
+      return lifetime !== undefined
+        ? Math.min(this.#o.refreshMarginMs, lifetime / 2)
+        : this.#o.refreshMarginMs;
+    }
+    return lifetime !== undefined ? Math.min(DEFAULT_MARGIN_MS, lifetime * 0.1) : DEFAULT_MARGIN_MS;
+  }
+
+  /** Still safe to send: not expired and not within a small skew of expiry, not rejected. */
+  #usable(token: StoredToken, now: number): boolean {
+    const skew = Math.min(10_000, this.#marginMs(token) / 2);
+    return !this.#rejected.has(token.accessToken) && now < token.expiresAt - skew;
+  }
+
+  #due(token: StoredToken, now: number): boolean {
+    return now >= token.expiresAt - this.#marginMs(token);
+  }
+
+  #acquire(): Promise<StoredToken> {
+    if (!this.#inflight) {
+      const refreshing = this.#current !== null && this.#usable(this.#current, this.#o.now());
+      const flight = this.#loadOrExchange(refreshing).finally(() => {
+        this.#inflight = null;
+      });
+      // Every waiter may have given up (aborted); the flight's failure must not go unhandled.
+      flight.catch(() => {});
+      this.#inflight = flight;
+    }
+    return this.#inflight;
+  }
+
+  async #loadOrExchange(refreshing: boolean): Promise<StoredToken> {
+    const { store, key } = this.#o;
+    const run = async (): Promise<StoredToken> => {
+      let stored: StoredToken | null = null;
+      try {
+        stored = await store.get(key);
+      } catch (err) {
+        this.#o.logger.warn(`token store get failed, exchanging instead: ${describe(err)}`);
+      }
+      const now = this.#o.now();
+      if (stored && this.#usable(stored, now) && (!refreshing || !this.#due(stored, now))) {
+        this.#current = stored;
+        return stored;
+      }
+      const fresh = await this.#o.exchange();
+      this.#current = fresh;
+      try {
+        await store.set(key, fresh);
+      } catch (err) {
+        this.#o.logger.warn(
+          `token store set failed; the token is kept in memory only: ${describe(err)}`,
+        );
+      }
+      this.#emit({
+        type: refreshing ? 'refreshed' : 'exchanged',
+        expiresAt: fresh.expiresAt,
+        ...(fresh.application ? { application: fresh.application } : {}),
+      });
+      return fresh;
+    };
+    return store.withExchangeLock ? store.withExchangeLock(key, run) : run();
+  }
+
+  #refreshInBackground(): void {
+    if (this.#inflight || this.#o.now() < this.#backgroundPausedUntil) return;
+    this.#o.logger.debug('App Token is close to expiry; refreshing it in the background');
+    this.#acquire().catch((err: unknown) => {
+      this.#backgroundPausedUntil = this.#o.now() + BACKGROUND_RETRY_PAUSE_MS;
+      const e = err as { name?: string; code?: string; message?: string };
+      this.#o.logger.warn(
+        `background App Token refresh failed; the current token stays in use: ${describe(err)}`,
+      );
+      this.#emit({
+        type: 'refresh_failed',
+        error: {
+          name: String(e?.name ?? 'Error'),
+          ...(typeof e?.code === 'string' ? { code: e.code } : {}),
+          message: String(e?.message ?? err),
+        },
+      });
+    });
+  }
+
+  #emit(event: Omit<TokenEvent, 'key'>): void {
+    try {
+      this.#o.onEvent({ key: this.#o.key, ...event });
+    } catch (err) {
+      this.#o.logger.warn(`onTokenEvent hook threw: ${describe(err)}`);
+    }
+  }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+}

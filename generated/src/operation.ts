@@ -1,0 +1,102 @@
+// Copied by im-openapi from templates/runtime/operation.ts. Do not edit here: edit the template and run `npm run generate`.
+/**
+ * The shape of one entry of the generated operation table.
+ *
+ * The generator writes one `OperationSpec` per operation of `spec/openapi.yaml`
+ * (`generated/src/operations.ts`); the runtime reads nothing else about an operation.
+ * Keep this file free of behaviour: it is the contract between generator and runtime.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Retry classes of REST seed section 4. */
+export type RetryClass = 'Q' | 'I' | 'U' | 'D' | 'N';
+
+/** One test on the caller's params (body or query field), as written in `x-retry-class-when`. */
+export type ParamTest =
+  { field: string; equals: string | number | boolean | null } | { field: string; present: boolean };
+
+/** `class` applies when every test of `all` holds on the actual params of the call. */
+export interface RetryClassCondition {
+  class: RetryClass;
+  all: readonly ParamTest[];
+}
+
+export type PaginationKind = 'cursor' | 'versioned' | 'sequence' | 'export';
+
+export interface PaginationSpec {
+  kind: PaginationKind;
+  /** Page field that holds the items (x-assumed in the spec: the seed does not show it). */
+  itemsField: string;
+  /** Query parameter that carries the cursor of the next page. */
+  cursorParam: string;
+  /** Page field that holds the cursor of the next page; null on the last page. */
+  nextCursorField: string;
+  /** Versioned lists: page field that carries the list version to pass back as known_version. */
+  versionField?: string;
+}
+
+/** Where the key that makes a D operation safe to repeat lives. */
+export interface DedupeKeySpec {
+  in: 'body' | 'header';
+  name: string;
+}
+
+/** One problem found by a request validator (JSON pointer into the flat params object). */
+export interface ValidationIssue {
+  /** JSON pointer into the params object, e.g. `/username` or `/users/3/nickname`. */
+  pointer: string;
+  /** The schema rule that failed, e.g. `required`, `type`, `enum`, `maxLength`. */
+  rule: string;
+  /** Human-readable text. Must not contain the value of a secret-looking field. */
+  message: string;
+  /** For `enum`-like rules: the allowed values. */
+  allowed?: readonly unknown[];
+}
+
+/** A request validator (generated, Ajv standalone code behind it). */
+export interface RequestValidator {
+  /** Returns null (or an empty array) when the params are valid. */
+  validate(params: unknown): ValidationIssue[] | null;
+}
+
+export interface BatchSplitSpec {
+  field: string;
+  max: number;
+}
+
+export interface OperationSpec {
+  /** The seed's op name, e.g. `users.create`. */
+  id: string;
+  method: HttpMethod;
+  /** Path relative to `/{org_name}/{app_name}`, with `{param}` placeholders. */
+  path: string;
+  /** True for the token exchange only: its path is the full path (it still starts at the prefix). */
+  isTokenExchange?: boolean;
+  /** False for the token exchange; every other operation sends the App Token. */
+  auth: boolean;
+  /** Path parameters other than org_name and app_name, in path order. */
+  pathParams: readonly string[];
+  queryParams: readonly string[];
+  /**
+   * 'object': params that are neither path nor query go into a JSON object body.
+   * 'none': the operation sends no body (extra params are refused by validation).
+   */
+  body: 'object' | 'none';
+  /** Names of body fields that the spec declares (documentation and clash checks). */
+  bodyFields: readonly string[];
+  retryClass: RetryClass;
+  retryClassWhen?: readonly RetryClassCondition[];
+  dedupeKey?: DedupeKeySpec;
+  pagination?: PaginationSpec;
+  /** Batch helper split (x-batch-split): the list field and its maximum per request. */
+  batchSplit?: BatchSplitSpec;
+  /** HTTP statuses the spec lists as success (e.g. [200], [200, 201], [200, 202]). */
+  successStatuses: readonly number[];
+  /**
+   * Loads the request validator of this operation (lazily, so that an app bundles only the
+   * validators of the operations it calls). Optional: without it the runtime only checks
+   * what it needs to build the request (path parameters, query value types).
+   */
+  loadValidator?: () => Promise<RequestValidator>;
+}

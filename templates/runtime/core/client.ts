@@ -1,0 +1,257 @@
+/**
+ * `ImCore`: the small core client that every generated operation goes through. Generated code
+ * only calls `request(op, params, options)` or `list(op, params, options)` with the
+ * operation's table entry; everything else (auth, retries, errors, pagination) lives here.
+ */
+import type { OperationSpec, RequestValidator } from '../operation.js';
+import { ApiPromise, type WithResponse } from './api-promise.js';
+import { ConfigError, CredentialsRevokedError, ImError, InvalidClientError, ValidationError } from './errors.js';
+import type { ClientOptions, ClientSecretSource, RequestOptions } from './options.js';
+import { Page, PagePromise } from './pagination.js';
+import { CallScope } from '../internal/call-scope.js';
+import { resolveConfig, type ResolvedConfig } from '../internal/config.js';
+import { fillDedupeKey } from '../internal/dedupe-key.js';
+import { safeLogger, type SafeLogger } from '../internal/logger.js';
+import { QuotaGate } from '../internal/quota-gate.js';
+import { SecretRedactor } from '../internal/redact.js';
+import { asParams, buildRequest } from '../internal/request-builder.js';
+import { retryPolicyFor } from '../internal/retry.js';
+import { sendWithRetries, type RuntimeContext } from '../internal/send-with-retries.js';
+import { TOKEN_EXCHANGE_OPERATION, exchangeToken } from '../internal/token-exchange.js';
+import { TokenManager, type StoredToken } from '../internal/token-manager.js';
+
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+export class ImCore {
+  readonly #config: ResolvedConfig;
+  #secret: ClientSecretSource | undefined;
+  readonly #redactor = new SecretRedactor();
+  readonly #logger: SafeLogger;
+  readonly #tokens: TokenManager;
+  readonly #runtime: RuntimeContext;
+  #revoked: CredentialsRevokedError | undefined;
+
+  constructor(options: ClientOptions) {
+    const config = resolveConfig(options);
+    this.#config = config;
+    this.#secret = config.clientSecret;
+    if (typeof config.clientSecret === 'string') this.#redactor.add(config.clientSecret);
+    this.#logger = safeLogger(config.logger, this.#redactor);
+    this.#tokens = new TokenManager({
+      store: config.tokenStore,
+      key: `im-openapi:app-token:v1:${config.baseUrl}|${config.orgName}#${config.appName}|${config.clientId}`,
+      exchange: () => this.#exchangeToken(),
+      now: config.now,
+      ...(config.tokenRefreshMarginMs !== undefined ? { refreshMarginMs: config.tokenRefreshMarginMs } : {}),
+      onEvent: (event) => {
+        this.#logger.debug(`token event: ${event.type}`);
+        config.onTokenEvent?.(event);
+      },
+      logger: this.#logger,
+    });
+    this.#runtime = {
+      fetch: config.fetch,
+      logger: this.#logger,
+      gate: new QuotaGate(config.now, config.sleep),
+      redactor: this.#redactor,
+      now: config.now,
+      sleep: config.sleep,
+      random: config.random,
+      maxRetryAfterMs: config.maxRetryAfterMs,
+      getToken: (signal) => this.#tokens.getToken(signal),
+      invalidateToken: (token) => this.#tokens.invalidate(token),
+      revokedError: (operationId) => this.#revokedError(operationId),
+      revoke: (error) => this.#revoke(error),
+    };
+  }
+
+  get baseUrl(): string {
+    return this.#config.baseUrl;
+  }
+  get orgName(): string {
+    return this.#config.orgName;
+  }
+  get appName(): string {
+    return this.#config.appName;
+  }
+  get clientId(): string {
+    return this.#config.clientId;
+  }
+  /** True once the service said app_deleted / tenant_closed; every call then fails at once. */
+  get credentialsRevoked(): boolean {
+    return this.#revoked !== undefined;
+  }
+
+  /** Calls one operation. Await the result, or `.withResponse()` for status, headers and request id. */
+  request<T>(op: OperationSpec, params?: object, options?: RequestOptions): ApiPromise<T> {
+    return new ApiPromise<T>(this.#call(op, params, options) as Promise<WithResponse<T>>);
+  }
+
+  /** Calls a list operation: await → first page; `for await` → every item across pages. */
+  list<TPage, TItem>(op: OperationSpec, params?: object, options?: RequestOptions): PagePromise<TPage, TItem> {
+    const pagination = op.pagination;
+    if (!pagination) {
+      return new PagePromise(Promise.reject(new ImError(`${op.id} is not a list operation (no pagination in its table entry).`)));
+    }
+    const fetchPage = async (cursor: string | undefined): Promise<WithResponse<Page<TPage, TItem>>> => {
+      const base = (params ?? {}) as Record<string, unknown>;
+      const pageParams = cursor === undefined ? base : { ...base, [pagination.cursorParam]: cursor };
+      const { data, response } = await this.#call(op, pageParams, options);
+      const used = pageParams[pagination.cursorParam];
+      const page = new Page<TPage, TItem>({
+        body: data as TPage,
+        response,
+        pagination,
+        cursor: typeof used === 'string' ? used : typeof used === 'number' ? String(used) : null,
+        fetchPage: async (next) => (await fetchPage(next)).data,
+      });
+      return { data: page, response };
+    };
+    return new PagePromise<TPage, TItem>(fetchPage(undefined));
+  }
+
+  async #call(op: OperationSpec, rawParams: unknown, options: RequestOptions = {}): Promise<WithResponse<unknown>> {
+    const revoked = this.#revokedError(op.id);
+    if (revoked) throw revoked;
+    checkRequestOptions(options);
+    const params = asParams(op.id, rawParams);
+    const validate = options.validate ?? this.#config.validateRequests;
+    if (validate && op.loadValidator) {
+      let issues: ReturnType<RequestValidator['validate']>;
+      try {
+        issues = (await op.loadValidator()).validate(params);
+      } catch (err) {
+        throw new ImError(`The request validator of ${op.id} failed to load or run; pass { validate: false } to skip it, and report this.`, { cause: err });
+      }
+      if (issues && issues.length > 0) throw new ValidationError(op.id, issues);
+    }
+    const policy = retryPolicyFor(op, params);
+    const ownHeaders: Record<string, string> = {};
+    for (const [name, value] of Object.entries(options.headers ?? {})) ownHeaders[name.toLowerCase()] = String(value);
+    const filled = fillDedupeKey(op, params, ownHeaders, options.idempotencyKey);
+    const request = buildRequest(op, filled.params, this.#config);
+    const scope = new CallScope({
+      operationId: op.id,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...((options.deadlineMs ?? this.#config.deadlineMs) !== undefined ? { deadlineMs: options.deadlineMs ?? this.#config.deadlineMs } : {}),
+      now: this.#config.now,
+    });
+    try {
+      return await sendWithRetries(this.#runtime, {
+        op,
+        request,
+        policy,
+        headers: filled.headers,
+        maxRetries: options.maxRetries ?? this.#config.maxRetries,
+        timeoutMs: options.timeoutMs ?? this.#config.timeoutMs,
+        scope,
+      });
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  async #readSecret(): Promise<string> {
+    const source = this.#secret;
+    if (source === undefined) throw this.#revokedError(TOKEN_EXCHANGE_OPERATION.id) ?? new ImError('No client secret.');
+    let value: unknown;
+    try {
+      value = typeof source === 'function' ? await source() : source;
+    } catch (err) {
+      throw new ConfigError('clientSecret', `the secret function threw (${err instanceof Error ? err.name : typeof err}).`);
+    }
+    if (typeof value !== 'string' || value.trim() === '') {
+      throw new ConfigError('clientSecret', 'the secret function must return a non-empty string.');
+    }
+    this.#redactor.add(value);
+    return value;
+  }
+
+  async #exchangeToken(): Promise<StoredToken> {
+    const first = await this.#readSecret();
+    try {
+      return await this.#exchangeWith(first);
+    } catch (err) {
+      if (err instanceof InvalidClientError && typeof this.#secret === 'function') {
+        const second = await this.#readSecret();
+        if (second !== first) {
+          this.#logger.info('token exchange refused (invalid_client); the client secret changed, exchanging again with the new one');
+          return await this.#exchangeWith(second);
+        }
+        this.#logger.debug('token exchange refused (invalid_client); re-read client secret is unchanged');
+      }
+      throw err;
+    }
+  }
+
+  #exchangeWith(secret: string): Promise<StoredToken> {
+    const c = this.#config;
+    return exchangeToken(this.#runtime, { prefix: c, clientId: c.clientId, maxRetries: c.maxRetries, timeoutMs: c.timeoutMs, deadlineMs: c.deadlineMs }, secret);
+  }
+
+  #revokedError(operationId: string): CredentialsRevokedError | undefined {
+    const first = this.#revoked;
+    if (!first) return undefined;
+    return new CredentialsRevokedError({
+      status: first.status,
+      code: first.code,
+      serviceMessage: undefined,
+      requestId: first.requestId,
+      details: first.details,
+      headers: {},
+      operationId,
+      attempts: 0,
+      mayBeEchoOfEarlierAttempt: false,
+      reason: first.reason,
+      hint:
+        `Not sent: the service said ${first.reason} earlier (request_id ${first.requestId ?? 'unknown'}), so this client ` +
+        'discarded its credentials. Create a new client with valid credentials.',
+    });
+  }
+
+  async #revoke(error: CredentialsRevokedError): Promise<void> {
+    if (this.#revoked) return;
+    this.#revoked = error;
+    this.#secret = undefined;
+    this.#logger.error(`credentials revoked (${error.reason}); every later call of this client fails at once`);
+    await this.#tokens.discard(error.reason);
+    try {
+      this.#config.onCredentialsRevoked?.(error);
+    } catch (err) {
+      this.#logger.warn(`onCredentialsRevoked hook threw: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  toJSON(): Record<string, string> {
+    return { baseUrl: this.baseUrl, orgName: this.orgName, appName: this.appName, clientId: this.clientId };
+  }
+
+  [INSPECT](): string {
+    return `${this.constructor.name} ${JSON.stringify(this.toJSON())}`;
+  }
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function checkRequestOptions(options: RequestOptions): void {
+  if (typeof options !== 'object' || options === null) throw new ConfigError('requestOptions', 'must be an object.');
+  const { maxRetries, timeoutMs, deadlineMs, headers } = options;
+  if (maxRetries !== undefined && (!Number.isInteger(maxRetries) || maxRetries < 0)) {
+    throw new ConfigError('requestOptions.maxRetries', `must be an integer >= 0 (got ${String(maxRetries)}).`);
+  }
+  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
+    throw new ConfigError('requestOptions.timeoutMs', `must be a positive number of ms (got ${String(timeoutMs)}).`);
+  }
+  if (deadlineMs !== undefined && !(typeof deadlineMs === 'number' && deadlineMs > 0 && Number.isFinite(deadlineMs))) {
+    throw new ConfigError('requestOptions.deadlineMs', `must be a positive number of ms (got ${String(deadlineMs)}).`);
+  }
+  if (headers !== undefined && (typeof headers !== 'object' || headers === null)) {
+    throw new ConfigError('requestOptions.headers', 'must be an object of header names to values.');
+  }
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (!HEADER_NAME.test(name)) throw new ConfigError('requestOptions.headers', `has an invalid header name ${JSON.stringify(name)}.`);
+    if (typeof value !== 'string' || /[\r\n\0]/.test(value)) {
+      throw new ConfigError('requestOptions.headers', `the value of ${name} must be a string without CR, LF or NUL.`);
+    }
+  }
+}

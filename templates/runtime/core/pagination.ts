@@ -1,0 +1,94 @@
+/**
+ * Pages of list operations. `await im.groups.ofUser(...)` gives the first `Page`;
+ * `for await (const g of im.groups.ofUser(...))` walks every item across pages, following
+ * `next_cursor` until it is null. A page exposes its cursors, so a walk can be saved and
+ * resumed later: pass a saved `nextCursor` as the list's cursor param.
+ */
+import type { PaginationSpec } from '../operation.js';
+import { ApiPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
+import { ImError } from './errors.js';
+
+export type FetchPage<TPage, TItem> = (cursor: string) => Promise<Page<TPage, TItem>>;
+
+export class Page<TPage, TItem> implements AsyncIterable<TItem> {
+  /** The raw page object as the service sent it (unknown fields kept). */
+  readonly body: TPage;
+  /** The items of this page (`[]` when the page field is missing). */
+  readonly items: TItem[];
+  /** Cursor of the next page; null on the last page. Save it to resume later. */
+  readonly nextCursor: string | null;
+  /** The cursor that fetched this page (null for a first page fetched without one). */
+  readonly cursor: string | null;
+  /** Versioned lists: the list version to pass back as `known_version`. */
+  readonly version: string | number | undefined;
+  /** Status, headers and request id of the answer that carried this page. */
+  readonly response: ResponseInfo;
+  readonly #fetchPage: FetchPage<TPage, TItem>;
+
+  constructor(init: {
+    body: TPage;
+    response: ResponseInfo;
+    pagination: PaginationSpec;
+    cursor: string | null;
+    fetchPage: FetchPage<TPage, TItem>;
+  }) {
+    const raw = (typeof init.body === 'object' && init.body !== null ? init.body : {}) as Record<string, unknown>;
+    const { itemsField, nextCursorField, versionField } = init.pagination;
+    const items = raw[itemsField];
+    const next = raw[nextCursorField];
+    const version = versionField === undefined ? undefined : raw[versionField];
+    this.body = init.body;
+    this.items = Array.isArray(items) ? (items as TItem[]) : [];
+    this.nextCursor = typeof next === 'string' && next !== '' ? next : typeof next === 'number' ? String(next) : null;
+    this.cursor = init.cursor;
+    this.version = typeof version === 'string' || typeof version === 'number' ? version : undefined;
+    this.response = init.response;
+    this.#fetchPage = init.fetchPage;
+  }
+
+  hasNextPage(): boolean {
+    return this.nextCursor !== null;
+  }
+
+  /** Fetches the next page; fails when there is none (check `hasNextPage()` first). */
+  async getNextPage(): Promise<Page<TPage, TItem>> {
+    if (this.nextCursor === null) {
+      throw new ImError('This is the last page (next_cursor is null); check hasNextPage() before getNextPage().');
+    }
+    if (this.nextCursor === this.cursor) {
+      throw new ImError(`The service returned the same cursor again; stopping to avoid an endless loop.`);
+    }
+    return this.#fetchPage(this.nextCursor);
+  }
+
+  /** This page and every following page. */
+  async *pages(): AsyncGenerator<Page<TPage, TItem>, void, undefined> {
+    let page: Page<TPage, TItem> = this;
+    yield page;
+    while (page.hasNextPage()) {
+      page = await page.getNextPage();
+      yield page;
+    }
+  }
+
+  /** Every item of this page and of every following page. */
+  async *[Symbol.asyncIterator](): AsyncGenerator<TItem, void, undefined> {
+    for await (const page of this.pages()) yield* page.items;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { items: this.items, nextCursor: this.nextCursor, cursor: this.cursor, version: this.version };
+  }
+}
+
+/** Await → the first page; `for await` → every item across pages. */
+export class PagePromise<TPage, TItem> extends ApiPromise<Page<TPage, TItem>> implements AsyncIterable<TItem> {
+  constructor(inner: Promise<WithResponse<Page<TPage, TItem>>>) {
+    super(inner);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<TItem, void, undefined> {
+    const first = await this;
+    yield* first;
+  }
+}

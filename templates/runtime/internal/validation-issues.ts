@@ -1,0 +1,258 @@
+/**
+ * Turns the errors of a generated request validator (Ajv standalone code, `allErrors: true`)
+ * into `ValidationIssue`s a person can act on (internal, unstable).
+ *
+ * - `pointer` is the JSON pointer of the failing field in the flat params object; for
+ *   `required` and `additionalProperties` it points at the missing or extra field itself.
+ * - `rule` is the JSON Schema keyword that failed (`required`, `type`, `enum`, `pattern`, …).
+ * - `message` names the field and says the rule in words; `allowed` lists the values of an
+ *   `enum` or `const`.
+ * - The value of a field whose name looks secret (password, client_secret, token…) is never
+ *   quoted; other values are quoted only when short.
+ * - `anyOf` failures are folded: the branch whose type matched speaks for the field; when no
+ *   branch's type matched, one `type` issue lists the accepted types.
+ */
+import type { ValidationIssue } from '../operation.js';
+import { isSecretLookingName } from './redact.js';
+
+/** What an Ajv error object carries (the fields this module reads). */
+export interface AjvErrorLike {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, any>;
+  message?: string;
+}
+
+/** What the generator tells the mapping about one operation. */
+export interface ValidatorContext {
+  /** Names of the path parameters (messages say why a value would change the path). */
+  readonly pathParams: readonly string[];
+}
+
+/**
+ * The rule the generator adds to every path parameter (besides `minLength: 1`): not `.` or `..`,
+ * no `/`, no control characters. One pattern; the message names the actual problem.
+ */
+export const PATH_SEGMENT_PATTERN = '^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$';
+
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+const MAX_QUOTED = 40;
+
+export function escapePointerSegment(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function segmentsOf(pointer: string): string[] {
+  return pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** `/users/3/username` → `users[3].username`; '' → `params`. */
+export function fieldLabel(pointer: string): string {
+  const segs = segmentsOf(pointer);
+  if (!segs.length) return 'params';
+  return segs.map((s, i) => (/^\d+$/.test(s) && i > 0 ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+}
+
+function isSecretPointer(pointer: string): boolean {
+  return segmentsOf(pointer).some((s) => isSecretLookingName(s));
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  let v: unknown = root;
+  for (const s of segmentsOf(pointer)) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[s];
+  }
+  return v;
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : Number.isFinite(v) ? 'number' : String(v);
+  return typeof v;
+}
+
+function article(type: string): string {
+  return type === 'null' ? 'null' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+}
+
+function show(v: unknown): string {
+  if (v === undefined) return 'undefined';
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
+
+/** ` (got "x")` for short, non-secret primitive values; '' otherwise. */
+function got(pointer: string, value: unknown): string {
+  if (isSecretPointer(pointer)) return '';
+  if (value !== null && typeof value === 'object') return ` (got ${typeName(value)})`;
+  const text = show(value);
+  return text.length <= MAX_QUOTED ? ` (got ${text})` : ` (got ${typeName(value)})`;
+}
+
+function typesOf(param: unknown): string[] {
+  if (Array.isArray(param)) return param.map(String);
+  return String(param).split(',');
+}
+
+function listTypes(types: string[]): string {
+  const names = types.map(article);
+  return names.length <= 1 ? (names[0] ?? 'valid') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+}
+
+function pointerOf(e: AjvErrorLike): string {
+  if (e.keyword === 'required' || e.keyword === 'dependentRequired') return `${e.instancePath}/${escapePointerSegment(String(e.params.missingProperty))}`;
+  if (e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties') {
+    const extra = e.params.additionalProperty ?? e.params.unevaluatedProperty;
+    return `${e.instancePath}/${escapePointerSegment(String(extra))}`;
+  }
+  return e.instancePath;
+}
+
+function isUnder(pointer: string, base: string): boolean {
+  return pointer === base || pointer.startsWith(`${base}/`);
+}
+
+/**
+ * Folds every failed `anyOf`/`oneOf` (innermost first) into the errors of the branch that
+ * matched the value's type, or into one `type` error listing the accepted types.
+ */
+function foldAlternatives(input: readonly AjvErrorLike[]): AjvErrorLike[] {
+  let errors = [...input];
+  const alternatives = errors
+    .filter((e) => (e.keyword === 'anyOf' || (e.keyword === 'oneOf' && !e.params.passingSchemas)))
+    .sort((a, b) => b.schemaPath.length - a.schemaPath.length);
+  for (const alt of alternatives) {
+    if (!errors.includes(alt)) continue;
+    const prefix = `${alt.schemaPath}/`;
+    const inside = errors.filter((e) => e !== alt && e.schemaPath.startsWith(prefix) && isUnder(e.instancePath, alt.instancePath));
+    const branches = new Map<string, AjvErrorLike[]>();
+    for (const e of inside) {
+      const branch = e.schemaPath.slice(prefix.length).split('/')[0]!;
+      branches.set(branch, [...(branches.get(branch) ?? []), e]);
+    }
+    const typeMismatch = (list: AjvErrorLike[]) => list.some((e) => e.keyword === 'type' && e.instancePath === alt.instancePath);
+    const matching = [...branches.values()].find((list) => !typeMismatch(list));
+    let replacement: AjvErrorLike[];
+    if (matching) {
+      replacement = matching;
+    } else {
+      const types: string[] = [];
+      for (const e of inside) {
+        if (e.keyword === 'type' && e.instancePath === alt.instancePath) {
+          for (const t of typesOf(e.params.type)) if (!types.includes(t)) types.push(t);
+        }
+      }
+      replacement = types.length
+        ? [{ instancePath: alt.instancePath, schemaPath: `${alt.schemaPath}/type`, keyword: 'type', params: { type: types } }]
+        : [alt];
+    }
+    // the replacement stands where the alternative stood (its branch errors came just before it)
+    errors = errors.flatMap((e) => (e === alt ? replacement : inside.includes(e) ? [] : [e]));
+  }
+  return errors;
+}
+
+function pathParamProblem(value: unknown): string {
+  if (typeof value !== 'string') return 'must be a usable path segment';
+  if (value === '.' || value === '..') return 'must not be "." or ".." (it would change the path)';
+  if (value.includes('/')) return 'must not contain "/" (it would change the path)';
+  if (CONTROL_CHARS.test(value)) return 'must not contain control characters';
+  return 'must be a usable path segment';
+}
+
+function issueOf(e: AjvErrorLike, params: unknown, ctx: ValidatorContext): ValidationIssue {
+  const pointer = pointerOf(e);
+  const label = `\`${fieldLabel(pointer)}\``;
+  const value = valueAt(params, pointer);
+  const isPathParam = segmentsOf(pointer).length === 1 && ctx.pathParams.includes(segmentsOf(pointer)[0]!);
+  const subject = isPathParam ? `path parameter ${label}` : label;
+  const p = e.params;
+  const issue = (message: string, allowed?: readonly unknown[]): ValidationIssue =>
+    allowed ? { pointer, rule: e.keyword, message, allowed } : { pointer, rule: e.keyword, message };
+  switch (e.keyword) {
+    case 'required':
+    case 'dependentRequired':
+      return issue(`${subject} is required`);
+    case 'additionalProperties':
+    case 'unevaluatedProperties':
+      return issue(
+        e.instancePath === ''
+          ? `${label} is not a field of this operation (unknown fields are refused here: the spec declares the params closed)`
+          : `${label} is not allowed: the spec declares \`${fieldLabel(e.instancePath)}\` a closed shape (no extra fields)`,
+      );
+    case 'type': {
+      const types = typesOf(p.type);
+      return issue(e.instancePath === '' && types[0] === 'object'
+        ? `params must be an object of named fields${got(pointer, value)}`
+        : `${subject} must be ${listTypes(types)}${got(pointer, value)}`);
+    }
+    case 'enum': {
+      const allowed: unknown[] = Array.isArray(p.allowedValues) ? p.allowedValues : [];
+      return issue(`${subject} must be one of ${allowed.map(show).join(', ')}${got(pointer, value)}`, allowed);
+    }
+    case 'const':
+      return issue(`${subject} must be ${show(p.allowedValue)}${got(pointer, value)}`, [p.allowedValue]);
+    case 'minLength':
+      return issue(p.limit === 1 ? `${subject} must not be empty` : `${subject} must be at least ${p.limit} characters long`);
+    case 'maxLength':
+      return issue(`${subject} must be at most ${p.limit} characters long`);
+    case 'minItems':
+      return issue(`${subject} must have at least ${p.limit} item${p.limit === 1 ? '' : 's'}${Array.isArray(value) ? ` (got ${value.length})` : ''}`);
+    case 'maxItems':
+      return issue(`${subject} must have at most ${p.limit} items${Array.isArray(value) ? ` (got ${value.length}); split the list into several calls` : ''}`);
+    case 'minProperties':
+      return issue(`${subject} must have at least ${p.limit} entr${p.limit === 1 ? 'y' : 'ies'}`);
+    case 'maxProperties':
+      return issue(`${subject} must have at most ${p.limit} entries`);
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return issue(`${subject} must be ${p.comparison} ${p.limit}${got(pointer, value)}`);
+    case 'multipleOf':
+      return issue(`${subject} must be a multiple of ${p.multipleOf}${got(pointer, value)}`);
+    case 'pattern':
+      return p.pattern === PATH_SEGMENT_PATTERN
+        ? issue(`${subject} ${pathParamProblem(value)}`)
+        : issue(`${subject} must match the pattern /${p.pattern}/`);
+    case 'format':
+      return issue(p.format === 'date-time'
+        ? `${subject} must be a date-time (RFC 3339 with an offset, e.g. "2025-01-31T12:00:00Z")`
+        : `${subject} must be a valid ${p.format}`);
+    case 'uniqueItems':
+      return issue(`${subject} must not repeat items (items ${p.j} and ${p.i} are equal)`);
+    case 'anyOf':
+    case 'oneOf':
+      return issue(p.passingSchemas ? `${subject} matches more than one allowed shape` : `${subject} matches none of the allowed shapes`);
+    case 'not':
+      return issue(`${subject} has a value that is not allowed here`);
+    default:
+      return issue(`${subject} does not satisfy the rule \`${e.keyword}\``);
+  }
+}
+
+/**
+ * Ajv errors → issues, in the validator's order, without duplicates. Never returns an empty
+ * list for a non-empty input.
+ */
+export function issuesFromAjv(errors: readonly AjvErrorLike[] | null | undefined, params: unknown, ctx: ValidatorContext): ValidationIssue[] {
+  if (!errors || !errors.length) return [];
+  const out: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  for (const e of foldAlternatives(errors)) {
+    if (e.keyword === 'if' || e.keyword === 'then' || e.keyword === 'else') continue;
+    const issue = issueOf(e, params, ctx);
+    const key = `${issue.pointer}\u0000${issue.rule}\u0000${issue.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(issue);
+  }
+  if (!out.length) out.push({ pointer: '', rule: 'schema', message: 'params do not match the operation\'s schema' });
+  return out;
+}

@@ -1,0 +1,242 @@
+/**
+ * The helpers of seed sections 4.5–4.13 against a real HTTP server on 127.0.0.1 that records what
+ * it received: batch splitting, resumable upload, pending moderation items, set-mute-all,
+ * versioned fetch-all and the RTC rules.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ImClient, UploadInterruptedError, ValidationError } from '../generated/src/index.js';
+import { clientOptions, startFakeService, type FakeService } from './helpers/fake-service.js';
+
+let service: FakeService;
+let im: ImClient;
+beforeEach(async () => {
+  service = await startFakeService({ rawBody: false });
+  im = new ImClient({ ...clientOptions(service), internals: { sleep: async () => {}, random: () => 0 } });
+});
+afterEach(() => service.close());
+
+describe('batch splitting (x-batch-split)', () => {
+  it('250 users go out as 100/100/50, results in the caller\'s order', async () => {
+    service.on('POST', '/users/batch', (req) => ({ body: { created: req.body.users.map((u: any) => u.username) } }));
+    const users = Array.from({ length: 250 }, (_, i) => ({ username: `u${i}` }));
+    const result = await im.users.batchCreate({ users }, { concurrency: 3 });
+    expect(service.calls().map((r) => r.body.users.length).sort()).toEqual([100, 100, 50]);
+    expect(result.ok).toBe(true);
+    expect(result.chunks.map((c) => [c.start, c.end])).toEqual([[0, 100], [100, 200], [200, 250]]);
+    expect(result.results.flatMap((r: any) => r.created)).toEqual(users.map((u) => u.username));
+  });
+
+  it('2,500 recipients go out as 3 requests, each chunk with its own dedupe key kept across resends', async () => {
+    let failedOnce = false;
+    service.on('POST', '/messages/batch', (req) => {
+      if (req.body.usernames.length === 500 && !failedOnce) {
+        failedOnce = true;
+        return { status: 503, body: { error: { code: 'unavailable', message: 'try again', request_id: 'r1' } } };
+      }
+      return { body: { sent: req.body.usernames.length } };
+    });
+    const usernames = Array.from({ length: 2500 }, (_, i) => `r${i}`);
+    const result = await im.messages.batchSend({ usernames, body: 'hi' });
+    const calls = service.calls();
+    expect(calls.map((r) => r.body.usernames.length)).toEqual(expect.arrayContaining([1000, 1000, 500, 500]));
+    expect(calls).toHaveLength(4); // the 500-chunk was resent once
+    const keys = calls.map((r) => r.body.client_msg_id);
+    const lastChunk = calls.filter((r) => r.body.usernames.length === 500).map((r) => r.body.client_msg_id);
+    expect(lastChunk[0]).toBe(lastChunk[1]); // the resend carries the same key
+    expect(new Set(keys).size).toBe(3); // one key per chunk
+    expect(result.ok).toBe(true);
+  });
+
+  it('a caller\'s key gives each chunk a derived key, the same on every run', async () => {
+    service.on('POST', '/messages/batch', () => ({ body: {} }));
+    const usernames = Array.from({ length: 1500 }, (_, i) => `r${i}`);
+    await im.messages.batchSend({ usernames, client_msg_id: 'promo-7' }, { concurrency: 1 });
+    expect(service.calls().map((r) => r.body.client_msg_id)).toEqual(['promo-7:0', 'promo-7:1']);
+  });
+
+  it('a chunk failing in the middle does not lose the others', async () => {
+    service.on('POST', '/users/batch', (req) =>
+      req.body.users[0].username === 'u100'
+        ? { status: 400, body: { error: { code: 'invalid_argument', message: 'bad user', request_id: 'r-bad' } } }
+        : { body: { n: req.body.users.length } },
+    );
+    const users = Array.from({ length: 250 }, (_, i) => ({ username: `u${i}` }));
+    const result = await im.users.batchCreate({ users }, { concurrency: 1 });
+    expect(result.ok).toBe(false);
+    expect(result.chunks.map((c) => c.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const failed = result.chunks[1]!;
+    expect(failed.status === 'rejected' && failed.error.message).toMatch(/bad user/);
+    expect(result.results).toEqual([{ n: 100 }, { n: 50 }]);
+  });
+
+  it('an aborted batch reports the chunks it did not attempt', async () => {
+    const controller = new AbortController();
+    let calls = 0;
+    service.on('POST', '/users/batch', () => {
+      if (++calls === 2) controller.abort(); // while the second chunk is in flight
+      return { body: {} };
+    });
+    const users = Array.from({ length: 300 }, (_, i) => ({ username: `u${i}` }));
+    const result = await im.users.batchCreate({ users }, { concurrency: 1, signal: controller.signal });
+    expect(result.chunks.map((c) => c.status)).toEqual(['fulfilled', 'rejected', 'not_attempted']);
+  });
+});
+
+describe('resumable upload (seed 4.8)', () => {
+  function uploadRoutes(options: { failPart?: number; failTimes?: number } = {}) {
+    const received = new Map<number, number>();
+    let failures = 0;
+    let authSeen = false;
+    service.on('POST', '/media/uploads', () => ({ body: { file_id: 'file-1' } }));
+    service.on('POST', '/media/uploads/{file_id}/parts', (req, m) => ({
+      body: { items: req.body.part_numbers.map((n: number) => ({ part_number: n, url: `${service.baseUrl}/upload/${m.file_id}/${n}` })) },
+    }));
+    service.on('GET', '/media/uploads/{file_id}/parts', () => ({ body: { items: [...received.keys()].map((n) => ({ part_number: n })) } }));
+    service.on('POST', '/media/uploads/{file_id}/complete', (_req, m) => ({ body: { file_id: m.file_id, parts: received.size, bytes: [...received.values()].reduce((a, b) => a + b, 0) } }));
+    for (let n = 1; n <= 200; n++) {
+      service.onRaw('PUT', `/upload/file-1/${n}`, (req, res, body) => {
+        if (req.headers.authorization) authSeen = true;
+        if (n === options.failPart && failures < (options.failTimes ?? 0)) {
+          failures++;
+          res.writeHead(500).end();
+          return;
+        }
+        received.set(n, body.length || Number(req.headers['content-length']));
+        res.writeHead(200).end();
+      });
+    }
+    return { received, authSeen: () => authSeen };
+  }
+
+  it('streams a generated 50 MB source in small parts with bounded memory, no App Token on part addresses', async () => {
+    await service.close();
+    service = await startFakeService({ rawBody: true }); // the server counts bytes, keeps none
+    im = new ImClient(clientOptions(service));
+    const routes = uploadRoutes();
+    const partSize = 1024 * 1024;
+    const total = 50 * partSize;
+    async function* generated() {
+      const chunk = new Uint8Array(64 * 1024).fill(7);
+      for (let sent = 0; sent < total; sent += chunk.length) yield chunk;
+    }
+    // Part bytes live in ArrayBuffers (outside the JS heap): their peak shows what is held.
+    const gc = (globalThis as { gc?: () => void }).gc;
+    expect(gc, 'run with --expose-gc (vitest.config.ts sets it)').toBeTypeOf('function');
+    gc!();
+    const before = process.memoryUsage().arrayBuffers;
+    let peak = 0;
+    const sample = () => {
+      gc!();
+      peak = Math.max(peak, process.memoryUsage().arrayBuffers - before);
+    };
+    const timer = setInterval(sample, 20);
+    let progressCalls = 0;
+    const result = await im.media.upload(generated(), { partSize, concurrency: 3, size: total, onProgress: () => (progressCalls++, sample()) });
+    clearInterval(timer);
+    expect(result).toMatchObject({ fileId: 'file-1', parts: 50, bytesSent: total });
+    expect(progressCalls).toBe(50);
+    const put = service.requests.filter((r) => r.method === 'PUT');
+    expect(put).toHaveLength(50);
+    expect(put.reduce((a, r) => a + r.rawBytes, 0)).toBe(total);
+    expect(routes.authSeen()).toBe(false);
+    for (const r of put) expect(r.headers.authorization).toBeUndefined();
+    // Bounded by parts in flight, not by the 50 MB: allow 4 × partSize × concurrency plus slack.
+    console.log(`upload 50 MB in 1 MiB parts × 3: peak retained arrayBuffers growth ${(peak / 1024 / 1024).toFixed(1)} MiB`);
+    // Bounded by the parts in flight (3 × 1 MiB, plus the one being read and the copies fetch
+    // makes), not by the 50 MB.
+    expect(peak).toBeLessThan(12 * partSize);
+  }, 60_000);
+
+  it('a part that keeps failing interrupts with the file id; resume sends only the missing parts', async () => {
+    const routes = uploadRoutes({ failPart: 3, failTimes: 3 });
+    const source = new Uint8Array(5 * 1000).fill(1);
+    const error = await im.media.upload(source, { partSize: 1000, concurrency: 1, partRetries: 2 }).catch((e) => e);
+    expect(error).toBeInstanceOf(UploadInterruptedError);
+    expect(error.fileId).toBe('file-1');
+    expect(error.uploadedParts).toEqual([1, 2]);
+    expect([...routes.received.keys()].sort()).toEqual([1, 2]);
+    const before = service.requests.filter((r) => r.method === 'PUT').length;
+    const result = await im.media.resumeUpload(error.fileId, source, { partSize: 1000 });
+    const resumed = service.requests.filter((r) => r.method === 'PUT').slice(before).map((r) => Number(r.path.split('/').pop()));
+    expect(resumed.sort()).toEqual([3, 4, 5]);
+    expect(result.file).toMatchObject({ parts: 5, bytes: 5000 });
+  });
+});
+
+describe('pending moderation items', () => {
+  it('decides with the item version, skips a version_conflict, walks both statuses', async () => {
+    service.on('GET', '/moderation/items', (req) => {
+      const status = req.query.get('status');
+      expect(req.query.get('limit')).toBe('20');
+      if (status === 'pending') return { body: { items: [{ id: 'i1', version: 3 }, { id: 'i2', version: 8 }], next_cursor: null } };
+      return { body: { items: [{ id: 'i3', version: 1 }], next_cursor: null } };
+    });
+    service.on('POST', '/moderation/items/{item_id}/decide', (req, m) =>
+      m.item_id === 'i2'
+        ? { status: 409, body: { error: { code: 'version_conflict', message: 'decided by someone else', request_id: 'r' } } }
+        : { body: { id: m.item_id, decided: req.body.decision } },
+    );
+    const report = await im.moderation.processPending({ decide: () => ({ decision: 'no_violation' }) });
+    expect(report.decided.map((d) => d.itemId)).toEqual(['i1', 'i3']);
+    expect(report.skipped).toEqual([expect.objectContaining({ itemId: 'i2', reason: 'version_conflict' })]);
+    const decides = service.calls().filter((r) => r.path.endsWith('/decide'));
+    expect(decides.map((r) => r.body.version)).toEqual([3, 8, 1]);
+    expect(decides.filter((r) => r.path.includes('i2'))).toHaveLength(1); // not retried
+  });
+});
+
+describe('small helpers', () => {
+  it('setMuteAll: PUT when on is true, DELETE when false', async () => {
+    service.on('PUT', '/groups/{group_id}/mute-all', () => ({ body: {} }));
+    service.on('DELETE', '/groups/{group_id}/mute-all', () => ({ body: {} }));
+    service.on('PUT', '/chatrooms/{room_id}/mute-all', () => ({ body: {} }));
+    service.on('DELETE', '/chatrooms/{room_id}/mute-all', () => ({ body: {} }));
+    await im.groups.setMuteAll({ group_id: 'g1', on: true });
+    await im.groups.setMuteAll({ group_id: 'g1', on: false });
+    await im.chatrooms.setMuteAll({ room_id: 'r1', on: true });
+    await im.chatrooms.setMuteAll({ room_id: 'r1', on: false });
+    expect(service.calls().map((r) => `${r.method} ${r.path}`)).toEqual(['PUT /groups/g1/mute-all', 'DELETE /groups/g1/mute-all', 'PUT /chatrooms/r1/mute-all', 'DELETE /chatrooms/r1/mute-all']);
+    expect(service.calls().every((r) => r.body === undefined || !('on' in r.body))).toBe(true);
+    await expect(im.groups.setMuteAll({ group_id: 'g1', on: 'yes' as never })).rejects.toBeInstanceOf(ValidationError);
+  });
+
+  it('versioned fetch-all: every page with known_version, items and the next version', async () => {
+    service.on('GET', '/users/{username}/friends', (req) => {
+      expect(req.query.get('known_version')).toBe('v7');
+      return req.query.get('cursor') === 'c2'
+        ? { body: { items: [{ username: 'c' }], next_cursor: null, version: 'v9' } }
+        : { body: { items: [{ username: 'a' }, { username: 'b' }], next_cursor: 'c2', version: 'v9' } };
+    });
+    const snapshot = await im.friends.listAll({ username: 'alice', known_version: 'v7' });
+    expect(snapshot).toEqual({ items: [{ username: 'a' }, { username: 'b' }, { username: 'c' }], version: 'v9', knownVersion: 'v7', pages: 2 });
+  });
+
+  it('RTC expires_at keeps its three forms on the wire', async () => {
+    service.on('PUT', '/rtc/channels/{channel_id}/bans/{username}', () => ({ body: {} }));
+    await im.rtc.ban({ channel_id: 'c1', username: 'bob' });
+    await im.rtc.ban({ channel_id: 'c1', username: 'bob', expires_at: null });
+    await im.rtc.ban({ channel_id: 'c1', username: 'bob', expires_at: '2027-01-01T00:00:00Z' });
+    const bodies = service.calls().map((r) => r.body);
+    expect('expires_at' in (bodies[0] ?? {})).toBe(false);
+    expect(bodies[1]).toHaveProperty('expires_at', null);
+    expect(bodies[2]).toHaveProperty('expires_at', '2027-01-01T00:00:00Z');
+  });
+
+  it('RTC: a missing ban is null, 202 is visible, removal reuses its operation_id, tickets are never resent', async () => {
+    service.on('GET', '/rtc/channels/{channel_id}/bans/{username}', () => ({ body: null }));
+    let removals = 0;
+    service.on('POST', '/rtc/channels/{channel_id}/members/{username}/remove', () =>
+      ++removals === 1 ? { status: 503, body: { error: { code: 'unavailable', message: 'x', request_id: 'r' } } } : { status: 202, body: { pending: true } },
+    );
+    service.on('POST', '/rtc/channels/{channel_id}/tickets', () => ({ status: 503, body: { error: { code: 'unavailable', message: 'x', request_id: 'r' } } }));
+    expect(await im.rtc.getBan({ channel_id: 'c1', username: 'bob' })).toBeNull();
+    const { response } = await im.rtc.removeMember({ channel_id: 'c1', username: 'bob' }).withResponse();
+    expect(response.status).toBe(202);
+    const removeCalls = service.calls().filter((r) => r.path.endsWith('/remove'));
+    expect(removeCalls).toHaveLength(2);
+    expect(removeCalls[0]!.body.operation_id).toBeTruthy();
+    expect(removeCalls[1]!.body.operation_id).toBe(removeCalls[0]!.body.operation_id);
+    await expect(im.rtc.issueTickets({ channel_id: 'c1' })).rejects.toMatchObject({ status: 503 });
+    expect(service.calls().filter((r) => r.path.endsWith('/tickets'))).toHaveLength(1);
+  });
+});
