@@ -4,6 +4,8 @@
  */
 import * as prettier from 'prettier';
 import { buildApiModel } from './build-model.js';
+import { buildCallbackModel } from './build-callback-model.js';
+import { emitCallbackTypes } from './emit/emit-callback-types.js';
 import { emitEntryPoints } from './emit/emit-entry-points.js';
 import { emitNamespaceTypes } from './emit/emit-namespace-types.js';
 import { emitOperationTable } from './emit/emit-operation-table.js';
@@ -24,6 +26,9 @@ export interface GeneratorInput {
   runtimeFiles: ReadonlyMap<string, string>;
   /** templates/package: file name → text. */
   packageTemplates: PackageTemplates;
+  /** Text of the AsyncAPI callbacks document and its path (optional: without it no payload types). */
+  callbacksText?: string;
+  callbacksSource?: string;
   /** Extra files copied as they are (examples): package path → text. */
   staticFiles?: ReadonlyMap<string, string>;
 }
@@ -47,6 +52,7 @@ export async function generate(input: GeneratorInput): Promise<GeneratorOutput> 
     emitValidators(model),
     emitRuntimeCopy(input.runtimeFiles),
     emitPackageFiles(model, input.packageTemplates),
+    input.callbacksText ? emitCallbackTypes(buildCallbackModel(input.callbacksText, input.callbacksSource)) : new Map<string, string>(),
     new Map(input.staticFiles ?? []),
   ];
   const files = new Map<string, string>();

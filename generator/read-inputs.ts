@@ -24,6 +24,8 @@ export function readGeneratorInput(root: string, openapiSource = 'spec/openapi.y
   return {
     openapiText: readFileSync(join(root, openapiSource), 'utf8'),
     openapiSource,
+    callbacksText: readFileSync(join(root, 'spec/callbacks.asyncapi.yaml'), 'utf8'),
+    callbacksSource: 'spec/callbacks.asyncapi.yaml',
     runtimeFiles: readTree(join(root, 'templates/runtime')),
     packageTemplates: Object.fromEntries(readTree(join(root, 'templates/package'))),
     staticFiles: new Map([...readTree(join(root, 'templates/examples'))].map(([p, t]) => [`examples/${p}`, t])),

@@ -46,5 +46,10 @@ export function emitEntryPoints(model: ApiModel): Map<string, string> {
     `export { ImCore } from '../core/client.js';`,
     ...model.namespaces.map((ns) => `export * from './${ns.name}.js';`),
   ]));
+  // The bin of the package: npx im-callbacks send --url http://127.0.0.1:PORT/path --kind event
+  files.set('src/bin/im-callbacks.ts', `#!/usr/bin/env node\n${header}${renderSource([
+    `import { runImCallbacks } from '../callbacks/cli.js';`,
+    'runImCallbacks(process.argv.slice(2)).then(\n  (code) => process.exit(code),\n  (err: unknown) => {\n    console.error(`im-callbacks: ${err instanceof Error ? err.message : String(err)}`);\n    process.exit(1);\n  },\n);',
+  ])}`);
   return files;
 }

@@ -14,7 +14,7 @@ export interface PackageTemplates {
 const ENTRY_POINTS = [
   { subpath: '.', file: 'index' },
   { subpath: './funcs', file: 'funcs/index' },
-  { subpath: './callbacks', file: 'callbacks/index' },
+  { subpath: './callbacks', file: 'callbacks' },
 ];
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
@@ -29,11 +29,14 @@ export function emitPackageFiles(model: ApiModel, templates: PackageTemplates, e
   const hb = Handlebars.create();
   const render = (name: string, data: object) => hb.compile(templates[name], { noEscape: true, strict: true })(data);
   const files = new Map<string, string>();
+  const entryPoints = [...ENTRY_POINTS, ...extraEntryPoints];
   const data = {
     version: model.version,
     source: model.source,
     operationCount: model.operations.length,
-    entryPoints: [...ENTRY_POINTS, ...extraEntryPoints],
+    entryPoints,
+    // TypeScript's node10 resolution reads no `exports`: typesVersions points it at the subpaths' types.
+    typesVersions: entryPoints.filter((e) => e.subpath !== '.').map((e) => ({ key: e.subpath.replace(/^\.\//, ''), file: e.file })),
     operations: model.operations.map((op) => ({
       call: `${op.namespace}.${op.methodName}`,
       method: op.method,

@@ -9,8 +9,9 @@ export const SCHEMA_TYPES_FILE = 'src/types/schemas.ts';
 export function schemaDocs(schema: JsonSchema): string | undefined {
   const parts: string[] = [];
   if (schema.description) parts.push(schema.description);
-  if (schema['x-assumed']) parts.push(`Assumed: ${schema['x-assumed']}.`);
-  if (schema['x-not-documented']) parts.push(`Not documented by the service: ${schema['x-not-documented']}.`);
+  const sentence = (text: string) => text.trim().replace(/\.?$/, '.');
+  if (schema['x-assumed']) parts.push(`Assumed: ${sentence(schema['x-assumed'])}`);
+  if (schema['x-not-documented']) parts.push(`Not documented by the service: ${sentence(schema['x-not-documented'])}`);
   return parts.length ? parts.join('\n\n') : undefined;
 }
 

@@ -110,9 +110,3 @@ export function paramsSchemaOf(model: ApiModel, op: OperationModel, components =
     additionalProperties: !!op.body?.open,
   };
 }
-
-/** Every operation's params schema, by op id, in model order. */
-export function paramsSchemas(model: ApiModel): Map<string, JsonSchema> {
-  const components = componentMap(model);
-  return new Map(model.operations.map((op) => [op.id, paramsSchemaOf(model, op, components)]));
-}

@@ -22,12 +22,17 @@ export function typeOf(schema: JsonSchema | undefined, ctx: TypeContext): string
   if ('const' in schema) return literal(schema.const);
   if (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf)) {
     const branches: JsonSchema[] = schema.anyOf ?? schema.oneOf;
-    if (isOpenStringEnum(branches)) {
-      return union([...branches[0]!.enum.map(literal), '(string & {})']);
-    }
+    const known = openStringEnumValues(branches);
+    if (known) return union([...known.map(literal), '(string & {})']);
     return union(branches.map((b) => typeOf(b, ctx)));
   }
-  if (Array.isArray(schema.allOf)) return schema.allOf.map((b: JsonSchema) => wrap(typeOf(b, ctx))).join(' & ');
+  if (Array.isArray(schema.allOf)) {
+    const parts = schema.allOf.map((b: JsonSchema) => wrap(typeOf(b, ctx)));
+    // Own properties beside allOf (a subtype that narrows or adds fields) are part of the type.
+    const { allOf: _allOf, ...own } = schema;
+    if (own.properties) parts.push(objectType(own, ctx));
+    return parts.join(' & ');
+  }
   if (Array.isArray(schema.enum)) return union(schema.enum.map(literal));
   const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
   if (types.length > 1) return union(types.map((t) => typeOf({ ...schema, type: t }, ctx)));
@@ -66,14 +71,15 @@ export function objectType(schema: JsonSchema, ctx: TypeContext): string {
   return members.length ? `{\n${members.join('\n')}\n}` : 'Record<string, never>';
 }
 
-export function isOpenStringEnum(branches: JsonSchema[]): boolean {
-  return (
-    branches.length === 2 &&
-    Array.isArray(branches[0]!.enum) &&
-    branches[0]!.enum.every((v: unknown) => typeof v === 'string') &&
-    branches[1]!.type === 'string' &&
-    !branches[1]!.enum
-  );
+/**
+ * The known values of an open string enum — `anyOf: [{enum: [...]}, {type: string}]` or
+ * `anyOf: [{const: a}, {const: b}, …, {type: string}]` — or undefined when it is not one.
+ */
+export function openStringEnumValues(branches: JsonSchema[]): string[] | undefined {
+  const last = branches[branches.length - 1];
+  if (branches.length < 2 || last?.type !== 'string' || last.enum || 'const' in last) return undefined;
+  const values: unknown[] = branches.slice(0, -1).flatMap((b) => (Array.isArray(b.enum) ? b.enum : 'const' in b ? [b.const] : [undefined]));
+  return values.every((v) => typeof v === 'string') ? (values as string[]) : undefined;
 }
 
 export function literal(value: unknown): string {

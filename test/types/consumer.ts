@@ -49,3 +49,29 @@ export async function wrongCalls(): Promise<void> {
   // @ts-expect-error a typo in a request option
   await im.users.get({ username: 'alice' }, { timeout: 5 });
 }
+
+// Callback payload types: the event union narrows by type; unknown types stay typed.
+import { createCallbackHandler, isEventType, isKnownEvent, eventOrderingFields, type CallbackEventItem } from '../../generated/src/callbacks.js';
+
+export function handleEvent(event: CallbackEventItem): string {
+  if (isEventType(event, 'group.members_added')) {
+    const version: number = event.data!.member_version;
+    const members = event.data!.members ?? [];
+    return `${event.data!.group_id} v${version} +${members.length}`;
+  }
+  if (isEventType(event, 'friend.added')) {
+    // @ts-expect-error friend.added data has no member_version
+    return String(event.data!.member_version.toFixed());
+  }
+  if (!isKnownEvent(event)) return `ignored ${event.type}`;
+  // @ts-expect-error not an event type the spec names
+  isEventType(event, 'group.members_removed');
+  return eventOrderingFields[event.type] ?? '';
+}
+
+export const typedHandler = createCallbackHandler<CallbackEventItem>({
+  secrets: ['s'],
+  onEvent: async (event) => {
+    handleEvent(event);
+  },
+});

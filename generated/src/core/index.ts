@@ -41,6 +41,8 @@ export type { ErrorContext, ParsedErrorBody } from './error-from-response.js';
 export { maskUrlQuery } from '../internal/redact.js';
 export { MemoryTokenStore } from '../internal/token-manager.js';
 export type { StoredToken, TokenEvent, TokenStore } from '../internal/token-manager.js';
+export { RedisTokenStore, fromIoredis, fromNodeRedis } from '../stores/index.js';
+export type { RedisCommandClient, RedisTokenStoreOptions } from '../stores/index.js';
 export type { Logger } from '../internal/logger.js';
 export type {
   DedupeKeySpec,

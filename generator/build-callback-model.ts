@@ -1,0 +1,68 @@
+/**
+ * AsyncAPI callbacks document → CallbackModel: the schemas, the named event types (with their
+ * ordering-version field and best-effort flag) and the hook types. Pure, deterministic.
+ */
+import { parse } from 'yaml';
+import type { JsonSchema, NamedSchema } from './model.js';
+import { SpecError } from './spec-error.js';
+
+export interface CallbackEventTypeModel {
+  /** e.g. `group.members_added` */
+  type: string;
+  /** Schema of the event item, e.g. `GroupMembersAddedEvent`. */
+  schemaName: string;
+  /** Data field marked x-ordering-version, if any. */
+  orderingField?: string;
+  bestEffort: boolean;
+}
+
+export interface CallbackModel {
+  source: string;
+  schemas: NamedSchema[];
+  eventTypes: CallbackEventTypeModel[];
+  /** Named hook types (the last, open branch of HookType is left out). */
+  hookTypes: string[];
+  /** Name of the schema every unnamed event type falls into. */
+  unknownEventSchema: string;
+}
+
+const REF = /^#\/components\/schemas\/(.+)$/;
+
+export function buildCallbackModel(text: string, source = 'spec/callbacks.asyncapi.yaml'): CallbackModel {
+  const doc = parse(text);
+  if (typeof doc?.asyncapi !== 'string' || !doc.asyncapi.startsWith('3.')) {
+    throw new SpecError('/asyncapi', 'asyncapi-version', `${source}: expected AsyncAPI 3.x, found ${JSON.stringify(doc?.asyncapi)}`);
+  }
+  const schemas: Record<string, JsonSchema> = doc.components?.schemas ?? {};
+  const byRef = (ref: unknown, at: string): [string, JsonSchema] => {
+    const m = typeof ref === 'string' ? ref.match(REF) : null;
+    const name = m?.[1];
+    if (!name || !schemas[name]) throw new SpecError(at, 'unresolved-ref', `${source}: $ref ${String(ref)} does not resolve`);
+    return [name, schemas[name]!];
+  };
+  const item = schemas.EventItem;
+  if (!Array.isArray(item?.oneOf)) throw new SpecError('/components/schemas/EventItem', 'event-item', `${source}: EventItem must be a oneOf of event schemas`);
+  const eventTypes: CallbackEventTypeModel[] = [];
+  let unknownEventSchema: string | undefined;
+  for (const [i, branch] of item.oneOf.entries()) {
+    const [schemaName, schema] = byRef(branch.$ref, `/components/schemas/EventItem/oneOf/${i}`);
+    const type = schema.properties?.type?.const;
+    if (typeof type !== 'string') {
+      unknownEventSchema = schemaName;
+      continue;
+    }
+    const dataRef = schema.properties?.data?.$ref;
+    const data = dataRef ? byRef(dataRef, `/components/schemas/${schemaName}/properties/data`)[1] : {};
+    const orderingField = Object.entries<JsonSchema>(data.properties ?? {}).find(([, s]) => s['x-ordering-version'] === true)?.[0];
+    eventTypes.push({ type, schemaName, ...(orderingField ? { orderingField } : {}), bestEffort: schema['x-best-effort'] === true });
+  }
+  if (!unknownEventSchema) throw new SpecError('/components/schemas/EventItem', 'unknown-event', `${source}: EventItem needs a branch for unknown event types`);
+  const hookTypes = (schemas.HookType?.anyOf ?? []).map((b: JsonSchema) => b.const).filter((c: unknown): c is string => typeof c === 'string');
+  return {
+    source,
+    schemas: Object.keys(schemas).sort().map((name) => ({ name, schema: schemas[name]! })),
+    eventTypes: eventTypes.sort((a, b) => a.type.localeCompare(b.type)),
+    hookTypes,
+    unknownEventSchema,
+  };
+}

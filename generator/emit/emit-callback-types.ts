@@ -1,0 +1,94 @@
+/**
+ * Emits `src/callbacks/payloads.ts` (a type per callbacks schema, the event union discriminated
+ * by `type` with unknown types kept, the ordering table from x-ordering-version marks) and
+ * `src/callbacks.ts`, the `im-server-sdk/callbacks` entry point.
+ */
+import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
+import type { CallbackModel } from '../build-callback-model.js';
+import { schemaDocs } from './emit-schema-types.js';
+import { typeOf } from './schema-to-ts.js';
+import { doNotEditHeader, renderSource } from './source-file.js';
+
+export function emitCallbackTypes(model: CallbackModel): Map<string, string> {
+  const header = doNotEditHeader(model.source);
+  const statements: (string | StatementStructures)[] = [];
+  for (const { name, schema } of model.schemas) {
+    const docs = schemaDocs(schema);
+    statements.push({ kind: StructureKind.TypeAlias, name, isExported: true, type: typeOf(schema, { refName: (n) => n }), ...(docs ? { docs: [docs] } : {}) });
+  }
+  const known = model.eventTypes.map((e) => e.schemaName);
+  statements.push(
+    { kind: StructureKind.TypeAlias, name: 'KnownCallbackEvent', isExported: true, docs: ['Every event type the callbacks spec names, discriminated by `type`.'], type: known.join(' | ') },
+    {
+      kind: StructureKind.TypeAlias,
+      name: 'CallbackEventItem',
+      isExported: true,
+      docs: [`One item of an event request: a known event, or an \`${model.unknownEventSchema}\` (new types are added over time; ignore them without failing). Narrow with \`isEventType(event, 'group.members_added')\`.`],
+      type: `KnownCallbackEvent | ${model.unknownEventSchema}`,
+    },
+    {
+      kind: StructureKind.Interface,
+      name: 'CallbackEventTypeMap',
+      isExported: true,
+      docs: ['Event type → its event item type.'],
+      properties: model.eventTypes.map((e) => ({ name: JSON.stringify(e.type), type: e.schemaName })),
+    },
+    {
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: ['The event types the callbacks spec names (anything else is an unknown event).'],
+      declarations: [{ name: 'knownEventTypes', type: 'ReadonlySet<string>', initializer: `new Set(${JSON.stringify(model.eventTypes.map((e) => e.type))})` }],
+    },
+    {
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: ['Event type → the data field that orders its events (from the spec\'s x-ordering-version marks). Pass it to `isNewer`/`orderingMarkOf`.'],
+      declarations: [{ name: 'eventOrderingFields', type: 'Readonly<Record<string, string>>', initializer: JSON.stringify(Object.fromEntries(model.eventTypes.filter((e) => e.orderingField).map((e) => [e.type, e.orderingField]))) }],
+    },
+    {
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: ['Best-effort event types: buffered about 1 s before queueing; lost if the instance crashes, never replayed.'],
+      declarations: [{ name: 'bestEffortEventTypes', type: 'ReadonlySet<string>', initializer: `new Set(${JSON.stringify(model.eventTypes.filter((e) => e.bestEffort).map((e) => e.type))})` }],
+    },
+    {
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: ['Hook types the callbacks spec names (others may come).'],
+      declarations: [{ name: 'knownHookTypes', type: 'ReadonlySet<string>', initializer: `new Set(${JSON.stringify(model.hookTypes)})` }],
+    },
+    {
+      kind: StructureKind.Function,
+      name: 'isEventType',
+      isExported: true,
+      typeParameters: [{ name: 'T', constraint: 'keyof CallbackEventTypeMap' }],
+      docs: ['True when `event` is of the named type; narrows it to that event\'s type.'],
+      parameters: [{ name: 'event', type: '{ type?: unknown }' }, { name: 'type', type: 'T' }],
+      returnType: 'event is CallbackEventTypeMap[T]',
+      statements: ['return event.type === type;'],
+    },
+    {
+      kind: StructureKind.Function,
+      name: 'isKnownEvent',
+      isExported: true,
+      docs: ['True for an event type the spec names; false for an unknown (newer) type.'],
+      parameters: [{ name: 'event', type: 'CallbackEventItem' }],
+      returnType: 'event is KnownCallbackEvent',
+      statements: ['return knownEventTypes.has(event.type as string);'],
+    },
+  );
+  const files = new Map<string, string>();
+  files.set('src/callbacks/payloads.ts', header + renderSource(statements));
+  files.set('src/callbacks.ts', header + renderSource([
+    '// The callback receiver kit (hand-written runtime) and the payload types generated from the callbacks spec.',
+    `export * from './callbacks/index.js';`,
+    `export type * as payloads from './callbacks/payloads.js';`,
+    `export type { KnownCallbackEvent, CallbackEventItem, CallbackEventTypeMap, ${model.unknownEventSchema} as UnknownCallbackEvent, VerifyBody, EventBody, HookBody, HookAnswer, HookType, EventType, Origin } from './callbacks/payloads.js';`,
+    `export { isEventType, isKnownEvent, knownEventTypes, eventOrderingFields, bestEffortEventTypes, knownHookTypes } from './callbacks/payloads.js';`,
+  ]));
+  return files;
+}
