@@ -122,14 +122,9 @@ ${extensions.map(([k, v]) => `<h4>${esc(k)}</h4>${renderValue(v)}`).join('\n')}
 
   const eventRows = eventMessages
     .map((m) => {
-      const fields = properties(m.payload?.allOf?.at(-1) ?? m.payload)
-        .map((p) => p.name)
-        .filter((n) => n !== 'data');
-      const data = properties(m.payload)
-        .find((p) => p.name === 'data')
-        ?.schema;
+      const data = properties(m.payload).find((p) => p.name === 'data')?.schema;
       const dataFields = properties(data).map((p) => p.name);
-      return `<tr class="event-type"><td><code>${esc(m.name)}</code></td><td>${esc(m.summary ?? '')}</td><td>${bestEffort.has(m.name) ? 'best effort' : 'at least once'}</td><td>${versionField.has(m.name) ? `<code>${esc(versionField.get(m.name))}</code>` : ''}</td><td>${dataFields.map((f) => `<code>${esc(f)}</code>`).join(' ') || (fields.length ? '' : '')}</td></tr>`;
+      return `<tr class="event-type"><td><code>${esc(m.name)}</code></td><td>${esc(m.summary ?? '')}</td><td>${bestEffort.has(m.name) ? 'best effort' : 'at least once'}</td><td>${versionField.has(m.name) ? `<code>${esc(versionField.get(m.name))}</code>` : ''}</td><td>${dataFields.map((f) => `<code>${esc(f)}</code>`).join(' ')}</td></tr>`;
     })
     .join('\n');
 

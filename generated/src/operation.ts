@@ -58,6 +58,8 @@ export interface ValidationIssue {
 export interface RequestValidator {
   /** Returns null (or an empty array) when the params are valid. */
   validate(params: unknown): ValidationIssue[] | null;
+  /** Reports how a success response body differs from the spec; never used to refuse it. */
+  validateResponse?(body: unknown): ValidationIssue[] | null;
 }
 
 export interface BatchSplitSpec {

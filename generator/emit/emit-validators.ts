@@ -18,7 +18,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { isDateTime } from '../../templates/runtime/internal/ajv-runtime.js';
 import type { ApiModel, OperationModel } from '../model.js';
-import { paramsSchemaOf } from './params-schema.js';
+import { paramsSchemaOf, responseDriftSchemaOf } from './params-schema.js';
 import { doNotEditHeader } from './source-file.js';
 
 export const VALIDATORS_DIR = 'src/validators';
@@ -86,13 +86,21 @@ export function compileValidatorCode(model: ApiModel, op: OperationModel): { cod
   const schema = { $id: id, ...paramsSchemaOf(model, op) };
   checkSchema(op, schema);
   ajv.addSchema(schema);
-  let code = toStandalone(ajv, { validateParams: id }) as string;
+  const responseId = `urn:im-server-sdk:response:${op.id}`;
+  const driftSchema = responseDriftSchemaOf(model, op);
+  const response = typeof driftSchema === 'boolean' ? { $id: responseId, ...(driftSchema ? {} : { not: {} }) } : { $id: responseId, ...driftSchema };
+  checkSchema(op, response);
+  ajv.addSchema(response);
+  let code = toStandalone(ajv, { validateParams: id, validateResponseBody: responseId }) as string;
   for (const [expr, name] of Object.entries(RUNTIME_REQUIRES)) code = code.split(expr).join(name);
   const leftover = /require\([^)]*\)/.exec(code);
   if (leftover) {
     throw new ValidatorEmitError(`${op.id}: the Ajv standalone code needs ${leftover[0]}; add that helper to templates/runtime/internal/ajv-runtime.ts and to RUNTIME_REQUIRES in generator/emit/emit-validators.ts`);
   }
-  code = code.replace(/^"use strict";/, '').replace(/export const validateParams = (\w+);/, 'const validateParams = $1;');
+  code = code
+    .replace(/^"use strict";/, '')
+    .replace(/export const validateParams = (\w+);/, 'const validateParams = $1;')
+    .replace(/export const validateResponseBody = (\w+);/, 'const validateResponseBody = $1;');
   const imports = RUNTIME_NAMES.filter((name) => new RegExp(`\\b${name}\\b`).test(code));
   return { code, imports };
 }
@@ -114,6 +122,11 @@ function validatorModule(model: ApiModel, op: OperationModel): string {
     `/** Validates the flat params of \`${op.id}\` (path, query and body fields): null when valid, else the issues. */`,
     'export function validate(params: unknown): ValidationIssue[] | null {',
     '  return validateParams(params) ? null : issuesFromAjv(validateParams.errors, params, context);',
+    '}',
+    '',
+    `/** Reports how a response body of \`${op.id}\` differs from the spec (unknown fields of documented shapes, new enum values, type changes): null when it matches. Never used to refuse a response. */`,
+    'export function validateResponse(body: unknown): ValidationIssue[] | null {',
+    '  return validateResponseBody(body) ? null : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [] });',
     '}',
     '',
   ].join('\n');

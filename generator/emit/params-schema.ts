@@ -110,3 +110,29 @@ export function paramsSchemaOf(model: ApiModel, op: OperationModel, components =
     additionalProperties: !!op.body?.open,
   };
 }
+
+/**
+ * A stricter twin of a schema, used to REPORT response drift (never to refuse a response):
+ * documented object shapes (properties given, not marked x-not-documented) close, and open enums
+ * keep only their known values, so a field or value the service adds later shows up as an issue.
+ */
+export function driftSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(driftSchema);
+  if (!schema || typeof schema !== 'object') return schema;
+  const src = schema as JsonSchema;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(src)) out[key] = key === 'enum' || key === 'const' ? value : driftSchema(value);
+  const branches = src.anyOf as JsonSchema[] | undefined;
+  if (Array.isArray(branches) && branches.length === 2 && Array.isArray(branches[0]!.enum) && branches[1]!.type === 'string' && !branches[1]!.enum) {
+    delete out.anyOf;
+    Object.assign(out, branches[0]);
+  }
+  if (src.properties && !src['x-not-documented'] && src.additionalProperties !== false && typeof src.additionalProperties !== 'object') out.additionalProperties = false;
+  return out;
+}
+
+/** The drift-reporting schema of an operation's first success response (without $id). */
+export function responseDriftSchemaOf(model: ApiModel, op: OperationModel): JsonSchema | boolean {
+  const components = new Map(model.schemas.map((s) => [s.name, driftSchema(s.schema) as JsonSchema]));
+  return inlineSchema(driftSchema(op.response), components, `${op.id}: response`);
+}

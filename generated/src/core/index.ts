@@ -9,6 +9,7 @@ export type {
   ClientOptions,
   ClientSecretSource,
   RequestOptions,
+  ResponseDrift,
   RuntimeInternals,
 } from './options.js';
 export { ApiPromise } from './api-promise.js';
@@ -39,6 +40,8 @@ export type { ApiErrorInit } from './errors.js';
 export { errorFromResponse, parseErrorBody } from './error-from-response.js';
 export type { ErrorContext, ParsedErrorBody } from './error-from-response.js';
 export { maskUrlQuery } from '../internal/redact.js';
+export { CLIENT_ENV_VARS, clientOptionsFromEnv } from './from-env.js';
+export { browserLikeScope } from '../internal/server-only.js';
 export { MemoryTokenStore } from '../internal/token-manager.js';
 export type { StoredToken, TokenEvent, TokenStore } from '../internal/token-manager.js';
 export { RedisTokenStore, fromIoredis, fromNodeRedis } from '../stores/index.js';

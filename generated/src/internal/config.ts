@@ -4,8 +4,9 @@
  * `ConfigError` naming the option; secret values are never echoed.
  */
 import { ConfigError } from '../core/errors.js';
-import type { ClientOptions, ClientSecretSource } from '../core/options.js';
+import type { ClientOptions, ClientSecretSource, ResponseDrift } from '../core/options.js';
 import { realSleep, type Sleep } from './call-scope.js';
+import { assertServerSide } from './server-only.js';
 import type { FetchLike } from './http-attempt.js';
 import type { Logger } from './logger.js';
 import { MemoryTokenStore, type TokenEvent, type TokenStore } from './token-manager.js';
@@ -24,6 +25,8 @@ export interface ResolvedConfig {
   logger: Logger | undefined;
   tokenStore: TokenStore;
   validateRequests: boolean;
+  validateResponses: boolean;
+  onResponseDrift: ((drift: ResponseDrift) => void) | undefined;
   maxRetryAfterMs: number;
   tokenRefreshMarginMs: number | undefined;
   onTokenEvent: ((event: TokenEvent) => void) | undefined;
@@ -178,6 +181,7 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     );
   }
   const o = options;
+  assertServerSide(o.dangerouslyAllowBrowser);
   const baseUrl = baseUrlOf(o.baseUrl);
   const { orgName, appName } = orgAndApp(o);
   const clientId = nonEmptyString(
@@ -203,6 +207,9 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
   if (o.validateRequests !== undefined && typeof o.validateRequests !== 'boolean') {
     throw new ConfigError('validateRequests', 'must be a boolean.');
   }
+  if (o.validateResponses !== undefined && typeof o.validateResponses !== 'boolean') {
+    throw new ConfigError('validateResponses', 'must be a boolean.');
+  }
   const internals = o.internals ?? {};
   return {
     baseUrl,
@@ -217,6 +224,8 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     logger: o.logger,
     tokenStore: tokenStoreOf(o.tokenStore),
     validateRequests: o.validateRequests ?? true,
+    validateResponses: o.validateResponses ?? false,
+    onResponseDrift: optionalFunction('onResponseDrift', o.onResponseDrift),
     maxRetryAfterMs: number('maxRetryAfterMs', o.maxRetryAfterMs, 60_000, 0),
     tokenRefreshMarginMs:
       o.tokenRefreshMarginMs === undefined

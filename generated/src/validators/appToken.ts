@@ -202,10 +202,197 @@ function validate0(
   return errors === 0;
 }
 validate0.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const validateResponseBody = validate1;
+const schema1 = {
+  $id: 'urn:im-server-sdk:response:app.token',
+  type: 'object',
+  required: ['access_token', 'expires_in', 'application'],
+  additionalProperties: false,
+  properties: {
+    access_token: { type: 'string' },
+    expires_in: { type: 'number', minimum: 300, maximum: 31536000 },
+    application: { type: 'string' },
+  },
+};
+function validate1(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="urn:im-server-sdk:response:app.token" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.access_token === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'access_token' },
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.expires_in === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'expires_in' },
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.application === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'application' },
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'access_token' || key0 === 'expires_in' || key0 === 'application')) {
+        const err3 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.access_token !== undefined) {
+      if (typeof data.access_token !== 'string') {
+        const err4 = {
+          instancePath: instancePath + '/access_token',
+          schemaPath: '#/properties/access_token/type',
+          keyword: 'type',
+          params: { type: 'string' },
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.expires_in !== undefined) {
+      let data1 = data.expires_in;
+      if (typeof data1 == 'number' && isFinite(data1)) {
+        if (data1 > 31536000 || isNaN(data1)) {
+          const err5 = {
+            instancePath: instancePath + '/expires_in',
+            schemaPath: '#/properties/expires_in/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 31536000 },
+          };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (data1 < 300 || isNaN(data1)) {
+          const err6 = {
+            instancePath: instancePath + '/expires_in',
+            schemaPath: '#/properties/expires_in/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 300 },
+          };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = {
+          instancePath: instancePath + '/expires_in',
+          schemaPath: '#/properties/expires_in/type',
+          keyword: 'type',
+          params: { type: 'number' },
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.application !== undefined) {
+      if (typeof data.application !== 'string') {
+        const err8 = {
+          instancePath: instancePath + '/application',
+          schemaPath: '#/properties/application/type',
+          keyword: 'type',
+          params: { type: 'string' },
+        };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err9 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+    };
+    if (vErrors === null) {
+      vErrors = [err9];
+    } else {
+      vErrors.push(err9);
+    }
+    errors++;
+  }
+  validate1.errors = vErrors;
+  return errors === 0;
+}
+validate1.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 
 const context = { pathParams: [] };
 
 /** Validates the flat params of `app.token` (path, query and body fields): null when valid, else the issues. */
 export function validate(params: unknown): ValidationIssue[] | null {
   return validateParams(params) ? null : issuesFromAjv(validateParams.errors, params, context);
+}
+
+/** Reports how a response body of `app.token` differs from the spec (unknown fields of documented shapes, new enum values, type changes): null when it matches. Never used to refuse a response. */
+export function validateResponse(body: unknown): ValidationIssue[] | null {
+  return validateResponseBody(body)
+    ? null
+    : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [] });
 }

@@ -145,10 +145,88 @@ function validate0(
   return errors === 0;
 }
 validate0.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const validateResponseBody = validate1;
+const schema1 = {
+  $id: 'urn:im-server-sdk:response:media.create_upload',
+  type: 'object',
+  additionalProperties: true,
+  properties: { file_id: { type: 'string', minLength: 1 } },
+};
+function validate1(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="urn:im-server-sdk:response:media.create_upload" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.file_id !== undefined) {
+      let data0 = data.file_id;
+      if (typeof data0 === 'string') {
+        if (func0(data0) < 1) {
+          const err0 = {
+            instancePath: instancePath + '/file_id',
+            schemaPath: '#/properties/file_id/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+          };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = {
+          instancePath: instancePath + '/file_id',
+          schemaPath: '#/properties/file_id/type',
+          keyword: 'type',
+          params: { type: 'string' },
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate1.errors = vErrors;
+  return errors === 0;
+}
+validate1.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 
 const context = { pathParams: [] };
 
 /** Validates the flat params of `media.create_upload` (path, query and body fields): null when valid, else the issues. */
 export function validate(params: unknown): ValidationIssue[] | null {
   return validateParams(params) ? null : issuesFromAjv(validateParams.errors, params, context);
+}
+
+/** Reports how a response body of `media.create_upload` differs from the spec (unknown fields of documented shapes, new enum values, type changes): null when it matches. Never used to refuse a response. */
+export function validateResponse(body: unknown): ValidationIssue[] | null {
+  return validateResponseBody(body)
+    ? null
+    : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [] });
 }

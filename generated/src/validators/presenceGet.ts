@@ -128,10 +128,55 @@ function validate0(
   return errors === 0;
 }
 validate0.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const validateResponseBody = validate1;
+const schema1 = {
+  $id: 'urn:im-server-sdk:response:presence.get',
+  type: 'object',
+  additionalProperties: true,
+};
+function validate1(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="urn:im-server-sdk:response:presence.get" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+  } else {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  validate1.errors = vErrors;
+  return errors === 0;
+}
+validate1.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 
 const context = { pathParams: ['username'] };
 
 /** Validates the flat params of `presence.get` (path, query and body fields): null when valid, else the issues. */
 export function validate(params: unknown): ValidationIssue[] | null {
   return validateParams(params) ? null : issuesFromAjv(validateParams.errors, params, context);
+}
+
+/** Reports how a response body of `presence.get` differs from the spec (unknown fields of documented shapes, new enum values, type changes): null when it matches. Never used to refuse a response. */
+export function validateResponse(body: unknown): ValidationIssue[] | null {
+  return validateResponseBody(body)
+    ? null
+    : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [] });
 }

@@ -193,10 +193,98 @@ function validate0(
   return errors === 0;
 }
 validate0.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const validateResponseBody = validate1;
+const schema1 = {
+  $id: 'urn:im-server-sdk:response:rtc.get_ban',
+  anyOf: [{ type: 'object', additionalProperties: true }, { type: 'null' }],
+};
+function validate1(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="urn:im-server-sdk:response:rtc.get_ban" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+  } else {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/anyOf/0/type',
+      keyword: 'type',
+      params: { type: 'object' },
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if (_valid0) {
+    var props0 = true;
+  }
+  const _errs4 = errors;
+  if (data !== null) {
+    const err1 = {
+      instancePath,
+      schemaPath: '#/anyOf/1/type',
+      keyword: 'type',
+      params: { type: 'null' },
+    };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  var _valid0 = _errs4 === errors;
+  valid0 = valid0 || _valid0;
+  if (!valid0) {
+    const err2 = { instancePath, schemaPath: '#/anyOf', keyword: 'anyOf', params: {} };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  validate1.errors = vErrors;
+  evaluated0.props = props0;
+  return errors === 0;
+}
+validate1.evaluated = { dynamicProps: true, dynamicItems: false };
 
 const context = { pathParams: ['channel_id', 'username'] };
 
 /** Validates the flat params of `rtc.get_ban` (path, query and body fields): null when valid, else the issues. */
 export function validate(params: unknown): ValidationIssue[] | null {
   return validateParams(params) ? null : issuesFromAjv(validateParams.errors, params, context);
+}
+
+/** Reports how a response body of `rtc.get_ban` differs from the spec (unknown fields of documented shapes, new enum values, type changes): null when it matches. Never used to refuse a response. */
+export function validateResponse(body: unknown): ValidationIssue[] | null {
+  return validateResponseBody(body)
+    ? null
+    : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [] });
 }

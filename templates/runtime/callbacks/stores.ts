@@ -4,6 +4,12 @@
  * adapters for node-redis and ioredis.
  */
 
+import type { RedisCommandClient } from '../stores/redis-client.js';
+
+// Moved to ../stores/redis-client.ts (shared with the App Token store); re-exported here.
+export { fromIoredis, fromNodeRedis } from '../stores/redis-client.js';
+export type { RedisCommandClient } from '../stores/redis-client.js';
+
 export const DEFAULT_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface DedupeStore {
@@ -78,30 +84,6 @@ export class MemoryDedupeStore implements DedupeStore {
       this.#evicted++;
     }
   }
-}
-
-/** The one thing the Redis store needs: send a command, get the reply. */
-export interface RedisCommandClient {
-  command(args: string[]): Promise<unknown>;
-}
-
-/** node-redis (v4/v5) client → RedisCommandClient, through `client.sendCommand([...])`. */
-export function fromNodeRedis(client: {
-  sendCommand(args: string[]): Promise<unknown>;
-}): RedisCommandClient {
-  return { command: (args) => client.sendCommand(args) };
-}
-
-/** ioredis client → RedisCommandClient, through `client.call(name, ...args)`. */
-export function fromIoredis(client: {
-  call(command: string, ...args: string[]): Promise<unknown>;
-}): RedisCommandClient {
-  return {
-    command: ([name, ...rest]) => {
-      if (!name) return Promise.reject(new TypeError('empty Redis command'));
-      return client.call(name, ...rest);
-    },
-  };
 }
 
 export interface RedisDedupeStoreOptions {

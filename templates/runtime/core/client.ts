@@ -6,6 +6,7 @@
 import type { OperationSpec, RequestValidator } from '../operation.js';
 import { ApiPromise, type WithResponse } from './api-promise.js';
 import { ConfigError, CredentialsRevokedError, ImError, InvalidClientError, ValidationError } from './errors.js';
+import { clientOptionsFromEnv, type Env } from './from-env.js';
 import type { ClientOptions, ClientSecretSource, RequestOptions } from './options.js';
 import { Page, PagePromise } from './pagination.js';
 import { CallScope } from '../internal/call-scope.js';
@@ -63,6 +64,14 @@ export class ImCore {
       revokedError: (operationId) => this.#revokedError(operationId),
       revoke: (error) => this.#revoke(error),
     };
+  }
+
+  /**
+   * A client from the environment: IM_BASE_URL, IM_APP_KEY (`org#app`), IM_CLIENT_ID and
+   * IM_CLIENT_SECRET; `overrides` win. A missing variable is a ConfigError naming it.
+   */
+  static fromEnv<T extends ImCore>(this: new (options: ClientOptions) => T, overrides: Partial<ClientOptions> = {}, env?: Env): T {
+    return new this(clientOptionsFromEnv(overrides, env));
   }
 
   get baseUrl(): string {
@@ -137,7 +146,7 @@ export class ImCore {
       now: this.#config.now,
     });
     try {
-      return await sendWithRetries(this.#runtime, {
+      const result = await sendWithRetries(this.#runtime, {
         op,
         request,
         policy,
@@ -146,8 +155,23 @@ export class ImCore {
         timeoutMs: options.timeoutMs ?? this.#config.timeoutMs,
         scope,
       });
+      if ((options.validateResponse ?? this.#config.validateResponses) && op.loadValidator) await this.#reportDrift(op, result);
+      return result;
     } finally {
       scope.dispose();
+    }
+  }
+
+  /** Lenient response check: differences are reported, the response is returned as it came. */
+  async #reportDrift(op: OperationSpec, result: WithResponse<unknown>): Promise<void> {
+    try {
+      const validator = await op.loadValidator!();
+      const issues = validator.validateResponse?.(result.data);
+      if (!issues || issues.length === 0) return;
+      this.#logger.warn(`${op.id}: the response differs from the spec in ${issues.length} place(s): ${issues.slice(0, 3).map((i) => `${i.pointer || '/'} ${i.rule}`).join(', ')}`);
+      this.#config.onResponseDrift?.({ operationId: op.id, status: result.response.status, requestId: result.response.requestId, issues });
+    } catch (err) {
+      this.#logger.warn(`${op.id}: response check failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 

@@ -4,7 +4,7 @@
  */
 export { ImCore } from './client.js';
 export { TOKEN_EXCHANGE_OPERATION } from '../internal/token-exchange.js';
-export type { ClientOptions, ClientSecretSource, RequestOptions, RuntimeInternals } from './options.js';
+export type { ClientOptions, ClientSecretSource, RequestOptions, ResponseDrift, RuntimeInternals } from './options.js';
 export { ApiPromise } from './api-promise.js';
 export type { ResponseInfo, WithResponse } from './api-promise.js';
 export { Page, PagePromise } from './pagination.js';
@@ -33,8 +33,12 @@ export type { ApiErrorInit } from './errors.js';
 export { errorFromResponse, parseErrorBody } from './error-from-response.js';
 export type { ErrorContext, ParsedErrorBody } from './error-from-response.js';
 export { maskUrlQuery } from '../internal/redact.js';
+export { CLIENT_ENV_VARS, clientOptionsFromEnv } from './from-env.js';
+export { browserLikeScope } from '../internal/server-only.js';
 export { MemoryTokenStore } from '../internal/token-manager.js';
 export type { StoredToken, TokenEvent, TokenStore } from '../internal/token-manager.js';
+export { RedisTokenStore, fromIoredis, fromNodeRedis } from '../stores/index.js';
+export type { RedisCommandClient, RedisTokenStoreOptions } from '../stores/index.js';
 export type { Logger } from '../internal/logger.js';
 export type {
   DedupeKeySpec,

@@ -6,6 +6,7 @@ import type { FetchLike } from '../internal/http-attempt.js';
 import type { Logger } from '../internal/logger.js';
 import type { TokenEvent, TokenStore } from '../internal/token-manager.js';
 import type { CredentialsRevokedError } from './errors.js';
+import type { ValidationIssue } from '../operation.js';
 
 export type ClientSecretSource = string | (() => string | Promise<string>);
 
@@ -39,12 +40,27 @@ export interface ClientOptions {
   tokenStore?: TokenStore;
   /** Run the generated request validators before sending (default true). */
   validateRequests?: boolean;
+  /**
+   * Also check success responses against the spec (default false; useful in tests against a
+   * mock server). Lenient by design: the response is returned as it came, unknown fields and
+   * new enum values are kept; differences go to `onResponseDrift` (and the logger as warnings),
+   * never thrown.
+   */
+  validateResponses?: boolean;
+  /** Called with each response that differs from the spec, when validateResponses is on. */
+  onResponseDrift?: (drift: ResponseDrift) => void;
   /** Longest Retry-After wait that is honoured, in ms (default 60 000); longer → RateLimitedError. */
   maxRetryAfterMs?: number;
   /** Refresh the App Token this long before expiry (default: min(5 min, 10 % of its lifetime)). */
   tokenRefreshMarginMs?: number;
   /** Token lifecycle events (never carry the token or the secret). */
   onTokenEvent?: (event: TokenEvent) => void;
+  /**
+   * The client refuses to start in a browser page or a web worker: it holds the Client Secret
+   * and an App Token, which stands for the administrative authority of the whole application.
+   * Set this only for a server-side runtime that looks like a browser.
+   */
+  dangerouslyAllowBrowser?: boolean;
   /** Called once when the service says app_deleted / tenant_closed. */
   onCredentialsRevoked?: (error: CredentialsRevokedError) => void;
   /**
@@ -52,6 +68,14 @@ export interface ClientOptions {
    * @internal
    */
   internals?: RuntimeInternals;
+}
+
+export interface ResponseDrift {
+  operationId: string;
+  status: number;
+  requestId: string | undefined;
+  /** Each difference: JSON pointer into the response body, the rule, a message. */
+  issues: ValidationIssue[];
 }
 
 export interface RuntimeInternals {
@@ -73,4 +97,6 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** Run the request validator for this call (default: the client's validateRequests). */
   validate?: boolean;
+  /** Check this call's response against the spec (default: the client's validateResponses). */
+  validateResponse?: boolean;
 }

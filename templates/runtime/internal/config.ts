@@ -3,8 +3,9 @@
  * `ConfigError` naming the option; secret values are never echoed.
  */
 import { ConfigError } from '../core/errors.js';
-import type { ClientOptions, ClientSecretSource } from '../core/options.js';
+import type { ClientOptions, ClientSecretSource, ResponseDrift } from '../core/options.js';
 import { realSleep, type Sleep } from './call-scope.js';
+import { assertServerSide } from './server-only.js';
 import type { FetchLike } from './http-attempt.js';
 import type { Logger } from './logger.js';
 import { MemoryTokenStore, type TokenEvent, type TokenStore } from './token-manager.js';
@@ -23,6 +24,8 @@ export interface ResolvedConfig {
   logger: Logger | undefined;
   tokenStore: TokenStore;
   validateRequests: boolean;
+  validateResponses: boolean;
+  onResponseDrift: ((drift: ResponseDrift) => void) | undefined;
   maxRetryAfterMs: number;
   tokenRefreshMarginMs: number | undefined;
   onTokenEvent: ((event: TokenEvent) => void) | undefined;
@@ -124,6 +127,7 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     throw new ConfigError('options', 'must be an object with baseUrl, appKey (or orgName and appName), clientId and clientSecret.');
   }
   const o = options;
+  assertServerSide(o.dangerouslyAllowBrowser);
   const baseUrl = baseUrlOf(o.baseUrl);
   const { orgName, appName } = orgAndApp(o);
   const clientId = nonEmptyString('clientId', o.clientId, 'Give the client id shown in the console.');
@@ -140,6 +144,9 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
   if (o.validateRequests !== undefined && typeof o.validateRequests !== 'boolean') {
     throw new ConfigError('validateRequests', 'must be a boolean.');
   }
+  if (o.validateResponses !== undefined && typeof o.validateResponses !== 'boolean') {
+    throw new ConfigError('validateResponses', 'must be a boolean.');
+  }
   const internals = o.internals ?? {};
   return {
     baseUrl,
@@ -154,6 +161,8 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     logger: o.logger,
     tokenStore: tokenStoreOf(o.tokenStore),
     validateRequests: o.validateRequests ?? true,
+    validateResponses: o.validateResponses ?? false,
+    onResponseDrift: optionalFunction('onResponseDrift', o.onResponseDrift),
     maxRetryAfterMs: number('maxRetryAfterMs', o.maxRetryAfterMs, 60_000, 0),
     tokenRefreshMarginMs: o.tokenRefreshMarginMs === undefined ? undefined : number('tokenRefreshMarginMs', o.tokenRefreshMarginMs, 0, 0),
     onTokenEvent: optionalFunction('onTokenEvent', o.onTokenEvent),

@@ -29,6 +29,12 @@ export interface TokenStore {
   delete(key: string): Promise<void>;
   /** Optional cross-process lock held while one process exchanges. */
   withExchangeLock?<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Optional atomic compare-and-delete: delete only while the stored token is `accessToken`.
+   * Used after a 401, so that a process that learns late about it never deletes the token that
+   * another process already exchanged in its place (without it: get, compare, delete).
+   */
+  deleteIf?(key: string, accessToken: string): Promise<void>;
 }
 
 /** The default store: this process only. */
@@ -109,8 +115,9 @@ export class TokenManager {
     if (this.#rejected.size > 32) this.#rejected.delete(this.#rejected.values().next().value as string);
     if (this.#current?.accessToken === token) this.#current = null;
     try {
-      const stored = await this.#o.store.get(this.#o.key);
-      if (stored?.accessToken === token) await this.#o.store.delete(this.#o.key);
+      const { store, key } = this.#o;
+      if (store.deleteIf) await store.deleteIf(key, token);
+      else if ((await store.get(key))?.accessToken === token) await store.delete(key);
     } catch (err) {
       this.#o.logger.warn(`token store failed while invalidating a token: ${describe(err)}`);
     }

@@ -1,0 +1,254 @@
+/**
+ * The package in users' projects: a copy of generated/ is built and packed (`npm pack`) in a
+ * temp dir (not in place, so this runs beside test/package.test.ts), then fresh temp consumer
+ * projects install that tarball and prove:
+ * - an ESM and a CommonJS consumer import the client and call it against a local node:http
+ *   server on 127.0.0.1 (token exchange + one call);
+ * - a TypeScript consumer type-checks under moduleResolution node16, bundler and node10;
+ * - publint --strict and attw find no problem;
+ * - the tarball holds no test files, no source maps pointing outside it, no secrets, and its
+ *   README is the generated one.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/seed.js';
+
+const run = promisify(execFile);
+const bin = (name: string): string => join(repoRoot, 'node_modules/.bin', name);
+const work = mkdtempSync(join(tmpdir(), 'im-consumers-'));
+const pkgCopy = join(work, 'pkg');
+const unpacked = join(work, 'unpacked');
+let tarball = '';
+
+const npmEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+
+function sh(cmd: string, args: string[], cwd: string, timeout = 120_000): string {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout, env: npmEnv });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+/** A consumer project with the tarball installed from disk (the package has no dependencies). */
+function consumer(name: string, pkg: Record<string, unknown>, files: Record<string, string>): string {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, version: '0.0.0', ...pkg }, null, 2));
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
+  sh('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'], dir);
+  return dir;
+}
+
+function* walk(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(p);
+    else yield p;
+  }
+}
+
+// ------------------------------------------------------------------ the local service
+const seen: { method: string; url: string; auth: string | undefined; body: string }[] = [];
+let server: Server;
+let baseUrl = '';
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let b = '';
+    req.on('data', (c) => (b += c));
+    req.on('end', () => resolve(b));
+  });
+}
+
+beforeAll(async () => {
+  // Build and pack a copy of generated/ (its node_modules links to the repo's, for tsc and @types/node).
+  cpSync(join(repoRoot, 'generated'), pkgCopy, {
+    recursive: true,
+    filter: (src) => !/[/\\](dist|node_modules)$/.test(src),
+  });
+  symlinkSync(join(repoRoot, 'node_modules'), join(pkgCopy, 'node_modules'), 'dir');
+  const env = { ...npmEnv, PATH: `${join(repoRoot, 'node_modules/.bin')}:${process.env.PATH}` };
+  const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: pkgCopy, encoding: 'utf8', env, timeout: 180_000 });
+  if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}\n${build.stderr}`);
+  const [packed] = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', work, '--loglevel=error'], pkgCopy));
+  tarball = join(work, packed.filename);
+  mkdirSync(unpacked);
+  sh('tar', ['-xzf', tarball, '-C', unpacked], work);
+
+  server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    seen.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, body });
+    res.setHeader('content-type', 'application/json');
+    if (req.method === 'POST' && req.url === '/acme/chat/token') {
+      const creds = JSON.parse(body);
+      if (creds.client_id === 'consumer-id' && creds.client_secret === 'consumer-secret' && creds.grant_type === 'client_credentials') {
+        res.end(JSON.stringify({ access_token: 'tok-consumer', expires_in: 3600, application: 'acme#chat' }));
+      } else {
+        res.statusCode = 401;
+        res.end(JSON.stringify({ error: { code: 'invalid_client', message: 'bad credentials', request_id: 'r1' } }));
+      }
+      return;
+    }
+    if (req.headers.authorization !== 'Bearer tok-consumer') {
+      res.statusCode = 401;
+      res.end(JSON.stringify({ error: { code: 'unauthenticated', message: 'no token', request_id: 'r2' } }));
+      return;
+    }
+    if (req.method === 'GET' && req.url === '/acme/chat/users/alice') {
+      res.end(JSON.stringify({ username: 'alice', nickname: 'Alice' }));
+      return;
+    }
+    res.statusCode = 404;
+    res.end(JSON.stringify({ error: { code: 'not_found', message: `no route ${req.method} ${req.url}`, request_id: 'r3' } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const addr = server.address();
+  baseUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+}, 240_000);
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  rmSync(work, { recursive: true, force: true });
+});
+
+const CALL = (load: string): string => `${load}
+const im = new ImClient({ baseUrl: process.env.IM_BASE_URL, appKey: 'acme#chat', clientId: 'consumer-id', clientSecret: 'consumer-secret', maxRetries: 0 });
+const user = await im.users.get({ username: 'alice' });
+let refused = 'none';
+try { await im.users.get({ username: '' }); } catch (e) { refused = (e instanceof ValidationError) + ':' + e.name; }
+console.log(JSON.stringify({ user, refused, callbacks: Object.keys(callbacks).length, funcs: typeof funcs.usersGet }));
+`;
+
+describe('consumers of the packed tarball', () => {
+  it('an ESM project imports and calls the client (token exchange + users.get)', async () => {
+    const dir = consumer('esm-consumer', { type: 'module' }, {
+      'index.mjs': CALL(
+        `import { ImClient, ValidationError } from 'im-server-sdk';\nimport * as funcs from 'im-server-sdk/funcs';\nimport * as callbacks from 'im-server-sdk/callbacks';`,
+      ),
+    });
+    seen.length = 0;
+    const { stdout, stderr } = await run(process.execPath, ['index.mjs'], { cwd: dir, env: { ...process.env, IM_BASE_URL: baseUrl }, timeout: 30_000 });
+    expect(stderr).toBe('');
+    const out = JSON.parse(stdout);
+    expect(out.user).toMatchObject({ username: 'alice' });
+    expect(out.refused).toBe('true:ValidationError');
+    expect(out.callbacks).toBeGreaterThan(0);
+    expect(out.funcs).toBe('function');
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['POST /acme/chat/token', 'GET /acme/chat/users/alice']);
+    expect(seen[1]!.auth).toBe('Bearer tok-consumer');
+  }, 120_000);
+
+  it('a CommonJS project requires and calls the client', async () => {
+    const dir = consumer('cjs-consumer', { type: 'commonjs' }, {
+      'index.js': `(async () => {\n${CALL(
+        `const { ImClient, ValidationError } = require('im-server-sdk');\nconst funcs = require('im-server-sdk/funcs');\nconst callbacks = require('im-server-sdk/callbacks');`,
+      )}})().catch((e) => { console.error(e); process.exit(1); });\n`,
+    });
+    seen.length = 0;
+    const { stdout, stderr } = await run(process.execPath, ['index.js'], { cwd: dir, env: { ...process.env, IM_BASE_URL: baseUrl }, timeout: 30_000 });
+    expect(stderr).toBe('');
+    const out = JSON.parse(stdout);
+    expect(out.user).toMatchObject({ username: 'alice' });
+    expect(out.refused).toBe('true:ValidationError');
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['POST /acme/chat/token', 'GET /acme/chat/users/alice']);
+  }, 120_000);
+
+  it('a TypeScript project type-checks under moduleResolution node16, bundler and node10', () => {
+    const source = `import { ImClient, ApiError, NotFoundError, ValidationError, type UsersCreateParams, type ClientOptions } from 'im-server-sdk';
+import { ImCore, usersGet } from 'im-server-sdk/funcs';
+
+const options: ClientOptions = { baseUrl: 'http://127.0.0.1:1', orgName: 'acme', appName: 'chat', clientId: 'id', clientSecret: async () => 'secret' };
+const im = new ImClient(options);
+const params: UsersCreateParams = { username: 'alice' };
+export async function main(): Promise<string> {
+  const created = await im.users.create(params, { timeoutMs: 5_000 });
+  for await (const group of im.groups.ofUser({ username: 'alice' })) void group;
+  const core = new ImCore({ baseUrl: 'http://127.0.0.1:1', appKey: 'acme#chat', clientId: 'id', clientSecret: 's' });
+  await usersGet(core, { username: 'alice' });
+  try {
+    await im.users.get({ username: 'bob' });
+  } catch (e) {
+    if (e instanceof NotFoundError) return e.code ?? 'not_found';
+    if (e instanceof ApiError) return String(e.status);
+    if (e instanceof ValidationError) return e.issues.map((i) => i.pointer).join();
+  }
+  // @ts-expect-error: no such method
+  im.users.doesNotExist();
+  // @ts-expect-error: username must be a string
+  await im.users.get({ username: 42 });
+  return JSON.stringify(created);
+}
+`;
+    const cjsSource = `import { ImClient } from 'im-server-sdk';
+import type { UsersGetParams } from 'im-server-sdk';
+import { usersGet } from 'im-server-sdk/funcs';
+const p: UsersGetParams = { username: 'alice' };
+export const made = [typeof ImClient, typeof usersGet, p.username];
+`;
+    const common = { strict: true, noEmit: true, skipLibCheck: false, target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: ['node'], typeRoots: [join(repoRoot, 'node_modules/@types')] };
+    const dir = consumer('ts-consumer', { type: 'module' }, {
+      'index.ts': source,
+      'legacy.cts': cjsSource,
+      'tsconfig.node16.json': JSON.stringify({ compilerOptions: { ...common, module: 'node16', moduleResolution: 'node16' }, files: ['index.ts', 'legacy.cts'] }),
+      'tsconfig.bundler.json': JSON.stringify({ compilerOptions: { ...common, module: 'esnext', moduleResolution: 'bundler' }, files: ['index.ts'] }),
+    });
+    const legacy = consumer('ts-node10-consumer', { type: 'commonjs' }, {
+      'index.ts': cjsSource,
+      'tsconfig.json': JSON.stringify({ compilerOptions: { ...common, module: 'commonjs', moduleResolution: 'node10', esModuleInterop: true }, files: ['index.ts'] }),
+    });
+    for (const [cwd, project] of [[dir, 'tsconfig.node16.json'], [dir, 'tsconfig.bundler.json'], [legacy, 'tsconfig.json']] as const) {
+      const r = spawnSync(bin('tsc'), ['-p', project], { cwd, encoding: 'utf8', timeout: 120_000 });
+      expect(`${project}: exit ${r.status}\n${r.stdout}${r.stderr}`).toBe(`${project}: exit 0\n`);
+    }
+  }, 180_000);
+
+  it('publint --strict finds nothing', () => {
+    const r = spawnSync(bin('publint'), [pkgCopy, '--strict'], { cwd: work, encoding: 'utf8', timeout: 120_000, env: npmEnv });
+    expect(`${r.status}\n${r.stdout}${r.stderr}`).toMatch(/^0\n[\s\S]*All good!/);
+  }, 120_000);
+
+  it('arethetypeswrong finds no problem in the tarball (node10, node16 CJS/ESM, bundler)', () => {
+    const r = spawnSync(bin('attw'), [tarball, '--format', 'table-flipped'], { cwd: work, encoding: 'utf8', timeout: 120_000, env: { ...npmEnv, NO_COLOR: '1' } });
+    expect(`${r.status}\n${r.stdout}${r.stderr}`).toMatch(/^0\n[\s\S]*No problems found/);
+  }, 120_000);
+
+  it('the tarball holds no test files, no outside-pointing source maps, no secrets, and the generated README', () => {
+    const root = join(unpacked, 'package');
+    const files = [...walk(root)].map((f) => relative(root, f));
+    expect(files).toContain('README.md');
+    expect(files.filter((f) => /(^|\/)(test|tests|__tests__|__snapshots__|fixtures)\/|\.(test|spec)\.[cm]?[jt]s$|\.test\.d\.ts$/.test(f))).toEqual([]);
+    expect(files.filter((f) => /^src\/|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
+
+    for (const f of files.filter((x) => x.endsWith('.map'))) {
+      const map = JSON.parse(readFileSync(join(root, f), 'utf8'));
+      for (const s of map.sources ?? []) expect(join(root, f, '..', map.sourceRoot ?? '', s).startsWith(root), `${f} → ${s}`).toBe(true);
+    }
+    const leaks: string[] = [];
+    const secretPatterns: [string, RegExp][] = [
+      ['private key', /-----BEGIN [A-Z ]*PRIVATE KEY-----/],
+      ['AWS access key', /\bAKIA[0-9A-Z]{16}\b/],
+      ['GitHub token', /\bgh[pousr]_[A-Za-z0-9]{36,}\b/],
+      ['npm token', /\bnpm_[A-Za-z0-9]{36}\b/],
+      ['Slack token', /\bxox[abprs]-[A-Za-z0-9-]{10,}/],
+      ['OpenAI-style key', /\bsk-[A-Za-z0-9]{32,}\b/],
+      ['JWT', /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/],
+      ['bearer token literal', /Bearer [A-Za-z0-9._-]{20,}/],
+      ['this machine\'s paths', new RegExp(`${repoRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}|/root/|/home/[a-z]`)],
+      ['sourceMappingURL', /sourceMappingURL=(?!data:)/],
+    ];
+    for (const f of files) {
+      const text = readFileSync(join(root, f), 'utf8');
+      for (const [what, re] of secretPatterns) if (re.test(text)) leaks.push(`${f}: ${what} (${text.match(re)![0].slice(0, 40)})`);
+    }
+    expect(leaks).toEqual([]);
+    expect(files.some((f) => /(^|\/)\.(env|npmrc)/.test(f))).toBe(false);
+
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toBe(readFileSync(join(repoRoot, 'generated/README.md'), 'utf8'));
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toMatch(/im-server-sdk/);
+    expect(statSync(tarball).size).toBeLessThan(5_000_000);
+  });
+});

@@ -1,0 +1,202 @@
+/**
+ * The fault matrix of issue 9: every retry class (REST seed 4: Q, I, U, D, N and the three
+ * conditional N cases, plus the non-N side of two of them) × every fault of `FAULTS`.
+ * `runCell` runs one cell through the GENERATED client against the fault server with a fake
+ * clock (waits are recorded, not slept); `expectedCell` says what the seed's rules require.
+ */
+import {
+  ImClient,
+  type ClientOptions,
+  type Logger,
+  type StoredToken,
+  type TokenStore,
+} from '../../generated/src/index.js';
+import { closedPort, type Fault, type FaultServer, type SeenRequest } from './fault-server.js';
+
+export interface Row {
+  name: string;
+  /** The class that applies to this call (after the op's conditions). */
+  cls: 'Q' | 'I' | 'U' | 'D' | 'N';
+  op: string;
+  /** Whether the op carries a dedupe key (client_msg_id). */
+  dedupe: boolean;
+  call(im: ImClient): Promise<unknown>;
+}
+
+export const ROWS: Row[] = [
+  { name: 'Q users.get', cls: 'Q', op: 'users.get', dedupe: false, call: (im) => im.users.get({ username: 'alice' }) },
+  { name: 'I users.update', cls: 'I', op: 'users.update', dedupe: false, call: (im) => im.users.update({ username: 'alice', nickname: 'Alice' }) },
+  { name: 'U users.create', cls: 'U', op: 'users.create', dedupe: false, call: (im) => im.users.create({ username: 'alice' }) },
+  { name: 'D messages.send', cls: 'D', op: 'messages.send', dedupe: true, call: (im) => im.messages.send({ from: 'alice', to: ['bob'], online_only: false }) },
+  { name: 'N users.set_password', cls: 'N', op: 'users.set_password', dedupe: false, call: (im) => im.users.setPassword({ username: 'alice', password: 'correct-horse-battery' }) },
+  { name: 'N messages.send online_only', cls: 'N', op: 'messages.send', dedupe: true, call: (im) => im.messages.send({ from: 'alice', to: ['bob'], online_only: true }) },
+  { name: 'N chatrooms.send low', cls: 'N', op: 'chatrooms.send', dedupe: true, call: (im) => im.chatrooms.send({ room_id: 'r1', priority: 'low' }) },
+  { name: 'N moderation.decide actions', cls: 'N', op: 'moderation.decide', dedupe: false, call: (im) => im.moderation.decide({ item_id: 'i1', decision: 'no_violation', actions: [{ type: 'mute' }] }) },
+  { name: 'D chatrooms.send high', cls: 'D', op: 'chatrooms.send', dedupe: true, call: (im) => im.chatrooms.send({ room_id: 'r1', priority: 'high' }) },
+  { name: 'I moderation.decide version', cls: 'I', op: 'moderation.decide', dedupe: false, call: (im) => im.moderation.decide({ item_id: 'i1', decision: 'no_violation', actions: [{ type: 'mute' }], version: 7 }) },
+];
+
+/** Start of the fake clock: a whole second, so that a Retry-After HTTP date converts exactly. */
+export const FAKE_EPOCH = Date.UTC(2030, 0, 1, 0, 0, 0);
+export const SEEDED_TOKEN = 'seeded-app-token-0';
+/** Backoff waits with random() = 0.5: full jitter over 500 ms × 2^(n-1) (capped at 8 s) → 250, 500. */
+export const BACKOFF = [250, 500];
+export const MAX_RETRIES = 2;
+const TIMEOUT_MS = 250;
+
+export interface Expected {
+  /** Operation requests the server saw. */
+  requests: number;
+  /** Of those, how many the service executed. */
+  executions: number;
+  /** Attempts the client made (fetch calls to operations), which the server may not have seen. */
+  attempts: number;
+  exchanges: number;
+  waits: number[];
+  /** 'ok' or the error class name. */
+  outcome: string;
+  status?: number;
+}
+
+export function expectedCell(row: Row, fault: Fault): Expected {
+  const resend = row.cls !== 'N';
+  const once = (failure: string, executedFirst: boolean, status?: number): Expected =>
+    resend
+      ? { requests: 2, executions: (executedFirst ? 1 : 0) + 1, attempts: 2, exchanges: 0, waits: [BACKOFF[0]!], outcome: 'ok' }
+      : { requests: 1, executions: executedFirst ? 1 : 0, attempts: 1, exchanges: 0, waits: [], outcome: failure, ...(status ? { status } : {}) };
+  switch (fault) {
+    case 'refused':
+      return resend
+        ? { requests: 0, executions: 0, attempts: MAX_RETRIES + 1, exchanges: 0, waits: BACKOFF.slice(0, MAX_RETRIES), outcome: 'ConnectionError' }
+        : { requests: 0, executions: 0, attempts: 1, exchanges: 0, waits: [], outcome: 'ConnectionError' };
+    case 'reset-before':
+      return once('ConnectionError', false);
+    case 'reset-after':
+      return once('ConnectionError', true);
+    case 'timeout':
+      return once('TimeoutError', true);
+    case '500':
+      return once('ApiError', true, 500);
+    case '502':
+    case '503':
+    case '504':
+      return once('ApiError', false, Number(fault));
+    // A 429 was not executed: every class, N included, is resent after the Retry-After wait.
+    case '429-seconds':
+      return { requests: 2, executions: 1, attempts: 2, exchanges: 0, waits: [2_000], outcome: 'ok' };
+    case '429-date':
+      return { requests: 2, executions: 1, attempts: 2, exchanges: 0, waits: [3_000], outcome: 'ok' };
+    // 401 unauthenticated: exchange again and resend once (the check comes before the operation).
+    case '401-once':
+      return { requests: 2, executions: 1, attempts: 2, exchanges: 1, waits: [], outcome: 'ok' };
+    case '401-twice':
+      return { requests: 2, executions: 0, attempts: 2, exchanges: 1, waits: [], outcome: 'UnauthenticatedError', status: 401 };
+    case '401-app-deleted':
+      return { requests: 1, executions: 0, attempts: 1, exchanges: 0, waits: [], outcome: 'CredentialsRevokedError', status: 401 };
+    case '403-app-unavailable':
+      return { requests: 1, executions: 0, attempts: 1, exchanges: 0, waits: [], outcome: 'AppUnavailableError', status: 403 };
+  }
+}
+
+/** A store holding one token under whatever key the client uses (pre-seeded: no exchange needed). */
+export class SeededTokenStore implements TokenStore {
+  token: StoredToken | null;
+  constructor(accessToken: string, now: number) {
+    this.token = { accessToken, expiresAt: now + 3_600_000, obtainedAt: now };
+  }
+  async get(): Promise<StoredToken | null> {
+    return this.token;
+  }
+  async set(_key: string, token: StoredToken): Promise<void> {
+    this.token = token;
+  }
+  async delete(): Promise<void> {
+    this.token = null;
+  }
+}
+
+export interface Observed {
+  requests: SeenRequest[];
+  exchanges: SeenRequest[];
+  attempts: number;
+  waits: number[];
+  outcome: string;
+  result: unknown;
+  error: unknown;
+  /** For the revocation cell: the next call's error and how many requests it sent. */
+  afterRevoke?: { outcome: string; requests: number };
+  store: SeededTokenStore;
+}
+
+export interface CellOptions {
+  clientSecret?: string;
+  seededToken?: string;
+  logger?: Logger;
+  extra?: Partial<ClientOptions>;
+}
+
+export async function runCell(server: FaultServer, row: Row, fault: Fault, o: CellOptions = {}): Promise<Observed> {
+  server.reset(fault);
+  let now = FAKE_EPOCH;
+  const waits: number[] = [];
+  let attempts = 0;
+  server.now = () => now;
+  const store = new SeededTokenStore(o.seededToken ?? SEEDED_TOKEN, now);
+  const baseUrl = fault === 'refused' ? `http://127.0.0.1:${await closedPort()}` : server.baseUrl;
+  const im = new ImClient({
+    baseUrl,
+    appKey: 'acme#chat',
+    clientId: 'client-1',
+    clientSecret: o.clientSecret ?? 'matrix-client-secret',
+    maxRetries: MAX_RETRIES,
+    timeoutMs: fault === 'timeout' ? TIMEOUT_MS : 10_000,
+    tokenStore: store,
+    ...(o.logger ? { logger: o.logger } : {}),
+    fetch: (url, init) => {
+      if (!url.endsWith('/token')) attempts += 1;
+      return fetch(url, init);
+    },
+    internals: {
+      now: () => now,
+      random: () => 0.5,
+      sleep: async (ms, signal) => {
+        if (signal?.aborted) throw signal.reason;
+        waits.push(ms);
+        now += ms;
+      },
+    },
+    ...o.extra,
+  });
+  let result: unknown;
+  let error: unknown;
+  try {
+    result = await row.call(im);
+  } catch (err) {
+    error = err;
+  }
+  const observed: Observed = {
+    requests: [...server.requests],
+    exchanges: [...server.exchanges],
+    attempts,
+    waits,
+    outcome: error === undefined ? 'ok' : ((error as Error)?.constructor?.name ?? typeof error),
+    result,
+    error,
+    store,
+  };
+  if (fault === '401-app-deleted') {
+    const before = server.requests.length + server.exchanges.length;
+    let next: unknown;
+    try {
+      await row.call(im);
+      next = undefined;
+    } catch (err) {
+      next = err;
+    }
+    observed.afterRevoke = {
+      outcome: next === undefined ? 'ok' : ((next as Error)?.constructor?.name ?? typeof next),
+      requests: server.requests.length + server.exchanges.length - before,
+    };
+  }
+  return observed;
+}
