@@ -68,7 +68,11 @@ export async function generate(input: GeneratorInput): Promise<GeneratorOutput> 
   return { model, files: new Map(formatted) };
 }
 
+/** Ajv's standalone validators are machine-written code, left as Ajv lays it out (see emit-validators.ts). */
+const UNFORMATTED = /^src\/validators\//;
+
 async function format(path: string, text: string): Promise<string> {
+  if (UNFORMATTED.test(path)) return text;
   const parser = path.endsWith('.ts') ? 'typescript' : path.endsWith('.json') ? 'json' : path.endsWith('.md') ? 'markdown' : null;
   return parser ? prettier.format(text, { ...PRETTIER, parser }) : text;
 }

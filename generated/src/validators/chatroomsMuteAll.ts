@@ -4,166 +4,130 @@ import type { ValidationIssue } from '../operation.js';
 import { ajvUcs2length } from '../internal/ajv-runtime.js';
 import { issuesFromAjv } from '../internal/validation-issues.js';
 
-const validateParams = validate0;
-const schema0 = {
-  $id: 'urn:im-server-sdk:params:chatrooms.mute_all',
-  type: 'object',
-  properties: {
-    room_id: { type: 'string', minLength: 1, pattern: '^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$' },
-  },
-  required: ['room_id'],
-  additionalProperties: false,
-};
-const func0 = ajvUcs2length;
-const pattern0 = new RegExp('^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$', 'u');
-function validate0(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:im-server-sdk:params:chatrooms.mute_all" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate0.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.room_id === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'room_id' },
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'room_id')) {
-        const err1 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.room_id !== undefined) {
-      let data0 = data.room_id;
-      if (typeof data0 === 'string') {
-        if (func0(data0) < 1) {
-          const err2 = {
-            instancePath: instancePath + '/room_id',
-            schemaPath: '#/properties/room_id/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-        if (!pattern0.test(data0)) {
-          const err3 = {
-            instancePath: instancePath + '/room_id',
-            schemaPath: '#/properties/room_id/pattern',
-            keyword: 'pattern',
-            params: { pattern: '^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$' },
-          };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      } else {
-        const err4 = {
-          instancePath: instancePath + '/room_id',
-          schemaPath: '#/properties/room_id/type',
-          keyword: 'type',
-          params: { type: 'string' },
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-    };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate0.errors = vErrors;
-  return errors === 0;
-}
-validate0.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const validateResponseBody = validate1;
-const schema1 = {
-  $id: 'urn:im-server-sdk:response:chatrooms.mute_all',
-  type: 'object',
-  additionalProperties: true,
-};
-function validate1(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:im-server-sdk:response:chatrooms.mute_all" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-  } else {
-    const err0 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  validate1.errors = vErrors;
-  return errors === 0;
-}
-validate1.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 
-const context = { pathParams: ['room_id'] };
+const validateParams = validate0;
+const schema0 = {"$id":"urn:im-server-sdk:params:chatrooms.mute_all","type":"object","properties":{"room_id":{"type":"string","minLength":1,"pattern":"^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$"}},"required":["room_id"],"additionalProperties":false};
+const func0 = ajvUcs2length;
+const pattern0 = new RegExp("^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$", "u");
+
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:im-server-sdk:params:chatrooms.mute_all" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate0.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.room_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "room_id"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "room_id")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.room_id !== undefined){
+let data0 = data.room_id;
+if(typeof data0 === "string"){
+if(func0(data0) < 1){
+const err2 = {instancePath:instancePath+"/room_id",schemaPath:"#/properties/room_id/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!pattern0.test(data0)){
+const err3 = {instancePath:instancePath+"/room_id",schemaPath:"#/properties/room_id/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/room_id",schemaPath:"#/properties/room_id/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate0.errors = vErrors;
+return errors === 0;
+}
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const validateResponseBody = validate1;
+const schema1 = {"$id":"urn:im-server-sdk:response:chatrooms.mute_all","type":"object","additionalProperties":true};
+
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:im-server-sdk:response:chatrooms.mute_all" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate1.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate1.errors = vErrors;
+return errors === 0;
+}
+validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+const context = {"pathParams":["room_id"]};
 
 /** Validates the flat params of `chatrooms.mute_all` (path, query and body fields): null when valid, else the issues. */
 export function validate(params: unknown): ValidationIssue[] | null {
@@ -172,7 +136,5 @@ export function validate(params: unknown): ValidationIssue[] | null {
 
 /** Reports how a response body of `chatrooms.mute_all` differs from the spec (unknown fields of documented shapes, new enum values, type changes): null when it matches. Never used to refuse a response. */
 export function validateResponse(body: unknown): ValidationIssue[] | null {
-  return validateResponseBody(body)
-    ? null
-    : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [] });
+  return validateResponseBody(body) ? null : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [] });
 }

@@ -4,251 +4,198 @@ import type { ValidationIssue } from '../operation.js';
 import { ajvUcs2length } from '../internal/ajv-runtime.js';
 import { issuesFromAjv } from '../internal/validation-issues.js';
 
-const validateParams = validate0;
-const schema0 = {
-  $id: 'urn:im-server-sdk:params:chatrooms.online_counts',
-  type: 'object',
-  properties: { room_ids: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } } },
-  required: ['room_ids'],
-  additionalProperties: false,
-};
-const func0 = ajvUcs2length;
-function validate0(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:im-server-sdk:params:chatrooms.online_counts" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate0.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.room_ids === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'room_ids' },
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'room_ids')) {
-        const err1 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.room_ids !== undefined) {
-      let data0 = data.room_ids;
-      if (Array.isArray(data0)) {
-        if (data0.length < 1) {
-          const err2 = {
-            instancePath: instancePath + '/room_ids',
-            schemaPath: '#/properties/room_ids/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-        const len0 = data0.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data1 = data0[i0];
-          if (typeof data1 === 'string') {
-            if (func0(data1) < 1) {
-              const err3 = {
-                instancePath: instancePath + '/room_ids/' + i0,
-                schemaPath: '#/properties/room_ids/items/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-              };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-          } else {
-            const err4 = {
-              instancePath: instancePath + '/room_ids/' + i0,
-              schemaPath: '#/properties/room_ids/items/type',
-              keyword: 'type',
-              params: { type: 'string' },
-            };
-            if (vErrors === null) {
-              vErrors = [err4];
-            } else {
-              vErrors.push(err4);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err5 = {
-          instancePath: instancePath + '/room_ids',
-          schemaPath: '#/properties/room_ids/type',
-          keyword: 'type',
-          params: { type: 'array' },
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err6 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-    };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  validate0.errors = vErrors;
-  return errors === 0;
-}
-validate0.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const validateResponseBody = validate1;
-const schema1 = {
-  $id: 'urn:im-server-sdk:response:chatrooms.online_counts',
-  type: 'object',
-  required: ['items'],
-  properties: { items: { type: 'array', items: { type: 'object', additionalProperties: true } } },
-  additionalProperties: false,
-};
-function validate1(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:im-server-sdk:response:chatrooms.online_counts" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.items === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'items' },
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'items')) {
-        const err1 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.items !== undefined) {
-      let data0 = data.items;
-      if (Array.isArray(data0)) {
-        const len0 = data0.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data1 = data0[i0];
-          if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
-          } else {
-            const err2 = {
-              instancePath: instancePath + '/items/' + i0,
-              schemaPath: '#/properties/items/items/type',
-              keyword: 'type',
-              params: { type: 'object' },
-            };
-            if (vErrors === null) {
-              vErrors = [err2];
-            } else {
-              vErrors.push(err2);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err3 = {
-          instancePath: instancePath + '/items',
-          schemaPath: '#/properties/items/type',
-          keyword: 'type',
-          params: { type: 'array' },
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err4 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-    };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  validate1.errors = vErrors;
-  return errors === 0;
-}
-validate1.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 
-const context = { pathParams: [] };
+const validateParams = validate0;
+const schema0 = {"$id":"urn:im-server-sdk:params:chatrooms.online_counts","type":"object","properties":{"room_ids":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}}},"required":["room_ids"],"additionalProperties":false};
+const func0 = ajvUcs2length;
+
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:im-server-sdk:params:chatrooms.online_counts" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate0.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.room_ids === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "room_ids"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "room_ids")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.room_ids !== undefined){
+let data0 = data.room_ids;
+if(Array.isArray(data0)){
+if(data0.length < 1){
+const err2 = {instancePath:instancePath+"/room_ids",schemaPath:"#/properties/room_ids/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(typeof data1 === "string"){
+if(func0(data1) < 1){
+const err3 = {instancePath:instancePath+"/room_ids/" + i0,schemaPath:"#/properties/room_ids/items/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/room_ids/" + i0,schemaPath:"#/properties/room_ids/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/room_ids",schemaPath:"#/properties/room_ids/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate0.errors = vErrors;
+return errors === 0;
+}
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const validateResponseBody = validate1;
+const schema1 = {"$id":"urn:im-server-sdk:response:chatrooms.online_counts","type":"object","required":["items"],"properties":{"items":{"type":"array","items":{"type":"object","additionalProperties":true}}},"additionalProperties":false};
+
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:im-server-sdk:response:chatrooms.online_counts" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate1.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.items === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "items")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.items !== undefined){
+let data0 = data.items;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+}
+else {
+const err2 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate1.errors = vErrors;
+return errors === 0;
+}
+validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+const context = {"pathParams":[]};
 
 /** Validates the flat params of `chatrooms.online_counts` (path, query and body fields): null when valid, else the issues. */
 export function validate(params: unknown): ValidationIssue[] | null {
@@ -257,7 +204,5 @@ export function validate(params: unknown): ValidationIssue[] | null {
 
 /** Reports how a response body of `chatrooms.online_counts` differs from the spec (unknown fields of documented shapes, new enum values, type changes): null when it matches. Never used to refuse a response. */
 export function validateResponse(body: unknown): ValidationIssue[] | null {
-  return validateResponseBody(body)
-    ? null
-    : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [] });
+  return validateResponseBody(body) ? null : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [] });
 }

@@ -3,175 +3,116 @@
 import type { ValidationIssue } from '../operation.js';
 import { issuesFromAjv } from '../internal/validation-issues.js';
 
-const validateParams = validate0;
-const schema0 = {
-  $id: 'urn:im-server-sdk:params:moderation.check_text',
-  type: 'object',
-  properties: {
-    scene: {
-      type: 'string',
-      enum: [
-        'message',
-        'chatroom_message',
-        'user_profile',
-        'group_profile',
-        'group_member',
-        'group_request',
-        'friend_request',
-        'chatroom_profile',
-        'chatroom_attribute',
-        'media_upload',
-      ],
-    },
-    text: { type: 'string' },
-  },
-  required: ['scene'],
-  additionalProperties: true,
-};
-function validate0(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:im-server-sdk:params:moderation.check_text" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate0.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.scene === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'scene' },
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.scene !== undefined) {
-      let data0 = data.scene;
-      if (typeof data0 !== 'string') {
-        const err1 = {
-          instancePath: instancePath + '/scene',
-          schemaPath: '#/properties/scene/type',
-          keyword: 'type',
-          params: { type: 'string' },
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-      if (!(
-        data0 === 'message' ||
-        data0 === 'chatroom_message' ||
-        data0 === 'user_profile' ||
-        data0 === 'group_profile' ||
-        data0 === 'group_member' ||
-        data0 === 'group_request' ||
-        data0 === 'friend_request' ||
-        data0 === 'chatroom_profile' ||
-        data0 === 'chatroom_attribute' ||
-        data0 === 'media_upload'
-      )) {
-        const err2 = {
-          instancePath: instancePath + '/scene',
-          schemaPath: '#/properties/scene/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema0.properties.scene.enum },
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.text !== undefined) {
-      if (typeof data.text !== 'string') {
-        const err3 = {
-          instancePath: instancePath + '/text',
-          schemaPath: '#/properties/text/type',
-          keyword: 'type',
-          params: { type: 'string' },
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err4 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-    };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  validate0.errors = vErrors;
-  return errors === 0;
-}
-validate0.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const validateResponseBody = validate1;
-const schema1 = {
-  $id: 'urn:im-server-sdk:response:moderation.check_text',
-  type: 'object',
-  additionalProperties: true,
-};
-function validate1(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:im-server-sdk:response:moderation.check_text" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-  } else {
-    const err0 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  validate1.errors = vErrors;
-  return errors === 0;
-}
-validate1.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 
-const context = { pathParams: [] };
+const validateParams = validate0;
+const schema0 = {"$id":"urn:im-server-sdk:params:moderation.check_text","type":"object","properties":{"scene":{"type":"string","enum":["message","chatroom_message","user_profile","group_profile","group_member","group_request","friend_request","chatroom_profile","chatroom_attribute","media_upload"]},"text":{"type":"string"}},"required":["scene"],"additionalProperties":true};
+
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:im-server-sdk:params:moderation.check_text" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate0.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.scene === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "scene"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.scene !== undefined){
+let data0 = data.scene;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/scene",schemaPath:"#/properties/scene/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(!((((((((((data0 === "message") || (data0 === "chatroom_message")) || (data0 === "user_profile")) || (data0 === "group_profile")) || (data0 === "group_member")) || (data0 === "group_request")) || (data0 === "friend_request")) || (data0 === "chatroom_profile")) || (data0 === "chatroom_attribute")) || (data0 === "media_upload"))){
+const err2 = {instancePath:instancePath+"/scene",schemaPath:"#/properties/scene/enum",keyword:"enum",params:{allowedValues: schema0.properties.scene.enum}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.text !== undefined){
+if(typeof data.text !== "string"){
+const err3 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate0.errors = vErrors;
+return errors === 0;
+}
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const validateResponseBody = validate1;
+const schema1 = {"$id":"urn:im-server-sdk:response:moderation.check_text","type":"object","additionalProperties":true};
+
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:im-server-sdk:response:moderation.check_text" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate1.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate1.errors = vErrors;
+return errors === 0;
+}
+validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+const context = {"pathParams":[]};
 
 /** Validates the flat params of `moderation.check_text` (path, query and body fields): null when valid, else the issues. */
 export function validate(params: unknown): ValidationIssue[] | null {
@@ -180,7 +121,5 @@ export function validate(params: unknown): ValidationIssue[] | null {
 
 /** Reports how a response body of `moderation.check_text` differs from the spec (unknown fields of documented shapes, new enum values, type changes): null when it matches. Never used to refuse a response. */
 export function validateResponse(body: unknown): ValidationIssue[] | null {
-  return validateResponseBody(body)
-    ? null
-    : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [] });
+  return validateResponseBody(body) ? null : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [] });
 }

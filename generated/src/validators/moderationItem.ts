@@ -4,368 +4,265 @@ import type { ValidationIssue } from '../operation.js';
 import { ajvUcs2length } from '../internal/ajv-runtime.js';
 import { issuesFromAjv } from '../internal/validation-issues.js';
 
-const validateParams = validate0;
-const schema0 = {
-  $id: 'urn:im-server-sdk:params:moderation.item',
-  type: 'object',
-  properties: {
-    item_id: { type: 'string', minLength: 1, pattern: '^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$' },
-  },
-  required: ['item_id'],
-  additionalProperties: false,
-};
-const func0 = ajvUcs2length;
-const pattern0 = new RegExp('^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$', 'u');
-function validate0(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:im-server-sdk:params:moderation.item" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate0.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.item_id === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'item_id' },
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'item_id')) {
-        const err1 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.item_id !== undefined) {
-      let data0 = data.item_id;
-      if (typeof data0 === 'string') {
-        if (func0(data0) < 1) {
-          const err2 = {
-            instancePath: instancePath + '/item_id',
-            schemaPath: '#/properties/item_id/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-        if (!pattern0.test(data0)) {
-          const err3 = {
-            instancePath: instancePath + '/item_id',
-            schemaPath: '#/properties/item_id/pattern',
-            keyword: 'pattern',
-            params: { pattern: '^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$' },
-          };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      } else {
-        const err4 = {
-          instancePath: instancePath + '/item_id',
-          schemaPath: '#/properties/item_id/type',
-          keyword: 'type',
-          params: { type: 'string' },
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-    };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate0.errors = vErrors;
-  return errors === 0;
-}
-validate0.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const validateResponseBody = validate1;
-const schema1 = {
-  $id: 'urn:im-server-sdk:response:moderation.item',
-  type: 'object',
-  additionalProperties: true,
-  properties: {
-    id: { type: 'string', minLength: 1 },
-    version: { anyOf: [{ type: 'integer' }, { type: 'string', minLength: 1 }] },
-    status: { type: 'string', enum: ['pending', 'auto_violation'] },
-    scene: {
-      type: 'string',
-      enum: [
-        'message',
-        'chatroom_message',
-        'user_profile',
-        'group_profile',
-        'group_member',
-        'group_request',
-        'friend_request',
-        'chatroom_profile',
-        'chatroom_attribute',
-        'media_upload',
-      ],
-    },
-  },
-};
-function validate1(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:im-server-sdk:response:moderation.item" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.id !== undefined) {
-      let data0 = data.id;
-      if (typeof data0 === 'string') {
-        if (func0(data0) < 1) {
-          const err0 = {
-            instancePath: instancePath + '/id',
-            schemaPath: '#/properties/id/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-          };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-      } else {
-        const err1 = {
-          instancePath: instancePath + '/id',
-          schemaPath: '#/properties/id/type',
-          keyword: 'type',
-          params: { type: 'string' },
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.version !== undefined) {
-      let data1 = data.version;
-      const _errs5 = errors;
-      let valid1 = false;
-      const _errs6 = errors;
-      if (!(typeof data1 == 'number' && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
-        const err2 = {
-          instancePath: instancePath + '/version',
-          schemaPath: '#/properties/version/anyOf/0/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      var _valid0 = _errs6 === errors;
-      valid1 = valid1 || _valid0;
-      const _errs8 = errors;
-      if (typeof data1 === 'string') {
-        if (func0(data1) < 1) {
-          const err3 = {
-            instancePath: instancePath + '/version',
-            schemaPath: '#/properties/version/anyOf/1/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-          };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      } else {
-        const err4 = {
-          instancePath: instancePath + '/version',
-          schemaPath: '#/properties/version/anyOf/1/type',
-          keyword: 'type',
-          params: { type: 'string' },
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      var _valid0 = _errs8 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const err5 = {
-          instancePath: instancePath + '/version',
-          schemaPath: '#/properties/version/anyOf',
-          keyword: 'anyOf',
-          params: {},
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      } else {
-        errors = _errs5;
-        if (vErrors !== null) {
-          if (_errs5) {
-            vErrors.length = _errs5;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.status !== undefined) {
-      let data2 = data.status;
-      if (typeof data2 !== 'string') {
-        const err6 = {
-          instancePath: instancePath + '/status',
-          schemaPath: '#/properties/status/type',
-          keyword: 'type',
-          params: { type: 'string' },
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      if (!(data2 === 'pending' || data2 === 'auto_violation')) {
-        const err7 = {
-          instancePath: instancePath + '/status',
-          schemaPath: '#/properties/status/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema1.properties.status.enum },
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.scene !== undefined) {
-      let data3 = data.scene;
-      if (typeof data3 !== 'string') {
-        const err8 = {
-          instancePath: instancePath + '/scene',
-          schemaPath: '#/properties/scene/type',
-          keyword: 'type',
-          params: { type: 'string' },
-        };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-      if (!(
-        data3 === 'message' ||
-        data3 === 'chatroom_message' ||
-        data3 === 'user_profile' ||
-        data3 === 'group_profile' ||
-        data3 === 'group_member' ||
-        data3 === 'group_request' ||
-        data3 === 'friend_request' ||
-        data3 === 'chatroom_profile' ||
-        data3 === 'chatroom_attribute' ||
-        data3 === 'media_upload'
-      )) {
-        const err9 = {
-          instancePath: instancePath + '/scene',
-          schemaPath: '#/properties/scene/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema1.properties.scene.enum },
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err10 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-    };
-    if (vErrors === null) {
-      vErrors = [err10];
-    } else {
-      vErrors.push(err10);
-    }
-    errors++;
-  }
-  validate1.errors = vErrors;
-  return errors === 0;
-}
-validate1.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 
-const context = { pathParams: ['item_id'] };
+const validateParams = validate0;
+const schema0 = {"$id":"urn:im-server-sdk:params:moderation.item","type":"object","properties":{"item_id":{"type":"string","minLength":1,"pattern":"^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$"}},"required":["item_id"],"additionalProperties":false};
+const func0 = ajvUcs2length;
+const pattern0 = new RegExp("^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$", "u");
+
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:im-server-sdk:params:moderation.item" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate0.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.item_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "item_id"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "item_id")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.item_id !== undefined){
+let data0 = data.item_id;
+if(typeof data0 === "string"){
+if(func0(data0) < 1){
+const err2 = {instancePath:instancePath+"/item_id",schemaPath:"#/properties/item_id/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!pattern0.test(data0)){
+const err3 = {instancePath:instancePath+"/item_id",schemaPath:"#/properties/item_id/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/item_id",schemaPath:"#/properties/item_id/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate0.errors = vErrors;
+return errors === 0;
+}
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const validateResponseBody = validate1;
+const schema1 = {"$id":"urn:im-server-sdk:response:moderation.item","type":"object","additionalProperties":true,"properties":{"id":{"type":"string","minLength":1},"version":{"anyOf":[{"type":"integer"},{"type":"string","minLength":1}]},"status":{"type":"string","enum":["pending","auto_violation"]},"scene":{"type":"string","enum":["message","chatroom_message","user_profile","group_profile","group_member","group_request","friend_request","chatroom_profile","chatroom_attribute","media_upload"]}}};
+
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:im-server-sdk:response:moderation.item" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate1.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func0(data0) < 1){
+const err0 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data1 = data.version;
+const _errs5 = errors;
+let valid1 = false;
+const _errs6 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err2 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/0/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+const _errs8 = errors;
+if(typeof data1 === "string"){
+if(func0(data1) < 1){
+const err3 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/1/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/1/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err5 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(typeof data2 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!((data2 === "pending") || (data2 === "auto_violation"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema1.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.scene !== undefined){
+let data3 = data.scene;
+if(typeof data3 !== "string"){
+const err8 = {instancePath:instancePath+"/scene",schemaPath:"#/properties/scene/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!((((((((((data3 === "message") || (data3 === "chatroom_message")) || (data3 === "user_profile")) || (data3 === "group_profile")) || (data3 === "group_member")) || (data3 === "group_request")) || (data3 === "friend_request")) || (data3 === "chatroom_profile")) || (data3 === "chatroom_attribute")) || (data3 === "media_upload"))){
+const err9 = {instancePath:instancePath+"/scene",schemaPath:"#/properties/scene/enum",keyword:"enum",params:{allowedValues: schema1.properties.scene.enum}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate1.errors = vErrors;
+return errors === 0;
+}
+validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+const context = {"pathParams":["item_id"]};
 
 /** Validates the flat params of `moderation.item` (path, query and body fields): null when valid, else the issues. */
 export function validate(params: unknown): ValidationIssue[] | null {
@@ -374,7 +271,5 @@ export function validate(params: unknown): ValidationIssue[] | null {
 
 /** Reports how a response body of `moderation.item` differs from the spec (unknown fields of documented shapes, new enum values, type changes): null when it matches. Never used to refuse a response. */
 export function validateResponse(body: unknown): ValidationIssue[] | null {
-  return validateResponseBody(body)
-    ? null
-    : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [] });
+  return validateResponseBody(body) ? null : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [] });
 }

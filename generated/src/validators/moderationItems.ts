@@ -4,601 +4,417 @@ import type { ValidationIssue } from '../operation.js';
 import { ajvUcs2length } from '../internal/ajv-runtime.js';
 import { issuesFromAjv } from '../internal/validation-issues.js';
 
-const validateParams = validate0;
-const schema0 = {
-  $id: 'urn:im-server-sdk:params:moderation.items',
-  type: 'object',
-  properties: {
-    scene: {
-      type: 'string',
-      enum: [
-        'message',
-        'chatroom_message',
-        'user_profile',
-        'group_profile',
-        'group_member',
-        'group_request',
-        'friend_request',
-        'chatroom_profile',
-        'chatroom_attribute',
-        'media_upload',
-      ],
-    },
-    status: {
-      anyOf: [{ type: 'string', enum: ['pending', 'auto_violation'] }, { type: 'string' }],
-    },
-    limit: { type: 'integer', minimum: 1 },
-    cursor: { type: 'string' },
-  },
-  additionalProperties: false,
-};
-function validate0(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:im-server-sdk:params:moderation.items" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate0.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    for (const key0 in data) {
-      if (!(key0 === 'scene' || key0 === 'status' || key0 === 'limit' || key0 === 'cursor')) {
-        const err0 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-        };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.scene !== undefined) {
-      let data0 = data.scene;
-      if (typeof data0 !== 'string') {
-        const err1 = {
-          instancePath: instancePath + '/scene',
-          schemaPath: '#/properties/scene/type',
-          keyword: 'type',
-          params: { type: 'string' },
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-      if (!(
-        data0 === 'message' ||
-        data0 === 'chatroom_message' ||
-        data0 === 'user_profile' ||
-        data0 === 'group_profile' ||
-        data0 === 'group_member' ||
-        data0 === 'group_request' ||
-        data0 === 'friend_request' ||
-        data0 === 'chatroom_profile' ||
-        data0 === 'chatroom_attribute' ||
-        data0 === 'media_upload'
-      )) {
-        const err2 = {
-          instancePath: instancePath + '/scene',
-          schemaPath: '#/properties/scene/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema0.properties.scene.enum },
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.status !== undefined) {
-      let data1 = data.status;
-      const _errs5 = errors;
-      let valid1 = false;
-      const _errs6 = errors;
-      if (typeof data1 !== 'string') {
-        const err3 = {
-          instancePath: instancePath + '/status',
-          schemaPath: '#/properties/status/anyOf/0/type',
-          keyword: 'type',
-          params: { type: 'string' },
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-      if (!(data1 === 'pending' || data1 === 'auto_violation')) {
-        const err4 = {
-          instancePath: instancePath + '/status',
-          schemaPath: '#/properties/status/anyOf/0/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema0.properties.status.anyOf[0].enum },
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      var _valid0 = _errs6 === errors;
-      valid1 = valid1 || _valid0;
-      const _errs8 = errors;
-      if (typeof data1 !== 'string') {
-        const err5 = {
-          instancePath: instancePath + '/status',
-          schemaPath: '#/properties/status/anyOf/1/type',
-          keyword: 'type',
-          params: { type: 'string' },
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-      var _valid0 = _errs8 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const err6 = {
-          instancePath: instancePath + '/status',
-          schemaPath: '#/properties/status/anyOf',
-          keyword: 'anyOf',
-          params: {},
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      } else {
-        errors = _errs5;
-        if (vErrors !== null) {
-          if (_errs5) {
-            vErrors.length = _errs5;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.limit !== undefined) {
-      let data2 = data.limit;
-      if (!(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
-        const err7 = {
-          instancePath: instancePath + '/limit',
-          schemaPath: '#/properties/limit/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      if (typeof data2 == 'number' && isFinite(data2)) {
-        if (data2 < 1 || isNaN(data2)) {
-          const err8 = {
-            instancePath: instancePath + '/limit',
-            schemaPath: '#/properties/limit/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-          };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.cursor !== undefined) {
-      if (typeof data.cursor !== 'string') {
-        const err9 = {
-          instancePath: instancePath + '/cursor',
-          schemaPath: '#/properties/cursor/type',
-          keyword: 'type',
-          params: { type: 'string' },
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err10 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-    };
-    if (vErrors === null) {
-      vErrors = [err10];
-    } else {
-      vErrors.push(err10);
-    }
-    errors++;
-  }
-  validate0.errors = vErrors;
-  return errors === 0;
-}
-validate0.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const validateResponseBody = validate1;
-const schema1 = {
-  $id: 'urn:im-server-sdk:response:moderation.items',
-  type: 'object',
-  required: ['items', 'next_cursor'],
-  properties: {
-    items: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: true,
-        properties: {
-          id: { type: 'string', minLength: 1 },
-          version: { anyOf: [{ type: 'integer' }, { type: 'string', minLength: 1 }] },
-          status: { type: 'string', enum: ['pending', 'auto_violation'] },
-          scene: {
-            type: 'string',
-            enum: [
-              'message',
-              'chatroom_message',
-              'user_profile',
-              'group_profile',
-              'group_member',
-              'group_request',
-              'friend_request',
-              'chatroom_profile',
-              'chatroom_attribute',
-              'media_upload',
-            ],
-          },
-        },
-      },
-    },
-    next_cursor: { type: ['string', 'null'] },
-  },
-  additionalProperties: false,
-};
-const func0 = ajvUcs2length;
-function validate1(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:im-server-sdk:response:moderation.items" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.items === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'items' },
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.next_cursor === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'next_cursor' },
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'items' || key0 === 'next_cursor')) {
-        const err2 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.items !== undefined) {
-      let data0 = data.items;
-      if (Array.isArray(data0)) {
-        const len0 = data0.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data1 = data0[i0];
-          if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
-            if (data1.id !== undefined) {
-              let data2 = data1.id;
-              if (typeof data2 === 'string') {
-                if (func0(data2) < 1) {
-                  const err3 = {
-                    instancePath: instancePath + '/items/' + i0 + '/id',
-                    schemaPath: '#/properties/items/items/properties/id/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err3];
-                  } else {
-                    vErrors.push(err3);
-                  }
-                  errors++;
-                }
-              } else {
-                const err4 = {
-                  instancePath: instancePath + '/items/' + i0 + '/id',
-                  schemaPath: '#/properties/items/items/properties/id/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                };
-                if (vErrors === null) {
-                  vErrors = [err4];
-                } else {
-                  vErrors.push(err4);
-                }
-                errors++;
-              }
-            }
-            if (data1.version !== undefined) {
-              let data3 = data1.version;
-              const _errs10 = errors;
-              let valid4 = false;
-              const _errs11 = errors;
-              if (!(typeof data3 == 'number' && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
-                const err5 = {
-                  instancePath: instancePath + '/items/' + i0 + '/version',
-                  schemaPath: '#/properties/items/items/properties/version/anyOf/0/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                };
-                if (vErrors === null) {
-                  vErrors = [err5];
-                } else {
-                  vErrors.push(err5);
-                }
-                errors++;
-              }
-              var _valid0 = _errs11 === errors;
-              valid4 = valid4 || _valid0;
-              const _errs13 = errors;
-              if (typeof data3 === 'string') {
-                if (func0(data3) < 1) {
-                  const err6 = {
-                    instancePath: instancePath + '/items/' + i0 + '/version',
-                    schemaPath: '#/properties/items/items/properties/version/anyOf/1/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err6];
-                  } else {
-                    vErrors.push(err6);
-                  }
-                  errors++;
-                }
-              } else {
-                const err7 = {
-                  instancePath: instancePath + '/items/' + i0 + '/version',
-                  schemaPath: '#/properties/items/items/properties/version/anyOf/1/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                };
-                if (vErrors === null) {
-                  vErrors = [err7];
-                } else {
-                  vErrors.push(err7);
-                }
-                errors++;
-              }
-              var _valid0 = _errs13 === errors;
-              valid4 = valid4 || _valid0;
-              if (!valid4) {
-                const err8 = {
-                  instancePath: instancePath + '/items/' + i0 + '/version',
-                  schemaPath: '#/properties/items/items/properties/version/anyOf',
-                  keyword: 'anyOf',
-                  params: {},
-                };
-                if (vErrors === null) {
-                  vErrors = [err8];
-                } else {
-                  vErrors.push(err8);
-                }
-                errors++;
-              } else {
-                errors = _errs10;
-                if (vErrors !== null) {
-                  if (_errs10) {
-                    vErrors.length = _errs10;
-                  } else {
-                    vErrors = null;
-                  }
-                }
-              }
-            }
-            if (data1.status !== undefined) {
-              let data4 = data1.status;
-              if (typeof data4 !== 'string') {
-                const err9 = {
-                  instancePath: instancePath + '/items/' + i0 + '/status',
-                  schemaPath: '#/properties/items/items/properties/status/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                };
-                if (vErrors === null) {
-                  vErrors = [err9];
-                } else {
-                  vErrors.push(err9);
-                }
-                errors++;
-              }
-              if (!(data4 === 'pending' || data4 === 'auto_violation')) {
-                const err10 = {
-                  instancePath: instancePath + '/items/' + i0 + '/status',
-                  schemaPath: '#/properties/items/items/properties/status/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema1.properties.items.items.properties.status.enum },
-                };
-                if (vErrors === null) {
-                  vErrors = [err10];
-                } else {
-                  vErrors.push(err10);
-                }
-                errors++;
-              }
-            }
-            if (data1.scene !== undefined) {
-              let data5 = data1.scene;
-              if (typeof data5 !== 'string') {
-                const err11 = {
-                  instancePath: instancePath + '/items/' + i0 + '/scene',
-                  schemaPath: '#/properties/items/items/properties/scene/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                };
-                if (vErrors === null) {
-                  vErrors = [err11];
-                } else {
-                  vErrors.push(err11);
-                }
-                errors++;
-              }
-              if (!(
-                data5 === 'message' ||
-                data5 === 'chatroom_message' ||
-                data5 === 'user_profile' ||
-                data5 === 'group_profile' ||
-                data5 === 'group_member' ||
-                data5 === 'group_request' ||
-                data5 === 'friend_request' ||
-                data5 === 'chatroom_profile' ||
-                data5 === 'chatroom_attribute' ||
-                data5 === 'media_upload'
-              )) {
-                const err12 = {
-                  instancePath: instancePath + '/items/' + i0 + '/scene',
-                  schemaPath: '#/properties/items/items/properties/scene/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema1.properties.items.items.properties.scene.enum },
-                };
-                if (vErrors === null) {
-                  vErrors = [err12];
-                } else {
-                  vErrors.push(err12);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err13 = {
-              instancePath: instancePath + '/items/' + i0,
-              schemaPath: '#/properties/items/items/type',
-              keyword: 'type',
-              params: { type: 'object' },
-            };
-            if (vErrors === null) {
-              vErrors = [err13];
-            } else {
-              vErrors.push(err13);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err14 = {
-          instancePath: instancePath + '/items',
-          schemaPath: '#/properties/items/type',
-          keyword: 'type',
-          params: { type: 'array' },
-        };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.next_cursor !== undefined) {
-      let data6 = data.next_cursor;
-      if (typeof data6 !== 'string' && data6 !== null) {
-        const err15 = {
-          instancePath: instancePath + '/next_cursor',
-          schemaPath: '#/properties/next_cursor/type',
-          keyword: 'type',
-          params: { type: schema1.properties.next_cursor.type },
-        };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err16 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-    };
-    if (vErrors === null) {
-      vErrors = [err16];
-    } else {
-      vErrors.push(err16);
-    }
-    errors++;
-  }
-  validate1.errors = vErrors;
-  return errors === 0;
-}
-validate1.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 
-const context = { pathParams: [] };
+const validateParams = validate0;
+const schema0 = {"$id":"urn:im-server-sdk:params:moderation.items","type":"object","properties":{"scene":{"type":"string","enum":["message","chatroom_message","user_profile","group_profile","group_member","group_request","friend_request","chatroom_profile","chatroom_attribute","media_upload"]},"status":{"anyOf":[{"type":"string","enum":["pending","auto_violation"]},{"type":"string"}]},"limit":{"type":"integer","minimum":1},"cursor":{"type":"string"}},"additionalProperties":false};
+
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:im-server-sdk:params:moderation.items" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate0.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((((key0 === "scene") || (key0 === "status")) || (key0 === "limit")) || (key0 === "cursor"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.scene !== undefined){
+let data0 = data.scene;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/scene",schemaPath:"#/properties/scene/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(!((((((((((data0 === "message") || (data0 === "chatroom_message")) || (data0 === "user_profile")) || (data0 === "group_profile")) || (data0 === "group_member")) || (data0 === "group_request")) || (data0 === "friend_request")) || (data0 === "chatroom_profile")) || (data0 === "chatroom_attribute")) || (data0 === "media_upload"))){
+const err2 = {instancePath:instancePath+"/scene",schemaPath:"#/properties/scene/enum",keyword:"enum",params:{allowedValues: schema0.properties.scene.enum}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+const _errs5 = errors;
+let valid1 = false;
+const _errs6 = errors;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!((data1 === "pending") || (data1 === "auto_violation"))){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema0.properties.status.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+const _errs8 = errors;
+if(typeof data1 !== "string"){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf/1/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.limit !== undefined){
+let data2 = data.limit;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err7 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 1 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.cursor !== undefined){
+if(typeof data.cursor !== "string"){
+const err9 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate0.errors = vErrors;
+return errors === 0;
+}
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const validateResponseBody = validate1;
+const schema1 = {"$id":"urn:im-server-sdk:response:moderation.items","type":"object","required":["items","next_cursor"],"properties":{"items":{"type":"array","items":{"type":"object","additionalProperties":true,"properties":{"id":{"type":"string","minLength":1},"version":{"anyOf":[{"type":"integer"},{"type":"string","minLength":1}]},"status":{"type":"string","enum":["pending","auto_violation"]},"scene":{"type":"string","enum":["message","chatroom_message","user_profile","group_profile","group_member","group_request","friend_request","chatroom_profile","chatroom_attribute","media_upload"]}}}},"next_cursor":{"type":["string","null"]}},"additionalProperties":false};
+const func0 = ajvUcs2length;
+
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:im-server-sdk:response:moderation.items" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate1.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.items === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.next_cursor === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "next_cursor"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "items") || (key0 === "next_cursor"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.items !== undefined){
+let data0 = data.items;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.id !== undefined){
+let data2 = data1.id;
+if(typeof data2 === "string"){
+if(func0(data2) < 1){
+const err3 = {instancePath:instancePath+"/items/" + i0+"/id",schemaPath:"#/properties/items/items/properties/id/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/items/" + i0+"/id",schemaPath:"#/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data1.version !== undefined){
+let data3 = data1.version;
+const _errs10 = errors;
+let valid4 = false;
+const _errs11 = errors;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err5 = {instancePath:instancePath+"/items/" + i0+"/version",schemaPath:"#/properties/items/items/properties/version/anyOf/0/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs11 === errors;
+valid4 = valid4 || _valid0;
+const _errs13 = errors;
+if(typeof data3 === "string"){
+if(func0(data3) < 1){
+const err6 = {instancePath:instancePath+"/items/" + i0+"/version",schemaPath:"#/properties/items/items/properties/version/anyOf/1/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/items/" + i0+"/version",schemaPath:"#/properties/items/items/properties/version/anyOf/1/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs13 === errors;
+valid4 = valid4 || _valid0;
+if(!valid4){
+const err8 = {instancePath:instancePath+"/items/" + i0+"/version",schemaPath:"#/properties/items/items/properties/version/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data1.status !== undefined){
+let data4 = data1.status;
+if(typeof data4 !== "string"){
+const err9 = {instancePath:instancePath+"/items/" + i0+"/status",schemaPath:"#/properties/items/items/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((data4 === "pending") || (data4 === "auto_violation"))){
+const err10 = {instancePath:instancePath+"/items/" + i0+"/status",schemaPath:"#/properties/items/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema1.properties.items.items.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data1.scene !== undefined){
+let data5 = data1.scene;
+if(typeof data5 !== "string"){
+const err11 = {instancePath:instancePath+"/items/" + i0+"/scene",schemaPath:"#/properties/items/items/properties/scene/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!((((((((((data5 === "message") || (data5 === "chatroom_message")) || (data5 === "user_profile")) || (data5 === "group_profile")) || (data5 === "group_member")) || (data5 === "group_request")) || (data5 === "friend_request")) || (data5 === "chatroom_profile")) || (data5 === "chatroom_attribute")) || (data5 === "media_upload"))){
+const err12 = {instancePath:instancePath+"/items/" + i0+"/scene",schemaPath:"#/properties/items/items/properties/scene/enum",keyword:"enum",params:{allowedValues: schema1.properties.items.items.properties.scene.enum}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.next_cursor !== undefined){
+let data6 = data.next_cursor;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err15 = {instancePath:instancePath+"/next_cursor",schemaPath:"#/properties/next_cursor/type",keyword:"type",params:{type: schema1.properties.next_cursor.type}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+validate1.errors = vErrors;
+return errors === 0;
+}
+validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+const context = {"pathParams":[]};
 
 /** Validates the flat params of `moderation.items` (path, query and body fields): null when valid, else the issues. */
 export function validate(params: unknown): ValidationIssue[] | null {
@@ -607,7 +423,5 @@ export function validate(params: unknown): ValidationIssue[] | null {
 
 /** Reports how a response body of `moderation.items` differs from the spec (unknown fields of documented shapes, new enum values, type changes): null when it matches. Never used to refuse a response. */
 export function validateResponse(body: unknown): ValidationIssue[] | null {
-  return validateResponseBody(body)
-    ? null
-    : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [] });
+  return validateResponseBody(body) ? null : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [] });
 }

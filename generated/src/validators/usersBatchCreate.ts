@@ -4,225 +4,170 @@ import type { ValidationIssue } from '../operation.js';
 import { ajvUcs2length } from '../internal/ajv-runtime.js';
 import { issuesFromAjv } from '../internal/validation-issues.js';
 
-const validateParams = validate0;
-const schema0 = {
-  $id: 'urn:im-server-sdk:params:users.batch_create',
-  type: 'object',
-  properties: {
-    users: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        type: 'object',
-        required: ['username'],
-        properties: { username: { type: 'string', minLength: 1 } },
-        additionalProperties: true,
-      },
-    },
-  },
-  required: ['users'],
-  additionalProperties: false,
-};
-const func0 = ajvUcs2length;
-function validate0(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:im-server-sdk:params:users.batch_create" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate0.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.users === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'users' },
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'users')) {
-        const err1 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.users !== undefined) {
-      let data0 = data.users;
-      if (Array.isArray(data0)) {
-        if (data0.length < 1) {
-          const err2 = {
-            instancePath: instancePath + '/users',
-            schemaPath: '#/properties/users/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-        const len0 = data0.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data1 = data0[i0];
-          if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
-            if (data1.username === undefined) {
-              const err3 = {
-                instancePath: instancePath + '/users/' + i0,
-                schemaPath: '#/properties/users/items/required',
-                keyword: 'required',
-                params: { missingProperty: 'username' },
-              };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if (data1.username !== undefined) {
-              let data2 = data1.username;
-              if (typeof data2 === 'string') {
-                if (func0(data2) < 1) {
-                  const err4 = {
-                    instancePath: instancePath + '/users/' + i0 + '/username',
-                    schemaPath: '#/properties/users/items/properties/username/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err4];
-                  } else {
-                    vErrors.push(err4);
-                  }
-                  errors++;
-                }
-              } else {
-                const err5 = {
-                  instancePath: instancePath + '/users/' + i0 + '/username',
-                  schemaPath: '#/properties/users/items/properties/username/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                };
-                if (vErrors === null) {
-                  vErrors = [err5];
-                } else {
-                  vErrors.push(err5);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err6 = {
-              instancePath: instancePath + '/users/' + i0,
-              schemaPath: '#/properties/users/items/type',
-              keyword: 'type',
-              params: { type: 'object' },
-            };
-            if (vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err7 = {
-          instancePath: instancePath + '/users',
-          schemaPath: '#/properties/users/type',
-          keyword: 'type',
-          params: { type: 'array' },
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err8 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-    };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
-  }
-  validate0.errors = vErrors;
-  return errors === 0;
-}
-validate0.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const validateResponseBody = validate1;
-const schema1 = {
-  $id: 'urn:im-server-sdk:response:users.batch_create',
-  type: 'object',
-  additionalProperties: true,
-};
-function validate1(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:im-server-sdk:response:users.batch_create" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-  } else {
-    const err0 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  validate1.errors = vErrors;
-  return errors === 0;
-}
-validate1.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 
-const context = { pathParams: [] };
+const validateParams = validate0;
+const schema0 = {"$id":"urn:im-server-sdk:params:users.batch_create","type":"object","properties":{"users":{"type":"array","minItems":1,"items":{"type":"object","required":["username"],"properties":{"username":{"type":"string","minLength":1}},"additionalProperties":true}}},"required":["users"],"additionalProperties":false};
+const func0 = ajvUcs2length;
+
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:im-server-sdk:params:users.batch_create" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate0.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.users === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "users"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "users")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.users !== undefined){
+let data0 = data.users;
+if(Array.isArray(data0)){
+if(data0.length < 1){
+const err2 = {instancePath:instancePath+"/users",schemaPath:"#/properties/users/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.username === undefined){
+const err3 = {instancePath:instancePath+"/users/" + i0,schemaPath:"#/properties/users/items/required",keyword:"required",params:{missingProperty: "username"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1.username !== undefined){
+let data2 = data1.username;
+if(typeof data2 === "string"){
+if(func0(data2) < 1){
+const err4 = {instancePath:instancePath+"/users/" + i0+"/username",schemaPath:"#/properties/users/items/properties/username/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/users/" + i0+"/username",schemaPath:"#/properties/users/items/properties/username/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/users/" + i0,schemaPath:"#/properties/users/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/users",schemaPath:"#/properties/users/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate0.errors = vErrors;
+return errors === 0;
+}
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const validateResponseBody = validate1;
+const schema1 = {"$id":"urn:im-server-sdk:response:users.batch_create","type":"object","additionalProperties":true};
+
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:im-server-sdk:response:users.batch_create" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate1.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate1.errors = vErrors;
+return errors === 0;
+}
+validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+const context = {"pathParams":[]};
 
 /** Validates the flat params of `users.batch_create` (path, query and body fields): null when valid, else the issues. */
 export function validate(params: unknown): ValidationIssue[] | null {
@@ -231,7 +176,5 @@ export function validate(params: unknown): ValidationIssue[] | null {
 
 /** Reports how a response body of `users.batch_create` differs from the spec (unknown fields of documented shapes, new enum values, type changes): null when it matches. Never used to refuse a response. */
 export function validateResponse(body: unknown): ValidationIssue[] | null {
-  return validateResponseBody(body)
-    ? null
-    : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [] });
+  return validateResponseBody(body) ? null : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [] });
 }
