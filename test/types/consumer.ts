@@ -75,3 +75,15 @@ export const typedHandler = createCallbackHandler<CallbackEventItem>({
     handleEvent(event);
   },
 });
+
+// RTC: the business server hands a client only that client's own channel ticket, never the App
+// Token; the types keep the two apart.
+import type { RtcTicket } from '../../generated/src/index.js';
+declare function handTicketToClient(ticket: RtcTicket): void;
+export async function rtcTickets(): Promise<void> {
+  const issued = await im.rtc.issueTickets({ channel_id: 'c1', usernames: ['alice'] });
+  for (const ticket of issued.items) handTicketToClient(ticket);
+  const exchanged = await im.app.token({ grant_type: 'client_credentials', client_id: 'id', client_secret: 's' });
+  // @ts-expect-error the App Token is a string, not a channel ticket: it must never reach a client
+  handTicketToClient(exchanged.access_token);
+}
