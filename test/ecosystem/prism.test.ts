@@ -8,16 +8,31 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type MockServer } from '../../scripts/lib/mock-server.js';
+import { buildApiModel } from '../../generator/build-model.js';
+import { parseSpec } from '../../generator/load-spec.js';
 import { ImClient } from '../../generated/src/index.js';
+import { validParams } from '../helpers/sample-params.js';
 import { repoRoot } from '../helpers/seed.js';
-import { loadYaml } from '../helpers/spec.js';
-import { sampleOperations } from '../helpers/spec-samples.js';
 
-const doc = loadYaml('spec/openapi.yaml');
-const samples = sampleOperations(doc);
+// Valid params per operation from the shared helper (path params, required query and body fields).
+const model = buildApiModel(parseSpec(readFileSync(join(repoRoot, 'spec/openapi.yaml'), 'utf8'), 'spec/openapi.yaml'));
+const samples = model.operations.map((op) => ({
+  operationId: op.id,
+  method: op.method,
+  path: op.specPath,
+  namespace: op.namespace,
+  methodName: op.methodName,
+  params: validParams(model, op),
+}));
 const reportDir = join(repoRoot, 'dist-artifacts/ecosystem');
 /** The client's opt-in response validation, once the runtime has it (issue 5). */
 const hasResponseValidation = /\bvalidateResponses\b/.test(readFileSync(join(repoRoot, 'templates/runtime/core/options.ts'), 'utf8'));
+
+interface Drift {
+  operationId: string;
+  status: number;
+  issues: unknown[];
+}
 
 interface Exchange {
   method: string;
@@ -33,6 +48,7 @@ interface Outcome {
   accepted: boolean;
   status: number | null;
   violations?: unknown[];
+  drift?: unknown[];
   error?: string;
 }
 
@@ -47,6 +63,7 @@ afterAll(async () => {
 describe('Prism mock of spec/openapi.yaml', () => {
   it('builds one valid call per operation (178)', () => {
     expect(samples).toHaveLength(178);
+    expect(hasResponseValidation).toBe(true);
   });
 
   it('refuses an invalid request (control: the refusal detection below can see a refusal)', async () => {
@@ -57,6 +74,18 @@ describe('Prism mock of spec/openapi.yaml', () => {
     });
     expect(res.status).toBe(422);
     expect(res.headers.get('sl-violations')).toMatch(/username/);
+  });
+
+  it('reports response drift (control: the response check below is live)', async () => {
+    const drifts: Drift[] = [];
+    const stub = async (url: string): Promise<Response> =>
+      new Response(url.endsWith('/token') ? '{"access_token":"t","expires_in":3600}' : '{"items":5,"next_cursor":7}', {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    const im = new ImClient({ baseUrl: 'http://127.0.0.1:9', appKey: 'acme#chat', clientId: 'c', clientSecret: 's', validateResponses: true, onResponseDrift: (d: Drift) => drifts.push(d), fetch: stub } as unknown as ConstructorParameters<typeof ImClient>[0]);
+    await im.users.list();
+    expect(drifts.map((d) => d.operationId)).toEqual(['users.list']);
   });
 
   it('accepts every operation called through the generated client', async () => {
@@ -77,7 +106,11 @@ describe('Prism mock of spec/openapi.yaml', () => {
       timeoutMs: 10_000,
       fetch: recordingFetch,
     };
-    if (hasResponseValidation) options.validateResponses = true;
+    const drifts: Drift[] = [];
+    if (hasResponseValidation) {
+      options.validateResponses = true;
+      options.onResponseDrift = (d: Drift) => drifts.push(d);
+    }
     // A fresh client per operation: a refused call answered with the mock's static error example
     // (details.reason app_deleted) would otherwise make the client discard its credentials.
     const newClient = (): any => new ImClient(options as unknown as ConstructorParameters<typeof ImClient>[0]);
@@ -92,6 +125,7 @@ describe('Prism mock of spec/openapi.yaml', () => {
         continue;
       }
       const before = exchanges.length;
+      const driftsBefore = drifts.length;
       let error: string | undefined;
       try {
         await fn.call(im[sample.namespace], structuredClone(sample.params));
@@ -100,12 +134,14 @@ describe('Prism mock of spec/openapi.yaml', () => {
       }
       const mine = exchanges.slice(before);
       const refused = mine.filter((x) => x.violations || x.status >= 400);
+      const drift = drifts.slice(driftsBefore).flatMap((d) => d.issues);
       outcomes.push({
         operationId: sample.operationId,
         request,
-        accepted: !error && mine.length > 0 && refused.length === 0,
+        accepted: !error && mine.length > 0 && refused.length === 0 && drift.length === 0,
         status: mine.at(-1)?.status ?? null,
         ...(refused.length ? { violations: refused.flatMap((x) => x.violations ?? [{ status: x.status, body: x.body.slice(0, 300) }]) } : {}),
+        ...(drift.length ? { drift } : {}),
         ...(error ? { error } : {}),
       });
     }
@@ -118,7 +154,7 @@ describe('Prism mock of spec/openapi.yaml', () => {
       operations: outcomes.length,
       accepted: outcomes.length - refused.length,
       refused: refused.length,
-      responseValidation: hasResponseValidation ? 'client option validateResponses: true' : 'not available in the runtime yet (no validateResponses in ClientOptions)',
+      responseValidation: hasResponseValidation ? 'client option validateResponses: true (drift reported through onResponseDrift fails the operation)' : 'not available in the runtime yet (no validateResponses in ClientOptions)',
       outcomes,
     };
     writeFileSync(join(reportDir, 'prism-report.json'), `${JSON.stringify(report, null, 2)}\n`);
@@ -130,7 +166,7 @@ describe('Prism mock of spec/openapi.yaml', () => {
         `${report.accepted} of ${report.operations} operations accepted; response validation: ${report.responseValidation}.`,
         '',
         refused.length ? '| operation | request | status | problem |\n|---|---|---|---|' : 'No operation was refused.',
-        ...refused.map((o) => `| ${o.operationId} | ${o.request} | ${o.status ?? ''} | ${(o.error ?? JSON.stringify(o.violations)).replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`),
+        ...refused.map((o) => `| ${o.operationId} | ${o.request} | ${o.status ?? ''} | ${(o.error ?? JSON.stringify(o.violations ?? o.drift)).replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`),
         '',
       ].join('\n'),
     );

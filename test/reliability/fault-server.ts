@@ -48,6 +48,8 @@ export class FaultServer {
   readonly requests: SeenRequest[] = [];
   readonly exchanges: SeenRequest[] = [];
   fault: Fault | 'none' = 'none';
+  /** How the token exchange answers (default: a token). */
+  exchangeFault: 'none' | 'invalid_client' | '500' = 'none';
   /** Clock for Retry-After HTTP dates (set to the client's fake clock). */
   now: () => number = Date.now;
   baseUrl = '';
@@ -78,6 +80,7 @@ export class FaultServer {
     this.requests.length = 0;
     this.exchanges.length = 0;
     this.fault = fault;
+    this.exchangeFault = 'none';
   }
 
   async stop(): Promise<void> {
@@ -119,6 +122,11 @@ export class FaultServer {
         seen.answer = 'reset';
         req.socket.destroy();
         return;
+      }
+      if (isExchange && this.exchangeFault !== 'none') {
+        const echo = this.#o.echo ? ` (you sent ${text})` : '';
+        const [status, code] = this.exchangeFault === 'invalid_client' ? [401, 'invalid_client'] : [500, 'internal'];
+        return this.#json(res, seen, status, { error: { code, message: `${code}${echo}`, request_id: 'req-x', ...(this.#o.echo ? { details: { echo: seen.body } } : {}) } });
       }
       if (isExchange) {
         const token = `${this.#o.tokenPrefix ?? 'tok-'}${this.exchanges.length}`;

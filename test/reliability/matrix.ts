@@ -126,22 +126,27 @@ export interface Observed {
   /** For the revocation cell: the next call's error and how many requests it sent. */
   afterRevoke?: { outcome: string; requests: number };
   store: SeededTokenStore;
+  client: ImClient;
 }
 
 export interface CellOptions {
   clientSecret?: string;
-  seededToken?: string;
+  /** Token in the store before the call; null: an empty store (the call exchanges first). */
+  seededToken?: string | null;
   logger?: Logger;
+  exchangeFault?: FaultServer['exchangeFault'];
   extra?: Partial<ClientOptions>;
 }
 
 export async function runCell(server: FaultServer, row: Row, fault: Fault, o: CellOptions = {}): Promise<Observed> {
   server.reset(fault);
+  if (o.exchangeFault) server.exchangeFault = o.exchangeFault;
   let now = FAKE_EPOCH;
   const waits: number[] = [];
   let attempts = 0;
   server.now = () => now;
   const store = new SeededTokenStore(o.seededToken ?? SEEDED_TOKEN, now);
+  if (o.seededToken === null) store.token = null;
   const baseUrl = fault === 'refused' ? `http://127.0.0.1:${await closedPort()}` : server.baseUrl;
   const im = new ImClient({
     baseUrl,
@@ -183,6 +188,7 @@ export async function runCell(server: FaultServer, row: Row, fault: Fault, o: Ce
     result,
     error,
     store,
+    client: im,
   };
   if (fault === '401-app-deleted') {
     const before = server.requests.length + server.exchanges.length;

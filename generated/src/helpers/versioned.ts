@@ -34,7 +34,7 @@ export async function fetchVersionedList<TItem>(
     // The last page's version wins: it describes the list as the walk finished it.
     if (page.version !== undefined) version = page.version;
   }
-  const known = (params as Record<string, unknown> | undefined)?.['known_version'];
+  const known = params['known_version'];
   return {
     items,
     version,

@@ -217,10 +217,12 @@ export async function verifyCallback<R extends CallbackRequestBase = CallbackReq
     const headerValue = readHeader(headers, header)?.trim();
     const bodyValue = record[field];
     if (bodyValue !== undefined && bodyValue !== null) {
-      if (headerValue !== undefined && headerValue !== String(bodyValue)) {
+      // JSON text for objects: String() throws on a parsed object like {"toString": 0}.
+      const text = typeof bodyValue === 'string' ? bodyValue : typeof bodyValue === 'object' ? JSON.stringify(bodyValue) : String(bodyValue);
+      if (headerValue !== undefined && headerValue !== text) {
         disagreements.push({ header, headerValue, bodyField: field, bodyValue });
       }
-      return typeof bodyValue === 'string' ? bodyValue : String(bodyValue);
+      return text;
     }
     return headerValue || undefined;
   };

@@ -259,7 +259,10 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 function checkRequestOptions(options: RequestOptions): void {
   if (typeof options !== 'object' || options === null) throw new ConfigError('requestOptions', 'must be an object.');
-  const { maxRetries, timeoutMs, deadlineMs, headers } = options;
+  const { maxRetries, timeoutMs, deadlineMs, headers, signal } = options;
+  if (signal !== undefined && !(typeof signal === 'object' && signal !== null && typeof signal.aborted === 'boolean' && typeof signal.addEventListener === 'function')) {
+    throw new ConfigError('requestOptions.signal', 'must be an AbortSignal (e.g. AbortController#signal or AbortSignal.timeout(ms)).');
+  }
   if (maxRetries !== undefined && (!Number.isInteger(maxRetries) || maxRetries < 0)) {
     throw new ConfigError('requestOptions.maxRetries', `must be an integer >= 0 (got ${String(maxRetries)}).`);
   }

@@ -7,6 +7,7 @@ import type { ImCore } from '../core/client.js';
 import { AbortError, CredentialsRevokedError, ImError, ValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec } from '../operation.js';
+import { asParams } from '../internal/request-builder.js';
 
 export interface BatchOptions extends RequestOptions {
   /** Chunks in flight at once (default 2). */
@@ -34,11 +35,12 @@ const DEFAULT_CONCURRENCY = 2;
 export async function sendInBatches<TResult>(
   client: ImCore,
   op: OperationSpec,
-  params: Record<string, unknown>,
+  givenParams: Record<string, unknown>,
   options: BatchOptions = {},
 ): Promise<BatchResult<TResult>> {
   const split = op.batchSplit;
   if (!split) throw new ImError(`${op.id} has no batch split in its table entry.`);
+  const params = asParams(op.id, givenParams);
   const list = params[split.field];
   if (!Array.isArray(list) || list.length === 0) {
     throw new ValidationError(op.id, [{ pointer: `/${split.field}`, rule: 'minItems', message: `\`${split.field}\` must be a non-empty list` }]);
@@ -92,8 +94,9 @@ export async function sendInBatches<TResult>(
 function chunkRequest(op: OperationSpec, params: Record<string, unknown>, options: RequestOptions, index: number): { params: Record<string, unknown>; options: RequestOptions } {
   const spec = op.dedupeKey;
   const own = spec ? (options.idempotencyKey ?? (spec.in === 'body' ? params[spec.name] : undefined)) : undefined;
-  if (!spec || own === undefined || own === null) return { params, options };
-  const key = `${String(own)}:${index}`;
+  // A key that is not a string is left as given: the request validator refuses it (never stringified).
+  if (!spec || typeof own !== 'string') return { params, options };
+  const key = `${own}:${index}`;
   if (spec.in === 'body') return { params: { ...params, [spec.name]: key }, options: { ...options, idempotencyKey: undefined } };
   return { params, options: { ...options, idempotencyKey: key } };
 }

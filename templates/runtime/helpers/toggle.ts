@@ -7,13 +7,20 @@ import type { ImCore } from '../core/client.js';
 import { ValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec } from '../operation.js';
+import { asParams } from '../internal/request-builder.js';
 
 export function toggle<T>(
   client: ImCore,
   pair: { field: string; whenTrue: OperationSpec; whenFalse: OperationSpec; helperId: string },
-  params: Record<string, unknown>,
+  givenParams: Record<string, unknown>,
   options?: RequestOptions,
 ): ApiPromise<T> {
+  let params: Record<string, unknown>;
+  try {
+    params = asParams(pair.helperId, givenParams);
+  } catch (err) {
+    return new ApiPromise<T>(Promise.reject(err));
+  }
   const { [pair.field]: flag, ...rest } = params;
   if (typeof flag !== 'boolean') {
     return new ApiPromise<T>(Promise.reject(new ValidationError(pair.helperId, [{ pointer: `/${pair.field}`, rule: 'type', message: `\`${pair.field}\` must be true or false` }])));

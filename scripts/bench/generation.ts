@@ -1,0 +1,104 @@
+/**
+ * 1. Generation: our generator (the CLI with --check: every step, nothing written) vs
+ * openapi-typescript (types only) and @hey-api/openapi-ts (a fetch client), each a fresh process
+ * on spec/openapi.yaml, runs interleaved (ours, ots, hey, ours, …) so that load on the machine
+ * falls on all three alike.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, countTree, median, ROOT, runJsonChild, tempDir, timedRun, TSX_IMPORT, type TimedRun } from './lib.js';
+
+export interface GenTool {
+  name: string;
+  command: string;
+  wallMs: number[];
+  cpuMs: number[];
+  maxRssKb: number[];
+  output: { files: number; lines: number; bytes: number };
+  emits: string;
+  exitNote?: string;
+}
+
+export interface GenerationResult {
+  runs: number;
+  tools: GenTool[];
+  phases: Awaited<ReturnType<typeof phaseRun>>;
+  /** Where hey-api's output was left (the size section bundles one of its functions). */
+  heyOut: string;
+  otsOut: string;
+}
+
+type PhaseReport = {
+  importMs: number;
+  phases: { name: string; wallMs: number; cpuMs: number }[];
+  formattedFiles: number;
+  realGenerate: { wallMs: number; cpuMs: number };
+  operations: number;
+  files: number;
+  kinds: Record<string, { files: number; lines: number }>;
+};
+
+async function phaseRun(): Promise<PhaseReport> {
+  return runJsonChild<PhaseReport>('generation-phases.ts', []);
+}
+
+export async function benchGeneration(opts: { runs: number }): Promise<GenerationResult> {
+  const work = tempDir('gen');
+  // hey-api reads tsconfig.json from its working folder: NodeNext + DOM.Iterable (TOOLCHAIN.md).
+  writeFileSync(
+    join(work, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM', 'DOM.Iterable'], strict: true, skipLibCheck: true } }),
+  );
+  const spec = join(ROOT, 'spec/openapi.yaml');
+  const tools: (GenTool & { run: (i: number) => Promise<TimedRun>; okCodes: number[] })[] = [
+    {
+      name: 'im-openapi (ours)',
+      command: 'node --import tsx scripts/generate.ts --check',
+      emits: 'types, client (methods + standalone funcs), request validators, callback payload types + receiver kit, runtime, README/api.md',
+      run: () => timedRun(process.execPath, [...TSX_IMPORT, join(ROOT, 'scripts/generate.ts'), '--check'], { cwd: ROOT }),
+      // exit 1 = generated/ differs from the output (work in progress): all the work was still done.
+      okCodes: [0, 1],
+      wallMs: [], cpuMs: [], maxRssKb: [], output: { files: 0, lines: 0, bytes: 0 },
+    },
+    {
+      name: 'openapi-typescript',
+      command: 'openapi-typescript spec/openapi.yaml -o <tmp>/schema.d.ts',
+      emits: 'types only (one .d.ts)',
+      run: (i) => timedRun(process.execPath, [BIN.openapiTypescript, spec, '-o', join(work, `ots-${i}`, 'schema.d.ts')], { cwd: work }),
+      okCodes: [0],
+      wallMs: [], cpuMs: [], maxRssKb: [], output: { files: 0, lines: 0, bytes: 0 },
+    },
+    {
+      name: '@hey-api/openapi-ts',
+      command: 'openapi-ts -i spec/openapi.yaml -o <tmp>/hey -c @hey-api/client-fetch (cwd with its own tsconfig.json)',
+      emits: 'types, SDK functions, bundled fetch client',
+      run: (i) => timedRun(process.execPath, [BIN.heyApi, '-i', spec, '-o', join(work, `hey-${i}`), '-c', '@hey-api/client-fetch'], { cwd: work, env: { CI: 'true' } }),
+      okCodes: [0],
+      wallMs: [], cpuMs: [], maxRssKb: [], output: { files: 0, lines: 0, bytes: 0 },
+    },
+  ];
+  for (let i = 0; i < opts.runs; i++) {
+    for (const t of tools) {
+      const r = await t.run(i);
+      if (!t.okCodes.includes(r.code ?? -1)) throw new Error(`${t.name} exited ${r.code}: ${(r.stderr || r.stdout).slice(-1500)}`);
+      if (r.code !== 0) t.exitNote = `exit ${r.code}: generated/ differs from the generator's output (the work was done all the same)`;
+      t.wallMs.push(r.wallMs);
+      if (r.cpuMs !== undefined) t.cpuMs.push(r.cpuMs);
+      if (r.maxRssKb !== undefined) t.maxRssKb.push(r.maxRssKb);
+    }
+  }
+  const last = opts.runs - 1;
+  const phases = await phaseRun();
+  tools[0]!.output = countTree(join(ROOT, 'generated'), (p) => !p.startsWith('dist/') && !p.startsWith('node_modules/'));
+  tools[1]!.output = countTree(join(work, `ots-${last}`));
+  tools[2]!.output = countTree(join(work, `hey-${last}`));
+  return {
+    runs: opts.runs,
+    tools: tools.map(({ run: _r, okCodes: _o, ...t }) => t),
+    phases,
+    heyOut: join(work, `hey-${last}`),
+    otsOut: join(work, `ots-${last}`, 'schema.d.ts'),
+  };
+}
+
+export const medianOf = median;

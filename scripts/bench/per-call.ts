@@ -1,0 +1,93 @@
+/**
+ * 2. Per-call overhead: N calls of users.get through our client, openapi-fetch and bare fetch to
+ * the bench server (its own process), at concurrency 1 and 50. Each measurement is a fresh client
+ * process (warm-up calls first, not counted); the order of the clients rotates from one
+ * repetition to the next. Then one extra run of our client under --cpu-prof tells where its
+ * client-side CPU goes.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { median, profileSelfTime, runJsonChild, startBenchServer, tempDir } from './lib.js';
+
+export const PER_CALL_CLIENTS = ['ours', 'openapi-fetch', 'fetch', 'ours-novalid'] as const;
+type Client = (typeof PER_CALL_CLIENTS)[number];
+
+interface Sample {
+  client: Client;
+  concurrency: number;
+  callsPerSec: number;
+  cpuUsPerCall: number;
+  wallMs: number;
+}
+
+export interface PerCallResult {
+  count: number;
+  warmup: number;
+  reps: number;
+  concurrencies: number[];
+  rows: { client: Client; concurrency: number; callsPerSec: number; cpuUsPerCall: number; runs: number[] }[];
+  profile: { totalMs: number; groups: { name: string; ms: number }[]; topFunctions: { name: string; ms: number }[] } | null;
+}
+
+export async function benchPerCall(opts: { count: number; warmup: number; reps: number; concurrencies: number[]; esmEntry: string; pkgDir: string; profile: boolean }): Promise<PerCallResult> {
+  const server = await startBenchServer();
+  const samples: Sample[] = [];
+  let profile: PerCallResult['profile'] = null;
+  try {
+    for (let rep = 0; rep < opts.reps; rep++) {
+      for (const concurrency of opts.concurrencies) {
+        const order = PER_CALL_CLIENTS.map((_, i) => PER_CALL_CLIENTS[(i + rep) % PER_CALL_CLIENTS.length]!);
+        for (const client of order) {
+          const r = await runJsonChild<Sample>('per-call-client.ts', [client, String(opts.count), String(concurrency), String(opts.warmup), server.baseUrl, opts.esmEntry]);
+          samples.push({ ...r, client, concurrency });
+        }
+      }
+    }
+    if (opts.profile) {
+      const dir = tempDir('prof');
+      await runJsonChild<Sample>('per-call-client.ts', ['ours', String(opts.count), '1', String(opts.warmup), server.baseUrl, opts.esmEntry], {
+        nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+      });
+      const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+      if (file) {
+        const pkg = join(opts.pkgDir, 'dist/esm/');
+        const groupOf = (url: string, fn: string): string => {
+          if (fn === '(idle)') return '(idle: waiting for the server)';
+          if (fn === '(garbage collector)') return 'garbage collection';
+          if (fn === '(program)') return 'V8/native (program)';
+          if (url.includes(pkg)) {
+            const rel = url.slice(url.indexOf(pkg) + pkg.length);
+            if (rel.startsWith('validators/')) return 'im-server-sdk: request validator';
+            return `im-server-sdk: ${rel}`;
+          }
+          if (url.includes('undici')) return 'undici (fetch)';
+          if (url.startsWith('node:') || url === '') return 'node internals (http, streams, timers, promises)';
+          return 'other (tsx loader, bench driver)';
+        };
+        const all = profileSelfTime(join(dir, file), groupOf);
+        const busy = all.filter((g) => !g.name.startsWith('(idle'));
+        const totalMs = busy.reduce((a, g) => a + g.ms, 0);
+        const pkgFns = profileSelfTime(join(dir, file), (url, fn) => (url.includes(pkg) ? `${fn || '(anonymous)'} — ${url.slice(url.indexOf(pkg) + pkg.length)}` : ''))
+          .filter((g) => g.name !== '')
+          .slice(0, 8);
+        profile = { totalMs, groups: all, topFunctions: pkgFns };
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  const rows: PerCallResult['rows'] = [];
+  for (const concurrency of opts.concurrencies) {
+    for (const client of PER_CALL_CLIENTS) {
+      const mine = samples.filter((s) => s.client === client && s.concurrency === concurrency);
+      rows.push({
+        client,
+        concurrency,
+        callsPerSec: median(mine.map((s) => s.callsPerSec)),
+        cpuUsPerCall: median(mine.map((s) => s.cpuUsPerCall)),
+        runs: mine.map((s) => Math.round(s.callsPerSec)),
+      });
+    }
+  }
+  return { count: opts.count, warmup: opts.warmup, reps: opts.reps, concurrencies: opts.concurrencies, rows, profile };
+}

@@ -1,0 +1,58 @@
+/**
+ * A private build of the generated package for the benchmarks: generated/ (sources, package.json,
+ * tsconfigs; not dist/) is copied into a temp folder and built there with the package's own
+ * tsconfigs, so that the bench never races `npm test` (test/package.test.ts rebuilds
+ * generated/dist) and never writes into generated/.
+ *
+ * Also a consumer folder whose node_modules links `im-server-sdk` (the private build),
+ * `openapi-fetch` and its helper package, like an app that installed them.
+ */
+import { cpSync, mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, ROOT, tempDir, timedRun } from './lib.js';
+
+export interface Prepared {
+  pkgDir: string;
+  appsDir: string;
+  esmEntry: string;
+  /** Build time of the private copy (tsc, ESM and, unless smoke, CJS). */
+  buildMs: number;
+  cjsBuilt: boolean;
+}
+
+export async function preparePackage(options: { smoke: boolean }): Promise<Prepared> {
+  const base = tempDir('pkg');
+  const pkgDir = join(base, 'im-server-sdk');
+  const src = join(ROOT, 'generated');
+  cpSync(src, pkgDir, {
+    recursive: true,
+    filter: (from) => {
+      const rel = from.slice(src.length);
+      return !rel.startsWith('/dist') && !rel.startsWith('/node_modules');
+    },
+  });
+  // typescript and @types/node for the build, found through this link as in the repository.
+  symlinkSync(join(ROOT, 'node_modules'), join(pkgDir, 'node_modules'), 'dir');
+  const started = performance.now();
+  const esm = await timedRun(process.execPath, [BIN.tsc, '-p', 'tsconfig.esm.json'], { cwd: pkgDir });
+  if (esm.code !== 0) throw new Error(`building the ESM copy failed: ${esm.stdout.slice(-2000)}`);
+  let cjsBuilt = false;
+  if (!options.smoke) {
+    const cjs = await timedRun(process.execPath, [BIN.tsc, '-p', 'tsconfig.cjs.json'], { cwd: pkgDir });
+    if (cjs.code !== 0) throw new Error(`building the CJS copy failed: ${cjs.stdout.slice(-2000)}`);
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(pkgDir, 'dist/cjs/package.json'), JSON.stringify({ type: 'commonjs' }) + '\n');
+    cjsBuilt = true;
+  }
+  const buildMs = performance.now() - started;
+
+  const appsDir = tempDir('apps');
+  const nm = join(appsDir, 'node_modules');
+  mkdirSync(nm);
+  symlinkSync(pkgDir, join(nm, 'im-server-sdk'), 'dir');
+  symlinkSync(join(ROOT, 'node_modules/openapi-fetch'), join(nm, 'openapi-fetch'), 'dir');
+  symlinkSync(join(ROOT, 'node_modules/openapi-typescript-helpers'), join(nm, 'openapi-typescript-helpers'), 'dir');
+  mkdirSync(join(nm, '@types'));
+  symlinkSync(join(ROOT, 'node_modules/@types/node'), join(nm, '@types/node'), 'dir');
+  return { pkgDir, appsDir, esmEntry: join(pkgDir, 'dist/esm/index.js'), buildMs, cjsBuilt };
+}
