@@ -143,7 +143,8 @@ describe('nothing shows a secret', () => {
     const logger = { debug: (m: string) => lines.push(m), info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) };
     const events: unknown[] = [];
     const im = new ImClient({ ...clientOptions(service), logger, onTokenEvent: (e) => events.push(e) });
-    const error = await im.users.get({ username: 'alice' }).catch((e) => e);
+    const error = (await im.users.get({ username: 'alice' }).catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(Error);
     const page = await im.groups.list();
     const shown = [
       JSON.stringify(im),

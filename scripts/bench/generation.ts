@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, countTree, median, ROOT, runJsonChild, tempDir, timedRun, TSX_IMPORT, type TimedRun } from './lib.js';
+import { BIN, countTree, ROOT, runJsonChild, tempDir, timedRun, TSX_IMPORT, type TimedRun } from './lib.js';
 
 export interface GenTool {
   name: string;
@@ -22,7 +22,8 @@ export interface GenTool {
 export interface GenerationResult {
   runs: number;
   tools: GenTool[];
-  phases: Awaited<ReturnType<typeof phaseRun>>;
+  /** Phase breakdown of our generator (skipped in smoke runs). */
+  phases: PhaseReport | undefined;
   /** Where hey-api's output was left (the size section bundles one of its functions). */
   heyOut: string;
   otsOut: string;
@@ -42,7 +43,7 @@ async function phaseRun(): Promise<PhaseReport> {
   return runJsonChild<PhaseReport>('generation-phases.ts', []);
 }
 
-export async function benchGeneration(opts: { runs: number }): Promise<GenerationResult> {
+export async function benchGeneration(opts: { runs: number; phases: boolean }): Promise<GenerationResult> {
   const work = tempDir('gen');
   // hey-api reads tsconfig.json from its working folder: NodeNext + DOM.Iterable (TOOLCHAIN.md).
   writeFileSync(
@@ -88,7 +89,7 @@ export async function benchGeneration(opts: { runs: number }): Promise<Generatio
     }
   }
   const last = opts.runs - 1;
-  const phases = await phaseRun();
+  const phases = opts.phases ? await phaseRun() : undefined;
   tools[0]!.output = countTree(join(ROOT, 'generated'), (p) => !p.startsWith('dist/') && !p.startsWith('node_modules/'));
   tools[1]!.output = countTree(join(work, `ots-${last}`));
   tools[2]!.output = countTree(join(work, `hey-${last}`));
@@ -101,4 +102,3 @@ export async function benchGeneration(opts: { runs: number }): Promise<Generatio
   };
 }
 
-export const medianOf = median;

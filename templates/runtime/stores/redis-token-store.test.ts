@@ -112,7 +112,7 @@ describe('RedisTokenStore against a real redis-server', () => {
     const other = new RedisTokenStore({ client, lockTtlMs: 300, pollMinMs: 5, pollMaxMs: 25 });
     const ran = await other.withExchangeLock('app', async () => Date.now() - started);
     expect(ran).toBeGreaterThanOrEqual(200);
-    expect(ran).toBeLessThan(300 + 250);
+    expect(ran).toBeLessThan(300 + 1_000);
     // The dead holder wakes up late: its release must not delete the lock that is not its own.
     await redis.set('app:lock', 'someone-else', { PX: 5_000 });
     release();

@@ -1,0 +1,242 @@
+/** Renders bench/RESULTS.md from the measured results (nothing in it is written by hand). */
+import type { BenchResults } from './run.js';
+import { HAVE_GNU_TIME, round } from './lib.js';
+
+const ms = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : `${Math.round(x).toLocaleString('en-US')} ms`);
+const num = (x: number, d = 0) => round(x, d).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+const ratio = (a: number, b: number) => (b > 0 ? `${num(a / b, 2)}×` : '–');
+const kib = (b: number) => `${num(b / 1024, 1)} KB`;
+const mib = (x: number) => `${num(x, 1)} MiB`;
+
+export interface TargetRow {
+  target: string;
+  measured: string;
+  pass: boolean | null;
+}
+
+export function targets(r: BenchResults): TargetRow[] {
+  const rows: TargetRow[] = [];
+  if (r.generation) {
+    const [ours, , hey] = r.generation.tools;
+    const om = median(ours!.wallMs);
+    const hm = median(hey!.wallMs);
+    rows.push({
+      target: '1. Generation faster than @hey-api/openapi-ts, while emitting more',
+      measured: `${ms(om)} vs ${ms(hm)} wall (${ratio(om, hm)}); CPU ${ms(median(ours!.cpuMs))} vs ${ms(median(hey!.cpuMs))}; output ${num(ours!.output.lines)} vs ${num(hey!.output.lines)} lines`,
+      pass: om < hm && ours!.output.lines > hey!.output.lines,
+    });
+  }
+  if (r.perCall) {
+    for (const c of r.perCall.concurrencies) {
+      const row = (client: string) => r.perCall!.rows.find((x) => x.client === client && x.concurrency === c)!;
+      const o = row('ours');
+      const f = row('fetch');
+      const p = row('openapi-fetch');
+      rows.push({
+        target: `2. Per-call (concurrency ${c}): within 10 % of bare fetch's throughput`,
+        measured: `${num(o.callsPerSec)} vs ${num(f.callsPerSec)} calls/s (${ratio(o.callsPerSec, f.callsPerSec)}); client CPU ${num(o.cpuUsPerCall)} vs ${num(f.cpuUsPerCall)} µs/call`,
+        pass: o.callsPerSec >= 0.9 * f.callsPerSec,
+      });
+      rows.push({
+        target: `2. Per-call (concurrency ${c}): ahead of openapi-fetch`,
+        measured: `${num(o.callsPerSec)} vs ${num(p.callsPerSec)} calls/s (${ratio(o.callsPerSec, p.callsPerSec)}); client CPU ${num(o.cpuUsPerCall)} vs ${num(p.cpuUsPerCall)} µs/call`,
+        pass: o.callsPerSec > p.callsPerSec,
+      });
+    }
+  }
+  if (r.coldStart) {
+    const get = (a: string) => r.coldStart!.rows.find((x) => x.app === a)!;
+    const o = get('ours-client');
+    const b = get('bare-fetch');
+    rows.push({
+      target: '3. Cold start (import + first call): < 50 ms over bare Node',
+      measured: `${ms(o.wallMs)} vs ${ms(b.wallMs)}: +${ms(o.wallMs - b.wallMs)} (funcs entry +${ms(get('ours-funcs').wallMs - b.wallMs)}; openapi-fetch +${ms(get('openapi-fetch').wallMs - b.wallMs)})`,
+      pass: o.wallMs - b.wallMs < 50,
+    });
+  }
+  if (r.size) {
+    const one = r.size.rows.find((x) => x.app === 'ours-one-op')!;
+    rows.push({ target: '4. One-operation app < 15 KB gzip', measured: `${kib(one.gzip)} gzip (${kib(one.minified)} minified)`, pass: one.gzip < 15 * 1024 });
+  }
+  if (r.typecheck) {
+    const [o, p] = r.typecheck.rows;
+    rows.push({
+      target: '5. Type-check of a 20-operation consumer < 2× openapi-fetch',
+      measured: `${ms(o!.wallMs)} vs ${ms(p!.wallMs)} (${ratio(o!.wallMs, p!.wallMs)})${o!.errors || p!.errors ? ' — with type errors, see section 5' : ''}`,
+      pass: o!.wallMs < 2 * p!.wallMs,
+    });
+  }
+  if (r.callbacks) {
+    for (const [k, label] of [['events1', '1 event'], ['events100', '100 events']] as const) {
+      const c = r.callbacks[k];
+      rows.push({
+        target: `6. Callback verify + parse (${label}) within 20 % of the floor`,
+        measured: `${num(c.oursNs / 1000, 1)} vs ${num(c.floorNs / 1000, 1)} µs (${ratio(c.oursNs, c.floorNs)})`,
+        pass: c.oursNs <= 1.2 * c.floorNs,
+      });
+    }
+  }
+  if (r.upload) {
+    const o = r.upload.rows.find((x) => x.mode === 'ours')!;
+    const f = r.upload.rows.find((x) => x.mode === 'fetch')!;
+    rows.push({
+      target: '7. Upload of a generated source (no target: reported)',
+      measured: `${num(o.mbPerSec)} MB/s vs floor ${num(f.mbPerSec)} MB/s (${ratio(o.mbPerSec, f.mbPerSec)}); peak RSS ${mib(o.peakRssMiB)}, arrayBuffers ${mib(o.peakArrayBuffersMiB)}`,
+      pass: null,
+    });
+  }
+  return rows;
+}
+
+function median(xs: number[]): number {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+export function renderResults(r: BenchResults): string {
+  const L: string[] = [];
+  const p = (...lines: string[]) => L.push(...lines);
+  const m = r.machine;
+  p('# Benchmarks: im-server-sdk against the peers', '');
+  p('<!-- Written by `npm run bench` (scripts/bench/run.ts). Do not edit: run it again. -->', '');
+  if (r.smoke) p('> **SMOKE RUN** — tiny counts to check that the harness works; the figures below mean nothing.', '');
+  p(`Run ${r.startedAt} with \`${r.command}\`, ${r.durationS} s in all.`, '');
+  p('## Machine', '');
+  p('| | |', '|---|---|');
+  p(`| CPU | ${m.cpuModel}, ${m.cores} cores |`, `| memory | ${m.memoryGiB} GiB |`, `| Node | ${m.node} (${m.platform}) |`);
+  p(`| load average (1/5/15 min) at start | ${m.loadAvgAtStart.join(' / ')} |`);
+  p(`| load (1 min) before → after each section | ${Object.entries(r.loadBySection).map(([s, [a, b]]) => `${s} ${a}→${b}`).join('; ')} |`, '');
+  if (m.loadAvgAtStart[0]! > m.cores * 0.75)
+    p(`The machine was busy with other work during this run (load ${m.loadAvgAtStart[0]} on ${m.cores} cores): absolute figures are low and noisy; the peers ran interleaved with ours in the same run, so ratios are the figures to read, and CPU times (which waiting does not inflate) are given beside wall times.`, '');
+  p('## Tool versions', '');
+  p('| tool | version |', '|---|---|', ...Object.entries(r.versions).map(([k, v]) => `| ${k} | ${v} |`), '');
+  p('## Method', '');
+  p(
+    '- Every figure is the **median** of repeated runs; each peer is measured in the same run, interleaved with ours (A, B, C, A, B, C, …) so that load on the machine falls on all alike; ratios are ours ÷ peer.',
+    `- The package is a private copy of \`generated/\` built in a temp folder with its own tsconfigs (${ms(r.build.ms)}, ESM${r.build.cjs ? ' + CJS' : ' only'}), so the bench never races \`npm test\` (which rebuilds generated/dist) and never writes into \`generated/\`. Apps import it as \`im-server-sdk\` through a node_modules link.`,
+    '- Servers: `scripts/bench/server.ts`, node:http with keep-alive on 127.0.0.1, always in its own process. Loopback only; every child process is stopped and temp folders removed at the end.',
+    '- Measured children run on plain `node` (child scripts compiled by esbuild to .mjs beforehand), never under tsx, so no loader hook sits in a measured process.',
+    `- Wall time: spawn to exit, measured by the parent. CPU time and max RSS of a child: ${HAVE_GNU_TIME ? 'GNU time (`/usr/bin/time -f "%U %S %M"`), user + system' : 'not available (no /usr/bin/time)'}.`,
+    '',
+  );
+
+  const t = targets(r);
+  p('## Results against the targets', '');
+  p('| target | measured (ours vs peer) | result |', '|---|---|---|');
+  for (const row of t) p(`| ${row.target} | ${row.measured} | ${row.pass === null ? 'reported' : row.pass ? '**pass**' : '**miss**'} |`);
+  p('');
+
+  if (r.generation) {
+    const g = r.generation;
+    p('## 1. Generation', '');
+    p(`Each tool a fresh process on \`spec/openapi.yaml\`, ${g.runs} runs each, interleaved. Commands (from the repository root; hey-api from a temp folder holding its own tsconfig.json, see TOOLCHAIN.md):`, '');
+    p('| tool | command | emits | wall (median) | CPU (median) | max RSS | output files | output lines | wall runs |', '|---|---|---|---|---|---|---|---|---|');
+    for (const tool of g.tools)
+      p(`| ${tool.name} | \`${tool.command}\` | ${tool.emits} | ${ms(median(tool.wallMs))} | ${ms(median(tool.cpuMs))} | ${tool.maxRssKb.length ? mib(Math.max(...tool.maxRssKb) / 1024) : '–'} | ${num(tool.output.files)} | ${num(tool.output.lines)} | ${tool.wallMs.map((x) => Math.round(x)).join(', ')} |`);
+    p('');
+    const note = g.tools.find((x) => x.exitNote);
+    if (note) p(`Note: ${note.name}: ${note.exitNote}.`, '');
+    const ph = g.phases;
+    if (ph) {
+    p(`### Where our generation time goes`, '');
+    p(`One more fresh process (\`scripts/bench/generation-phases.ts\`) runs the steps of \`generator/generate.ts\` one by one (${ph.operations} operations, ${ph.files} files; prettier formats ${ph.formattedFiles} of them), then the real \`generate()\` for the total: ${ms(ph.realGenerate.wallMs)} wall, ${ms(ph.realGenerate.cpuMs)} CPU. Loading the generator's modules (tsx transpiling TypeScript, ts-morph, prettier, Ajv) took ${ms(ph.importMs)} before that.`, '');
+    const sum = ph.phases.reduce((a, x) => a + x.cpuMs, 0);
+    p('| phase | wall | CPU | share of CPU |', '|---|---|---|---|');
+    for (const x of [...ph.phases].sort((a, b) => b.cpuMs - a.cpuMs)) p(`| ${x.name} | ${ms(x.wallMs)} | ${ms(x.cpuMs)} | ${num((100 * x.cpuMs) / sum)} % |`);
+    p('');
+    p('Our output by kind (hey-api emits types, SDK functions and its client; openapi-typescript one .d.ts of types):', '');
+    p('| kind | files | lines |', '|---|---|---|', ...Object.entries(ph.kinds).sort((a, b) => b[1].lines - a[1].lines).map(([k, v]) => `| ${k} | ${num(v.files)} | ${num(v.lines)} |`), '');
+    }
+  }
+
+  if (r.perCall) {
+    const pc = r.perCall;
+    p('## 2. Per-call overhead', '');
+    p(
+      `${num(pc.count)} calls of \`users.get\` (GET /{org}/{app}/users/{username}, retry class Q) per measurement, after ${num(pc.warmup)} warm-up calls in the same process; ${pc.reps} repetitions of each (client, concurrency), each a fresh client process (\`scripts/bench/per-call-client.ts\`); the order of the clients rotates between repetitions. The server is a separate process. All clients use Node's global fetch (undici, keep-alive).`,
+      '',
+      '- **ours**: `new ImClient({ baseUrl, appKey, clientId, clientSecret })`, `im.users.get({ username })`: request validation on (the default), token exchanged once and cached.',
+      '- **ours, validation off**: the same with `validateRequests: false` (not a target: shows what validation costs).',
+      "- **openapi-fetch**: `createClient<paths>({ baseUrl, headers: { Authorization } })`, `GET('/{org_name}/{app_name}/users/{username}', { params: { path } })`: static token, no validation, no retries.",
+      '- **fetch**: bare `fetch(url, { headers })` + `res.json()`: the floor.',
+      '',
+    );
+    p('| client | concurrency | calls/s (median) | vs fetch | vs openapi-fetch | client CPU µs/call | calls/s per run |', '|---|---|---|---|---|---|---|');
+    for (const row of pc.rows) {
+      const f = pc.rows.find((x) => x.client === 'fetch' && x.concurrency === row.concurrency)!;
+      const o = pc.rows.find((x) => x.client === 'openapi-fetch' && x.concurrency === row.concurrency)!;
+      const name = row.client === 'ours-novalid' ? 'ours, validation off' : row.client;
+      p(`| ${name} | ${row.concurrency} | ${num(row.callsPerSec)} | ${ratio(row.callsPerSec, f.callsPerSec)} | ${ratio(row.callsPerSec, o.callsPerSec)} | ${num(row.cpuUsPerCall)} | ${row.runs.join(', ')} |`);
+    }
+    p('');
+    if (pc.profile) {
+      const pr = pc.profile;
+      p('### Where our client spends its CPU', '');
+      p(`One more run of **ours** (${num(pc.count)} calls, concurrency 1) under \`node --cpu-prof\`: self time by where the code lives (${ms(pr.totalMs)} busy in all, idle excluded).`, '');
+      p('| where | self time | share of busy |', '|---|---|---|');
+      for (const g of pr.groups.filter((x) => !x.name.startsWith('(idle')).slice(0, 14)) p(`| ${g.name} | ${ms(g.ms)} | ${num((100 * g.ms) / pr.totalMs, 1)} % |`);
+      const pkgMs = pr.groups.filter((x) => x.name.startsWith('im-server-sdk')).reduce((a, x) => a + x.ms, 0);
+      p('', `Code of the package itself: ${ms(pkgMs)} self time (${num((100 * pkgMs) / pr.totalMs, 1)} % of busy, ${num((pkgMs * 1000) / pc.count, 1)} µs per call); what it asks of Node (timers, AbortController, promises, Headers) is counted under node internals. Its busiest functions:`, '');
+      p('| function — file | self time |', '|---|---|', ...pr.topFunctions.map((f) => `| ${f.name} | ${ms(f.ms)} |`), '');
+    }
+  }
+
+  if (r.coldStart) {
+    const cs = r.coldStart;
+    p('## 3. Cold start', '');
+    p(`A fresh \`node cold-<app>.mjs <baseUrl>\` per run: import, then the first call to the bench server (already running, its own process); wall time from spawn to exit measured by the parent, median of ${cs.runs} runs after one unmeasured round, apps interleaved. Inside each process, \`performance.now()\` (which counts from process start) gives when the import finished and when the first answer arrived. Ours does a token exchange (POST /token) before its first call; the peers send a static token.`, '');
+    const bare = cs.rows.find((x) => x.app === 'bare-fetch')!;
+    p('| app | wall (median) | over bare Node | CPU | import done at | first answer at | runs (ms) |', '|---|---|---|---|---|---|---|');
+    for (const row of cs.rows) p(`| ${row.label} | ${ms(row.wallMs)} | ${row.app === 'node-empty' ? '–' : `${row.wallMs - bare.wallMs >= 0 ? '+' : ''}${ms(row.wallMs - bare.wallMs)}`} | ${ms(row.cpuMs)} | ${ms(row.importedAtMs)} | ${ms(row.answeredAtMs)} | ${row.runsMs.join(', ')} |`);
+    p('');
+  }
+
+  if (r.size) {
+    const s = r.size;
+    p('## 4. Size', '');
+    p('esbuild (`bundle: true, minify: true, treeShaking: true, format: esm, platform: node, target: node20`) of each app; gzip is zlib level 9 of the minified bundle. Dynamic imports (our lazily loaded validators) are bundled in.', '');
+    p('| app | minified | gzip |', '|---|---|---|', ...s.rows.map((x) => `| ${x.label} | ${kib(x.minified)} | ${kib(x.gzip)} |`), '');
+    if (s.tarball) p(`Packed tarball (\`npm pack\` of the built package, files as its package.json lists them${r.build.cjs ? '' : '; ESM only in this run'}): **${kib(s.tarball.size)}**, ${num(s.tarball.entryCount)} files, ${kib(s.tarball.unpackedSize)} unpacked.`, '');
+    p('Largest inputs of the one-operation bundle (bytes in the minified output):', '');
+    p('| file | bytes |', '|---|---|', ...s.oneOpInputs.map((x) => `| ${x.path} | ${num(x.bytes)} |`), '');
+  }
+
+  if (r.typecheck) {
+    const tc = r.typecheck;
+    p('## 5. Type-check', '');
+    p(`\`tsc -p <consumer>\` (noEmit, strict, NodeNext, skipLibCheck) of a consumer calling the same 20 operations: ${tc.operations.join(', ')}. Median of ${tc.runs} fresh tsc processes each, interleaved, after one unmeasured run with \`--extendedDiagnostics\` (its figures below).`, '');
+    p('| consumer | wall (median) | CPU | files | lines of definitions | types | instantiations | check time (tsc) | memory | runs (ms) |', '|---|---|---|---|---|---|---|---|---|---|');
+    for (const row of tc.rows) {
+      const d = row.diagnostics;
+      p(`| ${row.label} | ${ms(row.wallMs)} | ${ms(row.cpuMs)} | ${d.Files ?? '–'} | ${d['Lines of Definitions'] ?? '–'} | ${d.Types ?? '–'} | ${d.Instantiations ?? '–'} | ${d['Check time'] ?? '–'} | ${d['Memory used'] ?? '–'} | ${row.runsMs.join(', ')} |`);
+    }
+    p('');
+    for (const row of tc.rows) if (row.errors) p(`Type errors in the ${row.consumer} consumer (the timing still stands, but read it with this in mind):`, '', '```', row.errors, '```', '');
+  }
+
+  if (r.callbacks) {
+    const c = r.callbacks;
+    p('## 6. Callback verification', '');
+    p('A child process signs a sample event callback (`sampleCallbackBody` + `signCallbackRequest`), then alternates batches of the floor and of ours over the same bytes. Floor: `createHmac("sha256", secret).update(timestamp.nonce.).update(body).digest()`, hex-decode of the header, `timingSafeEqual`, `JSON.parse`. Ours: `await verifyCallback({ headers, rawBody, secrets, now })` (header checks, signature, tolerance, strict UTF-8 decode, parse, header/body agreement) and `.body`.', '');
+    p('| request | body bytes | floor µs | ours µs | ratio | floor + strict UTF-8 (new TextDecoder) µs | floor, awaited in an async function µs | iterations × rounds | ours per round (µs) |', '|---|---|---|---|---|---|---|---|---|');
+    for (const [k, label] of [['events1', '1 event'], ['events100', '100 events']] as const) {
+      const x = c[k];
+      p(`| ${label} | ${num(x.bytes)} | ${num(x.floorNs / 1000, 2)} | ${num(x.oursNs / 1000, 2)} | ${ratio(x.oursNs, x.floorNs)} | ${num(x.floorStrictUtf8Ns / 1000, 2)} | ${num(x.floorAsyncNs / 1000, 2)} | ${num(x.iterations)} × ${x.rounds} | ${x.oursRuns.map((v) => num(v / 1000, 1)).join(', ')} |`);
+    }
+    p('');
+  }
+
+  if (r.upload) {
+    const u = r.upload;
+    p('## 7. Upload', '');
+    p(`${mib(u.total / 2 ** 20)} from an async generator of 64 KiB chunks (never held whole) to the bench server (its own process; it counts the bytes and keeps none: ${num(u.serverBytes / 2 ** 20)} MiB received in all), in ${mib(u.partSize / 2 ** 20)} parts, ${u.concurrency} in flight; ${u.runs} runs each, alternating. Memory sampled every 10 ms (and at each progress callback) in the uploading process: peak RSS, peak \`process.memoryUsage().arrayBuffers\` (where part bytes live); the maxima over the runs.`, '');
+    p('| client | MB/s (median) | peak RSS | RSS growth | peak arrayBuffers | parts | MB/s per run |', '|---|---|---|---|---|---|---|');
+    for (const row of u.rows) p(`| ${row.label} | ${num(row.mbPerSec)} | ${mib(row.peakRssMiB)} | ${mib(row.rssGrowthMiB)} | ${mib(row.peakArrayBuffersMiB)} | ${row.parts} | ${row.runsMbPerSec.join(', ')} |`);
+    p('');
+  }
+
+  p('## Counts of this run', '', '```json', JSON.stringify(r.counts, null, 2), '```', '');
+  return L.join('\n');
+}

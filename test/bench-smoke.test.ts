@@ -1,0 +1,71 @@
+/**
+ * Smoke run of the benchmark harness (`npm run bench -- --smoke`): tiny counts, every section
+ * must come out with numbers. The targets are not checked here (the real benchmark is not part of
+ * npm test; see scripts/bench/ and bench/RESULTS.md).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..');
+const dir = mkdtempSync(join(tmpdir(), 'im-bench-smoke-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const positive = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x > 0;
+
+describe('bench harness (smoke)', () => {
+  it('produces every section with numbers', () => {
+    const md = join(dir, 'RESULTS.md');
+    const json = join(dir, 'results.json');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench/run.ts'), '--smoke', '--out', md, '--json', json], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 58_000,
+    });
+    expect(run.status, `${run.stderr}`.slice(-3000)).toBe(0);
+    const r = JSON.parse(readFileSync(json, 'utf8'));
+    expect(r.smoke).toBe(true);
+
+    // 1. generation: ours and both peers timed, outputs counted
+    expect(r.generation.tools.map((t: any) => t.name)).toEqual(['im-openapi (ours)', 'openapi-typescript', '@hey-api/openapi-ts']);
+    for (const t of r.generation.tools) {
+      expect(t.wallMs.every(positive)).toBe(true);
+      expect(positive(t.output.files) && positive(t.output.lines)).toBe(true);
+    }
+    // 2. per-call: every client at every concurrency
+    for (const c of r.perCall.concurrencies)
+      for (const client of ['ours', 'openapi-fetch', 'fetch', 'ours-novalid']) {
+        const row = r.perCall.rows.find((x: any) => x.client === client && x.concurrency === c);
+        expect(positive(row?.callsPerSec) && positive(row?.cpuUsPerCall), `${client} @${c}`).toBe(true);
+      }
+    // 3. cold start
+    for (const app of ['node-empty', 'bare-fetch', 'openapi-fetch', 'ours-client', 'ours-funcs'])
+      expect(positive(r.coldStart.rows.find((x: any) => x.app === app)?.wallMs), app).toBe(true);
+    // 4. size: bundles and the tarball
+    for (const app of ['ours-one-op', 'ours-all-ops', 'openapi-fetch-one-op', 'hey-api-one-op']) {
+      const row = r.size.rows.find((x: any) => x.app === app);
+      expect(positive(row?.gzip) && row.gzip < row.minified, app).toBe(true);
+    }
+    expect(positive(r.size.tarball?.size)).toBe(true);
+    // 5. type-check: both consumers compile without errors
+    expect(r.typecheck.operations).toHaveLength(20);
+    for (const row of r.typecheck.rows) {
+      expect(positive(row.wallMs)).toBe(true);
+      expect(row.errors, row.consumer).toBe('');
+    }
+    // 6. callbacks
+    for (const k of ['events1', 'events100']) expect(positive(r.callbacks[k].oursNs) && positive(r.callbacks[k].floorNs), k).toBe(true);
+    // 7. upload: every byte arrived, throughput and memory measured
+    expect(r.upload.serverBytes).toBe(2 * r.upload.runs * r.upload.total);
+    for (const row of r.upload.rows) expect(positive(row.mbPerSec) && positive(row.peakRssMiB), row.mode).toBe(true);
+
+    // the written file has every section and the table against the targets
+    const text = readFileSync(md, 'utf8');
+    for (const heading of ['## Machine', '## Tool versions', '## Method', '## Results against the targets', '## 1. Generation', '## 2. Per-call overhead', '## 3. Cold start', '## 4. Size', '## 5. Type-check', '## 6. Callback verification', '## 7. Upload'])
+      expect(text).toContain(heading);
+    expect(text).toContain('SMOKE RUN');
+    expect(text).not.toMatch(/NaN|undefined/);
+  }, 60_000);
+});
