@@ -14,6 +14,7 @@ export interface CallbackCase {
   oursNs: number;
   floorStrictUtf8Ns: number;
   floorAsyncNs: number;
+  floorKitSignatureNs: number;
   floorRuns: number[];
   oursRuns: number[];
 }

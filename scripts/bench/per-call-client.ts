@@ -6,6 +6,11 @@
  *   ours-novalid  — the same with validateRequests: false (how much validation costs)
  *   openapi-fetch — createClient<paths>() with the bearer token as a static header
  *   fetch         — bare global fetch + res.json() (the floor)
+ *   fetch-signal  — bare fetch with what our per-attempt timeout adds: an AbortController
+ *                   (plus one following the call's own), a setTimeout/clearTimeout, the signal
+ *                   given to fetch (an explanation, not a target)
+ *   validator-load — not a client: times `await op.loadValidator()` (the dynamic import() that
+ *                   the core runs on every validated call) and `validate(params)` for users.get
  * Every client uses Node's global fetch (undici, keep-alive). Prints one JSON line.
  */
 const [client, countArg, concArg, warmArg, baseUrl, esmEntry] = process.argv.slice(2);
@@ -49,6 +54,24 @@ async function makeCall(): Promise<Call> {
       return res.json();
     };
   }
+  if (client === 'fetch-signal') {
+    const headers = { authorization: `Bearer ${TOKEN}`, accept: 'application/json' };
+    return async () => {
+      const scope = new AbortController();
+      const attempt = new AbortController();
+      const follow = () => attempt.abort(scope.signal.reason);
+      scope.signal.addEventListener('abort', follow, { once: true });
+      const timer = setTimeout(() => attempt.abort(), 60_000);
+      try {
+        const res = await fetch(`${baseUrl}/${encodeURIComponent(ORG)}/${encodeURIComponent(APP)}/users/${encodeURIComponent('alice')}`, { headers, signal: attempt.signal, redirect: 'manual' });
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        return JSON.parse(await res.text());
+      } finally {
+        clearTimeout(timer);
+        scope.signal.removeEventListener('abort', follow);
+      }
+    };
+  }
   throw new Error(`unknown client ${client}`);
 }
 
@@ -62,6 +85,22 @@ async function drive(call: Call, n: number): Promise<void> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, n) }, worker));
+}
+
+if (client === 'validator-load') {
+  const { operations } = await import(esmEntry!);
+  const op = operations['users.get'];
+  const time = async (f: () => unknown) => {
+    for (let i = 0; i < warmup; i++) await f();
+    const s = performance.now();
+    for (let i = 0; i < count; i++) await f();
+    return ((performance.now() - s) * 1000) / count;
+  };
+  const loadUs = await time(() => op.loadValidator());
+  const v = await op.loadValidator();
+  const validateUs = await time(() => v.validate({ username: 'alice' }));
+  console.log(JSON.stringify({ client, count, loadUs, validateUs }));
+  process.exit(0);
 }
 
 const call = await makeCall();

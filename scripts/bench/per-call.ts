@@ -9,7 +9,9 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { median, profileSelfTime, runJsonChild, startBenchServer, tempDir } from './lib.js';
 
-export const PER_CALL_CLIENTS = ['ours', 'openapi-fetch', 'fetch', 'ours-novalid'] as const;
+export const PER_CALL_CLIENTS = ['ours', 'openapi-fetch', 'fetch', 'ours-novalid', 'fetch-signal'] as const;
+/** Explanations, not targets: measured in the first repetition only. */
+const EXPLAIN: readonly string[] = ['ours-novalid', 'fetch-signal'];
 type Client = (typeof PER_CALL_CLIENTS)[number];
 
 interface Sample {
@@ -26,6 +28,7 @@ export interface PerCallResult {
   reps: number;
   concurrencies: number[];
   rows: { client: Client; concurrency: number; callsPerSec: number; cpuUsPerCall: number; runs: number[] }[];
+  validator: { loadUs: number; validateUs: number } | null;
   profile: { totalMs: number; groups: { name: string; ms: number }[]; topFunctions: { name: string; ms: number }[] } | null;
 }
 
@@ -33,17 +36,18 @@ export async function benchPerCall(opts: { count: number; warmup: number; reps: 
   const server = await startBenchServer();
   const samples: Sample[] = [];
   let profile: PerCallResult['profile'] = null;
+  let validator: PerCallResult['validator'] = null;
   try {
     for (let rep = 0; rep < opts.reps; rep++) {
       for (const concurrency of opts.concurrencies) {
-        // 'ours-novalid' is not a target, only an explanation: measured in the first repetition.
-        const order = PER_CALL_CLIENTS.map((_, i) => PER_CALL_CLIENTS[(i + rep) % PER_CALL_CLIENTS.length]!).filter((c) => rep === 0 || c !== 'ours-novalid');
+        const order = PER_CALL_CLIENTS.map((_, i) => PER_CALL_CLIENTS[(i + rep) % PER_CALL_CLIENTS.length]!).filter((c) => rep === 0 || !EXPLAIN.includes(c));
         for (const client of order) {
           const r = await runJsonChild<Sample>('per-call-client.ts', [client, String(opts.count), String(concurrency), String(opts.warmup), server.baseUrl, opts.esmEntry]);
           samples.push({ ...r, client, concurrency });
         }
       }
     }
+    validator = await runJsonChild<{ loadUs: number; validateUs: number }>('per-call-client.ts', ['validator-load', String(opts.count), '1', String(opts.warmup), server.baseUrl, opts.esmEntry]);
     if (opts.profile) {
       const dir = tempDir('prof');
       await runJsonChild<Sample>('per-call-client.ts', ['ours', String(opts.count), '1', String(opts.warmup), server.baseUrl, opts.esmEntry], {
@@ -90,5 +94,5 @@ export async function benchPerCall(opts: { count: number; warmup: number; reps: 
       });
     }
   }
-  return { count: opts.count, warmup: opts.warmup, reps: opts.reps, concurrencies: opts.concurrencies, rows, profile };
+  return { count: opts.count, warmup: opts.warmup, reps: opts.reps, concurrencies: opts.concurrencies, rows, validator, profile };
 }

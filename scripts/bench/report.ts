@@ -146,6 +146,9 @@ export function renderResults(r: BenchResults): string {
     p('| phase | wall | CPU | share of CPU |', '|---|---|---|---|');
     for (const x of [...ph.phases].sort((a, b) => b.cpuMs - a.cpuMs)) p(`| ${x.name} | ${ms(x.wallMs)} | ${ms(x.cpuMs)} | ${num((100 * x.cpuMs) / sum)} % |`);
     p('');
+    const fmt = ph.phases.find((x) => x.name.startsWith('prettier'));
+    const hey = g.tools[2]!;
+    if (fmt) p(`Formatting with prettier is ${ms(fmt.cpuMs)} of the ${ms(sum)} CPU of these steps (${num((100 * fmt.cpuMs) / sum)} %); every other step together is ${ms(sum - fmt.cpuMs)}, against @hey-api/openapi-ts's ${ms(median(hey.cpuMs))} CPU for its whole process. The rest of our CLI's time is process start, tsx transpiling the generator, loading ts-morph/TypeScript, prettier and Ajv, and reading generated/ for the comparison.`, '');
     p('Our output by kind (hey-api emits types, SDK functions and its client; openapi-typescript one .d.ts of types):', '');
     p('| kind | files | lines |', '|---|---|---|', ...Object.entries(ph.kinds).sort((a, b) => b[1].lines - a[1].lines).map(([k, v]) => `| ${k} | ${num(v.files)} | ${num(v.lines)} |`), '');
     }
@@ -167,10 +170,18 @@ export function renderResults(r: BenchResults): string {
     for (const row of pc.rows) {
       const f = pc.rows.find((x) => x.client === 'fetch' && x.concurrency === row.concurrency)!;
       const o = pc.rows.find((x) => x.client === 'openapi-fetch' && x.concurrency === row.concurrency)!;
-      const name = row.client === 'ours-novalid' ? 'ours, validation off' : row.client;
+      const name = row.client === 'ours-novalid' ? 'ours, validation off (explanation)' : row.client === 'fetch-signal' ? 'fetch + AbortController pair + setTimeout + signal (explanation)' : row.client;
       p(`| ${name} | ${row.concurrency} | ${num(row.callsPerSec)} | ${ratio(row.callsPerSec, f.callsPerSec)} | ${ratio(row.callsPerSec, o.callsPerSec)} | ${num(row.cpuUsPerCall)} | ${row.runs.join(', ')} |`);
     }
     p('');
+    const at = (client: string, c: number) => pc.rows.find((x) => x.client === client && x.concurrency === c)!;
+    const c1 = pc.concurrencies[0]!;
+    const why = [
+      `Client CPU per call at concurrency ${c1}: ours ${num(at('ours', c1).cpuUsPerCall)} µs, bare fetch ${num(at('fetch', c1).cpuUsPerCall)} µs: ${num(at('ours', c1).cpuUsPerCall - at('fetch', c1).cpuUsPerCall)} µs more per call.`,
+      `Request validation: ours with it ${num(at('ours', c1).cpuUsPerCall)} µs vs without ${num(at('ours-novalid', c1).cpuUsPerCall)} µs per call.${pc.validator ? ` Of that, \`await op.loadValidator()\` (a dynamic \`import()\` of the cached validator module, run on every call) takes ${num(pc.validator.loadUs, 2)} µs and the Ajv validator itself ${num(pc.validator.validateUs, 2)} µs (${num(pc.count)} iterations each, same process, after warm-up).` : ''}`,
+      `The per-attempt timeout machinery: bare fetch with an AbortController pair, a timer and the signal costs ${num(at('fetch-signal', c1).cpuUsPerCall)} µs per call vs ${num(at('fetch', c1).cpuUsPerCall)} µs without (undici does more work for a fetch that carries a signal).`,
+    ];
+    p('### Why ours is slower', '', ...why.map((x) => `- ${x}`), '');
     if (pc.profile) {
       const pr = pc.profile;
       p('### Where our client spends its CPU', '');
@@ -189,8 +200,10 @@ export function renderResults(r: BenchResults): string {
     p(`A fresh \`node cold-<app>.mjs <baseUrl>\` per run: import, then the first call to the bench server (already running, its own process); wall time from spawn to exit measured by the parent, median of ${cs.runs} runs after one unmeasured round, apps interleaved. Inside each process, \`performance.now()\` (which counts from process start) gives when the import finished and when the first answer arrived. Ours does a token exchange (POST /token) before its first call; the peers send a static token.`, '');
     const bare = cs.rows.find((x) => x.app === 'bare-fetch')!;
     p('| app | wall (median) | over bare Node | CPU | import done at | first answer at | runs (ms) |', '|---|---|---|---|---|---|---|');
+    const oc = cs.rows.find((x) => x.app === 'ours-client')!;
+    const why = `Ours finishes importing ${ms((oc.importedAtMs ?? 0) - (bare.importedAtMs ?? 0))} after bare Node reaches the same point, and its first call (token exchange, validator module load, the call) takes ${ms((oc.answeredAtMs ?? 0) - (oc.importedAtMs ?? 0))} against ${ms((bare.answeredAtMs ?? 0) - (bare.importedAtMs ?? 0))} for bare fetch's one request.`;
     for (const row of cs.rows) p(`| ${row.label} | ${ms(row.wallMs)} | ${row.app === 'node-empty' ? '–' : `${row.wallMs - bare.wallMs >= 0 ? '+' : ''}${ms(row.wallMs - bare.wallMs)}`} | ${ms(row.cpuMs)} | ${ms(row.importedAtMs)} | ${ms(row.answeredAtMs)} | ${row.runsMs.join(', ')} |`);
-    p('');
+    p('', why, '');
   }
 
   if (r.size) {
@@ -199,6 +212,8 @@ export function renderResults(r: BenchResults): string {
     p('esbuild (`bundle: true, minify: true, treeShaking: true, format: esm, platform: node, target: node20`) of each app; gzip is zlib level 9 of the minified bundle. Dynamic imports (our lazily loaded validators) are bundled in.', '');
     p('| app | minified | gzip |', '|---|---|---|', ...s.rows.map((x) => `| ${x.label} | ${kib(x.minified)} | ${kib(x.gzip)} |`), '');
     if (s.tarball) p(`Packed tarball (\`npm pack\` of the built package, files as its package.json lists them${r.build.cjs ? '' : '; ESM only in this run'}): **${kib(s.tarball.size)}**, ${num(s.tarball.entryCount)} files, ${kib(s.tarball.unpackedSize)} unpacked.`, '');
+    const one = s.rows.find((x) => x.app === 'ours-one-op')!;
+    p(`The one-operation app is ${kib(one.gzip)} gzip against a target of 15.0 KB (${one.gzip < 15 * 1024 ? 'under' : 'over'} by ${num(Math.abs(one.gzip - 15 * 1024))} bytes). It carries the whole core whatever the operation: token manager, retry loop, error classes per documented code, request builder, validation-issue formatting, pagination.`, '');
     p('Largest inputs of the one-operation bundle (bytes in the minified output):', '');
     p('| file | bytes |', '|---|---|', ...s.oneOpInputs.map((x) => `| ${x.path} | ${num(x.bytes)} |`), '');
   }
@@ -220,12 +235,14 @@ export function renderResults(r: BenchResults): string {
     const c = r.callbacks;
     p('## 6. Callback verification', '');
     p('A child process signs a sample event callback (`sampleCallbackBody` + `signCallbackRequest`), then alternates batches of the floor and of ours over the same bytes. Floor: `createHmac("sha256", secret).update(timestamp.nonce.).update(body).digest()`, hex-decode of the header, `timingSafeEqual`, `JSON.parse`. Ours: `await verifyCallback({ headers, rawBody, secrets, now })` (header checks, signature, tolerance, strict UTF-8 decode, parse, header/body agreement) and `.body`.', '');
-    p('| request | body bytes | floor µs | ours µs | ratio | floor + strict UTF-8 (new TextDecoder) µs | floor, awaited in an async function µs | iterations × rounds | ours per round (µs) |', '|---|---|---|---|---|---|---|---|---|');
+    p('| request | body bytes | floor µs | ours µs | ratio | floor + strict UTF-8 (new TextDecoder) µs | floor, awaited in an async function µs | floor with the kit’s parseSignatureHeader + computeSignature µs | iterations × rounds | ours per round (µs) |', '|---|---|---|---|---|---|---|---|---|---|');
+    const rest: string[] = [];
     for (const [k, label] of [['events1', '1 event'], ['events100', '100 events']] as const) {
       const x = c[k];
-      p(`| ${label} | ${num(x.bytes)} | ${num(x.floorNs / 1000, 2)} | ${num(x.oursNs / 1000, 2)} | ${ratio(x.oursNs, x.floorNs)} | ${num(x.floorStrictUtf8Ns / 1000, 2)} | ${num(x.floorAsyncNs / 1000, 2)} | ${num(x.iterations)} × ${x.rounds} | ${x.oursRuns.map((v) => num(v / 1000, 1)).join(', ')} |`);
+      rest.push(`${label}: ours − floor = ${num((x.oursNs - x.floorNs) / 1000, 2)} µs, of which strict UTF-8 decoding ${num((x.floorStrictUtf8Ns - x.floorNs) / 1000, 2)}, the await ${num((x.floorAsyncNs - x.floorNs) / 1000, 2)}, the kit's header parsing + signature function ${num((x.floorKitSignatureNs - x.floorNs) / 1000, 2)}; the remaining ${num((x.oursNs - x.floorKitSignatureNs - (x.floorAsyncNs - x.floorNs) - (x.floorStrictUtf8Ns - x.floorNs)) / 1000, 2)} µs is verifyCallback's other checks (7 case-insensitive header reads over the record, the timestamp/nonce/secret checks, header/body agreement, the result object).`);
+      p(`| ${label} | ${num(x.bytes)} | ${num(x.floorNs / 1000, 2)} | ${num(x.oursNs / 1000, 2)} | ${ratio(x.oursNs, x.floorNs)} | ${num(x.floorStrictUtf8Ns / 1000, 2)} | ${num(x.floorAsyncNs / 1000, 2)} | ${num(x.floorKitSignatureNs / 1000, 2)} | ${num(x.iterations)} × ${x.rounds} | ${x.oursRuns.map((v) => num(v / 1000, 1)).join(', ')} |`);
     }
-    p('');
+    p('', 'Where the difference goes (each variant minus the floor; not additive to the last digit):', '', ...rest.map((x) => `- ${x}`), '');
   }
 
   if (r.upload) {
