@@ -2,7 +2,6 @@
  * The generator: spec text and templates in, a map of package path → file text out.
  * Pure: it reads and writes no files (the CLI in scripts/generate.ts does).
  */
-import * as prettier from 'prettier';
 import { buildApiModel } from './build-model.js';
 import { buildCallbackModel } from './build-callback-model.js';
 import { emitCallbackTypes } from './emit/emit-callback-types.js';
@@ -14,6 +13,7 @@ import { emitPackageFiles, type PackageTemplates } from './emit/emit-package-fil
 import { emitRuntimeCopy } from './emit/emit-runtime-copy.js';
 import { emitSchemaTypes } from './emit/emit-schema-types.js';
 import { emitValidators, validatorImport } from './emit/emit-validators.js';
+import { formatFiles, type GeneratorCache } from './format.js';
 import { parseSpec } from './load-spec.js';
 import type { ApiModel } from './model.js';
 
@@ -38,10 +38,9 @@ export interface GeneratorOutput {
   files: Map<string, string>;
 }
 
-const PRETTIER: prettier.Options = { printWidth: 100, singleQuote: true, trailingComma: 'all' };
-
-export async function generate(input: GeneratorInput): Promise<GeneratorOutput> {
-  const doc = parseSpec(input.openapiText, input.openapiSource);
+/** `cache`: formatted files and compiled validators by their inputs (the CLI keeps one on disk); optional. */
+export async function generate(input: GeneratorInput, cache?: GeneratorCache): Promise<GeneratorOutput> {
+  const doc = parseSpec(input.openapiText, input.openapiSource, cache);
   const model = buildApiModel(doc, input.openapiSource);
   const emitted = [
     emitSchemaTypes(model),
@@ -49,7 +48,7 @@ export async function generate(input: GeneratorInput): Promise<GeneratorOutput> 
     emitNamespaceTypes(model),
     emitOperationsCode(model),
     emitEntryPoints(model),
-    emitValidators(model),
+    emitValidators(model, cache),
     emitRuntimeCopy(input.runtimeFiles),
     emitPackageFiles(model, input.packageTemplates),
     input.callbacksText ? emitCallbackTypes(buildCallbackModel(input.callbacksText, input.callbacksSource)) : new Map<string, string>(),
@@ -62,17 +61,5 @@ export async function generate(input: GeneratorInput): Promise<GeneratorOutput> 
       files.set(path, text);
     }
   }
-  const formatted = await Promise.all(
-    [...files].sort(([a], [b]) => a.localeCompare(b)).map(async ([path, text]) => [path, await format(path, text)] as const),
-  );
-  return { model, files: new Map(formatted) };
-}
-
-/** Ajv's standalone validators are machine-written code, left as Ajv lays it out (see emit-validators.ts). */
-const UNFORMATTED = /^src\/validators\//;
-
-async function format(path: string, text: string): Promise<string> {
-  if (UNFORMATTED.test(path)) return text;
-  const parser = path.endsWith('.ts') ? 'typescript' : path.endsWith('.json') ? 'json' : path.endsWith('.md') ? 'markdown' : null;
-  return parser ? prettier.format(text, { ...PRETTIER, parser }) : text;
+  return { model, files: await formatFiles(files, cache) };
 }

@@ -2,7 +2,9 @@
  * Parse and check an OpenAPI document before any model is built. Every refusal is a SpecError
  * naming the JSON pointer and the rule, so a spec author can find and fix it.
  */
+import { createHash } from 'node:crypto';
 import { parse } from 'yaml';
+import type { GeneratorCache } from './format.js';
 import { SpecError, pointerOf } from './spec-error.js';
 
 const RETRY_CLASSES = new Set(['Q', 'I', 'U', 'D', 'N']);
@@ -11,12 +13,19 @@ const OPERATION_ID = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 
 export type OpenApiDocument = Record<string, any>;
 
-export function parseSpec(text: string, source = 'spec/openapi.yaml'): OpenApiDocument {
+/** `cache` (optional) keeps the parsed document by the YAML text: YAML parsing is the slow part. */
+export function parseSpec(text: string, source = 'spec/openapi.yaml', cache?: GeneratorCache): OpenApiDocument {
   let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch (error) {
-    throw new SpecError('', 'yaml-syntax', `${source} is not valid YAML: ${(error as Error).message}`);
+  const key = cache ? `yaml\0${createHash('sha256').update(text).digest('hex')}` : '';
+  const cached = cache?.get(key);
+  if (cached !== undefined) doc = JSON.parse(cached);
+  else {
+    try {
+      doc = parse(text);
+    } catch (error) {
+      throw new SpecError('', 'yaml-syntax', `${source} is not valid YAML: ${(error as Error).message}`);
+    }
+    cache?.set(key, JSON.stringify(doc));
   }
   if (!doc || typeof doc !== 'object') throw new SpecError('', 'document', `${source} is not a YAML mapping`);
   const d = doc as OpenApiDocument;

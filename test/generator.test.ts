@@ -72,6 +72,23 @@ describe('the real spec', async () => {
     expect([...second.files.keys()]).toEqual([...first.files.keys()]);
     for (const [path, text] of first.files) expect(second.files.get(path), path).toBe(text);
   });
+  it('a cache (formatting, validators, parsed YAML) never changes the output, and a spec edit gets through it', async () => {
+    const entries = new Map<string, string>();
+    const cache = { get: (k: string) => entries.get(k), set: (k: string, v: string) => void entries.set(k, v) };
+    const cold = await generate(realInput, cache);
+    const warm = await generate(realInput, cache);
+    for (const [path, text] of first.files) {
+      expect(cold.files.get(path), path).toBe(text);
+      expect(warm.files.get(path), path).toBe(text);
+    }
+    const edited = realInput.openapiText.replace('description: Username.', 'description: The username, edited.');
+    expect(edited).not.toBe(realInput.openapiText);
+    const afterEdit = await generate({ ...realInput, openapiText: edited }, cache);
+    const uncached = await generate({ ...realInput, openapiText: edited });
+    const changed = [...afterEdit.files].filter(([p, t]) => first.files.get(p) !== t).map(([p]) => p);
+    expect(changed.length).toBeGreaterThan(0);
+    for (const [path, text] of uncached.files) expect(afterEdit.files.get(path), path).toBe(text);
+  }, 60_000);
   it('copies the runtime unchanged but for its header', () => {
     for (const [rel, text] of realInput.runtimeFiles) {
       if (!isRuntimeFileShipped(rel)) {

@@ -17,6 +17,8 @@ import { _ } from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { isDateTime } from '../../templates/runtime/internal/ajv-runtime.js';
+import { createHash } from 'node:crypto';
+import type { GeneratorCache } from '../format.js';
 import type { ApiModel, OperationModel } from '../model.js';
 import { paramsSchemaOf, responseDriftSchemaOf } from './params-schema.js';
 import { doNotEditHeader } from './source-file.js';
@@ -134,8 +136,21 @@ function validatorModule(model: ApiModel, op: OperationModel): string {
   ].join('\n');
 }
 
-export function emitValidators(model: ApiModel): Map<string, string> {
+/**
+ * `cache` (optional): module text by its inputs (the op's params and response schemas), so that a
+ * run after a spec edit compiles only the operations whose schemas changed. The CLI's cache is
+ * dropped whenever the generator's own code changes, so it never outlives the code that wrote it.
+ */
+export function emitValidators(model: ApiModel, cache?: GeneratorCache): Map<string, string> {
   const files = new Map<string, string>();
-  for (const op of model.operations) files.set(validatorFile(op), validatorModule(model, op));
+  for (const op of model.operations) {
+    const key = cache ? `validator\0${createHash('sha256').update(JSON.stringify([model.source, op.id, op.funcName, op.pathParams.map((p) => p.name), paramsSchemaOf(model, op), responseDriftSchemaOf(model, op)])).digest('hex')}` : '';
+    let text = cache?.get(key);
+    if (text === undefined) {
+      text = validatorModule(model, op);
+      cache?.set(key, text);
+    }
+    files.set(validatorFile(op), text);
+  }
   return files;
 }
