@@ -10,6 +10,7 @@ export function emitEntryPoints(model: ApiModel): Map<string, string> {
   const client: (string | StatementStructures)[] = [
     `import { ImCore } from './core/client.js';`,
     `import type { ClientOptions } from './core/options.js';`,
+    `import { clientOptionsFromEnv, type Env } from './core/from-env.js';`,
     ...model.namespaces.map((ns) => `import { ${ns.className} } from './resources/${ns.name}.js';`),
     {
       kind: StructureKind.Class,
@@ -25,6 +26,14 @@ export function emitEntryPoints(model: ApiModel): Map<string, string> {
       ctors: [{
         parameters: [{ name: 'options', type: 'ClientOptions' }],
         statements: ['super(options);', ...model.namespaces.map((ns) => `this.${ns.name} = new ${ns.className}(this);`)],
+      }],
+      methods: [{
+        name: 'fromEnv',
+        isStatic: true,
+        docs: ['A client from the environment: IM_BASE_URL, IM_APP_KEY (`org#app`), IM_CLIENT_ID and IM_CLIENT_SECRET; `overrides` win. A missing variable is a ConfigError naming it. (With the standalone functions: `new ImCore(clientOptionsFromEnv())`.)'],
+        parameters: [{ name: 'overrides', type: 'Partial<ClientOptions>', initializer: '{}' }, { name: 'env', type: 'Env', hasQuestionToken: true }],
+        returnType: 'ImClient',
+        statements: ['return new ImClient(clientOptionsFromEnv(overrides, env));'],
       }],
     },
   ];
@@ -44,6 +53,7 @@ export function emitEntryPoints(model: ApiModel): Map<string, string> {
   files.set('src/funcs/index.ts', header + renderSource([
     '// Standalone functions, one per operation, over the small core client: an app that calls one\n// operation bundles only that one.',
     `export { ImCore } from '../core/client.js';`,
+    `export { clientOptionsFromEnv } from '../core/from-env.js';`,
     ...model.namespaces.map((ns) => `export * from './${ns.name}.js';`),
   ]));
   // The bin of the package: npx im-callbacks send --url http://127.0.0.1:PORT/path --kind event

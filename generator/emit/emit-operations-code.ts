@@ -48,8 +48,8 @@ function operationCode(op: OperationModel): OperationCode {
     return {
       returnType: `PagePromise<${resultTypeName(op)}, ${itemTypeName(op)}>`,
       optionsType: 'RequestOptions',
-      call: `client.list(${operationConstName(op)}, params, options)`,
-      runtimeImports: [runtimeType('core/pagination', 'PagePromise')],
+      call: `listPages(client, ${operationConstName(op)}, params, options)`,
+      runtimeImports: [runtimeType('core/pagination', 'PagePromise'), { module: 'core/pagination', name: 'listPages', typeOnly: false }],
       typeNames: [...types, itemTypeName(op)],
     };
   }

@@ -14,7 +14,7 @@ export type {
 } from './options.js';
 export { ApiPromise } from './api-promise.js';
 export type { ResponseInfo, WithResponse } from './api-promise.js';
-export { Page, PagePromise } from './pagination.js';
+export { Page, PagePromise, listPages } from './pagination.js';
 export {
   AbortError,
   AlreadyExistsError,

@@ -2,7 +2,7 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { ImCore } from '../core/client.js';
 import type { RequestOptions } from '../core/options.js';
-import type { PagePromise } from '../core/pagination.js';
+import { listPages, type PagePromise } from '../core/pagination.js';
 import { fetchVersionedList, type VersionedSnapshot } from '../helpers/versioned.js';
 import {
   blacklistAddOperation,
@@ -82,7 +82,7 @@ export function blacklistList(
   params: BlacklistListParams,
   options?: RequestOptions,
 ): PagePromise<BlacklistListPage, BlacklistListItem> {
-  return client.list(blacklistListOperation, params, options);
+  return listPages(client, blacklistListOperation, params, options);
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { ImCore } from '../core/client.js';
 import type { RequestOptions } from '../core/options.js';
-import type { PagePromise } from '../core/pagination.js';
+import { listPages, type PagePromise } from '../core/pagination.js';
 import {
   callsActiveOfOperation,
   callsEndOperation,
@@ -86,7 +86,7 @@ export function callsList(
   params?: CallsListParams,
   options?: RequestOptions,
 ): PagePromise<CallsListPage, CallsListItem> {
-  return client.list(callsListOperation, params, options);
+  return listPages(client, callsListOperation, params, options);
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { ImCore } from '../core/client.js';
 import type { RequestOptions } from '../core/options.js';
-import type { PagePromise } from '../core/pagination.js';
+import { listPages, type PagePromise } from '../core/pagination.js';
 import { toggle } from '../helpers/toggle.js';
 import {
   chatroomsAddToAllowlistOperation,
@@ -137,7 +137,7 @@ export function chatroomsAllowlist(
   params: ChatroomsAllowlistParams,
   options?: RequestOptions,
 ): PagePromise<ChatroomsAllowlistPage, ChatroomsAllowlistItem> {
-  return client.list(chatroomsAllowlistOperation, params, options);
+  return listPages(client, chatroomsAllowlistOperation, params, options);
 }
 
 /**
@@ -186,7 +186,7 @@ export function chatroomsBans(
   params: ChatroomsBansParams,
   options?: RequestOptions,
 ): PagePromise<ChatroomsBansPage, ChatroomsBansItem> {
-  return client.list(chatroomsBansOperation, params, options);
+  return listPages(client, chatroomsBansOperation, params, options);
 }
 
 /**
@@ -291,7 +291,7 @@ export function chatroomsList(
   params?: ChatroomsListParams,
   options?: RequestOptions,
 ): PagePromise<ChatroomsListPage, ChatroomsListItem> {
-  return client.list(chatroomsListOperation, params, options);
+  return listPages(client, chatroomsListOperation, params, options);
 }
 
 /**
@@ -323,7 +323,7 @@ export function chatroomsMembers(
   params: ChatroomsMembersParams,
   options?: RequestOptions,
 ): PagePromise<ChatroomsMembersPage, ChatroomsMembersItem> {
-  return client.list(chatroomsMembersOperation, params, options);
+  return listPages(client, chatroomsMembersOperation, params, options);
 }
 
 /**
@@ -370,7 +370,7 @@ export function chatroomsMutes(
   params: ChatroomsMutesParams,
   options?: RequestOptions,
 ): PagePromise<ChatroomsMutesPage, ChatroomsMutesItem> {
-  return client.list(chatroomsMutesOperation, params, options);
+  return listPages(client, chatroomsMutesOperation, params, options);
 }
 
 /**

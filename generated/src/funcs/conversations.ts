@@ -2,7 +2,7 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { ImCore } from '../core/client.js';
 import type { RequestOptions } from '../core/options.js';
-import type { PagePromise } from '../core/pagination.js';
+import { listPages, type PagePromise } from '../core/pagination.js';
 import {
   conversationsClearOperation,
   conversationsDeleteMessagesOperation,
@@ -145,7 +145,7 @@ export function conversationsMessages(
   params: ConversationsMessagesParams,
   options?: RequestOptions,
 ): PagePromise<ConversationsMessagesPage, ConversationsMessagesItem> {
-  return client.list(conversationsMessagesOperation, params, options);
+  return listPages(client, conversationsMessagesOperation, params, options);
 }
 
 /**
@@ -162,7 +162,7 @@ export function conversationsOfUser(
   params: ConversationsOfUserParams,
   options?: RequestOptions,
 ): PagePromise<ConversationsOfUserPage, ConversationsOfUserItem> {
-  return client.list(conversationsOfUserOperation, params, options);
+  return listPages(client, conversationsOfUserOperation, params, options);
 }
 
 /**
@@ -179,7 +179,7 @@ export function conversationsPins(
   params: ConversationsPinsParams,
   options?: RequestOptions,
 ): PagePromise<ConversationsPinsPage, ConversationsPinsItem> {
-  return client.list(conversationsPinsOperation, params, options);
+  return listPages(client, conversationsPinsOperation, params, options);
 }
 
 /**

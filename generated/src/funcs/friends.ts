@@ -2,7 +2,7 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { ImCore } from '../core/client.js';
 import type { RequestOptions } from '../core/options.js';
-import type { PagePromise } from '../core/pagination.js';
+import { listPages, type PagePromise } from '../core/pagination.js';
 import { type BatchOptions, type BatchResult, sendInBatches } from '../helpers/batch.js';
 import { fetchVersionedList, type VersionedSnapshot } from '../helpers/versioned.js';
 import {
@@ -167,7 +167,7 @@ export function friendsList(
   params: FriendsListParams,
   options?: RequestOptions,
 ): PagePromise<FriendsListPage, FriendsListItem> {
-  return client.list(friendsListOperation, params, options);
+  return listPages(client, friendsListOperation, params, options);
 }
 
 /**
@@ -184,7 +184,7 @@ export function friendsRequests(
   params: FriendsRequestsParams,
   options?: RequestOptions,
 ): PagePromise<FriendsRequestsPage, FriendsRequestsItem> {
-  return client.list(friendsRequestsOperation, params, options);
+  return listPages(client, friendsRequestsOperation, params, options);
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { ImCore } from '../core/client.js';
 import type { RequestOptions } from '../core/options.js';
-import type { PagePromise } from '../core/pagination.js';
+import { listPages, type PagePromise } from '../core/pagination.js';
 import { toggle } from '../helpers/toggle.js';
 import { fetchVersionedList, type VersionedSnapshot } from '../helpers/versioned.js';
 import {
@@ -135,7 +135,7 @@ export function groupsBlacklist(
   params: GroupsBlacklistParams,
   options?: RequestOptions,
 ): PagePromise<GroupsBlacklistPage, GroupsBlacklistItem> {
-  return client.list(groupsBlacklistOperation, params, options);
+  return listPages(client, groupsBlacklistOperation, params, options);
 }
 
 /**
@@ -242,7 +242,7 @@ export function groupsList(
   params?: GroupsListParams,
   options?: RequestOptions,
 ): PagePromise<GroupsListPage, GroupsListItem> {
-  return client.list(groupsListOperation, params, options);
+  return listPages(client, groupsListOperation, params, options);
 }
 
 /**
@@ -274,7 +274,7 @@ export function groupsMembers(
   params: GroupsMembersParams,
   options?: RequestOptions,
 ): PagePromise<GroupsMembersPage, GroupsMembersItem> {
-  return client.list(groupsMembersOperation, params, options);
+  return listPages(client, groupsMembersOperation, params, options);
 }
 
 /**
@@ -319,7 +319,7 @@ export function groupsOfUser(
   params: GroupsOfUserParams,
   options?: RequestOptions,
 ): PagePromise<GroupsOfUserPage, GroupsOfUserItem> {
-  return client.list(groupsOfUserOperation, params, options);
+  return listPages(client, groupsOfUserOperation, params, options);
 }
 
 /**
@@ -364,7 +364,7 @@ export function groupsRequests(
   params: GroupsRequestsParams,
   options?: RequestOptions,
 ): PagePromise<GroupsRequestsPage, GroupsRequestsItem> {
-  return client.list(groupsRequestsOperation, params, options);
+  return listPages(client, groupsRequestsOperation, params, options);
 }
 
 /**

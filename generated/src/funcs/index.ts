@@ -2,6 +2,7 @@
 // Standalone functions, one per operation, over the small core client: an app that calls one
 // operation bundles only that one.
 export { ImCore } from '../core/client.js';
+export { clientOptionsFromEnv } from '../core/from-env.js';
 export * from './app.js';
 export * from './blacklist.js';
 export * from './calls.js';

@@ -2,7 +2,7 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { ImCore } from '../core/client.js';
 import type { RequestOptions } from '../core/options.js';
-import type { PagePromise } from '../core/pagination.js';
+import { listPages, type PagePromise } from '../core/pagination.js';
 import {
   resumeUpload,
   uploadFile,
@@ -148,7 +148,7 @@ export function mediaGroupFiles(
   params: MediaGroupFilesParams,
   options?: RequestOptions,
 ): PagePromise<MediaGroupFilesPage, MediaGroupFilesItem> {
-  return client.list(mediaGroupFilesOperation, params, options);
+  return listPages(client, mediaGroupFilesOperation, params, options);
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { ImCore } from '../core/client.js';
 import type { RequestOptions } from '../core/options.js';
-import type { PagePromise } from '../core/pagination.js';
+import { listPages, type PagePromise } from '../core/pagination.js';
 import { type BatchOptions, type BatchResult, sendInBatches } from '../helpers/batch.js';
 import {
   messagesBatchRecallOperation,
@@ -108,7 +108,7 @@ export function messagesExport(
   params?: MessagesExportParams,
   options?: RequestOptions,
 ): PagePromise<MessagesExportPage, MessagesExportItem> {
-  return client.list(messagesExportOperation, params, options);
+  return listPages(client, messagesExportOperation, params, options);
 }
 
 /**
@@ -191,7 +191,7 @@ export function messagesSentBy(
   params: MessagesSentByParams,
   options?: RequestOptions,
 ): PagePromise<MessagesSentByPage, MessagesSentByItem> {
-  return client.list(messagesSentByOperation, params, options);
+  return listPages(client, messagesSentByOperation, params, options);
 }
 
 /**

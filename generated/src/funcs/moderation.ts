@@ -2,7 +2,7 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { ImCore } from '../core/client.js';
 import type { RequestOptions } from '../core/options.js';
-import type { PagePromise } from '../core/pagination.js';
+import { listPages, type PagePromise } from '../core/pagination.js';
 import {
   type PendingItemsOptions,
   type PendingItemsReport,
@@ -262,7 +262,7 @@ export function moderationItems(
   params?: ModerationItemsParams,
   options?: RequestOptions,
 ): PagePromise<ModerationItemsPage, ModerationItemsItem> {
-  return client.list(moderationItemsOperation, params, options);
+  return listPages(client, moderationItemsOperation, params, options);
 }
 
 /**
@@ -279,7 +279,7 @@ export function moderationPlatformActions(
   params?: ModerationPlatformActionsParams,
   options?: RequestOptions,
 ): PagePromise<ModerationPlatformActionsPage, ModerationPlatformActionsItem> {
-  return client.list(moderationPlatformActionsOperation, params, options);
+  return listPages(client, moderationPlatformActionsOperation, params, options);
 }
 
 /**
@@ -373,7 +373,7 @@ export function moderationViolations(
   params: ModerationViolationsParams,
   options?: RequestOptions,
 ): PagePromise<ModerationViolationsPage, ModerationViolationsItem> {
-  return client.list(moderationViolationsOperation, params, options);
+  return listPages(client, moderationViolationsOperation, params, options);
 }
 
 /**
@@ -416,7 +416,7 @@ export function moderationWords(
   params: ModerationWordsParams,
   options?: RequestOptions,
 ): PagePromise<ModerationWordsPage, ModerationWordsItem> {
-  return client.list(moderationWordsOperation, params, options);
+  return listPages(client, moderationWordsOperation, params, options);
 }
 
 /**

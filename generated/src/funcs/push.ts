@@ -2,7 +2,7 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { ImCore } from '../core/client.js';
 import type { RequestOptions } from '../core/options.js';
-import type { PagePromise } from '../core/pagination.js';
+import { listPages, type PagePromise } from '../core/pagination.js';
 import { fetchVersionedList, type VersionedSnapshot } from '../helpers/versioned.js';
 import {
   pushDevicesOperation,
@@ -98,7 +98,7 @@ export function pushMutes(
   params: PushMutesParams,
   options?: RequestOptions,
 ): PagePromise<PushMutesPage, PushMutesItem> {
-  return client.list(pushMutesOperation, params, options);
+  return listPages(client, pushMutesOperation, params, options);
 }
 
 /**

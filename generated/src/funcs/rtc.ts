@@ -2,7 +2,7 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { ImCore } from '../core/client.js';
 import type { RequestOptions } from '../core/options.js';
-import type { PagePromise } from '../core/pagination.js';
+import { listPages, type PagePromise } from '../core/pagination.js';
 import {
   rtcBanOperation,
   rtcBansOperation,
@@ -96,7 +96,7 @@ export function rtcBans(
   params: RtcBansParams,
   options?: RequestOptions,
 ): PagePromise<RtcBansPage, RtcBansItem> {
-  return client.list(rtcBansOperation, params, options);
+  return listPages(client, rtcBansOperation, params, options);
 }
 
 /**
@@ -239,7 +239,7 @@ export function rtcListChannels(
   params?: RtcListChannelsParams,
   options?: RequestOptions,
 ): PagePromise<RtcListChannelsPage, RtcListChannelsItem> {
-  return client.list(rtcListChannelsOperation, params, options);
+  return listPages(client, rtcListChannelsOperation, params, options);
 }
 
 /**
@@ -306,7 +306,7 @@ export function rtcSessions(
   params: RtcSessionsParams,
   options?: RequestOptions,
 ): PagePromise<RtcSessionsPage, RtcSessionsItem> {
-  return client.list(rtcSessionsOperation, params, options);
+  return listPages(client, rtcSessionsOperation, params, options);
 }
 
 /**
@@ -367,5 +367,5 @@ export function rtcUsageAdjustments(
   params?: RtcUsageAdjustmentsParams,
   options?: RequestOptions,
 ): PagePromise<RtcUsageAdjustmentsPage, RtcUsageAdjustmentsItem> {
-  return client.list(rtcUsageAdjustmentsOperation, params, options);
+  return listPages(client, rtcUsageAdjustmentsOperation, params, options);
 }

@@ -2,7 +2,7 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { ImCore } from '../core/client.js';
 import type { RequestOptions } from '../core/options.js';
-import type { PagePromise } from '../core/pagination.js';
+import { listPages, type PagePromise } from '../core/pagination.js';
 import { type BatchOptions, type BatchResult, sendInBatches } from '../helpers/batch.js';
 import {
   usersBatchCreateOperation,
@@ -212,7 +212,7 @@ export function usersList(
   params?: UsersListParams,
   options?: RequestOptions,
 ): PagePromise<UsersListPage, UsersListItem> {
-  return client.list(usersListOperation, params, options);
+  return listPages(client, usersListOperation, params, options);
 }
 
 /**
@@ -229,7 +229,7 @@ export function usersListMuted(
   params?: UsersListMutedParams,
   options?: RequestOptions,
 ): PagePromise<UsersListMutedPage, UsersListMutedItem> {
-  return client.list(usersListMutedOperation, params, options);
+  return listPages(client, usersListMutedOperation, params, options);
 }
 
 /**

@@ -3,6 +3,7 @@
  * Versioned lists (friends, blacklist, group members, push conversation mutes): fetch every page
  * with `known_version`, and hand back the items and the version to pass next time.
  */
+import { listPages } from '../core/pagination.js';
 import type { ImCore } from '../core/client.js';
 import { ImError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
@@ -28,7 +29,7 @@ export async function fetchVersionedList<TItem>(
   const items: TItem[] = [];
   let version: string | number | undefined;
   let pages = 0;
-  for await (const page of (await client.list<unknown, TItem>(op, params, options)).pages()) {
+  for await (const page of (await listPages<unknown, TItem>(client, op, params, options)).pages()) {
     pages++;
     items.push(...page.items);
     // The last page's version wins: it describes the list as the walk finished it.

@@ -1,6 +1,6 @@
 import { CallbackVerificationError } from './errors.js';
 import type { CallbackVerificationReason } from './errors.js';
-import { readHeader } from './headers.js';
+import { HeaderIndex, readHeader } from './headers.js';
 import { matchSignature, parseSignatureHeader } from './signature-scheme.js';
 import type { NonceStore } from './stores.js';
 import type {
@@ -103,6 +103,9 @@ export function normaliseSecrets(secrets: string | readonly string[] | undefined
   return usable;
 }
 
+/** One decoder for every call (constructing one costs about a microsecond); fatal: bad UTF-8 throws. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 function nowMs(now: VerifyCallbackOptions['now']): number {
   if (now === undefined) return Date.now();
   if (typeof now === 'function') return now();
@@ -110,7 +113,7 @@ function nowMs(now: VerifyCallbackOptions['now']): number {
   return now;
 }
 
-function required(headers: HeadersLike, name: string): string {
+function required(headers: HeaderIndex, name: string): string {
   const value = readHeader(headers, name)?.trim();
   if (!value) {
     fail(
@@ -130,7 +133,7 @@ function required(headers: HeadersLike, name: string): string {
 export async function verifyCallback<R extends CallbackRequestBase = CallbackRequest>(
   options: VerifyCallbackOptions,
 ): Promise<VerifiedCallback<R>> {
-  const { headers } = options;
+  const headers = HeaderIndex.of(options.headers);
   const { bytes, wasString } = toRawBytes(options.rawBody);
   const secrets = normaliseSecrets(options.secrets);
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
@@ -198,7 +201,7 @@ export async function verifyCallback<R extends CallbackRequestBase = CallbackReq
 
   let body: unknown;
   try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    const text = STRICT_UTF8.decode(bytes);
     body = JSON.parse(text);
   } catch {
     fail(

@@ -1,3 +1,4 @@
+import { listPages } from './pagination.js';
 import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { SECRET, SECRET_2, TOKEN_PREFIX, apiError, makeClient, ops, startFakeService, type Recorded } from '../test-support/fake-service.js';
@@ -235,7 +236,7 @@ describe('credentials revoked (app_deleted / tenant_closed)', () => {
     const seen = svc.requests.length;
     const later = await Promise.all([
       client.request(ops.usersGet, { username: 'b' }).catch((e: unknown) => e),
-      client.list(ops.groupsOfUser, { username: 'b' }).catch((e: unknown) => e),
+      listPages(client, ops.groupsOfUser, { username: 'b' }).catch((e: unknown) => e),
     ]);
     for (const e of later) {
       expect(e).toBeInstanceOf(CredentialsRevokedError);

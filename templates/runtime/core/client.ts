@@ -6,9 +6,7 @@
 import type { OperationSpec, RequestValidator } from '../operation.js';
 import { ApiPromise, type WithResponse } from './api-promise.js';
 import { ConfigError, CredentialsRevokedError, ImError, InvalidClientError, ValidationError } from './errors.js';
-import { clientOptionsFromEnv, type Env } from './from-env.js';
 import type { ClientOptions, ClientSecretSource, RequestOptions } from './options.js';
-import { Page, PagePromise } from './pagination.js';
 import { CallScope } from '../internal/call-scope.js';
 import { resolveConfig, type ResolvedConfig } from '../internal/config.js';
 import { fillDedupeKey } from '../internal/dedupe-key.js';
@@ -66,14 +64,6 @@ export class ImCore {
     };
   }
 
-  /**
-   * A client from the environment: IM_BASE_URL, IM_APP_KEY (`org#app`), IM_CLIENT_ID and
-   * IM_CLIENT_SECRET; `overrides` win. A missing variable is a ConfigError naming it.
-   */
-  static fromEnv<T extends ImCore>(this: new (options: ClientOptions) => T, overrides: Partial<ClientOptions> = {}, env?: Env): T {
-    return new this(clientOptionsFromEnv(overrides, env));
-  }
-
   get baseUrl(): string {
     return this.#config.baseUrl;
   }
@@ -94,29 +84,6 @@ export class ImCore {
   /** Calls one operation. Await the result, or `.withResponse()` for status, headers and request id. */
   request<T>(op: OperationSpec, params?: object, options?: RequestOptions): ApiPromise<T> {
     return new ApiPromise<T>(this.#call(op, params, options) as Promise<WithResponse<T>>);
-  }
-
-  /** Calls a list operation: await → first page; `for await` → every item across pages. */
-  list<TPage, TItem>(op: OperationSpec, params?: object, options?: RequestOptions): PagePromise<TPage, TItem> {
-    const pagination = op.pagination;
-    if (!pagination) {
-      return new PagePromise(Promise.reject(new ImError(`${op.id} is not a list operation (no pagination in its table entry).`)));
-    }
-    const fetchPage = async (cursor: string | undefined): Promise<WithResponse<Page<TPage, TItem>>> => {
-      const base = (params ?? {}) as Record<string, unknown>;
-      const pageParams = cursor === undefined ? base : { ...base, [pagination.cursorParam]: cursor };
-      const { data, response } = await this.#call(op, pageParams, options);
-      const used = pageParams[pagination.cursorParam];
-      const page = new Page<TPage, TItem>({
-        body: data as TPage,
-        response,
-        pagination,
-        cursor: typeof used === 'string' ? used : typeof used === 'number' ? String(used) : null,
-        fetchPage: async (next) => (await fetchPage(next)).data,
-      });
-      return { data: page, response };
-    };
-    return new PagePromise<TPage, TItem>(fetchPage(undefined));
   }
 
   async #call(op: OperationSpec, rawParams: unknown, options: RequestOptions = {}): Promise<WithResponse<unknown>> {

@@ -1,3 +1,4 @@
+import { listPages } from './pagination.js';
 import { describe, expect, test } from 'vitest';
 import { apiError, makeClient, ops, startFakeService, type Recorded, type Reply } from '../test-support/fake-service.js';
 import { ApiPromise } from './api-promise.js';
@@ -17,7 +18,7 @@ describe('pagination', () => {
   test('await → first page; for await → every item across three pages', async () => {
     const svc = await startFakeService({ handle: threePages });
     const client = makeClient(svc.baseUrl);
-    const promise = client.list<Record<string, unknown>, number>(ops.groupsOfUser, { username: 'alice', limit: 2 });
+    const promise = listPages<Record<string, unknown>, number>(client, ops.groupsOfUser, { username: 'alice', limit: 2 });
     expect(promise).toBeInstanceOf(PagePromise);
     const first = await promise;
     expect(first).toBeInstanceOf(Page);
@@ -27,7 +28,7 @@ describe('pagination', () => {
     expect(first.body.extra).toBe('kept');
     expect(first.hasNextPage()).toBe(true);
     const all: number[] = [];
-    for await (const item of client.list<unknown, number>(ops.groupsOfUser, { username: 'alice', limit: 2 })) all.push(item);
+    for await (const item of listPages<unknown, number>(client, ops.groupsOfUser, { username: 'alice', limit: 2 })) all.push(item);
     expect(all).toEqual([1, 2, 3, 4, 5]);
     const walked = svc.calls.slice(1).map((c) => c.url);
     expect(walked).toEqual([
@@ -39,7 +40,7 @@ describe('pagination', () => {
 
   test('getNextPage, pages() and the last page', async () => {
     const svc = await startFakeService({ handle: threePages });
-    const first = await makeClient(svc.baseUrl).list<unknown, number>(ops.groupsOfUser, { username: 'a' });
+    const first = await listPages<unknown, number>(makeClient(svc.baseUrl), ops.groupsOfUser, { username: 'a' });
     const second = await first.getNextPage();
     expect(second.items).toEqual([3, 4]);
     expect(second.cursor).toBe('c2');
@@ -54,16 +55,16 @@ describe('pagination', () => {
   test('resume: a list call with a saved cursor starts there', async () => {
     const svc = await startFakeService({ handle: threePages });
     const client = makeClient(svc.baseUrl);
-    const saved = (await client.list(ops.groupsOfUser, { username: 'a' })).nextCursor;
+    const saved = (await listPages(client, ops.groupsOfUser, { username: 'a' })).nextCursor;
     const rest: number[] = [];
-    for await (const item of client.list<unknown, number>(ops.groupsOfUser, { username: 'a', cursor: saved })) rest.push(item);
+    for await (const item of listPages<unknown, number>(client, ops.groupsOfUser, { username: 'a', cursor: saved })) rest.push(item);
     expect(rest).toEqual([3, 4, 5]);
   });
 
   test('versioned list exposes the version and passes known_version through', async () => {
     const svc = await startFakeService({ handle: threePages });
     const client = makeClient(svc.baseUrl);
-    const page = await client.list(ops.friendsList, { username: 'a', known_version: 'v8' });
+    const page = await listPages(client, ops.friendsList, { username: 'a', known_version: 'v8' });
     expect(page.version).toBe('v9');
     expect(svc.calls[0]?.query.get('known_version')).toBe('v8');
   });
@@ -71,7 +72,7 @@ describe('pagination', () => {
   test('a page without the items field gives no items; a repeated cursor stops the walk', async () => {
     const svc = await startFakeService({ handle: () => ({ status: 200, body: { next_cursor: 'same' } }) });
     const client = makeClient(svc.baseUrl);
-    const first = await client.list(ops.groupsOfUser, { username: 'a' });
+    const first = await listPages(client, ops.groupsOfUser, { username: 'a' });
     expect(first.items).toEqual([]);
     const second = await first.getNextPage();
     await expect(second.getNextPage()).rejects.toThrow(/same cursor/);
@@ -81,7 +82,7 @@ describe('pagination', () => {
     const svc = await startFakeService({ handle: (r) => (r.query.get('cursor') === 'c2' ? apiError(400, 'invalid_argument') : threePages(r)) });
     const seen: number[] = [];
     const walk = async () => {
-      for await (const item of makeClient(svc.baseUrl).list<unknown, number>(ops.groupsOfUser, { username: 'a' })) seen.push(item);
+      for await (const item of listPages<unknown, number>(makeClient(svc.baseUrl), ops.groupsOfUser, { username: 'a' })) seen.push(item);
     };
     await expect(walk()).rejects.toBeInstanceOf(ApiError);
     expect(seen).toEqual([1, 2]);
@@ -89,7 +90,7 @@ describe('pagination', () => {
 
   test('list of an operation without pagination fails clearly', async () => {
     const svc = await startFakeService();
-    await expect(makeClient(svc.baseUrl).list(ops.usersGet, { username: 'a' })).rejects.toThrow(/not a list operation/);
+    await expect(listPages(makeClient(svc.baseUrl), ops.usersGet, { username: 'a' })).rejects.toThrow(/not a list operation/);
   });
 });
 
@@ -119,7 +120,7 @@ describe('withResponse', () => {
 
   test('a page promise gives the first page with its response', async () => {
     const svc = await startFakeService({ handle: threePages });
-    const { data, response } = await makeClient(svc.baseUrl).list(ops.groupsOfUser, { username: 'a' }).withResponse();
+    const { data, response } = await listPages(makeClient(svc.baseUrl), ops.groupsOfUser, { username: 'a' }).withResponse();
     expect(data.items).toEqual([1, 2]);
     expect(response.status).toBe(200);
     expect(data.response.requestId).toBe('req-hdr-1');

@@ -4,7 +4,8 @@
  * `next_cursor` until it is null. A page exposes its cursors, so a walk can be saved and
  * resumed later: pass a saved `nextCursor` as the list's cursor param.
  */
-import type { PaginationSpec } from '../operation.js';
+import type { OperationSpec, PaginationSpec } from '../operation.js';
+import type { RequestOptions } from './options.js';
 import { ApiPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
 import { ImError } from './errors.js';
 
@@ -91,4 +92,36 @@ export class PagePromise<TPage, TItem> extends ApiPromise<Page<TPage, TItem>> im
     const first = await this;
     yield* first;
   }
+}
+
+/**
+ * Calls a list operation: await → first page; `for await` → every item across pages. A function
+ * beside the client rather than a method of it, so that an app that calls no list bundles none
+ * of this.
+ */
+export function listPages<TPage, TItem>(client: PageSource, op: OperationSpec, params?: object, options?: RequestOptions): PagePromise<TPage, TItem> {
+  const pagination = op.pagination;
+  if (!pagination) {
+    return new PagePromise(Promise.reject(new ImError(`${op.id} is not a list operation (no pagination in its table entry).`)));
+  }
+  const fetchPage = async (cursor: string | undefined): Promise<WithResponse<Page<TPage, TItem>>> => {
+    const base = (params ?? {}) as Record<string, unknown>;
+    const pageParams = cursor === undefined ? base : { ...base, [pagination.cursorParam]: cursor };
+    const { data, response } = await client.request<TPage>(op, pageParams, options).withResponse();
+    const used = pageParams[pagination.cursorParam];
+    const page = new Page<TPage, TItem>({
+      body: data,
+      response,
+      pagination,
+      cursor: typeof used === 'string' ? used : typeof used === 'number' ? String(used) : null,
+      fetchPage: async (next) => (await fetchPage(next)).data,
+    });
+    return { data: page, response };
+  };
+  return new PagePromise<TPage, TItem>(fetchPage(undefined));
+}
+
+/** What listPages needs of the client (ImCore has it). */
+export interface PageSource {
+  request<T>(op: OperationSpec, params?: object, options?: RequestOptions): ApiPromise<T>;
 }

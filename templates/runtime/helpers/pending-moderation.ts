@@ -5,6 +5,7 @@
  * already decided by someone else answers version_conflict: it is skipped and reported, never
  * retried or thrown.
  */
+import { listPages } from '../core/pagination.js';
 import type { ImCore } from '../core/client.js';
 import { ImError, VersionConflictError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
@@ -56,7 +57,7 @@ export async function processPendingItems<TItem extends Record<string, unknown>>
   const seen = new Set<string>();
   for (const status of statuses) {
     const params: Record<string, unknown> = { status, limit: pageSize, ...(scene !== undefined ? { scene } : {}) };
-    for await (const item of client.list<unknown, TItem>(ops.items, params, requestOptions)) {
+    for await (const item of listPages<unknown, TItem>(client, ops.items, params, requestOptions)) {
       const itemId = item[ops.idField];
       if (typeof itemId !== 'string' && typeof itemId !== 'number') {
         throw new ImError(`A moderation item has no \`${ops.idField}\`; the helper cannot decide it. The item fields are not documented by the service.`);
