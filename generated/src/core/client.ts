@@ -28,6 +28,15 @@ import { TokenManager, type StoredToken } from '../internal/token-manager.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
+/** Validators already loaded, by operation: later calls skip the dynamic import's promise. */
+const loadedValidators = new WeakMap<OperationSpec, RequestValidator>();
+
+async function loadValidator(op: OperationSpec): Promise<RequestValidator> {
+  const validator = await op.loadValidator!();
+  loadedValidators.set(op, validator);
+  return validator;
+}
+
 export class ImCore {
   readonly #config: ResolvedConfig;
   #secret: ClientSecretSource | undefined;
@@ -108,7 +117,7 @@ export class ImCore {
     if (validate && op.loadValidator) {
       let issues: ReturnType<RequestValidator['validate']>;
       try {
-        issues = (await op.loadValidator()).validate(params);
+        issues = (loadedValidators.get(op) ?? (await loadValidator(op))).validate(params);
       } catch (err) {
         throw new ImError(
           `The request validator of ${op.id} failed to load or run; pass { validate: false } to skip it, and report this.`,
@@ -152,7 +161,7 @@ export class ImCore {
   /** Lenient response check: differences are reported, the response is returned as it came. */
   async #reportDrift(op: OperationSpec, result: WithResponse<unknown>): Promise<void> {
     try {
-      const validator = await op.loadValidator!();
+      const validator = loadedValidators.get(op) ?? (await loadValidator(op));
       const issues = validator.validateResponse?.(result.data);
       if (!issues || issues.length === 0) return;
       this.#logger.warn(

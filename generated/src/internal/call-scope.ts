@@ -50,12 +50,20 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefin
 }
 
 /** A child AbortController that follows `parent`; `dispose()` removes the listener. */
+/**
+ * The signal of a call that nothing can end early (no caller signal, no deadline): one shared
+ * signal that never aborts, so such a call needs no controller of its own and no listeners.
+ */
+export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+
+const NO_DISPOSE = (): void => {};
+
 export function childController(parent: AbortSignal | undefined): {
   controller: AbortController;
   dispose: () => void;
 } {
   const controller = new AbortController();
-  if (!parent) return { controller, dispose: () => {} };
+  if (!parent || parent === NEVER_ABORTED) return { controller, dispose: NO_DISPOSE };
   if (parent.aborted) {
     controller.abort(parent.reason);
     return { controller, dispose: () => {} };
@@ -88,6 +96,12 @@ export class CallScope {
     this.#deadlineMs = opts.deadlineMs;
     this.#operationId = opts.operationId;
     this.#now = opts.now;
+    if (opts.signal === undefined && opts.deadlineMs === undefined) {
+      // The common case: nothing can end this call early.
+      this.signal = NEVER_ABORTED;
+      this.#dispose = NO_DISPOSE;
+      return;
+    }
     const { controller, dispose } = childController(opts.signal);
     this.signal = controller.signal;
     this.#dispose = dispose;
