@@ -157,6 +157,37 @@ describe('consumers of the packed tarball', () => {
     expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['POST /acme/chat/token', 'GET /acme/chat/users/alice']);
   }, 120_000);
 
+  it('the im-callbacks bin of the installed package sends a signed request a receiver accepts', async () => {
+    const dir = consumer('bin-consumer', { type: 'module' }, { 'index.mjs': '' });
+    const { verifyCallback } = await import('../../generated/src/callbacks.js');
+    const verdicts: string[] = [];
+    const receiver = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      try {
+        const v = await verifyCallback({ headers: req.headers, rawBody: Buffer.concat(chunks), secrets: ['bin-secret-NEVER-PRINTED'] });
+        verdicts.push(v.kind);
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ challenge: (v.body as { challenge?: string }).challenge }));
+      } catch (e) {
+        verdicts.push(`refused: ${(e as Error).message}`);
+        res.statusCode = 401;
+        res.end();
+      }
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const port = (receiver.address() as { port: number }).port;
+    try {
+      const bin = join(dir, 'node_modules/.bin/im-callbacks');
+      const { stdout, stderr } = await run(bin, ['send', '--url', `http://127.0.0.1:${port}/cb`, '--kind', 'verify'], { cwd: dir, env: { ...process.env, IM_CALLBACK_SECRET: 'bin-secret-NEVER-PRINTED' }, timeout: 30_000 });
+      expect(verdicts).toEqual(['verify']);
+      expect(stdout).toMatch(/challenge echoed correctly/);
+      expect(stdout + stderr).not.toContain('bin-secret-NEVER-PRINTED');
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  }, 60_000);
+
   it('a TypeScript project type-checks under moduleResolution node16, bundler and node10', () => {
     const source = `import { ImClient, ApiError, NotFoundError, ValidationError, type UsersCreateParams, type ClientOptions } from 'im-server-sdk';
 import { ImCore, usersGet } from 'im-server-sdk/funcs';
