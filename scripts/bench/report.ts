@@ -17,14 +17,17 @@ export interface TargetRow {
 export function targets(r: BenchResults): TargetRow[] {
   const rows: TargetRow[] = [];
   if (r.generation) {
-    const [ours, , hey] = r.generation.tools;
-    const om = median(ours!.wallMs);
+    const [ours, , hey, cold] = r.generation.tools;
     const hm = median(hey!.wallMs);
-    rows.push({
-      target: '1. Generation faster than @hey-api/openapi-ts, while emitting more',
-      measured: `${ms(om)} vs ${ms(hm)} wall (${ratio(om, hm)}); CPU ${ms(median(ours!.cpuMs))} vs ${ms(median(hey!.cpuMs))}; output ${num(ours!.output.lines)} vs ${num(hey!.output.lines)} lines`,
-      pass: om < hm && ours!.output.lines > hey!.output.lines,
-    });
+    for (const [tool, label] of [[ours, 'warm cache, after a spec edit'], [cold, 'no cache, first run of a fresh clone']] as const) {
+      if (!tool) continue;
+      const om = median(tool.wallMs);
+      rows.push({
+        target: `1. Generation faster than @hey-api/openapi-ts, while emitting more (${label})`,
+        measured: `${ms(om)} vs ${ms(hm)} wall (${ratio(om, hm)}); CPU ${ms(median(tool.cpuMs))} vs ${ms(median(hey!.cpuMs))}; output ${num(tool.output.lines)} vs ${num(hey!.output.lines)} lines`,
+        pass: om < hm && tool.output.lines > hey!.output.lines,
+      });
+    }
   }
   if (r.perCall) {
     for (const c of r.perCall.concurrencies) {
@@ -178,7 +181,7 @@ export function renderResults(r: BenchResults): string {
     const c1 = pc.concurrencies[0]!;
     const why = [
       `Client CPU per call at concurrency ${c1}: ours ${num(at('ours', c1).cpuUsPerCall)} µs, bare fetch ${num(at('fetch', c1).cpuUsPerCall)} µs: ${num(at('ours', c1).cpuUsPerCall - at('fetch', c1).cpuUsPerCall)} µs more per call.`,
-      `Request validation: ours with it ${num(at('ours', c1).cpuUsPerCall)} µs vs without ${num(at('ours-novalid', c1).cpuUsPerCall)} µs per call.${pc.validator ? ` Of that, \`await op.loadValidator()\` (a dynamic \`import()\` of the cached validator module, run on every call) takes ${num(pc.validator.loadUs, 2)} µs and the Ajv validator itself ${num(pc.validator.validateUs, 2)} µs (${num(pc.count)} iterations each, same process, after warm-up).` : ''}`,
+      `Request validation: ours with it ${num(at('ours', c1).cpuUsPerCall)} µs vs without ${num(at('ours-novalid', c1).cpuUsPerCall)} µs per call.${pc.validator ? ` The Ajv validator itself takes ${num(pc.validator.validateUs, 2)} µs; \`await op.loadValidator()\` (a dynamic \`import()\`) takes ${num(pc.validator.loadUs, 2)} µs, but the client runs it only on an operation's first call and keeps the validator (${num(pc.count)} iterations each, same process, after warm-up).` : ''}`,
       `The per-attempt timeout machinery: bare fetch with an AbortController pair, a timer and the signal costs ${num(at('fetch-signal', c1).cpuUsPerCall)} µs per call vs ${num(at('fetch', c1).cpuUsPerCall)} µs without (undici does more work for a fetch that carries a signal).`,
     ];
     p('### Why ours is slower', '', ...why.map((x) => `- ${x}`), '');
