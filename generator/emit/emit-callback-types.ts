@@ -9,6 +9,11 @@ import { schemaDocs } from './emit-schema-types.js';
 import { typeOf } from './schema-to-ts.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
 
+/** `message.before_send` → `MessageBeforeSendHookRequest` */
+export function hookRequestTypeName(hook: string): string {
+  return `${hook.split(/[._]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}HookRequest`;
+}
+
 export function emitCallbackTypes(model: CallbackModel): Map<string, string> {
   const header = doNotEditHeader(model.source);
   const statements: (string | StatementStructures)[] = [];
@@ -61,6 +66,51 @@ export function emitCallbackTypes(model: CallbackModel): Map<string, string> {
       docs: ['Hook types the callbacks spec names (others may come).'],
       declarations: [{ name: 'knownHookTypes', type: 'ReadonlySet<string>', initializer: `new Set(${JSON.stringify(model.hookTypes)})` }],
     },
+    ...model.hookTypes.map((hook) => ({
+      kind: StructureKind.TypeAlias as const,
+      name: hookRequestTypeName(hook),
+      isExported: true,
+      docs: [`A hook request of type \`${hook}\` (its data is not documented by the service: an open object).`],
+      type: `HookBody & { hook: ${JSON.stringify(hook)} }`,
+    })),
+    {
+      kind: StructureKind.TypeAlias,
+      name: 'KnownHookRequest',
+      isExported: true,
+      docs: ['Every hook request of a type the callbacks spec names, discriminated by `hook`.'],
+      type: model.hookTypes.map(hookRequestTypeName).join(' | ') || 'never',
+    },
+    {
+      kind: StructureKind.TypeAlias,
+      name: 'CallbackHookRequest',
+      isExported: true,
+      docs: ['A hook request: a known hook type, or another one (new hook types may come). Narrow with `isHookType(request, \'message.before_send\')`.'],
+      type: 'KnownHookRequest | HookBody',
+    },
+    {
+      kind: StructureKind.Interface,
+      name: 'CallbackHookTypeMap',
+      isExported: true,
+      docs: ['Hook type → its request type.'],
+      properties: model.hookTypes.map((hook) => ({ name: JSON.stringify(hook), type: hookRequestTypeName(hook) })),
+    },
+    {
+      kind: StructureKind.TypeAlias,
+      name: 'CallbackRequestBody',
+      isExported: true,
+      docs: ['Any callback request body, discriminated by `kind`: verify, event or hook.'],
+      type: 'VerifyBody | EventBody | HookBody',
+    },
+    {
+      kind: StructureKind.Function,
+      name: 'isHookType',
+      isExported: true,
+      typeParameters: [{ name: 'T', constraint: 'keyof CallbackHookTypeMap' }],
+      docs: ['True when `request` is a hook request of the named type; narrows it to that type.'],
+      parameters: [{ name: 'request', type: '{ hook?: unknown }' }, { name: 'hook', type: 'T' }],
+      returnType: 'request is CallbackHookTypeMap[T]',
+      statements: ['return request.hook === hook;'],
+    },
     {
       kind: StructureKind.Function,
       name: 'isEventType',
@@ -87,8 +137,8 @@ export function emitCallbackTypes(model: CallbackModel): Map<string, string> {
     '// The callback receiver kit (hand-written runtime) and the payload types generated from the callbacks spec.',
     `export * from './callbacks/index.js';`,
     `export type * as payloads from './callbacks/payloads.js';`,
-    `export type { KnownCallbackEvent, CallbackEventItem, CallbackEventTypeMap, ${model.unknownEventSchema} as UnknownCallbackEvent, VerifyBody, EventBody, HookBody, HookAnswer, HookType, EventType, Origin } from './callbacks/payloads.js';`,
-    `export { isEventType, isKnownEvent, knownEventTypes, eventOrderingFields, bestEffortEventTypes, knownHookTypes } from './callbacks/payloads.js';`,
+    `export type { KnownCallbackEvent, CallbackEventItem, CallbackEventTypeMap, ${model.unknownEventSchema} as UnknownCallbackEvent, KnownHookRequest, CallbackHookRequest, CallbackHookTypeMap, CallbackRequestBody, ${model.hookTypes.map(hookRequestTypeName).join(', ')}, VerifyBody, EventBody, HookBody, HookAnswer, HookType, EventType, Origin } from './callbacks/payloads.js';`,
+    `export { isEventType, isKnownEvent, isHookType, knownEventTypes, eventOrderingFields, bestEffortEventTypes, knownHookTypes } from './callbacks/payloads.js';`,
   ]));
   return files;
 }

@@ -87,3 +87,25 @@ export async function rtcTickets(): Promise<void> {
   // @ts-expect-error the App Token is a string, not a channel ticket: it must never reach a client
   handTicketToClient(exchanged.access_token);
 }
+
+// Hook requests narrow by `hook`; request bodies by `kind`.
+import { isHookType, type CallbackHookRequest, type CallbackRequestBody } from '../../generated/src/callbacks.js';
+export function describeHook(request: CallbackHookRequest): string {
+  if (isHookType(request, 'message.before_send')) {
+    const hook: 'message.before_send' = request.hook;
+    return hook;
+  }
+  // @ts-expect-error not a hook type the spec names
+  isHookType(request, 'message.after_send');
+  return String(request.hook);
+}
+export function describeBody(body: CallbackRequestBody): string {
+  switch (body.kind) {
+    case 'verify':
+      return body.challenge;
+    case 'event':
+      return String(body.events.length);
+    case 'hook':
+      return String(body.timeout_ms);
+  }
+}

@@ -495,6 +495,43 @@ export const knownHookTypes: ReadonlySet<string> = new Set([
   'friend.before_add',
   'group.before_join',
 ]);
+/** A hook request of type `message.before_send` (its data is not documented by the service: an open object). */
+export type MessageBeforeSendHookRequest = HookBody & { hook: 'message.before_send' };
+/** A hook request of type `chatroom.message_before_send` (its data is not documented by the service: an open object). */
+export type ChatroomMessageBeforeSendHookRequest = HookBody & {
+  hook: 'chatroom.message_before_send';
+};
+/** A hook request of type `friend.before_add` (its data is not documented by the service: an open object). */
+export type FriendBeforeAddHookRequest = HookBody & { hook: 'friend.before_add' };
+/** A hook request of type `group.before_join` (its data is not documented by the service: an open object). */
+export type GroupBeforeJoinHookRequest = HookBody & { hook: 'group.before_join' };
+/** Every hook request of a type the callbacks spec names, discriminated by `hook`. */
+export type KnownHookRequest =
+  | MessageBeforeSendHookRequest
+  | ChatroomMessageBeforeSendHookRequest
+  | FriendBeforeAddHookRequest
+  | GroupBeforeJoinHookRequest;
+/** A hook request: a known hook type, or another one (new hook types may come). Narrow with `isHookType(request, 'message.before_send')`. */
+export type CallbackHookRequest = KnownHookRequest | HookBody;
+
+/** Hook type → its request type. */
+export interface CallbackHookTypeMap {
+  'message.before_send': MessageBeforeSendHookRequest;
+  'chatroom.message_before_send': ChatroomMessageBeforeSendHookRequest;
+  'friend.before_add': FriendBeforeAddHookRequest;
+  'group.before_join': GroupBeforeJoinHookRequest;
+}
+
+/** Any callback request body, discriminated by `kind`: verify, event or hook. */
+export type CallbackRequestBody = VerifyBody | EventBody | HookBody;
+
+/** True when `request` is a hook request of the named type; narrows it to that type. */
+export function isHookType<T extends keyof CallbackHookTypeMap>(
+  request: { hook?: unknown },
+  hook: T,
+): request is CallbackHookTypeMap[T] {
+  return request.hook === hook;
+}
 
 /** True when `event` is of the named type; narrows it to that event's type. */
 export function isEventType<T extends keyof CallbackEventTypeMap>(
