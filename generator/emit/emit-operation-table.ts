@@ -45,7 +45,9 @@ export function emitOperationTable(model: ApiModel, validatorImport?: (op: Opera
       kind: StructureKind.VariableStatement,
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
-      docs: [`${op.id}: ${op.method} ${op.path} (retry class ${op.retryClass}).`],
+      docs: [op.isTokenExchange
+        ? `${op.id}: ${op.method} ${op.path} (the token exchange: the seed gives it no retry class, so it is never resent after a failure).`
+        : `${op.id}: ${op.method} ${op.path} (retry class ${op.retryClass}).`],
       declarations: [{ name: operationConstName(op), type: 'OperationSpec', initializer: `${spec.slice(0, -1)}${loader}}` }],
     });
   }
