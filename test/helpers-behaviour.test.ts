@@ -139,6 +139,8 @@ describe('resumable upload (seed 4.8)', () => {
     expect(put).toHaveLength(50);
     expect(put.reduce((a, r) => a + r.rawBytes, 0)).toBe(total);
     expect(routes.authSeen()).toBe(false);
+    // Part addresses come 16 at a time when the size is known: 4 calls for 50 parts, not 50.
+    expect(service.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/parts'))).toHaveLength(4);
     for (const r of put) expect(r.headers.authorization).toBeUndefined();
     // Bounded by parts in flight, not by the 50 MB: allow 4 × partSize × concurrency plus slack.
     console.log(`upload 50 MB in 1 MiB parts × 3: peak retained arrayBuffers growth ${(peak / 1024 / 1024).toFixed(1)} MiB`);

@@ -28,7 +28,7 @@ export interface UploadResult {
 }
 
 const LABELS: Record<string, string> = {
-  ours: 'ours: im.media.upload (create, part address per part, PUT, complete)',
+  ours: 'ours: im.media.upload (create, part addresses 16 at a time, PUT, complete)',
   fetch: 'floor: the same parts PUT with bare fetch, no API calls',
 };
 

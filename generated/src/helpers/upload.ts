@@ -9,7 +9,12 @@ import type { ImCore } from '../core/client.js';
 import { AbortError, ConnectionError, ImError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec } from '../operation.js';
-import { openPartReader, type SourcePart, type UploadSource } from './upload-source.js';
+import {
+  openPartReader,
+  type PartReader,
+  type SourcePart,
+  type UploadSource,
+} from './upload-source.js';
 
 export interface UploadOperations {
   create: OperationSpec;
@@ -127,13 +132,20 @@ async function sendAndComplete<TFile>(
   client: ImCore,
   ops: UploadOperations,
   fileId: string,
-  reader: Awaited<ReturnType<typeof openPartReader>>,
+  reader: PartReader,
   alreadyUploaded: ReadonlySet<number>,
   options: UploadOptions,
 ): Promise<UploadResult<TFile>> {
   const concurrency = options.concurrency ?? 3;
   const totalBytes = reader.size ?? options.size;
+  const partSize = options.partSize ?? DEFAULT_PART_SIZE;
+  const lastPart =
+    totalBytes === undefined ? undefined : Math.max(1, Math.ceil(totalBytes / partSize));
   const controller = new AbortController();
+  const addresses = new PartAddresses(client, ops.partUrls, fileId, lastPart, alreadyUploaded, {
+    ...callOptions(options),
+    signal: controller.signal,
+  });
   const onAbort = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const sent: number[] = [...alreadyUploaded];
@@ -159,7 +171,7 @@ async function sendAndComplete<TFile>(
     while (!failure && !controller.signal.aborted) {
       const part = await nextPart();
       if (!part) return;
-      await sendPart(client, ops, fileId, part, options, controller.signal);
+      await sendPart(addresses, ops, part, options, controller.signal);
       sent.push(part.partNumber);
       parts++;
       bytesSent += part.bytes.byteLength;
@@ -195,24 +207,13 @@ async function sendAndComplete<TFile>(
 }
 
 async function sendPart(
-  client: ImCore,
+  addresses: PartAddresses,
   ops: UploadOperations,
-  fileId: string,
   part: SourcePart,
   options: UploadOptions,
   signal: AbortSignal,
 ): Promise<void> {
-  const answer = await client.request<Record<string, unknown>>(
-    ops.partUrls,
-    { file_id: fileId, part_numbers: [part.partNumber] },
-    { ...callOptions(options), signal },
-  );
-  const entry = (
-    Array.isArray(answer?.items) ? (answer.items as Record<string, unknown>[]) : []
-  ).find((p) => Number(p[PART_NUMBER]) === part.partNumber);
-  const url = entry?.[PART_URL];
-  if (typeof url !== 'string')
-    throw new ImError(`media.part_urls gave no ${PART_URL} for part ${part.partNumber}.`);
+  const url = await addresses.get(part.partNumber);
   const doFetch = options.fetch ?? fetch;
   const retries = options.partRetries ?? 2;
   for (let attempt = 0; ; attempt++) {
@@ -240,14 +241,64 @@ async function sendPart(
   }
 }
 
+/** The request options of the API calls an upload makes (the upload's own options left out). */
+/** Part addresses asked for in batches (one media.part_urls call per few parts, not per part). */
+const ADDRESS_BATCH = 16;
+
+class PartAddresses {
+  readonly #pending = new Map<number, Promise<string>>();
+
+  constructor(
+    private readonly client: ImCore,
+    private readonly partUrls: OperationSpec,
+    private readonly fileId: string,
+    /** The last part number when the size is known; unknown (a stream): one part at a time. */
+    private readonly lastPart: number | undefined,
+    private readonly skip: ReadonlySet<number>,
+    private readonly options: RequestOptions,
+  ) {}
+
+  /** The upload address of a part; each is handed out once. */
+  get(partNumber: number): Promise<string> {
+    if (!this.#pending.has(partNumber)) this.#fetchFrom(partNumber);
+    const address = this.#pending.get(partNumber)!;
+    this.#pending.delete(partNumber);
+    return address;
+  }
+
+  #fetchFrom(first: number): void {
+    const numbers: number[] = [];
+    const last =
+      this.lastPart === undefined ? first : Math.min(this.lastPart, first + ADDRESS_BATCH * 2);
+    for (let n = first; n <= last && numbers.length < ADDRESS_BATCH; n++) {
+      if (n === first || (!this.skip.has(n) && !this.#pending.has(n))) numbers.push(n);
+    }
+    const answer = this.client.request<Record<string, unknown>>(
+      this.partUrls,
+      { file_id: this.fileId, part_numbers: numbers },
+      this.options,
+    );
+    for (const n of numbers) {
+      const address = answer.then((a) => {
+        const entry = (Array.isArray(a?.items) ? (a.items as Record<string, unknown>[]) : []).find(
+          (p) => Number(p[PART_NUMBER]) === n,
+        );
+        const url = entry?.[PART_URL];
+        if (typeof url !== 'string')
+          throw new ImError(`media.part_urls gave no ${PART_URL} for part ${n}.`);
+        return url;
+      });
+      // Parts of a batch that are never sent (an abort, a failure) must not leave an unhandled rejection.
+      address.catch(() => {});
+      this.#pending.set(n, address);
+    }
+  }
+}
+
 function callOptions(options: UploadOptions): RequestOptions {
   const { signal, timeoutMs, deadlineMs, maxRetries, headers, validate } = options;
-  return {
-    ...(signal ? { signal } : {}),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    ...(deadlineMs !== undefined ? { deadlineMs } : {}),
-    ...(maxRetries !== undefined ? { maxRetries } : {}),
-    ...(headers ? { headers } : {}),
-    ...(validate !== undefined ? { validate } : {}),
-  };
+  const picked: RequestOptions = { signal, timeoutMs, deadlineMs, maxRetries, headers, validate };
+  for (const key of Object.keys(picked) as (keyof RequestOptions)[])
+    if (picked[key] === undefined) delete picked[key];
+  return picked;
 }
