@@ -22,6 +22,8 @@ const logger: CallbackLogger = {
 
 let processed: string[] = [];
 let failOnce = new Set<string>();
+/** Event ids whose onEvent waits until the promise resolves (then fails when it resolves false). */
+const holds = new Map<string, Promise<boolean>>();
 let hookImpl: (req: HookCallbackRequest, signal: AbortSignal) => Promise<HookDecision> | HookDecision = () => allow();
 
 const handlerOptions = {
@@ -31,6 +33,11 @@ const handlerOptions = {
   hookDefaultDecision: reject('receiver unavailable'),
   hookTimeoutSafetyMs: 200,
   onEvent: async (event: CallbackEvent) => {
+    const hold = holds.get(event.id);
+    if (hold) {
+      holds.delete(event.id);
+      if (!(await hold)) throw new Error(`database down while storing ${event.id}`);
+    }
     if (failOnce.delete(event.id)) throw new Error(`database down while storing ${event.id}`);
     processed.push(event.id);
   },
@@ -157,6 +164,25 @@ describe('node:http server: events', () => {
     expect(r2.json).toMatchObject({ processed: 1, duplicates: 1 });
     expect(processed).toEqual([x, y]);
     expect(logLines.some((l) => l.includes('onEvent threw') && l.includes(y))).toBe(true);
+  });
+
+  it('a duplicate that arrives while the first delivery is still storing the event gets 503, not a 2xx', async () => {
+    const z = `evt_z_${Date.now()}`;
+    let finish!: (ok: boolean) => void;
+    holds.set(z, new Promise<boolean>((resolve) => (finish = resolve)));
+    const first = post(eventBody([evt(z)]));
+    await new Promise((r) => setTimeout(r, 50)); // the first delivery is inside onEvent now
+    const second = await post(eventBody([evt(z)]));
+    expect(second.status).toBe(503);
+    expect(second.json).toMatchObject({ error: 'event_in_progress' });
+    expect(second.headers.get('retry-after')).toBe('5');
+    finish(false); // the first delivery fails to store it
+    expect((await first).status).toBe(500);
+    const third = await post(eventBody([evt(z)])); // a redelivery: processed, so nothing is lost
+    expect(third.status).toBe(200);
+    expect(processed).toEqual([z]);
+    const fourth = await post(eventBody([evt(z)]));
+    expect(fourth.json).toMatchObject({ processed: 0, duplicates: 1 });
   });
 
   it('unknown event types are handed over, not refused', async () => {

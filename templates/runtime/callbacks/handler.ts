@@ -12,10 +12,10 @@
  * A fallback hook answer carries the header `x-im-hook-fallback: timeout | handler_failed |
  * too_large | invalid_decision | no_handler | unserialisable` (diagnostics; the service ignores it).
  *
- * Known limit of claim-then-process dedupe: a duplicate that arrives while the first copy is
- * still inside `onEvent` is acknowledged as a duplicate; if that first copy then fails, its id is
- * released and only a redelivery of the failed request processes it. Keep `onEvent` short (store
- * the event, process later — seed 4.2) so that this window stays small.
+ * Dedupe is two-phase with the stores of this kit: an id is "processing" while `onEvent` runs and
+ * "done" after it; a duplicate that arrives while another delivery is still processing the event
+ * gets a 503 with Retry-After (the service resends the batch later), so it is never acknowledged
+ * before the event is stored. A store with only claim/release falls back to claim-then-process.
  */
 import { CallbackVerificationError } from './errors.js';
 import { allow, hookAnswerBody, isHookDecision, MAX_HOOK_ANSWER_BYTES, reject } from './decisions.js';
@@ -70,6 +70,11 @@ export interface CallbackHandlerOptions<
   dedupeStore?: DedupeStore;
   /** How long an event id is remembered. Default 24 h (the seed advises 7 days to cover redelivery). */
   dedupeTtlMs?: number;
+  /**
+   * How long an event stays "processing" (default 2 min): if the process dies inside `onEvent`,
+   * a redelivery can process the event after this.
+   */
+  processingTimeoutMs?: number;
   /** Optional nonce replay store. */
   nonceStore?: NonceStore;
   toleranceSeconds?: number;
@@ -102,6 +107,11 @@ export interface HandlerInternals {
 
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
+/** An event stays "processing" this long unless `onEvent` finishes (a crashed receiver frees it then). */
+export const DEFAULT_PROCESSING_TIMEOUT_MS = 2 * 60 * 1000;
+/** Retry-After of the 503 that a delivery gets while another one is processing the same event. */
+const IN_PROGRESS_RETRY_AFTER_S = 5;
+
 function json(status: number, value: unknown, extra: Record<string, string> = {}): CallbackCoreResult {
   return { status, headers: { ...JSON_TYPE, ...extra }, body: JSON.stringify(value) };
 }
@@ -123,6 +133,7 @@ export function createCallbackHandler<
   const logger = options.logger ?? defaultLogger;
   const store = options.dedupeStore ?? new MemoryDedupeStore();
   const dedupeTtlMs = options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS;
+  const processingTtlMs = options.processingTimeoutMs ?? DEFAULT_PROCESSING_TIMEOUT_MS;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const safetyMs = options.hookTimeoutSafetyMs ?? DEFAULT_HOOK_SAFETY_MS;
   const clock = options.now ?? Date.now;
@@ -225,21 +236,29 @@ export function createCallbackHandler<
       if (id === undefined) {
         logger.warn?.('event without id: processed without deduplication', { index, type: event.type });
       } else {
-        let fresh: boolean;
+        let state: 'claimed' | 'in_progress' | 'done';
         try {
-          fresh = await store.claim(`event:${id}`, dedupeTtlMs);
+          state = store.begin
+            ? await store.begin(`event:${id}`, processingTtlMs)
+            : (await store.claim(`event:${id}`, dedupeTtlMs)) ? 'claimed' : 'done';
         } catch (err) {
           logger.error?.('dedupe store failed; answering 503 so the batch is redelivered', { error: errorText(err) });
           return json(503, { error: 'dedupe_store_unavailable' });
         }
-        if (!fresh) {
+        if (state === 'done') {
           duplicates++;
           logger.debug?.('duplicate event skipped', { eventId: id, type: event.type });
           continue;
         }
+        if (state === 'in_progress') {
+          // Another delivery is storing this event right now: not acknowledged until it is done.
+          logger.info?.('event being processed by another delivery; answering 503 so the batch comes again', { eventId: id, type: event.type });
+          return json(503, { error: 'event_in_progress', eventId: id }, { 'retry-after': String(IN_PROGRESS_RETRY_AFTER_S) });
+        }
       }
       try {
         await onEvent(event, { request, verified, index });
+        if (id !== undefined && store.complete) await store.complete(`event:${id}`, dedupeTtlMs);
         processed++;
       } catch (err) {
         if (id !== undefined) {

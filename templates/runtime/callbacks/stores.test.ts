@@ -90,9 +90,39 @@ describe('RedisDedupeStore against a real redis-server', () => {
     expect(await store.claim('short', 50)).toBe(true);
   });
 
+  it('two-phase: concurrent begins of one id give one claimed, the rest in_progress; complete makes it done', async () => {
+    const store = new RedisDedupeStore({ client: fromNodeRedis(client), prefix: 'two-phase:' });
+    const states = await Promise.all(Array.from({ length: 10 }, () => store.begin('e', 60_000)));
+    expect(states.filter((x) => x === 'claimed')).toHaveLength(1);
+    expect(states.filter((x) => x === 'in_progress')).toHaveLength(9);
+    await store.complete('e', 3_600_000);
+    expect(await store.begin('e', 60_000)).toBe('done');
+    expect(await store.claim('e', 60_000)).toBe(false); // the one-phase claim sees it too
+    expect(await store.begin('short', 50)).toBe('claimed');
+    await new Promise((r) => setTimeout(r, 120));
+    expect(await store.begin('short', 50)).toBe('claimed'); // a processing claim expires
+  });
+
   it('concurrent claims of one id: exactly one wins', async () => {
     const store = new RedisDedupeStore({ client: fromNodeRedis(client), prefix: 'race:' });
     const results = await Promise.all(Array.from({ length: 50 }, () => store.claim('same', 60_000)));
     expect(results.filter(Boolean)).toHaveLength(1);
+  });
+});
+
+describe('two-phase claim (begin / complete / release)', () => {
+  it('memory store: claimed → in_progress while processing → done after complete; release frees it', async () => {
+    let now = 1_000;
+    const store = new MemoryDedupeStore({ now: () => now });
+    expect(await store.begin('e1', 60_000)).toBe('claimed');
+    expect(await store.begin('e1', 60_000)).toBe('in_progress');
+    await store.complete('e1', 24 * 3600_000);
+    expect(await store.begin('e1', 60_000)).toBe('done');
+    expect(await store.begin('e2', 60_000)).toBe('claimed');
+    await store.release('e2');
+    expect(await store.begin('e2', 60_000)).toBe('claimed');
+    // a receiver that died while processing: the claim expires, a redelivery may process it
+    now += 60_001;
+    expect(await store.begin('e2', 60_000)).toBe('claimed');
   });
 });

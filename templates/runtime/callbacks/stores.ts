@@ -20,6 +20,16 @@ export interface DedupeStore {
   claim(id: string, ttlMs: number): Promise<boolean>;
   /** Forgets `id` (processing failed: a redelivery must process it again). */
   release(id: string): Promise<void>;
+  /**
+   * Optional two-phase claim, used by the event handler when present: records `id` as being
+   * processed for `processingTtlMs` and answers `claimed`; or tells that another delivery is
+   * processing it right now (`in_progress`) or has processed it (`done`). Without it, a duplicate
+   * that arrives while the first copy is still being processed would be acknowledged, and lost
+   * if that first copy then failed.
+   */
+  begin?(id: string, processingTtlMs: number): Promise<'claimed' | 'in_progress' | 'done'>;
+  /** Optional second phase: `id` was processed; keep it for `ttlMs`. */
+  complete?(id: string, ttlMs: number): Promise<void>;
 }
 
 /** Nonce stores are dedupe stores keyed by nonce. */
@@ -37,7 +47,9 @@ export interface MemoryDedupeStoreOptions {
  * expiry per entry. Only safe with ONE receiver process; use `RedisDedupeStore` for several.
  */
 export class MemoryDedupeStore implements DedupeStore {
+  /** id → expiry (ms); ids in #processing are claimed but not yet processed. */
   readonly #entries = new Map<string, number>();
+  readonly #processing = new Set<string>();
   readonly #max: number;
   readonly #now: () => number;
   #evicted = 0;
@@ -59,6 +71,26 @@ export class MemoryDedupeStore implements DedupeStore {
 
   async release(id: string): Promise<void> {
     this.#entries.delete(id);
+    this.#processing.delete(id);
+  }
+
+  async begin(id: string, processingTtlMs: number): Promise<'claimed' | 'in_progress' | 'done'> {
+    const now = this.#now();
+    const expires = this.#entries.get(id);
+    if (expires !== undefined && expires > now) return this.#processing.has(id) ? 'in_progress' : 'done';
+    this.#entries.delete(id);
+    this.#entries.set(id, now + processingTtlMs);
+    this.#processing.add(id);
+    this.#sweep(now);
+    return 'claimed';
+  }
+
+  async complete(id: string, ttlMs: number = DEFAULT_DEDUPE_TTL_MS): Promise<void> {
+    const now = this.#now();
+    this.#processing.delete(id);
+    this.#entries.delete(id);
+    this.#entries.set(id, now + ttlMs);
+    this.#sweep(now);
   }
 
   /** Number of ids currently held (expired ones may still be counted until swept). */
@@ -76,11 +108,13 @@ export class MemoryDedupeStore implements DedupeStore {
     for (const [key, expires] of this.#entries) {
       if (expires > now) break;
       this.#entries.delete(key);
+      this.#processing.delete(key);
     }
     while (this.#entries.size > this.#max) {
       const oldest = this.#entries.keys().next();
       if (oldest.done) break;
       this.#entries.delete(oldest.value);
+      this.#processing.delete(oldest.value);
       this.#evicted++;
     }
   }
@@ -107,11 +141,40 @@ export class RedisDedupeStore implements DedupeStore {
 
   async claim(id: string, ttlMs: number = DEFAULT_DEDUPE_TTL_MS): Promise<boolean> {
     const ttl = Math.max(1, Math.ceil(ttlMs));
-    const reply = await this.#client.command(['SET', this.#prefix + id, '1', 'NX', 'PX', String(ttl)]);
-    return reply === 'OK' || (reply instanceof Uint8Array && Buffer.from(reply).toString() === 'OK');
+    return isOk(await this.#client.command(['SET', this.#prefix + id, DONE, 'NX', 'PX', String(ttl)]));
   }
 
   async release(id: string): Promise<void> {
     await this.#client.command(['DEL', this.#prefix + id]);
   }
+
+  async begin(id: string, processingTtlMs: number): Promise<'claimed' | 'in_progress' | 'done'> {
+    const key = this.#prefix + id;
+    const ttl = String(Math.max(1, Math.ceil(processingTtlMs)));
+    // Twice at most: the entry may expire between the SET and the GET.
+    for (let round = 0; round < 2; round++) {
+      if (isOk(await this.#client.command(['SET', key, PROCESSING, 'NX', 'PX', ttl]))) return 'claimed';
+      const state = textOf(await this.#client.command(['GET', key]));
+      if (state === PROCESSING) return 'in_progress';
+      if (state !== undefined) return 'done';
+    }
+    return 'in_progress';
+  }
+
+  async complete(id: string, ttlMs: number = DEFAULT_DEDUPE_TTL_MS): Promise<void> {
+    await this.#client.command(['SET', this.#prefix + id, DONE, 'PX', String(Math.max(1, Math.ceil(ttlMs)))]);
+  }
+}
+
+const PROCESSING = 'processing';
+const DONE = '1';
+
+function textOf(reply: unknown): string | undefined {
+  if (typeof reply === 'string') return reply;
+  if (reply instanceof Uint8Array) return Buffer.from(reply).toString();
+  return undefined;
+}
+
+function isOk(reply: unknown): boolean {
+  return textOf(reply) === 'OK';
 }
