@@ -15,7 +15,8 @@
  *   the secret, which the store never sees) with `PX` = its remaining lifetime, so Redis drops it
  *   when it expires.
  * - `withExchangeLock`: `SET <key>:lock <owner> NX PX <lockTtlMs>`; the owner runs the exchange
- *   and releases the lock only while it still owns it (a Lua compare-and-delete). The others
+ *   renews the lock while the exchange runs and releases it only while it still owns it (Lua
+ *   compare-and-expire, compare-and-delete). The others
  *   poll the token key with bounded backoff: as soon as a new token appears they use it; when
  *   the lock is gone (released, or expired because its holder died) one of them takes it.
  * - `deleteIf` (after a 401): deletes the stored token only while it is the one that was
@@ -44,6 +45,8 @@ export interface RedisTokenStoreOptions {
 
 const RELEASE_IF_OWNER =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
+const EXTEND_IF_OWNER =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end";
 
 const DELETE_IF_TOKEN =
   "local v = redis.call('GET', KEYS[1]) " +
@@ -139,9 +142,22 @@ export class RedisTokenStore implements TokenStore {
         return fn();
       }
     }
+    // A slow exchange (retries, a slow service) keeps its lock: renewed at a third of its life,
+    // only while this process still owns it. A process that dies stops renewing, so its lock
+    // still expires.
+    const renew = setInterval(
+      () => {
+        this.#client
+          .command(['EVAL', EXTEND_IF_OWNER, '1', lockKey, owner, String(this.#lockTtlMs)])
+          .catch(() => undefined);
+      },
+      Math.max(1, Math.floor(this.#lockTtlMs / 3)),
+    );
+    (renew as { unref?: () => void }).unref?.();
     try {
       return await fn();
     } finally {
+      clearInterval(renew);
       // Only while we still own it: after an expiry another process may hold it now.
       await this.#client
         .command(['EVAL', RELEASE_IF_OWNER, '1', lockKey, owner])

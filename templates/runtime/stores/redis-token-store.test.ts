@@ -97,26 +97,33 @@ describe('RedisTokenStore against a real redis-server', () => {
     expect(await redis.exists('app:lock')).toBe(0);
   });
 
-  it('a holder that never releases blocks the others only until the lock expires', async () => {
-    const dead = new RedisTokenStore({ client, lockTtlMs: 300 });
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let entered!: () => void;
-    const inside = new Promise<void>((r) => (entered = r));
-    const deadHolder = dead.withExchangeLock('app', async () => {
-      entered();
-      await held;
-    });
-    await inside;
+  it('a holder whose process died blocks the others only until the lock expires', async () => {
+    // A dead process neither renews nor releases: its lock is just a key with an expiry.
+    await redis.set('app:lock', 'a-process-that-died', { PX: 300 });
     const started = Date.now();
     const other = new RedisTokenStore({ client, lockTtlMs: 300, pollMinMs: 5, pollMaxMs: 25 });
     const ran = await other.withExchangeLock('app', async () => Date.now() - started);
     expect(ran).toBeGreaterThanOrEqual(200);
     expect(ran).toBeLessThan(300 + 1_000);
-    // The dead holder wakes up late: its release must not delete the lock that is not its own.
+  });
+
+  it('a slow but living holder keeps its lock past lockTtlMs; a late release never deletes another owner\'s lock', async () => {
+    const slow = new RedisTokenStore({ client, lockTtlMs: 300 });
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let entered!: () => void;
+    const inside = new Promise<void>((r) => (entered = r));
+    const holder = slow.withExchangeLock('app', async () => {
+      entered();
+      await held;
+    });
+    await inside;
+    await new Promise((r) => setTimeout(r, 700)); // more than twice the lock's life
+    expect(await redis.get('app:lock')).not.toBeNull(); // renewed, not expired
+    // Another owner (say, after a long Redis pause) must keep its lock when the first releases.
     await redis.set('app:lock', 'someone-else', { PX: 5_000 });
     release();
-    await deadHolder;
+    await holder;
     expect(await redis.get('app:lock')).toBe('someone-else');
   });
 
