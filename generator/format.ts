@@ -24,11 +24,12 @@ function parserFor(path: string): 'typescript' | 'json' | 'markdown' | null {
   return path.endsWith('.ts') ? 'typescript' : path.endsWith('.json') ? 'json' : path.endsWith('.md') ? 'markdown' : null;
 }
 
-export async function formatFiles(files: ReadonlyMap<string, string>, cache?: GeneratorCache): Promise<Map<string, string>> {
+/** `asIs`: paths copied from hand-written templates, which stay byte for byte as written. */
+export async function formatFiles(files: ReadonlyMap<string, string>, cache?: GeneratorCache, asIs: ReadonlySet<string> = new Set()): Promise<Map<string, string>> {
   let prettier: typeof import('prettier') | undefined;
   const out = await Promise.all(
     [...files].sort(([a], [b]) => a.localeCompare(b)).map(async ([path, text]) => {
-      const parser = parserFor(path);
+      const parser = asIs.has(path) ? null : parserFor(path);
       if (!parser) return [path, text] as const;
       const key = 'format\0' + createHash('sha256').update(`${PRETTIER_VERSION}\0${JSON.stringify(PRETTIER)}\0${parser}\0`).update(text).digest('hex');
       const hit = cache?.get(key);

@@ -10,7 +10,7 @@ import { emitNamespaceTypes } from './emit/emit-namespace-types.js';
 import { emitOperationTable } from './emit/emit-operation-table.js';
 import { emitOperationsCode } from './emit/emit-operations-code.js';
 import { emitPackageFiles, type PackageTemplates } from './emit/emit-package-files.js';
-import { emitRuntimeCopy } from './emit/emit-runtime-copy.js';
+import { emitExamplesCopy, emitRuntimeCopy } from './emit/emit-runtime-copy.js';
 import { emitSchemaTypes } from './emit/emit-schema-types.js';
 import { emitValidators, validatorImport } from './emit/emit-validators.js';
 import { formatFiles, type GeneratorCache } from './format.js';
@@ -29,7 +29,7 @@ export interface GeneratorInput {
   /** Text of the AsyncAPI callbacks document and its path (optional: without it no payload types). */
   callbacksText?: string;
   callbacksSource?: string;
-  /** Extra files copied as they are (examples): package path → text. */
+  /** templates/examples, copied under examples/ with a header: package path → text. */
   staticFiles?: ReadonlyMap<string, string>;
 }
 
@@ -42,6 +42,9 @@ export interface GeneratorOutput {
 export async function generate(input: GeneratorInput, cache?: GeneratorCache): Promise<GeneratorOutput> {
   const doc = parseSpec(input.openapiText, input.openapiSource, cache);
   const model = buildApiModel(doc, input.openapiSource);
+  // Copies of hand-written files (runtime, examples) are not re-formatted: they stay as written.
+  const runtimeCopy = emitRuntimeCopy(input.runtimeFiles);
+  const examples = emitExamplesCopy(input.staticFiles ?? new Map());
   const emitted = [
     emitSchemaTypes(model),
     emitOperationTable(model, validatorImport),
@@ -49,10 +52,10 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
     emitOperationsCode(model),
     emitEntryPoints(model),
     emitValidators(model, cache),
-    emitRuntimeCopy(input.runtimeFiles),
+    runtimeCopy,
     emitPackageFiles(model, input.packageTemplates),
     input.callbacksText ? emitCallbackTypes(buildCallbackModel(input.callbacksText, input.callbacksSource)) : new Map<string, string>(),
-    new Map(input.staticFiles ?? []),
+    examples,
   ];
   const files = new Map<string, string>();
   for (const map of emitted) {
@@ -61,5 +64,5 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
       files.set(path, text);
     }
   }
-  return { model, files: await formatFiles(files, cache) };
+  return { model, files: await formatFiles(files, cache, new Set([...runtimeCopy.keys(), ...examples.keys()])) };
 }

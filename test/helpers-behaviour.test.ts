@@ -165,6 +165,64 @@ describe('resumable upload (seed 4.8)', () => {
   });
 });
 
+describe('upload sources and abort', () => {
+  function partRoutes(onPart?: (n: number) => Promise<void> | void) {
+    const received = new Map<number, Buffer>();
+    service.on('POST', '/media/uploads', () => ({ body: { file_id: 'f2' } }));
+    service.on('POST', '/media/uploads/{file_id}/parts', (req) => ({ body: { items: req.body.part_numbers.map((n: number) => ({ part_number: n, url: `${service.baseUrl}/up/${n}` })) } }));
+    service.on('POST', '/media/uploads/{file_id}/complete', () => ({ body: { bytes: [...received.values()].reduce((a, b) => a + b.length, 0) } }));
+    for (let n = 1; n <= 20; n++) {
+      service.onRaw('PUT', `/up/${n}`, async (_req, res, body) => {
+        await onPart?.(n);
+        received.set(n, body);
+        if (!res.destroyed) res.writeHead(200).end();
+      });
+    }
+    return received;
+  }
+  const bytes = (n: number) => Uint8Array.from({ length: n }, (_, i) => i % 251);
+  const joined = (received: Map<number, Buffer>) => Buffer.concat([...received.entries()].sort(([a], [b]) => a - b).map(([, b]) => b));
+
+  it('a file path, a Blob and a Web ReadableStream of unknown size all arrive byte for byte', async () => {
+    const data = bytes(10_500);
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(`${tmpdir()}/im-upload-`);
+    try {
+      writeFileSync(`${dir}/f.bin`, data);
+      const sources: [string, () => unknown][] = [
+        ['path', () => `${dir}/f.bin`],
+        ['blob', () => new Blob([data])],
+        ['web stream', () => new ReadableStream<Uint8Array>({ start(c) { for (let i = 0; i < data.length; i += 999) c.enqueue(data.subarray(i, i + 999)); c.close(); } })],
+      ];
+      for (const [name, source] of sources) {
+        const received = partRoutes();
+        const result = await im.media.upload(source() as never, { partSize: 4_000, concurrency: 2 });
+        expect(result.parts, name).toBe(3);
+        expect(joined(received).equals(Buffer.from(data)), name).toBe(true);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('abort cancels the parts in flight and ends with the file id to resume', async () => {
+    const controller = new AbortController();
+    let started = 0;
+    partRoutes(async () => {
+      if (++started === 2) controller.abort();
+      await new Promise((r) => setTimeout(r, 300)); // a slow upload address
+    });
+    const began = Date.now();
+    const error = await im.media.upload(bytes(20_000), { partSize: 2_000, concurrency: 2, signal: controller.signal }).catch((e) => e);
+    expect(error).toBeInstanceOf(UploadInterruptedError);
+    expect(error.fileId).toBe('f2');
+    expect(Date.now() - began).toBeLessThan(2_000); // not 10 parts × 300 ms
+    expect(started).toBeLessThan(10);
+    expect(service.calls().some((r) => r.path.endsWith('/complete'))).toBe(false);
+  });
+});
+
 describe('pending moderation items', () => {
   it('decides with the item version, skips a version_conflict, walks both statuses', async () => {
     service.on('GET', '/moderation/items', (req) => {

@@ -1,3 +1,4 @@
+// Copied by im-openapi from templates/examples/create-user.ts. Do not edit here: edit the template and run `npm run generate`.
 // Create a user, and tell a fresh create from the echo of an earlier attempt.
 import { AlreadyExistsError, ImClient } from 'im-server-sdk';
 
@@ -13,7 +14,6 @@ try {
   console.log('created', user);
 } catch (error) {
   // users.create is class U: a resent attempt may meet the user its own first attempt created.
-  if (error instanceof AlreadyExistsError && error.mayBeEchoOfEarlierAttempt)
-    console.log('created by our earlier attempt');
+  if (error instanceof AlreadyExistsError && error.mayBeEchoOfEarlierAttempt) console.log('created by our earlier attempt');
   else throw error;
 }

@@ -1,3 +1,4 @@
+// Copied by im-openapi from templates/examples/send-message.ts. Do not edit here: edit the template and run `npm run generate`.
 // Send a message. messages.send is class D: the client fills client_msg_id once and reuses it
 // on every resend, so a timeout never turns into a double send. Pass your own id to make a
 // resend from another process safe too.
@@ -12,14 +13,6 @@ const im = new ImClient({
 
 const controller = new AbortController();
 const { data, response } = await im.messages
-  .send(
-    {
-      client_msg_id: 'order-42-shipped',
-      from: 'shop',
-      to: 'alice',
-      body: 'Your order has shipped',
-    },
-    { timeoutMs: 5_000, signal: controller.signal },
-  )
+  .send({ client_msg_id: 'order-42-shipped', from: 'shop', to: 'alice', body: 'Your order has shipped' }, { timeoutMs: 5_000, signal: controller.signal })
   .withResponse();
 console.log(response.status, response.requestId, data);

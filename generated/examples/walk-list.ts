@@ -1,3 +1,4 @@
+// Copied by im-openapi from templates/examples/walk-list.ts. Do not edit here: edit the template and run `npm run generate`.
 // Walk a paged list: `for await` follows next_cursor until it is null; a page's cursor can be
 // saved and passed back as `cursor` to resume later.
 import { ImClient } from 'im-server-sdk';

@@ -14,7 +14,8 @@ export type RetryClass = 'Q' | 'I' | 'U' | 'D' | 'N';
 
 /** One test on the caller's params (body or query field), as written in `x-retry-class-when`. */
 export type ParamTest =
-  { field: string; equals: string | number | boolean | null } | { field: string; present: boolean };
+  | { field: string; equals: string | number | boolean | null }
+  | { field: string; present: boolean };
 
 /** `class` applies when every test of `all` holds on the actual params of the call. */
 export interface RetryClassCondition {

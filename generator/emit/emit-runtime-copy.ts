@@ -19,3 +19,13 @@ export function emitRuntimeCopy(runtimeFiles: ReadonlyMap<string, string>): Map<
   }
   return files;
 }
+
+/** `examples/x.ts` (package path) → the same text under a header naming templates/examples/x.ts. */
+export function emitExamplesCopy(exampleFiles: ReadonlyMap<string, string>): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const [path, text] of [...exampleFiles].sort(([a], [b]) => a.localeCompare(b))) {
+    const source = `templates/${path}`;
+    files.set(path, `// Copied by im-openapi from ${source}. Do not edit here: edit the template and run \`npm run generate\`.\n${text}`);
+  }
+  return files;
+}

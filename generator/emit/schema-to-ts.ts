@@ -24,6 +24,11 @@ export function typeOf(schema: JsonSchema | undefined, ctx: TypeContext): string
     const branches: JsonSchema[] = schema.anyOf ?? schema.oneOf;
     const known = openStringEnumValues(branches);
     if (known) return union([...known.map(literal), '(string & {})']);
+    // A named enum or any other string (a response field whose values may grow): keep it open.
+    const last = branches[branches.length - 1];
+    if (branches.length > 1 && isPlainString(last) && branches.slice(0, -1).every((b) => typeof b.$ref === 'string')) {
+      return union([...branches.slice(0, -1).map((b) => typeOf(b, ctx)), '(string & {})']);
+    }
     return union(branches.map((b) => typeOf(b, ctx)));
   }
   if (Array.isArray(schema.allOf)) {
@@ -80,6 +85,10 @@ export function openStringEnumValues(branches: JsonSchema[]): string[] | undefin
   if (branches.length < 2 || last?.type !== 'string' || last.enum || 'const' in last) return undefined;
   const values: unknown[] = branches.slice(0, -1).flatMap((b) => (Array.isArray(b.enum) ? b.enum : 'const' in b ? [b.const] : [undefined]));
   return values.every((v) => typeof v === 'string') ? (values as string[]) : undefined;
+}
+
+function isPlainString(schema: JsonSchema | undefined): boolean {
+  return schema?.type === 'string' && !schema.enum && !('const' in schema) && !schema.$ref;
 }
 
 export function literal(value: unknown): string {

@@ -111,7 +111,9 @@ describe('load: 10,000 calls, concurrency 200, 1 % 503 and 1 % 429', () => {
     const outcomes = r.outcomes as Record<string, number>;
     expect(Object.keys(outcomes).filter((k) => k.startsWith('UNTYPED'))).toEqual([]);
     expect(Object.values(outcomes).reduce((a, b) => a + b, 0)).toBe(CALLS);
-    for (const k of Object.keys(outcomes)) expect(['ok', 'ApiError 503']).toContain(k);
+    // A call can also run out of resends on a rare run of 503/429 answers: still a typed error.
+    for (const k of Object.keys(outcomes)) expect(['ok', 'ApiError 503', 'RateLimitedError 429']).toContain(k);
+    expect(outcomes.ok ?? 0).toBeGreaterThan(CALLS * 0.98);
     expect(server.answered503).toBeGreaterThan(50);
     expect(server.answered429).toBeGreaterThan(50);
     expect(server.exchanges).toBe(1);

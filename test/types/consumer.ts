@@ -109,3 +109,23 @@ export function describeBody(body: CallbackRequestBody): string {
       return String(body.timeout_ms);
   }
 }
+
+// After isKnownEvent, a plain switch on `type` narrows every known event (unknown ones are out).
+export function versionOf(event: CallbackEventItem): number | undefined {
+  if (!isKnownEvent(event)) return undefined;
+  switch (event.type) {
+    case 'friend.added':
+      return event.data.version;
+    case 'group.members_added':
+      return event.data.member_version;
+    default:
+      // @ts-expect-error presence.changed and the others have no member_version
+      return event.data.member_version;
+  }
+}
+
+// Response-side enums stay open: a scene the service adds later still compiles.
+export async function newScene(): Promise<boolean> {
+  const item = await im.moderation.item({ item_id: 'i1' });
+  return (item as import('../../generated/src/index.js').ModerationItem).scene === 'a_scene_added_later';
+}

@@ -19,18 +19,8 @@ export interface AddressRange {
   name: string;
 }
 
-const v4 = (network: string, prefix: number, name: string): AddressRange => ({
-  network,
-  prefix,
-  family: 'ipv4',
-  name,
-});
-const v6 = (network: string, prefix: number, name: string): AddressRange => ({
-  network,
-  prefix,
-  family: 'ipv6',
-  name,
-});
+const v4 = (network: string, prefix: number, name: string): AddressRange => ({ network, prefix, family: 'ipv4', name });
+const v6 = (network: string, prefix: number, name: string): AddressRange => ({ network, prefix, family: 'ipv6', name });
 
 export const nonPublicRanges: readonly AddressRange[] = [
   v4('0.0.0.0', 8, '"this network" (RFC 791)'),
@@ -85,8 +75,7 @@ function blocked(address: string, family: 'ipv4' | 'ipv6'): boolean {
   let list = lists[family];
   if (!list) {
     list = new BlockList();
-    for (const r of nonPublicRanges)
-      if (r.family === family) list.addSubnet(r.network, r.prefix, r.family);
+    for (const r of nonPublicRanges) if (r.family === family) list.addSubnet(r.network, r.prefix, r.family);
     lists[family] = list;
   }
   return list.check(address, family);

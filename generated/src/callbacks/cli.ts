@@ -33,10 +33,7 @@ function usage(message?: string): never {
 }
 
 export function isLoopbackUrl(url: URL): boolean {
-  const host = url.hostname
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '')
-    .toLowerCase();
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isIP(host) === 4) return host.startsWith('127.');
   if (isIP(host) === 6) return host === '::1' || /^::ffff:(127\.|7f)/.test(host);
@@ -88,15 +85,12 @@ async function send(argv: string[]): Promise<number> {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') usage('--url must be http or https');
   if (!isLoopbackUrl(url) && !values['allow-remote']) {
-    usage(
-      `refusing to send to a non-loopback host (${url.hostname}); pass --allow-remote to do it anyway`,
-    );
+    usage(`refusing to send to a non-loopback host (${url.hostname}); pass --allow-remote to do it anyway`);
   }
   const secret = values.secret ?? process.env.IM_CALLBACK_SECRET;
   if (!secret) usage('--secret (or IM_CALLBACK_SECRET) is required');
   const kind = values.kind;
-  if (kind !== 'event' && kind !== 'hook' && kind !== 'verify')
-    usage('--kind must be event, hook or verify');
+  if (kind !== 'event' && kind !== 'hook' && kind !== 'verify') usage('--kind must be event, hook or verify');
 
   const body: object | string = values.body
     ? readFileSync(values.body, 'utf8')
@@ -112,24 +106,14 @@ async function send(argv: string[]): Promise<number> {
   const started = performance.now();
   let res: Response;
   try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: signed.headers,
-      body: signed.body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(15_000),
-    });
+    res = await fetch(url, { method: 'POST', headers: signed.headers, body: signed.body, redirect: 'manual', signal: AbortSignal.timeout(15_000) });
   } catch (err) {
-    console.error(
-      `im-callbacks: request failed: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    console.error(`im-callbacks: request failed: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   }
   const text = await res.text();
   const ms = Math.round(performance.now() - started);
-  console.log(
-    `POST ${url.href} kind=${kind}${kind === 'event' ? ` type=${values.type}` : kind === 'hook' ? ` hook=${values.hook}` : ''} request_id=${signed.headers['X-IM-Request-Id']}`,
-  );
+  console.log(`POST ${url.href} kind=${kind}${kind === 'event' ? ` type=${values.type}` : kind === 'hook' ? ` hook=${values.hook}` : ''} request_id=${signed.headers['X-IM-Request-Id']}`);
   console.log(`→ ${res.status} ${res.statusText} in ${ms} ms`);
   if (text) console.log(text.length > 2000 ? `${text.slice(0, 2000)}…` : text);
 
@@ -143,11 +127,7 @@ async function send(argv: string[]): Promise<number> {
     }
     const expected = (body as { challenge: string }).challenge;
     ok = echoed === expected;
-    console.log(
-      ok
-        ? 'challenge echoed correctly'
-        : 'challenge NOT echoed: the service would leave the address pending verification',
-    );
+    console.log(ok ? 'challenge echoed correctly' : 'challenge NOT echoed: the service would leave the address pending verification');
   }
   if (ok && kind === 'hook') {
     try {
@@ -166,3 +146,4 @@ async function send(argv: string[]): Promise<number> {
   }
   return ok ? 0 : 1;
 }
+

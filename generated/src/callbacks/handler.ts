@@ -19,13 +19,7 @@
  * before the event is stored. A store with only claim/release falls back to claim-then-process.
  */
 import { CallbackVerificationError } from './errors.js';
-import {
-  allow,
-  hookAnswerBody,
-  isHookDecision,
-  MAX_HOOK_ANSWER_BYTES,
-  reject,
-} from './decisions.js';
+import { allow, hookAnswerBody, isHookDecision, MAX_HOOK_ANSWER_BYTES, reject } from './decisions.js';
 import type { HookDecision } from './decisions.js';
 import { DEFAULT_DEDUPE_TTL_MS, MemoryDedupeStore } from './stores.js';
 import type { DedupeStore, NonceStore } from './stores.js';
@@ -72,10 +66,7 @@ export interface CallbackHandlerOptions<
   /** Decides a synchronous callback; return allow(), reject(reason) or rewrite(data). */
   onHook?: (request: H, context: HookContext<H>) => HookDecision | Promise<HookDecision>;
   /** Observes a URL verification before the challenge is echoed (throwing answers 500). */
-  onVerify?: (
-    request: VerifyCallbackRequest,
-    verified: VerifiedCallback<VerifyCallbackRequest>,
-  ) => unknown;
+  onVerify?: (request: VerifyCallbackRequest, verified: VerifiedCallback<VerifyCallbackRequest>) => unknown;
   /** Event-id store; default an in-memory store (one process only: use Redis for several). */
   dedupeStore?: DedupeStore;
   /** How long an event id is remembered. Default 24 h (the seed advises 7 days to cover redelivery). */
@@ -112,12 +103,7 @@ export interface CallbackCoreResult {
 export interface HandlerInternals {
   maxBodyBytes: number;
   logger: CallbackLogger;
-  handleBytes(
-    method: string,
-    headers: HeadersLike,
-    body: Uint8Array,
-    startedAt: number,
-  ): Promise<CallbackCoreResult>;
+  handleBytes(method: string, headers: HeadersLike, body: Uint8Array, startedAt: number): Promise<CallbackCoreResult>;
 }
 
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
@@ -127,11 +113,7 @@ export const DEFAULT_PROCESSING_TIMEOUT_MS = 2 * 60 * 1000;
 /** Retry-After of the 503 that a delivery gets while another one is processing the same event. */
 const IN_PROGRESS_RETRY_AFTER_S = 5;
 
-function json(
-  status: number,
-  value: unknown,
-  extra: Record<string, string> = {},
-): CallbackCoreResult {
+function json(status: number, value: unknown, extra: Record<string, string> = {}): CallbackCoreResult {
   return { status, headers: { ...JSON_TYPE, ...extra }, body: JSON.stringify(value) };
 }
 
@@ -147,9 +129,7 @@ function errorText(err: unknown): string {
 export function createCallbackHandler<
   E extends CallbackEvent = CallbackEvent,
   H extends HookCallbackRequest = HookCallbackRequest,
->(
-  options: CallbackHandlerOptions<E, H>,
-): CallbackHandler & { [HANDLER_INTERNALS]: HandlerInternals } {
+>(options: CallbackHandlerOptions<E, H>): CallbackHandler & { [HANDLER_INTERNALS]: HandlerInternals } {
   const secrets = normaliseSecrets(options.secrets); // fail at start-up, not on the first request
   const logger = options.logger ?? defaultLogger;
   const store = options.dedupeStore ?? new MemoryDedupeStore();
@@ -165,8 +145,7 @@ export function createCallbackHandler<
   const fallback = options.hookDefaultDecision ?? 'allow';
   const defaultDecision: HookDecision =
     fallback === 'allow' ? allow() : fallback === 'reject' ? reject() : fallback;
-  if (!isHookDecision(defaultDecision))
-    throw new TypeError('hookDefaultDecision must be allow(), reject(…) or rewrite(…)');
+  if (!isHookDecision(defaultDecision)) throw new TypeError('hookDefaultDecision must be allow(), reject(…) or rewrite(…)');
   const defaultAnswer = JSON.stringify(hookAnswerBody(defaultDecision)); // throws now if unserialisable
   if (Buffer.byteLength(defaultAnswer, 'utf8') > MAX_HOOK_ANSWER_BYTES) {
     throw new TypeError('hookDefaultDecision serialises to more than 64 KB');
@@ -178,8 +157,7 @@ export function createCallbackHandler<
     body: Uint8Array,
     startedAt: number,
   ): Promise<CallbackCoreResult> {
-    if (method.toUpperCase() !== 'POST')
-      return json(405, { error: 'method_not_allowed' }, { allow: 'POST' });
+    if (method.toUpperCase() !== 'POST') return json(405, { error: 'method_not_allowed' }, { allow: 'POST' });
     if (body.byteLength > maxBodyBytes) return json(413, { error: 'body_too_large' });
 
     let verified: VerifiedCallback;
@@ -197,9 +175,7 @@ export function createCallbackHandler<
         logger.warn?.('callback refused', { reason: err.reason, hint: err.hint });
         return json(err.status, { error: err.reason });
       }
-      logger.error?.('callback verification failed unexpectedly (nonce store?)', {
-        error: errorText(err),
-      });
+      logger.error?.('callback verification failed unexpectedly (nonce store?)', { error: errorText(err) });
       return json(503, { error: 'unavailable' });
     }
     for (const d of verified.disagreements) {
@@ -225,38 +201,28 @@ export function createCallbackHandler<
     }
   }
 
-  async function handleVerify(
-    verified: VerifiedCallback<VerifyCallbackRequest>,
-  ): Promise<CallbackCoreResult> {
+  async function handleVerify(verified: VerifiedCallback<VerifyCallbackRequest>): Promise<CallbackCoreResult> {
     const challenge = verified.body.challenge;
     if (typeof challenge !== 'string') return json(400, { error: 'malformed_body' });
     if (options.onVerify) {
       try {
         await options.onVerify(verified.body, verified);
       } catch (err) {
-        logger.error?.('onVerify threw; answering 500', {
-          error: errorText(err),
-          requestId: verified.requestId,
-        });
+        logger.error?.('onVerify threw; answering 500', { error: errorText(err), requestId: verified.requestId });
         return json(500, { error: 'handler_failed' });
       }
     }
     return json(200, { challenge });
   }
 
-  async function handleEvents(
-    verified: VerifiedCallback<EventCallbackRequest<E>>,
-  ): Promise<CallbackCoreResult> {
+  async function handleEvents(verified: VerifiedCallback<EventCallbackRequest<E>>): Promise<CallbackCoreResult> {
     const request = verified.body;
     if (!Array.isArray(request.events)) return json(400, { error: 'malformed_body' });
     const onEvent = options.onEvent;
     if (!onEvent) {
-      logger.error?.(
-        'event callback received but no onEvent handler is configured; answering 500',
-        {
-          requestId: verified.requestId,
-        },
-      );
+      logger.error?.('event callback received but no onEvent handler is configured; answering 500', {
+        requestId: verified.requestId,
+      });
       return json(500, { error: 'no_event_handler' });
     }
     let processed = 0;
@@ -264,30 +230,20 @@ export function createCallbackHandler<
     for (let index = 0; index < request.events.length; index++) {
       const event = request.events[index];
       if (event === null || typeof event !== 'object') {
-        logger.warn?.('skipping an event item that is not an object', {
-          index,
-          requestId: verified.requestId,
-        });
+        logger.warn?.('skipping an event item that is not an object', { index, requestId: verified.requestId });
         continue;
       }
       const id = typeof event.id === 'string' && event.id.length > 0 ? event.id : undefined;
       if (id === undefined) {
-        logger.warn?.('event without id: processed without deduplication', {
-          index,
-          type: event.type,
-        });
+        logger.warn?.('event without id: processed without deduplication', { index, type: event.type });
       } else {
         let state: 'claimed' | 'in_progress' | 'done';
         try {
           state = store.begin
             ? await store.begin(`event:${id}`, processingTtlMs)
-            : (await store.claim(`event:${id}`, dedupeTtlMs))
-              ? 'claimed'
-              : 'done';
+            : (await store.claim(`event:${id}`, dedupeTtlMs)) ? 'claimed' : 'done';
         } catch (err) {
-          logger.error?.('dedupe store failed; answering 503 so the batch is redelivered', {
-            error: errorText(err),
-          });
+          logger.error?.('dedupe store failed; answering 503 so the batch is redelivered', { error: errorText(err) });
           return json(503, { error: 'dedupe_store_unavailable' });
         }
         if (state === 'done') {
@@ -297,15 +253,8 @@ export function createCallbackHandler<
         }
         if (state === 'in_progress') {
           // Another delivery is storing this event right now: not acknowledged until it is done.
-          logger.info?.(
-            'event being processed by another delivery; answering 503 so the batch comes again',
-            { eventId: id, type: event.type },
-          );
-          return json(
-            503,
-            { error: 'event_in_progress', eventId: id },
-            { 'retry-after': String(IN_PROGRESS_RETRY_AFTER_S) },
-          );
+          logger.info?.('event being processed by another delivery; answering 503 so the batch comes again', { eventId: id, type: event.type });
+          return json(503, { error: 'event_in_progress', eventId: id }, { 'retry-after': String(IN_PROGRESS_RETRY_AFTER_S) });
         }
       }
       try {
@@ -317,13 +266,10 @@ export function createCallbackHandler<
           try {
             await store.release(`event:${id}`);
           } catch (releaseErr) {
-            logger.error?.(
-              'could not release the event id after a failure; a redelivery will skip it until the entry expires',
-              {
-                eventId: id,
-                error: errorText(releaseErr),
-              },
-            );
+            logger.error?.('could not release the event id after a failure; a redelivery will skip it until the entry expires', {
+              eventId: id,
+              error: errorText(releaseErr),
+            });
           }
         }
         logger.error?.('onEvent threw; answering 500 so the service redelivers', {
@@ -337,15 +283,10 @@ export function createCallbackHandler<
     return json(200, { received: request.events.length, processed, duplicates });
   }
 
-  async function handleHook(
-    verified: VerifiedCallback<H>,
-    startedAt: number,
-  ): Promise<CallbackCoreResult> {
+  async function handleHook(verified: VerifiedCallback<H>, startedAt: number): Promise<CallbackCoreResult> {
     const request = verified.body;
     const timeoutMs =
-      typeof request.timeout_ms === 'number' &&
-      Number.isFinite(request.timeout_ms) &&
-      request.timeout_ms > 0
+      typeof request.timeout_ms === 'number' && Number.isFinite(request.timeout_ms) && request.timeout_ms > 0
         ? request.timeout_ms
         : FALLBACK_HOOK_TIMEOUT_MS;
     const budgetMs = Math.floor(startedAt + timeoutMs - safetyMs - clock());
@@ -353,26 +294,19 @@ export function createCallbackHandler<
 
     const answer = (decision: HookDecision, why?: string): CallbackCoreResult => {
       const extra: Record<string, string> = why ? { 'x-im-hook-fallback': why } : {};
-      if (decision === defaultDecision)
-        return { status: 200, headers: { ...JSON_TYPE, ...extra }, body: defaultAnswer };
+      if (decision === defaultDecision) return { status: 200, headers: { ...JSON_TYPE, ...extra }, body: defaultAnswer };
       let text: string;
       try {
         text = JSON.stringify(hookAnswerBody(decision));
       } catch (err) {
-        logger.error?.(
-          'hook decision is not serialisable to JSON; answering the default decision',
-          {
-            ...fields,
-            error: errorText(err),
-          },
-        );
+        logger.error?.('hook decision is not serialisable to JSON; answering the default decision', {
+          ...fields,
+          error: errorText(err),
+        });
         return answer(defaultDecision, 'unserialisable');
       }
       if (text === undefined) {
-        logger.error?.(
-          'hook decision serialises to nothing; answering the default decision',
-          fields,
-        );
+        logger.error?.('hook decision serialises to nothing; answering the default decision', fields);
         return answer(defaultDecision, 'unserialisable');
       }
       if (Buffer.byteLength(text, 'utf8') > MAX_HOOK_ANSWER_BYTES) {
@@ -386,17 +320,11 @@ export function createCallbackHandler<
     };
 
     if (!options.onHook) {
-      logger.warn?.(
-        'hook received but no onHook handler is configured; answering the default decision',
-        fields,
-      );
+      logger.warn?.('hook received but no onHook handler is configured; answering the default decision', fields);
       return answer(defaultDecision, 'no_handler');
     }
     if (budgetMs <= 0) {
-      logger.warn?.('no time left for onHook; answering the default decision', {
-        ...fields,
-        timeoutMs,
-      });
+      logger.warn?.('no time left for onHook; answering the default decision', { ...fields, timeoutMs });
       return answer(defaultDecision, 'timeout');
     }
 
@@ -407,32 +335,21 @@ export function createCallbackHandler<
     });
     try {
       const result = await Promise.race([
-        Promise.resolve().then(() =>
-          options.onHook!(request, { verified, signal: controller.signal, budgetMs }),
-        ),
+        Promise.resolve().then(() => options.onHook!(request, { verified, signal: controller.signal, budgetMs })),
         timedOut,
       ]);
       if (result === 'timeout') {
         controller.abort();
-        logger.warn?.('onHook did not answer in time; answering the default decision', {
-          ...fields,
-          budgetMs,
-        });
+        logger.warn?.('onHook did not answer in time; answering the default decision', { ...fields, budgetMs });
         return answer(defaultDecision, 'timeout');
       }
       if (!isHookDecision(result)) {
-        logger.error?.(
-          'onHook returned something that is not allow()/reject()/rewrite(); answering the default decision',
-          fields,
-        );
+        logger.error?.('onHook returned something that is not allow()/reject()/rewrite(); answering the default decision', fields);
         return answer(defaultDecision, 'invalid_decision');
       }
       return answer(result);
     } catch (err) {
-      logger.error?.('onHook threw; answering the default decision', {
-        ...fields,
-        error: errorText(err),
-      });
+      logger.error?.('onHook threw; answering the default decision', { ...fields, error: errorText(err) });
       return answer(defaultDecision, 'handler_failed');
     } finally {
       if (timer !== undefined) clearTimeout(timer);
@@ -461,10 +378,7 @@ function toResponse(result: CallbackCoreResult): Response {
 }
 
 /** Reads a Web request body up to `limit` bytes; 'too_large' as soon as it is exceeded. */
-export async function readWebBody(
-  request: Request,
-  limit: number,
-): Promise<Uint8Array | 'too_large'> {
+export async function readWebBody(request: Request, limit: number): Promise<Uint8Array | 'too_large'> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > limit) {
     await request.body?.cancel().catch(() => undefined);

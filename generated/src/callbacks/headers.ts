@@ -6,10 +6,7 @@ import type { HeadersLike } from './types.js';
  * (string | string[]), a Map-like object or a plain record. Repeated values are joined with
  * ", " like Node and `Headers` do. Returns undefined when absent.
  */
-export function readHeader(
-  headers: HeadersLike | HeaderIndex | null | undefined,
-  name: string,
-): string | undefined {
+export function readHeader(headers: HeadersLike | HeaderIndex | null | undefined, name: string): string | undefined {
   if (headers == null || typeof headers !== 'object') return undefined;
   const lower = name.toLowerCase();
   if (headers instanceof HeaderIndex) return headers.get(lower);
@@ -75,8 +72,7 @@ export class HeaderIndex {
     }
     const h = headers as { get?: unknown; entries?: unknown };
     if (typeof h.get === 'function' && typeof h.entries === 'function') {
-      for (const entry of (h.entries as () => Iterable<[unknown, unknown]>).call(headers))
-        add(entry[0], entry[1]);
+      for (const entry of (h.entries as () => Iterable<[unknown, unknown]>).call(headers)) add(entry[0], entry[1]);
       return index;
     }
     const record = headers as Record<string, unknown>;

@@ -25,22 +25,10 @@ export { verifyCallback, DEFAULT_TOLERANCE_SECONDS } from './verify.js';
 export type { VerifyCallbackOptions, VerifiedCallback, HeaderDisagreement } from './verify.js';
 export { signCallback, signCallbackRequest } from './sign.js';
 export type { SignCallbackOptions, SignedCallbackHeaders } from './sign.js';
-export {
-  allow,
-  reject,
-  rewrite,
-  isHookDecision,
-  hookAnswerBody,
-  MAX_HOOK_ANSWER_BYTES,
-} from './decisions.js';
+export { allow, reject, rewrite, isHookDecision, hookAnswerBody, MAX_HOOK_ANSWER_BYTES } from './decisions.js';
 export type { HookDecision } from './decisions.js';
 export { createCallbackHandler, DEFAULT_MAX_BODY_BYTES } from './handler.js';
-export type {
-  CallbackHandler,
-  CallbackHandlerOptions,
-  EventContext,
-  HookContext,
-} from './handler.js';
+export type { CallbackHandler, CallbackHandlerOptions, EventContext, HookContext } from './handler.js';
 export { toNodeHandler, createNodeCallbackHandler, BODY_CONSUMED_HINT } from './node.js';
 export type { NodeCallbackHandler, NodeCallbackRequest, NodeHandlerOptions } from './node.js';
 export {
@@ -62,12 +50,7 @@ export type { OrderingMark } from './ordering.js';
 export { compareCallbackTimes, parseCallbackTime } from './times.js';
 export type { ParsedCallbackTime } from './times.js';
 export { validateCallbackUrl, validateCallbackUrlSyntax, MAX_CALLBACK_URL_LENGTH } from './url.js';
-export type {
-  CallbackUrlRule,
-  CallbackUrlVerdict,
-  ValidateCallbackUrlOptions,
-  ResolvedAddress,
-} from './url.js';
+export type { CallbackUrlRule, CallbackUrlVerdict, ValidateCallbackUrlOptions, ResolvedAddress } from './url.js';
 export { isPublicAddress, nonPublicRanges } from './address-ranges.js';
 export type { AddressRange } from './address-ranges.js';
 export { sampleCallbackBody, sampleEvent } from './samples.js';

@@ -14,12 +14,7 @@ import {
   DEFAULT_MAX_BODY_BYTES,
   HANDLER_INTERNALS,
 } from './handler.js';
-import type {
-  CallbackCoreResult,
-  CallbackHandler,
-  CallbackHandlerOptions,
-  HandlerInternals,
-} from './handler.js';
+import type { CallbackCoreResult, CallbackHandler, CallbackHandlerOptions, HandlerInternals } from './handler.js';
 import type { CallbackEvent, CallbackLogger, HookCallbackRequest } from './types.js';
 
 export interface NodeHandlerOptions {
@@ -38,24 +33,15 @@ export type NodeCallbackRequest = IncomingMessage & {
   originalUrl?: string;
 };
 
-export type NodeCallbackHandler = (
-  req: NodeCallbackRequest,
-  res: ServerResponse,
-  next?: (err?: unknown) => void,
-) => Promise<void>;
+export type NodeCallbackHandler = (req: NodeCallbackRequest, res: ServerResponse, next?: (err?: unknown) => void) => Promise<void>;
 
 export const BODY_CONSUMED_HINT =
   'The request body was already consumed by a body parser before the callback handler ran, so the raw bytes needed ' +
   'for the signature are gone. Mount the callback route before express.json() / express.text(), or give it ' +
   'express.raw({ type: "*/*", limit: "1mb" }) so that req.body is the raw Buffer.';
 
-export function toNodeHandler(
-  handler: CallbackHandler,
-  options: NodeHandlerOptions = {},
-): NodeCallbackHandler {
-  const internals = (handler as Partial<Record<typeof HANDLER_INTERNALS, HandlerInternals>>)[
-    HANDLER_INTERNALS
-  ];
+export function toNodeHandler(handler: CallbackHandler, options: NodeHandlerOptions = {}): NodeCallbackHandler {
+  const internals = (handler as Partial<Record<typeof HANDLER_INTERNALS, HandlerInternals>>)[HANDLER_INTERNALS];
   const logger = options.logger ?? internals?.logger ?? defaultLogger;
   const limit = options.maxBodyBytes ?? internals?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
@@ -63,17 +49,11 @@ export function toNodeHandler(
     const startedAt = Date.now();
     try {
       if ((req.method ?? 'GET').toUpperCase() !== 'POST') {
-        return send(res, {
-          status: 405,
-          headers: { 'content-type': 'application/json; charset=utf-8', allow: 'POST' },
-          body: '{"error":"method_not_allowed"}',
-        });
+        return send(res, { status: 405, headers: { 'content-type': 'application/json; charset=utf-8', allow: 'POST' }, body: '{"error":"method_not_allowed"}' });
       }
       const body = await takeRawBody(req, limit);
       if (body === 'consumed') {
-        logger.error?.('callback body already consumed by a body parser; answering 500', {
-          hint: BODY_CONSUMED_HINT,
-        });
+        logger.error?.('callback body already consumed by a body parser; answering 500', { hint: BODY_CONSUMED_HINT });
         return send(res, {
           status: 500,
           headers: { 'content-type': 'application/json; charset=utf-8' },
@@ -81,9 +61,7 @@ export function toNodeHandler(
         });
       }
       if (body === 'too_large') {
-        logger.warn?.('callback body over the size limit refused with 413', {
-          maxBodyBytes: limit,
-        });
+        logger.warn?.('callback body over the size limit refused with 413', { maxBodyBytes: limit });
         return send(res, {
           status: 413,
           headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
@@ -91,25 +69,16 @@ export function toNodeHandler(
         });
       }
       if (internals) {
-        return send(
-          res,
-          await internals.handleBytes(req.method ?? 'POST', req.headers, body, startedAt),
-        );
+        return send(res, await internals.handleBytes(req.method ?? 'POST', req.headers, body, startedAt));
       }
       const response = await handler(toWebRequest(req, body));
       const headers: Record<string, string> = {};
       response.headers.forEach((v, k) => (headers[k] = v));
       return send(res, { status: response.status, headers, body: await response.text() });
     } catch (err) {
-      logger.error?.('callback handler failed', {
-        error: err instanceof Error ? err.message : String(err),
-      });
+      logger.error?.('callback handler failed', { error: err instanceof Error ? err.message : String(err) });
       if (!res.headersSent) {
-        send(res, {
-          status: 500,
-          headers: { 'content-type': 'application/json; charset=utf-8' },
-          body: '{"error":"internal"}',
-        });
+        send(res, { status: 500, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"error":"internal"}' });
       } else {
         res.destroy();
       }
@@ -126,10 +95,7 @@ export function createNodeCallbackHandler<
 }
 
 function send(res: ServerResponse, result: CallbackCoreResult): void {
-  res.writeHead(result.status, {
-    ...result.headers,
-    'content-length': String(Buffer.byteLength(result.body)),
-  });
+  res.writeHead(result.status, { ...result.headers, 'content-length': String(Buffer.byteLength(result.body)) });
   res.end(result.body);
 }
 
@@ -144,21 +110,17 @@ function toWebRequest(req: NodeCallbackRequest, body: Uint8Array): Request {
     }
   }
   const url = new URL(req.originalUrl ?? req.url ?? '/', 'http://localhost');
-  return new Request(url, { method: req.method ?? 'POST', headers, body: new Uint8Array(body) });
+  return new Request(url, { method: req.method ?? "POST", headers, body: new Uint8Array(body) });
 }
 
 /**
  * The raw body: a Buffer already in req.body (express.raw), else read from the stream;
  * 'consumed' when something else read it; 'too_large' past `limit`.
  */
-export async function takeRawBody(
-  req: NodeCallbackRequest,
-  limit: number,
-): Promise<Uint8Array | 'consumed' | 'too_large'> {
+export async function takeRawBody(req: NodeCallbackRequest, limit: number): Promise<Uint8Array | 'consumed' | 'too_large'> {
   const pre = req.body;
   if (pre instanceof Uint8Array) return pre.byteLength > limit ? 'too_large' : pre;
-  if (req.rawBody instanceof Uint8Array)
-    return req.rawBody.byteLength > limit ? 'too_large' : req.rawBody;
+  if (req.rawBody instanceof Uint8Array) return req.rawBody.byteLength > limit ? 'too_large' : req.rawBody;
   const streamTouched = req.readableEnded || req.readableDidRead === true || req._body === true;
   if (streamTouched) return 'consumed';
   if (pre !== undefined && typeof pre !== 'object') return 'consumed'; // express.text() left a string

@@ -4,12 +4,7 @@
  * Shapes follow seed 001 sections 2.4 to 2.6; fields the seed does not show are illustrative.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type {
-  EventCallbackRequest,
-  HookCallbackRequest,
-  VerifyCallbackRequest,
-  CallbackEvent,
-} from './types.js';
+import type { EventCallbackRequest, HookCallbackRequest, VerifyCallbackRequest, CallbackEvent } from './types.js';
 
 export interface SampleOptions {
   app?: string;
@@ -44,15 +39,7 @@ export function sampleEvent(type = 'group.members_added', now = Date.now()): Cal
           group_id: '100000000000000001',
           member_version: 7,
           member_count: 3,
-          members: [
-            {
-              username: 'bob',
-              role: 'member',
-              joined_via: 'invite',
-              inviter: 'alice',
-              joined_at: at,
-            },
-          ],
+          members: [{ username: 'bob', role: 'member', joined_via: 'invite', inviter: 'alice', joined_at: at }],
           operator: 'alice',
         }
       : type === 'friend.added'
@@ -92,12 +79,6 @@ export function sampleCallbackBody(
     hook: o.hook ?? 'message.before_send',
     timeout_ms: o.timeoutMs ?? 3000,
     test: true,
-    data: {
-      origin: 'client',
-      from: 'alice',
-      to: 'bob',
-      chat_type: 'single',
-      body: { type: 'txt', text: 'hello' },
-    },
+    data: { origin: 'client', from: 'alice', to: 'bob', chat_type: 'single', body: { type: 'txt', text: 'hello' } },
   };
 }

@@ -77,8 +77,7 @@ export function signCallbackRequest(options: SignCallbackOptions): {
     'X-IM-Kind': kind,
   };
   if (kind === 'hook' && hook) headers['X-IM-Hook'] = hook;
-  headers['X-IM-Request-Id'] =
-    options.requestId ?? fields.request_id ?? `req_${randomBytes(8).toString('hex')}`;
+  headers['X-IM-Request-Id'] = options.requestId ?? fields.request_id ?? `req_${randomBytes(8).toString('hex')}`;
   headers['X-IM-Endpoint-Id'] = options.endpointId ?? fields.endpoint_id ?? 'ep_test';
   headers['X-IM-Timestamp'] = timestamp;
   headers['X-IM-Nonce'] = nonce;
@@ -93,16 +92,11 @@ export function signCallback(options: SignCallbackOptions): SignedCallbackHeader
   return signCallbackRequest(options).headers;
 }
 
-function bodyFields(
-  original: unknown,
-  serialised: string | Uint8Array,
-): Record<string, string | undefined> {
+function bodyFields(original: unknown, serialised: string | Uint8Array): Record<string, string | undefined> {
   let obj: unknown = original;
   if (typeof original === 'string' || original instanceof Uint8Array) {
     try {
-      obj = JSON.parse(
-        typeof serialised === 'string' ? serialised : Buffer.from(serialised).toString('utf8'),
-      );
+      obj = JSON.parse(typeof serialised === 'string' ? serialised : Buffer.from(serialised).toString('utf8'));
     } catch {
       obj = undefined;
     }

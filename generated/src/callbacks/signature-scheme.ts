@@ -21,6 +21,7 @@ export const SIGNATURE_BYTES = 32;
 /** Most comma-separated values accepted in one header (the service sends one or two). */
 export const MAX_SIGNATURE_VALUES = 8;
 
+
 /** HMAC-SHA256 of `timestamp.nonce.body` with `secret` (UTF-8). Returns the 32 raw bytes. */
 export function computeSignature(
   secret: string,
@@ -29,10 +30,7 @@ export function computeSignature(
   body: Uint8Array,
 ): Buffer {
   // timestamp "." nonce "." as one update: both are ASCII (checked before), so latin1 = their bytes.
-  return createHmac('sha256', secret)
-    .update(`${timestamp}.${nonce}.`, 'latin1')
-    .update(body)
-    .digest();
+  return createHmac('sha256', secret).update(`${timestamp}.${nonce}.`, 'latin1').update(body).digest();
 }
 
 /** `v1=<hex>` for one signature. */
@@ -46,7 +44,8 @@ export function formatSignatureHeader(signatures: readonly Uint8Array[]): string
 }
 
 export type ParsedSignatureHeader =
-  { ok: true; candidates: Buffer[] } | { ok: false; problem: string };
+  | { ok: true; candidates: Buffer[] }
+  | { ok: false; problem: string };
 
 const HEX = /^[0-9a-fA-F]*$/;
 
@@ -59,8 +58,7 @@ export function parseSignatureHeader(value: string): ParsedSignatureHeader {
   // The common case, one value: no split into arrays.
   if (!value.includes(',') && value.startsWith(`${SIGNATURE_VERSION}=`)) {
     const hex = value.slice(SIGNATURE_VERSION.length + 1).trim();
-    if (hex.length > 0 && hex.length % 2 === 0 && HEX.test(hex))
-      return { ok: true, candidates: [Buffer.from(hex, 'hex')] };
+    if (hex.length > 0 && hex.length % 2 === 0 && HEX.test(hex)) return { ok: true, candidates: [Buffer.from(hex, 'hex')] };
   }
   const parts = value
     .split(',')

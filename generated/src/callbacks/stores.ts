@@ -78,8 +78,7 @@ export class MemoryDedupeStore implements DedupeStore {
   async begin(id: string, processingTtlMs: number): Promise<'claimed' | 'in_progress' | 'done'> {
     const now = this.#now();
     const expires = this.#entries.get(id);
-    if (expires !== undefined && expires > now)
-      return this.#processing.has(id) ? 'in_progress' : 'done';
+    if (expires !== undefined && expires > now) return this.#processing.has(id) ? 'in_progress' : 'done';
     this.#entries.delete(id);
     this.#entries.set(id, now + processingTtlMs);
     this.#processing.add(id);
@@ -143,9 +142,7 @@ export class RedisDedupeStore implements DedupeStore {
 
   async claim(id: string, ttlMs: number = DEFAULT_DEDUPE_TTL_MS): Promise<boolean> {
     const ttl = Math.max(1, Math.ceil(ttlMs));
-    return isOk(
-      await this.#client.command(['SET', this.#prefix + id, DONE, 'NX', 'PX', String(ttl)]),
-    );
+    return isOk(await this.#client.command(['SET', this.#prefix + id, DONE, 'NX', 'PX', String(ttl)]));
   }
 
   async release(id: string): Promise<void> {
@@ -157,8 +154,7 @@ export class RedisDedupeStore implements DedupeStore {
     const ttl = String(Math.max(1, Math.ceil(processingTtlMs)));
     // Twice at most: the entry may expire between the SET and the GET.
     for (let round = 0; round < 2; round++) {
-      if (isOk(await this.#client.command(['SET', key, PROCESSING, 'NX', 'PX', ttl])))
-        return 'claimed';
+      if (isOk(await this.#client.command(['SET', key, PROCESSING, 'NX', 'PX', ttl]))) return 'claimed';
       const state = textOf(await this.#client.command(['GET', key]));
       if (state === PROCESSING) return 'in_progress';
       if (state !== undefined) return 'done';
@@ -167,13 +163,7 @@ export class RedisDedupeStore implements DedupeStore {
   }
 
   async complete(id: string, ttlMs: number = DEFAULT_DEDUPE_TTL_MS): Promise<void> {
-    await this.#client.command([
-      'SET',
-      this.#prefix + id,
-      DONE,
-      'PX',
-      String(Math.max(1, Math.ceil(ttlMs))),
-    ]);
+    await this.#client.command(['SET', this.#prefix + id, DONE, 'PX', String(Math.max(1, Math.ceil(ttlMs)))]);
   }
 }
 

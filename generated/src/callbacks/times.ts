@@ -34,28 +34,10 @@ function daysInMonth(y: number, m: number): number {
 /** Parses an RFC 3339 time with 0 to 6 fraction digits; throws RangeError on anything else. */
 export function parseCallbackTime(value: string): ParsedCallbackTime {
   const m = typeof value === 'string' ? TIME.exec(value) : null;
-  if (!m)
-    throw new RangeError(
-      `not a callback time (RFC 3339, at most 6 fraction digits): ${String(value).slice(0, 40)}`,
-    );
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  if (!m) throw new RangeError(`not a callback time (RFC 3339, at most 6 fraction digits): ${String(value).slice(0, 40)}`);
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   const fraction = m[7] ?? '';
-  if (
-    month < 1 ||
-    month > 12 ||
-    day < 1 ||
-    day > daysInMonth(year, month) ||
-    hour > 23 ||
-    minute > 59 ||
-    second > 59
-  ) {
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
     throw new RangeError(`not a valid calendar time: ${value}`);
   }
   let offsetSeconds = 0;
@@ -65,8 +47,7 @@ export function parseCallbackTime(value: string): ParsedCallbackTime {
     if (oh > 23 || om > 59) throw new RangeError(`not a valid offset: ${value}`);
     offsetSeconds = (m[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
   }
-  const seconds =
-    daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offsetSeconds;
+  const seconds = daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offsetSeconds;
   const micros = BigInt((fraction + '000000').slice(0, 6));
   return { epochMicros: BigInt(seconds) * 1_000_000n + micros, fractionDigits: fraction.length };
 }

@@ -44,9 +44,8 @@ export interface CallbackEvent {
 }
 
 /** kind = event (seed 4.2): `events` is always an array, batching on or off. */
-export interface EventCallbackRequest<
-  E extends CallbackEvent = CallbackEvent,
-> extends CallbackRequestBase {
+export interface EventCallbackRequest<E extends CallbackEvent = CallbackEvent>
+  extends CallbackRequestBase {
   kind: 'event';
   events: E[];
 }
@@ -71,7 +70,9 @@ export interface VerifyCallbackRequest extends CallbackRequestBase {
 
 /** Any callback request body. */
 export type CallbackRequest<E extends CallbackEvent = CallbackEvent> =
-  EventCallbackRequest<E> | HookCallbackRequest | VerifyCallbackRequest;
+  | EventCallbackRequest<E>
+  | HookCallbackRequest
+  | VerifyCallbackRequest;
 
 /** Header names of seed 2.3, in the canonical spelling `signCallback` writes. */
 export const CALLBACK_HEADERS = {

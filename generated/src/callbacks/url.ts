@@ -34,15 +34,12 @@ export type CallbackUrlRule =
   | 'disabled_host';
 
 export type CallbackUrlVerdict =
-  { ok: true; url: URL; hostname: string } | { ok: false; rule: CallbackUrlRule; detail: string };
+  | { ok: true; url: URL; hostname: string }
+  | { ok: false; rule: CallbackUrlRule; detail: string };
 
 export const MAX_CALLBACK_URL_LENGTH = 1024;
 
-const refuse = (rule: CallbackUrlRule, detail: string): CallbackUrlVerdict => ({
-  ok: false,
-  rule,
-  detail,
-});
+const refuse = (rule: CallbackUrlRule, detail: string): CallbackUrlVerdict => ({ ok: false, rule, detail });
 
 function portAllowed(port: number): boolean {
   return port === 443 || (port >= 1024 && port <= 65535);
@@ -65,8 +62,7 @@ function judgeHostname(hostname: string): string | undefined {
   if (looksLikeNumericIPv4(hostname)) return 'the host is an IP address in numeric notation';
   const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
   if (name === 'localhost') return 'the host is localhost';
-  if (INTERNAL_SUFFIXES.some((s) => name.endsWith(s)))
-    return 'the host is an internal name (.local, .internal, .localhost)';
+  if (INTERNAL_SUFFIXES.some((s) => name.endsWith(s))) return 'the host is an internal name (.local, .internal, .localhost)';
   const labels = name.split('.');
   if (labels.length < 2) return 'the host is a single label without a dot';
   if (name.length > 253) return 'the host name is longer than 253 characters';
@@ -82,23 +78,17 @@ export function validateCallbackUrlSyntax(input: string): CallbackUrlVerdict {
     return refuse('length', `the URL is longer than ${MAX_CALLBACK_URL_LENGTH} characters`);
   }
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(input);
-  if (!scheme || scheme[1]!.toLowerCase() !== 'https')
-    return refuse('scheme', 'the scheme is not https');
+  if (!scheme || scheme[1]!.toLowerCase() !== 'https') return refuse('scheme', 'the scheme is not https');
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0020\u007f\\]/.test(input)) {
-    return refuse(
-      'host',
-      'the URL contains whitespace, a control character or a backslash (malformed)',
-    );
+    return refuse('host', 'the URL contains whitespace, a control character or a backslash (malformed)');
   }
-  if (!/^https:\/\//i.test(input))
-    return refuse('host', 'the URL does not start with https:// (malformed)');
+  if (!/^https:\/\//i.test(input)) return refuse('host', 'the URL does not start with https:// (malformed)');
 
   const afterScheme = input.slice('https://'.length);
   const authorityEnd = afterScheme.search(/[/?#]/);
   const authority = authorityEnd < 0 ? afterScheme : afterScheme.slice(0, authorityEnd);
-  if (authority.includes('@'))
-    return refuse('userinfo', 'the URL contains user information (user@ or user:password@)');
+  if (authority.includes('@')) return refuse('userinfo', 'the URL contains user information (user@ or user:password@)');
   if (input.includes('#')) return refuse('fragment', 'the URL contains a # fragment');
 
   // Raw host and port, before the parser repairs anything.
@@ -110,8 +100,7 @@ export function validateCallbackUrlSyntax(input: string): CallbackUrlVerdict {
     rawHost = authority.slice(0, close + 1);
     const rest = authority.slice(close + 1);
     if (rest !== '') {
-      if (!rest.startsWith(':'))
-        return refuse('host', 'characters after the IPv6 literal (malformed)');
+      if (!rest.startsWith(':')) return refuse('host', 'characters after the IPv6 literal (malformed)');
       rawPort = rest.slice(1);
     }
   } else {
@@ -141,8 +130,7 @@ export function validateCallbackUrlSyntax(input: string): CallbackUrlVerdict {
     return refuse('host', 'the URL cannot be parsed (malformed)');
   }
   if (url.protocol !== 'https:') return refuse('scheme', 'the scheme is not https');
-  if (url.username !== '' || url.password !== '')
-    return refuse('userinfo', 'the URL contains user information');
+  if (url.username !== '' || url.password !== '') return refuse('userinfo', 'the URL contains user information');
   if (url.hash !== '') return refuse('fragment', 'the URL contains a # fragment');
   if (url.port !== '' && !portAllowed(Number(url.port))) {
     return refuse('port', `port ${url.port} is outside 443 and 1024-65535`);
@@ -150,8 +138,7 @@ export function validateCallbackUrlSyntax(input: string): CallbackUrlVerdict {
   const parsedProblem = judgeHostname(url.hostname);
   if (parsedProblem) return refuse('host', parsedProblem);
   for (const value of url.searchParams.values()) {
-    if (value === '***')
-      return refuse('masked_query', 'a query value is *** (a masked value: submit the full URL)');
+    if (value === '***') return refuse('masked_query', 'a query value is *** (a masked value: submit the full URL)');
   }
   return { ok: true, url, hostname: url.hostname };
 }
@@ -192,15 +179,11 @@ export async function validateCallbackUrl(
       }),
     ]);
   } catch (err) {
-    return refuse(
-      'resolve_failed',
-      `name resolution failed (${err instanceof Error ? err.message : String(err)})`,
-    );
+    return refuse('resolve_failed', `name resolution failed (${err instanceof Error ? err.message : String(err)})`);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }
-  if (!Array.isArray(answer) || answer.length === 0)
-    return refuse('resolve_failed', 'the name has no addresses');
+  if (!Array.isArray(answer) || answer.length === 0) return refuse('resolve_failed', 'the name has no addresses');
   for (const entry of answer) {
     const address = typeof entry === 'string' ? entry : entry?.address;
     if (typeof address !== 'string' || isIP(address.replace(/%.*$/, '')) === 0) {
@@ -208,10 +191,7 @@ export async function validateCallbackUrl(
     }
     if (!isPublicAddress(address)) {
       const range = nonPublicRangeOf(address);
-      return refuse(
-        'private_address',
-        `resolves to ${address}${range ? ` (${range.name})` : ''}, not a public address`,
-      );
+      return refuse('private_address', `resolves to ${address}${range ? ` (${range.name})` : ''}, not a public address`);
     }
   }
   return syntax;

@@ -4,7 +4,12 @@ import type { CallbackVerificationReason } from './errors.js';
 import { HeaderIndex, readHeader } from './headers.js';
 import { matchSignature, parseSignatureHeader } from './signature-scheme.js';
 import type { NonceStore } from './stores.js';
-import type { CallbackRequest, CallbackRequestBase, HeadersLike, RawBody } from './types.js';
+import type {
+  CallbackRequest,
+  CallbackRequestBase,
+  HeadersLike,
+  RawBody,
+} from './types.js';
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
@@ -207,11 +212,7 @@ export async function verifyCallback<R extends CallbackRequestBase = CallbackReq
     );
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    fail(
-      'malformed_body',
-      'The signed body is not a JSON object',
-      'A callback body is a JSON object with a `kind` field.',
-    );
+    fail('malformed_body', 'The signed body is not a JSON object', 'A callback body is a JSON object with a `kind` field.');
   }
   const record = body as Record<string, unknown>;
 
@@ -221,12 +222,7 @@ export async function verifyCallback<R extends CallbackRequestBase = CallbackReq
     const bodyValue = record[field];
     if (bodyValue !== undefined && bodyValue !== null) {
       // JSON text for objects: String() throws on a parsed object like {"toString": 0}.
-      const text =
-        typeof bodyValue === 'string'
-          ? bodyValue
-          : typeof bodyValue === 'object'
-            ? JSON.stringify(bodyValue)
-            : String(bodyValue);
+      const text = typeof bodyValue === 'string' ? bodyValue : typeof bodyValue === 'object' ? JSON.stringify(bodyValue) : String(bodyValue);
       if (headerValue !== undefined && headerValue !== text) {
         disagreements.push({ header, headerValue, bodyField: field, bodyValue });
       }
@@ -236,19 +232,11 @@ export async function verifyCallback<R extends CallbackRequestBase = CallbackReq
   };
 
   if (record.kind !== undefined && typeof record.kind !== 'string') {
-    fail(
-      'malformed_body',
-      'The body field `kind` is not a string',
-      'A callback body carries kind = event, hook or verify.',
-    );
+    fail('malformed_body', 'The body field `kind` is not a string', 'A callback body carries kind = event, hook or verify.');
   }
   const kind = pick('X-IM-Kind', 'kind');
   if (!kind) {
-    fail(
-      'malformed_body',
-      'Neither the body nor X-IM-Kind says the kind',
-      'A callback body carries kind = event, hook or verify.',
-    );
+    fail('malformed_body', 'Neither the body nor X-IM-Kind says the kind', 'A callback body carries kind = event, hook or verify.');
   }
   const requestId = pick('X-IM-Request-Id', 'request_id');
   const endpointId = pick('X-IM-Endpoint-Id', 'endpoint_id');

@@ -42,9 +42,7 @@ export class ApiPromise<T> extends Promise<T> {
     return this.#parsed().then(onfulfilled, onrejected);
   }
 
-  override catch<R = never>(
-    onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null,
-  ): Promise<T | R> {
+  override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
     return this.#parsed().catch(onrejected);
   }
 

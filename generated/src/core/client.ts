@@ -6,13 +6,7 @@
  */
 import type { OperationSpec, RequestValidator } from '../operation.js';
 import { ApiPromise, type WithResponse } from './api-promise.js';
-import {
-  ConfigError,
-  CredentialsRevokedError,
-  ImError,
-  InvalidClientError,
-  ValidationError,
-} from './errors.js';
+import { ConfigError, CredentialsRevokedError, ImError, InvalidClientError, ValidationError } from './errors.js';
 import type { ClientOptions, ClientSecretSource, RequestOptions } from './options.js';
 import { CallScope } from '../internal/call-scope.js';
 import { resolveConfig, type ResolvedConfig } from '../internal/config.js';
@@ -57,9 +51,7 @@ export class ImCore {
       key: `im-openapi:app-token:v1:${config.baseUrl}|${config.orgName}#${config.appName}|${config.clientId}`,
       exchange: () => this.#exchangeToken(),
       now: config.now,
-      ...(config.tokenRefreshMarginMs !== undefined
-        ? { refreshMarginMs: config.tokenRefreshMarginMs }
-        : {}),
+      ...(config.tokenRefreshMarginMs !== undefined ? { refreshMarginMs: config.tokenRefreshMarginMs } : {}),
       onEvent: (event) => {
         this.#logger.debug(`token event: ${event.type}`);
         config.onTokenEvent?.(event);
@@ -104,11 +96,7 @@ export class ImCore {
     return new ApiPromise<T>(this.#call(op, params, options) as Promise<WithResponse<T>>);
   }
 
-  async #call(
-    op: OperationSpec,
-    rawParams: unknown,
-    options: RequestOptions = {},
-  ): Promise<WithResponse<unknown>> {
+  async #call(op: OperationSpec, rawParams: unknown, options: RequestOptions = {}): Promise<WithResponse<unknown>> {
     const revoked = this.#revokedError(op.id);
     if (revoked) throw revoked;
     checkRequestOptions(options);
@@ -119,25 +107,19 @@ export class ImCore {
       try {
         issues = (loadedValidators.get(op) ?? (await loadValidator(op))).validate(params);
       } catch (err) {
-        throw new ImError(
-          `The request validator of ${op.id} failed to load or run; pass { validate: false } to skip it, and report this.`,
-          { cause: err },
-        );
+        throw new ImError(`The request validator of ${op.id} failed to load or run; pass { validate: false } to skip it, and report this.`, { cause: err });
       }
       if (issues && issues.length > 0) throw new ValidationError(op.id, issues);
     }
     const policy = retryPolicyFor(op, params);
     const ownHeaders: Record<string, string> = {};
-    for (const [name, value] of Object.entries(options.headers ?? {}))
-      ownHeaders[name.toLowerCase()] = String(value);
+    for (const [name, value] of Object.entries(options.headers ?? {})) ownHeaders[name.toLowerCase()] = String(value);
     const filled = fillDedupeKey(op, params, ownHeaders, options.idempotencyKey);
     const request = buildRequest(op, filled.params, this.#config);
     const scope = new CallScope({
       operationId: op.id,
       ...(options.signal ? { signal: options.signal } : {}),
-      ...((options.deadlineMs ?? this.#config.deadlineMs) !== undefined
-        ? { deadlineMs: options.deadlineMs ?? this.#config.deadlineMs }
-        : {}),
+      ...((options.deadlineMs ?? this.#config.deadlineMs) !== undefined ? { deadlineMs: options.deadlineMs ?? this.#config.deadlineMs } : {}),
       now: this.#config.now,
     });
     try {
@@ -150,8 +132,7 @@ export class ImCore {
         timeoutMs: options.timeoutMs ?? this.#config.timeoutMs,
         scope,
       });
-      if ((options.validateResponse ?? this.#config.validateResponses) && op.loadValidator)
-        await this.#reportDrift(op, result);
+      if ((options.validateResponse ?? this.#config.validateResponses) && op.loadValidator) await this.#reportDrift(op, result);
       return result;
     } finally {
       scope.dispose();
@@ -164,37 +145,21 @@ export class ImCore {
       const validator = loadedValidators.get(op) ?? (await loadValidator(op));
       const issues = validator.validateResponse?.(result.data);
       if (!issues || issues.length === 0) return;
-      this.#logger.warn(
-        `${op.id}: the response differs from the spec in ${issues.length} place(s): ${issues
-          .slice(0, 3)
-          .map((i) => `${i.pointer || '/'} ${i.rule}`)
-          .join(', ')}`,
-      );
-      this.#config.onResponseDrift?.({
-        operationId: op.id,
-        status: result.response.status,
-        requestId: result.response.requestId,
-        issues,
-      });
+      this.#logger.warn(`${op.id}: the response differs from the spec in ${issues.length} place(s): ${issues.slice(0, 3).map((i) => `${i.pointer || '/'} ${i.rule}`).join(', ')}`);
+      this.#config.onResponseDrift?.({ operationId: op.id, status: result.response.status, requestId: result.response.requestId, issues });
     } catch (err) {
-      this.#logger.warn(
-        `${op.id}: response check failed: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      this.#logger.warn(`${op.id}: response check failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
   async #readSecret(): Promise<string> {
     const source = this.#secret;
-    if (source === undefined)
-      throw this.#revokedError(TOKEN_EXCHANGE_OPERATION.id) ?? new ImError('No client secret.');
+    if (source === undefined) throw this.#revokedError(TOKEN_EXCHANGE_OPERATION.id) ?? new ImError('No client secret.');
     let value: unknown;
     try {
       value = typeof source === 'function' ? await source() : source;
     } catch (err) {
-      throw new ConfigError(
-        'clientSecret',
-        `the secret function threw (${err instanceof Error ? err.name : typeof err}).`,
-      );
+      throw new ConfigError('clientSecret', `the secret function threw (${err instanceof Error ? err.name : typeof err}).`);
     }
     if (typeof value !== 'string' || value.trim() === '') {
       throw new ConfigError('clientSecret', 'the secret function must return a non-empty string.');
@@ -211,14 +176,10 @@ export class ImCore {
       if (err instanceof InvalidClientError && typeof this.#secret === 'function') {
         const second = await this.#readSecret();
         if (second !== first) {
-          this.#logger.info(
-            'token exchange refused (invalid_client); the client secret changed, exchanging again with the new one',
-          );
+          this.#logger.info('token exchange refused (invalid_client); the client secret changed, exchanging again with the new one');
           return await this.#exchangeWith(second);
         }
-        this.#logger.debug(
-          'token exchange refused (invalid_client); re-read client secret is unchanged',
-        );
+        this.#logger.debug('token exchange refused (invalid_client); re-read client secret is unchanged');
       }
       throw err;
     }
@@ -226,17 +187,7 @@ export class ImCore {
 
   #exchangeWith(secret: string): Promise<StoredToken> {
     const c = this.#config;
-    return exchangeToken(
-      this.#runtime,
-      {
-        prefix: c,
-        clientId: c.clientId,
-        maxRetries: c.maxRetries,
-        timeoutMs: c.timeoutMs,
-        deadlineMs: c.deadlineMs,
-      },
-      secret,
-    );
+    return exchangeToken(this.#runtime, { prefix: c, clientId: c.clientId, maxRetries: c.maxRetries, timeoutMs: c.timeoutMs, deadlineMs: c.deadlineMs }, secret);
   }
 
   #revokedError(operationId: string): CredentialsRevokedError | undefined {
@@ -263,26 +214,17 @@ export class ImCore {
     if (this.#revoked) return;
     this.#revoked = error;
     this.#secret = undefined;
-    this.#logger.error(
-      `credentials revoked (${error.reason}); every later call of this client fails at once`,
-    );
+    this.#logger.error(`credentials revoked (${error.reason}); every later call of this client fails at once`);
     await this.#tokens.discard(error.reason);
     try {
       this.#config.onCredentialsRevoked?.(error);
     } catch (err) {
-      this.#logger.warn(
-        `onCredentialsRevoked hook threw: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      this.#logger.warn(`onCredentialsRevoked hook threw: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
   toJSON(): Record<string, string> {
-    return {
-      baseUrl: this.baseUrl,
-      orgName: this.orgName,
-      appName: this.appName,
-      clientId: this.clientId,
-    };
+    return { baseUrl: this.baseUrl, orgName: this.orgName, appName: this.appName, clientId: this.clientId };
   }
 
   [INSPECT](): string {
@@ -293,61 +235,27 @@ export class ImCore {
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 function checkRequestOptions(options: RequestOptions): void {
-  if (typeof options !== 'object' || options === null)
-    throw new ConfigError('requestOptions', 'must be an object.');
+  if (typeof options !== 'object' || options === null) throw new ConfigError('requestOptions', 'must be an object.');
   const { maxRetries, timeoutMs, deadlineMs, headers, signal } = options;
-  if (
-    signal !== undefined &&
-    !(
-      typeof signal === 'object' &&
-      signal !== null &&
-      typeof signal.aborted === 'boolean' &&
-      typeof signal.addEventListener === 'function'
-    )
-  ) {
-    throw new ConfigError(
-      'requestOptions.signal',
-      'must be an AbortSignal (e.g. AbortController#signal or AbortSignal.timeout(ms)).',
-    );
+  if (signal !== undefined && !(typeof signal === 'object' && signal !== null && typeof signal.aborted === 'boolean' && typeof signal.addEventListener === 'function')) {
+    throw new ConfigError('requestOptions.signal', 'must be an AbortSignal (e.g. AbortController#signal or AbortSignal.timeout(ms)).');
   }
   if (maxRetries !== undefined && (!Number.isInteger(maxRetries) || maxRetries < 0)) {
-    throw new ConfigError(
-      'requestOptions.maxRetries',
-      `must be an integer >= 0 (got ${String(maxRetries)}).`,
-    );
+    throw new ConfigError('requestOptions.maxRetries', `must be an integer >= 0 (got ${String(maxRetries)}).`);
   }
-  if (
-    timeoutMs !== undefined &&
-    !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))
-  ) {
-    throw new ConfigError(
-      'requestOptions.timeoutMs',
-      `must be a positive number of ms (got ${String(timeoutMs)}).`,
-    );
+  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
+    throw new ConfigError('requestOptions.timeoutMs', `must be a positive number of ms (got ${String(timeoutMs)}).`);
   }
-  if (
-    deadlineMs !== undefined &&
-    !(typeof deadlineMs === 'number' && deadlineMs > 0 && Number.isFinite(deadlineMs))
-  ) {
-    throw new ConfigError(
-      'requestOptions.deadlineMs',
-      `must be a positive number of ms (got ${String(deadlineMs)}).`,
-    );
+  if (deadlineMs !== undefined && !(typeof deadlineMs === 'number' && deadlineMs > 0 && Number.isFinite(deadlineMs))) {
+    throw new ConfigError('requestOptions.deadlineMs', `must be a positive number of ms (got ${String(deadlineMs)}).`);
   }
   if (headers !== undefined && (typeof headers !== 'object' || headers === null)) {
     throw new ConfigError('requestOptions.headers', 'must be an object of header names to values.');
   }
   for (const [name, value] of Object.entries(headers ?? {})) {
-    if (!HEADER_NAME.test(name))
-      throw new ConfigError(
-        'requestOptions.headers',
-        `has an invalid header name ${JSON.stringify(name)}.`,
-      );
+    if (!HEADER_NAME.test(name)) throw new ConfigError('requestOptions.headers', `has an invalid header name ${JSON.stringify(name)}.`);
     if (typeof value !== 'string' || /[\r\n\0]/.test(value)) {
-      throw new ConfigError(
-        'requestOptions.headers',
-        `the value of ${name} must be a string without CR, LF or NUL.`,
-      );
+      throw new ConfigError('requestOptions.headers', `the value of ${name} must be a string without CR, LF or NUL.`);
     }
   }
 }

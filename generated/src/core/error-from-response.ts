@@ -55,24 +55,12 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
     try {
       value = body.trim() === '' ? undefined : JSON.parse(body);
     } catch {
-      return {
-        code: undefined,
-        message: snippet(body),
-        requestId: undefined,
-        details: undefined,
-        nonJson: true,
-      };
+      return { code: undefined, message: snippet(body), requestId: undefined, details: undefined, nonJson: true };
     }
   }
   const err = isRecord(value) && isRecord(value.error) ? value.error : undefined;
   if (!err) {
-    return {
-      code: undefined,
-      message: undefined,
-      requestId: undefined,
-      details: undefined,
-      nonJson: value !== undefined,
-    };
+    return { code: undefined, message: undefined, requestId: undefined, details: undefined, nonJson: value !== undefined };
   }
   return {
     code: typeof err.code === 'string' ? err.code : undefined,
@@ -84,9 +72,7 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
 }
 
 /** The revocation reason of an answer (`details.reason` app_deleted / tenant_closed), if any. */
-export function revokedReason(
-  parsed: ParsedErrorBody,
-): 'app_deleted' | 'tenant_closed' | undefined {
+export function revokedReason(parsed: ParsedErrorBody): 'app_deleted' | 'tenant_closed' | undefined {
   const reason = parsed.details?.reason;
   return reason === 'app_deleted' || reason === 'tenant_closed' ? reason : undefined;
 }
@@ -100,8 +86,7 @@ export function errorFromResponse(
   const parsed = parseErrorBody(body);
   const redactor = ctx.redactor ?? new SecretRedactor();
   const shownHeaders: Record<string, string> = {};
-  for (const [name, value] of Object.entries(redactHeaders(headers)))
-    shownHeaders[name] = redactor.text(value);
+  for (const [name, value] of Object.entries(redactHeaders(headers))) shownHeaders[name] = redactor.text(value);
   const code = parsed.code ?? (status === 429 ? 'rate_limited' : undefined);
   const echo =
     ctx.resent &&
@@ -113,10 +98,7 @@ export function errorFromResponse(
     code,
     serviceMessage: parsed.message === undefined ? undefined : redactor.text(parsed.message),
     requestId: parsed.requestId ?? shownHeaders['x-request-id'],
-    details:
-      parsed.details === undefined
-        ? undefined
-        : (redactor.value(parsed.details) as Record<string, unknown>),
+    details: parsed.details === undefined ? undefined : (redactor.value(parsed.details) as Record<string, unknown>),
     headers: shownHeaders,
     operationId: ctx.operationId,
     attempts: ctx.attempts,
@@ -194,8 +176,7 @@ function defaultHint(
       if (status >= 300 && status <= 399) {
         return 'The answer is a redirect, which is not followed (it could carry the App Token elsewhere): check baseUrl (scheme, host, path).';
       }
-      if (parsed.nonJson)
-        return 'The answer was not the documented JSON error body (a proxy or load balancer may have answered): check baseUrl.';
+      if (parsed.nonJson) return 'The answer was not the documented JSON error body (a proxy or load balancer may have answered): check baseUrl.';
       return undefined;
   }
 }

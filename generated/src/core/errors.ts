@@ -10,18 +10,10 @@ import { isSecretLookingName } from '../internal/redact.js';
 export class ImError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    Object.defineProperty(this, 'name', {
-      value: new.target.name,
-      enumerable: false,
-      writable: true,
-    });
+    Object.defineProperty(this, 'name', { value: new.target.name, enumerable: false, writable: true });
     // Keep `cause` out of JSON.stringify (it may be a foreign object); it stays readable.
     if (options && 'cause' in options) {
-      Object.defineProperty(this, 'cause', {
-        value: options.cause,
-        enumerable: false,
-        writable: true,
-      });
+      Object.defineProperty(this, 'cause', { value: options.cause, enumerable: false, writable: true });
     }
   }
 
@@ -53,9 +45,7 @@ export class ValidationError extends ImError {
         'Fix the named fields (see the method documentation for each field and rule).',
     );
     this.operationId = operationId;
-    this.issues = issues.map((i) =>
-      isSecretPointer(i.pointer) ? { ...i, message: genericMessage(i) } : i,
-    );
+    this.issues = issues.map((i) => (isSecretPointer(i.pointer) ? { ...i, message: genericMessage(i) } : i));
   }
 }
 
@@ -70,9 +60,7 @@ function genericMessage(issue: ValidationIssue): string {
 function describeIssue(issue: ValidationIssue): string {
   if (isSecretPointer(issue.pointer)) return genericMessage(issue);
   const where = issue.pointer || '(params)';
-  const allowed = issue.allowed
-    ? ` (allowed: ${issue.allowed.map((a) => JSON.stringify(a)).join(', ')})`
-    : '';
+  const allowed = issue.allowed ? ` (allowed: ${issue.allowed.map((a) => JSON.stringify(a)).join(', ')})` : '';
   return `${where}: ${issue.message} [${issue.rule}]${allowed}`;
 }
 
@@ -82,10 +70,7 @@ export class ConnectionError extends ImError {
   readonly attempts: number;
   /** Low-level error code when known, e.g. `ECONNRESET`, `ECONNREFUSED`. */
   readonly errorCode: string | undefined;
-  constructor(
-    message: string,
-    opts: { operationId?: string; attempts?: number; errorCode?: string; cause?: unknown },
-  ) {
+  constructor(message: string, opts: { operationId?: string; attempts?: number; errorCode?: string; cause?: unknown }) {
     super(message, { cause: opts.cause });
     this.operationId = opts.operationId;
     this.attempts = opts.attempts ?? 1;
@@ -99,16 +84,7 @@ export class TimeoutError extends ImError {
   readonly kind: 'attempt' | 'deadline';
   readonly timeoutMs: number;
   readonly attempts: number;
-  constructor(
-    message: string,
-    opts: {
-      operationId?: string;
-      kind: 'attempt' | 'deadline';
-      timeoutMs: number;
-      attempts?: number;
-      cause?: unknown;
-    },
-  ) {
+  constructor(message: string, opts: { operationId?: string; kind: 'attempt' | 'deadline'; timeoutMs: number; attempts?: number; cause?: unknown }) {
     super(message, { cause: opts.cause });
     this.operationId = opts.operationId;
     this.kind = opts.kind;

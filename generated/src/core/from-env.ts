@@ -26,20 +26,13 @@ function processEnv(): Env {
   return (globalThis as { process?: { env?: Env } }).process?.env ?? {};
 }
 
-export function clientOptionsFromEnv(
-  overrides: Partial<ClientOptions> = {},
-  env: Env = processEnv(),
-): ClientOptions {
+export function clientOptionsFromEnv(overrides: Partial<ClientOptions> = {}, env: Env = processEnv()): ClientOptions {
   const read = (option: keyof typeof CLIENT_ENV_VARS): string | undefined => {
     if (overrides[option] !== undefined) return undefined;
     const name = CLIENT_ENV_VARS[option];
     const value = env[name];
     if (value === undefined || value.trim() === '') {
-      throw new ConfigError(
-        option,
-        `is not set: the environment variable ${name} is missing or empty.`,
-        `Set ${name}, or pass ${option} to fromEnv().`,
-      );
+      throw new ConfigError(option, `is not set: the environment variable ${name} is missing or empty.`, `Set ${name}, or pass ${option} to fromEnv().`);
     }
     return value.trim();
   };

@@ -5,13 +5,7 @@
  */
 export { ImCore } from './client.js';
 export { TOKEN_EXCHANGE_OPERATION } from '../internal/token-exchange.js';
-export type {
-  ClientOptions,
-  ClientSecretSource,
-  RequestOptions,
-  ResponseDrift,
-  RuntimeInternals,
-} from './options.js';
+export type { ClientOptions, ClientSecretSource, RequestOptions, ResponseDrift, RuntimeInternals } from './options.js';
 export { ApiPromise } from './api-promise.js';
 export type { ResponseInfo, WithResponse } from './api-promise.js';
 export { Page, PagePromise, listPages } from './pagination.js';

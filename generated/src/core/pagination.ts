@@ -34,22 +34,14 @@ export class Page<TPage, TItem> implements AsyncIterable<TItem> {
     cursor: string | null;
     fetchPage: FetchPage<TPage, TItem>;
   }) {
-    const raw = (typeof init.body === 'object' && init.body !== null ? init.body : {}) as Record<
-      string,
-      unknown
-    >;
+    const raw = (typeof init.body === 'object' && init.body !== null ? init.body : {}) as Record<string, unknown>;
     const { itemsField, nextCursorField, versionField } = init.pagination;
     const items = raw[itemsField];
     const next = raw[nextCursorField];
     const version = versionField === undefined ? undefined : raw[versionField];
     this.body = init.body;
     this.items = Array.isArray(items) ? (items as TItem[]) : [];
-    this.nextCursor =
-      typeof next === 'string' && next !== ''
-        ? next
-        : typeof next === 'number'
-          ? String(next)
-          : null;
+    this.nextCursor = typeof next === 'string' && next !== '' ? next : typeof next === 'number' ? String(next) : null;
     this.cursor = init.cursor;
     this.version = typeof version === 'string' || typeof version === 'number' ? version : undefined;
     this.response = init.response;
@@ -63,14 +55,10 @@ export class Page<TPage, TItem> implements AsyncIterable<TItem> {
   /** Fetches the next page; fails when there is none (check `hasNextPage()` first). */
   async getNextPage(): Promise<Page<TPage, TItem>> {
     if (this.nextCursor === null) {
-      throw new ImError(
-        'This is the last page (next_cursor is null); check hasNextPage() before getNextPage().',
-      );
+      throw new ImError('This is the last page (next_cursor is null); check hasNextPage() before getNextPage().');
     }
     if (this.nextCursor === this.cursor) {
-      throw new ImError(
-        `The service returned the same cursor again; stopping to avoid an endless loop.`,
-      );
+      throw new ImError(`The service returned the same cursor again; stopping to avoid an endless loop.`);
     }
     return this.#fetchPage(this.nextCursor);
   }
@@ -91,20 +79,12 @@ export class Page<TPage, TItem> implements AsyncIterable<TItem> {
   }
 
   toJSON(): Record<string, unknown> {
-    return {
-      items: this.items,
-      nextCursor: this.nextCursor,
-      cursor: this.cursor,
-      version: this.version,
-    };
+    return { items: this.items, nextCursor: this.nextCursor, cursor: this.cursor, version: this.version };
   }
 }
 
 /** Await → the first page; `for await` → every item across pages. */
-export class PagePromise<TPage, TItem>
-  extends ApiPromise<Page<TPage, TItem>>
-  implements AsyncIterable<TItem>
-{
+export class PagePromise<TPage, TItem> extends ApiPromise<Page<TPage, TItem>> implements AsyncIterable<TItem> {
   constructor(inner: Promise<WithResponse<Page<TPage, TItem>>>) {
     super(inner);
   }
@@ -120,23 +100,12 @@ export class PagePromise<TPage, TItem>
  * beside the client rather than a method of it, so that an app that calls no list bundles none
  * of this.
  */
-export function listPages<TPage, TItem>(
-  client: PageSource,
-  op: OperationSpec,
-  params?: object,
-  options?: RequestOptions,
-): PagePromise<TPage, TItem> {
+export function listPages<TPage, TItem>(client: PageSource, op: OperationSpec, params?: object, options?: RequestOptions): PagePromise<TPage, TItem> {
   const pagination = op.pagination;
   if (!pagination) {
-    return new PagePromise(
-      Promise.reject(
-        new ImError(`${op.id} is not a list operation (no pagination in its table entry).`),
-      ),
-    );
+    return new PagePromise(Promise.reject(new ImError(`${op.id} is not a list operation (no pagination in its table entry).`)));
   }
-  const fetchPage = async (
-    cursor: string | undefined,
-  ): Promise<WithResponse<Page<TPage, TItem>>> => {
+  const fetchPage = async (cursor: string | undefined): Promise<WithResponse<Page<TPage, TItem>>> => {
     const base = (params ?? {}) as Record<string, unknown>;
     const pageParams = cursor === undefined ? base : { ...base, [pagination.cursorParam]: cursor };
     const { data, response } = await client.request<TPage>(op, pageParams, options).withResponse();

@@ -16,14 +16,7 @@ export interface BatchOptions extends RequestOptions {
 }
 
 export type BatchChunk<TResult> =
-  | {
-      index: number;
-      start: number;
-      end: number;
-      status: 'fulfilled';
-      result: TResult;
-      requestId: string | undefined;
-    }
+  | { index: number; start: number; end: number; status: 'fulfilled'; result: TResult; requestId: string | undefined }
   | { index: number; start: number; end: number; status: 'rejected'; error: ImError }
   | { index: number; start: number; end: number; status: 'not_attempted'; reason: string };
 
@@ -51,21 +44,13 @@ export async function sendInBatches<TResult>(
   const params = asParams(op.id, givenParams);
   const list = params[split.field];
   if (!Array.isArray(list) || list.length === 0) {
-    throw new ValidationError(op.id, [
-      {
-        pointer: `/${split.field}`,
-        rule: 'minItems',
-        message: `\`${split.field}\` must be a non-empty list`,
-      },
-    ]);
+    throw new ValidationError(op.id, [{ pointer: `/${split.field}`, rule: 'minItems', message: `\`${split.field}\` must be a non-empty list` }]);
   }
   const { concurrency = DEFAULT_CONCURRENCY, ...requestOptions } = options;
-  if (!Number.isInteger(concurrency) || concurrency < 1)
-    throw new ImError(`concurrency must be a whole number ≥ 1, got ${String(concurrency)}.`);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new ImError(`concurrency must be a whole number ≥ 1, got ${String(concurrency)}.`);
 
   const ranges: { start: number; end: number }[] = [];
-  for (let start = 0; start < list.length; start += split.max)
-    ranges.push({ start, end: Math.min(start + split.max, list.length) });
+  for (let start = 0; start < list.length; start += split.max) ranges.push({ start, end: Math.min(start + split.max, list.length) });
   const chunks: (BatchChunk<TResult> | undefined)[] = new Array(ranges.length);
   let stopReason: string | undefined;
   let next = 0;
@@ -79,31 +64,15 @@ export async function sendInBatches<TResult>(
         continue;
       }
       try {
-        const chunk = chunkRequest(
-          op,
-          { ...params, [split.field]: list.slice(start, end) },
-          requestOptions,
-          index,
-        );
-        const { data, response } = await client
-          .request<TResult>(op, chunk.params, chunk.options)
-          .withResponse();
-        chunks[index] = {
-          index,
-          start,
-          end,
-          status: 'fulfilled',
-          result: data,
-          requestId: response.requestId,
-        };
+        const chunk = chunkRequest(op, { ...params, [split.field]: list.slice(start, end) }, requestOptions, index);
+        const { data, response } = await client.request<TResult>(op, chunk.params, chunk.options).withResponse();
+        chunks[index] = { index, start, end, status: 'fulfilled', result: data, requestId: response.requestId };
       } catch (err) {
-        const error =
-          err instanceof ImError ? err : new ImError(`chunk ${index} failed: ${String(err)}`);
+        const error = err instanceof ImError ? err : new ImError(`chunk ${index} failed: ${String(err)}`);
         chunks[index] = { index, start, end, status: 'rejected', error };
         // Nothing after these can succeed: leave the rest unsent and say so.
         if (error instanceof AbortError) stopReason = 'the call was aborted';
-        else if (error instanceof CredentialsRevokedError)
-          stopReason = 'the credentials were revoked';
+        else if (error instanceof CredentialsRevokedError) stopReason = 'the credentials were revoked';
       }
     }
   };
@@ -123,23 +92,12 @@ export async function sendInBatches<TResult>(
  * When the caller gave a key for the whole batch, chunk keys derive from it (`<key>:<chunk>`), so
  * that running the same batch again (another process, a restart) sends the same keys.
  */
-function chunkRequest(
-  op: OperationSpec,
-  params: Record<string, unknown>,
-  options: RequestOptions,
-  index: number,
-): { params: Record<string, unknown>; options: RequestOptions } {
+function chunkRequest(op: OperationSpec, params: Record<string, unknown>, options: RequestOptions, index: number): { params: Record<string, unknown>; options: RequestOptions } {
   const spec = op.dedupeKey;
-  const own = spec
-    ? (options.idempotencyKey ?? (spec.in === 'body' ? params[spec.name] : undefined))
-    : undefined;
+  const own = spec ? (options.idempotencyKey ?? (spec.in === 'body' ? params[spec.name] : undefined)) : undefined;
   // A key that is not a string is left as given: the request validator refuses it (never stringified).
   if (!spec || typeof own !== 'string') return { params, options };
   const key = `${own}:${index}`;
-  if (spec.in === 'body')
-    return {
-      params: { ...params, [spec.name]: key },
-      options: { ...options, idempotencyKey: undefined },
-    };
+  if (spec.in === 'body') return { params: { ...params, [spec.name]: key }, options: { ...options, idempotencyKey: undefined } };
   return { params, options: { ...options, idempotencyKey: key } };
 }

@@ -34,12 +34,7 @@ export interface PendingItemsOptions<TItem> extends RequestOptions {
 export interface PendingItemsReport<TItem> {
   decided: { item: TItem; itemId: string }[];
   /** Decided by someone else first (version_conflict): skipped. */
-  skipped: {
-    item: TItem;
-    itemId: string;
-    reason: 'version_conflict';
-    mayBeEchoOfEarlierAttempt: boolean;
-  }[];
+  skipped: { item: TItem; itemId: string; reason: 'version_conflict'; mayBeEchoOfEarlierAttempt: boolean }[];
   /** `decide` returned null. */
   left: { item: TItem; itemId: string }[];
   failed: { item: TItem; itemId: string; error: ImError }[];
@@ -58,27 +53,15 @@ export async function processPendingItems<TItem extends Record<string, unknown>>
   ops: PendingItemsOperations,
   options: PendingItemsOptions<TItem>,
 ): Promise<PendingItemsReport<TItem>> {
-  const {
-    scene,
-    pageSize = 20,
-    statuses = ['pending', 'auto_violation'],
-    decide,
-    ...requestOptions
-  } = options;
+  const { scene, pageSize = 20, statuses = ['pending', 'auto_violation'], decide, ...requestOptions } = options;
   const report: PendingItemsReport<TItem> = { decided: [], skipped: [], left: [], failed: [] };
   const seen = new Set<string>();
   for (const status of statuses) {
-    const params: Record<string, unknown> = {
-      status,
-      limit: pageSize,
-      ...(scene !== undefined ? { scene } : {}),
-    };
+    const params: Record<string, unknown> = { status, limit: pageSize, ...(scene !== undefined ? { scene } : {}) };
     for await (const item of listPages<unknown, TItem>(client, ops.items, params, requestOptions)) {
       const itemId = item[ops.idField];
       if (typeof itemId !== 'string' && typeof itemId !== 'number') {
-        throw new ImError(
-          `A moderation item has no \`${ops.idField}\`; the helper cannot decide it. The item fields are not documented by the service.`,
-        );
+        throw new ImError(`A moderation item has no \`${ops.idField}\`; the helper cannot decide it. The item fields are not documented by the service.`);
       }
       const id = String(itemId);
       if (seen.has(id)) continue; // an item can move between statuses while we walk
@@ -90,21 +73,11 @@ export async function processPendingItems<TItem extends Record<string, unknown>>
       }
       const version = item[ops.versionField];
       try {
-        await client.request(
-          ops.decide,
-          { ...decision, item_id: id, ...(version !== undefined ? { version } : {}) },
-          requestOptions,
-        );
+        await client.request(ops.decide, { ...decision, item_id: id, ...(version !== undefined ? { version } : {}) }, requestOptions);
         report.decided.push({ item, itemId: id });
       } catch (err) {
         // A resend answered version_conflict: our own first attempt may have decided it.
-        if (err instanceof VersionConflictError)
-          report.skipped.push({
-            item,
-            itemId: id,
-            reason: 'version_conflict',
-            mayBeEchoOfEarlierAttempt: err.mayBeEchoOfEarlierAttempt,
-          });
+        if (err instanceof VersionConflictError) report.skipped.push({ item, itemId: id, reason: 'version_conflict', mayBeEchoOfEarlierAttempt: err.mayBeEchoOfEarlierAttempt });
         else if (err instanceof ImError) report.failed.push({ item, itemId: id, error: err });
         else throw err;
       }

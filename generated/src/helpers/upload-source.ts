@@ -6,8 +6,7 @@
  */
 import { ImError } from '../core/errors.js';
 
-export type UploadSource =
-  string | Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+export type UploadSource = string | Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 
 export interface SourcePart {
   partNumber: number;
@@ -25,37 +24,23 @@ export interface PartReader {
 }
 
 export async function openPartReader(source: UploadSource, partSize: number): Promise<PartReader> {
-  if (!Number.isInteger(partSize) || partSize < 1)
-    throw new ImError(`partSize must be a whole number of bytes ≥ 1, got ${String(partSize)}.`);
+  if (!Number.isInteger(partSize) || partSize < 1) throw new ImError(`partSize must be a whole number of bytes ≥ 1, got ${String(partSize)}.`);
   if (typeof source === 'string') return fileReader(source, partSize);
   if (source instanceof Uint8Array || source instanceof ArrayBuffer) {
     const bytes = source instanceof Uint8Array ? source : new Uint8Array(source);
-    return sliceReader(bytes.byteLength, partSize, async (start, end) =>
-      bytes.subarray(start, end),
-    );
+    return sliceReader(bytes.byteLength, partSize, async (start, end) => bytes.subarray(start, end));
   }
   if (typeof Blob !== 'undefined' && source instanceof Blob) {
-    return sliceReader(
-      source.size,
-      partSize,
-      async (start, end) => new Uint8Array(await source.slice(start, end).arrayBuffer()),
-    );
+    return sliceReader(source.size, partSize, async (start, end) => new Uint8Array(await source.slice(start, end).arrayBuffer()));
   }
   if (isWebStream(source)) return streamReader(webStreamChunks(source), partSize);
   if (source && typeof (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] === 'function') {
     return streamReader((source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator](), partSize);
   }
-  throw new ImError(
-    'Unsupported upload source: give a file path, a Uint8Array/Buffer, an ArrayBuffer, a Blob, a ReadableStream or an async iterable of bytes.',
-  );
+  throw new ImError('Unsupported upload source: give a file path, a Uint8Array/Buffer, an ArrayBuffer, a Blob, a ReadableStream or an async iterable of bytes.');
 }
 
-function sliceReader(
-  size: number,
-  partSize: number,
-  read: (start: number, end: number) => Promise<Uint8Array>,
-  close = async () => {},
-): PartReader {
+function sliceReader(size: number, partSize: number, read: (start: number, end: number) => Promise<Uint8Array>, close = async () => {}): PartReader {
   let partNumber = 0;
   const nextRange = () => {
     const start = partNumber * partSize;
@@ -67,9 +52,7 @@ function sliceReader(
     size,
     async next() {
       const range = nextRange();
-      return range
-        ? { partNumber: range.partNumber, bytes: await read(range.start, range.end) }
-        : null;
+      return range ? { partNumber: range.partNumber, bytes: await read(range.start, range.end) } : null;
     },
     async skip() {
       return nextRange() !== null;
@@ -90,14 +73,8 @@ async function fileReader(path: string, partSize: number): Promise<PartReader> {
       const buffer = new Uint8Array(end - start);
       let filled = 0;
       while (filled < buffer.length) {
-        const { bytesRead } = await handle.read(
-          buffer,
-          filled,
-          buffer.length - filled,
-          start + filled,
-        );
-        if (bytesRead === 0)
-          throw new ImError(`The file ${path} ended early: it changed while being uploaded.`);
+        const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, start + filled);
+        if (bytesRead === 0) throw new ImError(`The file ${path} ended early: it changed while being uploaded.`);
         filled += bytesRead;
       }
       return buffer;

@@ -9,12 +9,7 @@ import type { ImCore } from '../core/client.js';
 import { AbortError, ConnectionError, ImError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec } from '../operation.js';
-import {
-  openPartReader,
-  type PartReader,
-  type SourcePart,
-  type UploadSource,
-} from './upload-source.js';
+import { openPartReader, type PartReader, type SourcePart, type UploadSource } from './upload-source.js';
 
 export interface UploadOperations {
   create: OperationSpec;
@@ -62,9 +57,7 @@ export class UploadInterruptedError extends ImError {
     readonly uploadedParts: number[],
     readonly cause: unknown,
   ) {
-    super(
-      `Upload ${fileId} was interrupted after ${uploadedParts.length} part(s): ${cause instanceof Error ? cause.message : String(cause)}. Resume it with media.resumeUpload('${fileId}', source).`,
-    );
+    super(`Upload ${fileId} was interrupted after ${uploadedParts.length} part(s): ${cause instanceof Error ? cause.message : String(cause)}. Resume it with media.resumeUpload('${fileId}', source).`);
     this.name = 'UploadInterruptedError';
   }
 }
@@ -76,12 +69,7 @@ const PART_NUMBER = 'part_number';
 const PART_URL = 'url';
 export const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 
-export async function uploadFile<TFile>(
-  client: ImCore,
-  ops: UploadOperations,
-  source: UploadSource,
-  options: UploadOptions = {},
-): Promise<UploadResult<TFile>> {
+export async function uploadFile<TFile>(client: ImCore, ops: UploadOperations, source: UploadSource, options: UploadOptions = {}): Promise<UploadResult<TFile>> {
   const partSize = options.partSize ?? DEFAULT_PART_SIZE;
   const reader = await openPartReader(source, partSize);
   const size = reader.size ?? options.size;
@@ -98,8 +86,7 @@ export async function uploadFile<TFile>(
       callOptions(options),
     );
     const id = session?.[FILE_ID];
-    if (typeof id !== 'string' || id === '')
-      throw new ImError(`media.create_upload answered without a ${FILE_ID}; cannot upload.`);
+    if (typeof id !== 'string' || id === '') throw new ImError(`media.create_upload answered without a ${FILE_ID}; cannot upload.`);
     fileId = id;
   } catch (err) {
     await reader.close();
@@ -108,22 +95,10 @@ export async function uploadFile<TFile>(
   return sendAndComplete<TFile>(client, ops, fileId, reader, new Set(), options);
 }
 
-export async function resumeUpload<TFile>(
-  client: ImCore,
-  ops: UploadOperations,
-  fileId: string,
-  source: UploadSource,
-  options: UploadOptions = {},
-): Promise<UploadResult<TFile>> {
-  const uploaded = await client.request<Record<string, unknown>>(
-    ops.uploadedParts,
-    { file_id: fileId },
-    callOptions(options),
-  );
+export async function resumeUpload<TFile>(client: ImCore, ops: UploadOperations, fileId: string, source: UploadSource, options: UploadOptions = {}): Promise<UploadResult<TFile>> {
+  const uploaded = await client.request<Record<string, unknown>>(ops.uploadedParts, { file_id: fileId }, callOptions(options));
   const items = Array.isArray(uploaded?.items) ? (uploaded.items as Record<string, unknown>[]) : [];
-  const done = new Set(
-    items.map((p) => Number(p[PART_NUMBER])).filter((n) => Number.isInteger(n) && n > 0),
-  );
+  const done = new Set(items.map((p) => Number(p[PART_NUMBER])).filter((n) => Number.isInteger(n) && n > 0));
   const reader = await openPartReader(source, options.partSize ?? DEFAULT_PART_SIZE);
   return sendAndComplete<TFile>(client, ops, fileId, reader, done, options);
 }
@@ -139,13 +114,9 @@ async function sendAndComplete<TFile>(
   const concurrency = options.concurrency ?? 3;
   const totalBytes = reader.size ?? options.size;
   const partSize = options.partSize ?? DEFAULT_PART_SIZE;
-  const lastPart =
-    totalBytes === undefined ? undefined : Math.max(1, Math.ceil(totalBytes / partSize));
+  const lastPart = totalBytes === undefined ? undefined : Math.max(1, Math.ceil(totalBytes / partSize));
   const controller = new AbortController();
-  const addresses = new PartAddresses(client, ops.partUrls, fileId, lastPart, alreadyUploaded, {
-    ...callOptions(options),
-    signal: controller.signal,
-  });
+  const addresses = new PartAddresses(client, ops.partUrls, fileId, lastPart, alreadyUploaded, { ...callOptions(options), signal: controller.signal });
   const onAbort = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const sent: number[] = [...alreadyUploaded];
@@ -161,10 +132,7 @@ async function sendAndComplete<TFile>(
         if (!part || !alreadyUploaded.has(part.partNumber)) return part;
       }
     });
-    reading = result.then(
-      () => undefined,
-      () => undefined,
-    );
+    reading = result.then(() => undefined, () => undefined);
     return result;
   };
   const worker = async () => {
@@ -179,26 +147,13 @@ async function sendAndComplete<TFile>(
     }
   };
   try {
-    await Promise.all(
-      Array.from({ length: concurrency }, () =>
-        worker().catch((err) => {
-          failure ??= err;
-          controller.abort(err);
-        }),
-      ),
-    );
+    await Promise.all(Array.from({ length: concurrency }, () => worker().catch((err) => {
+      failure ??= err;
+      controller.abort(err);
+    })));
     if (options.signal?.aborted) failure ??= new AbortError(ops.complete.id);
-    if (failure)
-      throw new UploadInterruptedError(
-        fileId,
-        sent.sort((a, b) => a - b),
-        failure,
-      );
-    const file = await client.request<TFile>(
-      ops.complete,
-      { file_id: fileId },
-      callOptions(options),
-    );
+    if (failure) throw new UploadInterruptedError(fileId, sent.sort((a, b) => a - b), failure);
+    const file = await client.request<TFile>(ops.complete, { file_id: fileId }, callOptions(options));
     return { fileId, file, parts, bytesSent };
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
@@ -206,37 +161,21 @@ async function sendAndComplete<TFile>(
   }
 }
 
-async function sendPart(
-  addresses: PartAddresses,
-  ops: UploadOperations,
-  part: SourcePart,
-  options: UploadOptions,
-  signal: AbortSignal,
-): Promise<void> {
+async function sendPart(addresses: PartAddresses, ops: UploadOperations, part: SourcePart, options: UploadOptions, signal: AbortSignal): Promise<void> {
   const url = await addresses.get(part.partNumber);
   const doFetch = options.fetch ?? fetch;
   const retries = options.partRetries ?? 2;
   for (let attempt = 0; ; attempt++) {
     try {
       // No Authorization header: the part address carries its own authorisation.
-      const response = await doFetch(url, {
-        method: 'PUT',
-        body: part.bytes as Uint8Array<ArrayBuffer>,
-        headers: { 'content-type': 'application/octet-stream' },
-        signal,
-      });
+      const response = await doFetch(url, { method: 'PUT', body: part.bytes as Uint8Array<ArrayBuffer>, headers: { 'content-type': 'application/octet-stream' }, signal });
       await response.body?.cancel();
       if (response.ok) return;
-      if (response.status < 500 || attempt >= retries)
-        throw new ImError(`Part ${part.partNumber} was refused with HTTP ${response.status}.`);
+      if (response.status < 500 || attempt >= retries) throw new ImError(`Part ${part.partNumber} was refused with HTTP ${response.status}.`);
     } catch (err) {
       if (signal.aborted) throw err;
       if (err instanceof ImError) throw err;
-      if (attempt >= retries)
-        throw new ConnectionError(
-          `Part ${part.partNumber} could not be sent to its upload address: ${err instanceof Error ? err.message : String(err)}`,
-          { attempts: attempt + 1, cause: err },
-        );
+      if (attempt >= retries) throw new ConnectionError(`Part ${part.partNumber} could not be sent to its upload address: ${err instanceof Error ? err.message : String(err)}`, { attempts: attempt + 1, cause: err });
     }
   }
 }
@@ -268,24 +207,16 @@ class PartAddresses {
 
   #fetchFrom(first: number): void {
     const numbers: number[] = [];
-    const last =
-      this.lastPart === undefined ? first : Math.min(this.lastPart, first + ADDRESS_BATCH * 2);
+    const last = this.lastPart === undefined ? first : Math.min(this.lastPart, first + ADDRESS_BATCH * 2);
     for (let n = first; n <= last && numbers.length < ADDRESS_BATCH; n++) {
       if (n === first || (!this.skip.has(n) && !this.#pending.has(n))) numbers.push(n);
     }
-    const answer = this.client.request<Record<string, unknown>>(
-      this.partUrls,
-      { file_id: this.fileId, part_numbers: numbers },
-      this.options,
-    );
+    const answer = this.client.request<Record<string, unknown>>(this.partUrls, { file_id: this.fileId, part_numbers: numbers }, this.options);
     for (const n of numbers) {
       const address = answer.then((a) => {
-        const entry = (Array.isArray(a?.items) ? (a.items as Record<string, unknown>[]) : []).find(
-          (p) => Number(p[PART_NUMBER]) === n,
-        );
+        const entry = (Array.isArray(a?.items) ? (a.items as Record<string, unknown>[]) : []).find((p) => Number(p[PART_NUMBER]) === n);
         const url = entry?.[PART_URL];
-        if (typeof url !== 'string')
-          throw new ImError(`media.part_urls gave no ${PART_URL} for part ${n}.`);
+        if (typeof url !== 'string') throw new ImError(`media.part_urls gave no ${PART_URL} for part ${n}.`);
         return url;
       });
       // Parts of a batch that are never sent (an abort, a failure) must not leave an unhandled rejection.
@@ -298,7 +229,6 @@ class PartAddresses {
 function callOptions(options: UploadOptions): RequestOptions {
   const { signal, timeoutMs, deadlineMs, maxRetries, headers, validate } = options;
   const picked: RequestOptions = { signal, timeoutMs, deadlineMs, maxRetries, headers, validate };
-  for (const key of Object.keys(picked) as (keyof RequestOptions)[])
-    if (picked[key] === undefined) delete picked[key];
+  for (const key of Object.keys(picked) as (keyof RequestOptions)[]) if (picked[key] === undefined) delete picked[key];
   return picked;
 }

@@ -47,8 +47,7 @@ export function ajvDeepEqual(a: unknown, b: unknown): boolean {
     if (ka.length !== Object.keys(b).length) return false;
     for (const k of ka) {
       if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
-      if (!ajvDeepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
-        return false;
+      if (!ajvDeepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
     }
     return true;
   }
@@ -56,8 +55,7 @@ export function ajvDeepEqual(a: unknown, b: unknown): boolean {
   return a !== a && b !== b;
 }
 
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
 const DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
@@ -90,8 +88,6 @@ export function isDateTime(value: string): boolean {
 }
 
 /** The formats validators may use, in the shape Ajv's code calls (`formats0.validate(x)`). */
-export const ajvFormats: Readonly<
-  Record<string, { readonly validate: (value: string) => boolean }>
-> = {
+export const ajvFormats: Readonly<Record<string, { readonly validate: (value: string) => boolean }>> = {
   'date-time': { validate: isDateTime },
 };

@@ -19,13 +19,10 @@ export const realSleep: Sleep = (ms, signal) =>
       clearTimeout(timer);
       reject(signal?.reason);
     };
-    const timer = setTimeout(
-      () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      },
-      Math.max(0, ms),
-    );
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, Math.max(0, ms));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
@@ -58,10 +55,7 @@ export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
 const NO_DISPOSE = (): void => {};
 
-export function childController(parent: AbortSignal | undefined): {
-  controller: AbortController;
-  dispose: () => void;
-} {
+export function childController(parent: AbortSignal | undefined): { controller: AbortController; dispose: () => void } {
   const controller = new AbortController();
   if (!parent || parent === NEVER_ABORTED) return { controller, dispose: NO_DISPOSE };
   if (parent.aborted) {
@@ -86,12 +80,7 @@ export class CallScope {
   #timer: ReturnType<typeof setTimeout> | undefined;
   attempts = 0;
 
-  constructor(opts: {
-    operationId: string;
-    signal?: AbortSignal;
-    deadlineMs?: number;
-    now: () => number;
-  }) {
+  constructor(opts: { operationId: string; signal?: AbortSignal; deadlineMs?: number; now: () => number }) {
     this.#userSignal = opts.signal;
     this.#deadlineMs = opts.deadlineMs;
     this.#operationId = opts.operationId;
@@ -118,18 +107,11 @@ export class CallScope {
 
   /** The error that explains why the scope ended: the caller's abort or the deadline. */
   endError(cause?: unknown): ImError {
-    if (this.#userSignal?.aborted)
-      return new AbortError(this.#operationId, this.#userSignal.reason);
+    if (this.#userSignal?.aborted) return new AbortError(this.#operationId, this.#userSignal.reason);
     return new TimeoutError(
       `${this.#operationId} did not finish within its overall deadline of ${this.#deadlineMs ?? 0} ms ` +
         `(${this.attempts} attempt(s) sent). Raise deadlineMs, or check the service's health.`,
-      {
-        operationId: this.#operationId,
-        kind: 'deadline',
-        timeoutMs: this.#deadlineMs ?? 0,
-        attempts: this.attempts,
-        cause,
-      },
+      { operationId: this.#operationId, kind: 'deadline', timeoutMs: this.#deadlineMs ?? 0, attempts: this.attempts, cause },
     );
   }
 

@@ -40,15 +40,10 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 
 function nonEmptyString(option: string, value: unknown, hint?: string): string {
   if (typeof value !== 'string') {
-    throw new ConfigError(
-      option,
-      value === undefined ? 'is required.' : `must be a string (got ${typeof value}).`,
-      hint,
-    );
+    throw new ConfigError(option, value === undefined ? 'is required.' : `must be a string (got ${typeof value}).`, hint);
   }
   if (value.trim() === '') throw new ConfigError(option, 'must not be empty.', hint);
-  if (CONTROL.test(value))
-    throw new ConfigError(option, 'must not contain control characters.', hint);
+  if (CONTROL.test(value)) throw new ConfigError(option, 'must not contain control characters.', hint);
   return value;
 }
 
@@ -59,32 +54,17 @@ function segment(option: string, value: unknown, hint: string): string {
   return s;
 }
 
-function number(
-  option: string,
-  value: unknown,
-  fallback: number,
-  min: number,
-  integer = false,
-): number {
+function number(option: string, value: unknown, fallback: number, min: number, integer = false): number {
   if (value === undefined) return fallback;
-  if (
-    typeof value !== 'number' ||
-    !Number.isFinite(value) ||
-    value < min ||
-    (integer && !Number.isInteger(value))
-  ) {
-    throw new ConfigError(
-      option,
-      `must be ${integer ? 'an integer' : 'a finite number'} >= ${min} (got ${String(value)}).`,
-    );
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
+    throw new ConfigError(option, `must be ${integer ? 'an integer' : 'a finite number'} >= ${min} (got ${String(value)}).`);
   }
   return value;
 }
 
 function optionalFunction<T>(option: string, value: unknown): T | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'function')
-    throw new ConfigError(option, `must be a function (got ${typeof value}).`);
+  if (typeof value !== 'function') throw new ConfigError(option, `must be a function (got ${typeof value}).`);
   return value as T;
 }
 
@@ -100,10 +80,8 @@ function baseUrlOf(value: unknown): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError('baseUrl', `must use http or https (got ${url.protocol}).`, hint);
   }
-  if (url.username || url.password)
-    throw new ConfigError('baseUrl', 'must not contain user info (user:password@).', hint);
-  if (url.search || url.hash)
-    throw new ConfigError('baseUrl', 'must not contain a query or a fragment.', hint);
+  if (url.username || url.password) throw new ConfigError('baseUrl', 'must not contain user info (user:password@).', hint);
+  if (url.search || url.hash) throw new ConfigError('baseUrl', 'must not contain a query or a fragment.', hint);
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
@@ -111,45 +89,24 @@ function orgAndApp(o: ClientOptions): { orgName: string; appName: string } {
   const hint = 'Give either appKey "org#app" or both orgName and appName.';
   if (o.appKey !== undefined) {
     if (o.orgName !== undefined || o.appName !== undefined) {
-      throw new ConfigError(
-        'appKey',
-        'was given together with orgName/appName; give one form only.',
-        hint,
-      );
+      throw new ConfigError('appKey', 'was given together with orgName/appName; give one form only.', hint);
     }
     const key = nonEmptyString('appKey', o.appKey, hint);
     const parts = key.split('#');
     if (parts.length !== 2) {
-      throw new ConfigError(
-        'appKey',
-        `must have the form "org#app" with exactly one "#" (got ${parts.length - 1}).`,
-        hint,
-      );
+      throw new ConfigError('appKey', `must have the form "org#app" with exactly one "#" (got ${parts.length - 1}).`, hint);
     }
-    return {
-      orgName: segment('appKey', parts[0], hint),
-      appName: segment('appKey', parts[1], hint),
-    };
+    return { orgName: segment('appKey', parts[0], hint), appName: segment('appKey', parts[1], hint) };
   }
-  if (o.orgName === undefined && o.appName === undefined)
-    throw new ConfigError('orgName', 'is required.', hint);
-  return {
-    orgName: segment('orgName', o.orgName, hint),
-    appName: segment('appName', o.appName, hint),
-  };
+  if (o.orgName === undefined && o.appName === undefined) throw new ConfigError('orgName', 'is required.', hint);
+  return { orgName: segment('orgName', o.orgName, hint), appName: segment('appName', o.appName, hint) };
 }
 
 function secretSource(value: unknown): ClientSecretSource {
-  const hint =
-    'Give the client secret shown once in the console, or a function that returns the current one.';
+  const hint = 'Give the client secret shown once in the console, or a function that returns the current one.';
   if (typeof value === 'function') return value as ClientSecretSource;
   if (value === undefined) throw new ConfigError('clientSecret', 'is required.', hint);
-  if (typeof value !== 'string')
-    throw new ConfigError(
-      'clientSecret',
-      `must be a string or a function (got ${typeof value}).`,
-      hint,
-    );
+  if (typeof value !== 'string') throw new ConfigError('clientSecret', `must be a string or a function (got ${typeof value}).`, hint);
   if (value.trim() === '') throw new ConfigError('clientSecret', 'must not be empty.', hint);
   return value;
 }
@@ -157,15 +114,8 @@ function secretSource(value: unknown): ClientSecretSource {
 function tokenStoreOf(value: unknown): TokenStore {
   if (value === undefined) return new MemoryTokenStore();
   const s = value as Record<string, unknown>;
-  if (
-    typeof value !== 'object' ||
-    value === null ||
-    ['get', 'set', 'delete'].some((m) => typeof s[m] !== 'function')
-  ) {
-    throw new ConfigError(
-      'tokenStore',
-      'must implement get(key), set(key, token) and delete(key).',
-    );
+  if (typeof value !== 'object' || value === null || ['get', 'set', 'delete'].some((m) => typeof s[m] !== 'function')) {
+    throw new ConfigError('tokenStore', 'must implement get(key), set(key, token) and delete(key).');
   }
   if (s.withExchangeLock !== undefined && typeof s.withExchangeLock !== 'function') {
     throw new ConfigError('tokenStore', 'withExchangeLock must be a function when present.');
@@ -175,32 +125,20 @@ function tokenStoreOf(value: unknown): TokenStore {
 
 export function resolveConfig(options: ClientOptions): ResolvedConfig {
   if (typeof options !== 'object' || options === null) {
-    throw new ConfigError(
-      'options',
-      'must be an object with baseUrl, appKey (or orgName and appName), clientId and clientSecret.',
-    );
+    throw new ConfigError('options', 'must be an object with baseUrl, appKey (or orgName and appName), clientId and clientSecret.');
   }
   const o = options;
   assertServerSide(o.dangerouslyAllowBrowser);
   const baseUrl = baseUrlOf(o.baseUrl);
   const { orgName, appName } = orgAndApp(o);
-  const clientId = nonEmptyString(
-    'clientId',
-    o.clientId,
-    'Give the client id shown in the console.',
-  );
+  const clientId = nonEmptyString('clientId', o.clientId, 'Give the client id shown in the console.');
   const clientSecret = secretSource(o.clientSecret);
   const givenFetch = o.fetch ?? (globalThis.fetch as FetchLike | undefined);
   if (typeof givenFetch !== 'function') {
-    throw new ConfigError(
-      'fetch',
-      o.fetch === undefined ? 'this runtime has no global fetch; pass one.' : 'must be a function.',
-    );
+    throw new ConfigError('fetch', o.fetch === undefined ? 'this runtime has no global fetch; pass one.' : 'must be a function.');
   }
   // Called unbound: browsers and workers refuse a fetch called with another `this`.
-  const fetchImpl: FetchLike = o.fetch
-    ? (input, init) => givenFetch(input, init)
-    : (input, init) => globalThis.fetch(input, init);
+  const fetchImpl: FetchLike = o.fetch ? (input, init) => givenFetch(input, init) : (input, init) => globalThis.fetch(input, init);
   if (o.logger !== undefined && (typeof o.logger !== 'object' || o.logger === null)) {
     throw new ConfigError('logger', 'must be an object with any of debug/info/warn/error.');
   }
@@ -227,10 +165,7 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     validateResponses: o.validateResponses ?? false,
     onResponseDrift: optionalFunction('onResponseDrift', o.onResponseDrift),
     maxRetryAfterMs: number('maxRetryAfterMs', o.maxRetryAfterMs, 60_000, 0),
-    tokenRefreshMarginMs:
-      o.tokenRefreshMarginMs === undefined
-        ? undefined
-        : number('tokenRefreshMarginMs', o.tokenRefreshMarginMs, 0, 0),
+    tokenRefreshMarginMs: o.tokenRefreshMarginMs === undefined ? undefined : number('tokenRefreshMarginMs', o.tokenRefreshMarginMs, 0, 0),
     onTokenEvent: optionalFunction('onTokenEvent', o.onTokenEvent),
     onCredentialsRevoked: optionalFunction('onCredentialsRevoked', o.onCredentialsRevoked),
     random: internals.random ?? Math.random,

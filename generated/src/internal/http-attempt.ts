@@ -33,20 +33,14 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptOutcome> 
   const { controller, dispose } = childController(req.signal);
   const timer = setTimeout(() => controller.abort(ATTEMPT_TIMEOUT), req.timeoutMs);
   try {
-    const init: RequestInit = {
-      method: req.method,
-      headers: req.headers,
-      signal: controller.signal,
-      redirect: 'manual',
-    };
+    const init: RequestInit = { method: req.method, headers: req.headers, signal: controller.signal, redirect: 'manual' };
     if (req.body !== undefined) init.body = req.body;
     const response = await req.fetch(req.url, init);
     const bodyText = await response.text();
     return { kind: 'response', status: response.status, headers: response.headers, bodyText };
   } catch (err) {
     if (req.signal.aborted) return { kind: 'ended', cause: err };
-    if (controller.signal.aborted && controller.signal.reason === ATTEMPT_TIMEOUT)
-      return { kind: 'timeout' };
+    if (controller.signal.aborted && controller.signal.reason === ATTEMPT_TIMEOUT) return { kind: 'timeout' };
     return { kind: 'network', errorCode: lowLevelCode(err), cause: err };
   } finally {
     clearTimeout(timer);

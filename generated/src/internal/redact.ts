@@ -19,8 +19,7 @@ const SECRET_HEADERS = new Set([
 ]);
 
 /** Field names that look like they hold a secret (their values are never echoed). */
-const SECRET_NAME =
-  /secret|password|passwd|token|authorization|api[-_]?key|credential|private[-_]?key|ticket/i;
+const SECRET_NAME = /secret|password|passwd|token|authorization|api[-_]?key|credential|private[-_]?key|ticket/i;
 
 export function isSecretLookingName(name: string): boolean {
   return SECRET_NAME.test(name);
@@ -60,8 +59,7 @@ export function redactHeaders(
   const out: Record<string, string> = {};
   if (!headers) return out;
   const entries: Iterable<[string, string]> =
-    typeof (headers as Headers).forEach === 'function' &&
-    typeof (headers as Headers).get === 'function'
+    typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function'
       ? headersEntries(headers as Headers)
       : Object.entries(headers as Record<string, string>);
   for (const [name, value] of entries) {
@@ -112,10 +110,7 @@ export class SecretRedactor {
     if (Array.isArray(input)) return input.map((v) => this.value(v, depth + 1));
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
-      out[k] =
-        isSecretLookingName(k) && v !== null && v !== undefined
-          ? REDACTED
-          : this.value(v, depth + 1);
+      out[k] = isSecretLookingName(k) && v !== null && v !== undefined ? REDACTED : this.value(v, depth + 1);
     }
     return out;
   }

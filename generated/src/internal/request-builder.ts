@@ -19,41 +19,20 @@ export function pathSegmentIssue(name: string, value: unknown): ValidationIssue 
   if (typeof value === 'number') {
     return Number.isFinite(value)
       ? null
-      : {
-          pointer,
-          rule: 'type',
-          message: `path parameter \`${name}\` must be a finite number or a string`,
-        };
+      : { pointer, rule: 'type', message: `path parameter \`${name}\` must be a finite number or a string` };
   }
   if (typeof value !== 'string') {
-    return {
-      pointer,
-      rule: 'type',
-      message: `path parameter \`${name}\` must be a string (got ${typeof value})`,
-    };
+    return { pointer, rule: 'type', message: `path parameter \`${name}\` must be a string (got ${typeof value})` };
   }
-  if (value === '')
-    return { pointer, rule: 'minLength', message: `path parameter \`${name}\` must not be empty` };
+  if (value === '') return { pointer, rule: 'minLength', message: `path parameter \`${name}\` must not be empty` };
   if (value === '.' || value === '..') {
-    return {
-      pointer,
-      rule: 'pathSegment',
-      message: `path parameter \`${name}\` must not be "." or ".." (it would change the path)`,
-    };
+    return { pointer, rule: 'pathSegment', message: `path parameter \`${name}\` must not be "." or ".." (it would change the path)` };
   }
   if (CONTROL_CHARS.test(value)) {
-    return {
-      pointer,
-      rule: 'pattern',
-      message: `path parameter \`${name}\` must not contain control characters`,
-    };
+    return { pointer, rule: 'pattern', message: `path parameter \`${name}\` must not contain control characters` };
   }
   if (LONE_SURROGATE.test(value)) {
-    return {
-      pointer,
-      rule: 'wellFormed',
-      message: `path parameter \`${name}\` is not well-formed Unicode (lone surrogate)`,
-    };
+    return { pointer, rule: 'wellFormed', message: `path parameter \`${name}\` is not well-formed Unicode (lone surrogate)` };
   }
   return null;
 }
@@ -69,11 +48,7 @@ export function encodePathSegment(operationId: string, name: string, value: unkn
  * Fills `{name}` placeholders of a path template with encoded values (openai-node's `path`
  * helper): `path('users.get', '/users/{username}', { username: 'a/b' })` → `/users/a%2Fb`.
  */
-export function path(
-  operationId: string,
-  template: string,
-  values: Record<string, unknown>,
-): string {
+export function path(operationId: string, template: string, values: Record<string, unknown>): string {
   const issues: ValidationIssue[] = [];
   const out = template.replace(/\{([^}]+)\}/g, (_m, name: string) => {
     const issue = pathSegmentIssue(name, values[name]);
@@ -120,10 +95,7 @@ export function buildQuery(op: OperationSpec, params: Record<string, unknown>): 
  * JSON body object: every param that is neither path nor query and not undefined. Null values
  * are kept (tri-state fields: omitted = unchanged, null = clear, value = set).
  */
-export function buildBody(
-  op: OperationSpec,
-  params: Record<string, unknown>,
-): Record<string, unknown> | undefined {
+export function buildBody(op: OperationSpec, params: Record<string, unknown>): Record<string, unknown> | undefined {
   const taken = new Set([...op.pathParams, ...op.queryParams]);
   const body: Record<string, unknown> = {};
   const extra: string[] = [];
@@ -165,11 +137,7 @@ export interface Prefix {
  * A path that itself starts with `/{org_name}/{app_name}` (the token exchange may be written
  * so) gets those two filled from the client instead of the prefix being added again.
  */
-export function buildRequest(
-  op: OperationSpec,
-  params: Record<string, unknown>,
-  prefix: Prefix,
-): BuiltRequest {
+export function buildRequest(op: OperationSpec, params: Record<string, unknown>, prefix: Prefix): BuiltRequest {
   const org = encodePathSegment(op.id, 'org_name', prefix.orgName);
   const app = encodePathSegment(op.id, 'app_name', prefix.appName);
   const fullPrefix = '/{org_name}/{app_name}';
@@ -177,9 +145,7 @@ export function buildRequest(
   for (const m of ownPath.matchAll(/\{([^}]+)\}/g)) {
     const name = m[1] ?? '';
     if (!op.pathParams.includes(name)) {
-      throw new ImError(
-        `Operation table entry ${op.id} is inconsistent: {${name}} is not in pathParams (regenerate the package).`,
-      );
+      throw new ImError(`Operation table entry ${op.id} is inconsistent: {${name}} is not in pathParams (regenerate the package).`);
     }
   }
   const opPath = path(op.id, ownPath, params);
@@ -198,9 +164,7 @@ function toJson(operationId: string, body: Record<string, unknown>): string {
     return JSON.stringify(body);
   } catch (err) {
     const why = err instanceof Error ? err.message.split('\n')[0] : 'not serialisable';
-    throw new ValidationError(operationId, [
-      { pointer: '', rule: 'json', message: `the params cannot be sent as JSON (${why})` },
-    ]);
+    throw new ValidationError(operationId, [{ pointer: '', rule: 'json', message: `the params cannot be sent as JSON (${why})` }]);
   }
 }
 

@@ -32,10 +32,7 @@ export function retryClassFor(op: OperationSpec, params: Record<string, unknown>
   return op.retryClass;
 }
 
-export function retryPolicyFor(
-  op: OperationSpec,
-  params: Record<string, unknown> = {},
-): RetryPolicy {
+export function retryPolicyFor(op: OperationSpec, params: Record<string, unknown> = {}): RetryPolicy {
   const retryClass = retryClassFor(op, params);
   return {
     retryClass,
@@ -54,11 +51,7 @@ export interface BackoffOptions {
  * Exponential backoff with full jitter: a uniform wait in [0, min(cap, base * factor^(n-1))),
  * where `retryNumber` is 1 for the first resend. `random` returns a number in [0, 1).
  */
-export function backoffDelayMs(
-  retryNumber: number,
-  random: () => number,
-  opts: BackoffOptions = {},
-): number {
+export function backoffDelayMs(retryNumber: number, random: () => number, opts: BackoffOptions = {}): number {
   const base = opts.baseMs ?? 500;
   const factor = opts.factor ?? 2;
   const cap = opts.capMs ?? 8_000;
@@ -71,10 +64,7 @@ export function backoffDelayMs(
  * Parses a Retry-After header: delta-seconds (`"3"`, `"1.5"`) or an HTTP-date. Returns the
  * wait in ms from `now` (0 for a date in the past), or undefined when absent or unparsable.
  */
-export function parseRetryAfterMs(
-  value: string | null | undefined,
-  now: number,
-): number | undefined {
+export function parseRetryAfterMs(value: string | null | undefined, now: number): number | undefined {
   if (value === null || value === undefined) return undefined;
   const text = value.trim();
   if (text === '') return undefined;

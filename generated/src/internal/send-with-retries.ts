@@ -61,10 +61,7 @@ export interface CallSettings {
   scope: CallScope;
 }
 
-export async function sendWithRetries(
-  rt: RuntimeContext,
-  call: CallSettings,
-): Promise<WithResponse<unknown>> {
+export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): Promise<WithResponse<unknown>> {
   const { op, request, policy, scope } = call;
   const where = `${request.method} ${maskUrlQuery(request.pathAndQuery)}`;
   let resends = 0;
@@ -87,8 +84,7 @@ export async function sendWithRetries(
     if (revoked) throw revoked;
     if (scope.isDone()) throw scope.endError();
     const gated = rt.gate.remainingMs();
-    if (gated > rt.maxRetryAfterMs)
-      throw gateTooLong(op, gated, scope.attempts, rt.maxRetryAfterMs);
+    if (gated > rt.maxRetryAfterMs) throw gateTooLong(op, gated, scope.attempts, rt.maxRetryAfterMs);
     if (gated > 0) {
       rt.logger.debug(`${op.id} waits ${gated} ms: the client is paused by an earlier 429`);
       try {
@@ -115,99 +111,51 @@ export async function sendWithRetries(
     const attempt = scope.attempts;
     const started = rt.now();
     const timeoutMs = Math.max(1, Math.min(call.timeoutMs, scope.remainingMs() ?? Infinity));
-    const outcome = await sendAttempt({
-      fetch: rt.fetch,
-      method: request.method,
-      url: request.url,
-      headers,
-      body: request.body,
-      timeoutMs,
-      signal: scope.signal,
-    });
+    const outcome = await sendAttempt({ fetch: rt.fetch, method: request.method, url: request.url, headers, body: request.body, timeoutMs, signal: scope.signal });
     const tookMs = rt.now() - started;
 
     if (outcome.kind === 'ended') throw scope.endError(outcome.cause);
 
     if (outcome.kind === 'network' || outcome.kind === 'timeout') {
       mayHaveExecuted = true;
-      const what =
-        outcome.kind === 'timeout'
-          ? `no answer within ${timeoutMs} ms`
-          : `connection failed (${outcome.errorCode ?? 'network error'})`;
+      const what = outcome.kind === 'timeout' ? `no answer within ${timeoutMs} ms` : `connection failed (${outcome.errorCode ?? 'network error'})`;
       rt.logger.debug(`${op.id} ${where} attempt ${attempt}: ${what} after ${tookMs} ms`);
       const canResend = policy.resendOnFailure && resends < call.maxRetries;
-      const failure =
-        outcome.kind === 'timeout'
-          ? new TimeoutError(
-              `${op.id} (${where}): ${what}. ${afterFailure(op, policy, attempt, canResend)}`,
-              { operationId: op.id, kind: 'attempt', timeoutMs, attempts: attempt },
-            )
-          : new ConnectionError(
-              `${op.id} (${where}): ${what}. ${afterFailure(op, policy, attempt, canResend)}`,
-              {
-                operationId: op.id,
-                attempts: attempt,
-                ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}),
-                cause: outcome.cause,
-              },
-            );
+      const failure = outcome.kind === 'timeout'
+        ? new TimeoutError(`${op.id} (${where}): ${what}. ${afterFailure(op, policy, attempt, canResend)}`, { operationId: op.id, kind: 'attempt', timeoutMs, attempts: attempt })
+        : new ConnectionError(`${op.id} (${where}): ${what}. ${afterFailure(op, policy, attempt, canResend)}`, { operationId: op.id, attempts: attempt, ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}), cause: outcome.cause });
       if (!canResend) throw failure;
       resends += 1;
       const wait = backoffDelayMs(resends, rt.random);
-      rt.logger.debug(
-        `${op.id} resend ${resends}/${call.maxRetries} (class ${policy.retryClass}) in ${wait} ms`,
-      );
+      rt.logger.debug(`${op.id} resend ${resends}/${call.maxRetries} (class ${policy.retryClass}) in ${wait} ms`);
       await waitOrEnd(wait, failure);
       continue;
     }
 
     const { status, headers: resHeaders, bodyText } = outcome;
     rt.logger.debug(`${op.id} ${where} attempt ${attempt} -> ${status} in ${tookMs} ms`);
-    const response: ResponseInfo = {
-      status,
-      headers: redactHeaders(resHeaders),
-      requestId: resHeaders.get('x-request-id') ?? undefined,
-    };
+    const response: ResponseInfo = { status, headers: redactHeaders(resHeaders), requestId: resHeaders.get('x-request-id') ?? undefined };
 
     if (status >= 200 && status <= 299) {
       const data = parseSuccessBody(bodyText);
       if (data.ok) return { data: data.value, response };
       throw errorFromResponse(status, bodyText, resHeaders, {
-        operationId: op.id,
-        attempts: attempt,
-        resent: mayHaveExecuted,
-        retryClass: policy.retryClass,
-        redactor: rt.redactor,
+        operationId: op.id, attempts: attempt, resent: mayHaveExecuted, retryClass: policy.retryClass, redactor: rt.redactor,
         hint: 'The service answered success with a body that is not JSON (a proxy may have answered): check baseUrl.',
       });
     }
 
-    const retryAfterMs =
-      status === 429 ? parseRetryAfterMs(resHeaders.get('retry-after'), rt.now()) : undefined;
-    const ctx = {
-      operationId: op.id,
-      attempts: attempt,
-      resent: mayHaveExecuted,
-      retryClass: policy.retryClass,
-      redactor: rt.redactor,
-      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-    };
+    const retryAfterMs = status === 429 ? parseRetryAfterMs(resHeaders.get('retry-after'), rt.now()) : undefined;
+    const ctx = { operationId: op.id, attempts: attempt, resent: mayHaveExecuted, retryClass: policy.retryClass, redactor: rt.redactor, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
     const error: ApiError = errorFromResponse(status, bodyText, resHeaders, ctx);
 
     if (error instanceof CredentialsRevokedError) {
       await rt.revoke(error);
       throw error;
     }
-    if (
-      status === 401 &&
-      error.code === 'unauthenticated' &&
-      token !== undefined &&
-      !reauthenticated
-    ) {
+    if (status === 401 && error.code === 'unauthenticated' && token !== undefined && !reauthenticated) {
       reauthenticated = true;
-      rt.logger.info(
-        `${op.id}: the App Token was refused (401 unauthenticated); exchanging a new one and resending once`,
-      );
+      rt.logger.info(`${op.id}: the App Token was refused (401 unauthenticated); exchanging a new one and resending once`);
       await rt.invalidateToken(token);
       continue;
     }
@@ -216,22 +164,14 @@ export async function sendWithRetries(
       const wait = retryAfterMs ?? Math.max(500, backoffDelayMs(resends + 1, rt.random));
       if (retryAfterMs !== undefined && retryAfterMs > rt.maxRetryAfterMs) {
         rt.gate.pauseUntil(rt.now() + retryAfterMs);
-        throw errorFromResponse(status, bodyText, resHeaders, {
-          ...ctx,
-          hint: `Retry-After asks for ${retryAfterMs} ms, more than maxRetryAfterMs (${rt.maxRetryAfterMs} ms); not waiting. Retry after retryAfterMs, or raise maxRetryAfterMs.`,
-        });
+        throw errorFromResponse(status, bodyText, resHeaders, { ...ctx, hint: `Retry-After asks for ${retryAfterMs} ms, more than maxRetryAfterMs (${rt.maxRetryAfterMs} ms); not waiting. Retry after retryAfterMs, or raise maxRetryAfterMs.` });
       }
       rt.gate.pauseUntil(rt.now() + wait);
       if (resends >= call.maxRetries) {
-        throw errorFromResponse(status, bodyText, resHeaders, {
-          ...ctx,
-          hint: `Rate limited; gave up after ${attempt} attempt(s) (maxRetries ${call.maxRetries}). Retry after retryAfterMs, or lower the call rate.`,
-        });
+        throw errorFromResponse(status, bodyText, resHeaders, { ...ctx, hint: `Rate limited; gave up after ${attempt} attempt(s) (maxRetries ${call.maxRetries}). Retry after retryAfterMs, or lower the call rate.` });
       }
       resends += 1;
-      rt.logger.debug(
-        `${op.id} rate limited; every call of this client waits ${wait} ms (resend ${resends}/${call.maxRetries})`,
-      );
+      rt.logger.debug(`${op.id} rate limited; every call of this client waits ${wait} ms (resend ${resends}/${call.maxRetries})`);
       if (scope.wouldPassDeadline(wait)) throw scope.endError(error);
       continue;
     }
@@ -240,27 +180,17 @@ export async function sendWithRetries(
       if (policy.resendOnFailure && resends < call.maxRetries) {
         resends += 1;
         const wait = backoffDelayMs(resends, rt.random);
-        rt.logger.debug(
-          `${op.id} resend ${resends}/${call.maxRetries} (class ${policy.retryClass}) in ${wait} ms after ${status}`,
-        );
+        rt.logger.debug(`${op.id} resend ${resends}/${call.maxRetries} (class ${policy.retryClass}) in ${wait} ms after ${status}`);
         await waitOrEnd(wait, error);
         continue;
       }
-      throw errorFromResponse(status, bodyText, resHeaders, {
-        ...ctx,
-        hint: afterFailure(op, policy, attempt, false),
-      });
+      throw errorFromResponse(status, bodyText, resHeaders, { ...ctx, hint: afterFailure(op, policy, attempt, false) });
     }
     throw error;
   }
 }
 
-function afterFailure(
-  op: OperationSpec,
-  policy: RetryPolicy,
-  attempts: number,
-  willResend: boolean,
-): string {
+function afterFailure(op: OperationSpec, policy: RetryPolicy, attempts: number, willResend: boolean): string {
   if (willResend) return `Resending (class ${policy.retryClass}).`;
   if (!policy.resendOnFailure) {
     return `Not resent: ${op.id} is class N here (the request may already have been executed); check its effect before repeating it.`;
@@ -268,23 +198,10 @@ function afterFailure(
   return `Gave up after ${attempts} attempt(s) (class ${policy.retryClass}); raise maxRetries or timeoutMs, or check the service's health.`;
 }
 
-function gateTooLong(
-  op: OperationSpec,
-  waitMs: number,
-  attempts: number,
-  capMs: number,
-): RateLimitedError {
+function gateTooLong(op: OperationSpec, waitMs: number, attempts: number, capMs: number): RateLimitedError {
   return new RateLimitedError({
-    status: 429,
-    code: 'rate_limited',
-    serviceMessage: undefined,
-    requestId: undefined,
-    details: undefined,
-    headers: {},
-    operationId: op.id,
-    attempts,
-    mayBeEchoOfEarlierAttempt: false,
-    retryAfterMs: waitMs,
+    status: 429, code: 'rate_limited', serviceMessage: undefined, requestId: undefined, details: undefined, headers: {},
+    operationId: op.id, attempts, mayBeEchoOfEarlierAttempt: false, retryAfterMs: waitMs,
     hint: `Not sent: the client is paused by an earlier 429 for ${waitMs} ms more, longer than maxRetryAfterMs (${capMs} ms). Retry after retryAfterMs.`,
   });
 }

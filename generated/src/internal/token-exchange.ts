@@ -39,22 +39,10 @@ export interface ExchangeSettings {
   deadlineMs: number | undefined;
 }
 
-export async function exchangeToken(
-  rt: RuntimeContext,
-  settings: ExchangeSettings,
-  secret: string,
-): Promise<StoredToken> {
+export async function exchangeToken(rt: RuntimeContext, settings: ExchangeSettings, secret: string): Promise<StoredToken> {
   const op = TOKEN_EXCHANGE_OPERATION;
-  const params = {
-    grant_type: 'client_credentials',
-    client_id: settings.clientId,
-    client_secret: secret,
-  };
-  const scope = new CallScope({
-    operationId: op.id,
-    ...(settings.deadlineMs !== undefined ? { deadlineMs: settings.deadlineMs } : {}),
-    now: rt.now,
-  });
+  const params = { grant_type: 'client_credentials', client_id: settings.clientId, client_secret: secret };
+  const scope = new CallScope({ operationId: op.id, ...(settings.deadlineMs !== undefined ? { deadlineMs: settings.deadlineMs } : {}), now: rt.now });
   const started = rt.now();
   try {
     const { data, response } = await sendWithRetries(rt, {
@@ -76,9 +64,7 @@ export async function exchangeToken(
     rt.redactor.add(accessToken);
     let expiresIn = body.expires_in;
     if (typeof expiresIn !== 'number' || !Number.isFinite(expiresIn) || expiresIn <= 0) {
-      rt.logger.warn(
-        `token exchange answer has no usable expires_in; assuming ${FALLBACK_EXPIRES_IN_S} s`,
-      );
+      rt.logger.warn(`token exchange answer has no usable expires_in; assuming ${FALLBACK_EXPIRES_IN_S} s`);
       expiresIn = FALLBACK_EXPIRES_IN_S;
     }
     return {

@@ -113,8 +113,7 @@ export class TokenManager {
   async invalidate(token: string): Promise<void> {
     if (this.#rejected.has(token)) return;
     this.#rejected.add(token);
-    if (this.#rejected.size > 32)
-      this.#rejected.delete(this.#rejected.values().next().value as string);
+    if (this.#rejected.size > 32) this.#rejected.delete(this.#rejected.values().next().value as string);
     if (this.#current?.accessToken === token) this.#current = null;
     try {
       const { store, key } = this.#o;
@@ -143,12 +142,9 @@ export class TokenManager {
   }
 
   #marginMs(token: StoredToken): number {
-    const lifetime =
-      token.obtainedAt !== undefined ? token.expiresAt - token.obtainedAt : undefined;
+    const lifetime = token.obtainedAt !== undefined ? token.expiresAt - token.obtainedAt : undefined;
     if (this.#o.refreshMarginMs !== undefined) {
-      return lifetime !== undefined
-        ? Math.min(this.#o.refreshMarginMs, lifetime / 2)
-        : this.#o.refreshMarginMs;
+      return lifetime !== undefined ? Math.min(this.#o.refreshMarginMs, lifetime / 2) : this.#o.refreshMarginMs;
     }
     return lifetime !== undefined ? Math.min(DEFAULT_MARGIN_MS, lifetime * 0.1) : DEFAULT_MARGIN_MS;
   }
@@ -195,15 +191,9 @@ export class TokenManager {
       try {
         await store.set(key, fresh);
       } catch (err) {
-        this.#o.logger.warn(
-          `token store set failed; the token is kept in memory only: ${describe(err)}`,
-        );
+        this.#o.logger.warn(`token store set failed; the token is kept in memory only: ${describe(err)}`);
       }
-      this.#emit({
-        type: refreshing ? 'refreshed' : 'exchanged',
-        expiresAt: fresh.expiresAt,
-        ...(fresh.application ? { application: fresh.application } : {}),
-      });
+      this.#emit({ type: refreshing ? 'refreshed' : 'exchanged', expiresAt: fresh.expiresAt, ...(fresh.application ? { application: fresh.application } : {}) });
       return fresh;
     };
     return store.withExchangeLock ? store.withExchangeLock(key, run) : run();
@@ -215,16 +205,10 @@ export class TokenManager {
     this.#acquire().catch((err: unknown) => {
       this.#backgroundPausedUntil = this.#o.now() + BACKGROUND_RETRY_PAUSE_MS;
       const e = err as { name?: string; code?: string; message?: string };
-      this.#o.logger.warn(
-        `background App Token refresh failed; the current token stays in use: ${describe(err)}`,
-      );
+      this.#o.logger.warn(`background App Token refresh failed; the current token stays in use: ${describe(err)}`);
       this.#emit({
         type: 'refresh_failed',
-        error: {
-          name: String(e?.name ?? 'Error'),
-          ...(typeof e?.code === 'string' ? { code: e.code } : {}),
-          message: String(e?.message ?? err),
-        },
+        error: { name: String(e?.name ?? 'Error'), ...(typeof e?.code === 'string' ? { code: e.code } : {}), message: String(e?.message ?? err) },
       });
     });
   }

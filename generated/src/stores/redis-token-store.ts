@@ -43,15 +43,13 @@ export interface RedisTokenStoreOptions {
   now?: () => number;
 }
 
-const RELEASE_IF_OWNER =
-  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
-const EXTEND_IF_OWNER =
-  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end";
+const RELEASE_IF_OWNER = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
+const EXTEND_IF_OWNER = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end";
 
 const DELETE_IF_TOKEN =
   "local v = redis.call('GET', KEYS[1]) " +
   'if not v then return 0 end ' +
-  'local ok, t = pcall(cjson.decode, v) ' +
+  "local ok, t = pcall(cjson.decode, v) " +
   "if ok and type(t) == 'table' and t['accessToken'] == ARGV[1] then return redis.call('DEL', KEYS[1]) end " +
   'return 0';
 
@@ -66,9 +64,7 @@ export class RedisTokenStore implements TokenStore {
 
   constructor(options: RedisTokenStoreOptions) {
     if (!options || typeof options.client?.command !== 'function') {
-      throw new TypeError(
-        'RedisTokenStore needs { client } with command(args): use fromNodeRedis(client) or fromIoredis(client).',
-      );
+      throw new TypeError('RedisTokenStore needs { client } with command(args): use fromNodeRedis(client) or fromIoredis(client).');
     }
     this.#client = options.client;
     this.#prefix = options.prefix ?? '';
@@ -96,13 +92,7 @@ export class RedisTokenStore implements TokenStore {
       ...(token.application !== undefined ? { application: token.application } : {}),
       ...(token.obtainedAt !== undefined ? { obtainedAt: token.obtainedAt } : {}),
     };
-    await this.#client.command([
-      'SET',
-      this.#prefix + key,
-      JSON.stringify(value),
-      'PX',
-      String(ttl),
-    ]);
+    await this.#client.command(['SET', this.#prefix + key, JSON.stringify(value), 'PX', String(ttl)]);
   }
 
   async delete(key: string): Promise<void> {
@@ -145,35 +135,21 @@ export class RedisTokenStore implements TokenStore {
     // A slow exchange (retries, a slow service) keeps its lock: renewed at a third of its life,
     // only while this process still owns it. A process that dies stops renewing, so its lock
     // still expires.
-    const renew = setInterval(
-      () => {
-        this.#client
-          .command(['EVAL', EXTEND_IF_OWNER, '1', lockKey, owner, String(this.#lockTtlMs)])
-          .catch(() => undefined);
-      },
-      Math.max(1, Math.floor(this.#lockTtlMs / 3)),
-    );
+    const renew = setInterval(() => {
+      this.#client.command(['EVAL', EXTEND_IF_OWNER, '1', lockKey, owner, String(this.#lockTtlMs)]).catch(() => undefined);
+    }, Math.max(1, Math.floor(this.#lockTtlMs / 3)));
     (renew as { unref?: () => void }).unref?.();
     try {
       return await fn();
     } finally {
       clearInterval(renew);
       // Only while we still own it: after an expiry another process may hold it now.
-      await this.#client
-        .command(['EVAL', RELEASE_IF_OWNER, '1', lockKey, owner])
-        .catch(() => undefined);
+      await this.#client.command(['EVAL', RELEASE_IF_OWNER, '1', lockKey, owner]).catch(() => undefined);
     }
   }
 
   async #tryLock(lockKey: string, owner: string): Promise<boolean> {
-    const reply = await this.#client.command([
-      'SET',
-      lockKey,
-      owner,
-      'NX',
-      'PX',
-      String(this.#lockTtlMs),
-    ]);
+    const reply = await this.#client.command(['SET', lockKey, owner, 'NX', 'PX', String(this.#lockTtlMs)]);
     return replyText(reply) === 'OK';
   }
 
@@ -196,20 +172,12 @@ function parseToken(text: string | null): StoredToken | null {
   }
   if (typeof value !== 'object' || value === null) return null;
   const v = value as Record<string, unknown>;
-  if (
-    typeof v.accessToken !== 'string' ||
-    v.accessToken === '' ||
-    typeof v.expiresAt !== 'number' ||
-    !Number.isFinite(v.expiresAt)
-  )
-    return null;
+  if (typeof v.accessToken !== 'string' || v.accessToken === '' || typeof v.expiresAt !== 'number' || !Number.isFinite(v.expiresAt)) return null;
   return {
     accessToken: v.accessToken,
     expiresAt: v.expiresAt,
     ...(typeof v.application === 'string' ? { application: v.application } : {}),
-    ...(typeof v.obtainedAt === 'number' && Number.isFinite(v.obtainedAt)
-      ? { obtainedAt: v.obtainedAt }
-      : {}),
+    ...(typeof v.obtainedAt === 'number' && Number.isFinite(v.obtainedAt) ? { obtainedAt: v.obtainedAt } : {}),
   };
 }
 

@@ -497,7 +497,8 @@ export type ModerationItem = {
   id?: Id;
   version?: ItemVersion;
   status?: ModerationItemStatus;
-  scene?: ModerationScene;
+  /** The item's scene: one of the scenes the seed names, or one the service adds later (kept open in responses). */
+  scene?: ModerationScene | (string & {});
   [key: string]: unknown;
 };
 /**

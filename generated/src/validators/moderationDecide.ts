@@ -277,7 +277,7 @@ return errors === 0;
 validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const validateResponseBody = validate1;
-const schema1 = {"$id":"urn:im-server-sdk:response:moderation.decide","type":"object","additionalProperties":true,"properties":{"id":{"type":"string","minLength":1},"version":{"anyOf":[{"type":"integer"},{"type":"string","minLength":1}]},"status":{"type":"string","enum":["pending","auto_violation"]},"scene":{"type":"string","enum":["message","chatroom_message","user_profile","group_profile","group_member","group_request","friend_request","chatroom_profile","chatroom_attribute","media_upload"]}}};
+const schema1 = {"$id":"urn:im-server-sdk:response:moderation.decide","type":"object","additionalProperties":true,"properties":{"id":{"type":"string","minLength":1},"version":{"anyOf":[{"type":"integer"},{"type":"string","minLength":1}]},"status":{"type":"string","enum":["pending","auto_violation"]},"scene":{"anyOf":[{"type":"string","enum":["message","chatroom_message","user_profile","group_profile","group_member","group_request","friend_request","chatroom_profile","chatroom_attribute","media_upload"]},{"type":"string"}]}}};
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:im-server-sdk:response:moderation.decide" */;
@@ -405,8 +405,11 @@ errors++;
 }
 if(data.scene !== undefined){
 let data3 = data.scene;
+const _errs13 = errors;
+let valid2 = false;
+const _errs14 = errors;
 if(typeof data3 !== "string"){
-const err8 = {instancePath:instancePath+"/scene",schemaPath:"#/properties/scene/type",keyword:"type",params:{type: "string"}};
+const err8 = {instancePath:instancePath+"/scene",schemaPath:"#/properties/scene/anyOf/0/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -416,7 +419,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((((((((((data3 === "message") || (data3 === "chatroom_message")) || (data3 === "user_profile")) || (data3 === "group_profile")) || (data3 === "group_member")) || (data3 === "group_request")) || (data3 === "friend_request")) || (data3 === "chatroom_profile")) || (data3 === "chatroom_attribute")) || (data3 === "media_upload"))){
-const err9 = {instancePath:instancePath+"/scene",schemaPath:"#/properties/scene/enum",keyword:"enum",params:{allowedValues: schema1.properties.scene.enum}};
+const err9 = {instancePath:instancePath+"/scene",schemaPath:"#/properties/scene/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema1.properties.scene.anyOf[0].enum}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -425,15 +428,51 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-}
-else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+var _valid1 = _errs14 === errors;
+valid2 = valid2 || _valid1;
+const _errs16 = errors;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/scene",schemaPath:"#/properties/scene/anyOf/1/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err10];
 }
 else {
 vErrors.push(err10);
+}
+errors++;
+}
+var _valid1 = _errs16 === errors;
+valid2 = valid2 || _valid1;
+if(!valid2){
+const err11 = {instancePath:instancePath+"/scene",schemaPath:"#/properties/scene/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+else {
+errors = _errs13;
+if(vErrors !== null){
+if(_errs13){
+vErrors.length = _errs13;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
 }
 errors++;
 }

@@ -171,7 +171,7 @@ return errors === 0;
 validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const validateResponseBody = validate1;
-const schema1 = {"$id":"urn:im-server-sdk:response:moderation.items","type":"object","required":["items","next_cursor"],"properties":{"items":{"type":"array","items":{"type":"object","additionalProperties":true,"properties":{"id":{"type":"string","minLength":1},"version":{"anyOf":[{"type":"integer"},{"type":"string","minLength":1}]},"status":{"type":"string","enum":["pending","auto_violation"]},"scene":{"type":"string","enum":["message","chatroom_message","user_profile","group_profile","group_member","group_request","friend_request","chatroom_profile","chatroom_attribute","media_upload"]}}}},"next_cursor":{"type":["string","null"]}},"additionalProperties":false};
+const schema1 = {"$id":"urn:im-server-sdk:response:moderation.items","type":"object","required":["items","next_cursor"],"properties":{"items":{"type":"array","items":{"type":"object","additionalProperties":true,"properties":{"id":{"type":"string","minLength":1},"version":{"anyOf":[{"type":"integer"},{"type":"string","minLength":1}]},"status":{"type":"string","enum":["pending","auto_violation"]},"scene":{"anyOf":[{"type":"string","enum":["message","chatroom_message","user_profile","group_profile","group_member","group_request","friend_request","chatroom_profile","chatroom_attribute","media_upload"]},{"type":"string"}]}}}},"next_cursor":{"type":["string","null"]}},"additionalProperties":false};
 const func0 = ajvUcs2length;
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -339,8 +339,11 @@ errors++;
 }
 if(data1.scene !== undefined){
 let data5 = data1.scene;
+const _errs18 = errors;
+let valid5 = false;
+const _errs19 = errors;
 if(typeof data5 !== "string"){
-const err11 = {instancePath:instancePath+"/items/" + i0+"/scene",schemaPath:"#/properties/items/items/properties/scene/type",keyword:"type",params:{type: "string"}};
+const err11 = {instancePath:instancePath+"/items/" + i0+"/scene",schemaPath:"#/properties/items/items/properties/scene/anyOf/0/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -350,7 +353,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((((((((data5 === "message") || (data5 === "chatroom_message")) || (data5 === "user_profile")) || (data5 === "group_profile")) || (data5 === "group_member")) || (data5 === "group_request")) || (data5 === "friend_request")) || (data5 === "chatroom_profile")) || (data5 === "chatroom_attribute")) || (data5 === "media_upload"))){
-const err12 = {instancePath:instancePath+"/items/" + i0+"/scene",schemaPath:"#/properties/items/items/properties/scene/enum",keyword:"enum",params:{allowedValues: schema1.properties.items.items.properties.scene.enum}};
+const err12 = {instancePath:instancePath+"/items/" + i0+"/scene",schemaPath:"#/properties/items/items/properties/scene/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema1.properties.items.items.properties.scene.anyOf[0].enum}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -359,10 +362,11 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/type",keyword:"type",params:{type: "object"}};
+var _valid1 = _errs19 === errors;
+valid5 = valid5 || _valid1;
+const _errs21 = errors;
+if(typeof data5 !== "string"){
+const err13 = {instancePath:instancePath+"/items/" + i0+"/scene",schemaPath:"#/properties/items/items/properties/scene/anyOf/1/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -371,10 +375,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"}};
+var _valid1 = _errs21 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const err14 = {instancePath:instancePath+"/items/" + i0+"/scene",schemaPath:"#/properties/items/items/properties/scene/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -383,11 +387,21 @@ vErrors.push(err14);
 }
 errors++;
 }
+else {
+errors = _errs18;
+if(vErrors !== null){
+if(_errs18){
+vErrors.length = _errs18;
 }
-if(data.next_cursor !== undefined){
-let data6 = data.next_cursor;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err15 = {instancePath:instancePath+"/next_cursor",schemaPath:"#/properties/next_cursor/type",keyword:"type",params:{type: schema1.properties.next_cursor.type}};
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -399,12 +413,37 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+const err16 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.next_cursor !== undefined){
+let data6 = data.next_cursor;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err17 = {instancePath:instancePath+"/next_cursor",schemaPath:"#/properties/next_cursor/type",keyword:"type",params:{type: schema1.properties.next_cursor.type}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
 }
 errors++;
 }
