@@ -1,12 +1,11 @@
 /** OpenAPI document → ApiModel. Pure: no I/O, deterministic order. */
 import type { HttpMethod, PaginationSpec } from '../templates/runtime/operation.js';
 import { buildHelperMethods } from './build-helpers.js';
-import { deref, type OpenApiDocument } from './load-spec.js';
+import { deref, METHODS, type OpenApiDocument } from './load-spec.js';
 import type { ApiModel, FieldModel, JsonSchema, OperationModel, Provenance } from './model.js';
 import { operationNames, pascalCase } from './names.js';
 import { SpecError, pointerOf } from './spec-error.js';
 
-const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 const PREFIX = '/{org_name}/{app_name}';
 const CLIENT_FILLED = new Set(['org_name', 'app_name']);
 

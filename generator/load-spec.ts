@@ -8,7 +8,8 @@ import type { GeneratorCache } from './format.js';
 import { SpecError, pointerOf } from './spec-error.js';
 
 const RETRY_CLASSES = new Set(['Q', 'I', 'U', 'D', 'N']);
-const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
+/** The HTTP methods an operation may use, as OpenAPI path items spell them. */
+export const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 const OPERATION_ID = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 
 export type OpenApiDocument = Record<string, any>;

@@ -19,8 +19,8 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import { isDateTime } from '../../templates/runtime/internal/ajv-runtime.js';
 import { createHash } from 'node:crypto';
 import type { GeneratorCache } from '../format.js';
-import type { ApiModel, OperationModel } from '../model.js';
-import { paramsSchemaOf, responseDriftSchemaOf } from './params-schema.js';
+import type { ApiModel, JsonSchema, OperationModel } from '../model.js';
+import { componentMap, driftComponentMap, paramsSchemaOf, responseDriftSchemaOf } from './params-schema.js';
 import { doNotEditHeader } from './source-file.js';
 
 export const VALIDATORS_DIR = 'src/validators';
@@ -83,15 +83,25 @@ function checkSchema(op: OperationModel, schema: object): void {
   }
 }
 
+/** What one operation's validator module is compiled from. */
+export interface ValidatorSchemas {
+  params: JsonSchema;
+  response: JsonSchema | boolean;
+}
+
+function validatorSchemasOf(model: ApiModel, op: OperationModel): ValidatorSchemas {
+  return { params: paramsSchemaOf(model, op), response: responseDriftSchemaOf(model, op) };
+}
+
 /** Ajv standalone code for one op, with helper requires rewritten; returns code and names used. */
-export function compileValidatorCode(model: ApiModel, op: OperationModel): { code: string; imports: string[] } {
+export function compileValidatorCode(model: ApiModel, op: OperationModel, schemas: ValidatorSchemas = validatorSchemasOf(model, op)): { code: string; imports: string[] } {
   const ajv = newAjv();
   const id = `urn:im-server-sdk:params:${op.id}`;
-  const schema = { $id: id, ...paramsSchemaOf(model, op) };
+  const schema = { $id: id, ...schemas.params };
   checkSchema(op, schema);
   ajv.addSchema(schema);
   const responseId = `urn:im-server-sdk:response:${op.id}`;
-  const driftSchema = responseDriftSchemaOf(model, op);
+  const driftSchema = schemas.response;
   const response = typeof driftSchema === 'boolean' ? { $id: responseId, ...(driftSchema ? {} : { not: {} }) } : { $id: responseId, ...driftSchema };
   checkSchema(op, response);
   ajv.addSchema(response);
@@ -109,8 +119,8 @@ export function compileValidatorCode(model: ApiModel, op: OperationModel): { cod
   return { code, imports };
 }
 
-function validatorModule(model: ApiModel, op: OperationModel): string {
-  const { code, imports } = compileValidatorCode(model, op);
+function validatorModule(model: ApiModel, op: OperationModel, schemas: ValidatorSchemas): string {
+  const { code, imports } = compileValidatorCode(model, op, schemas);
   const context = JSON.stringify({ pathParams: op.pathParams.map((p) => p.name) });
   return [
     doNotEditHeader(model.source).trimEnd(),
@@ -143,11 +153,15 @@ function validatorModule(model: ApiModel, op: OperationModel): string {
  */
 export function emitValidators(model: ApiModel, cache?: GeneratorCache): Map<string, string> {
   const files = new Map<string, string>();
+  // Component maps once per model; each operation's schemas once, for the key and the compile.
+  const components = componentMap(model);
+  const driftComponents = driftComponentMap(model);
   for (const op of model.operations) {
-    const key = cache ? `validator\0${createHash('sha256').update(JSON.stringify([model.source, op.id, op.funcName, op.pathParams.map((p) => p.name), paramsSchemaOf(model, op), responseDriftSchemaOf(model, op)])).digest('hex')}` : '';
+    const schemas: ValidatorSchemas = { params: paramsSchemaOf(model, op, components), response: responseDriftSchemaOf(model, op, driftComponents) };
+    const key = cache ? `validator\0${createHash('sha256').update(JSON.stringify([model.source, op.id, op.funcName, op.pathParams.map((p) => p.name), schemas.params, schemas.response])).digest('hex')}` : '';
     let text = cache?.get(key);
     if (text === undefined) {
-      text = validatorModule(model, op);
+      text = validatorModule(model, op, schemas);
       cache?.set(key, text);
     }
     files.set(validatorFile(op), text);

@@ -56,7 +56,7 @@ function shapeOf(h: HelperMethodModel): Shape {
       return {
         parameters: [{ name: 'params', type: paramsTypeName(h.list), hasQuestionToken: !h.list.paramsRequired }, { name: 'options', type: 'RequestOptions', hasQuestionToken: true }],
         returnType: `Promise<VersionedSnapshot<${itemTypeName(h.list)}>>`,
-        body: `return fetchVersionedList(client, ${operationConstName(h.list)}, params ?? {}, options);`,
+        body: `return fetchVersionedList(client, ${operationConstName(h.list)}, ${h.list.paramsRequired ? 'params' : 'params ?? {}'}, options);`,
         runtimeImports: [value('helpers/versioned', 'fetchVersionedList'), type('helpers/versioned', 'VersionedSnapshot'), type('core/options', 'RequestOptions')],
         operationConsts: [operationConstName(h.list)],
         typeNames: [paramsTypeName(h.list), itemTypeName(h.list)],

@@ -57,7 +57,7 @@ export function inlineSchema(schema: unknown, components: ReadonlyMap<string, Js
   return out;
 }
 
-function componentMap(model: ApiModel): Map<string, JsonSchema> {
+export function componentMap(model: ApiModel): Map<string, JsonSchema> {
   return new Map(model.schemas.map((s) => [s.name, s.schema]));
 }
 
@@ -131,8 +131,12 @@ export function driftSchema(schema: unknown): unknown {
   return out;
 }
 
+/** The component schemas as the drift check sees them (build once per model, not per operation). */
+export function driftComponentMap(model: ApiModel): Map<string, JsonSchema> {
+  return new Map(model.schemas.map((s) => [s.name, driftSchema(s.schema) as JsonSchema]));
+}
+
 /** The drift-reporting schema of an operation's first success response (without $id). */
-export function responseDriftSchemaOf(model: ApiModel, op: OperationModel): JsonSchema | boolean {
-  const components = new Map(model.schemas.map((s) => [s.name, driftSchema(s.schema) as JsonSchema]));
+export function responseDriftSchemaOf(model: ApiModel, op: OperationModel, components = driftComponentMap(model)): JsonSchema | boolean {
   return inlineSchema(driftSchema(op.response), components, `${op.id}: response`);
 }

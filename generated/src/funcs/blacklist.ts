@@ -108,5 +108,5 @@ export function blacklistListAll(
   params: BlacklistListParams,
   options?: RequestOptions,
 ): Promise<VersionedSnapshot<BlacklistListItem>> {
-  return fetchVersionedList(client, blacklistListOperation, params ?? {}, options);
+  return fetchVersionedList(client, blacklistListOperation, params, options);
 }

@@ -478,7 +478,7 @@ export function groupsMembersAll(
   params: GroupsMembersParams,
   options?: RequestOptions,
 ): Promise<VersionedSnapshot<GroupsMembersItem>> {
-  return fetchVersionedList(client, groupsMembersOperation, params ?? {}, options);
+  return fetchVersionedList(client, groupsMembersOperation, params, options);
 }
 
 /**

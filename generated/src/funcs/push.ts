@@ -182,5 +182,5 @@ export function pushMutesAll(
   params: PushMutesParams,
   options?: RequestOptions,
 ): Promise<VersionedSnapshot<PushMutesItem>> {
-  return fetchVersionedList(client, pushMutesOperation, params ?? {}, options);
+  return fetchVersionedList(client, pushMutesOperation, params, options);
 }

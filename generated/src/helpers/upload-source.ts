@@ -14,6 +14,8 @@ export interface SourcePart {
 }
 
 export interface PartReader {
+  /** Bytes per part (the last part may be shorter). */
+  readonly partSize: number;
   /** Total size in bytes when known before reading (bytes, Blob, file); undefined for streams. */
   readonly size: number | undefined;
   /** The next part, or null after the last one. Calls must not overlap. */
@@ -49,6 +51,7 @@ function sliceReader(size: number, partSize: number, read: (start: number, end: 
     return { partNumber, start, end: Math.min(start + partSize, size) };
   };
   return {
+    partSize,
     size,
     async next() {
       const range = nextRange();
@@ -127,6 +130,7 @@ function streamReader(chunks: AsyncIterator<Uint8Array>, partSize: number): Part
     return filled === partSize ? part : part.slice(0, filled);
   };
   return {
+    partSize,
     size: undefined,
     async next() {
       const bytes = await fill();

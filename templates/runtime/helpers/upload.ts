@@ -69,8 +69,7 @@ const PART_URL = 'url';
 export const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 
 export async function uploadFile<TFile>(client: ImCore, ops: UploadOperations, source: UploadSource, options: UploadOptions = {}): Promise<UploadResult<TFile>> {
-  const partSize = options.partSize ?? DEFAULT_PART_SIZE;
-  const reader = await openPartReader(source, partSize);
+  const reader = await openPartReader(source, options.partSize ?? DEFAULT_PART_SIZE);
   const size = reader.size ?? options.size;
   let fileId: string;
   try {
@@ -112,8 +111,7 @@ async function sendAndComplete<TFile>(
 ): Promise<UploadResult<TFile>> {
   const concurrency = options.concurrency ?? 3;
   const totalBytes = reader.size ?? options.size;
-  const partSize = options.partSize ?? DEFAULT_PART_SIZE;
-  const lastPart = totalBytes === undefined ? undefined : Math.max(1, Math.ceil(totalBytes / partSize));
+  const lastPart = totalBytes === undefined ? undefined : Math.max(1, Math.ceil(totalBytes / reader.partSize));
   const controller = new AbortController();
   const addresses = new PartAddresses(client, ops.partUrls, fileId, lastPart, alreadyUploaded, { ...callOptions(options), signal: controller.signal });
   const onAbort = () => controller.abort(options.signal?.reason);

@@ -35,5 +35,5 @@ export function friendsListAll(
   params: FriendsListParams,
   options?: RequestOptions,
 ): Promise<VersionedSnapshot<FriendsListItem>> {
-  return fetchVersionedList(client, friendsListOperation, params ?? {}, options);
+  return fetchVersionedList(client, friendsListOperation, params, options);
 }
