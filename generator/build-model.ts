@@ -4,19 +4,24 @@ import { buildHelperMethods } from './build-helpers.js';
 import { deref, METHODS, type OpenApiDocument } from './load-spec.js';
 import type { ApiModel, FieldModel, JsonSchema, OperationModel, Provenance } from './model.js';
 import { operationNames, pascalCase } from './names.js';
-import { SpecError, pointerOf } from './spec-error.js';
+import { SpecError, collectSpecErrors, pointerOf, type SpecProblem } from './spec-error.js';
 
 const PREFIX = '/{org_name}/{app_name}';
 const CLIENT_FILLED = new Set(['org_name', 'app_name']);
 
 export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml'): ApiModel {
   const operations: OperationModel[] = [];
+  // Every operation's problems are gathered, so the author sees them all in one run.
+  const problems: SpecProblem[] = [];
   for (const path of Object.keys(doc.paths).sort()) {
     const item = doc.paths[path];
     for (const method of METHODS) {
-      if (item[method]) operations.push(operationModel(doc, path, method, item));
+      if (!item[method]) continue;
+      const op = collectSpecErrors(problems, () => operationModel(doc, path, method, item));
+      if (op) operations.push(op);
     }
   }
+  if (problems.length) throw SpecError.of(problems);
   operations.sort((a, b) => a.id.localeCompare(b.id));
   const byNamespace = new Map<string, OperationModel[]>();
   for (const op of operations) byNamespace.set(op.namespace, [...(byNamespace.get(op.namespace) ?? []), op]);

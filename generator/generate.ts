@@ -15,6 +15,9 @@ import { emitSchemaTypes } from './emit/emit-schema-types.js';
 import { emitValidators, validatorImport } from './emit/emit-validators.js';
 import { formatFiles, type GeneratorCache } from './format.js';
 import { parseSpec } from './load-spec.js';
+import { checkExtensions, type ExtensionsSchema } from './check-extensions.js';
+import { SpecError } from './spec-error.js';
+import { parse as parseYaml } from 'yaml';
 import type { ApiModel } from './model.js';
 
 export interface GeneratorInput {
@@ -31,6 +34,8 @@ export interface GeneratorInput {
   callbacksSource?: string;
   /** templates/examples, copied under examples/ with a header: package path → text. */
   staticFiles?: ReadonlyMap<string, string>;
+  /** spec/extensions.schema.json: when given, every x- name and value of both specs is checked against it. */
+  extensionsSchema?: ExtensionsSchema;
 }
 
 export interface GeneratorOutput {
@@ -40,7 +45,11 @@ export interface GeneratorOutput {
 
 /** `cache`: formatted files and compiled validators by their inputs (the CLI keeps one on disk); optional. */
 export async function generate(input: GeneratorInput, cache?: GeneratorCache): Promise<GeneratorOutput> {
-  const doc = parseSpec(input.openapiText, input.openapiSource, cache);
+  const doc = parseSpec(input.openapiText, input.openapiSource, cache, input.extensionsSchema);
+  if (input.callbacksText && input.extensionsSchema) {
+    const problems = checkExtensions(parseYaml(input.callbacksText), input.extensionsSchema, 'asyncapi');
+    if (problems.length) throw SpecError.of(problems.map((p) => ({ ...p, file: input.callbacksSource ?? 'callbacks spec' })));
+  }
   const model = buildApiModel(doc, input.openapiSource);
   // Copies of hand-written files (runtime, examples) are not re-formatted: they stay as written.
   const runtimeCopy = emitRuntimeCopy(input.runtimeFiles);

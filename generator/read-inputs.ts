@@ -28,6 +28,7 @@ export function readGeneratorInput(root: string, openapiSource = 'spec/openapi.y
     callbacksSource: 'spec/callbacks.asyncapi.yaml',
     runtimeFiles: readTree(join(root, 'templates/runtime')),
     packageTemplates: Object.fromEntries(readTree(join(root, 'templates/package'))),
+    extensionsSchema: JSON.parse(readFileSync(join(root, 'spec/extensions.schema.json'), 'utf8')),
     staticFiles: new Map([...readTree(join(root, 'templates/examples'))].map(([p, t]) => [`examples/${p}`, t])),
   };
 }

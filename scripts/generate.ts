@@ -2,13 +2,14 @@
  * `npm run generate`: spec/openapi.yaml → generated/ (the package im-server-sdk).
  * `npm run generate -- --check`: write nothing; exit 1 naming every file that differs.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate } from '../generator/generate.js';
 import { DiskGeneratorCache, generatorFingerprint } from '../generator/disk-cache.js';
 import { readGeneratorInput, readTree } from '../generator/read-inputs.js';
 import { SpecError } from '../generator/spec-error.js';
+import { formatSpecError } from '../generator/spec-location.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outDir = join(root, 'generated');
@@ -49,7 +50,10 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error) => {
-    if (error instanceof SpecError) console.error(error.message);
+    if (error instanceof SpecError) {
+      const read = (file: string) => [file, readFileSync(join(root, file), 'utf8')] as const;
+      console.error(formatSpecError(error, Object.fromEntries([read('spec/openapi.yaml'), read('spec/callbacks.asyncapi.yaml')]), 'spec/openapi.yaml'));
+    }
     else console.error(error);
     process.exit(1);
   },

@@ -1,0 +1,114 @@
+/**
+ * Checks every `x-` extension of a spec against spec/extensions.schema.json: names by where they
+ * stand, values by their schema. An unknown name near a known one (`x-paginaton`) is refused with
+ * a suggestion, because a misspelt extension silently changes what is generated (a list would
+ * become a single call); a name far from all of ours belongs to another tool and is left alone.
+ * Pure: the schema comes in as data.
+ */
+import Ajv2020Module from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { nearestName } from './nearest-name.js';
+import { pointerOf, type SpecProblem } from './spec-error.js';
+
+export type ExtensionsSchema = { $defs: Record<string, any> };
+type Place = 'operation' | 'callbacks';
+
+const AjvClass: typeof Ajv2020Module.default = (Ajv2020Module as any).default ?? Ajv2020Module;
+const OPERATION_KEYS = new Set(['get', 'put', 'post', 'patch', 'delete', 'head', 'options', 'trace']);
+/** Maps whose keys are names chosen by the author (a property called `x-foo` is no extension). */
+const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'schemas', 'parameters', 'responses', 'headers', 'content', 'examples', 'securitySchemes', 'messages', 'channels', 'operations', 'servers', 'variables', 'mapping', 'encoding', 'links', 'callbacks', 'requestBodies', 'pathItems']);
+/** Values that are data, not spec objects. */
+const DATA = new Set(['example', 'examples', 'default', 'const', 'enum']);
+
+interface Compiled {
+  byPlace: Record<Place | 'anywhere', Map<string, ValidateFunction>>;
+  all: Set<string>;
+}
+
+const compiledBySchema = new WeakMap<ExtensionsSchema, Compiled>();
+
+function compile(schema: ExtensionsSchema): Compiled {
+  const cached = compiledBySchema.get(schema);
+  if (cached) return cached;
+  const ajv = new AjvClass({ allErrors: true, strict: false });
+  ajv.addSchema({ ...schema, $id: 'urn:im-openapi:spec-extensions' });
+  const place = (def: string) =>
+    new Map(Object.keys(schema.$defs[def].properties).map((name) => [name, ajv.getSchema(`urn:im-openapi:spec-extensions#/$defs/${def}/properties/${escape(name)}`)!]));
+  const byPlace = { operation: place('operation'), callbacks: place('callbacks'), anywhere: place('anywhere') };
+  const compiled = { byPlace, all: new Set([...byPlace.operation.keys(), ...byPlace.callbacks.keys(), ...byPlace.anywhere.keys()]) };
+  compiledBySchema.set(schema, compiled);
+  return compiled;
+}
+
+const escape = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Every extension problem of an OpenAPI (`operation` extensions) or AsyncAPI (`callbacks`) document. */
+export function checkExtensions(doc: unknown, schema: ExtensionsSchema, kind: 'openapi' | 'asyncapi'): SpecProblem[] {
+  const { byPlace, all } = compile(schema);
+  const problems: SpecProblem[] = [];
+  const walk = (node: unknown, path: string[], place: Place | undefined): void => {
+    if (Array.isArray(node)) return node.forEach((v, i) => walk(v, [...path, String(i)], undefined));
+    if (!node || typeof node !== 'object') return;
+    const parentKey = path[path.length - 1];
+    const keysAreNames = parentKey !== undefined && (NAME_MAPS.has(parentKey) || parentKey === 'paths');
+    for (const [key, value] of Object.entries(node)) {
+      const here = [...path, key];
+      if (key.startsWith('x-') && !keysAreNames) checkOne(key, value, here, place);
+      if (key.startsWith('x-') || DATA.has(key)) continue;
+      const childPlace: Place | undefined = kind === 'asyncapi' ? 'callbacks' : parentKey !== undefined && path[path.length - 2] === 'paths' && OPERATION_KEYS.has(key) ? 'operation' : undefined;
+      walk(value, here, childPlace);
+    }
+  };
+  const checkOne = (name: string, value: unknown, path: string[], place: Place | undefined): void => {
+    const pointer = pointerOf(...path);
+    const validator = byPlace.anywhere.get(name) ?? (place ? byPlace[place].get(name) : undefined);
+    if (validator) {
+      if (!validator(value)) problems.push(valueProblem(name, value, pointer, validator.errors ?? []));
+      return;
+    }
+    if (all.has(name)) {
+      const where = byPlace.operation.has(name) ? 'an operation (paths.<path>.<method>)' : 'the callbacks spec';
+      problems.push({ pointer, rule: 'extension-misplaced', message: `${name} is read on ${where} only; here it has no effect`, hint: `move it to ${where}` });
+      return;
+    }
+    const near = nearestName(name, [...(place ? byPlace[place].keys() : []), ...byPlace.anywhere.keys(), ...all]);
+    if (near) problems.push({ pointer, rule: 'unknown-extension', message: `${name} is not an extension im-openapi reads, so it would be ignored`, hint: `did you mean ${near}?` });
+  };
+  walk(doc, [], kind === 'asyncapi' ? 'callbacks' : undefined);
+  return problems;
+}
+
+function valueProblem(name: string, value: unknown, pointer: string, errors: ErrorObject[]): SpecProblem {
+  // The most specific error speaks: enum/const/pattern/type inside, before the oneOf/anyOf around them.
+  const inner = errors.filter((e) => !['oneOf', 'anyOf', 'if'].includes(e.keyword));
+  const e = inner[0] ?? errors[0];
+  if (!e) return { pointer, rule: 'extension-value', message: `${name} has a value that is not allowed` };
+  const field = `${name}${e.instancePath.split('/').filter(Boolean).map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s}`)).join('')}`;
+  const got = (v: unknown) => ` (got ${JSON.stringify(v)})`;
+  const at = pointer + e.instancePath;
+  const valueAt = e.instancePath.split('/').filter(Boolean).reduce<any>((v, s) => (v == null ? v : v[s.replace(/~1/g, '/').replace(/~0/g, '~')]), value);
+  switch (e.keyword) {
+    case 'enum':
+      return { pointer: at, rule: 'extension-value', message: `${field} must be one of ${(e.params as any).allowedValues.join(', ')}${got(valueAt)}`, hint: nearestHint(valueAt, (e.params as any).allowedValues) };
+    case 'const':
+      return { pointer: at, rule: 'extension-value', message: `${field} must be ${JSON.stringify((e.params as any).allowedValue)}${got(valueAt)}` };
+    case 'type':
+      return { pointer: at, rule: 'extension-value', message: `${field} must be ${[(e.params as any).type].flat().join(' or ')}${got(valueAt)}`, ...(typeof valueAt === 'string' && /^-?\d+$/.test(valueAt) ? { hint: `write ${valueAt} without quotes` } : {}) };
+    case 'required':
+      return { pointer: at, rule: 'extension-value', message: `${field} needs ${(e.params as any).missingProperty}` };
+    case 'additionalProperties': {
+      const extra = (e.params as any).additionalProperty as string;
+      const parentSchemaKeys = Object.keys((e.parentSchema as any)?.properties ?? {});
+      const near = nearestName(extra, parentSchemaKeys);
+      return { pointer: `${at}/${escape(extra)}`, rule: 'extension-value', message: `${field} has no field ${extra} (fields: ${parentSchemaKeys.join(', ')})`, ...(near ? { hint: `did you mean ${near}?` } : {}) };
+    }
+    default:
+      return { pointer: at, rule: 'extension-value', message: `${field} ${e.message ?? 'is not allowed'}${got(valueAt)}` };
+  }
+}
+
+function nearestHint(value: unknown, allowed: unknown[]): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const near = nearestName(value, allowed.filter((v): v is string => typeof v === 'string'));
+  return near ? `did you mean ${near}?` : undefined;
+}
