@@ -1,6 +1,9 @@
 /**
  * `npm run generate`: spec/openapi.yaml → generated/ (the package im-server-sdk).
  * `npm run generate -- --check`: write nothing; exit 1 naming every file that differs.
+ * Every run also prints a change report against the spec as last committed (`--base <ref|file>`
+ * for another base) and writes it to dist-artifacts/change-report/; `--fail-on breaking` (or
+ * `addition`) exits 1 when the report has such a change.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,6 +13,8 @@ import { DiskGeneratorCache, generatorFingerprint } from '../generator/disk-cach
 import { readGeneratorInput, readTree } from '../generator/read-inputs.js';
 import { SpecError } from '../generator/spec-error.js';
 import { formatSpecError } from '../generator/spec-location.js';
+import { reportSummary } from '../generator/diff/report.js';
+import { buildChangeReport, writeChangeReport } from './lib/change-report.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outDir = join(root, 'generated');
@@ -23,6 +28,15 @@ async function main(): Promise<number> {
   const cache = process.argv.includes('--no-cache') ? undefined : new DiskGeneratorCache(join(root, 'node_modules/.cache/im-openapi/generator-cache.json'), generatorFingerprint(root));
   const { model, files } = await generate(readGeneratorInput(root), cache);
   cache?.save();
+  const failOn = argValue('--fail-on');
+  if (failOn !== undefined && failOn !== 'breaking' && failOn !== 'addition') throw new Error(`--fail-on takes breaking or addition, not ${failOn}`);
+  const report = buildChangeReport(root, model, argValue('--base') ?? 'HEAD');
+  let reportFails = false;
+  if ('error' in report) console.log(`change report: skipped, ${report.error}`);
+  else {
+    console.log(`${reportSummary(report)}${report.changes.length ? `\n  full report: ${writeChangeReport(root, report)}/report.md` : ''}`);
+    reportFails = (failOn === 'breaking' && report.counts.breaking > 0) || (failOn === 'addition' && report.counts.breaking + report.counts.addition > 0);
+  }
   const cacheNote = cache ? `, cache ${cache.hits} hit(s) ${cache.misses} miss(es)` : ', no cache';
   const existing = readTree(outDir, NOT_OURS);
   const changed = [...files].filter(([path, text]) => existing.get(path) !== text).map(([path]) => path);
@@ -31,7 +45,7 @@ async function main(): Promise<number> {
   if (check) {
     if (!changed.length && !extra.length) {
       console.log(`generated/ is up to date (${files.size} files, ${model.operations.length} operations, ${ms} ms${cacheNote})`);
-      return 0;
+      return reportFails ? failed(failOn!) : 0;
     }
     console.error('generated/ is stale: run `npm run generate` and commit the result.');
     for (const path of changed) console.error(`  ${existing.has(path) ? 'differs' : 'missing'}: generated/${path}`);
@@ -44,7 +58,19 @@ async function main(): Promise<number> {
   }
   for (const path of extra) rmSync(join(outDir, path));
   console.log(`generated ${files.size} files (${changed.length} written, ${extra.length} removed) for ${model.operations.length} operations in ${ms} ms${cacheNote}`);
-  return 0;
+  return reportFails ? failed(failOn!) : 0;
+}
+
+function argValue(flag: string): string | undefined {
+  const i = process.argv.indexOf(flag);
+  if (i >= 0) return process.argv[i + 1];
+  const inline = process.argv.find((a) => a.startsWith(`${flag}=`));
+  return inline?.slice(flag.length + 1);
+}
+
+function failed(failOn: string): number {
+  console.error(`--fail-on ${failOn}: the change report has ${failOn === 'breaking' ? 'breaking' : 'breaking or added'} changes (see above).`);
+  return 1;
 }
 
 main().then(
