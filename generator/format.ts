@@ -19,9 +19,14 @@ const PRETTIER_VERSION: string = createRequire(import.meta.url)('prettier/packag
 /** Ajv's standalone validators are machine-written code, left as Ajv lays it out (see emit-validators.ts). */
 const UNFORMATTED = /^src\/validators\//;
 
-function parserFor(path: string): 'typescript' | 'json' | 'markdown' | null {
+/**
+ * Markdown is emitted as it should read and not re-formatted: Prettier pads every cell of a table
+ * to its widest, so one longer cell would rewrite the whole table and bury the real change in the
+ * review diff. CHANGELOG.md and scripts are the maintainer's or template text, kept as written.
+ */
+function parserFor(path: string): 'typescript' | 'json' | null {
   if (UNFORMATTED.test(path)) return null;
-  return path.endsWith('.ts') ? 'typescript' : path.endsWith('.json') ? 'json' : path.endsWith('.md') ? 'markdown' : null;
+  return path.endsWith('.ts') ? 'typescript' : path.endsWith('.json') ? 'json' : null;
 }
 
 /** `asIs`: paths copied from hand-written templates, which stay byte for byte as written. */

@@ -34,6 +34,9 @@ export interface GeneratorInput {
   callbacksSource?: string;
   /** templates/examples, copied under examples/ with a header: package path → text. */
   staticFiles?: ReadonlyMap<string, string>;
+  /** The package's own version and changelog, kept across generations (generated/package.json, generated/CHANGELOG.md). */
+  packageVersion?: string;
+  changelog?: string;
   /** spec/extensions.schema.json: when given, every x- name and value of both specs is checked against it. */
   extensionsSchema?: ExtensionsSchema;
 }
@@ -62,7 +65,7 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
     emitEntryPoints(model),
     emitValidators(model, cache),
     runtimeCopy,
-    emitPackageFiles(model, input.packageTemplates),
+    emitPackageFiles(model, input.packageTemplates, { ...(input.packageVersion ? { packageVersion: input.packageVersion } : {}), ...(input.changelog ? { changelog: input.changelog } : {}) }),
     input.callbacksText ? emitCallbackTypes(buildCallbackModel(input.callbacksText, input.callbacksSource)) : new Map<string, string>(),
     examples,
   ];

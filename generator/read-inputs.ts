@@ -20,8 +20,28 @@ export function readTree(dir: string, skip: ReadonlySet<string> = new Set()): Ma
   return files;
 }
 
+/**
+ * The package's version and changelog belong to the maintainer (bumped by `npm version` in
+ * generated/ or by `npm run release`): generate reads them back and never resets them.
+ */
+function readReleaseState(root: string): Pick<GeneratorInput, 'packageVersion' | 'changelog'> {
+  const pkgPath = join(root, 'generated/package.json');
+  const changelogPath = join(root, 'generated/CHANGELOG.md');
+  let packageVersion: string | undefined;
+  if (existsSync(pkgPath)) {
+    try {
+      const version = JSON.parse(readFileSync(pkgPath, 'utf8')).version;
+      if (typeof version === 'string') packageVersion = version;
+    } catch {
+      // a broken package.json is rewritten from the template; the spec's version stands in
+    }
+  }
+  return { ...(packageVersion ? { packageVersion } : {}), ...(existsSync(changelogPath) ? { changelog: readFileSync(changelogPath, 'utf8') } : {}) };
+}
+
 export function readGeneratorInput(root: string, openapiSource = 'spec/openapi.yaml'): GeneratorInput {
   return {
+    ...readReleaseState(root),
     openapiText: readFileSync(join(root, openapiSource), 'utf8'),
     openapiSource,
     callbacksText: readFileSync(join(root, 'spec/callbacks.asyncapi.yaml'), 'utf8'),

@@ -25,13 +25,23 @@ function conditionText(op: ApiModel['operations'][number]): string {
     .join('; ');
 }
 
-export function emitPackageFiles(model: ApiModel, templates: PackageTemplates, extraEntryPoints: { subpath: string; file: string }[] = []): Map<string, string> {
+/** What the maintainer owns in the package, carried through generate unchanged (see read-inputs.ts). */
+export interface ReleaseState {
+  /** The package's own version (generated/package.json as last written or bumped); the spec's info.version when there is none yet. */
+  packageVersion?: string;
+  /** generated/CHANGELOG.md, written by `npm run release`. */
+  changelog?: string;
+}
+
+const FIRST_CHANGELOG = '# Changelog\n\nWritten by `npm run release` from the change report of each release. No release yet.\n';
+
+export function emitPackageFiles(model: ApiModel, templates: PackageTemplates, release: ReleaseState = {}, extraEntryPoints: { subpath: string; file: string }[] = []): Map<string, string> {
   const hb = Handlebars.create();
   const render = (name: string, data: object) => hb.compile(templates[name], { noEscape: true, strict: true })(data);
   const files = new Map<string, string>();
   const entryPoints = [...ENTRY_POINTS, ...extraEntryPoints];
   const data = {
-    version: model.version,
+    version: release.packageVersion ?? model.version,
     source: model.source,
     operationCount: model.operations.length,
     entryPoints,
@@ -51,6 +61,8 @@ export function emitPackageFiles(model: ApiModel, templates: PackageTemplates, e
   files.set('tsconfig.esm.json', templates['tsconfig.esm.json']!);
   files.set('tsconfig.cjs.json', templates['tsconfig.cjs.json']!);
   files.set('api.md', apiIndex(model));
+  files.set('CHANGELOG.md', release.changelog ?? FIRST_CHANGELOG);
+  files.set('scripts/prepack.mjs', `// Copied by im-openapi from templates/package/prepack.mjs. Do not edit: change the template and run \`npm run generate\`.\n${templates['prepack.mjs']!}`);
   return files;
 }
 

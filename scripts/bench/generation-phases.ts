@@ -45,7 +45,7 @@ const maps = [
   await phase('emit entry points', () => emitEntryPoints(model)),
   await phase('emit validators (Ajv standalone)', () => emitValidators(model)),
   await phase('copy runtime', () => emitRuntimeCopy(input.runtimeFiles)),
-  await phase('emit package files', () => emitPackageFiles(model, input.packageTemplates)),
+  await phase('emit package files', () => emitPackageFiles(model, input.packageTemplates, {})),
   await phase('callbacks model + payload types', () => emitCallbackTypes(buildCallbackModel(input.callbacksText!, input.callbacksSource))),
 ];
 const files = new Map<string, string>();
