@@ -15,6 +15,7 @@ import { emitSchemaTypes } from './emit/emit-schema-types.js';
 import { emitValidators, validatorImport } from './emit/emit-validators.js';
 import { formatFiles, type GeneratorCache } from './format.js';
 import { parseSpec } from './load-spec.js';
+import { normalizeDocument } from './normalize-schema.js';
 import type { ApiModel } from './model.js';
 
 export interface GeneratorInput {
@@ -40,8 +41,10 @@ export interface GeneratorOutput {
 
 /** `cache`: formatted files and compiled validators by their inputs (the CLI keeps one on disk); optional. */
 export async function generate(input: GeneratorInput, cache?: GeneratorCache): Promise<GeneratorOutput> {
-  const doc = parseSpec(input.openapiText, input.openapiSource, cache);
+  // 3.0 leftovers translated (or refused) once, so every emitter sees 3.1; unknown formats warned.
+  const { doc, warnings } = normalizeDocument(parseSpec(input.openapiText, input.openapiSource, cache));
   const model = buildApiModel(doc, input.openapiSource);
+  model.warnings.push(...warnings);
   // Copies of hand-written files (runtime, examples) are not re-formatted: they stay as written.
   const runtimeCopy = emitRuntimeCopy(input.runtimeFiles);
   const examples = emitExamplesCopy(input.staticFiles ?? new Map());

@@ -22,6 +22,7 @@ async function main(): Promise<number> {
   const cache = process.argv.includes('--no-cache') ? undefined : new DiskGeneratorCache(join(root, 'node_modules/.cache/im-openapi/generator-cache.json'), generatorFingerprint(root));
   const { model, files } = await generate(readGeneratorInput(root), cache);
   cache?.save();
+  for (const w of model.warnings) console.warn(`warning: ${w.pointer}: ${w.message}`);
   const cacheNote = cache ? `, cache ${cache.hits} hit(s) ${cache.misses} miss(es)` : ', no cache';
   const existing = readTree(outDir, NOT_OURS);
   const changed = [...files].filter(([path, text]) => existing.get(path) !== text).map(([path]) => path);
