@@ -6,6 +6,7 @@ import type { ApiModel, FieldModel, JsonSchema, OperationModel, Provenance } fro
 import { operationNames, pascalCase } from './names.js';
 import { SpecError, pointerOf } from './spec-error.js';
 import { bodyFieldsOf } from './transform/body-fields.js';
+import { checkDerivedNames } from './transform/derived-names.js';
 
 const PREFIX = '/{org_name}/{app_name}';
 const CLIENT_FILLED = new Set(['org_name', 'app_name']);
@@ -29,7 +30,7 @@ export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml'
     helpers: helpers.filter((h) => h.namespace === name),
   }));
   const schemas = Object.keys(doc.components?.schemas ?? {}).sort().map((name) => ({ name, schema: doc.components.schemas[name] }));
-  return {
+  const model: ApiModel = {
     title: doc.info?.title ?? 'API',
     version: doc.info?.version ?? '0.0.0',
     source,
@@ -39,6 +40,8 @@ export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml'
     provenance: collectProvenance(doc, ''),
     warnings: [],
   };
+  checkDerivedNames(model);
+  return model;
 }
 
 function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof METHODS)[number], item: any): OperationModel {

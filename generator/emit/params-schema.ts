@@ -14,6 +14,7 @@
  */
 import { PATH_SEGMENT_PATTERN } from '../../templates/runtime/internal/validation-issues.js';
 import type { ApiModel, FieldModel, JsonSchema, OperationModel } from '../model.js';
+import { isHiddenIn } from '../transform/views.js';
 import { inlineContext, inlineSchema, recursiveComponents, withDefs, type InlineContext } from '../transform/inline-schema.js';
 
 export { ParamsSchemaError } from '../transform/inline-schema.js';
@@ -65,6 +66,11 @@ export function paramsSchemaOf(model: ApiModel, op: OperationModel, components =
     const props = { ...properties };
     const req = [...required];
     for (const f of fields) {
+      // a readOnly body field must be absent (`false`: the issue says "read-only"), even if required
+      if (isHiddenIn(f.schema, 'write', components)) {
+        props[f.name] = false;
+        continue;
+      }
       props[f.name] = fieldSchema(op, f, ctx, 'body field');
       if (f.required) req.push(f.name);
     }
