@@ -138,8 +138,3 @@ function union(parts: string[]): string {
 function wrap(type: string): string {
   return /^[\w.$]+$/.test(type) || /^\{.*\}$/s.test(type) ? type : `(${type})`;
 }
-
-export function docComment(text: string | undefined): string {
-  if (!text) return '';
-  return `/** ${text.replace(/\*\//g, '*\\/').replace(/\n+/g, ' ')} */\n`;
-}

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { makeClient, ops, startFakeService } from '../test-support/fake-service.js';
 import { bigintsAsNumbers, jsonParseLossless, jsonStringifyLossless } from './lossless-json.js';
 
 describe('lossless JSON for int64', () => {
@@ -31,4 +32,14 @@ describe('lossless JSON for int64', () => {
     expect(bigintsAsNumbers(withBig)).toEqual({ a: [1, { b: 5 }], c: 'd' });
     expect(withBig.a[1]).toEqual({ b: 5n }); // the input is not changed
   });
+});
+
+test('the client keeps an int64 above 2^53 of a response exact (a bigint, not 9007199254740992)', async () => {
+  const svc = await startFakeService({ handle: () => ({ status: 200, body: '{"username":"a","created":9007199254740993}' }) });
+  try {
+    const data = (await makeClient(svc.baseUrl).request(ops.usersGet, { username: 'a' })) as Record<string, unknown>;
+    expect(data.created).toBe(9007199254740993n);
+  } finally {
+    await svc.close();
+  }
 });
