@@ -52,7 +52,9 @@ export function typeOf(schema: JsonSchema | undefined, ctx: TypeContext): string
   if (disc) {
     // A TS discriminated union: each branch's property is the literal(s) that select it.
     const key = propertyKey(disc.propertyName);
-    return union(disc.branches.map((b) => `(${wrap(typeOf(b.schema, ctx))} & { ${key}: ${union(b.values.map(literal))} })`));
+    const branches = union(disc.branches.map((b) => `(${wrap(typeOf(b.schema, ctx))} & { ${key}: ${union(b.values.map(literal))} })`));
+    // properties beside the oneOf/anyOf hold in every branch
+    return schema.properties ? `${objectType(schema, ctx)} & (${branches})` : branches;
   }
   if (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf)) {
     const branches: JsonSchema[] = schema.anyOf ?? schema.oneOf;

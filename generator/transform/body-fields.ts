@@ -43,8 +43,10 @@ export function bodyFieldsOf(raw: JsonSchema | undefined, deref: Deref, componen
     return body;
   }
   const disc = discriminatedOf(schema, components, `${at}/schema`);
+  // properties beside the oneOf/anyOf hold in every branch
+  const { oneOf: _o, anyOf: _a, discriminator: _d, ...holder } = schema;
   const variants = (schema[keyword] as JsonSchema[]).map((branch, i) => {
-    const v = fieldsOf(deref(branch) ?? {}, deref);
+    const v = objectShape(deref(branch) ?? {}, deref).object ? fieldsOf({ ...holder, type: 'object', allOf: [...(holder.allOf ?? []), branch] }, deref) : undefined;
     if (!v) throw new SpecError(`${at}/schema/${keyword}/${i}`, 'body-not-object', `${id}: every branch of a ${keyword} request body must be an object schema`);
     return { ...v, ...(disc ? { values: disc.branches[i]!.values } : {}) };
   });
