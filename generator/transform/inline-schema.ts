@@ -149,16 +149,20 @@ function selectByDiscriminator(src: JsonSchema, out: JsonSchema, ctx: InlineCont
   const branches: (JsonSchema | boolean)[] = out[key];
   const { [key]: _dropped, ...rest } = out;
   const p = disc.propertyName;
+  // An object shape beside the union (properties that hold in every branch) is merged into each
+  // branch, so a closed branch admits them and a closed holder admits the branch's fields.
+  const holder = Object.keys(rest).length && isObjectShape(rest) && !rest.allOf ? rest : undefined;
   const selection: JsonSchema = {
     type: 'object',
     required: [p],
     properties: { [p]: { enum: disc.values } },
     allOf: disc.branches.map((b, i) => ({
       if: { properties: { [p]: b.values.length === 1 ? { const: b.values[0] } : { enum: b.values } }, required: [p] },
-      then: branches[i],
+      then: holder ? mergeAllOf({ allOf: [holder, branches[i]] }) : branches[i],
     })),
   };
-  return Object.keys(rest).length ? { ...rest, allOf: [...(rest.allOf ?? []), selection] } : selection;
+  if (holder || !Object.keys(rest).length) return selection;
+  return { ...rest, allOf: [...(rest.allOf ?? []), selection] };
 }
 
 const MERGEABLE = new Set(['type', 'properties', 'required', 'additionalProperties', 'allOf']);

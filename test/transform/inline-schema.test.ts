@@ -49,6 +49,10 @@ describe('inlineSchema', () => {
         { if: { properties: { kind: { const: 'Text' } }, required: ['kind'] }, then: components.get('Text') },
         { if: { properties: { kind: { const: 'Image' } }, required: ['kind'] }, then: components.get('Image') },
       ] }],
+    ['discriminator with a closed shape beside it: merged into each branch', { type: 'object', additionalProperties: false, required: ['to'], properties: { to: { type: 'string' } }, oneOf: [{ $ref: '#/components/schemas/Text' }], discriminator: { propertyName: 'kind' } }, 'write',
+      { type: 'object', required: ['kind'], properties: { kind: { enum: ['Text'] } }, allOf: [
+        { if: { properties: { kind: { const: 'Text' } }, required: ['kind'] }, then: { type: 'object', properties: { to: { type: 'string' }, kind: { type: 'string' }, text: { type: 'string' } }, required: ['to', 'kind', 'text'], additionalProperties: false } },
+      ] }],
   ];
   it.each(cases)('%s', (_name, given, view, want) => {
     expect(run(given, view)).toEqual(want);

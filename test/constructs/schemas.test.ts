@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { generate } from '../generator/generate.js';
-import { readGeneratorInput } from '../generator/read-inputs.js';
-import { SpecError } from '../generator/spec-error.js';
-import type { ValidationIssue } from '../templates/runtime/operation.js';
-import { jsonParseLossless } from '../templates/runtime/internal/lossless-json.js';
-import { repoRoot } from './helpers/seed.js';
+import { generate } from '../../generator/generate.js';
+import { readGeneratorInput } from '../../generator/read-inputs.js';
+import { SpecError } from '../../generator/spec-error.js';
+import type { ValidationIssue } from '../../templates/runtime/operation.js';
+import { jsonParseLossless } from '../../templates/runtime/internal/lossless-json.js';
+import { repoRoot } from '../helpers/seed.js';
 
 const SOURCE = 'test/fixtures/constructs-openapi.yaml';
 const fixtureText = readFileSync(join(repoRoot, SOURCE), 'utf8');
@@ -216,5 +216,42 @@ describe('readOnly / writeOnly', () => {
   it('response drift does not flag a missing writeOnly property', () => {
     expect(v('labCreateAccount').validateResponse({ id: 'x', email: 'a@b.co', created_at: '2025-01-31T12:00:00Z' })).toBeNull();
     expect(rules(v('labCreateAccount').validateResponse({ email: 'a@b.co' }))).toEqual(['/id required']);
+  });
+});
+
+describe('through the client, against a local server (127.0.0.1)', () => {
+  const opsOf = async () => (await import(join(dir, 'src/operations.ts'))).operations as Record<string, any>;
+  it('a discriminated message is sent as its branch; a bad one is refused before anything is sent', async () => {
+    const { makeClient, startFakeService } = await import('../../templates/runtime/test-support/fake-service.js');
+    const { ValidationError } = await import('../../templates/runtime/core/errors.js');
+    const ops = await opsOf();
+    const svc = await startFakeService({ handle: (req) => ({ status: 200, body: req.json }) });
+    const client = makeClient(svc.baseUrl);
+    const sent = await client.request(ops['lab.send_message'], { channel: 'c1', type: 'image', to: 'u', url: 'https://x.test/a.png', width: 3 });
+    expect(svc.calls[0]!.json).toEqual({ type: 'image', to: 'u', url: 'https://x.test/a.png', width: 3 });
+    expect(svc.calls[0]!.query.get('channel')).toBe('c1');
+    expect(sent).toEqual({ type: 'image', to: 'u', url: 'https://x.test/a.png', width: 3 });
+    const error = await client.request(ops['lab.send_message'], { type: 'image', to: 'u', url: 'https://x.test/a.png', width: 0 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(rules((error as InstanceType<typeof ValidationError>).issues as ValidationIssue[])).toEqual(['/width minimum']);
+    expect(svc.calls).toHaveLength(1);
+    await svc.close();
+  });
+  it('an int64 above 2^53 in a response arrives exact, and the drift check does not flag it', async () => {
+    const { makeClient, startFakeService } = await import('../../templates/runtime/test-support/fake-service.js');
+    const ops = await opsOf();
+    const svc = await startFakeService({ handle: () => ({ status: 200, body: '{"i64":9007199254740993,"ids":[1,9223372036854775807]}' }) });
+    const drift: unknown[] = [];
+    const client = makeClient(svc.baseUrl, { validateResponses: true, onResponseDrift: (d) => drift.push(d) });
+    const data = (await client.request(ops['lab.check_formats'], {})) as any;
+    expect(data.i64).toBe(9007199254740993n);
+    expect(data.ids).toEqual([1, 9223372036854775807n]);
+    expect(drift).toEqual([]);
+    // the check is on: a field the spec does not declare is reported
+    const svc2 = await startFakeService({ handle: () => ({ status: 200, body: '{"i64":9007199254740993,"extra":1}' }) });
+    await makeClient(svc2.baseUrl, { validateResponses: true, onResponseDrift: (d) => drift.push(d) }).request(ops['lab.check_formats'], {});
+    expect(JSON.stringify(drift, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).toContain('/extra');
+    await svc.close();
+    await svc2.close();
   });
 });
