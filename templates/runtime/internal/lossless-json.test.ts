@@ -14,7 +14,7 @@ describe('lossless JSON for int64', () => {
     expect(v.s).toBe('9007199254740993'); // a string stays a string
   });
   test('safe integers and texts without long digit runs parse exactly as JSON.parse', () => {
-    for (const text of ['{"a":[1,2,{"b":"x\\"9007199254740993"}]}', '[9007199254740991,-9007199254740991]', '"\\u0041"', '{"k":"12345678901234567890"}']) {
+    for (const text of ['[1.12345678901234567890, 12345678901234567890.5, 1e-12345678901234567, 1E+12345678901234567, -0.99999999999999999999]', '{"a":[1,2,{"b":"x\\"9007199254740993"}]}', '[9007199254740991,-9007199254740991]', '"\\u0041"', '{"k":"12345678901234567890"}']) {
       expect(jsonParseLossless(text)).toEqual(JSON.parse(text));
     }
   });

@@ -30,39 +30,28 @@ export function jsonStringifyLossless(value: unknown, space?: number): string | 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
- * JSON.parse, but integer literals beyond the safe range become bigints. It finds them by
- * scanning the text outside strings (a short walk, only run when the text has a run of 16+ digits).
+ * A JSON string (skipped whole, escapes included) or an integer literal of 16+ digits (the only
+ * ones that can exceed 2^53 − 1) that is a whole number literal, not digits of a fraction or an
+ * exponent (guarded on both sides).
+ */
+const STRING_OR_LONG_INTEGER = /"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])-?\d{16,}(?![.\deE])/g;
+
+/**
+ * JSON.parse, but integer literals beyond the safe range become bigints. They are found by one
+ * regular-expression pass over the text outside strings, only when it has a run of 16+ digits.
  */
 export function jsonParseLossless(text: string): unknown {
   if (!/\d{16}/.test(text)) return JSON.parse(text);
-  const big = new Set<string>();
-  let out = '';
-  let last = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      // skip a string, honouring escapes
-      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
-      continue;
-    }
-    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-      const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-      if (!m) continue;
-      const literal = m[0];
-      if (!m[1] && !m[2]) {
-        const n = BigInt(literal);
-        if (n > SAFE || n < -SAFE) {
-          big.add(literal);
-          out += `${text.slice(last, i)}"\\u0000bigint:${literal}"`;
-          last = i + literal.length;
-        }
-      }
-      i += literal.length - 1;
-    }
-  }
-  if (!big.size) return JSON.parse(text);
-  out += text.slice(last);
-  return JSON.parse(out, (_key, v: unknown) => (typeof v === 'string' && v.startsWith(MARK) ? BigInt(v.slice(MARK.length)) : v));
+  let found = false;
+  const marked = text.replace(STRING_OR_LONG_INTEGER, (token) => {
+    if (token.charCodeAt(0) === 0x22) return token;
+    const n = BigInt(token);
+    if (n <= SAFE && n >= -SAFE) return token;
+    found = true;
+    return `"\\u0000bigint:${token}"`;
+  });
+  if (!found) return JSON.parse(text);
+  return JSON.parse(marked, (_key, v: unknown) => (typeof v === 'string' && v.startsWith(MARK) ? BigInt(v.slice(MARK.length)) : v));
 }
 
 /** A copy with every bigint as a number (for validation only); the same value when there is none. */
