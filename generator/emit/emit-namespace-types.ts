@@ -37,7 +37,8 @@ function bodyMembers(fields: readonly FieldModel[], open: boolean, ctx: TypeCont
 
 /** The params type: one flat object, or (a union body) the path/query fields & one branch each. */
 function paramsType(op: OperationModel, ctx: TypeContext): string {
-  const common = `{\n${paramsMembers(op, ctx).join('\n')}\n}`;
+  const members = paramsMembers(op, ctx);
+  const common = `{\n${members.join('\n')}\n}`;
   const union = op.body?.union;
   if (!union) return common;
   const p = union.discriminator?.propertyName;
@@ -46,7 +47,7 @@ function paramsType(op: OperationModel, ctx: TypeContext): string {
     const members = bodyMembers(v.fields, v.open, ctx, (f) => (f.name === p && v.values ? v.values.map((x) => JSON.stringify(x)).join(' | ') : undefined));
     return `{\n${members.join('\n')}\n}`;
   });
-  return `${common} & (${branches.join(' | ')})`;
+  return members.length ? `${common} & (${branches.join(' | ')})` : branches.join(' | ');
 }
 
 export function emitNamespaceTypes(model: ApiModel): Map<string, string> {

@@ -91,7 +91,7 @@ describe('generation', () => {
 });
 
 const CONSUMER = `
-import type { LabAccount, LabAccountWritable, LabCreatePostParams, LabMessage, LabSendMessageParams, LabCheckFormatsParams, LabTreeNode } from './src/index.js';
+import type { LabNotifyParams, LabAccount, LabAccountWritable, LabCreatePostParams, LabMessage, LabSendMessageParams, LabCheckFormatsParams, LabTreeNode } from './src/index.js';
 export function size(m: LabMessage): number {
   if (m.type === 'image') return m.width; // narrowed to the image branch
   return m.text.length;
@@ -100,6 +100,9 @@ export function contentWidth(p: LabCreatePostParams): number {
   return p.content.kind === 'LabImage' ? p.content.width : p.content.text.length;
 }
 export const text: LabSendMessageParams = { channel: 'c', type: 'text', to: 'u', text: 'hi' };
+export const notice: LabNotifyParams = { group: 3, text: 'x' };
+// @ts-expect-error neither branch
+export const noNotice: LabNotifyParams = { text: 'x' };
 // @ts-expect-error a text message has no width
 export const wrong: LabSendMessageParams = { type: 'text', to: 'u', text: 'hi', width: 3 };
 // @ts-expect-error an unknown kind
@@ -143,6 +146,12 @@ describe('discriminated unions', () => {
   it('anyOf without discriminator: the closest branch speaks', () => {
     expect(v('labCreatePost').validate({ title: 't', content: { kind: 'LabText', text: 'x' }, target: { group: 7 } })).toBeNull();
     expect(rules(v('labCreatePost').validate({ title: 't', content: { kind: 'LabText', text: 'x' }, target: { group: 0 } }))).toEqual(['/target/group minimum']);
+  });
+  it('top-level anyOf body without discriminator: either branch, the closest one speaks', () => {
+    expect(v('labNotify').validate({ user: 'u', text: 't' })).toBeNull();
+    expect(v('labNotify').validate({ group: 3, text: 't' })).toBeNull();
+    expect(rules(v('labNotify').validate({ group: 0, text: 't' }))).toEqual(['/group minimum']);
+    expect(v('labNotify').validate({ text: 't' })).not.toBeNull();
   });
   it('the response drift check selects the branch too', () => {
     expect(v('labSendMessage').validateResponse({ type: 'image', to: 'u', url: 'https://x.test/a', width: 2 })).toBeNull();
