@@ -49,6 +49,13 @@ export function discriminatedOf(schema: JsonSchema, components: ReadonlyMap<stri
     if (!values.length || values.some((v) => typeof v !== 'string')) {
       throw new SpecError(`${where}/${schema.oneOf ? 'oneOf' : 'anyOf'}/${i}`, 'discriminator', `branch ${i} is selected by no string value of ${propertyName}: give it a $ref, a mapping entry, or a const`);
     }
+    // a branch that pins its property to other values could never be selected (its type would be never)
+    const own = name !== undefined ? components.get(name)?.properties?.[propertyName] : undefined;
+    const pinned: unknown[] | undefined = own && 'const' in own ? [own.const] : Array.isArray(own?.enum) ? own.enum : undefined;
+    const unreachable = pinned && values.find((v) => !pinned.includes(v));
+    if (unreachable !== undefined) {
+      throw new SpecError(`${where}/${schema.oneOf ? 'oneOf' : 'anyOf'}/${i}`, 'discriminator', `"${unreachable}" selects ${name}, whose ${propertyName} only allows ${pinned!.map((p) => JSON.stringify(p)).join(', ')}; make the mapping and the schema agree`);
+    }
     return { values, schema: branch };
   });
   for (const [value, name] of mapping) {
