@@ -5,6 +5,8 @@ import { deref, METHODS, type OpenApiDocument } from './load-spec.js';
 import type { ApiModel, FieldModel, JsonSchema, OperationModel, Provenance } from './model.js';
 import { operationNames, pascalCase } from './names.js';
 import { SpecError, collectSpecErrors, pointerOf, type SpecProblem } from './spec-error.js';
+import { bodyFieldsOf } from './transform/body-fields.js';
+import { checkDerivedNames } from './transform/derived-names.js';
 
 const PREFIX = '/{org_name}/{app_name}';
 const CLIENT_FILLED = new Set(['org_name', 'app_name']);
@@ -33,7 +35,7 @@ export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml'
     helpers: helpers.filter((h) => h.namespace === name),
   }));
   const schemas = Object.keys(doc.components?.schemas ?? {}).sort().map((name) => ({ name, schema: doc.components.schemas[name] }));
-  return {
+  const model: ApiModel = {
     title: doc.info?.title ?? 'API',
     version: doc.info?.version ?? '0.0.0',
     source,
@@ -41,7 +43,10 @@ export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml'
     namespaces,
     schemas,
     provenance: collectProvenance(doc, ''),
+    warnings: [],
   };
+  checkDerivedNames(model);
+  return model;
 }
 
 function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof METHODS)[number], item: any): OperationModel {
@@ -71,13 +76,8 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
   let body: OperationModel['body'] = null;
   const requestBody = deref(doc, op.requestBody, `${at}/requestBody`);
   if (requestBody) {
-    const schema = derefSchema(doc, requestBody.content?.['application/json']?.schema, `${at}/requestBody`);
-    if (!schema || schema.type !== 'object') throw new SpecError(`${at}/requestBody`, 'body-not-object', `${id}: a request body must be a JSON object schema, so params stay one flat object`);
-    const required = new Set<string>(schema.required ?? []);
-    const fields = Object.entries<JsonSchema>(schema.properties ?? {}).map(([name, s]) => ({
-      name, required: required.has(name), schema: s, description: s.description ?? derefSchema(doc, s, at)?.description, assumed: s['x-assumed'],
-    }));
-    body = { fields, open: schema.additionalProperties !== false };
+    const components = new Map(Object.entries<JsonSchema>(doc.components?.schemas ?? {}));
+    body = bodyFieldsOf(requestBody.content?.['application/json']?.schema, (s) => derefSchema(doc, s, at), components, `${at}/requestBody`, id);
   }
   // One flat params object: a name may stand in one place only.
   const seen = new Map<string, string>();

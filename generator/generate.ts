@@ -18,6 +18,7 @@ import { parseSpec } from './load-spec.js';
 import { checkExtensions, type ExtensionsSchema } from './check-extensions.js';
 import { SpecError } from './spec-error.js';
 import { parse as parseYaml } from 'yaml';
+import { normalizeDocument } from './normalize-schema.js';
 import type { ApiModel } from './model.js';
 
 export interface GeneratorInput {
@@ -46,14 +47,25 @@ export interface GeneratorOutput {
   files: Map<string, string>;
 }
 
+/**
+ * Spec text → model, the one way every caller builds it (generate, the change report's base,
+ * release): parsed and checked, 3.0 leftovers translated (or refused) so every emitter sees 3.1,
+ * unknown formats as warnings on the model.
+ */
+export function specModel(text: string, source: string, extensions?: ExtensionsSchema, cache?: GeneratorCache): ApiModel {
+  const { doc, warnings } = normalizeDocument(parseSpec(text, source, cache, extensions));
+  const model = buildApiModel(doc, source);
+  model.warnings.push(...warnings);
+  return model;
+}
+
 /** `cache`: formatted files and compiled validators by their inputs (the CLI keeps one on disk); optional. */
 export async function generate(input: GeneratorInput, cache?: GeneratorCache): Promise<GeneratorOutput> {
-  const doc = parseSpec(input.openapiText, input.openapiSource, cache, input.extensionsSchema);
+  const model = specModel(input.openapiText, input.openapiSource, input.extensionsSchema, cache);
   if (input.callbacksText && input.extensionsSchema) {
     const problems = checkExtensions(parseYaml(input.callbacksText), input.extensionsSchema, 'asyncapi');
     if (problems.length) throw SpecError.of(problems.map((p) => ({ ...p, file: input.callbacksSource ?? 'callbacks spec' })));
   }
-  const model = buildApiModel(doc, input.openapiSource);
   // Copies of hand-written files (runtime, examples) are not re-formatted: they stay as written.
   const runtimeCopy = emitRuntimeCopy(input.runtimeFiles);
   const examples = emitExamplesCopy(input.staticFiles ?? new Map());

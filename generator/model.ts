@@ -22,6 +22,21 @@ export interface FieldModel {
   assumed?: string;
 }
 
+/**
+ * A JSON request body. `fields`: every body field (for a union: of every branch, so the runtime
+ * knows which params go into the body). `union`: a top-level oneOf/anyOf body, one flat variant
+ * per branch (each branch's fields; the discriminator values that select it).
+ */
+export interface BodyModel {
+  fields: FieldModel[];
+  open: boolean;
+  union?: {
+    keyword: 'oneOf' | 'anyOf';
+    discriminator?: { propertyName: string };
+    variants: { fields: FieldModel[]; open: boolean; values?: string[] }[];
+  };
+}
+
 export interface Provenance {
   /** JSON pointer into the spec. */
   pointer: string;
@@ -51,7 +66,7 @@ export interface OperationModel {
   pathParams: FieldModel[];
   queryParams: FieldModel[];
   /** null: the operation sends no body. */
-  body: { fields: FieldModel[]; open: boolean } | null;
+  body: BodyModel | null;
   /** True when the caller must pass a params object (a required field, or x-params-required). */
   paramsRequired: boolean;
   retryClass: RetryClass;
@@ -100,4 +115,11 @@ export interface ApiModel {
   schemas: NamedSchema[];
   /** Every provenance mark of the whole spec, sorted by pointer. */
   provenance: Provenance[];
+  /** What the generator tolerated but a spec author should fix (unknown formats…), with JSON pointers. */
+  warnings: GeneratorWarning[];
+}
+
+export interface GeneratorWarning {
+  pointer: string;
+  message: string;
 }

@@ -12,7 +12,7 @@ import { generate } from '../generator/generate.js';
 import { DiskGeneratorCache, generatorFingerprint } from '../generator/disk-cache.js';
 import { readGeneratorInput, readTree } from '../generator/read-inputs.js';
 import { SpecError } from '../generator/spec-error.js';
-import { formatSpecError } from '../generator/spec-location.js';
+import { formatSpecError, readablePath, yamlLocator } from '../generator/spec-location.js';
 import { reportSummary } from '../generator/diff/report.js';
 import { buildChangeReport, writeChangeReport } from './lib/change-report.js';
 
@@ -28,6 +28,7 @@ async function main(): Promise<number> {
   const cache = process.argv.includes('--no-cache') ? undefined : new DiskGeneratorCache(join(root, 'node_modules/.cache/im-openapi/generator-cache.json'), generatorFingerprint(root));
   const { model, files } = await generate(readGeneratorInput(root), cache);
   cache?.save();
+  for (const w of model.warnings) console.warn(`warning: ${formatWarning(w)}`);
   const failOn = argValue('--fail-on');
   if (failOn !== undefined && failOn !== 'breaking' && failOn !== 'addition') throw new Error(`--fail-on takes breaking or addition, not ${failOn}`);
   const report = buildChangeReport(root, model, argValue('--base') ?? 'HEAD');
@@ -59,6 +60,12 @@ async function main(): Promise<number> {
   for (const path of extra) rmSync(join(outDir, path));
   console.log(`generated ${files.size} files (${changed.length} written, ${extra.length} removed) for ${model.operations.length} operations in ${ms} ms${cacheNote}`);
   return reportFails ? failed(failOn!) : 0;
+}
+
+/** `spec/openapi.yaml:LINE:COL readable.path: message`. */
+function formatWarning(w: { pointer: string; message: string }): string {
+  const where = yamlLocator(readFileSync(join(root, 'spec/openapi.yaml'), 'utf8'))(w.pointer);
+  return `spec/openapi.yaml${where ? `:${where.line}:${where.col}` : ''}  ${readablePath(w.pointer)}: ${w.message}`;
 }
 
 function argValue(flag: string): string | undefined {

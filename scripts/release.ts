@@ -13,9 +13,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildApiModel } from '../generator/build-model.js';
 import { reportMarkdown, reportSummary, type ChangeReport } from '../generator/diff/report.js';
-import { parseSpec } from '../generator/load-spec.js';
+import { specModel } from '../generator/generate.js';
 import { buildChangeReport } from './lib/change-report.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -58,7 +57,7 @@ function main(): number {
   const dryRun = process.argv.includes('--dry-run');
   const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
   const specText = readFileSync(join(root, 'spec/openapi.yaml'), 'utf8');
-  const head = buildApiModel(parseSpec(specText, 'spec/openapi.yaml', undefined, JSON.parse(readFileSync(join(root, 'spec/extensions.schema.json'), 'utf8'))));
+  const head = specModel(specText, 'spec/openapi.yaml', JSON.parse(readFileSync(join(root, 'spec/extensions.schema.json'), 'utf8')));
   const report = buildChangeReport(root, head, arg('--base') ?? defaultBase(pkg.version));
   if ('error' in report) {
     console.error(`release: ${report.error}; pass --base <ref|file>`);

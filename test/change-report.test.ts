@@ -8,19 +8,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { buildApiModel } from '../generator/build-model.js';
 import { changeReport, reportMarkdown } from '../generator/diff/report.js';
-import { parseSpec } from '../generator/load-spec.js';
+import { specModel } from '../generator/generate.js';
 import { repoRoot } from './helpers/seed.js';
 
 const specText = readFileSync(join(repoRoot, 'spec/openapi.yaml'), 'utf8');
-const baseModel = buildApiModel(parseSpec(specText));
+const baseModel = specModel(specText, 'spec/openapi.yaml');
 const P = '/{org_name}/{app_name}';
 
 function reportAfter(edit: (doc: any) => void) {
   const doc = parse(specText);
   edit(doc);
-  return changeReport(baseModel, buildApiModel(parseSpec(stringify(doc))), 'base');
+  return changeReport(baseModel, specModel(stringify(doc), 'spec/openapi.yaml'), 'base');
 }
 
 describe('change report rules', () => {

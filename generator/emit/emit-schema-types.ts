@@ -2,13 +2,15 @@
 import { StructureKind, type TypeAliasDeclarationStructure } from 'ts-morph';
 import type { ApiModel, JsonSchema } from '../model.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
-import { typeOf } from './schema-to-ts.js';
+import { typeContextOf, typeOf } from './schema-to-ts.js';
+import { writableName } from '../transform/views.js';
 
 export const SCHEMA_TYPES_FILE = 'src/types/schemas.ts';
 
 export function schemaDocs(schema: JsonSchema): string | undefined {
   const parts: string[] = [];
   if (schema.description) parts.push(schema.description);
+  if (schema.deprecated === true) parts.push('@deprecated');
   const sentence = (text: string) => text.trim().replace(/\.?$/, '.');
   if (schema['x-assumed']) parts.push(`Assumed: ${sentence(schema['x-assumed'])}`);
   if (schema['x-not-documented']) parts.push(`Not documented by the service: ${sentence(schema['x-not-documented'])}`);
@@ -16,15 +18,18 @@ export function schemaDocs(schema: JsonSchema): string | undefined {
 }
 
 export function emitSchemaTypes(model: ApiModel): Map<string, string> {
-  const statements: TypeAliasDeclarationStructure[] = model.schemas.map(({ name, schema }) => {
+  const read = typeContextOf(model, (n) => n, 'read');
+  const write = { ...read, view: 'write' as const };
+  const statements: TypeAliasDeclarationStructure[] = model.schemas.flatMap(({ name, schema }) => {
     const docs = schemaDocs(schema);
-    return {
-      kind: StructureKind.TypeAlias,
-      name,
-      isExported: true,
-      type: typeOf(schema, { refName: (n) => n }),
-      ...(docs ? { docs: [docs] } : {}),
+    const alias = (aliasName: string, type: string, extra?: string): TypeAliasDeclarationStructure => {
+      const text = [docs, extra].filter(Boolean).join('\n\n');
+      return { kind: StructureKind.TypeAlias, name: aliasName, isExported: true, type, ...(text ? { docs: [text] } : {}) };
     };
+    const out = [alias(name, typeOf(schema, read))];
+    // the write view, only where it differs (readOnly / writeOnly somewhere inside)
+    if (read.writable!.has(name)) out.push(alias(writableName(name), typeOf(schema, write), `What the client sends as \`${name}\`: readOnly fields left out, writeOnly fields kept.`));
+    return out;
   });
   return new Map([[SCHEMA_TYPES_FILE, doNotEditHeader(model.source) + renderSource(statements)]]);
 }

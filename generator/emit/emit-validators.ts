@@ -16,10 +16,12 @@
 import { _ } from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
-import { isDateTime } from '../../templates/runtime/internal/ajv-runtime.js';
+import { ajvFormats } from '../../templates/runtime/internal/ajv-runtime.js';
+import { ANNOTATION_FORMATS, CHECKED_FORMATS } from '../transform/formats.js';
 import { createHash } from 'node:crypto';
 import type { GeneratorCache } from '../format.js';
 import type { ApiModel, JsonSchema, OperationModel } from '../model.js';
+import { recursiveComponents } from '../transform/inline-schema.js';
 import { componentMap, driftComponentMap, paramsSchemaOf, responseDriftSchemaOf } from './params-schema.js';
 import { doNotEditHeader } from './source-file.js';
 
@@ -67,7 +69,9 @@ function newAjv() {
     // Prettier, which would take ~4.5 s for ~1 MB of machine-written code (see generate.ts).
     code: { source: true, esm: true, lines: true, formats: _`ajvFormats` },
   });
-  ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
+  // Checked formats call ajvFormats[name] at run time; annotation formats emit no code.
+  for (const [name, type] of Object.entries(CHECKED_FORMATS)) ajv.addFormat(name, { type, validate: ajvFormats[name]!.validate } as never);
+  for (const name of ANNOTATION_FORMATS) ajv.addFormat(name, true);
   return ajv;
 }
 
@@ -122,12 +126,16 @@ export function compileValidatorCode(model: ApiModel, op: OperationModel, schema
 function validatorModule(model: ApiModel, op: OperationModel, schemas: ValidatorSchemas): string {
   const { code, imports } = compileValidatorCode(model, op, schemas);
   const context = JSON.stringify({ pathParams: op.pathParams.map((p) => p.name) });
+  // int64 fields may hold bigints (lossless-json.ts): the validator sees them as numbers.
+  const int64 = JSON.stringify(schemas).includes('"format":"int64"');
+  const arg = (name: string) => (int64 ? `bigintsAsNumbers(${name})` : name);
   return [
     doNotEditHeader(model.source).trimEnd(),
     `// @ts-nocheck: Ajv standalone code (plain JavaScript) validating the params of ${op.id}.`,
     `import type { ValidationIssue } from '../operation.js';`,
     ...(imports.length ? [`import { ${imports.join(', ')} } from '../internal/ajv-runtime.js';`] : []),
     `import { issuesFromAjv } from '../internal/validation-issues.js';`,
+    ...(int64 ? [`import { bigintsAsNumbers } from '../internal/lossless-json.js';`] : []),
     '',
     code,
     '',
@@ -135,12 +143,12 @@ function validatorModule(model: ApiModel, op: OperationModel, schemas: Validator
     '',
     `/** Validates the flat params of \`${op.id}\` (path, query and body fields): null when valid, else the issues. */`,
     'export function validate(params: unknown): ValidationIssue[] | null {',
-    '  return validateParams(params) ? null : issuesFromAjv(validateParams.errors, params, context);',
+    `  return validateParams(${arg('params')}) ? null : issuesFromAjv(validateParams.errors, params, context);`,
     '}',
     '',
     `/** Reports how a response body of \`${op.id}\` differs from the spec (unknown fields of documented shapes, new enum values, type changes): null when it matches. Never used to refuse a response. */`,
     'export function validateResponse(body: unknown): ValidationIssue[] | null {',
-    '  return validateResponseBody(body) ? null : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [] });',
+    `  return validateResponseBody(${arg('body')}) ? null : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [], response: true });`,
     '}',
     '',
   ].join('\n');
@@ -156,8 +164,9 @@ export function emitValidators(model: ApiModel, cache?: GeneratorCache): Map<str
   // Component maps once per model; each operation's schemas once, for the key and the compile.
   const components = componentMap(model);
   const driftComponents = driftComponentMap(model);
+  const recursive = recursiveComponents(components);
   for (const op of model.operations) {
-    const schemas: ValidatorSchemas = { params: paramsSchemaOf(model, op, components), response: responseDriftSchemaOf(model, op, driftComponents) };
+    const schemas: ValidatorSchemas = { params: paramsSchemaOf(model, op, components, recursive), response: responseDriftSchemaOf(model, op, driftComponents, recursive) };
     const key = cache ? `validator\0${createHash('sha256').update(JSON.stringify([model.source, op.id, op.funcName, op.pathParams.map((p) => p.name), schemas.params, schemas.response])).digest('hex')}` : '';
     let text = cache?.get(key);
     if (text === undefined) {

@@ -6,56 +6,18 @@
  * - path parameters also get the path-safety rules (non-empty, not `.`/`..`, no `/`, no control
  *   characters: `minLength: 1` and PATH_SEGMENT_PATTERN) so the error names the field and rule;
  * - the list field that the batch helper splits (x-batch-split) loses its `maxItems`;
- * - component `$ref`s are inlined (request schemas are not recursive), so every error's
- *   schemaPath is a path in this one schema (the issue mapping folds `anyOf` by it);
- * - annotations (description, x-*, examples…) are dropped: they do not validate and would only
- *   grow the emitted code.
+ * - schemas are transformed by transform/inline-schema.ts in the write view (refs inlined but
+ *   recursive ones, readOnly refused, discriminator selection, allOf merged, annotations dropped);
+ * - a body that is a union (top-level oneOf/anyOf) gives a union of flat objects: each branch
+ *   with the path and query fields, selected by the discriminator when there is one.
  * Pure and deterministic.
  */
 import { PATH_SEGMENT_PATTERN } from '../../templates/runtime/internal/validation-issues.js';
 import type { ApiModel, FieldModel, JsonSchema, OperationModel } from '../model.js';
+import { isHiddenIn } from '../transform/views.js';
+import { inlineContext, inlineSchema, recursiveComponents, withDefs, type InlineContext } from '../transform/inline-schema.js';
 
-const COMPONENT_REF = /^#\/components\/schemas\/([^/]+)$/;
-
-/** Keywords that hold one subschema, a map of subschemas, or a list of subschemas. */
-const ONE_SCHEMA = new Set(['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties']);
-const SCHEMA_MAP = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs']);
-const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
-/** Annotations that do not validate (dropped). */
-const ANNOTATIONS = new Set(['description', 'title', 'examples', 'example', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'externalDocs', 'xml', 'discriminator']);
-
-export class ParamsSchemaError extends Error {}
-
-/** Resolves and inlines component refs, drops annotations. `stack` guards against recursion. */
-export function inlineSchema(schema: unknown, components: ReadonlyMap<string, JsonSchema>, where: string, stack: readonly string[] = []): JsonSchema | boolean {
-  if (typeof schema === 'boolean') return schema;
-  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) throw new ParamsSchemaError(`${where}: not a schema`);
-  const src = schema as JsonSchema;
-  let out: JsonSchema = {};
-  for (const key of Object.keys(src)) {
-    const value = src[key];
-    if (key === '$ref') continue;
-    if (ANNOTATIONS.has(key) || key.startsWith('x-')) continue;
-    if (ONE_SCHEMA.has(key)) out[key] = inlineSchema(value, components, `${where}/${key}`, stack);
-    else if (SCHEMA_MAP.has(key)) {
-      out[key] = Object.fromEntries(Object.keys(value).map((k) => [k, inlineSchema(value[k], components, `${where}/${key}/${k}`, stack)]));
-    } else if (SCHEMA_LIST.has(key)) out[key] = (value as unknown[]).map((s, i) => inlineSchema(s, components, `${where}/${key}/${i}`, stack));
-    else out[key] = value;
-  }
-  if (typeof src.$ref === 'string') {
-    const m = COMPONENT_REF.exec(src.$ref);
-    const name = m?.[1];
-    const target = name === undefined ? undefined : components.get(name);
-    if (name === undefined || !target) throw new ParamsSchemaError(`${where}: cannot resolve $ref ${src.$ref}`);
-    if (stack.includes(name)) throw new ParamsSchemaError(`${where}: request schema ${name} is recursive; request validators inline components and do not support recursion`);
-    const resolved = inlineSchema(target, components, `#/components/schemas/${name}`, [...stack, name]);
-    // 2020-12: $ref beside other keywords means both apply; merge when they do not overlap.
-    if (Object.keys(out).length === 0) return resolved;
-    if (typeof resolved === 'object' && Object.keys(out).every((k) => !(k in resolved))) out = { ...resolved, ...out };
-    else out = { allOf: [resolved, out] };
-  }
-  return out;
-}
+export { ParamsSchemaError } from '../transform/inline-schema.js';
 
 export function componentMap(model: ApiModel): Map<string, JsonSchema> {
   return new Map(model.schemas.map((s) => [s.name, s.schema]));
@@ -77,8 +39,8 @@ function pathParamSchema(spec: JsonSchema | boolean): JsonSchema {
   return { allOf: [spec, { type: ['string', 'number'], ...safety }] };
 }
 
-function fieldSchema(op: OperationModel, field: FieldModel, components: Map<string, JsonSchema>, where: string): JsonSchema | boolean {
-  const schema = inlineSchema(field.schema, components, `${op.id}: ${where} ${field.name}`);
+function fieldSchema(op: OperationModel, field: FieldModel, ctx: InlineContext, where: string): JsonSchema | boolean {
+  const schema = inlineSchema(field.schema, ctx, `${op.id}: ${where} ${field.name}`);
   if (op.batchSplit?.field === field.name && typeof schema === 'object' && 'maxItems' in schema) {
     // the batch helper splits this list into requests of batchSplit.max: any length is fine
     const { maxItems: _dropped, ...rest } = schema;
@@ -88,27 +50,46 @@ function fieldSchema(op: OperationModel, field: FieldModel, components: Map<stri
 }
 
 /** The params schema of one operation (without $id). */
-export function paramsSchemaOf(model: ApiModel, op: OperationModel, components = componentMap(model)): JsonSchema {
+export function paramsSchemaOf(model: ApiModel, op: OperationModel, components = componentMap(model), recursive = recursiveComponents(components)): JsonSchema {
+  const ctx = inlineContext(components, 'write', recursive);
   const properties: Record<string, JsonSchema | boolean> = {};
   const required: string[] = [];
   for (const p of op.pathParams) {
-    properties[p.name] = pathParamSchema(fieldSchema(op, p, components, 'path parameter'));
+    properties[p.name] = pathParamSchema(fieldSchema(op, p, ctx, 'path parameter'));
     required.push(p.name);
   }
   for (const q of op.queryParams) {
-    properties[q.name] = fieldSchema(op, q, components, 'query parameter');
+    properties[q.name] = fieldSchema(op, q, ctx, 'query parameter');
     if (q.required) required.push(q.name);
   }
-  for (const f of op.body?.fields ?? []) {
-    properties[f.name] = fieldSchema(op, f, components, 'body field');
-    if (f.required) required.push(f.name);
-  }
-  return {
-    type: 'object',
-    properties,
-    ...(required.length ? { required } : {}),
-    additionalProperties: !!op.body?.open,
+  const flat = (fields: readonly FieldModel[], open: boolean): JsonSchema => {
+    const props = { ...properties };
+    const req = [...required];
+    for (const f of fields) {
+      // a readOnly body field must be absent (`false`: the issue says "read-only"), even if required
+      if (isHiddenIn(f.schema, 'write', components)) {
+        props[f.name] = false;
+        continue;
+      }
+      props[f.name] = fieldSchema(op, f, ctx, 'body field');
+      if (f.required) req.push(f.name);
+    }
+    return { type: 'object', properties: props, ...(req.length ? { required: req } : {}), additionalProperties: open };
   };
+  const union = op.body?.union;
+  if (!union) return withDefs(flat(op.body?.fields ?? [], !!op.body?.open), ctx);
+  const branches = union.variants.map((v) => flat(v.fields, v.open));
+  const disc = union.discriminator;
+  if (!disc) return withDefs({ type: 'object', [union.keyword]: branches }, ctx);
+  return withDefs({
+    type: 'object',
+    required: [disc.propertyName],
+    properties: { [disc.propertyName]: { enum: union.variants.flatMap((v) => v.values ?? []) } },
+    allOf: union.variants.map((v, i) => ({
+      if: { properties: { [disc.propertyName]: v.values!.length === 1 ? { const: v.values![0] } : { enum: v.values } }, required: [disc.propertyName] },
+      then: branches[i],
+    })),
+  }, ctx);
 }
 
 /**
@@ -137,6 +118,8 @@ export function driftComponentMap(model: ApiModel): Map<string, JsonSchema> {
 }
 
 /** The drift-reporting schema of an operation's first success response (without $id). */
-export function responseDriftSchemaOf(model: ApiModel, op: OperationModel, components = driftComponentMap(model)): JsonSchema | boolean {
-  return inlineSchema(driftSchema(op.response), components, `${op.id}: response`);
+export function responseDriftSchemaOf(model: ApiModel, op: OperationModel, components = driftComponentMap(model), recursive = recursiveComponents(components)): JsonSchema | boolean {
+  const ctx = inlineContext(components, 'read', recursive);
+  const schema = inlineSchema(driftSchema(op.response), ctx, `${op.id}: response`);
+  return typeof schema === 'boolean' ? schema : withDefs(schema, ctx);
 }

@@ -3,23 +3,59 @@
  * Open shapes stay open (an index signature), open enums stay open (`(string & {})`), so the
  * types compile when the service adds fields and values.
  */
-import type { JsonSchema } from '../model.js';
+import type { ApiModel, JsonSchema } from '../model.js';
 import { propertyKey } from '../names.js';
+import { discriminatedOf } from '../transform/discriminator.js';
+import { isInt64 } from '../transform/formats.js';
+import { propertyDoc } from '../transform/jsdoc.js';
+import { isHiddenIn, viewDependentSchemas, writableName } from '../transform/views.js';
 
 export interface TypeContext {
   /** How a `#/components/schemas/X` reference is written (e.g. `X` or `Schemas.X`). */
   refName(name: string): string;
+  /**
+   * `read` (default): what the service answers — writeOnly properties left out. `write`: what the
+   * client sends — readOnly properties left out, and a component that differs between the views
+   * named by its write view (`XWritable`, see transform/views.ts).
+   */
+  view?: 'read' | 'write';
+  /** Component schemas: discriminator mappings and the views need them (without: plain unions). */
+  components?: ReadonlyMap<string, JsonSchema>;
+  /** Components whose write view differs from the read view (they have an `XWritable` type). */
+  writable?: ReadonlySet<string>;
 }
 
 const SCHEMA_REF = /^#\/components\/schemas\/(.+)$/;
+
+const perModel = new WeakMap<object, { components: Map<string, JsonSchema>; writable: Set<string> }>();
+
+/** A TypeContext for a model's component schemas (components and writable set computed once per model). */
+export function typeContextOf(model: ApiModel, refName: (name: string) => string, view: 'read' | 'write' = 'read'): TypeContext {
+  let shared = perModel.get(model);
+  if (!shared) {
+    const components = new Map(model.schemas.map((s) => [s.name, s.schema]));
+    shared = { components, writable: viewDependentSchemas(components) };
+    perModel.set(model, shared);
+  }
+  return { refName, view, ...shared };
+}
 
 export function typeOf(schema: JsonSchema | undefined, ctx: TypeContext): string {
   if (!schema || Object.keys(schema).length === 0) return 'unknown';
   if (typeof schema.$ref === 'string') {
     const m = schema.$ref.match(SCHEMA_REF);
-    return m ? ctx.refName(m[1]!) : 'unknown';
+    if (!m) return 'unknown';
+    return ctx.refName(ctx.view === 'write' && ctx.writable?.has(m[1]!) ? writableName(m[1]!) : m[1]!);
   }
   if ('const' in schema) return literal(schema.const);
+  const disc = ctx.components ? discriminatedOf(schema, ctx.components) : undefined;
+  if (disc) {
+    // A TS discriminated union: each branch's property is the literal(s) that select it.
+    const key = propertyKey(disc.propertyName);
+    const branches = union(disc.branches.map((b) => `(${wrap(typeOf(b.schema, ctx))} & { ${key}: ${union(b.values.map(literal))} })`));
+    // properties beside the oneOf/anyOf hold in every branch
+    return schema.properties ? `${objectType(schema, ctx)} & (${branches})` : branches;
+  }
   if (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf)) {
     const branches: JsonSchema[] = schema.anyOf ?? schema.oneOf;
     const known = openStringEnumValues(branches);
@@ -46,7 +82,8 @@ export function typeOf(schema: JsonSchema | undefined, ctx: TypeContext): string
       return 'string';
     case 'integer':
     case 'number':
-      return 'number';
+      // int64 beyond 2^53 travels as a bigint (templates/runtime/internal/lossless-json.ts)
+      return isInt64(schema) ? 'number | bigint' : 'number';
     case 'boolean':
       return 'boolean';
     case 'null':
@@ -63,9 +100,9 @@ export function typeOf(schema: JsonSchema | undefined, ctx: TypeContext): string
 /** `{ a: string; b?: number; [key: string]: unknown }` */
 export function objectType(schema: JsonSchema, ctx: TypeContext): string {
   const required = new Set<string>(schema.required ?? []);
-  const members = Object.entries<JsonSchema>(schema.properties ?? {}).map(
-    ([name, s]) => `${docComment(s.description)}${propertyKey(name)}${required.has(name) ? '' : '?'}: ${typeOf(s, ctx)};`,
-  );
+  const members = Object.entries<JsonSchema>(schema.properties ?? {})
+    .filter(([, s]) => !isHiddenIn(s, ctx.view ?? 'read', ctx.components))
+    .map(([name, s]) => `${propertyDoc(s)}${propertyKey(name)}${required.has(name) ? '' : '?'}: ${typeOf(s, ctx)};`);
   const extra = schema.additionalProperties;
   if (extra === true || extra === undefined) members.push('[key: string]: unknown;');
   else if (extra && typeof extra === 'object') {
@@ -102,9 +139,4 @@ function union(parts: string[]): string {
 
 function wrap(type: string): string {
   return /^[\w.$]+$/.test(type) || /^\{.*\}$/s.test(type) ? type : `(${type})`;
-}
-
-export function docComment(text: string | undefined): string {
-  if (!text) return '';
-  return `/** ${text.replace(/\*\//g, '*\\/').replace(/\n+/g, ' ')} */\n`;
 }

@@ -5,9 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildApiModel } from '../../generator/build-model.js';
 import { changeReport, reportMarkdown, type ChangeReport } from '../../generator/diff/report.js';
-import { parseSpec } from '../../generator/load-spec.js';
+import { specModel } from '../../generator/generate.js';
 import type { ApiModel } from '../../generator/model.js';
 
 export const REPORT_DIR = 'dist-artifacts/change-report';
@@ -32,7 +31,7 @@ export function buildChangeReport(root: string, head: ApiModel, base: string): C
   if ('error' in spec) return spec;
   let baseModel: ApiModel;
   try {
-    baseModel = buildApiModel(parseSpec(spec.text, spec.label), head.source);
+    baseModel = specModel(spec.text, head.source);
   } catch (error) {
     return { error: `the base spec ${spec.label} does not build a model: ${(error as Error).message.split('\n')[0]}` };
   }

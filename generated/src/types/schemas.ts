@@ -868,6 +868,17 @@ export type TokenRequest = {
   grant_type: 'client_credentials';
   /** Application client id. */
   client_id: string;
+};
+/**
+ * Token exchange request (seed 4.1).
+ *
+ * What the client sends as `TokenRequest`: readOnly fields left out, writeOnly fields kept.
+ */
+export type TokenRequestWritable = {
+  /** Must be client_credentials. */
+  grant_type: 'client_credentials';
+  /** Application client id. */
+  client_id: string;
   /** Application client secret. Never logged. */
   client_secret: string;
 };
@@ -875,7 +886,10 @@ export type TokenRequest = {
 export type TokenResponse = {
   /** The App Token. It stands for the administrative authority of the whole application; keep it on the server only. */
   access_token: string;
-  /** Lifetime in seconds; default 604800 (7 days); set by the application runtime policy app_token_ttl_seconds, range 300 seconds to 1 year. */
+  /**
+   * Lifetime in seconds; default 604800 (7 days); set by the application runtime policy app_token_ttl_seconds, range 300 seconds to 1 year.
+   * @default 604800
+   */
   expires_in: number;
   /** Application id. */
   application: string;

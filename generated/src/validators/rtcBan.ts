@@ -195,5 +195,5 @@ export function validate(params: unknown): ValidationIssue[] | null {
 
 /** Reports how a response body of `rtc.ban` differs from the spec (unknown fields of documented shapes, new enum values, type changes): null when it matches. Never used to refuse a response. */
 export function validateResponse(body: unknown): ValidationIssue[] | null {
-  return validateResponseBody(body) ? null : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [] });
+  return validateResponseBody(body) ? null : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [], response: true });
 }

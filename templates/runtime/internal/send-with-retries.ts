@@ -19,6 +19,7 @@ import type { QuotaGate } from './quota-gate.js';
 import { maskUrlQuery, redactHeaders, type SecretRedactor } from './redact.js';
 import type { BuiltRequest } from './request-builder.js';
 import { backoffDelayMs, isRetryableStatus, parseRetryAfterMs, type RetryPolicy } from './retry.js';
+import { jsonParseLossless } from './lossless-json.js';
 
 /** Status, headers (secret values masked) and request id of the answer. */
 export interface ResponseInfo {
@@ -208,7 +209,8 @@ function gateTooLong(op: OperationSpec, waitMs: number, attempts: number, capMs:
 function parseSuccessBody(text: string): { ok: true; value: unknown } | { ok: false } {
   if (text.trim() === '') return { ok: true, value: undefined };
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    // int64 values beyond 2^53 stay exact (bigint) instead of being silently rounded
+    return { ok: true, value: jsonParseLossless(text) };
   } catch {
     return { ok: false };
   }

@@ -59,6 +59,34 @@ describe('issuesFromAjv', () => {
     expect(types).toEqual([{ pointer: '/v', rule: 'type', message: '`v` must be an integer or a string (got true)' }]);
   });
 
+  test('anyOf: of the branches whose type matched, the one with the fewest errors speaks', () => {
+    const issues = issuesFromAjv([
+      err('required', '/target', '#/properties/target/anyOf/0/required', { missingProperty: 'user' }),
+      err('additionalProperties', '/target', '#/properties/target/anyOf/0/additionalProperties', { additionalProperty: 'group' }),
+      err('minimum', '/target/group', '#/properties/target/anyOf/1/properties/group/minimum', { comparison: '>=', limit: 1 }),
+      err('anyOf', '/target', '#/properties/target/anyOf', {}),
+    ], { target: { group: 0 } }, ctx);
+    expect(issues.map((i) => `${i.pointer} ${i.rule}`)).toEqual(['/target/group minimum']);
+  });
+
+  test('a false schema (a readOnly property in a request) says read-only', () => {
+    const [issue] = issuesFromAjv([err('false schema', '/id', '#/properties/id/false schema')], { id: 'x' }, ctx);
+    expect(issue).toEqual({ pointer: '/id', rule: 'readOnly', message: '`id` is read-only: the service sets it' });
+  });
+
+  test('response drift speaks of the response, never of params', () => {
+    const drift = { pathParams: [], response: true };
+    const issues = issuesFromAjv([
+      err('additionalProperties', '', '#/additionalProperties', { additionalProperty: 'added' }),
+      err('additionalProperties', '/owner', '#/properties/owner/additionalProperties', { additionalProperty: 'x' }),
+    ], { added: 1, owner: { x: 1 } }, drift);
+    expect(issues.map((i) => i.message)).toEqual([
+      '`added` is not a field the spec declares for this response (`body` is a documented shape; the service may have added it)',
+      '`owner.x` is not a field the spec declares for this response (`owner` is a documented shape; the service may have added it)',
+    ]);
+    for (const i of issues) expect(i.message).not.toMatch(/param/);
+  });
+
   test('nested anyOf folds from the inside out', () => {
     const issues = issuesFromAjv([
       err('type', '/v', '#/properties/v/anyOf/0/anyOf/0/type', { type: 'integer' }),

@@ -9,8 +9,11 @@
  *   `enum` or `const`.
  * - The value of a field whose name looks secret (password, client_secret, token…) is never
  *   quoted; other values are quoted only when short.
- * - `anyOf` failures are folded: the branch whose type matched speaks for the field; when no
- *   branch's type matched, one `type` issue lists the accepted types.
+ * - `anyOf` failures are folded: the branch whose type matched (the one with the fewest errors)
+ *   speaks for the field; when no branch's type matched, one `type` issue lists the accepted
+ *   types. A discriminated union reports its selected branch only (the generator selects it
+ *   with `if`/`then`; `if` errors are skipped).
+ * - A response drift issue (`ctx.response`) speaks of the response, never of params.
  */
 import type { ValidationIssue } from '../operation.js';
 import { isSecretLookingName } from './redact.js';
@@ -28,6 +31,8 @@ export interface AjvErrorLike {
 export interface ValidatorContext {
   /** Names of the path parameters (messages say why a value would change the path). */
   readonly pathParams: readonly string[];
+  /** True for the response drift check: messages speak of the response, not of params. */
+  readonly response?: boolean;
 }
 
 /**
@@ -137,7 +142,8 @@ function foldAlternatives(input: readonly AjvErrorLike[]): AjvErrorLike[] {
       branches.set(branch, [...(branches.get(branch) ?? []), e]);
     }
     const typeMismatch = (list: AjvErrorLike[]) => list.some((e) => e.keyword === 'type' && e.instancePath === alt.instancePath);
-    const matching = [...branches.values()].find((list) => !typeMismatch(list));
+    // of the branches whose type matched, the one with the fewest errors speaks (the closest shape)
+    const matching = [...branches.values()].filter((list) => !typeMismatch(list)).sort((a, b) => a.length - b.length)[0];
     let replacement: AjvErrorLike[];
     if (matching) {
       replacement = matching;
@@ -181,11 +187,17 @@ function issueOf(e: AjvErrorLike, params: unknown, ctx: ValidatorContext): Valid
       return issue(`${subject} is required`);
     case 'additionalProperties':
     case 'unevaluatedProperties':
+      if (ctx.response) {
+        return issue(`${label} is not a field the spec declares for this response (\`${e.instancePath === '' ? 'body' : fieldLabel(e.instancePath)}\` is a documented shape; the service may have added it)`);
+      }
       return issue(
         e.instancePath === ''
           ? `${label} is not a field of this operation (unknown fields are refused here: the spec declares the params closed)`
           : `${label} is not allowed: the spec declares \`${fieldLabel(e.instancePath)}\` a closed shape (no extra fields)`,
       );
+    case 'false schema':
+      // the generator writes `false` for a readOnly property in request validators (transform/inline-schema.ts)
+      return { pointer, rule: 'readOnly', message: `${label} is read-only: the service sets it` };
     case 'type': {
       const types = typesOf(p.type);
       return issue(e.instancePath === '' && types[0] === 'object'

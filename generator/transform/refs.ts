@@ -1,0 +1,18 @@
+/** `$ref`s to component schemas: the name of one, and every one a schema names (not followed). */
+const COMPONENT_REF = /^#\/components\/schemas\/([^/]+)$/;
+
+export function componentNameOf(ref: unknown): string | undefined {
+  return typeof ref === 'string' ? COMPONENT_REF.exec(ref)?.[1] : undefined;
+}
+
+export function componentRefsOf(node: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) node.forEach((n) => componentRefsOf(n, out));
+  else if (node && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) {
+      const name = k === '$ref' ? componentNameOf(v) : undefined;
+      if (name !== undefined) out.add(name);
+      else componentRefsOf(v, out);
+    }
+  }
+  return out;
+}
