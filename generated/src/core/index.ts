@@ -22,6 +22,7 @@ export {
   InvalidClientError,
   IpNotAllowedError,
   NotFoundError,
+  PaginationCycleError,
   PermissionDeniedError,
   RateLimitedError,
   TenantUnavailableError,

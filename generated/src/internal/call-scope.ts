@@ -8,9 +8,14 @@ import { AbortError, TimeoutError, type ImError } from '../core/errors.js';
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-/** setTimeout-based sleep that rejects with the signal's reason when it fires. */
+/**
+ * setTimeout-based sleep that rejects with the signal's reason when it fires. The shared
+ * `NEVER_ABORTED` signal gets no listener: it never fires, and a listener per waiting call on one
+ * shared signal is what printed MaxListenersExceededWarning (issue 16 item 8).
+ */
 export const realSleep: Sleep = (ms, signal) =>
   new Promise<void>((resolve, reject) => {
+    if (signal === NEVER_ABORTED) signal = undefined;
     if (signal?.aborted) {
       reject(signal.reason);
       return;
@@ -28,7 +33,8 @@ export const realSleep: Sleep = (ms, signal) =>
 
 /** Resolves or rejects as `promise` does, or rejects with the signal's reason first. */
 export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
+  // NEVER_ABORTED never fires: no listener on it (see realSleep).
+  if (!signal || signal === NEVER_ABORTED) return promise;
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);
@@ -46,7 +52,6 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefin
   });
 }
 
-/** A child AbortController that follows `parent`; `dispose()` removes the listener. */
 /**
  * The signal of a call that nothing can end early (no caller signal, no deadline): one shared
  * signal that never aborts, so such a call needs no controller of its own and no listeners.
@@ -55,6 +60,7 @@ export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
 const NO_DISPOSE = (): void => {};
 
+/** A child AbortController that follows `parent`; `dispose()` removes the listener. */
 export function childController(parent: AbortSignal | undefined): { controller: AbortController; dispose: () => void } {
   const controller = new AbortController();
   if (!parent || parent === NEVER_ABORTED) return { controller, dispose: NO_DISPOSE };

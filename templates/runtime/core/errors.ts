@@ -103,6 +103,23 @@ export class AbortError extends ImError {
   }
 }
 
+/**
+ * A list walk got a `next_cursor` that it had already followed: the service (or something in
+ * between) answers in a cycle, so the walk stops instead of looping forever. Nothing more is
+ * sent; the pages already yielded stand. (The cursor itself is not shown: it may encode data.)
+ */
+export class PaginationCycleError extends ImError {
+  /** Pages fetched in this walk before the repeated cursor was seen. */
+  readonly pagesFetched: number;
+  constructor(pagesFetched: number) {
+    super(
+      `The service returned a next_cursor that this walk already followed (after ${pagesFetched} page(s)); ` +
+        'stopping to avoid an endless loop. The items seen so far were yielded; report the request ids to the service.',
+    );
+    this.pagesFetched = pagesFetched;
+  }
+}
+
 export interface ApiErrorInit {
   status: number;
   code: string | undefined;

@@ -21,6 +21,7 @@ export {
   InvalidClientError,
   IpNotAllowedError,
   NotFoundError,
+  PaginationCycleError,
   PermissionDeniedError,
   RateLimitedError,
   TenantUnavailableError,
