@@ -212,6 +212,34 @@ export class RateLimitedError extends ApiError {
 }
 
 /**
+ * A call that was NOT sent: the client is paused by an earlier 429 for longer than
+ * `maxRetryAfterMs` (`client.rateLimit` shows the pause and can clear it). Not an `ApiError`: the
+ * service did not answer this call. `sent` is false; `attempts` counts the attempts this call
+ * had sent before the pause stopped it (0 for a call that never went out).
+ */
+export class RateLimitPausedError extends ImError {
+  readonly code = 'rate_limit_paused' as const;
+  readonly sent = false as const;
+  readonly operationId: string;
+  readonly attempts: number;
+  /** Ms left in the pause when the call was refused. */
+  readonly retryAfterMs: number;
+  /** Epoch ms when the pause ends. */
+  readonly pausedUntil: number;
+  constructor(init: { operationId: string; attempts: number; retryAfterMs: number; pausedUntil: number; maxRetryAfterMs: number }) {
+    super(
+      `${init.operationId} was not sent: the client is paused by an earlier 429 for ${init.retryAfterMs} ms more, longer than ` +
+        `maxRetryAfterMs (${init.maxRetryAfterMs} ms). Retry after retryAfterMs, raise maxRetryAfterMs, or call client.rateLimit.clear() ` +
+        'if you know the quota is available again.',
+    );
+    this.operationId = init.operationId;
+    this.attempts = init.attempts;
+    this.retryAfterMs = init.retryAfterMs;
+    this.pausedUntil = init.pausedUntil;
+  }
+}
+
+/**
  * `details.reason` app_deleted or tenant_closed: the credentials are gone for good. The client
  * has discarded them; every later call of this client fails at once with this error.
  */

@@ -4,6 +4,8 @@
  * and runs the real client against the fake service on 127.0.0.1.
  */
 import { describe, expect, test } from 'vitest';
+import { MemoryTokenStore, tokenStoreKey } from '../internal/token-manager.js';
+import { PermissionDeniedError, RateLimitPausedError } from './errors.js';
 import { SECRET, TOKEN_PREFIX, apiError, makeClient, ops, recordingLogger, startFakeService } from '../test-support/fake-service.js';
 
 describe('item 3: answers of the service are not trusted as they come', () => {
@@ -118,5 +120,116 @@ describe('item 8: no listener build-up on a shared signal', () => {
       process.off('warning', onWarning);
     }
     expect(warnings.filter((w) => /MaxListeners/.test(w))).toEqual([]);
+  });
+});
+
+describe('item 4: one long Retry-After does not disable the client', () => {
+  const clockAt = (t: number) => {
+    const clock = { t, now: () => clock.t, sleep: async (ms: number) => void (clock.t += ms) };
+    return clock;
+  };
+
+  test('the pause is capped at 1 hour, visible as client.rateLimit, and clear() opens it', async () => {
+    // Before: Retry-After 31536000 (a year) closed the gate for a year, with no way to see or clear it;
+    // every later call failed unsent with status 429 as if the service had answered it.
+    const clock = clockAt(Date.UTC(2030, 0, 1));
+    let limited = true;
+    const svc = await startFakeService({ handle: () => (limited ? apiError(429, 'rate_limited', undefined, { 'retry-after': '31536000' }) : { status: 200, body: {} }) });
+    const client = makeClient(svc.baseUrl, { internals: { random: () => 0, now: clock.now, sleep: clock.sleep } });
+    expect(client.rateLimit.pausedUntil).toBeNull();
+    await client.request(ops.usersGet, { username: 'a' }).catch(() => undefined);
+    expect(client.rateLimit.pausedUntil).toBe(clock.t + 3_600_000);
+    expect(client.rateLimit.remainingMs).toBe(3_600_000);
+
+    const unsent = await client.request(ops.usersGet, { username: 'b' }).catch((e: unknown) => e);
+    expect(unsent).toBeInstanceOf(RateLimitPausedError);
+    expect(unsent).toMatchObject({ sent: false, attempts: 0, code: 'rate_limit_paused', retryAfterMs: 3_600_000 });
+    expect((unsent as Error).message).toMatch(/was not sent/);
+    expect(svc.calls).toHaveLength(1);
+
+    limited = false;
+    client.rateLimit.clear();
+    expect(client.rateLimit.pausedUntil).toBeNull();
+    await expect(client.request(ops.usersGet, { username: 'c' })).resolves.toEqual({});
+    expect(svc.calls).toHaveLength(2);
+  });
+
+  test('after the capped hour the client sends again by itself', async () => {
+    const clock = clockAt(Date.UTC(2030, 0, 1));
+    let n = 0;
+    const svc = await startFakeService({ handle: () => (++n === 1 ? apiError(429, 'rate_limited', undefined, { 'retry-after': 'Fri, 01 Jan 2100 00:00:00 GMT' }) : { status: 200, body: {} }) });
+    const client = makeClient(svc.baseUrl, { internals: { random: () => 0, now: clock.now, sleep: clock.sleep } });
+    await client.request(ops.usersGet, { username: 'a' }).catch(() => undefined);
+    clock.t += 3_600_000;
+    await expect(client.request(ops.usersGet, { username: 'b' })).resolves.toEqual({});
+  });
+
+  test('a garbage Retry-After ("foo 3000") pauses nothing beyond the normal backoff', async () => {
+    // Before: Date.parse("foo 3000") is the year 3000: the client refused every call for ~974 years.
+    const clock = clockAt(Date.UTC(2030, 0, 1));
+    let n = 0;
+    const svc = await startFakeService({ handle: () => (++n === 1 ? apiError(429, 'rate_limited', undefined, { 'retry-after': 'foo 3000' }) : { status: 200, body: {} }) });
+    const client = makeClient(svc.baseUrl, { internals: { random: () => 0, now: clock.now, sleep: clock.sleep } });
+    const started = clock.t;
+    await expect(client.request(ops.usersGet, { username: 'a' })).resolves.toEqual({});
+    expect(clock.t - started).toBeLessThanOrEqual(1_000);
+    expect(client.rateLimit.pausedUntil).toBeNull();
+  });
+});
+
+describe('item 6: token-store keys never collide; a foreign token from the store is dropped', () => {
+  /** A service that knows which application each token was issued for and answers 403 across applications. */
+  const appAwareService = () => {
+    const issuedFor = new Map<string, string>();
+    return startFakeService({
+      token: (req, n) => {
+        const token = `${TOKEN_PREFIX}${n}`;
+        issuedFor.set(token, req.path.slice(0, -'/token'.length));
+        return { status: 200, body: { access_token: token, expires_in: 3600, application: `app-${n}` } };
+      },
+      handle: (req) => {
+        const token = String(req.headers.authorization).slice('Bearer '.length);
+        const app = issuedFor.get(token);
+        return app !== undefined && req.path.startsWith(`${app}/`) ? { status: 200, body: { ok: true } } : apiError(403, 'permission_denied');
+      },
+    });
+  };
+
+  test('clients whose names contain | and # get keys of their own (no shared token, no 403)', async () => {
+    // Before: both keys were "…|o#p|q|r": the second client used the first one's token and got 403 permission_denied.
+    const svc = await appAwareService();
+    const store = new MemoryTokenStore();
+    const a = makeClient(svc.baseUrl, { appKey: undefined, orgName: 'o', appName: 'p|q', clientId: 'r', tokenStore: store });
+    const b = makeClient(svc.baseUrl, { appKey: undefined, orgName: 'o', appName: 'p', clientId: 'q|r', tokenStore: store });
+    await expect(a.request(ops.usersGet, { username: 'u' })).resolves.toEqual({ ok: true });
+    await expect(b.request(ops.usersGet, { username: 'u' })).resolves.toEqual({ ok: true });
+    expect(svc.exchanges).toHaveLength(2);
+    expect(tokenStoreKey(svc.baseUrl, 'o', 'p|q', 'r')).not.toBe(tokenStoreKey(svc.baseUrl, 'o', 'p', 'q|r'));
+    expect(tokenStoreKey(svc.baseUrl, 'a#b', 'c', 'd')).not.toBe(tokenStoreKey(svc.baseUrl, 'a', 'b#c', 'd'));
+  });
+
+  test('403 permission_denied with a token read from the store: dropped, own token exchanged, call resent once', async () => {
+    // Before: the 403 was thrown, and the foreign token stayed in the store for its whole life (up to 7 days).
+    const svc = await appAwareService();
+    const store = new MemoryTokenStore();
+    const other = makeClient(svc.baseUrl, { appKey: 'other#app', tokenStore: new MemoryTokenStore() });
+    await other.request(ops.usersGet, { username: 'u' });
+    const foreign = `${TOKEN_PREFIX}1`;
+    const key = tokenStoreKey(svc.baseUrl, 'acme', 'chat', 'client-1');
+    await store.set(key, { accessToken: foreign, expiresAt: Date.now() + 3_600_000 });
+    const events: string[] = [];
+    const client = makeClient(svc.baseUrl, { tokenStore: store, onTokenEvent: (e) => events.push(`${e.type}:${e.reason ?? ''}`) });
+    await expect(client.request(ops.usersGet, { username: 'u' })).resolves.toEqual({ ok: true });
+    expect(svc.exchanges).toHaveLength(2);
+    expect((await store.get(key))?.accessToken).not.toBe(foreign);
+    expect(events).toContain('invalidated:permission_denied');
+  });
+
+  test('403 permission_denied with a token this client exchanged itself is thrown (no loop)', async () => {
+    const svc = await startFakeService({ handle: () => apiError(403, 'permission_denied') });
+    const err = await makeClient(svc.baseUrl).request(ops.usersGet, { username: 'u' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PermissionDeniedError);
+    expect(svc.calls).toHaveLength(1);
+    expect(svc.exchanges).toHaveLength(1);
   });
 });

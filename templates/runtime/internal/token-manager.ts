@@ -57,6 +57,18 @@ export class MemoryTokenStore implements TokenStore {
   }
 }
 
+/**
+ * The store key of a client's App Token: base URL, org, app and client id, with `%`, `|` and `#`
+ * percent-encoded in each part, so that a separator inside a name can never make two clients
+ * share a key (the key stays readable: URLs keep their `:` and `/`) (an org named
+ * "a|b" once collided with another app: the second client got 403 for the token's whole life).
+ * Never the secret. `v2`: keys of the old, unescaped form are never read.
+ */
+export function tokenStoreKey(baseUrl: string, orgName: string, appName: string, clientId: string): string {
+  const e = (part: string): string => part.replace(/[%|#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `im-openapi:app-token:v2:${e(baseUrl)}|${e(orgName)}#${e(appName)}|${e(clientId)}`;
+}
+
 /** Observable token lifecycle events. They never carry the token or the secret. */
 export interface TokenEvent {
   type: 'exchanged' | 'refreshed' | 'refresh_failed' | 'invalidated' | 'revoked';
@@ -89,6 +101,8 @@ export class TokenManager {
   #inflight: Promise<StoredToken> | null = null;
   #backgroundPausedUntil = 0;
   readonly #rejected = new Set<string>();
+  /** Tokens this manager read from the store rather than exchanged itself (bounded). */
+  readonly #fromStore = new Set<string>();
 
   constructor(options: TokenManagerOptions) {
     this.#o = options;
@@ -108,8 +122,22 @@ export class TokenManager {
     return token.accessToken;
   }
 
+  /**
+   * After a 403 permission_denied (the token's application differs from the path): when `token`
+   * came from the store, not from an exchange of this client, the store gave this client another
+   * application's token (a key collision, or a writer with the wrong key). Drops it as after a
+   * 401 and answers true, so that the call exchanges its own token and is resent once. A token
+   * this client exchanged itself is its own: the 403 is real, answers false.
+   */
+  async dropIfForeign(token: string): Promise<boolean> {
+    if (!this.#fromStore.has(token)) return false;
+    this.#o.logger.warn('permission_denied with a token read from the token store: it may belong to another application; dropping it and exchanging');
+    await this.invalidate(token, 'permission_denied');
+    return true;
+  }
+
   /** Drops `token` after a 401 unauthenticated (no-op when another call already replaced it). */
-  async invalidate(token: string): Promise<void> {
+  async invalidate(token: string, reason = 'unauthenticated'): Promise<void> {
     if (this.#rejected.has(token)) return;
     this.#rejected.add(token);
     if (this.#rejected.size > 32) this.#rejected.delete(this.#rejected.values().next().value as string);
@@ -121,7 +149,7 @@ export class TokenManager {
     } catch (err) {
       this.#o.logger.warn(`token store failed while invalidating a token: ${describe(err)}`);
     }
-    this.#emit({ type: 'invalidated', reason: 'unauthenticated' });
+    this.#emit({ type: 'invalidated', reason });
   }
 
   /** Forgets the token here and in the store (credentials revoked). */
@@ -183,6 +211,8 @@ export class TokenManager {
       const now = this.#o.now();
       if (stored && this.#usable(stored, now) && (!refreshing || !this.#due(stored, now))) {
         this.#current = stored;
+        this.#fromStore.add(stored.accessToken);
+        if (this.#fromStore.size > 32) this.#fromStore.delete(this.#fromStore.values().next().value as string);
         return stored;
       }
       const fresh = await this.#o.exchange();
