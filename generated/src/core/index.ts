@@ -41,7 +41,7 @@ export { browserLikeScope } from '../internal/server-only.js';
 export { MemoryTokenStore } from '../internal/token-manager.js';
 export type { RateLimitState } from '../internal/quota-gate.js';
 export type { StoredToken, TokenEvent, TokenStore } from '../internal/token-manager.js';
-export { RedisTokenStore, fromIoredis, fromNodeRedis } from '../stores/index.js';
+export { RedisTokenStore, StoreTimeoutError, fromIoredis, fromNodeRedis } from '../stores/index.js';
 export type { RedisCommandClient, RedisTokenStoreOptions } from '../stores/index.js';
 export type { Logger } from '../internal/logger.js';
 export type {

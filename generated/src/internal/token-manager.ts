@@ -10,6 +10,7 @@
  *   background exchange runs; only calls without a usable token wait.
  * - `invalidate(token)` after a 401 drops that token (only if it is still the cached one).
  */
+import { DEFAULT_STORE_BUDGET_MS, withStoreBudget } from '../stores/store-budget.js';
 import { raceSignal } from './call-scope.js';
 import type { SafeLogger } from './logger.js';
 
@@ -91,6 +92,12 @@ export interface TokenManagerOptions {
   refreshMarginMs?: number;
   onEvent: (event: TokenEvent) => void;
   logger: SafeLogger;
+  /**
+   * Budget of each get/set/delete/deleteIf of the store (default 2 000 ms). Past it the call is
+   * given up and the manager falls back: exchanges itself, keeps the token in memory only, or
+   * goes on without the delete; a log line says so (never the token).
+   */
+  storeBudgetMs?: number;
 }
 
 const DEFAULT_MARGIN_MS = 5 * 60_000;
@@ -145,8 +152,8 @@ export class TokenManager {
     if (this.#current?.accessToken === token) this.#current = null;
     try {
       const { store, key } = this.#o;
-      if (store.deleteIf) await store.deleteIf(key, token);
-      else if ((await store.get(key))?.accessToken === token) await store.delete(key);
+      if (store.deleteIf) await this.#budget(store.deleteIf(key, token), 'token store deleteIf');
+      else if ((await this.#budget(store.get(key), 'token store get'))?.accessToken === token) await this.#budget(store.delete(key), 'token store delete');
     } catch (err) {
       this.#o.logger.warn(`token store failed while invalidating a token: ${describe(err)}`);
     }
@@ -157,7 +164,7 @@ export class TokenManager {
   async discard(reason: string): Promise<void> {
     this.#current = null;
     try {
-      await this.#o.store.delete(this.#o.key);
+      await this.#budget(this.#o.store.delete(this.#o.key), 'token store delete');
     } catch (err) {
       this.#o.logger.warn(`token store failed while discarding the token: ${describe(err)}`);
     }
@@ -167,6 +174,11 @@ export class TokenManager {
   /** Expiry of the cached token (for diagnostics; never the token itself). */
   get cachedExpiresAt(): number | undefined {
     return this.#current?.expiresAt;
+  }
+
+  /** One store call within its budget (a store that stops answering must not hang calls). */
+  #budget<T>(call: Promise<T>, what: string): Promise<T> {
+    return withStoreBudget(call, this.#o.storeBudgetMs ?? DEFAULT_STORE_BUDGET_MS, what);
   }
 
   #marginMs(token: StoredToken): number {
@@ -205,7 +217,7 @@ export class TokenManager {
     const run = async (): Promise<StoredToken> => {
       let stored: StoredToken | null = null;
       try {
-        stored = await store.get(key);
+        stored = await this.#budget(store.get(key), 'token store get');
       } catch (err) {
         this.#o.logger.warn(`token store get failed, exchanging instead: ${describe(err)}`);
       }
@@ -219,7 +231,7 @@ export class TokenManager {
       const fresh = await this.#o.exchange();
       this.#current = fresh;
       try {
-        await store.set(key, fresh);
+        await this.#budget(store.set(key, fresh), 'token store set');
       } catch (err) {
         this.#o.logger.warn(`token store set failed; the token is kept in memory only: ${describe(err)}`);
       }

@@ -48,6 +48,7 @@ export class ImCore {
     this.#logger = safeLogger(config.logger, this.#redactor);
     this.#tokens = new TokenManager({
       store: config.tokenStore,
+      storeBudgetMs: config.tokenStoreTimeoutMs,
       key: tokenStoreKey(config.baseUrl, config.orgName, config.appName, config.clientId),
       exchange: () => this.#exchangeToken(),
       now: config.now,
