@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { MemoryTokenStore, tokenStoreKey } from '../internal/token-manager.js';
-import { PermissionDeniedError, RateLimitPausedError } from './errors.js';
+import { AbortError, PermissionDeniedError, RateLimitPausedError } from './errors.js';
 import { SECRET, TOKEN_PREFIX, apiError, makeClient, ops, recordingLogger, startFakeService } from '../test-support/fake-service.js';
 
 describe('item 3: answers of the service are not trusted as they come', () => {
@@ -116,6 +116,42 @@ describe('item 8: no listener build-up on a shared signal', () => {
       await Promise.all(Array.from({ length: 200 }, () => client.request(ops.usersGet, { username: 'a' })));
       expect(svc.exchanges).toHaveLength(1);
       await new Promise((r) => setImmediate(r)); // warnings are emitted on a later tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => /MaxListeners/.test(w))).toEqual([]);
+  });
+
+  test('200 concurrent calls sharing ONE caller signal add one listener to it, none after they end; abort still reaches every call', async () => {
+    // Before: one listener per call on the caller's signal: MaxListenersExceededWarning (11 abort listeners).
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => {
+      warnings.push(`${w.name}: ${w.message}`);
+    };
+    process.on('warning', onWarning);
+    const controller = new AbortController();
+    const added: number[] = [];
+    let live = 0;
+    const signal = controller.signal;
+    const add = signal.addEventListener.bind(signal);
+    const remove = signal.removeEventListener.bind(signal);
+    signal.addEventListener = ((...args: Parameters<typeof add>) => (added.push(++live), add(...args))) as typeof add;
+    signal.removeEventListener = ((...args: Parameters<typeof remove>) => (live--, remove(...args))) as typeof remove;
+    try {
+      const svc = await startFakeService({ token: () => ({ status: 200, delayMs: 100, body: { access_token: `${TOKEN_PREFIX}x`, expires_in: 3600 } }) });
+      const client = makeClient(svc.baseUrl);
+      await Promise.all(Array.from({ length: 200 }, () => client.request(ops.usersGet, { username: 'a' }, { signal })));
+      expect(Math.max(...added)).toBe(1);
+      expect(live).toBe(0);
+      // Still cancellable: 50 calls in flight, one abort ends them all.
+      const held = await startFakeService({ handle: () => ({ hang: true }) });
+      const c2 = makeClient(held.baseUrl);
+      const inFlight = Array.from({ length: 50 }, () => c2.request(ops.usersGet, { username: 'a' }, { signal }).catch((e: unknown) => e));
+      while (held.calls.length < 50) await new Promise((r) => setTimeout(r, 5));
+      controller.abort(new Error('stop'));
+      const ended = await Promise.all(inFlight);
+      expect(ended.every((e) => e instanceof AbortError)).toBe(true);
+      await new Promise((r) => setImmediate(r));
     } finally {
       process.off('warning', onWarning);
     }

@@ -59,17 +59,44 @@ export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
 const NO_DISPOSE = (): void => {};
 
-/** A child AbortController that follows `parent`; `dispose()` removes the listener. */
+/**
+ * Followers of each caller signal. However many calls share one signal (one AbortController for
+ * a whole batch, say), the signal gets ONE abort listener, removed with its last follower: a
+ * listener per call printed MaxListenersExceededWarning past 10 concurrent calls (issue 16 item 8).
+ */
+const followers = new WeakMap<AbortSignal, { children: Set<AbortController>; onAbort: () => void }>();
+
+/** A child AbortController that follows `parent`; `dispose()` stops following (no listener outlives its call). */
 export function childController(parent: AbortSignal | undefined): { controller: AbortController; dispose: () => void } {
   const controller = new AbortController();
   if (!parent || parent === NEVER_ABORTED) return { controller, dispose: NO_DISPOSE };
   if (parent.aborted) {
     controller.abort(parent.reason);
-    return { controller, dispose: () => {} };
+    return { controller, dispose: NO_DISPOSE };
   }
-  const onAbort = (): void => controller.abort(parent.reason);
-  parent.addEventListener('abort', onAbort, { once: true });
-  return { controller, dispose: () => parent.removeEventListener('abort', onAbort) };
+  let entry = followers.get(parent);
+  if (!entry) {
+    const children = new Set<AbortController>();
+    const onAbort = (): void => {
+      followers.delete(parent);
+      for (const child of children) child.abort(parent.reason);
+    };
+    entry = { children, onAbort };
+    followers.set(parent, entry);
+    parent.addEventListener('abort', onAbort, { once: true });
+  }
+  const own = entry;
+  own.children.add(controller);
+  return {
+    controller,
+    dispose: () => {
+      own.children.delete(controller);
+      if (own.children.size === 0 && followers.get(parent) === own) {
+        followers.delete(parent);
+        parent.removeEventListener('abort', own.onAbort);
+      }
+    },
+  };
 }
 
 const DEADLINE = Symbol('im-openapi.deadline');
