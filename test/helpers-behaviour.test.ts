@@ -110,6 +110,16 @@ describe('batch splitting (x-batch-split)', () => {
     expect(service.calls()[0]!.body.client_msg_id.length).toBeLessThanOrEqual(128);
   });
 
+  it('an invalid entry in a later chunk refuses the whole batch before anything is sent, named in the caller\'s numbering', async () => {
+    service.on('POST', '/messages/batch', () => ({ body: {} }));
+    const usernames: unknown[] = Array.from({ length: 1500 }, (_, i) => `r${i}`);
+    usernames[1200] = 42;
+    const err = await im.messages.batchSend({ usernames: usernames as string[] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).issues.map((i) => i.pointer)).toContain('/usernames/1200');
+    expect(service.calls()).toHaveLength(0);
+  });
+
   it('without a key of the caller\'s, a batch key is generated and exposed with each chunk\'s key', async () => {
     service.on('POST', '/messages/batch', () => ({ body: {} }));
     const result = await im.messages.batchSend({ usernames: Array.from({ length: 1200 }, (_, i) => `r${i}`) });

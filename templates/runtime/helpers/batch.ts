@@ -1,6 +1,7 @@
 /**
  * Batch splitting (x-batch-split): the caller passes the whole list; it goes out in chunks of at
- * most `max` entries, a few at a time. One failed chunk does not lose the others' results, and a
+ * most `max` entries, a few at a time. Every chunk is validated before the first is sent (bad
+ * input sends nothing). One failed chunk does not lose the others' results, and a
  * batch whose chunks did not all succeed never looks like success: it rejects with a `BatchError`
  * that carries every chunk's outcome (or, with `{ settled: true }`, resolves with them).
  *
@@ -16,7 +17,7 @@
 import type { ImCore } from '../core/client.js';
 import { AbortError, CredentialsRevokedError, ImError, ValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
-import type { OperationSpec } from '../operation.js';
+import type { OperationSpec, ValidationIssue } from '../operation.js';
 import { freshDedupeKey } from '../internal/dedupe-key.js';
 import { asParams } from '../internal/request-builder.js';
 
@@ -100,6 +101,7 @@ export async function sendInBatches<TResult>(
   for (let start = 0; start < list.length; start += split.max) ranges.push({ start, end: Math.min(start + split.max, list.length) });
   const batchKey = await batchKeyOf(op, params, requestOptions, list.slice(0, split.max));
   const keys = await Promise.all(ranges.map(({ start, end }) => (batchKey === undefined ? undefined : chunkKey(batchKey, list.slice(start, end)))));
+  await refuseInvalidChunks(op, params, requestOptions, ranges, list, keys);
 
   const chunks: (BatchChunk<TResult> | undefined)[] = new Array(ranges.length);
   let stopReason: string | undefined;
@@ -173,6 +175,46 @@ async function batchKeyOf(
     if (keyIssues.length > 0) throw new ValidationError(op.id, keyIssues);
   }
   return given;
+}
+
+/**
+ * Bad input is refused before ANY chunk is sent (one ValidationError for the whole batch, list
+ * pointers in the caller's numbering: `/usernames/1003`), so a batch is never half sent because
+ * of an entry the validator would refuse.
+ */
+async function refuseInvalidChunks(
+  op: OperationSpec,
+  params: Record<string, unknown>,
+  options: RequestOptions,
+  ranges: { start: number; end: number }[],
+  list: unknown[],
+  keys: (string | undefined)[],
+): Promise<void> {
+  if (!op.loadValidator || options.validate === false) return;
+  const field = op.batchSplit!.field;
+  let validator;
+  try {
+    validator = await op.loadValidator();
+  } catch {
+    return; // the call itself reports a validator that fails to load
+  }
+  const issues: ValidationIssue[] = [];
+  const listPrefix = `/${field}/`;
+  for (let i = 0; i < ranges.length; i++) {
+    const { start, end } = ranges[i]!;
+    const chunk = withKey(op, { ...params, [field]: list.slice(start, end) }, options, keys[i]).params;
+    for (const issue of validator.validate(chunk) ?? []) {
+      if (issue.pointer.startsWith(listPrefix)) {
+        const rest = issue.pointer.slice(listPrefix.length);
+        const slash = rest.indexOf('/');
+        const index = Number(slash < 0 ? rest : rest.slice(0, slash));
+        issues.push({ ...issue, pointer: `${listPrefix}${index + start}${slash < 0 ? '' : rest.slice(slash)}` });
+      } else if (i === 0) {
+        issues.push(issue); // the same for every chunk: once
+      }
+    }
+  }
+  if (issues.length > 0) throw new ValidationError(op.id, issues);
 }
 
 /** `b1-` + base64url(SHA-256 of the batch key and the chunk's entries): 46 characters. */
