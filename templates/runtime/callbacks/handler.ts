@@ -457,9 +457,11 @@ export async function readWebBody(request: Request, limit: number, timeoutMs = D
  * raw body before verification only to bound the store waits; undefined for anything else.
  */
 function hookAnswerDeadline(body: Uint8Array, startedAt: number, safetyMs: number): number | undefined {
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (!bytes.includes('"hook"')) return undefined; // not a hook: spare event batches a second parse
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+    parsed = JSON.parse(bytes.toString('utf8'));
   } catch {
     return undefined;
   }
