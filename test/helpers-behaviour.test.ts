@@ -4,7 +4,7 @@
  * versioned fetch-all and the RTC rules.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ImClient, UploadInterruptedError, ValidationError } from '../generated/src/index.js';
+import { BatchError, ImClient, UploadInterruptedError, ValidationError } from '../generated/src/index.js';
 import { clientOptions, startFakeService, type FakeService } from './helpers/fake-service.js';
 
 let service: FakeService;
@@ -47,26 +47,107 @@ describe('batch splitting (x-batch-split)', () => {
     expect(result.ok).toBe(true);
   });
 
-  it('a caller\'s key gives each chunk a derived key, the same on every run', async () => {
+  it('a caller\'s key gives each chunk a derived key, the same on every run, within the 128-character limit', async () => {
     service.on('POST', '/messages/batch', () => ({ body: {} }));
     const usernames = Array.from({ length: 1500 }, (_, i) => `r${i}`);
-    await im.messages.batchSend({ usernames, client_msg_id: 'promo-7' }, { concurrency: 1 });
-    expect(service.calls().map((r) => r.body.client_msg_id)).toEqual(['promo-7:0', 'promo-7:1']);
+    const first = await im.messages.batchSend({ usernames, client_msg_id: 'promo-7' }, { concurrency: 1 });
+    const again = await im.messages.batchSend({ usernames, client_msg_id: 'promo-7' }, { concurrency: 1 });
+    const sent = service.calls().map((r) => r.body.client_msg_id);
+    expect(sent.slice(0, 2)).toEqual(sent.slice(2));
+    expect(new Set(sent.slice(0, 2)).size).toBe(2);
+    expect(sent.every((k: string) => /^b1-[A-Za-z0-9_-]{43}$/.test(k))).toBe(true);
+    expect(first.chunks.map((c) => c.dedupeKey)).toEqual(sent.slice(0, 2));
+    expect(first.batchKey).toBe('promo-7');
+    expect(again.chunks.map((c) => c.dedupeKey)).toEqual(first.chunks.map((c) => c.dedupeKey));
   });
 
-  it('a chunk failing in the middle does not lose the others', async () => {
+  it('resending only the failed chunk under the same key reuses THAT chunk\'s key, never chunk 0\'s (issue 16 item 7)', async () => {
+    // Before: chunk keys were `<key>:<index>`; the resent slice became chunk 0 and got "promo-8:0", the key
+    // the service had already seen for the first 1,000 recipients: a deduplicating service dropped it.
+    const seen = new Map<string, string>(); // key → first recipient it was used for
+    let dropped = 0;
+    let failSecond = true;
+    service.on('POST', '/messages/batch', (req) => {
+      const key = req.body.client_msg_id as string;
+      const firstRecipient = req.body.usernames[0] as string;
+      if (firstRecipient === 'r1000' && failSecond) {
+        failSecond = false;
+        return { status: 400, body: { error: { code: 'invalid_argument', message: 'try later', request_id: 'r-x' } } };
+      }
+      if (seen.has(key)) {
+        if (seen.get(key) !== firstRecipient) dropped += req.body.usernames.length; // dedupe drops other recipients
+        return { body: { duplicate: true } };
+      }
+      seen.set(key, firstRecipient);
+      return { body: { sent: req.body.usernames.length } };
+    });
+    const usernames = Array.from({ length: 2000 }, (_, i) => `r${i}`);
+    const err = await im.messages.batchSend({ usernames, client_msg_id: 'promo-8' }, { concurrency: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BatchError);
+    const outcome = (err as BatchError).result;
+    expect(outcome.chunks.map((c) => c.status)).toEqual(['fulfilled', 'rejected']);
+    const failed = outcome.chunks[1]!;
+    const resend = await im.messages.batchSend({ usernames: usernames.slice(failed.start, failed.end), client_msg_id: 'promo-8' });
+    expect(resend.ok).toBe(true);
+    expect(resend.chunks[0]!.dedupeKey).toBe(failed.dedupeKey);
+    expect(resend.chunks[0]!.dedupeKey).not.toBe(outcome.chunks[0]!.dedupeKey);
+    expect(dropped).toBe(0);
+  });
+
+  it('the caller\'s key is checked before anything is derived or sent: "" and 129 characters are refused, 128 is fine', async () => {
+    // Before: "" was sent as ":0", and a valid 128-character key became an invalid 130-character one.
+    service.on('POST', '/messages/batch', () => ({ body: {} }));
+    const usernames = ['a', 'b'];
+    const empty = await im.messages.batchSend({ usernames, client_msg_id: '' }).catch((e: unknown) => e);
+    expect(empty).toBeInstanceOf(ValidationError);
+    expect((empty as ValidationError).issues[0]!.pointer).toBe('/client_msg_id');
+    const long = await im.messages.batchSend({ usernames, client_msg_id: 'k'.repeat(129) }).catch((e: unknown) => e);
+    expect(long).toBeInstanceOf(ValidationError);
+    expect((long as ValidationError).issues.map((i) => i.rule)).toContain('maxLength');
+    expect(service.calls()).toHaveLength(0);
+    const ok = await im.messages.batchSend({ usernames, client_msg_id: 'k'.repeat(128) });
+    expect(ok.ok).toBe(true);
+    expect(service.calls()[0]!.body.client_msg_id.length).toBeLessThanOrEqual(128);
+  });
+
+  it('an invalid entry in a later chunk refuses the whole batch before anything is sent, named in the caller\'s numbering', async () => {
+    service.on('POST', '/messages/batch', () => ({ body: {} }));
+    const usernames: unknown[] = Array.from({ length: 1500 }, (_, i) => `r${i}`);
+    usernames[1200] = 42;
+    const err = await im.messages.batchSend({ usernames: usernames as string[] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).issues.map((i) => i.pointer)).toContain('/usernames/1200');
+    expect(service.calls()).toHaveLength(0);
+  });
+
+  it('without a key of the caller\'s, a batch key is generated and exposed with each chunk\'s key', async () => {
+    service.on('POST', '/messages/batch', () => ({ body: {} }));
+    const result = await im.messages.batchSend({ usernames: Array.from({ length: 1200 }, (_, i) => `r${i}`) });
+    expect(result.batchKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(result.chunks.map((c) => c.dedupeKey)).toEqual(service.calls().map((r) => r.body.client_msg_id));
+  });
+
+  it('a chunk failing in the middle does not lose the others; the batch rejects with every chunk\'s outcome', async () => {
     service.on('POST', '/users/batch', (req) =>
       req.body.users[0].username === 'u100'
         ? { status: 400, body: { error: { code: 'invalid_argument', message: 'bad user', request_id: 'r-bad' } } }
         : { body: { n: req.body.users.length } },
     );
     const users = Array.from({ length: 250 }, (_, i) => ({ username: `u${i}` }));
-    const result = await im.users.batchCreate({ users }, { concurrency: 1 });
+    // Before: this resolved with ok: false, which looks like success to a caller who does not read `ok`.
+    const err = await im.users.batchCreate({ users }, { concurrency: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BatchError);
+    expect((err as Error).message).toMatch(/2 of 3 chunk\(s\) succeeded, 1 failed/);
+    const result = (err as BatchError).result;
     expect(result.ok).toBe(false);
     expect(result.chunks.map((c) => c.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     const failed = result.chunks[1]!;
     expect(failed.status === 'rejected' && failed.error.message).toMatch(/bad user/);
     expect(result.results).toEqual([{ n: 100 }, { n: 50 }]);
+    // The settled form, asked for explicitly, resolves with the same outcome.
+    const settled = await im.users.batchCreate({ users }, { concurrency: 1, settled: true });
+    expect(settled.ok).toBe(false);
+    expect(settled.chunks.map((c) => c.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
   });
 
   it('an aborted batch reports the chunks it did not attempt', async () => {
@@ -77,7 +158,7 @@ describe('batch splitting (x-batch-split)', () => {
       return { body: {} };
     });
     const users = Array.from({ length: 300 }, (_, i) => ({ username: `u${i}` }));
-    const result = await im.users.batchCreate({ users }, { concurrency: 1, signal: controller.signal });
+    const result = await im.users.batchCreate({ users }, { concurrency: 1, signal: controller.signal, settled: true });
     expect(result.chunks.map((c) => c.status)).toEqual(['fulfilled', 'rejected', 'not_attempted']);
   });
 });

@@ -53,7 +53,7 @@ describe('fault matrix', () => {
       if (want.status !== undefined) expect((got.error as ApiError).status).toBe(want.status);
       if (got.error instanceof ConnectionError && fault === 'refused') expect(got.error.errorCode).toBe('ECONNREFUSED');
       if (got.error instanceof TimeoutError) expect(got.error.kind).toBe('attempt');
-      if (row.cls === 'N' && want.outcome !== 'UnauthenticatedError' && fault !== '401-app-deleted' && fault !== '403-app-unavailable') {
+      if (row.cls === 'N' && want.outcome !== 'UnauthenticatedError' && fault !== '401-app-deleted' && fault !== '403-app-unavailable' && fault !== '429-huge') {
         expect((got.error as Error).message).toContain('Not resent');
       }
     }
@@ -80,9 +80,21 @@ describe('fault matrix', () => {
     // Tokens: the seeded one first; after a 401 the freshly exchanged one.
     if (fault === '401-once' || fault === '401-twice') {
       expect(got.requests.map((r) => r.authorization)).toEqual([`Bearer ${SEEDED_TOKEN}`, 'Bearer tok-1']);
+    } else if (fault === 'store-down' || fault === 'store-slow') {
+      // Nothing came from the store: the client's own exchange.
+      expect(got.requests.map((r) => r.authorization)).toEqual(['Bearer tok-1']);
     } else {
       for (const r of got.requests) expect(r.authorization).toBe(`Bearer ${SEEDED_TOKEN}`);
     }
+
+    // Issue 16: a huge Retry-After pauses the client for 1 hour at most, and the caller can see and clear it;
+    // a garbage one pauses nothing.
+    if (fault === '429-huge') {
+      expect(got.client.rateLimit.remainingMs).toBe(3_600_000);
+      got.client.rateLimit.clear();
+      expect(got.client.rateLimit.pausedUntil).toBeNull();
+    }
+    if (fault === '429-garbage') expect(got.client.rateLimit.pausedUntil).toBeNull();
 
     // Revocation: credentials discarded (the stored token too), later calls fail at once, unsent.
     if (fault === '401-app-deleted') {

@@ -21,6 +21,15 @@ export const FAULTS = [
   '401-twice',
   '401-app-deleted',
   '403-app-unavailable',
+  // Issue 16: garbage headers and shared-store faults.
+  /** Retry-After: "foo 3000" (Date.parse reads the year 3000): not a Retry-After at all. */
+  '429-garbage',
+  /** Retry-After: 99999999999 s (over 3 000 years): refused wait, pause capped at 1 hour. */
+  '429-huge',
+  /** The token store rejects every call (Redis down): the client exchanges locally. */
+  'store-down',
+  /** The token store never answers (Redis stalled): given up after tokenStoreTimeoutMs. */
+  'store-slow',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -176,6 +185,8 @@ export class FaultServer {
       const at = new Date(this.now() + 3_000).toUTCString();
       return error(429, 'rate_limited', undefined, { 'retry-after': at });
     }
+    if (first && f === '429-garbage') return error(429, 'rate_limited', undefined, { 'retry-after': 'foo 3000' });
+    if (first && f === '429-huge') return error(429, 'rate_limited', undefined, { 'retry-after': '99999999999' });
     if ((f === '401-once' && first) || (f === '401-twice' && n <= 2)) return error(401, 'unauthenticated');
     if (f === '401-app-deleted') return error(401, 'unauthenticated', { reason: 'app_deleted' });
     if (f === '403-app-unavailable') return error(403, 'app_unavailable');

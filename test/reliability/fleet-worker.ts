@@ -9,14 +9,18 @@
 import { createClient } from 'redis';
 import { ImClient, RedisTokenStore, fromNodeRedis, type TokenEvent } from '../../generated/src/index.js';
 
-type Msg = { type: 'wave'; wave: number; calls: number } | { type: 'exit' };
+type Msg = { type: 'wave'; wave: number; calls: number } | { type: 'clock'; offsetMs: number } | { type: 'exit' };
 
 const env = process.env;
 const send = (m: unknown) => process.send?.(m);
 
 const redis = createClient({ url: env.REDIS_URL });
 await redis.connect();
-const store = new RedisTokenStore({ client: fromNodeRedis(redis), lockTtlMs: Number(env.LOCK_TTL_MS ?? 15_000) });
+// The fleet's clock can be moved ahead (message 'clock'): tokens live at least 300 s (the seed's
+// minimum, which the client enforces), so an expiry is reached by moving time, not by waiting.
+let offsetMs = 0;
+const now = (): number => Date.now() + offsetMs;
+const store = new RedisTokenStore({ client: fromNodeRedis(redis), lockTtlMs: Number(env.LOCK_TTL_MS ?? 15_000), now });
 const events: TokenEvent['type'][] = [];
 
 const hang = env.MODE === 'hang-exchange';
@@ -28,6 +32,7 @@ const im = new ImClient({
   tokenStore: store,
   timeoutMs: 10_000,
   onTokenEvent: (e) => events.push(e.type),
+  internals: { now },
   ...(hang
     ? {
         fetch: (url: string, init: RequestInit) => {
@@ -42,6 +47,11 @@ const im = new ImClient({
 });
 
 process.on('message', (msg: Msg) => {
+  if (msg.type === 'clock') {
+    offsetMs = msg.offsetMs;
+    send({ type: 'clock-set' });
+    return;
+  }
   if (msg.type === 'exit') {
     void redis.close().finally(() => process.disconnect());
     return;

@@ -95,7 +95,26 @@ export function expectedCell(row: Row, fault: Fault): Expected {
       return { requests: 1, executions: 0, attempts: 1, exchanges: 0, waits: [], outcome: 'CredentialsRevokedError', status: 401 };
     case '403-app-unavailable':
       return { requests: 1, executions: 0, attempts: 1, exchanges: 0, waits: [], outcome: 'AppUnavailableError', status: 403 };
+    // Issue 16. A garbage Retry-After is no Retry-After: the 429 backoff (at least 500 ms), then the resend.
+    case '429-garbage':
+      return { requests: 2, executions: 1, attempts: 2, exchanges: 0, waits: [500], outcome: 'ok' };
+    // A huge one is over maxRetryAfterMs: not waited for, and the client's pause is capped at 1 hour.
+    case '429-huge':
+      return { requests: 1, executions: 0, attempts: 1, exchanges: 0, waits: [], outcome: 'RateLimitedError', status: 429 };
+    // The store fails or stalls: the client exchanges for itself and the call goes out once.
+    case 'store-down':
+    case 'store-slow':
+      return { requests: 1, executions: 1, attempts: 1, exchanges: 1, waits: [], outcome: 'ok' };
   }
+}
+
+/** Budget of a token store call in the store cells (real time: the store's timer is not the fake clock). */
+export const STORE_BUDGET_MS = 50;
+
+/** A token store for the store cells: every call rejects ('down') or never settles ('slow'). */
+export function faultyTokenStore(kind: 'store-down' | 'store-slow'): TokenStore {
+  const fail = <T>(): Promise<T> => (kind === 'store-down' ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')) : new Promise<T>(() => undefined));
+  return { get: fail, set: fail, delete: fail, deleteIf: fail } as TokenStore;
 }
 
 /** A store holding one token under whatever key the client uses (pre-seeded: no exchange needed). */
@@ -148,6 +167,7 @@ export async function runCell(server: FaultServer, row: Row, fault: Fault, o: Ce
   const store = new SeededTokenStore(o.seededToken ?? SEEDED_TOKEN, now);
   if (o.seededToken === null) store.token = null;
   const baseUrl = fault === 'refused' ? `http://127.0.0.1:${await closedPort()}` : server.baseUrl;
+  const storeFault = fault === 'store-down' || fault === 'store-slow';
   const im = new ImClient({
     baseUrl,
     appKey: 'acme#chat',
@@ -155,7 +175,8 @@ export async function runCell(server: FaultServer, row: Row, fault: Fault, o: Ce
     clientSecret: o.clientSecret ?? 'matrix-client-secret',
     maxRetries: MAX_RETRIES,
     timeoutMs: fault === 'timeout' ? TIMEOUT_MS : 10_000,
-    tokenStore: store,
+    tokenStore: storeFault ? faultyTokenStore(fault) : store,
+    ...(storeFault ? { tokenStoreTimeoutMs: STORE_BUDGET_MS } : {}),
     ...(o.logger ? { logger: o.logger } : {}),
     fetch: (url, init) => {
       if (!url.endsWith('/token')) attempts += 1;

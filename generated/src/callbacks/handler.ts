@@ -13,6 +13,12 @@
  * A fallback hook answer carries the header `x-im-hook-fallback: timeout | handler_failed |
  * too_large | invalid_decision | no_handler | unserialisable` (diagnostics; the service ignores it).
  *
+ * Nothing waits without limit (issue 16 items 1 and 2): the body is read within `bodyTimeoutMs`
+ * of the request's arrival (default 10 s, the longest the service waits: seed 001 section 8),
+ * else 408; every nonce/dedupe store call has a budget (`storeTimeoutMs`, default 2 s; for a hook,
+ * never past its answer deadline), else 503 for events and the default decision for a hook
+ * (`x-im-hook-fallback: store_unavailable`). A hook's deadline counts from the request's arrival.
+ *
  * Dedupe is two-phase with the stores of this kit: an id is "processing" while `onEvent` runs and
  * "done" after it; a duplicate that arrives while another delivery is still processing the event
  * gets a 503 with Retry-After (the service resends the batch later), so it is never acknowledged
@@ -21,6 +27,7 @@
 import { CallbackVerificationError } from './errors.js';
 import { allow, hookAnswerBody, isHookDecision, MAX_HOOK_ANSWER_BYTES, reject } from './decisions.js';
 import type { HookDecision } from './decisions.js';
+import { DEFAULT_STORE_BUDGET_MS, withStoreBudget } from '../stores/store-budget.js';
 import { DEFAULT_DEDUPE_TTL_MS, MemoryDedupeStore } from './stores.js';
 import type { DedupeStore, NonceStore } from './stores.js';
 import type {
@@ -37,6 +44,8 @@ import type { VerifiedCallback } from './verify.js';
 /** 1 MB: the largest event request the service sends (seed 4.2 / 8). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_HOOK_SAFETY_MS = 250;
+/** The longest the service waits for an answer (seed 001 section 8: timeout 1 000 to 10 000 ms). */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 /** Used when a hook request carries no usable timeout_ms. */
 export const FALLBACK_HOOK_TIMEOUT_MS = 3000;
 
@@ -80,6 +89,14 @@ export interface CallbackHandlerOptions<
   nonceStore?: NonceStore;
   toleranceSeconds?: number;
   maxBodyBytes?: number;
+  /**
+   * The body must have arrived this long after the request did (default 10 000 ms: the service
+   * never waits longer); a slower body is answered 408 and its connection closed, so unauthenticated
+   * senders cannot hold buffers and sockets for Node's 300 s request timeout.
+   */
+  bodyTimeoutMs?: number;
+  /** Budget of each nonce/dedupe store call, in ms (default 2 000); see the module comment. */
+  storeTimeoutMs?: number;
   /** Answer when onHook fails, is slow or answers too much. Default allow(). */
   hookDefaultDecision?: HookDecision | 'allow' | 'reject';
   /** Answer this long before the hook's timeout_ms runs out. Default 250 ms. */
@@ -102,6 +119,7 @@ export interface CallbackCoreResult {
 
 export interface HandlerInternals {
   maxBodyBytes: number;
+  bodyTimeoutMs: number;
   logger: CallbackLogger;
   handleBytes(method: string, headers: HeadersLike, body: Uint8Array, startedAt: number): Promise<CallbackCoreResult>;
 }
@@ -132,10 +150,14 @@ export function createCallbackHandler<
 >(options: CallbackHandlerOptions<E, H>): CallbackHandler & { [HANDLER_INTERNALS]: HandlerInternals } {
   const secrets = normaliseSecrets(options.secrets); // fail at start-up, not on the first request
   const logger = options.logger ?? defaultLogger;
-  const store = options.dedupeStore ?? new MemoryDedupeStore();
+  const givenStore = options.dedupeStore ?? new MemoryDedupeStore();
   const dedupeTtlMs = options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS;
   const processingTtlMs = options.processingTimeoutMs ?? DEFAULT_PROCESSING_TIMEOUT_MS;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  const storeTimeoutMs = options.storeTimeoutMs ?? DEFAULT_STORE_BUDGET_MS;
+  if (!(bodyTimeoutMs > 0)) throw new TypeError('bodyTimeoutMs must be a positive number');
+  if (!(storeTimeoutMs > 0)) throw new TypeError('storeTimeoutMs must be a positive number');
   const safetyMs = options.hookTimeoutSafetyMs ?? DEFAULT_HOOK_SAFETY_MS;
   const clock = options.now ?? Date.now;
   if (options.toleranceSeconds !== undefined && !(options.toleranceSeconds >= 0)) {
@@ -160,6 +182,10 @@ export function createCallbackHandler<
     if (method.toUpperCase() !== 'POST') return json(405, { error: 'method_not_allowed' }, { allow: 'POST' });
     if (body.byteLength > maxBodyBytes) return json(413, { error: 'body_too_large' });
 
+    // A hook must be answered within timeout_ms of its ARRIVAL: the nonce store's budget ends
+    // there too. (Read before verification only to bound a wait; nothing else trusts it.)
+    const hookDeadline = hookAnswerDeadline(body, startedAt, safetyMs);
+    const budgetMs = (): number => (hookDeadline === undefined ? storeTimeoutMs : Math.min(storeTimeoutMs, hookDeadline - clock()));
     let verified: VerifiedCallback;
     try {
       verified = await verifyCallback({
@@ -168,12 +194,17 @@ export function createCallbackHandler<
         secrets,
         toleranceSeconds: options.toleranceSeconds,
         now: clock,
-        nonceStore: options.nonceStore,
+        nonceStore: options.nonceStore && budgeted(options.nonceStore, budgetMs, 'nonce store'),
       });
     } catch (err) {
       if (err instanceof CallbackVerificationError) {
         logger.warn?.('callback refused', { reason: err.reason, hint: err.hint });
         return json(err.status, { error: err.reason });
+      }
+      // Only the nonce store can fail here, and only after the signature held.
+      if (hookDeadline !== undefined) {
+        logger.error?.('nonce store failed or was too slow; answering the hook with the default decision', { error: errorText(err) });
+        return { status: 200, headers: { ...JSON_TYPE, 'x-im-hook-fallback': 'store_unavailable' }, body: defaultAnswer };
       }
       logger.error?.('callback verification failed unexpectedly (nonce store?)', { error: errorText(err) });
       return json(503, { error: 'unavailable' });
@@ -217,6 +248,7 @@ export function createCallbackHandler<
 
   async function handleEvents(verified: VerifiedCallback<EventCallbackRequest<E>>): Promise<CallbackCoreResult> {
     const request = verified.body;
+    const store = budgeted(givenStore, () => storeTimeoutMs, 'dedupe store');
     if (!Array.isArray(request.events)) return json(400, { error: 'malformed_body' });
     const onEvent = options.onEvent;
     if (!onEvent) {
@@ -356,17 +388,21 @@ export function createCallbackHandler<
     }
   }
 
-  const internals: HandlerInternals = { maxBodyBytes, logger, handleBytes };
+  const internals: HandlerInternals = { maxBodyBytes, bodyTimeoutMs, logger, handleBytes };
 
   const handler = async (request: Request): Promise<Response> => {
     const startedAt = clock();
     if (request.method.toUpperCase() !== 'POST') {
       return toResponse(json(405, { error: 'method_not_allowed' }, { allow: 'POST' }));
     }
-    const read = await readWebBody(request, maxBodyBytes);
+    const read = await readWebBody(request, maxBodyBytes, startedAt + bodyTimeoutMs - clock());
     if (read === 'too_large') {
       logger.warn?.('callback body over the size limit refused with 413', { maxBodyBytes });
-      return toResponse(json(413, { error: 'body_too_large' }));
+      return toResponse(json(413, { error: 'body_too_large' }, { connection: 'close' }));
+    }
+    if (read === 'timeout') {
+      logger.warn?.('callback body did not arrive in time; answering 408', { bodyTimeoutMs });
+      return toResponse(json(408, { error: 'body_timeout' }, { connection: 'close' }));
     }
     return toResponse(await handleBytes(request.method, request.headers, read, startedAt));
   };
@@ -377,8 +413,11 @@ function toResponse(result: CallbackCoreResult): Response {
   return new Response(result.body, { status: result.status, headers: result.headers });
 }
 
-/** Reads a Web request body up to `limit` bytes; 'too_large' as soon as it is exceeded. */
-export async function readWebBody(request: Request, limit: number): Promise<Uint8Array | 'too_large'> {
+/**
+ * Reads a Web request body up to `limit` bytes; 'too_large' as soon as it is exceeded, 'timeout'
+ * when it has not fully arrived within `timeoutMs` (the stream is cancelled either way).
+ */
+export async function readWebBody(request: Request, limit: number, timeoutMs = DEFAULT_BODY_TIMEOUT_MS): Promise<Uint8Array | 'too_large' | 'timeout'> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > limit) {
     await request.body?.cancel().catch(() => undefined);
@@ -388,15 +427,58 @@ export async function readWebBody(request: Request, limit: number): Promise<Uint
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      return 'too_large';
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), Math.max(0, timeoutMs));
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), timedOut]);
+      if (next === 'timeout') {
+        await reader.cancel().catch(() => undefined);
+        return 'timeout';
+      }
+      const { done, value } = next;
+      if (done) break;
+      total += value.byteLength;
+      if (total > limit) {
+        await reader.cancel().catch(() => undefined);
+        return 'too_large';
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } finally {
+    clearTimeout(timer);
   }
   return Buffer.concat(chunks, total);
+}
+
+/**
+ * The answer deadline of a hook request (epoch ms: arrival + timeout_ms - safety), read from the
+ * raw body before verification only to bound the store waits; undefined for anything else.
+ */
+function hookAnswerDeadline(body: Uint8Array, startedAt: number, safetyMs: number): number | undefined {
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (!bytes.includes('"hook"')) return undefined; // not a hook: spare event batches a second parse
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object' || (parsed as { kind?: unknown }).kind !== 'hook') return undefined;
+  const t = (parsed as { timeout_ms?: unknown }).timeout_ms;
+  const timeoutMs = typeof t === 'number' && Number.isFinite(t) && t > 0 ? t : FALLBACK_HOOK_TIMEOUT_MS;
+  return startedAt + timeoutMs - safetyMs;
+}
+
+/** `store` with every call inside a budget (`budgetMs()` is read at each call). */
+function budgeted(store: DedupeStore, budgetMs: () => number, what: string): DedupeStore {
+  const wrapped: DedupeStore = {
+    claim: (id, ttlMs) => withStoreBudget(Promise.resolve().then(() => store.claim(id, ttlMs)), budgetMs(), `${what} claim`),
+    release: (id) => withStoreBudget(Promise.resolve().then(() => store.release(id)), budgetMs(), `${what} release`),
+  };
+  if (store.begin) wrapped.begin = (id, ttlMs) => withStoreBudget(Promise.resolve().then(() => store.begin!(id, ttlMs)), budgetMs(), `${what} begin`);
+  if (store.complete) wrapped.complete = (id, ttlMs) => withStoreBudget(Promise.resolve().then(() => store.complete!(id, ttlMs)), budgetMs(), `${what} complete`);
+  return wrapped;
 }

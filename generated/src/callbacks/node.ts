@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   createCallbackHandler,
   defaultLogger,
+  DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
   HANDLER_INTERNALS,
 } from './handler.js';
@@ -20,6 +21,8 @@ import type { CallbackEvent, CallbackLogger, HookCallbackRequest } from './types
 export interface NodeHandlerOptions {
   /** Default: the handler's own limit, else 1 MB. */
   maxBodyBytes?: number;
+  /** Default: the handler's own `bodyTimeoutMs`, else 10 000 ms (the longest the service waits). */
+  bodyTimeoutMs?: number;
   logger?: CallbackLogger;
 }
 
@@ -44,6 +47,7 @@ export function toNodeHandler(handler: CallbackHandler, options: NodeHandlerOpti
   const internals = (handler as Partial<Record<typeof HANDLER_INTERNALS, HandlerInternals>>)[HANDLER_INTERNALS];
   const logger = options.logger ?? internals?.logger ?? defaultLogger;
   const limit = options.maxBodyBytes ?? internals?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? internals?.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
 
   return async (req, res) => {
     const startedAt = Date.now();
@@ -51,7 +55,7 @@ export function toNodeHandler(handler: CallbackHandler, options: NodeHandlerOpti
       if ((req.method ?? 'GET').toUpperCase() !== 'POST') {
         return send(res, { status: 405, headers: { 'content-type': 'application/json; charset=utf-8', allow: 'POST' }, body: '{"error":"method_not_allowed"}' });
       }
-      const body = await takeRawBody(req, limit);
+      const body = await takeRawBody(req, limit, startedAt + bodyTimeoutMs - Date.now());
       if (body === 'consumed') {
         logger.error?.('callback body already consumed by a body parser; answering 500', { hint: BODY_CONSUMED_HINT });
         return send(res, {
@@ -62,11 +66,11 @@ export function toNodeHandler(handler: CallbackHandler, options: NodeHandlerOpti
       }
       if (body === 'too_large') {
         logger.warn?.('callback body over the size limit refused with 413', { maxBodyBytes: limit });
-        return send(res, {
-          status: 413,
-          headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
-          body: '{"error":"body_too_large"}',
-        });
+        return sendAndClose(req, res, 413, '{"error":"body_too_large"}');
+      }
+      if (body === 'timeout') {
+        logger.warn?.('callback body did not arrive in time; answering 408 and closing the connection', { bodyTimeoutMs });
+        return sendAndClose(req, res, 408, '{"error":"body_timeout"}');
       }
       if (internals) {
         return send(res, await internals.handleBytes(req.method ?? 'POST', req.headers, body, startedAt));
@@ -99,6 +103,22 @@ function send(res: ServerResponse, result: CallbackCoreResult): void {
   res.end(result.body);
 }
 
+/**
+ * Answers and closes the connection once the answer is written: the rest of the body is not
+ * read (an unauthenticated sender could otherwise keep the socket busy for as long as it likes).
+ */
+function sendAndClose(req: NodeCallbackRequest, res: ServerResponse, status: number, body: string): void {
+  req.pause(); // nothing more is read: TCP back-pressure stops the sender
+  res.once('finish', () => {
+    const socket = req.socket;
+    if (!socket) return;
+    // FIN first, so the answer is not lost to a reset over unread bytes; then the socket goes.
+    socket.end();
+    setTimeout(() => socket.destroy(), 1_000).unref();
+  });
+  send(res, { status, headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' }, body });
+}
+
 function toWebRequest(req: NodeCallbackRequest, body: Uint8Array): Request {
   const headers = new Headers();
   const raw = req.rawHeaders;
@@ -115,9 +135,14 @@ function toWebRequest(req: NodeCallbackRequest, body: Uint8Array): Request {
 
 /**
  * The raw body: a Buffer already in req.body (express.raw), else read from the stream;
- * 'consumed' when something else read it; 'too_large' past `limit`.
+ * 'consumed' when something else read it; 'too_large' past `limit`; 'timeout' when it has not
+ * fully arrived within `timeoutMs`.
  */
-export async function takeRawBody(req: NodeCallbackRequest, limit: number): Promise<Uint8Array | 'consumed' | 'too_large'> {
+export async function takeRawBody(
+  req: NodeCallbackRequest,
+  limit: number,
+  timeoutMs = DEFAULT_BODY_TIMEOUT_MS,
+): Promise<Uint8Array | 'consumed' | 'too_large' | 'timeout'> {
   const pre = req.body;
   if (pre instanceof Uint8Array) return pre.byteLength > limit ? 'too_large' : pre;
   if (req.rawBody instanceof Uint8Array) return req.rawBody.byteLength > limit ? 'too_large' : req.rawBody;
@@ -127,14 +152,17 @@ export async function takeRawBody(req: NodeCallbackRequest, limit: number): Prom
   // An untouched stream: a `{}` placed by a parser that skipped this content type is ignored.
 
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    return 'too_large';
-  }
+  if (Number.isFinite(declared) && declared > limit) return 'too_large';
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
+    const timer = setTimeout(() => {
+      cleanup();
+      chunks.length = 0; // let go of what arrived
+      resolve('timeout');
+    }, Math.max(0, timeoutMs));
     const cleanup = (): void => {
+      clearTimeout(timer);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
@@ -145,8 +173,8 @@ export async function takeRawBody(req: NodeCallbackRequest, limit: number): Prom
       total += buf.byteLength;
       if (total > limit) {
         cleanup();
-        req.resume(); // drain the rest to nowhere
-        resolve('too_large');
+        chunks.length = 0;
+        resolve('too_large'); // the caller answers 413 and closes the socket: the rest is never read
         return;
       }
       chunks.push(buf);

@@ -48,14 +48,18 @@ export interface ParsedErrorBody {
 
 export const REVOKED_REASONS = ['app_deleted', 'tenant_closed'] as const;
 
-/** Reads the documented error body; tolerates text, HTML, empty and odd JSON bodies. */
-export function parseErrorBody(body: unknown): ParsedErrorBody {
+/**
+ * Reads the documented error body; tolerates text, HTML, empty and odd JSON bodies. A text body
+ * is redacted BEFORE it is cut to a snippet: cut first, a token straddling the cut would no
+ * longer match and its prefix would leak.
+ */
+export function parseErrorBody(body: unknown, redactor?: SecretRedactor): ParsedErrorBody {
   let value = body;
   if (typeof body === 'string') {
     try {
       value = body.trim() === '' ? undefined : JSON.parse(body);
     } catch {
-      return { code: undefined, message: snippet(body), requestId: undefined, details: undefined, nonJson: true };
+      return { code: undefined, message: snippet(redactor ? redactor.text(body) : body), requestId: undefined, details: undefined, nonJson: true };
     }
   }
   const err = isRecord(value) && isRecord(value.error) ? value.error : undefined;
@@ -83,8 +87,8 @@ export function errorFromResponse(
   headers: Headers | Record<string, string> | undefined,
   ctx: ErrorContext,
 ): ApiError {
-  const parsed = parseErrorBody(body);
   const redactor = ctx.redactor ?? new SecretRedactor();
+  const parsed = parseErrorBody(body, redactor);
   const shownHeaders: Record<string, string> = {};
   for (const [name, value] of Object.entries(redactHeaders(headers))) shownHeaders[name] = redactor.text(value);
   const code = parsed.code ?? (status === 429 ? 'rate_limited' : undefined);

@@ -104,6 +104,23 @@ export class AbortError extends ImError {
   }
 }
 
+/**
+ * A list walk got a `next_cursor` that it had already followed: the service (or something in
+ * between) answers in a cycle, so the walk stops instead of looping forever. Nothing more is
+ * sent; the pages already yielded stand. (The cursor itself is not shown: it may encode data.)
+ */
+export class PaginationCycleError extends ImError {
+  /** Pages fetched in this walk before the repeated cursor was seen. */
+  readonly pagesFetched: number;
+  constructor(pagesFetched: number) {
+    super(
+      `The service returned a next_cursor that this walk already followed (after ${pagesFetched} page(s)); ` +
+        'stopping to avoid an endless loop. The items seen so far were yielded; report the request ids to the service.',
+    );
+    this.pagesFetched = pagesFetched;
+  }
+}
+
 export interface ApiErrorInit {
   status: number;
   code: string | undefined;
@@ -191,6 +208,34 @@ export class RateLimitedError extends ApiError {
   constructor(init: ApiErrorInit & { retryAfterMs: number | undefined }) {
     super(init);
     this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/**
+ * A call that was NOT sent: the client is paused by an earlier 429 for longer than
+ * `maxRetryAfterMs` (`client.rateLimit` shows the pause and can clear it). Not an `ApiError`: the
+ * service did not answer this call. `sent` is false; `attempts` counts the attempts this call
+ * had sent before the pause stopped it (0 for a call that never went out).
+ */
+export class RateLimitPausedError extends ImError {
+  readonly code = 'rate_limit_paused' as const;
+  readonly sent = false as const;
+  readonly operationId: string;
+  readonly attempts: number;
+  /** Ms left in the pause when the call was refused. */
+  readonly retryAfterMs: number;
+  /** Epoch ms when the pause ends. */
+  readonly pausedUntil: number;
+  constructor(init: { operationId: string; attempts: number; retryAfterMs: number; pausedUntil: number; maxRetryAfterMs: number }) {
+    super(
+      `${init.operationId} was not sent: the client is paused by an earlier 429 for ${init.retryAfterMs} ms more, longer than ` +
+        `maxRetryAfterMs (${init.maxRetryAfterMs} ms). Retry after retryAfterMs, raise maxRetryAfterMs, or call client.rateLimit.clear() ` +
+        'if you know the quota is available again.',
+    );
+    this.operationId = init.operationId;
+    this.attempts = init.attempts;
+    this.retryAfterMs = init.retryAfterMs;
+    this.pausedUntil = init.pausedUntil;
   }
 }
 

@@ -8,7 +8,7 @@
 import type { OperationSpec, PaginationSpec } from '../operation.js';
 import type { RequestOptions } from './options.js';
 import { ApiPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
-import { ImError } from './errors.js';
+import { ImError, PaginationCycleError } from './errors.js';
 
 export type FetchPage<TPage, TItem> = (cursor: string) => Promise<Page<TPage, TItem>>;
 
@@ -57,18 +57,26 @@ export class Page<TPage, TItem> implements AsyncIterable<TItem> {
     if (this.nextCursor === null) {
       throw new ImError('This is the last page (next_cursor is null); check hasNextPage() before getNextPage().');
     }
-    if (this.nextCursor === this.cursor) {
-      throw new ImError(`The service returned the same cursor again; stopping to avoid an endless loop.`);
-    }
+    if (this.nextCursor === this.cursor) throw new PaginationCycleError(1);
     return this.#fetchPage(this.nextCursor);
   }
 
-  /** This page and every following page. */
+  /**
+   * This page and every following page. A cursor that this walk has already followed ends it
+   * with a `PaginationCycleError` (a service or proxy answering A → B → A would otherwise loop a
+   * `for await` forever); the cursors are kept for the walk only.
+   */
   async *pages(): AsyncGenerator<Page<TPage, TItem>, void, undefined> {
     let page: Page<TPage, TItem> = this;
+    const seen = new Set<string>();
+    if (page.cursor !== null) seen.add(page.cursor);
+    let fetched = 1;
     yield page;
-    while (page.hasNextPage()) {
+    while (page.nextCursor !== null) {
+      if (seen.has(page.nextCursor)) throw new PaginationCycleError(fetched);
+      seen.add(page.nextCursor);
       page = await page.getNextPage();
+      fetched += 1;
       yield page;
     }
   }

@@ -1,24 +1,50 @@
 // Copied by im-openapi from templates/runtime/helpers/batch.ts. Do not edit here: edit the template and run `npm run generate`.
 /**
  * Batch splitting (x-batch-split): the caller passes the whole list; it goes out in chunks of at
- * most `max` entries, a few at a time, and the result says what each chunk did. One failed chunk
- * does not lose the others' results.
+ * most `max` entries, a few at a time. Every chunk is validated before the first is sent (bad
+ * input sends nothing). One failed chunk does not lose the others' results, and a
+ * batch whose chunks did not all succeed never looks like success: it rejects with a `BatchError`
+ * that carries every chunk's outcome (or, with `{ settled: true }`, resolves with them).
+ *
+ * Dedupe keys of D operations (issue 16 item 7): each chunk's key is derived from the batch key
+ * AND the chunk's own entries, `b1-` + base64url(SHA-256(batch key, entries in the order given)),
+ * 46 characters whatever the batch key's length. So the same entries sent again under the same
+ * batch key (a resend of just a failed chunk: pass its entries, `chunk.start`..`chunk.end` of the
+ * caller's list, with the same key) get the same chunk key, and different entries never share one
+ * (an `<key>:<index>` suffix gave chunk 0's key to other recipients on a partial resend, and a
+ * deduplicating service dropped them). Order counts: the chunk is sent as given, and the brief
+ * "same recipients in the same chunk → same key" holds for a resend of the chunk as it was.
  */
 import type { ImCore } from '../core/client.js';
 import { AbortError, CredentialsRevokedError, ImError, ValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
-import type { OperationSpec } from '../operation.js';
+import type { OperationSpec, ValidationIssue } from '../operation.js';
+import { freshDedupeKey } from '../internal/dedupe-key.js';
 import { asParams } from '../internal/request-builder.js';
 
 export interface BatchOptions extends RequestOptions {
   /** Chunks in flight at once (default 2). */
   concurrency?: number;
+  /**
+   * Resolve with every chunk's outcome even when some chunk failed (check `ok`). Default false:
+   * such a batch rejects with a `BatchError` carrying the same outcome.
+   */
+  settled?: boolean;
+}
+
+interface ChunkBase {
+  index: number;
+  /** `start`/`end` index into the caller's list: resend `list.slice(start, end)` with the same key to repeat this chunk safely. */
+  start: number;
+  end: number;
+  /** The dedupe key this chunk was (or would have been) sent with; undefined for operations without one. */
+  dedupeKey: string | undefined;
 }
 
 export type BatchChunk<TResult> =
-  | { index: number; start: number; end: number; status: 'fulfilled'; result: TResult; requestId: string | undefined }
-  | { index: number; start: number; end: number; status: 'rejected'; error: ImError }
-  | { index: number; start: number; end: number; status: 'not_attempted'; reason: string };
+  | (ChunkBase & { status: 'fulfilled'; result: TResult; requestId: string | undefined })
+  | (ChunkBase & { status: 'rejected'; error: ImError })
+  | (ChunkBase & { status: 'not_attempted'; reason: string });
 
 export interface BatchResult<TResult> {
   /** True when every chunk succeeded. */
@@ -29,6 +55,29 @@ export interface BatchResult<TResult> {
   results: TResult[];
   /** Errors of the chunks that failed, in order. */
   errors: ImError[];
+  /**
+   * The key the chunk keys were derived from (the caller's, else one generated for this batch);
+   * pass it again with a failed chunk's entries to resend that chunk under the same key.
+   */
+  batchKey: string | undefined;
+}
+
+/** Some chunk of a batch failed or was not attempted. `result` holds every chunk's outcome. */
+export class BatchError<TResult = unknown> extends ImError {
+  readonly operationId: string;
+  readonly result: BatchResult<TResult>;
+  constructor(operationId: string, result: BatchResult<TResult>) {
+    const count = (s: BatchChunk<TResult>['status']) => result.chunks.filter((c) => c.status === s).length;
+    const first = result.errors[0];
+    super(
+      `${operationId}: ${count('fulfilled')} of ${result.chunks.length} chunk(s) succeeded, ${count('rejected')} failed, ` +
+        `${count('not_attempted')} not attempted${first ? ` (first failure: ${first.message})` : ''}. ` +
+        'error.result.chunks has each chunk\'s outcome and dedupe key; resend only the failed chunks (their start..end entries, same key), ' +
+        'or pass { settled: true } to get the outcome without an exception.',
+    );
+    this.operationId = operationId;
+    this.result = result;
+  }
 }
 
 const DEFAULT_CONCURRENCY = 2;
@@ -46,11 +95,15 @@ export async function sendInBatches<TResult>(
   if (!Array.isArray(list) || list.length === 0) {
     throw new ValidationError(op.id, [{ pointer: `/${split.field}`, rule: 'minItems', message: `\`${split.field}\` must be a non-empty list` }]);
   }
-  const { concurrency = DEFAULT_CONCURRENCY, ...requestOptions } = options;
+  const { concurrency = DEFAULT_CONCURRENCY, settled = false, ...requestOptions } = options;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new ImError(`concurrency must be a whole number ≥ 1, got ${String(concurrency)}.`);
 
   const ranges: { start: number; end: number }[] = [];
   for (let start = 0; start < list.length; start += split.max) ranges.push({ start, end: Math.min(start + split.max, list.length) });
+  const batchKey = await batchKeyOf(op, params, requestOptions, list.slice(0, split.max));
+  const keys = await Promise.all(ranges.map(({ start, end }) => (batchKey === undefined ? undefined : chunkKey(batchKey, list.slice(start, end)))));
+  await refuseInvalidChunks(op, params, requestOptions, ranges, list, keys);
+
   const chunks: (BatchChunk<TResult> | undefined)[] = new Array(ranges.length);
   let stopReason: string | undefined;
   let next = 0;
@@ -59,17 +112,18 @@ export async function sendInBatches<TResult>(
     while (next < ranges.length) {
       const index = next++;
       const { start, end } = ranges[index]!;
+      const dedupeKey = keys[index];
       if (stopReason) {
-        chunks[index] = { index, start, end, status: 'not_attempted', reason: stopReason };
+        chunks[index] = { index, start, end, dedupeKey, status: 'not_attempted', reason: stopReason };
         continue;
       }
       try {
-        const chunk = chunkRequest(op, { ...params, [split.field]: list.slice(start, end) }, requestOptions, index);
+        const chunk = withKey(op, { ...params, [split.field]: list.slice(start, end) }, requestOptions, dedupeKey);
         const { data, response } = await client.request<TResult>(op, chunk.params, chunk.options).withResponse();
-        chunks[index] = { index, start, end, status: 'fulfilled', result: data, requestId: response.requestId };
+        chunks[index] = { index, start, end, dedupeKey, status: 'fulfilled', result: data, requestId: response.requestId };
       } catch (err) {
         const error = err instanceof ImError ? err : new ImError(`chunk ${index} failed: ${String(err)}`);
-        chunks[index] = { index, start, end, status: 'rejected', error };
+        chunks[index] = { index, start, end, dedupeKey, status: 'rejected', error };
         // Nothing after these can succeed: leave the rest unsent and say so.
         if (error instanceof AbortError) stopReason = 'the call was aborted';
         else if (error instanceof CredentialsRevokedError) stopReason = 'the credentials were revoked';
@@ -79,25 +133,105 @@ export async function sendInBatches<TResult>(
   await Promise.all(Array.from({ length: Math.min(concurrency, ranges.length) }, worker));
 
   const done = chunks as BatchChunk<TResult>[];
-  return {
+  const result: BatchResult<TResult> = {
     ok: done.every((c) => c.status === 'fulfilled'),
     chunks: done,
     results: done.flatMap((c) => (c.status === 'fulfilled' ? [c.result] : [])),
     errors: done.flatMap((c) => (c.status === 'rejected' ? [c.error] : [])),
+    batchKey,
   };
+  if (!result.ok && !settled) throw new BatchError<TResult>(op.id, result);
+  return result;
 }
 
 /**
- * A D operation needs one key per chunk, reused by that chunk's resends (the core reuses it).
- * When the caller gave a key for the whole batch, chunk keys derive from it (`<key>:<chunk>`), so
- * that running the same batch again (another process, a restart) sends the same keys.
+ * The batch key of a D operation: the caller's (`idempotencyKey` option or the key field),
+ * checked BEFORE anything is derived from it (a string the operation's own validator accepts:
+ * `""` was once sent as `":0"`), else a fresh one for this batch. Undefined without a dedupe key.
  */
-function chunkRequest(op: OperationSpec, params: Record<string, unknown>, options: RequestOptions, index: number): { params: Record<string, unknown>; options: RequestOptions } {
+async function batchKeyOf(
+  op: OperationSpec,
+  params: Record<string, unknown>,
+  options: RequestOptions,
+  firstChunk: unknown[],
+): Promise<string | undefined> {
   const spec = op.dedupeKey;
-  const own = spec ? (options.idempotencyKey ?? (spec.in === 'body' ? params[spec.name] : undefined)) : undefined;
-  // A key that is not a string is left as given: the request validator refuses it (never stringified).
-  if (!spec || typeof own !== 'string') return { params, options };
-  const key = `${own}:${index}`;
-  if (spec.in === 'body') return { params: { ...params, [spec.name]: key }, options: { ...options, idempotencyKey: undefined } };
-  return { params, options: { ...options, idempotencyKey: key } };
+  if (!spec) return undefined;
+  const inBody = spec.in === 'body' ? params[spec.name] : undefined;
+  const given = options.idempotencyKey ?? (inBody === null ? undefined : inBody);
+  if (given === undefined) return freshDedupeKey();
+  const pointer = options.idempotencyKey !== undefined || spec.in === 'header' ? '' : `/${spec.name}`;
+  if (typeof given !== 'string' || given.trim() === '' || /[\u0000-\u001f\u007f]/.test(given)) {
+    throw new ValidationError(op.id, [
+      { pointer, rule: 'dedupeKey', message: `the batch's dedupe key (${spec.name}) must be a non-empty string without control characters; nothing was sent` },
+    ]);
+  }
+  if (options.idempotencyKey !== undefined && inBody !== undefined && inBody !== null && inBody !== options.idempotencyKey) {
+    throw new ValidationError(op.id, [{ pointer: `/${spec.name}`, rule: 'idempotencyKey', message: `\`${spec.name}\` and the idempotencyKey option differ; give one of them` }]);
+  }
+  if (spec.in === 'body' && op.loadValidator && (options.validate ?? true)) {
+    // The spec's own rules for the key (its length limit among them), on the caller's key as given.
+    const issues = (await op.loadValidator()).validate({ ...params, [op.batchSplit!.field]: firstChunk, [spec.name]: given });
+    const keyIssues = (issues ?? []).filter((i) => i.pointer === `/${spec.name}`);
+    if (keyIssues.length > 0) throw new ValidationError(op.id, keyIssues);
+  }
+  return given;
+}
+
+/**
+ * Bad input is refused before ANY chunk is sent (one ValidationError for the whole batch, list
+ * pointers in the caller's numbering: `/usernames/1003`), so a batch is never half sent because
+ * of an entry the validator would refuse.
+ */
+async function refuseInvalidChunks(
+  op: OperationSpec,
+  params: Record<string, unknown>,
+  options: RequestOptions,
+  ranges: { start: number; end: number }[],
+  list: unknown[],
+  keys: (string | undefined)[],
+): Promise<void> {
+  if (!op.loadValidator || options.validate === false) return;
+  const field = op.batchSplit!.field;
+  let validator;
+  try {
+    validator = await op.loadValidator();
+  } catch {
+    return; // the call itself reports a validator that fails to load
+  }
+  const issues: ValidationIssue[] = [];
+  const listPrefix = `/${field}/`;
+  for (let i = 0; i < ranges.length; i++) {
+    const { start, end } = ranges[i]!;
+    const chunk = withKey(op, { ...params, [field]: list.slice(start, end) }, options, keys[i]).params;
+    for (const issue of validator.validate(chunk) ?? []) {
+      if (issue.pointer.startsWith(listPrefix)) {
+        const rest = issue.pointer.slice(listPrefix.length);
+        const slash = rest.indexOf('/');
+        const index = Number(slash < 0 ? rest : rest.slice(0, slash));
+        issues.push({ ...issue, pointer: `${listPrefix}${index + start}${slash < 0 ? '' : rest.slice(slash)}` });
+      } else if (i === 0) {
+        issues.push(issue); // the same for every chunk: once
+      }
+    }
+  }
+  if (issues.length > 0) throw new ValidationError(op.id, issues);
+}
+
+/** `b1-` + base64url(SHA-256 of the batch key and the chunk's entries): 46 characters. */
+async function chunkKey(batchKey: string, entries: unknown[]): Promise<string> {
+  const data = new TextEncoder().encode(JSON.stringify([batchKey, entries]));
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', data));
+  let binary = '';
+  for (const b of digest) binary += String.fromCharCode(b);
+  return `b1-${btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
+}
+
+/** The chunk's params and options with its dedupe key in the place the operation takes it. */
+function withKey(op: OperationSpec, params: Record<string, unknown>, options: RequestOptions, key: string | undefined): { params: Record<string, unknown>; options: RequestOptions } {
+  const spec = op.dedupeKey;
+  if (!spec || key === undefined) return { params, options };
+  const { idempotencyKey: _given, ...rest } = options;
+  if (spec.in === 'body') return { params: { ...params, [spec.name]: key }, options: rest };
+  return { params, options: { ...rest, idempotencyKey: key } };
 }

@@ -8,9 +8,14 @@ import { AbortError, TimeoutError, type ImError } from '../core/errors.js';
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-/** setTimeout-based sleep that rejects with the signal's reason when it fires. */
+/**
+ * setTimeout-based sleep that rejects with the signal's reason when it fires. The shared
+ * `NEVER_ABORTED` signal gets no listener: it never fires, and a listener per waiting call on one
+ * shared signal is what printed MaxListenersExceededWarning (issue 16 item 8).
+ */
 export const realSleep: Sleep = (ms, signal) =>
   new Promise<void>((resolve, reject) => {
+    if (signal === NEVER_ABORTED) signal = undefined;
     if (signal?.aborted) {
       reject(signal.reason);
       return;
@@ -28,7 +33,8 @@ export const realSleep: Sleep = (ms, signal) =>
 
 /** Resolves or rejects as `promise` does, or rejects with the signal's reason first. */
 export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
+  // NEVER_ABORTED never fires: no listener on it (see realSleep).
+  if (!signal || signal === NEVER_ABORTED) return promise;
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);
@@ -46,7 +52,6 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefin
   });
 }
 
-/** A child AbortController that follows `parent`; `dispose()` removes the listener. */
 /**
  * The signal of a call that nothing can end early (no caller signal, no deadline): one shared
  * signal that never aborts, so such a call needs no controller of its own and no listeners.
@@ -55,16 +60,44 @@ export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
 const NO_DISPOSE = (): void => {};
 
+/**
+ * Followers of each caller signal. However many calls share one signal (one AbortController for
+ * a whole batch, say), the signal gets ONE abort listener, removed with its last follower: a
+ * listener per call printed MaxListenersExceededWarning past 10 concurrent calls (issue 16 item 8).
+ */
+const followers = new WeakMap<AbortSignal, { children: Set<AbortController>; onAbort: () => void }>();
+
+/** A child AbortController that follows `parent`; `dispose()` stops following (no listener outlives its call). */
 export function childController(parent: AbortSignal | undefined): { controller: AbortController; dispose: () => void } {
   const controller = new AbortController();
   if (!parent || parent === NEVER_ABORTED) return { controller, dispose: NO_DISPOSE };
   if (parent.aborted) {
     controller.abort(parent.reason);
-    return { controller, dispose: () => {} };
+    return { controller, dispose: NO_DISPOSE };
   }
-  const onAbort = (): void => controller.abort(parent.reason);
-  parent.addEventListener('abort', onAbort, { once: true });
-  return { controller, dispose: () => parent.removeEventListener('abort', onAbort) };
+  let entry = followers.get(parent);
+  if (!entry) {
+    const children = new Set<AbortController>();
+    const onAbort = (): void => {
+      followers.delete(parent);
+      for (const child of children) child.abort(parent.reason);
+    };
+    entry = { children, onAbort };
+    followers.set(parent, entry);
+    parent.addEventListener('abort', onAbort, { once: true });
+  }
+  const own = entry;
+  own.children.add(controller);
+  return {
+    controller,
+    dispose: () => {
+      own.children.delete(controller);
+      if (own.children.size === 0 && followers.get(parent) === own) {
+        followers.delete(parent);
+        parent.removeEventListener('abort', own.onAbort);
+      }
+    },
+  };
 }
 
 const DEADLINE = Symbol('im-openapi.deadline');

@@ -9,6 +9,11 @@
 
 export const REDACTED = '***';
 
+/** Levels of nesting copied by `SecretRedactor.value`; deeper subtrees become `TOO_DEEP`. */
+export const MAX_VALUE_DEPTH = 32;
+export const TOO_DEEP = '[nested too deeply: not shown]';
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** Header names whose values are never shown. */
 const SECRET_HEADERS = new Set([
   'authorization',
@@ -103,13 +108,21 @@ export class SecretRedactor {
     return out.replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g, `$1${REDACTED}`);
   }
 
-  /** Deep copy of a JSON-like value with secret-looking fields and known secrets masked. */
+  /**
+   * Deep copy of a JSON-like value with secret-looking fields and known secrets masked, at any
+   * depth: a subtree deeper than `MAX_VALUE_DEPTH` is replaced by a marker, never returned as it
+   * came (it could hold the App Token). Keys that would reach an object's prototype
+   * (`__proto__`, `constructor`, `prototype`) are dropped, so that an answer cannot give
+   * `err.details` a prototype of its choosing.
+   */
   value(input: unknown, depth = 0): unknown {
     if (typeof input === 'string') return this.text(input);
-    if (input === null || typeof input !== 'object' || depth > 8) return input;
+    if (input === null || typeof input !== 'object') return input;
+    if (depth >= MAX_VALUE_DEPTH) return TOO_DEEP;
     if (Array.isArray(input)) return input.map((v) => this.value(v, depth + 1));
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
+      if (PROTOTYPE_KEYS.has(k)) continue;
       out[k] = isSecretLookingName(k) && v !== null && v !== undefined ? REDACTED : this.value(v, depth + 1);
     }
     return out;

@@ -8,7 +8,6 @@ import type { OperationSpec } from '../operation.js';
 import {
   ConnectionError,
   CredentialsRevokedError,
-  RateLimitedError,
   TimeoutError,
   type ApiError,
 } from '../core/errors.js';
@@ -46,6 +45,8 @@ export interface RuntimeContext {
   maxRetryAfterMs: number;
   getToken(signal: AbortSignal): Promise<string>;
   invalidateToken(token: string): Promise<void>;
+  /** After 403 permission_denied: drops `token` when it came from the token store (true), else false. */
+  dropForeignToken?(token: string): Promise<boolean>;
   /** The revocation error when the credentials were revoked earlier. */
   revokedError(operationId: string): CredentialsRevokedError | undefined;
   /** Called with the first answer that says app_deleted / tenant_closed. */
@@ -85,7 +86,7 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
     if (revoked) throw revoked;
     if (scope.isDone()) throw scope.endError();
     const gated = rt.gate.remainingMs();
-    if (gated > rt.maxRetryAfterMs) throw gateTooLong(op, gated, scope.attempts, rt.maxRetryAfterMs);
+    if (gated > rt.maxRetryAfterMs) throw rt.gate.notSentError(op.id, scope.attempts, rt.maxRetryAfterMs);
     if (gated > 0) {
       rt.logger.debug(`${op.id} waits ${gated} ms: the client is paused by an earlier 429`);
       try {
@@ -160,6 +161,11 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
       await rt.invalidateToken(token);
       continue;
     }
+    if (status === 403 && error.code === 'permission_denied' && token !== undefined && !reauthenticated && (await rt.dropForeignToken?.(token))) {
+      // The shared store handed us another application's token: exchange our own, resend once.
+      reauthenticated = true;
+      continue;
+    }
     if (status === 429) {
       // No (usable) Retry-After: back off as after a failure, but never less than half a second.
       const wait = retryAfterMs ?? Math.max(500, backoffDelayMs(resends + 1, rt.random));
@@ -197,14 +203,6 @@ function afterFailure(op: OperationSpec, policy: RetryPolicy, attempts: number, 
     return `Not resent: ${op.id} is class N here (the request may already have been executed); check its effect before repeating it.`;
   }
   return `Gave up after ${attempts} attempt(s) (class ${policy.retryClass}); raise maxRetries or timeoutMs, or check the service's health.`;
-}
-
-function gateTooLong(op: OperationSpec, waitMs: number, attempts: number, capMs: number): RateLimitedError {
-  return new RateLimitedError({
-    status: 429, code: 'rate_limited', serviceMessage: undefined, requestId: undefined, details: undefined, headers: {},
-    operationId: op.id, attempts, mayBeEchoOfEarlierAttempt: false, retryAfterMs: waitMs,
-    hint: `Not sent: the client is paused by an earlier 429 for ${waitMs} ms more, longer than maxRetryAfterMs (${capMs} ms). Retry after retryAfterMs.`,
-  });
 }
 
 function parseSuccessBody(text: string): { ok: true; value: unknown } | { ok: false } {

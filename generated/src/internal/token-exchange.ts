@@ -30,6 +30,13 @@ export const TOKEN_EXCHANGE_OPERATION: OperationSpec = {
 
 /** Lifetime assumed when an answer has no usable expires_in: the shortest the service allows. */
 const FALLBACK_EXPIRES_IN_S = 300;
+/**
+ * The range of expires_in the service may set (REST seed 2.1: app_token_ttl_seconds, 300 s to
+ * 1 year). An answer outside it is clamped: below 300 s a proxy or a bug would make the client
+ * exchange on nearly every call (the seed allows 120 exchanges a minute per IP).
+ */
+export const MIN_EXPIRES_IN_S = 300;
+export const MAX_EXPIRES_IN_S = 365 * 24 * 3600;
 
 export interface ExchangeSettings {
   prefix: Prefix;
@@ -66,6 +73,10 @@ export async function exchangeToken(rt: RuntimeContext, settings: ExchangeSettin
     if (typeof expiresIn !== 'number' || !Number.isFinite(expiresIn) || expiresIn <= 0) {
       rt.logger.warn(`token exchange answer has no usable expires_in; assuming ${FALLBACK_EXPIRES_IN_S} s`);
       expiresIn = FALLBACK_EXPIRES_IN_S;
+    } else if (expiresIn < MIN_EXPIRES_IN_S || expiresIn > MAX_EXPIRES_IN_S) {
+      const clamped = Math.min(Math.max(expiresIn, MIN_EXPIRES_IN_S), MAX_EXPIRES_IN_S);
+      rt.logger.warn(`token exchange answered expires_in ${expiresIn} s, outside the documented 300 s to 1 year; using ${clamped} s`);
+      expiresIn = clamped;
     }
     return {
       accessToken,

@@ -2,7 +2,7 @@ import { listPages } from './pagination.js';
 import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { SECRET, SECRET_2, TOKEN_PREFIX, apiError, makeClient, ops, startFakeService, type Recorded } from '../test-support/fake-service.js';
-import { MemoryTokenStore, type StoredToken, type TokenEvent, type TokenStore } from '../internal/token-manager.js';
+import { MemoryTokenStore, tokenStoreKey, type StoredToken, type TokenEvent, type TokenStore } from '../internal/token-manager.js';
 import { ImCore } from './client.js';
 import { ConfigError, CredentialsRevokedError, InvalidClientError, UnauthenticatedError } from './errors.js';
 
@@ -245,7 +245,7 @@ describe('credentials revoked (app_deleted / tenant_closed)', () => {
     expect(svc.requests).toHaveLength(seen);
     expect(revoked).toHaveLength(1);
     expect(events).toContain('revoked');
-    expect(await store.get(`im-openapi:app-token:v1:${svc.baseUrl}|acme#chat|client-1`)).toBeNull();
+    expect(await store.get(tokenStoreKey(svc.baseUrl, 'acme', 'chat', 'client-1'))).toBeNull();
   });
 
   test('tenant_closed on the token exchange', async () => {

@@ -7,6 +7,7 @@ import {
   ApiError,
   ConnectionError,
   NotFoundError,
+  RateLimitPausedError,
   RateLimitedError,
   TimeoutError,
   ValidationError,
@@ -171,8 +172,11 @@ describe('429 rate_limited', () => {
     expect((err as Error).message).toMatch(/maxRetryAfterMs/);
     expect(clock.waits).toEqual([]);
     const later = await client.request(ops.usersGet, { username: 'b' }).catch((e: unknown) => e);
-    expect(later).toBeInstanceOf(RateLimitedError);
-    expect((later as RateLimitedError).attempts).toBe(0);
+    // Not sent: a RateLimitPausedError (no status: the service did not answer this call).
+    expect(later).toBeInstanceOf(RateLimitPausedError);
+    expect(later).not.toBeInstanceOf(ApiError);
+    expect(later).toMatchObject({ code: 'rate_limit_paused', sent: false, attempts: 0, retryAfterMs: 120_000 });
+    expect((later as { status?: unknown }).status).toBeUndefined();
     expect(svc.calls).toHaveLength(1);
   });
 

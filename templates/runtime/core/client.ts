@@ -11,13 +11,13 @@ import { CallScope } from '../internal/call-scope.js';
 import { resolveConfig, type ResolvedConfig } from '../internal/config.js';
 import { fillDedupeKey } from '../internal/dedupe-key.js';
 import { safeLogger, type SafeLogger } from '../internal/logger.js';
-import { QuotaGate } from '../internal/quota-gate.js';
+import { QuotaGate, type RateLimitState } from '../internal/quota-gate.js';
 import { SecretRedactor } from '../internal/redact.js';
 import { asParams, buildRequest } from '../internal/request-builder.js';
 import { retryPolicyFor } from '../internal/retry.js';
 import { sendWithRetries, type RuntimeContext } from '../internal/send-with-retries.js';
 import { TOKEN_EXCHANGE_OPERATION, exchangeToken } from '../internal/token-exchange.js';
-import { TokenManager, type StoredToken } from '../internal/token-manager.js';
+import { TokenManager, tokenStoreKey, type StoredToken } from '../internal/token-manager.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
@@ -37,6 +37,7 @@ export class ImCore {
   readonly #logger: SafeLogger;
   readonly #tokens: TokenManager;
   readonly #runtime: RuntimeContext;
+  readonly #gate: QuotaGate;
   #revoked: CredentialsRevokedError | undefined;
 
   constructor(options: ClientOptions) {
@@ -47,7 +48,8 @@ export class ImCore {
     this.#logger = safeLogger(config.logger, this.#redactor);
     this.#tokens = new TokenManager({
       store: config.tokenStore,
-      key: `im-openapi:app-token:v1:${config.baseUrl}|${config.orgName}#${config.appName}|${config.clientId}`,
+      storeBudgetMs: config.tokenStoreTimeoutMs,
+      key: tokenStoreKey(config.baseUrl, config.orgName, config.appName, config.clientId),
       exchange: () => this.#exchangeToken(),
       now: config.now,
       ...(config.tokenRefreshMarginMs !== undefined ? { refreshMarginMs: config.tokenRefreshMarginMs } : {}),
@@ -57,10 +59,11 @@ export class ImCore {
       },
       logger: this.#logger,
     });
+    this.#gate = new QuotaGate(config.now, config.sleep);
     this.#runtime = {
       fetch: config.fetch,
       logger: this.#logger,
-      gate: new QuotaGate(config.now, config.sleep),
+      gate: this.#gate,
       redactor: this.#redactor,
       now: config.now,
       sleep: config.sleep,
@@ -68,6 +71,7 @@ export class ImCore {
       maxRetryAfterMs: config.maxRetryAfterMs,
       getToken: (signal) => this.#tokens.getToken(signal),
       invalidateToken: (token) => this.#tokens.invalidate(token),
+      dropForeignToken: (token) => this.#tokens.dropIfForeign(token),
       revokedError: (operationId) => this.#revokedError(operationId),
       revoke: (error) => this.#revoke(error),
     };
@@ -84,6 +88,14 @@ export class ImCore {
   }
   get clientId(): string {
     return this.#config.clientId;
+  }
+  /**
+   * The client-wide pause after a 429 (the quota is per application): `pausedUntil` (epoch ms, or
+   * null when calls go out), `remainingMs`, and `clear()` to open it now. A pause lasts at most
+   * 1 hour whatever Retry-After says.
+   */
+  get rateLimit(): RateLimitState {
+    return this.#gate.view();
   }
   /** True once the service said app_deleted / tenant_closed; every call then fails at once. */
   get credentialsRevoked(): boolean {

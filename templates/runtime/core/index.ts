@@ -21,7 +21,9 @@ export {
   InvalidClientError,
   IpNotAllowedError,
   NotFoundError,
+  PaginationCycleError,
   PermissionDeniedError,
+  RateLimitPausedError,
   RateLimitedError,
   TenantUnavailableError,
   TimeoutError,
@@ -36,8 +38,9 @@ export { maskUrlQuery } from '../internal/redact.js';
 export { CLIENT_ENV_VARS, clientOptionsFromEnv } from './from-env.js';
 export { browserLikeScope } from '../internal/server-only.js';
 export { MemoryTokenStore } from '../internal/token-manager.js';
+export type { RateLimitState } from '../internal/quota-gate.js';
 export type { StoredToken, TokenEvent, TokenStore } from '../internal/token-manager.js';
-export { RedisTokenStore, fromIoredis, fromNodeRedis } from '../stores/index.js';
+export { RedisTokenStore, StoreTimeoutError, fromIoredis, fromNodeRedis } from '../stores/index.js';
 export type { RedisCommandClient, RedisTokenStoreOptions } from '../stores/index.js';
 export type { Logger } from '../internal/logger.js';
 export type {

@@ -38,6 +38,12 @@ export interface ClientOptions {
   logger?: Logger;
   /** Where App Tokens are cached (default: in memory, this process). */
   tokenStore?: TokenStore;
+  /**
+   * Longest wait for one token store call (get, set, delete), in ms; default 2 000. A store that
+   * does not answer in time is given up: the client exchanges a token itself (or keeps it in
+   * memory only) and logs a warning, so a stalled shared store never hangs calls.
+   */
+  tokenStoreTimeoutMs?: number;
   /** Run the generated request validators before sending (default true). */
   validateRequests?: boolean;
   /**

@@ -2,7 +2,7 @@ import { listPages } from './pagination.js';
 import { describe, expect, test } from 'vitest';
 import { apiError, makeClient, ops, startFakeService, type Recorded, type Reply } from '../test-support/fake-service.js';
 import { ApiPromise } from './api-promise.js';
-import { ApiError, ImError } from './errors.js';
+import { ApiError, ImError, PaginationCycleError } from './errors.js';
 import { Page, PagePromise } from './pagination.js';
 
 /** Three pages: [1,2] → c2 → [3,4] → c3 → [5] → null. */
@@ -75,7 +75,30 @@ describe('pagination', () => {
     const first = await listPages(client, ops.groupsOfUser, { username: 'a' });
     expect(first.items).toEqual([]);
     const second = await first.getNextPage();
-    await expect(second.getNextPage()).rejects.toThrow(/same cursor/);
+    await expect(second.getNextPage()).rejects.toThrow(/already followed/);
+  });
+
+  test('alternating next_cursor values (A → B → A) end the walk with PaginationCycleError (issue 16 item 3)', async () => {
+    // Before the fix this walk never ended; the counter below stops it so that the test fails instead of hanging.
+    const svc = await startFakeService({
+      handle: (r) => {
+        const cursor = r.query.get('cursor');
+        return { status: 200, body: { items: [cursor ?? 'first'], next_cursor: cursor === 'A' ? 'B' : 'A' } };
+      },
+    });
+    const seen: string[] = [];
+    const walk = async (): Promise<unknown> => {
+      for await (const item of listPages<unknown, string>(makeClient(svc.baseUrl), ops.groupsOfUser, { username: 'a' })) {
+        seen.push(item);
+        if (seen.length > 50) return 'looped';
+      }
+      return 'ended';
+    };
+    const outcome = await walk().catch((e: unknown) => e);
+    expect(outcome).toBeInstanceOf(PaginationCycleError);
+    expect((outcome as PaginationCycleError).pagesFetched).toBe(3);
+    expect(seen).toEqual(['first', 'A', 'B']);
+    expect(svc.calls).toHaveLength(3);
   });
 
   test('an error on a later page surfaces in the walk', async () => {

@@ -23,6 +23,7 @@ export interface ResolvedConfig {
   fetch: FetchLike;
   logger: Logger | undefined;
   tokenStore: TokenStore;
+  tokenStoreTimeoutMs: number;
   validateRequests: boolean;
   validateResponses: boolean;
   onResponseDrift: ((drift: ResponseDrift) => void) | undefined;
@@ -160,6 +161,7 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     fetch: fetchImpl,
     logger: o.logger,
     tokenStore: tokenStoreOf(o.tokenStore),
+    tokenStoreTimeoutMs: number('tokenStoreTimeoutMs', o.tokenStoreTimeoutMs, 2_000, 1),
     validateRequests: o.validateRequests ?? true,
     validateResponses: o.validateResponses ?? false,
     onResponseDrift: optionalFunction('onResponseDrift', o.onResponseDrift),

@@ -48,15 +48,31 @@ describe('parseRetryAfterMs', () => {
   test.each([
     ['3', 3000],
     ['0', 0],
-    ['1.5', 1500],
     [' 2 ', 2000],
     ['Tue, 01 Jan 2030 00:00:05 GMT', 5000],
     ['Mon, 31 Dec 2029 23:59:00 GMT', 0],
-    ['-4', 0],
+    // The two obsolete HTTP-date forms RFC 9110 still requires a recipient to accept.
+    ['Tuesday, 01-Jan-30 00:00:07 GMT', 7000],
+    ['Tue Jan  1 00:00:09 2030', 9000],
+    // Not delay-seconds and not an HTTP-date: ignored (issue 16 item 3), never read leniently.
+    ['1.5', undefined],
+    ['-4', undefined],
+    ['foo 3000', undefined],
+    ['3000', 3_000_000],
+    ['2030', 2_030_000],
+    ['Tue, 01 Jan 3000 00:00:00', undefined],
+    ['Tue, 31 Feb 2030 00:00:00 GMT', undefined],
+    ['Tue, 01 Jan 2030 00:00:05 GMT garbage', undefined],
+    ['January 1, 3000', undefined],
+    ['0x10', undefined],
+    ['1e3', undefined],
     ['soon', undefined],
     ['', undefined],
   ] as const)('%j → %j', (value, want) => {
     expect(parseRetryAfterMs(value, now)).toBe(want);
+  });
+  test('a huge delay-seconds stays a finite number (clamped to a year; the gate caps further)', () => {
+    expect(parseRetryAfterMs('9'.repeat(400), now)).toBe(365 * 24 * 3600 * 1000);
   });
   test('absent header', () => {
     expect(parseRetryAfterMs(null, now)).toBeUndefined();

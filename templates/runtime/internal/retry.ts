@@ -60,18 +60,66 @@ export function backoffDelayMs(retryNumber: number, random: () => number, opts: 
 }
 
 /**
- * Parses a Retry-After header: delta-seconds (`"3"`, `"1.5"`) or an HTTP-date. Returns the
- * wait in ms from `now` (0 for a date in the past), or undefined when absent or unparsable.
+ * Parses a Retry-After header strictly (RFC 9110 section 10.2.3): delay-seconds (`1*DIGIT`) or an
+ * HTTP-date in one of its three forms (IMF-fixdate, obsolete RFC 850, asctime). Anything else
+ * ("1.5", "-4", "foo 3000", a bare year) is not a Retry-After and gives undefined: the lenient
+ * `Date.parse` would read "foo 3000" as the year 3000 and pause the client for a millennium.
+ * Returns the wait in ms from `now` (0 for a date in the past); values past `MAX_RETRY_AFTER_S`
+ * are clamped there (the caller caps further: maxRetryAfterMs, the quota gate's cap).
  */
 export function parseRetryAfterMs(value: string | null | undefined, now: number): number | undefined {
   if (value === null || value === undefined) return undefined;
   const text = value.trim();
-  if (text === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000);
-  if (/^-/.test(text)) return 0;
-  const at = Date.parse(text);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - now);
+  if (/^\d+$/.test(text)) return Math.min(Number(text), MAX_RETRY_AFTER_S) * 1000;
+  const at = parseHttpDate(text);
+  if (at === undefined) return undefined;
+  return Math.min(Math.max(0, at - now), MAX_RETRY_AFTER_S * 1000);
+}
+
+/** Far beyond any real wait; keeps huge digit strings ("9" × 400 is Infinity) finite. */
+const MAX_RETRY_AFTER_S = 365 * 24 * 3600;
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const LONG_DAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
+const MONTH = `(${MONTHS.join('|')})`;
+const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
+/** IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`. */
+const IMF_FIXDATE = new RegExp(`^${DAY}, (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
+/** Obsolete RFC 850: `Sunday, 06-Nov-94 08:49:37 GMT`. */
+const RFC850_DATE = new RegExp(`^${LONG_DAY}, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`);
+/** Obsolete asctime: `Sun Nov  6 08:49:37 1994`. */
+const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`);
+
+/** An HTTP-date (RFC 9110 section 5.6.7) as epoch ms, or undefined for anything else. */
+export function parseHttpDate(text: string): number | undefined {
+  let m = IMF_FIXDATE.exec(text);
+  if (m) return utc(Number(m[3]), m[2]!, Number(m[1]), m[4]!, m[5]!, m[6]!);
+  m = RFC850_DATE.exec(text);
+  if (m) {
+    // Two-digit years: RFC 9110 says read them as the most recent year with those digits that is
+    // not more than 50 years ahead; against the current century that is what this does.
+    const yy = Number(m[3]);
+    const thisYear = new Date().getUTCFullYear();
+    let year = Math.floor(thisYear / 100) * 100 + yy;
+    if (year > thisYear + 50) year -= 100;
+    return utc(year, m[2]!, Number(m[1]), m[4]!, m[5]!, m[6]!);
+  }
+  m = ASCTIME_DATE.exec(text);
+  if (m) return utc(Number(m[6]), m[1]!, Number(m[2]!.trim()), m[3]!, m[4]!, m[5]!);
+  return undefined;
+}
+
+function utc(year: number, month: string, day: number, h: string, min: string, s: string): number | undefined {
+  const mon = MONTHS.indexOf(month);
+  const hours = Number(h);
+  const minutes = Number(min);
+  const seconds = Number(s);
+  if (day < 1 || day > 31 || hours > 23 || minutes > 59 || seconds > 60) return undefined;
+  const at = Date.UTC(year, mon, day, hours, minutes, Math.min(seconds, 59));
+  // 31 Feb and friends roll over in Date.UTC: refuse them.
+  if (new Date(at).getUTCDate() !== day) return undefined;
+  return at;
 }
 
 /** Statuses after which a resend is allowed for classes Q, I, U, D. */

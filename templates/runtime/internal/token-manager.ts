@@ -9,6 +9,7 @@
  *   background exchange runs; only calls without a usable token wait.
  * - `invalidate(token)` after a 401 drops that token (only if it is still the cached one).
  */
+import { DEFAULT_STORE_BUDGET_MS, withStoreBudget } from '../stores/store-budget.js';
 import { raceSignal } from './call-scope.js';
 import type { SafeLogger } from './logger.js';
 
@@ -57,6 +58,18 @@ export class MemoryTokenStore implements TokenStore {
   }
 }
 
+/**
+ * The store key of a client's App Token: base URL, org, app and client id, with `%`, `|` and `#`
+ * percent-encoded in each part, so that a separator inside a name can never make two clients
+ * share a key (the key stays readable: URLs keep their `:` and `/`) (an org named
+ * "a|b" once collided with another app: the second client got 403 for the token's whole life).
+ * Never the secret. `v2`: keys of the old, unescaped form are never read.
+ */
+export function tokenStoreKey(baseUrl: string, orgName: string, appName: string, clientId: string): string {
+  const e = (part: string): string => part.replace(/[%|#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `im-openapi:app-token:v2:${e(baseUrl)}|${e(orgName)}#${e(appName)}|${e(clientId)}`;
+}
+
 /** Observable token lifecycle events. They never carry the token or the secret. */
 export interface TokenEvent {
   type: 'exchanged' | 'refreshed' | 'refresh_failed' | 'invalidated' | 'revoked';
@@ -78,6 +91,12 @@ export interface TokenManagerOptions {
   refreshMarginMs?: number;
   onEvent: (event: TokenEvent) => void;
   logger: SafeLogger;
+  /**
+   * Budget of each get/set/delete/deleteIf of the store (default 2 000 ms). Past it the call is
+   * given up and the manager falls back: exchanges itself, keeps the token in memory only, or
+   * goes on without the delete; a log line says so (never the token).
+   */
+  storeBudgetMs?: number;
 }
 
 const DEFAULT_MARGIN_MS = 5 * 60_000;
@@ -89,6 +108,8 @@ export class TokenManager {
   #inflight: Promise<StoredToken> | null = null;
   #backgroundPausedUntil = 0;
   readonly #rejected = new Set<string>();
+  /** Tokens this manager read from the store rather than exchanged itself (bounded). */
+  readonly #fromStore = new Set<string>();
 
   constructor(options: TokenManagerOptions) {
     this.#o = options;
@@ -108,27 +129,41 @@ export class TokenManager {
     return token.accessToken;
   }
 
+  /**
+   * After a 403 permission_denied (the token's application differs from the path): when `token`
+   * came from the store, not from an exchange of this client, the store gave this client another
+   * application's token (a key collision, or a writer with the wrong key). Drops it as after a
+   * 401 and answers true, so that the call exchanges its own token and is resent once. A token
+   * this client exchanged itself is its own: the 403 is real, answers false.
+   */
+  async dropIfForeign(token: string): Promise<boolean> {
+    if (!this.#fromStore.has(token)) return false;
+    this.#o.logger.warn('permission_denied with a token read from the token store: it may belong to another application; dropping it and exchanging');
+    await this.invalidate(token, 'permission_denied');
+    return true;
+  }
+
   /** Drops `token` after a 401 unauthenticated (no-op when another call already replaced it). */
-  async invalidate(token: string): Promise<void> {
+  async invalidate(token: string, reason = 'unauthenticated'): Promise<void> {
     if (this.#rejected.has(token)) return;
     this.#rejected.add(token);
     if (this.#rejected.size > 32) this.#rejected.delete(this.#rejected.values().next().value as string);
     if (this.#current?.accessToken === token) this.#current = null;
     try {
       const { store, key } = this.#o;
-      if (store.deleteIf) await store.deleteIf(key, token);
-      else if ((await store.get(key))?.accessToken === token) await store.delete(key);
+      if (store.deleteIf) await this.#budget(store.deleteIf(key, token), 'token store deleteIf');
+      else if ((await this.#budget(store.get(key), 'token store get'))?.accessToken === token) await this.#budget(store.delete(key), 'token store delete');
     } catch (err) {
       this.#o.logger.warn(`token store failed while invalidating a token: ${describe(err)}`);
     }
-    this.#emit({ type: 'invalidated', reason: 'unauthenticated' });
+    this.#emit({ type: 'invalidated', reason });
   }
 
   /** Forgets the token here and in the store (credentials revoked). */
   async discard(reason: string): Promise<void> {
     this.#current = null;
     try {
-      await this.#o.store.delete(this.#o.key);
+      await this.#budget(this.#o.store.delete(this.#o.key), 'token store delete');
     } catch (err) {
       this.#o.logger.warn(`token store failed while discarding the token: ${describe(err)}`);
     }
@@ -138,6 +173,11 @@ export class TokenManager {
   /** Expiry of the cached token (for diagnostics; never the token itself). */
   get cachedExpiresAt(): number | undefined {
     return this.#current?.expiresAt;
+  }
+
+  /** One store call within its budget (a store that stops answering must not hang calls). */
+  #budget<T>(call: Promise<T>, what: string): Promise<T> {
+    return withStoreBudget(call, this.#o.storeBudgetMs ?? DEFAULT_STORE_BUDGET_MS, what);
   }
 
   #marginMs(token: StoredToken): number {
@@ -176,19 +216,21 @@ export class TokenManager {
     const run = async (): Promise<StoredToken> => {
       let stored: StoredToken | null = null;
       try {
-        stored = await store.get(key);
+        stored = await this.#budget(store.get(key), 'token store get');
       } catch (err) {
         this.#o.logger.warn(`token store get failed, exchanging instead: ${describe(err)}`);
       }
       const now = this.#o.now();
       if (stored && this.#usable(stored, now) && (!refreshing || !this.#due(stored, now))) {
         this.#current = stored;
+        this.#fromStore.add(stored.accessToken);
+        if (this.#fromStore.size > 32) this.#fromStore.delete(this.#fromStore.values().next().value as string);
         return stored;
       }
       const fresh = await this.#o.exchange();
       this.#current = fresh;
       try {
-        await store.set(key, fresh);
+        await this.#budget(store.set(key, fresh), 'token store set');
       } catch (err) {
         this.#o.logger.warn(`token store set failed; the token is kept in memory only: ${describe(err)}`);
       }

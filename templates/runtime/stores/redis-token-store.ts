@@ -20,12 +20,15 @@
  *   the lock is gone (released, or expired because its holder died) one of them takes it.
  * - `deleteIf` (after a 401): deletes the stored token only while it is the one that was
  *   refused, so a process that learns late about a 401 never deletes its successor.
+ * - Every command has a time budget (`commandTimeoutMs`): a Redis that stops answering makes the
+ *   command fail, never hang (node-redis would queue it until Redis comes back).
  * - If Redis fails, the lock is skipped (each process then exchanges for itself) rather than
  *   failing the call; `get`/`set` errors are logged by the token manager, which falls back to
  *   its in-memory token.
  */
 import type { StoredToken, TokenStore } from '../internal/token-manager.js';
 import { replyText, type RedisCommandClient } from './redis-client.js';
+import { withStoreBudget } from './store-budget.js';
 
 export interface RedisTokenStoreOptions {
   client: RedisCommandClient;
@@ -40,6 +43,12 @@ export interface RedisTokenStoreOptions {
   pollMaxMs?: number;
   /** Clock in epoch ms (tests); only used for the token's remaining lifetime. */
   now?: () => number;
+  /**
+   * Longest wait for one Redis reply (default 1 000 ms). node-redis queues commands while Redis
+   * is down and never rejects them: past this the command fails, and the token manager falls
+   * back (exchanging locally) instead of hanging every call.
+   */
+  commandTimeoutMs?: number;
 }
 
 const RELEASE_IF_OWNER = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
@@ -60,6 +69,7 @@ export class RedisTokenStore implements TokenStore {
   readonly #pollMinMs: number;
   readonly #pollMaxMs: number;
   readonly #now: () => number;
+  readonly #commandTimeoutMs: number;
 
   constructor(options: RedisTokenStoreOptions) {
     if (!options || typeof options.client?.command !== 'function') {
@@ -72,17 +82,22 @@ export class RedisTokenStore implements TokenStore {
     this.#pollMinMs = Math.max(1, options.pollMinMs ?? 20);
     this.#pollMaxMs = Math.max(this.#pollMinMs, options.pollMaxMs ?? 250);
     this.#now = options.now ?? Date.now;
+    this.#commandTimeoutMs = Math.max(1, options.commandTimeoutMs ?? 1_000);
+  }
+  /** One Redis command within its time budget. */
+  #command(args: string[]): Promise<unknown> {
+    return withStoreBudget(this.#client.command(args), this.#commandTimeoutMs, `Redis ${args[0]}`);
   }
 
   async get(key: string): Promise<StoredToken | null> {
-    return parseToken(replyText(await this.#client.command(['GET', this.#prefix + key])));
+    return parseToken(replyText(await this.#command(['GET', this.#prefix + key])));
   }
 
   async set(key: string, token: StoredToken): Promise<void> {
     const ttl = Math.floor(token.expiresAt - this.#now());
     if (!(ttl > 0)) {
       // Already expired: keep nothing rather than a token that every process would refuse.
-      await this.#client.command(['DEL', this.#prefix + key]);
+      await this.#command(['DEL', this.#prefix + key]);
       return;
     }
     const value: StoredToken = {
@@ -91,16 +106,16 @@ export class RedisTokenStore implements TokenStore {
       ...(token.application !== undefined ? { application: token.application } : {}),
       ...(token.obtainedAt !== undefined ? { obtainedAt: token.obtainedAt } : {}),
     };
-    await this.#client.command(['SET', this.#prefix + key, JSON.stringify(value), 'PX', String(ttl)]);
+    await this.#command(['SET', this.#prefix + key, JSON.stringify(value), 'PX', String(ttl)]);
   }
 
   async delete(key: string): Promise<void> {
-    await this.#client.command(['DEL', this.#prefix + key]);
+    await this.#command(['DEL', this.#prefix + key]);
   }
 
   /** Deletes the stored token only while it is `accessToken` (atomic compare-and-delete). */
   async deleteIf(key: string, accessToken: string): Promise<void> {
-    await this.#client.command(['EVAL', DELETE_IF_TOKEN, '1', this.#prefix + key, accessToken]);
+    await this.#command(['EVAL', DELETE_IF_TOKEN, '1', this.#prefix + key, accessToken]);
   }
 
   async withExchangeLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
@@ -110,7 +125,7 @@ export class RedisTokenStore implements TokenStore {
     let before: string | null;
     let locked: boolean;
     try {
-      before = replyText(await this.#client.command(['GET', tokenKey]));
+      before = replyText(await this.#command(['GET', tokenKey]));
       locked = await this.#tryLock(lockKey, owner);
     } catch {
       // Redis unreachable: exchanging without the lock beats failing the call.
@@ -123,7 +138,7 @@ export class RedisTokenStore implements TokenStore {
       await delay(pause / 2 + Math.random() * (pause / 2));
       pause = Math.min(this.#pollMaxMs, pause * 2);
       try {
-        const current = replyText(await this.#client.command(['GET', tokenKey]));
+        const current = replyText(await this.#command(['GET', tokenKey]));
         // Another process stored a new token: `fn` finds it in the store and uses it.
         if (current !== null && current !== before) return fn();
         locked = await this.#tryLock(lockKey, owner);
@@ -135,7 +150,7 @@ export class RedisTokenStore implements TokenStore {
     // only while this process still owns it. A process that dies stops renewing, so its lock
     // still expires.
     const renew = setInterval(() => {
-      this.#client.command(['EVAL', EXTEND_IF_OWNER, '1', lockKey, owner, String(this.#lockTtlMs)]).catch(() => undefined);
+      this.#command(['EVAL', EXTEND_IF_OWNER, '1', lockKey, owner, String(this.#lockTtlMs)]).catch(() => undefined);
     }, Math.max(1, Math.floor(this.#lockTtlMs / 3)));
     (renew as { unref?: () => void }).unref?.();
     try {
@@ -143,12 +158,12 @@ export class RedisTokenStore implements TokenStore {
     } finally {
       clearInterval(renew);
       // Only while we still own it: after an expiry another process may hold it now.
-      await this.#client.command(['EVAL', RELEASE_IF_OWNER, '1', lockKey, owner]).catch(() => undefined);
+      await this.#command(['EVAL', RELEASE_IF_OWNER, '1', lockKey, owner]).catch(() => undefined);
     }
   }
 
   async #tryLock(lockKey: string, owner: string): Promise<boolean> {
-    const reply = await this.#client.command(['SET', lockKey, owner, 'NX', 'PX', String(this.#lockTtlMs)]);
+    const reply = await this.#command(['SET', lockKey, owner, 'NX', 'PX', String(this.#lockTtlMs)]);
     return replyText(reply) === 'OK';
   }
 
