@@ -1,6 +1,6 @@
 /** Emits `src/types/<namespace>.ts`: the params and result types of each operation. */
 import { StructureKind, type StatementStructures } from 'ts-morph';
-import type { ApiModel, FieldModel, OperationModel } from '../model.js';
+import type { ApiModel, BodyModel, FieldModel, JsonSchema, OperationModel, ResponseKind } from '../model.js';
 import { propertyKey } from '../names.js';
 import { docComment, typeOf, type TypeContext } from './schema-to-ts.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
@@ -11,40 +11,103 @@ export const paramsTypeName = (op: OperationModel) => `${op.typeStem}Params`;
 export const resultTypeName = (op: OperationModel) => (op.pagination ? `${op.typeStem}Page` : `${op.typeStem}Result`);
 export const itemTypeName = (op: OperationModel) => `${op.typeStem}Item`;
 
+/** Field doc: description, location, assumption; `@deprecated` and `@default` as JSDoc tags. */
 function fieldDoc(field: FieldModel, where: string): string {
-  const parts = [field.description, `(${where})`, field.assumed ? `Assumed: ${field.assumed}.` : undefined];
-  return docComment(parts.filter(Boolean).join(' '));
+  const text = [field.description, `(${where})`, field.assumed ? `Assumed: ${field.assumed}.` : undefined].filter(Boolean).join(' ');
+  const tags = [
+    ...(field.deprecated ? ['@deprecated The spec marks this field deprecated.'] : []),
+    ...(field.default !== undefined ? [`@default ${JSON.stringify(field.default)}`] : []),
+  ];
+  if (!tags.length) return docComment(text);
+  const body = [text, ...tags].map((l) => ` * ${l.replace(/\*\//g, '*\\/').replace(/\n+/g, ' ')}`).join('\n');
+  return `/**\n${body}\n */\n`;
 }
 
-function paramsMembers(op: OperationModel, ctx: TypeContext): string[] {
+/** Runtime types the params and result types use. */
+const RUNTIME_TYPES: Record<string, string> = {
+  BinaryInput: '../internal/request-body.js',
+  FileInput: '../internal/request-body.js',
+  BinaryResponse: '../core/binary-response.js',
+};
+
+function member(f: FieldModel, where: string, type: string, optional = !f.required): string {
+  return `${fieldDoc(f, where)}${propertyKey(f.name)}${optional ? '?' : ''}: ${type};`;
+}
+
+function bodyFieldType(body: BodyModel, f: FieldModel, ctx: TypeContext, runtime: Set<string>): string {
+  if (body.kind === 'binary') return (runtime.add('BinaryInput'), 'BinaryInput');
+  if (f.file === 'one') return (runtime.add('FileInput'), 'FileInput');
+  if (f.file === 'many') return (runtime.add('FileInput'), 'FileInput[]');
+  return typeOf(f.schema, ctx);
+}
+
+function paramsMembers(op: OperationModel, body: BodyModel | null, ctx: TypeContext, runtime: Set<string>): string[] {
   const members: string[] = [];
-  for (const p of op.pathParams) members.push(`${fieldDoc(p, 'path')}${propertyKey(p.name)}: ${typeOf(p.schema, ctx)};`);
-  for (const q of op.queryParams) members.push(`${fieldDoc(q, 'query')}${propertyKey(q.name)}${q.required ? '' : '?'}: ${typeOf(q.schema, ctx)};`);
-  for (const f of op.body?.fields ?? []) members.push(`${fieldDoc(f, 'body')}${propertyKey(f.name)}${f.required ? '' : '?'}: ${typeOf(f.schema, ctx)};`);
-  if (op.body?.open) members.push('/** Fields the service accepts that the spec does not show (an open body). */\n[key: string]: unknown;');
+  for (const p of op.pathParams) members.push(member(p, 'path', typeOf(p.schema, ctx), false));
+  for (const q of op.queryParams) members.push(member(q, 'query', typeOf(q.schema, ctx)));
+  for (const h of op.headerParams) members.push(member(h, 'header', typeOf(h.schema, ctx)));
+  for (const c of op.cookieParams) members.push(member(c, 'cookie', typeOf(c.schema, ctx)));
+  const where = body && body.kind !== 'json' ? `body, ${body.contentType}` : 'body';
+  for (const f of body?.fields ?? []) members.push(member(f, where, bodyFieldType(body!, f, ctx, runtime)));
+  if (body?.open) members.push('/** Fields the service accepts that the spec does not show (an open body). */\n[key: string]: unknown;');
   return members;
 }
+
+/** `{ status: 201; data: A } | { status: 200; data: B }` when success statuses differ in shape. */
+function resultType(op: OperationModel, ctx: TypeContext, runtime: Set<string>): string {
+  const one = (kind: ResponseKind, schema: JsonSchema) => {
+    if (kind === 'binary') return (runtime.add('BinaryResponse'), 'BinaryResponse');
+    if (kind === 'text') return 'string';
+    if (kind === 'empty') return 'void';
+    return typeOf(schema, ctx);
+  };
+  if (!op.statusResponses) return one(op.responseKind, op.response);
+  return op.statusResponses.map((r) => `{ status: ${r.status}; data: ${r.kind === 'empty' ? 'undefined' : one(r.kind, r.schema)} }`).join(' | ');
+}
+
+/** The type that maps each request media type to its params (operations with several). */
+export const paramsByContentTypeName = (op: OperationModel) => `${op.typeStem}ParamsByContentType`;
 
 export function emitNamespaceTypes(model: ApiModel): Map<string, string> {
   const files = new Map<string, string>();
   for (const ns of model.namespaces) {
     const used = new Set<string>();
     const ctx: TypeContext = { refName: (n) => (used.add(n), n) };
+    const runtime = new Set<string>();
     const statements: (string | StatementStructures)[] = [];
     for (const op of ns.operations) {
-      statements.push({
-        kind: StructureKind.TypeAlias,
-        name: paramsTypeName(op),
-        isExported: true,
-        docs: [`Params of \`${op.id}\`: path, query and body fields under their wire names.`],
-        type: `{\n${paramsMembers(op, ctx).join('\n')}\n}`,
-      });
+      const docs = [`Params of \`${op.id}\`: ${op.headerParams.length || op.cookieParams.length ? 'path, query, header, cookie' : 'path, query'} and body fields under their wire names.`];
+      if (op.bodies.length > 1) {
+        statements.push({
+          kind: StructureKind.TypeAlias,
+          name: paramsByContentTypeName(op),
+          isExported: true,
+          docs: [`Params of \`${op.id}\` for each request body media type (pick one with the \`contentType\` request option; default ${op.bodies[0]!.contentType}).`],
+          type: `{\n${op.bodies.map((b) => `${JSON.stringify(b.contentType)}: {\n${paramsMembers(op, b, ctx, runtime).join('\n')}\n};`).join('\n')}\n}`,
+        });
+        statements.push({
+          kind: StructureKind.TypeAlias,
+          name: paramsTypeName(op),
+          isExported: true,
+          typeParameters: [{ name: 'C', constraint: `keyof ${paramsByContentTypeName(op)}`, default: JSON.stringify(op.bodies[0]!.contentType) }],
+          docs,
+          type: `${paramsByContentTypeName(op)}[C]`,
+        });
+      } else {
+        statements.push({
+          kind: StructureKind.TypeAlias,
+          name: paramsTypeName(op),
+          isExported: true,
+          docs,
+          type: `{\n${paramsMembers(op, op.body, ctx, runtime).join('\n')}\n}`,
+        });
+      }
       statements.push({
         kind: StructureKind.TypeAlias,
         name: resultTypeName(op),
         isExported: true,
-        docs: [`Response body of \`${op.id}\`.`],
-        type: typeOf(op.response, ctx),
+        docs: [op.statusResponses ? `Result of \`${op.id}\`: its success statuses answer differently; narrow on \`status\`.` : `Response body of \`${op.id}\`.`],
+        type: resultType(op, ctx, runtime),
       });
       if (op.pagination) {
         statements.push({
@@ -67,6 +130,7 @@ export function emitNamespaceTypes(model: ApiModel): Map<string, string> {
       });
     }
     const imports = used.size ? [`import type { ${[...used].sort().join(', ')} } from './schemas.js';`] : [];
+    for (const name of [...runtime].sort()) imports.push(`import type { ${name} } from '${RUNTIME_TYPES[name]}';`);
     files.set(namespaceTypesFile(ns.name), doNotEditHeader(model.source) + renderSource([...imports, ...statements]));
   }
   return files;

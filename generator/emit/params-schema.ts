@@ -99,15 +99,27 @@ export function paramsSchemaOf(model: ApiModel, op: OperationModel, components =
     properties[q.name] = fieldSchema(op, q, components, 'query parameter');
     if (q.required) required.push(q.name);
   }
-  for (const f of op.body?.fields ?? []) {
-    properties[f.name] = fieldSchema(op, f, components, 'body field');
-    if (f.required) required.push(f.name);
+  for (const [where, list] of [['header parameter', op.headerParams], ['cookie parameter', op.cookieParams]] as const) {
+    for (const p of list) {
+      properties[p.name] = fieldSchema(op, p, components, where);
+      if (p.required) required.push(p.name);
+    }
+  }
+  // Body fields (wire part, issue 14): several media types → every field of any of them, required
+  // only where all require it (the runtime checks the picked one's shape); a binary `body` and
+  // multipart files are Blobs/bytes/streams, which JSON Schema cannot describe: the runtime checks them.
+  const bodies = op.bodies.length ? op.bodies : op.body ? [op.body] : [];
+  for (const b of bodies) {
+    for (const f of b.fields) {
+      properties[f.name] ??= b.kind === 'binary' || f.file ? true : fieldSchema(op, f, components, 'body field');
+      if (f.required && bodies.every((o) => o.fields.some((g) => g.name === f.name && g.required)) && !required.includes(f.name)) required.push(f.name);
+    }
   }
   return {
     type: 'object',
     properties,
     ...(required.length ? { required } : {}),
-    additionalProperties: !!op.body?.open,
+    additionalProperties: bodies.some((b) => b.open),
   };
 }
 

@@ -3,13 +3,23 @@
  * One HTTP attempt (internal, unstable): fetch with a per-attempt timeout that also covers
  * reading the body. Never throws for network trouble; it reports what happened so that the
  * retry loop can decide by the operation's class.
+ *
+ * Every body read is bounded: a success body by `maxBytes`, an error body by ERROR_BODY_BYTES
+ * (cut there: an error's text is only for the message). The bound counts bytes as they come out
+ * of decompression and stops pulling there, so a small gzip bomb never grows past it. A binary
+ * success body is not read here: its stream goes to the caller (see core/binary-response.ts).
  */
 import { childController } from './call-scope.js';
+
+/** Largest error body read, in bytes (the rest is dropped: an error body is only for the message). */
+export const ERROR_BODY_BYTES = 64 * 1024;
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 export type AttemptOutcome =
-  | { kind: 'response'; status: number; headers: Headers; bodyText: string }
+  | { kind: 'response'; status: number; headers: Headers; bodyText: string; stream?: ReadableStream<Uint8Array> | null }
+  /** A success body longer than maxBytes: reading stopped there. */
+  | { kind: 'too-large'; status: number; headers: Headers; limitBytes: number }
   | { kind: 'network'; errorCode: string | undefined; cause: unknown }
   | { kind: 'timeout' }
   /** The call's scope ended (caller abort or overall deadline). */
@@ -20,8 +30,12 @@ export interface AttemptRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: BodyInit | undefined;
   timeoutMs: number;
+  /** Largest success body read, in bytes. */
+  maxBytes: number;
+  /** True for a success status whose body goes to the caller as a stream (binary responses). */
+  streamsStatus?: (status: number) => boolean;
   /** The call's signal (caller abort + deadline). */
   signal: AbortSignal;
 }
@@ -34,10 +48,25 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptOutcome> 
   const timer = setTimeout(() => controller.abort(ATTEMPT_TIMEOUT), req.timeoutMs);
   try {
     const init: RequestInit = { method: req.method, headers: req.headers, signal: controller.signal, redirect: 'manual' };
-    if (req.body !== undefined) init.body = req.body;
+    if (req.body !== undefined) {
+      init.body = req.body;
+      // fetch sends a stream body only half-duplex (and says so explicitly)
+      if (typeof ReadableStream !== 'undefined' && req.body instanceof ReadableStream) (init as { duplex?: string }).duplex = 'half';
+    }
     const response = await req.fetch(req.url, init);
-    const bodyText = await response.text();
-    return { kind: 'response', status: response.status, headers: response.headers, bodyText };
+    const { status, headers } = response;
+    const success = status >= 200 && status <= 299;
+    if (success && req.streamsStatus?.(status)) {
+      const length = declaredLength(response);
+      if (length !== undefined && length > req.maxBytes) {
+        await response.body?.cancel().catch(() => undefined);
+        return { kind: 'too-large', status, headers, limitBytes: req.maxBytes };
+      }
+      return { kind: 'response', status, headers, bodyText: '', stream: response.body };
+    }
+    const read = await readBounded(response, success ? req.maxBytes : ERROR_BODY_BYTES, !success);
+    if (read === undefined) return { kind: 'too-large', status, headers, limitBytes: req.maxBytes };
+    return { kind: 'response', status, headers, bodyText: read };
   } catch (err) {
     if (req.signal.aborted) return { kind: 'ended', cause: err };
     if (controller.signal.aborted && controller.signal.reason === ATTEMPT_TIMEOUT) return { kind: 'timeout' };
@@ -46,6 +75,55 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptOutcome> 
     clearTimeout(timer);
     dispose();
   }
+}
+
+/** Content-Length when it tells the size of what we will read (not with content-encoding: that is the compressed size). */
+function declaredLength(response: Response): number | undefined {
+  if (response.headers.get('content-encoding')) return undefined;
+  const text = response.headers.get('content-length');
+  if (text === null || !/^\d+$/.test(text)) return undefined;
+  return Number(text);
+}
+
+/**
+ * The body as text, at most `limit` bytes. Over the limit: undefined, or (cut) the first `limit`
+ * bytes. Stops pulling (and so decompressing) as soon as the limit is passed.
+ */
+export async function readBounded(response: Response, limit: number, cut: boolean): Promise<string | undefined> {
+  const length = declaredLength(response);
+  // Fast path (most answers): the size is known and within the bound; fetch enforces Content-Length.
+  if (length !== undefined && length <= limit) return response.text();
+  if (length !== undefined && !cut) {
+    await response.body?.cancel().catch(() => undefined);
+    return undefined;
+  }
+  const body = response.body;
+  if (!body) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let over = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (total + value.byteLength > limit) {
+      over = true;
+      if (cut) chunks.push(value.subarray(0, limit - total));
+      total = limit;
+      await reader.cancel().catch(() => undefined);
+      break;
+    }
+    chunks.push(value);
+    total += value.byteLength;
+  }
+  if (over && !cut) return undefined;
+  const all = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
 }
 
 /** Finds a code like ECONNRESET / ECONNREFUSED / UND_ERR_SOCKET in an error's cause chain. */

@@ -114,7 +114,7 @@ export class ImCore {
     const ownHeaders: Record<string, string> = {};
     for (const [name, value] of Object.entries(options.headers ?? {})) ownHeaders[name.toLowerCase()] = String(value);
     const filled = fillDedupeKey(op, params, ownHeaders, options.idempotencyKey);
-    const request = buildRequest(op, filled.params, this.#config);
+    const request = buildRequest(op, filled.params, this.#config, options.contentType);
     const scope = new CallScope({
       operationId: op.id,
       ...(options.signal ? { signal: options.signal } : {}),
@@ -130,6 +130,7 @@ export class ImCore {
         maxRetries: options.maxRetries ?? this.#config.maxRetries,
         timeoutMs: options.timeoutMs ?? this.#config.timeoutMs,
         scope,
+        maxResponseBytes: options.maxResponseBytes ?? this.#config.maxResponseBytes,
       });
       if ((options.validateResponse ?? this.#config.validateResponses) && op.loadValidator) await this.#reportDrift(op, result);
       return result;
@@ -235,7 +236,11 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 function checkRequestOptions(options: RequestOptions): void {
   if (typeof options !== 'object' || options === null) throw new ConfigError('requestOptions', 'must be an object.');
-  const { maxRetries, timeoutMs, deadlineMs, headers, signal } = options;
+  const { maxRetries, timeoutMs, deadlineMs, headers, signal, contentType, maxResponseBytes } = options;
+  if (contentType !== undefined && typeof contentType !== 'string') throw new ConfigError('requestOptions.contentType', 'must be a media type string.');
+  if (maxResponseBytes !== undefined && !(Number.isInteger(maxResponseBytes) && maxResponseBytes > 0)) {
+    throw new ConfigError('requestOptions.maxResponseBytes', `must be a positive integer (got ${String(maxResponseBytes)}).`);
+  }
   if (signal !== undefined && !(typeof signal === 'object' && signal !== null && typeof signal.aborted === 'boolean' && typeof signal.addEventListener === 'function')) {
     throw new ConfigError('requestOptions.signal', 'must be an AbortSignal (e.g. AbortController#signal or AbortSignal.timeout(ms)).');
   }

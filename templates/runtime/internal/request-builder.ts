@@ -3,8 +3,10 @@
  * (internal, unstable). Safety is built in: every path parameter is percent-encoded and `.`,
  * `..`, empty values and control characters are refused before anything is sent.
  */
-import type { OperationSpec, ValidationIssue } from '../operation.js';
+import type { OperationSpec, RequestBodySpec, ValidationIssue } from '../operation.js';
 import { ImError, ValidationError } from '../core/errors.js';
+import { encodeBody, pickBody } from './request-body.js';
+import { paramHeaders, styledQueryPairs } from './wire-params.js';
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -77,16 +79,31 @@ function queryValue(op: OperationSpec, name: string, v: unknown): string {
   ]);
 }
 
-/** Query string (with the leading `?`, or '') from `op.queryParams`: undefined/null skipped, arrays repeated. */
+/**
+ * Query string (with the leading `?`, or '') from `op.queryParams`: undefined/null skipped;
+ * style form + explode (the default): arrays repeated (objects only when the spec says object: `queryStyles`); other styles as
+ * wire-params.ts says. An empty string is sent as `name=` only for a parameter with
+ * `allowEmptyValue` (op.allowEmpty); elsewhere it is refused, never silently dropped.
+ */
 export function buildQuery(op: OperationSpec, params: Record<string, unknown>): string {
   const search = new URLSearchParams();
+  let styled: string[] | undefined;
   for (const name of op.queryParams) {
     const v = params[name];
     if (v === undefined || v === null) continue;
+    if (v === '' && !op.allowEmpty?.includes(name)) {
+      throw new ValidationError(op.id, [{ pointer: `/${name}`, rule: 'allowEmptyValue', message: `query parameter \`${name}\` must not be empty (the spec does not allow an empty value); omit it instead` }]);
+    }
+    const style = op.queryStyles?.[name];
+    if (style !== undefined) {
+      (styled ??= []).push(...styledQueryPairs(op, name, style, v));
+      continue;
+    }
     const list = Array.isArray(v) ? (v as QueryScalar[]) : [v];
     for (const item of list) search.append(name, queryValue(op, name, item));
   }
-  const text = search.toString();
+  let text = search.toString();
+  if (styled) text = [text, ...styled].filter((t) => t !== '').join('&');
   return text === '' ? '' : `?${text}`;
 }
 
@@ -95,7 +112,7 @@ export function buildQuery(op: OperationSpec, params: Record<string, unknown>): 
  * are kept (tri-state fields: omitted = unchanged, null = clear, value = set).
  */
 export function buildBody(op: OperationSpec, params: Record<string, unknown>): Record<string, unknown> | undefined {
-  const taken = new Set([...op.pathParams, ...op.queryParams]);
+  const taken = new Set([...op.pathParams, ...op.queryParams, ...(op.headerParams ?? []), ...(op.cookieParams ?? [])]);
   const body: Record<string, unknown> = {};
   const extra: string[] = [];
   for (const [name, value] of Object.entries(params)) {
@@ -122,7 +139,14 @@ export interface BuiltRequest {
   url: string;
   /** Path and query as sent (for logs: mask it with `maskUrlQuery`). */
   pathAndQuery: string;
-  body: string | undefined;
+  /** JSON text, or (for other media types) what fetch sends. */
+  body: BodyInit | undefined;
+  /** Content type of a non-JSON body (a JSON body is `application/json`). */
+  contentType?: string;
+  /** Headers from header and cookie parameters. */
+  headers?: Record<string, string>;
+  /** The body is a stream: it can be sent once only, so the call is never resent. */
+  oneShot?: boolean;
 }
 
 export interface Prefix {
@@ -136,7 +160,7 @@ export interface Prefix {
  * A path that itself starts with `/{org_name}/{app_name}` (the token exchange may be written
  * so) gets those two filled from the client instead of the prefix being added again.
  */
-export function buildRequest(op: OperationSpec, params: Record<string, unknown>, prefix: Prefix): BuiltRequest {
+export function buildRequest(op: OperationSpec, params: Record<string, unknown>, prefix: Prefix, contentType?: string): BuiltRequest {
   const org = encodePathSegment(op.id, 'org_name', prefix.orgName);
   const app = encodePathSegment(op.id, 'app_name', prefix.appName);
   const fullPrefix = '/{org_name}/{app_name}';
@@ -149,13 +173,31 @@ export function buildRequest(op: OperationSpec, params: Record<string, unknown>,
   }
   const opPath = path(op.id, ownPath, params);
   const pathAndQuery = `/${org}/${app}${opPath}${buildQuery(op, params)}`;
+  const built: BuiltRequest = { method: op.method, url: `${prefix.baseUrl}${pathAndQuery}`, pathAndQuery, body: undefined };
+  if (op.headerParams || op.cookieParams) {
+    const headers = paramHeaders(op, params);
+    if (headers) built.headers = headers;
+  }
+  if (op.requestBodies) return withEncodedBody(op, op.requestBodies, params, built, contentType);
+  if (contentType !== undefined && contentType !== 'application/json') pickBody(op, [{ contentType: 'application/json', kind: 'json' }], contentType);
   const body = buildBody(op, params);
-  return {
-    method: op.method,
-    url: `${prefix.baseUrl}${pathAndQuery}`,
-    pathAndQuery,
-    body: body === undefined ? undefined : toJson(op.id, body),
-  };
+  built.body = body === undefined ? undefined : toJson(op.id, body);
+  return built;
+}
+
+function withEncodedBody(op: OperationSpec, bodies: readonly RequestBodySpec[], params: Record<string, unknown>, built: BuiltRequest, contentType: string | undefined): BuiltRequest {
+  const spec = pickBody(op, bodies, contentType);
+  const object = buildBody(op, params);
+  if (object === undefined) return built;
+  const fields = Object.entries(object);
+  const encoded = spec.kind === 'json'
+    ? { body: toJson(op.id, object), contentType: spec.contentType, oneShot: false }
+    : encodeBody(op, spec, fields);
+  if (!encoded) return built;
+  built.body = encoded.body;
+  built.contentType = encoded.contentType;
+  if (encoded.oneShot) built.oneShot = true;
+  return built;
 }
 
 function toJson(operationId: string, body: Record<string, unknown>): string {

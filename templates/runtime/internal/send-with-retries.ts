@@ -8,9 +8,12 @@ import {
   ConnectionError,
   CredentialsRevokedError,
   RateLimitedError,
+  ResponseTooLargeError,
   TimeoutError,
   type ApiError,
+  type ImError,
 } from '../core/errors.js';
+import { BinaryResponse } from '../core/binary-response.js';
 import { errorFromResponse } from '../core/error-from-response.js';
 import type { CallScope, Sleep } from './call-scope.js';
 import { sendAttempt, type FetchLike } from './http-attempt.js';
@@ -58,10 +61,26 @@ export interface CallSettings {
   maxRetries: number;
   timeoutMs: number;
   scope: CallScope;
+  /** Largest success body read, in bytes (default DEFAULT_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
+}
+
+/** Default bound of a success body (JSON, text or binary), in bytes: 64 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A stream body is read while it is sent: a second attempt would have nothing to send. So a
+ * call with one is never resent; the error says why and what to pass instead.
+ */
+function notReplayable<E extends ImError>(error: E): E {
+  error.message += ' Not resent: the request body is a stream, which can be sent once; pass a Uint8Array, ArrayBuffer or Blob to let the client resend it, or call again with a new stream.';
+  return error;
 }
 
 export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): Promise<WithResponse<unknown>> {
   const { op, request, policy, scope } = call;
+  const maxBytes = call.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const streamsStatus = op.response === 'binary' || op.responseByStatus ? (status: number) => (op.responseByStatus?.[status] ?? op.response) === 'binary' : undefined;
   const where = `${request.method} ${maskUrlQuery(request.pathAndQuery)}`;
   let resends = 0;
   let reauthenticated = false;
@@ -103,14 +122,15 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
       rt.redactor.add(token);
     }
     const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
-    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    if (request.headers) Object.assign(headers, request.headers);
+    if (request.body !== undefined) headers['content-type'] = request.contentType ?? 'application/json';
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
 
     scope.attempts += 1;
     const attempt = scope.attempts;
     const started = rt.now();
     const timeoutMs = Math.max(1, Math.min(call.timeoutMs, scope.remainingMs() ?? Infinity));
-    const outcome = await sendAttempt({ fetch: rt.fetch, method: request.method, url: request.url, headers, body: request.body, timeoutMs, signal: scope.signal });
+    const outcome = await sendAttempt({ fetch: rt.fetch, method: request.method, url: request.url, headers, body: request.body, timeoutMs, signal: scope.signal, maxBytes, ...(streamsStatus ? { streamsStatus } : {}) });
     const tookMs = rt.now() - started;
 
     if (outcome.kind === 'ended') throw scope.endError(outcome.cause);
@@ -124,6 +144,7 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
         ? new TimeoutError(`${op.id} (${where}): ${what}. ${afterFailure(op, policy, attempt, canResend)}`, { operationId: op.id, kind: 'attempt', timeoutMs, attempts: attempt })
         : new ConnectionError(`${op.id} (${where}): ${what}. ${afterFailure(op, policy, attempt, canResend)}`, { operationId: op.id, attempts: attempt, ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}), cause: outcome.cause });
       if (!canResend) throw failure;
+      if (request.oneShot) throw notReplayable(failure);
       resends += 1;
       const wait = backoffDelayMs(resends, rt.random);
       rt.logger.debug(`${op.id} resend ${resends}/${call.maxRetries} (class ${policy.retryClass}) in ${wait} ms`);
@@ -131,17 +152,29 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
       continue;
     }
 
+    if (outcome.kind === 'too-large') {
+      rt.logger.debug(`${op.id} ${where} attempt ${attempt} -> ${outcome.status} larger than ${outcome.limitBytes} bytes; not read further`);
+      throw new ResponseTooLargeError({ operationId: op.id, status: outcome.status, limitBytes: outcome.limitBytes, attempts: attempt });
+    }
     const { status, headers: resHeaders, bodyText } = outcome;
     rt.logger.debug(`${op.id} ${where} attempt ${attempt} -> ${status} in ${tookMs} ms`);
     const response: ResponseInfo = { status, headers: redactHeaders(resHeaders), requestId: resHeaders.get('x-request-id') ?? undefined };
 
     if (status >= 200 && status <= 299) {
-      const data = parseSuccessBody(bodyText);
-      if (data.ok) return { data: data.value, response };
-      throw errorFromResponse(status, bodyText, resHeaders, {
-        operationId: op.id, attempts: attempt, resent: mayHaveExecuted, retryClass: policy.retryClass, redactor: rt.redactor,
-        hint: 'The service answered success with a body that is not JSON (a proxy may have answered): check baseUrl.',
-      });
+      const kind = op.responseByStatus?.[status] ?? op.response ?? 'json';
+      let data: unknown;
+      if (kind === 'json') {
+        const parsed = parseSuccessBody(bodyText);
+        if (!parsed.ok) {
+          throw errorFromResponse(status, bodyText, resHeaders, {
+            operationId: op.id, attempts: attempt, resent: mayHaveExecuted, retryClass: policy.retryClass, redactor: rt.redactor,
+            hint: 'The service answered success with a body that is not JSON (a proxy may have answered): check baseUrl.',
+          });
+        }
+        data = parsed.value;
+      } else if (kind === 'binary') data = new BinaryResponse({ stream: outcome.stream, headers: resHeaders, limitBytes: maxBytes, operationId: op.id, status });
+      else if (kind === 'text') data = bodyText;
+      return { data: op.responseByStatus ? { status, data } : data, response };
     }
 
     const retryAfterMs = status === 429 ? parseRetryAfterMs(resHeaders.get('retry-after'), rt.now()) : undefined;
@@ -154,6 +187,7 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
     }
     if (status === 401 && error.code === 'unauthenticated' && token !== undefined && !reauthenticated) {
       reauthenticated = true;
+      if (request.oneShot) throw notReplayable(error);
       rt.logger.info(`${op.id}: the App Token was refused (401 unauthenticated); exchanging a new one and resending once`);
       await rt.invalidateToken(token);
       continue;
@@ -169,6 +203,7 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
       if (resends >= call.maxRetries) {
         throw errorFromResponse(status, bodyText, resHeaders, { ...ctx, hint: `Rate limited; gave up after ${attempt} attempt(s) (maxRetries ${call.maxRetries}). Retry after retryAfterMs, or lower the call rate.` });
       }
+      if (request.oneShot) throw notReplayable(error);
       resends += 1;
       rt.logger.debug(`${op.id} rate limited; every call of this client waits ${wait} ms (resend ${resends}/${call.maxRetries})`);
       if (scope.wouldPassDeadline(wait)) throw scope.endError(error);
@@ -177,6 +212,7 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
     if (isRetryableStatus(status)) {
       mayHaveExecuted = true;
       if (policy.resendOnFailure && resends < call.maxRetries) {
+        if (request.oneShot) throw notReplayable(error);
         resends += 1;
         const wait = backoffDelayMs(resends, rt.random);
         rt.logger.debug(`${op.id} resend ${resends}/${call.maxRetries} (class ${policy.retryClass}) in ${wait} ms after ${status}`);
