@@ -130,7 +130,10 @@ export function emitNamespaceTypes(model: ApiModel): Map<string, string> {
       });
     }
     const imports = used.size ? [`import type { ${[...used].sort().join(', ')} } from './schemas.js';`] : [];
-    for (const name of [...runtime].sort()) imports.push(`import type { ${name} } from '${RUNTIME_TYPES[name]}';`);
+    for (const module of [...new Set(Object.values(RUNTIME_TYPES))].sort()) {
+      const names = [...runtime].filter((n) => RUNTIME_TYPES[n] === module).sort();
+      if (names.length) imports.push(`import type { ${names.join(', ')} } from '${module}';`);
+    }
     files.set(namespaceTypesFile(ns.name), doNotEditHeader(model.source) + renderSource([...imports, ...statements]));
   }
   return files;
