@@ -109,11 +109,17 @@ export function paramsSchemaOf(model: ApiModel, op: OperationModel, components =
   // only where all require it (the runtime checks the picked one's shape); a binary `body` and
   // multipart files are Blobs/bytes/streams, which JSON Schema cannot describe: the runtime checks them.
   const bodies = op.bodies.length ? op.bodies : op.body ? [op.body] : [];
+  const bodySchemas = new Map<string, (JsonSchema | boolean)[]>();
   for (const b of bodies) {
     for (const f of b.fields) {
-      properties[f.name] ??= b.kind === 'binary' || f.file ? true : fieldSchema(op, f, components, 'body field');
+      const schema = b.kind === 'binary' || f.file ? true : fieldSchema(op, f, components, 'body field');
+      bodySchemas.set(f.name, [...(bodySchemas.get(f.name) ?? []), schema]);
       if (f.required && bodies.every((o) => o.fields.some((g) => g.name === f.name && g.required)) && !required.includes(f.name)) required.push(f.name);
     }
+  }
+  for (const [name, schemas] of bodySchemas) {
+    const distinct = [...new Map(schemas.map((s) => [JSON.stringify(s), s])).values()];
+    properties[name] = distinct.length === 1 ? distinct[0]! : distinct.includes(true) ? true : { anyOf: distinct };
   }
   return {
     type: 'object',

@@ -86,24 +86,41 @@ function queryValue(op: OperationSpec, name: string, v: unknown): string {
  * `allowEmptyValue` (op.allowEmpty); elsewhere it is refused, never silently dropped.
  */
 export function buildQuery(op: OperationSpec, params: Record<string, unknown>): string {
+  if (op.queryStyles) return styledQuery(op, params, (name, v) => formPairs(op, name, v));
   const search = new URLSearchParams();
-  let styled: string[] | undefined;
   for (const name of op.queryParams) {
     const v = params[name];
     if (v === undefined || v === null) continue;
-    if (v === '' && !op.allowEmpty?.includes(name)) {
-      throw new ValidationError(op.id, [{ pointer: `/${name}`, rule: 'allowEmptyValue', message: `query parameter \`${name}\` must not be empty (the spec does not allow an empty value); omit it instead` }]);
-    }
-    const style = op.queryStyles?.[name];
-    if (style !== undefined) {
-      (styled ??= []).push(...styledQueryPairs(op, name, style, v));
-      continue;
-    }
+    if (v === '' && !op.allowEmpty?.includes(name)) throw emptyValue(op, name);
     const list = Array.isArray(v) ? (v as QueryScalar[]) : [v];
     for (const item of list) search.append(name, queryValue(op, name, item));
   }
-  let text = search.toString();
-  if (styled) text = [text, ...styled].filter((t) => t !== '').join('&');
+  const text = search.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/** Default-style pairs of one parameter, encoded as URLSearchParams encodes them. */
+function formPairs(op: OperationSpec, name: string, v: unknown): string[] {
+  const search = new URLSearchParams();
+  for (const item of Array.isArray(v) ? v : [v]) search.append(name, queryValue(op, name, item));
+  return [search.toString()];
+}
+
+function emptyValue(op: OperationSpec, name: string): ValidationError {
+  return new ValidationError(op.id, [{ pointer: `/${name}`, rule: 'allowEmptyValue', message: `query parameter \`${name}\` must not be empty (the spec does not allow an empty value); omit it instead` }]);
+}
+
+/** Operations with styled parameters: every parameter's pairs in the spec's order. */
+function styledQuery(op: OperationSpec, params: Record<string, unknown>, plain: (name: string, v: unknown) => string[]): string {
+  const pairs: string[] = [];
+  for (const name of op.queryParams) {
+    const v = params[name];
+    if (v === undefined || v === null) continue;
+    if (v === '' && !op.allowEmpty?.includes(name)) throw emptyValue(op, name);
+    const style = op.queryStyles?.[name];
+    pairs.push(...(style === undefined ? plain(name, v) : styledQueryPairs(op, name, style, v)));
+  }
+  const text = pairs.filter((p) => p !== '').join('&');
   return text === '' ? '' : `?${text}`;
 }
 
