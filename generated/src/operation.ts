@@ -101,6 +101,36 @@ export interface RequestBodySpec {
   encoding?: Readonly<Record<string, PartEncoding>>;
 }
 
+/**
+ * The code for wire constructs beyond JSON bodies and form-style queries (internal/wire-codec.ts).
+ * Only the table entries of operations that use them carry it, so an app that calls JSON
+ * operations only does not bundle it.
+ */
+export interface WireCodec {
+  /** The query string (with `?`, or '') of an operation with `queryStyles`. */
+  query(op: OperationSpec, params: Record<string, unknown>): string;
+  /** Headers from header and cookie parameters (lower-case names). */
+  headers(op: OperationSpec, params: Record<string, unknown>): Record<string, string> | undefined;
+  /** The body in the picked media type (`object`: the params that are not path/query/header/cookie). */
+  body(op: OperationSpec, bodies: readonly RequestBodySpec[], object: Record<string, unknown>, contentType: string | undefined): { body: BodyInit; contentType: string; oneShot: boolean } | undefined;
+  /** The data of a success answer that is not JSON: binary → a BinaryResponse, text → the text, empty → undefined. */
+  responseData(kind: Exclude<ResponseKind, 'json'>, answer: WireAnswer): unknown;
+  /** Adds to an error why a call with a stream body was not resent. */
+  notReplayable<E extends Error>(error: E): E;
+}
+
+/** A success answer as the wire codec gets it. */
+export interface WireAnswer {
+  operationId: string;
+  status: number;
+  headers: Headers;
+  /** The body read (bounded) as text; '' for a binary answer, whose body is `stream`. */
+  bodyText: string;
+  stream: ReadableStream<Uint8Array> | null | undefined;
+  limitBytes: number;
+  attempts: number;
+}
+
 /** The params field that carries a binary or text body (a spec parameter may not use it). */
 export const BODY_PARAM = 'body';
 
@@ -154,6 +184,8 @@ export interface OperationSpec {
    * status (statuses not listed are read as `response` says).
    */
   responseByStatus?: Readonly<Record<number, ResponseKind>>;
+  /** Set (by the generator) exactly when the entry uses queryStyles, header/cookie params, requestBodies or a binary response. */
+  wire?: WireCodec;
   /**
    * Loads the request validator of this operation (lazily, so that an app bundles only the
    * validators of the operations it calls). Optional: without it the runtime only checks

@@ -38,6 +38,10 @@ export function operationSpecOf(op: OperationModel): OperationSpec {
   };
 }
 
+export function needsWireCodec(spec: OperationSpec): boolean {
+  return !!(spec.queryStyles || spec.headerParams || spec.cookieParams || spec.requestBodies || spec.response || spec.responseByStatus);
+}
+
 /** True when the body is what the runtime sends without `requestBodies`: one JSON object. */
 function plainJsonBody(op: OperationModel): boolean {
   return op.bodies.length <= 1 && (!op.body || (op.body.kind === 'json' && op.body.contentType === 'application/json'));
@@ -73,9 +77,13 @@ export function emitOperationTable(model: ApiModel, validatorImport?: (op: Opera
   const statements: (string | StatementStructures)[] = [
     `import type { OperationSpec } from './operation.js';`,
   ];
+  const specs = new Map(model.operations.map((op) => [op, operationSpecOf(op)]));
+  // Only entries that need the wire codec reference it (an app calling JSON operations never bundles it).
+  if ([...specs.values()].some(needsWireCodec)) statements.push(`import { wireCodec } from './internal/wire-codec.js';`);
   for (const op of model.operations) {
-    const spec = JSON.stringify(operationSpecOf(op));
-    const loader = validatorImport ? `, loadValidator: () => import(${JSON.stringify(validatorImport(op))})` : '';
+    const spec = JSON.stringify(specs.get(op));
+    const codec = needsWireCodec(specs.get(op)!) ? ', wire: wireCodec' : '';
+    const loader = `${codec}${validatorImport ? `, loadValidator: () => import(${JSON.stringify(validatorImport(op))})` : ''}`;
     statements.push({
       kind: StructureKind.VariableStatement,
       isExported: true,

@@ -237,10 +237,10 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 function checkRequestOptions(options: RequestOptions): void {
   if (typeof options !== 'object' || options === null) throw new ConfigError('requestOptions', 'must be an object.');
-  const { maxRetries, timeoutMs, deadlineMs, headers, signal, contentType, maxResponseBytes } = options;
-  if (contentType !== undefined && typeof contentType !== 'string') throw new ConfigError('requestOptions.contentType', 'must be a media type string.');
+  const { maxRetries, timeoutMs, deadlineMs, headers, signal, maxResponseBytes } = options;
+  // (contentType is checked against the operation's media types when the request is built)
   if (maxResponseBytes !== undefined && !(Number.isInteger(maxResponseBytes) && maxResponseBytes > 0)) {
-    throw new ConfigError('requestOptions.maxResponseBytes', `must be a positive integer (got ${String(maxResponseBytes)}).`);
+    throw new ConfigError('requestOptions.maxResponseBytes', `must be an integer > 0 (got ${String(maxResponseBytes)}).`);
   }
   if (signal !== undefined && !(typeof signal === 'object' && signal !== null && typeof signal.aborted === 'boolean' && typeof signal.addEventListener === 'function')) {
     throw new ConfigError('requestOptions.signal', 'must be an AbortSignal (e.g. AbortController#signal or AbortSignal.timeout(ms)).');

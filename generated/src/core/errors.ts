@@ -105,10 +105,7 @@ export class ResponseTooLargeError extends ImError {
   readonly limitBytes: number;
   readonly attempts: number;
   constructor(opts: { operationId: string; status: number; limitBytes: number; attempts: number }) {
-    super(
-      `${opts.operationId}: the ${opts.status} answer is larger than maxResponseBytes (${opts.limitBytes} bytes); ` +
-        'reading stopped there and the call was not resent. Raise maxResponseBytes (client or call option) if the answer is expected to be this large.',
-    );
+    super(`${opts.operationId}: the ${opts.status} answer is over maxResponseBytes (${opts.limitBytes}); reading stopped there, not resent. Raise maxResponseBytes if it is expected.`);
     this.operationId = opts.operationId;
     this.status = opts.status;
     this.limitBytes = opts.limitBytes;

@@ -4,10 +4,8 @@
  * (internal, unstable). Safety is built in: every path parameter is percent-encoded and `.`,
  * `..`, empty values and control characters are refused before anything is sent.
  */
-import type { OperationSpec, RequestBodySpec, ValidationIssue } from '../operation.js';
+import type { OperationSpec, ValidationIssue, WireCodec } from '../operation.js';
 import { ImError, ValidationError } from '../core/errors.js';
-import { encodeBody, pickBody } from './request-body.js';
-import { paramHeaders, styledQueryPairs } from './wire-params.js';
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -64,9 +62,9 @@ export function path(operationId: string, template: string, values: Record<strin
   return out;
 }
 
-type QueryScalar = string | number | boolean;
+export type QueryScalar = string | number | boolean;
 
-function queryValue(op: OperationSpec, name: string, v: unknown): string {
+export function queryValue(op: OperationSpec, name: string, v: unknown): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
@@ -87,12 +85,12 @@ function queryValue(op: OperationSpec, name: string, v: unknown): string {
  * `allowEmptyValue` (op.allowEmpty); elsewhere it is refused, never silently dropped.
  */
 export function buildQuery(op: OperationSpec, params: Record<string, unknown>): string {
-  if (op.queryStyles) return styledQuery(op, params, (name, v) => formPairs(op, name, v));
+  if (op.queryStyles) return wireOf(op).query(op, params);
   const search = new URLSearchParams();
   for (const name of op.queryParams) {
     const v = params[name];
     if (v === undefined || v === null) continue;
-    if (v === '' && !op.allowEmpty?.includes(name)) throw emptyValue(op, name);
+    if (v === '' && !op.allowEmpty?.includes(name)) throw emptyValueError(op, name);
     const list = Array.isArray(v) ? (v as QueryScalar[]) : [v];
     for (const item of list) search.append(name, queryValue(op, name, item));
   }
@@ -100,29 +98,14 @@ export function buildQuery(op: OperationSpec, params: Record<string, unknown>): 
   return text === '' ? '' : `?${text}`;
 }
 
-/** Default-style pairs of one parameter, encoded as URLSearchParams encodes them. */
-function formPairs(op: OperationSpec, name: string, v: unknown): string[] {
-  const search = new URLSearchParams();
-  for (const item of Array.isArray(v) ? v : [v]) search.append(name, queryValue(op, name, item));
-  return [search.toString()];
+export function emptyValueError(op: OperationSpec, name: string): ValidationError {
+  return new ValidationError(op.id, [{ pointer: `/${name}`, rule: 'allowEmptyValue', message: `query parameter \`${name}\` must not be empty (no allowEmptyValue); omit it` }]);
 }
 
-function emptyValue(op: OperationSpec, name: string): ValidationError {
-  return new ValidationError(op.id, [{ pointer: `/${name}`, rule: 'allowEmptyValue', message: `query parameter \`${name}\` must not be empty (the spec does not allow an empty value); omit it instead` }]);
-}
-
-/** Operations with styled parameters: every parameter's pairs in the spec's order. */
-function styledQuery(op: OperationSpec, params: Record<string, unknown>, plain: (name: string, v: unknown) => string[]): string {
-  const pairs: string[] = [];
-  for (const name of op.queryParams) {
-    const v = params[name];
-    if (v === undefined || v === null) continue;
-    if (v === '' && !op.allowEmpty?.includes(name)) throw emptyValue(op, name);
-    const style = op.queryStyles?.[name];
-    pairs.push(...(style === undefined ? plain(name, v) : styledQueryPairs(op, name, style, v)));
-  }
-  const text = pairs.filter((p) => p !== '').join('&');
-  return text === '' ? '' : `?${text}`;
+/** The wire codec of an entry that needs one (the generator writes it; a stale table lacks it). */
+export function wireOf(op: OperationSpec): WireCodec {
+  if (op.wire) return op.wire;
+  throw new ImError(`${op.id}: no wire codec in its table entry (regenerate the package).`);
 }
 
 /**
@@ -162,7 +145,7 @@ export interface BuiltRequest {
   /** Content type of a non-JSON body (a JSON body is `application/json`). */
   contentType?: string;
   /** Headers from header and cookie parameters. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** The body is a stream: it can be sent once only, so the call is never resent. */
   oneShot?: boolean;
 }
@@ -192,33 +175,22 @@ export function buildRequest(op: OperationSpec, params: Record<string, unknown>,
   const opPath = path(op.id, ownPath, params);
   const pathAndQuery = `/${org}/${app}${opPath}${buildQuery(op, params)}`;
   const built: BuiltRequest = { method: op.method, url: `${prefix.baseUrl}${pathAndQuery}`, pathAndQuery, body: undefined };
-  if (op.headerParams || op.cookieParams) {
-    const headers = paramHeaders(op, params);
-    if (headers) built.headers = headers;
+  if (op.headerParams || op.cookieParams) built.headers = wireOf(op).headers(op, params);
+  if (op.requestBodies) {
+    const object = buildBody(op, params);
+    const encoded = object && wireOf(op).body(op, op.requestBodies, object, contentType);
+    if (encoded) Object.assign(built, encoded);
+    return built;
   }
-  if (op.requestBodies) return withEncodedBody(op, op.requestBodies, params, built, contentType);
-  if (contentType !== undefined && contentType !== 'application/json') pickBody(op, [{ contentType: 'application/json', kind: 'json' }], contentType);
+  if (contentType !== undefined && contentType !== 'application/json') {
+    throw new ValidationError(op.id, [{ pointer: '', rule: 'contentType', message: `${op.id} sends no ${contentType} body` }]);
+  }
   const body = buildBody(op, params);
   built.body = body === undefined ? undefined : toJson(op.id, body);
   return built;
 }
 
-function withEncodedBody(op: OperationSpec, bodies: readonly RequestBodySpec[], params: Record<string, unknown>, built: BuiltRequest, contentType: string | undefined): BuiltRequest {
-  const spec = pickBody(op, bodies, contentType);
-  const object = buildBody(op, params);
-  if (object === undefined) return built;
-  const fields = Object.entries(object);
-  const encoded = spec.kind === 'json'
-    ? { body: toJson(op.id, object), contentType: spec.contentType, oneShot: false }
-    : encodeBody(op, spec, fields);
-  if (!encoded) return built;
-  built.body = encoded.body;
-  built.contentType = encoded.contentType;
-  if (encoded.oneShot) built.oneShot = true;
-  return built;
-}
-
-function toJson(operationId: string, body: Record<string, unknown>): string {
+export function toJson(operationId: string, body: Record<string, unknown>): string {
   try {
     return JSON.stringify(body);
   } catch (err) {

@@ -35,6 +35,8 @@ export interface AttemptRequest {
   maxBytes: number;
   /** True for a success status whose body goes to the caller as a stream (binary responses). */
   streamsStatus?: (status: number) => boolean;
+  /** The body is a stream (sent half-duplex, without fetch's redirect copy). */
+  stream?: boolean;
   /** The call's signal (caller abort + deadline). */
   signal: AbortSignal;
 }
@@ -47,28 +49,16 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptOutcome> 
   const timer = setTimeout(() => controller.abort(ATTEMPT_TIMEOUT), req.timeoutMs);
   try {
     const init: RequestInit = { method: req.method, headers: req.headers, signal: controller.signal, redirect: 'manual' };
-    if (req.body !== undefined) {
-      init.body = req.body;
-      if (typeof ReadableStream !== 'undefined' && req.body instanceof ReadableStream) {
-        // fetch sends a stream body only half-duplex (and says so explicitly)
-        (init as { duplex?: string }).duplex = 'half';
-        // With redirect 'manual' or 'follow', fetch tees a stream body to be able to resend it
-        // on a redirect, and the unread branch holds every byte (measured: a 200 MB upload grew
-        // memory by 200 MB). 'error' sends without the copy; a redirect then fails the attempt.
-        init.redirect = 'error';
-      }
-    }
+    if (req.body !== undefined) init.body = req.body;
+    // A stream body goes half-duplex (fetch wants it said). And with redirect 'manual' or
+    // 'follow' fetch tees a stream body so it could resend it on a redirect, and the unread
+    // branch holds every byte (measured: a 200 MB upload grew memory by 200 MB); with 'error'
+    // there is no copy, and a redirect fails the attempt.
+    if (req.stream) Object.assign(init, { duplex: 'half', redirect: 'error' });
     const response = await req.fetch(req.url, init);
     const { status, headers } = response;
     const success = status >= 200 && status <= 299;
-    if (success && req.streamsStatus?.(status)) {
-      const length = declaredLength(response);
-      if (length !== undefined && length > req.maxBytes) {
-        await response.body?.cancel().catch(() => undefined);
-        return { kind: 'too-large', status, headers, limitBytes: req.maxBytes };
-      }
-      return { kind: 'response', status, headers, bodyText: '', stream: response.body };
-    }
+    if (success && req.streamsStatus?.(status)) return { kind: 'response', status, headers, bodyText: '', stream: response.body };
     const read = await readBounded(response, success ? req.maxBytes : ERROR_BODY_BYTES, !success);
     if (read === undefined) return { kind: 'too-large', status, headers, limitBytes: req.maxBytes };
     return { kind: 'response', status, headers, bodyText: read };
@@ -82,12 +72,10 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptOutcome> 
   }
 }
 
-/** Content-Length when it tells the size of what we will read (not with content-encoding: that is the compressed size). */
-function declaredLength(response: Response): number | undefined {
-  if (response.headers.get('content-encoding')) return undefined;
-  const text = response.headers.get('content-length');
-  if (text === null || !/^\d+$/.test(text)) return undefined;
-  return Number(text);
+/** Content-Length when it is the size of what is read (not with content-encoding: then it is the compressed size). */
+export function declaredLength(headers: Headers): number | undefined {
+  const text = headers.get('content-encoding') ? null : headers.get('content-length');
+  return text && /^\d+$/.test(text) ? Number(text) : undefined;
 }
 
 /**
@@ -95,40 +83,23 @@ function declaredLength(response: Response): number | undefined {
  * bytes. Stops pulling (and so decompressing) as soon as the limit is passed.
  */
 export async function readBounded(response: Response, limit: number, cut: boolean): Promise<string | undefined> {
-  const length = declaredLength(response);
+  const length = declaredLength(response.headers);
   // Fast path (most answers): the size is known and within the bound; fetch enforces Content-Length.
   if (length !== undefined && length <= limit) return response.text();
-  if (length !== undefined && !cut) {
-    await response.body?.cancel().catch(() => undefined);
-    return undefined;
-  }
-  const body = response.body;
-  if (!body) return '';
-  const reader = body.getReader();
+  if (length !== undefined && !cut) return void response.body?.cancel().catch(() => undefined);
   const chunks: Uint8Array[] = [];
   let total = 0;
-  let over = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (total + value.byteLength > limit) {
-      over = true;
-      if (cut) chunks.push(value.subarray(0, limit - total));
-      total = limit;
-      await reader.cancel().catch(() => undefined);
+  // leaving the loop early cancels the stream (and the decompression behind it)
+  for await (const chunk of (response.body ?? []) as unknown as AsyncIterable<Uint8Array>) {
+    total += chunk.byteLength;
+    if (total > limit) {
+      if (!cut) return undefined;
+      chunks.push(chunk.subarray(0, chunk.byteLength - (total - limit)));
       break;
     }
-    chunks.push(value);
-    total += value.byteLength;
+    chunks.push(chunk);
   }
-  if (over && !cut) return undefined;
-  const all = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder().decode(all);
+  return new Blob(chunks as Uint8Array<ArrayBuffer>[]).text();
 }
 
 /** Finds a code like ECONNRESET / ECONNREFUSED / UND_ERR_SOCKET in an error's cause chain. */

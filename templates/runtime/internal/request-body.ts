@@ -8,6 +8,7 @@ import type { OperationSpec, RequestBodySpec, ValidationIssue } from '../operati
 import { BODY_PARAM } from '../operation.js';
 import { ValidationError } from '../core/errors.js';
 import { freshDedupeKey } from './dedupe-key.js';
+import { toJson } from './request-builder.js';
 
 /** What a binary body may be. Buffer is a Uint8Array. Streams and async iterables are sent as they are read. */
 export type BinaryInput = Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
@@ -137,8 +138,14 @@ function multipartBody(op: OperationSpec, spec: RequestBodySpec, fields: [string
   return { body: new Blob(parts), contentType: `multipart/form-data; boundary=${boundary}`, oneShot: false };
 }
 
-/** The body of a call for the picked media type; `fields` are the params that are not path/query/header/cookie. */
-export function encodeBody(op: OperationSpec, spec: RequestBodySpec, fields: [string, unknown][]): EncodedBody | undefined {
+/** The body of a call in the media type the caller picked; `object` holds the params that are not path/query/header/cookie. */
+export function encodeBodyFor(op: OperationSpec, bodies: readonly RequestBodySpec[], object: Record<string, unknown>, contentType: string | undefined): EncodedBody | undefined {
+  const spec = pickBody(op, bodies, contentType);
+  if (spec.kind === 'json') return { body: toJson(op.id, object), contentType: spec.contentType, oneShot: false };
+  return encodeBody(op, spec, Object.entries(object));
+}
+
+function encodeBody(op: OperationSpec, spec: RequestBodySpec, fields: [string, unknown][]): EncodedBody | undefined {
   if (spec.kind === 'binary' || spec.kind === 'text') {
     const extra = fields.filter(([name]) => name !== BODY_PARAM);
     if (extra.length) {
@@ -153,6 +160,5 @@ export function encodeBody(op: OperationSpec, spec: RequestBodySpec, fields: [st
     return { ...binaryBody(op, value), contentType: spec.contentType };
   }
   if (spec.kind === 'form') return { body: formBody(op, fields), contentType: spec.contentType, oneShot: false };
-  if (spec.kind === 'multipart') return multipartBody(op, spec, fields);
-  return { body: JSON.stringify(Object.fromEntries(fields)), contentType: spec.contentType, oneShot: false };
+  return multipartBody(op, spec, fields);
 }

@@ -2,10 +2,11 @@ import { describe, expect, test } from 'vitest';
 import { ValidationError } from '../core/errors.js';
 import type { OperationSpec, QueryStyle } from '../operation.js';
 import { buildQuery, buildRequest } from './request-builder.js';
+import { wireCodec } from './wire-codec.js';
 import { paramHeaders } from './wire-params.js';
 
 const base = { id: 'wire.t', method: 'GET', path: '/t', auth: true, pathParams: [], body: 'none', bodyFields: [], retryClass: 'Q', successStatuses: [200] } as const;
-const op = (extra: Partial<OperationSpec>): OperationSpec => ({ ...base, queryParams: [], ...extra });
+const op = (extra: Partial<OperationSpec>): OperationSpec => ({ ...base, queryParams: [], wire: wireCodec, ...extra });
 const queryOp = (style?: QueryStyle): OperationSpec => op({ queryParams: ['color'], ...(style ? { queryStyles: { color: style } } : {}) });
 
 const blue = 'blue';
@@ -62,6 +63,10 @@ describe('query styles (OpenAPI style examples table)', () => {
   test('nested values are refused with the field named', () => {
     expect(() => buildQuery(queryOp('formNoExplode'), { color: [{ a: 1 }] })).toThrow(/query parameter `color` must hold strings/);
   });
+});
+
+test('an entry with query styles but no wire codec (a stale table) is refused with "regenerate"', () => {
+  expect(() => buildQuery({ ...queryOp('deepObject'), wire: undefined }, { color: rgb })).toThrow(/no wire codec in its table entry \(regenerate the package\)/);
 });
 
 describe('allowEmptyValue', () => {

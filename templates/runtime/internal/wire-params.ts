@@ -7,6 +7,7 @@
  */
 import type { OperationSpec, QueryStyle, ValidationIssue } from '../operation.js';
 import { ValidationError } from '../core/errors.js';
+import { emptyValueError, queryValue } from './request-builder.js';
 
 const enc = encodeURIComponent;
 
@@ -53,6 +54,27 @@ export function styledQueryPairs(op: OperationSpec, name: string, style: QuerySt
   else if (isPlainObject(value)) parts = entriesOf(value).flatMap(([k, v]) => [enc(k), text(v)]);
   else parts = [text(value)];
   return [`${enc(name)}=${parts.join(delimiter)}`];
+}
+
+/** Default-style pairs of one parameter, encoded as URLSearchParams encodes them. */
+function formPairs(op: OperationSpec, name: string, v: unknown): string[] {
+  const search = new URLSearchParams();
+  for (const item of Array.isArray(v) ? v : [v]) search.append(name, queryValue(op, name, item));
+  return [search.toString()];
+}
+
+/** The query string of an operation with styled parameters: every parameter's pairs in the spec's order. */
+export function styledQuery(op: OperationSpec, params: Record<string, unknown>): string {
+  const pairs: string[] = [];
+  for (const name of op.queryParams) {
+    const v = params[name];
+    if (v === undefined || v === null) continue;
+    if (v === '' && !op.allowEmpty?.includes(name)) throw emptyValueError(op, name);
+    const style = op.queryStyles?.[name];
+    pairs.push(...(style === undefined ? formPairs(op, name, v) : styledQueryPairs(op, name, style, v)));
+  }
+  const text = pairs.filter((p) => p !== '').join('&');
+  return text === '' ? '' : `?${text}`;
 }
 
 const BAD_HEADER_VALUE = /[\r\n\0]/;
