@@ -289,6 +289,27 @@ describe('responses', () => {
     expect(existed).toEqual({ status: 200, data: { id: 'old', label: 'kept' } });
   });
 
+  it('validateResponses checks the union\'s first status by its data, and leaves binary answers alone (no false drift)', async () => {
+    server.on('PUT /wire/things/*', (req, res) => (req.path.endsWith('/new') ? json(res, 201, { id: 'new', created_at: 'x' }) : json(res, 200, { id: 'old', label: 'kept' })));
+    server.on('GET /wire/media/*', (_r, res) => res.end('bytes'));
+    const drifts: unknown[] = [];
+    const checking = newClient({ validateResponses: true, onResponseDrift: (d: unknown) => drifts.push(d) });
+    await checking.wire.putThing({ thing_id: 'old' });
+    await checking.wire.putThing({ thing_id: 'new' });
+    await (await checking.wire.download({ media_id: 'm' })).bytes();
+    expect(drifts).toEqual([]);
+    server.on('PUT /wire/things/*', (_r, res) => json(res, 200, { id: 'old', label: 'kept', extra: 1 }));
+    await checking.wire.putThing({ thing_id: 'old' });
+    expect(drifts).toHaveLength(1);
+  });
+
+  it('a JSON answer over maxResponseBytes with a known length is refused before reading; not resent', async () => {
+    server.on('GET /wire/headers', (_r, res) => json(res, 200, { ok: true, pad: 'x'.repeat(5000) }));
+    const error = await newClient({ maxResponseBytes: 1000 }).wire.headers({ 'X-Trace-Id': 'abc' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(pkg.ResponseTooLargeError);
+    expect(server.hits('GET /wire/headers')).toHaveLength(1);
+  });
+
   it('a gzip bomb JSON answer is bounded: reading stops at maxResponseBytes inside decompression, not resent, memory stays low', async () => {
     // 512 MiB of spaces, gzip-compressed (~0.5 MiB on the wire)
     const gz = createGzip({ level: 9 });
