@@ -291,7 +291,7 @@ describe('responses', () => {
 
   it('validateResponses checks the union\'s first status by its data, and leaves binary answers alone (no false drift)', async () => {
     server.on('PUT /wire/things/*', (req, res) => (req.path.endsWith('/new') ? json(res, 201, { id: 'new', created_at: 'x' }) : json(res, 200, { id: 'old', label: 'kept' })));
-    server.on('GET /wire/media/*', (_r, res) => res.end('bytes'));
+    server.on('GET /wire/media/*', (_r, res) => void res.end('bytes'));
     const drifts: unknown[] = [];
     const checking = newClient({ validateResponses: true, onResponseDrift: (d: unknown) => drifts.push(d) });
     await checking.wire.putThing({ thing_id: 'old' });
