@@ -5,6 +5,7 @@ import { deref, METHODS, type OpenApiDocument } from './load-spec.js';
 import type { ApiModel, JsonSchema, OperationModel, Provenance } from './model.js';
 import { operationNames, pascalCase } from './names.js';
 import { wireBodies, wireParams, wireResponses } from './build-wire.js';
+import { BODY_PARAM } from '../templates/runtime/operation.js';
 import { SpecError, pointerOf } from './spec-error.js';
 
 const PREFIX = '/{org_name}/{app_name}';
@@ -65,6 +66,9 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
     for (const [where, fields] of [['path', pathParams], ['query', queryParams], ['header', headerParams], ['cookie', cookieParams], ['body', b?.fields ?? []]] as const) {
       for (const f of fields) {
         const other = seen.get(f.name);
+        if (other && b && (b.kind === 'binary' || b.kind === 'text') && f.name === BODY_PARAM) {
+          throw new SpecError(at, 'param-name-reserved', `${id}: the ${other} parameter "${BODY_PARAM}" clashes with the params field that carries the ${b.contentType} body; rename the parameter`);
+        }
         if (other) throw new SpecError(at, 'param-name-clash', `${id}: "${f.name}" is both a ${other} and a ${where} field${b ? ` (${b.contentType})` : ''}; params are one flat object, so names must differ`);
         seen.set(f.name, where);
       }

@@ -63,9 +63,6 @@ export function wireParams(doc: OpenApiDocument, id: string, at: string, params:
       ...(resolved.default !== undefined ? { default: resolved.default } : {}),
     };
     if (p.content) throw new SpecError(at, 'parameter-content', `${id}: parameter ${p.name} uses \`content\`; supported: \`schema\` (with style/explode)`);
-    if (p.name === BODY_PARAM && p.in !== 'path') {
-      throw new SpecError(at, 'param-name-reserved', `${id}: parameter "${BODY_PARAM}" (in ${p.in}) clashes with the params field that carries a binary or text body; rename it`);
-    }
     if (p.in === 'path') {
       if (p.style !== undefined && p.style !== 'simple') {
         throw new SpecError(at, 'parameter-style', `${id}: path parameter ${p.name}: style ${p.style} is not supported; supported: simple (the default)`);

@@ -56,6 +56,10 @@ describe('parameters', () => {
     for (const key of ['queryStyles', 'allowEmpty', 'headerParams', 'cookieParams', 'requestBodies', 'response']) expect(spec).not.toHaveProperty(key);
   });
 
+  it('a parameter called `body` is fine where no binary or text body takes the name', () => {
+    expect(() => edited((d) => wirePath(d, 'headers').get.parameters.push({ name: 'body', in: 'query', schema: { type: 'string' } }))()).not.toThrow();
+  });
+
   it.each([
     ['a header parameter named like a header the client owns (any case)', (d: any) => wirePath(d, 'headers').get.parameters.push({ name: 'Content-Type', in: 'header', schema: { type: 'string' } }), 'header-parameter-reserved', /Content-Type would overwrite a header the client sends itself/],
     ['Authorization', (d: any) => wirePath(d, 'headers').get.parameters.push({ name: 'authorization', in: 'header', schema: { type: 'string' } }), 'header-parameter-reserved', /authorization/],
@@ -65,7 +69,8 @@ describe('parameters', () => {
       g['x-dedupe-key'] = { in: 'header', name: 'Idempotency-Key' };
       g.parameters.push({ name: 'idempotency-key', in: 'header', schema: { type: 'string' } });
     }, 'header-parameter-reserved', /idempotency-key/],
-    ['a parameter called like the reserved body field', (d: any) => wirePath(d, 'headers').get.parameters.push({ name: 'body', in: 'query', schema: { type: 'string' } }), 'param-name-reserved', /"body" \(in query\) clashes with the params field that carries a binary or text body/],
+    ['a parameter called like the reserved body field (binary body)', (d: any) => (wirePath(d, 'raw/{name}').put.parameters = [{ name: 'body', in: 'query', schema: { type: 'string' } }]), 'param-name-reserved', /wire.upload_raw: the query parameter "body" clashes with the params field that carries the application\/octet-stream body/],
+    ['a parameter called like the reserved body field (one of several media types)', (d: any) => wirePath(d, 'either').post.parameters.push({ name: 'body', in: 'header', schema: { type: 'string' } }), 'param-name-reserved', /the header parameter "body" clashes with the params field that carries the text\/plain body/],
     ['a header param that clashes with a body field', (d: any) => wirePath(d, 'urlencoded').post.parameters = [{ name: 'name', in: 'header', schema: { type: 'string' } }], 'param-name-clash', /"name" is both a header and a body field \(application\/x-www-form-urlencoded\)/],
     ['style label on a path parameter', (d: any) => (wirePath(d, 'raw/{name}').parameters[2].style = 'label'), 'parameter-style', /style label is not supported; supported: simple/],
     ['style matrix on a query parameter', (d: any) => (wirePath(d, 'query').get.parameters[0].style = 'matrix'), 'parameter-style', /style matrix is not supported in the query; supported: form, spaceDelimited, pipeDelimited, deepObject/],
