@@ -232,6 +232,17 @@ describe('responses', () => {
     expect(() => media.stream()).toThrow(/already read/);
   });
 
+  it('binary: cancel() drops an unread body; reading it afterwards says it was taken', async () => {
+    server.on('GET /wire/media/*', (_r, res) => {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(png);
+    });
+    const media = await client.wire.download({ media_id: 'm3' });
+    await media.cancel();
+    expect(media.bodyUsed).toBe(true);
+    await expect(media.bytes()).rejects.toThrow(/already read/);
+  });
+
   it('binary: stream() byte for byte (chunked, no length)', async () => {
     server.on('GET /wire/media/*', (_r, res) => {
       res.writeHead(200, { 'content-type': 'image/png' });

@@ -1,7 +1,9 @@
 /**
  * The result of an operation whose success body is binary (e.g. a media download): the body is
  * not read until you ask, and then streamed, never past `maxResponseBytes` (the stream errors
- * with `ResponseTooLargeError` there). Read it once: `bytes()`, `blob()`, `text()` or `stream()`.
+ * with `ResponseTooLargeError` there). Read it once: `bytes()`, `blob()`, `text()` or `stream()`,
+ * or `cancel()` it: an unread body keeps its connection busy. The call's `timeoutMs`, deadline
+ * and signal cover the request until the answer's headers; reading the body is up to you.
  */
 import { ImError, ResponseTooLargeError } from './errors.js';
 
@@ -54,6 +56,13 @@ export class BinaryResponse {
       },
       cancel: (reason) => reader.cancel(reason),
     }, { highWaterMark: 0 });
+  }
+
+  /** Drops the body unread (frees the connection). */
+  async cancel(): Promise<void> {
+    if (this.#used) return;
+    this.#used = true;
+    await this.#source?.cancel().catch(() => undefined);
   }
 
   /** The whole body in memory (within maxResponseBytes). */
