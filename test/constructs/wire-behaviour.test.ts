@@ -155,7 +155,7 @@ describe('multipart/form-data, urlencoded and text bodies', () => {
     server.on('POST /wire/text', ok);
     await client.wire.postText({ body: 'plain ✓ text' });
     const [hit] = server.hits('POST /wire/text');
-    expect(hit!.headers['content-type']).toBe('text/plain');
+    expect(hit!.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(hit!.body.toString('utf8')).toBe('plain ✓ text');
   });
 
@@ -167,7 +167,7 @@ describe('multipart/form-data, urlencoded and text bodies', () => {
     const hits = server.hits('POST /wire/either');
     expect(hits.map((h) => [h.headers['content-type'], h.query, h.body.toString('latin1')])).toEqual([
       ['application/json', 'mode=a', '{"name":"n"}'],
-      ['text/plain', '', 'as text'],
+      ['text/plain; charset=utf-8', '', 'as text'],
       ['application/octet-stream', '', '\x07\x08'],
     ]);
     await expect(client.wire.postEither({ body: 'x' }, { contentType: 'application/xml' })).rejects.toThrow(/contentType option "application\/xml" is not a request body type of wire.post_either/);

@@ -156,7 +156,8 @@ function encodeBody(op: OperationSpec, spec: RequestBodySpec, fields: [string, u
     if (value === undefined) return undefined;
     if (spec.kind === 'text') {
       if (typeof value !== 'string') throw bad(op, { pointer: `/${BODY_PARAM}`, rule: 'type', message: `\`${BODY_PARAM}\` must be a string (${spec.contentType})` });
-      return { body: value, contentType: spec.contentType, oneShot: false };
+      // fetch sends a string as UTF-8; text/plain without a charset means US-ASCII (RFC 2046), so say it
+      return { body: value, contentType: /;\s*charset=/i.test(spec.contentType) ? spec.contentType : `${spec.contentType}; charset=utf-8`, oneShot: false };
     }
     return { ...binaryBody(op, value), contentType: spec.contentType };
   }

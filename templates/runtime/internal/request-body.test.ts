@@ -21,7 +21,7 @@ describe('encoding', () => {
   test('JSON through the same door; text must be a string; extra fields beside a text body are refused', async () => {
     expect(encodeBodyFor(op, [{ contentType: 'application/merge-patch+json', kind: 'json' }], { a: 1 }, undefined)).toEqual({ body: '{"a":1}', contentType: 'application/merge-patch+json', oneShot: false });
     const t: RequestBodySpec[] = [{ contentType: 'text/plain', kind: 'text' }];
-    expect(encodeBodyFor(op, t, { body: 'hi' }, undefined)).toEqual({ body: 'hi', contentType: 'text/plain', oneShot: false });
+    expect(encodeBodyFor(op, t, { body: 'hi' }, undefined)).toEqual({ body: 'hi', contentType: 'text/plain; charset=utf-8', oneShot: false });
     expect(() => encodeBodyFor(op, t, { body: 3 }, undefined)).toThrow(/`body` must be a string/);
     expect(() => encodeBodyFor(op, t, { body: 'x', other: 1 }, undefined)).toThrow(/`other` is not a parameter of wire.t \(its text\/plain body goes in `body`\)/);
   });
