@@ -4,6 +4,7 @@
  * what arrives (bytes, parts, headers, query strings) and what comes back are compared exactly.
  */
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -12,13 +13,14 @@ import { generateConstructsPackage } from './wire-package.js';
 import { APP, json, ORG, startWireServer, type WireServer } from './wire-server.js';
 
 let pkg: any;
+let dir: string;
 let server: WireServer;
 let client: any;
 const newClient = (extra: object = {}) =>
   new pkg.ImClient({ baseUrl: server.baseUrl, orgName: ORG, appName: APP, clientId: 'wire-client', clientSecret: 'wire-secret', internals: { sleep: async () => {}, random: () => 0 }, ...extra });
 
 beforeAll(async () => {
-  const dir = await generateConstructsPackage();
+  dir = await generateConstructsPackage();
   pkg = await import(`${dir}/src/index.ts`);
 }, 120_000);
 beforeEach(async () => {
@@ -28,7 +30,10 @@ beforeAll(async () => {
   server = await startWireServer();
   client = newClient();
 });
-afterAll(() => server?.close());
+afterAll(async () => {
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
 const ok = (_req: unknown, res: any) => json(res, 200, { ok: true });
 const bytesOf = (b: Buffer) => new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.byteLength);

@@ -4,7 +4,7 @@
  * the params type, binary/text/empty answers have their types, wrong uses do not compile.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/seed.js';
@@ -80,6 +80,8 @@ describe('the generated constructs package type-checks', () => {
       execFileSync(join(repoRoot, 'node_modules/.bin/tsc'), ['-p', join(dir, 'tsconfig.consumer.json')], { encoding: 'utf8', timeout: 120_000 });
     } catch (err) {
       output = String((err as { stdout?: string }).stdout ?? err);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
     expect(output).toBe('');
   }, 150_000);
