@@ -2,10 +2,11 @@
 import type { HttpMethod, PaginationSpec } from '../templates/runtime/operation.js';
 import { buildHelperMethods } from './build-helpers.js';
 import { deref, METHODS, type OpenApiDocument } from './load-spec.js';
-import type { ApiModel, FieldModel, JsonSchema, OperationModel, Provenance } from './model.js';
+import type { ApiModel, JsonSchema, OperationModel, Provenance } from './model.js';
 import { operationNames, pascalCase } from './names.js';
+import { wireBodies, wireParams, wireResponses } from './build-wire.js';
+import { BODY_PARAM } from '../templates/runtime/operation.js';
 import { SpecError, collectSpecErrors, pointerOf, type SpecProblem } from './spec-error.js';
-import { bodyFieldsOf } from './transform/body-fields.js';
 import { checkDerivedNames } from './transform/derived-names.js';
 
 const PREFIX = '/{org_name}/{app_name}';
@@ -58,38 +59,31 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
   if (!specPath.startsWith(PREFIX)) throw new SpecError(at, 'path-prefix', `${id}: every path must start with ${PREFIX}`);
 
   const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any, i: number) => deref(doc, p, `${at}/parameters/${i}`));
-  const pathParams: FieldModel[] = [];
-  const queryParams: FieldModel[] = [];
-  for (const p of params) {
-    const field: FieldModel = { name: p.name, required: !!p.required, schema: p.schema ?? {}, description: p.description, assumed: p['x-assumed'] };
-    if (p.in === 'path') {
-      if (!CLIENT_FILLED.has(p.name)) pathParams.push(field);
-    } else if (p.in === 'query') queryParams.push(field);
-    else throw new SpecError(at, 'parameter-location', `${id}: parameter ${p.name} in ${p.in} is not supported (path and query only)`);
-  }
+  const dedupeKey = op['x-dedupe-key'];
+  const { pathParams, queryParams, headerParams, cookieParams } = wireParams(doc, id, at, params, dedupeKey?.in === 'header' ? String(dedupeKey.name).toLowerCase() : undefined);
   const placeholders = [...specPath.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((n) => !CLIENT_FILLED.has(n));
   for (const name of placeholders) {
     if (!pathParams.some((p) => p.name === name)) throw new SpecError(at, 'path-parameter-undeclared', `${id}: {${name}} in the path has no parameter`);
   }
   pathParams.sort((a, b) => placeholders.indexOf(a.name) - placeholders.indexOf(b.name));
 
-  let body: OperationModel['body'] = null;
-  const requestBody = deref(doc, op.requestBody, `${at}/requestBody`);
-  if (requestBody) {
-    const components = new Map(Object.entries<JsonSchema>(doc.components?.schemas ?? {}));
-    body = bodyFieldsOf(requestBody.content?.['application/json']?.schema, (s) => derefSchema(doc, s, at), components, `${at}/requestBody`, id);
-  }
-  // One flat params object: a name may stand in one place only.
-  const seen = new Map<string, string>();
-  for (const [where, fields] of [['path', pathParams], ['query', queryParams], ['body', body?.fields ?? []]] as const) {
-    for (const f of fields) {
-      const other = seen.get(f.name);
-      if (other) throw new SpecError(at, 'param-name-clash', `${id}: "${f.name}" is both a ${other} and a ${where} field; params are one flat object, so names must differ`);
-      seen.set(f.name, where);
+  const bodies = wireBodies(doc, id, at, deref(doc, op.requestBody, `${at}/requestBody`));
+  const body = bodies[0] ?? null;
+  // One flat params object: a name may stand in one place only (checked for every media type).
+  for (const b of bodies.length ? bodies : [null]) {
+    const seen = new Map<string, string>();
+    for (const [where, fields] of [['path', pathParams], ['query', queryParams], ['header', headerParams], ['cookie', cookieParams], ['body', b?.fields ?? []]] as const) {
+      for (const f of fields) {
+        const other = seen.get(f.name);
+        if (other && b && (b.kind === 'binary' || b.kind === 'text') && f.name === BODY_PARAM) {
+          throw new SpecError(at, 'param-name-reserved', `${id}: the ${other} parameter "${BODY_PARAM}" clashes with the params field that carries the ${b.contentType} body; rename the parameter`);
+        }
+        if (other) throw new SpecError(at, 'param-name-clash', `${id}: "${f.name}" is both a ${other} and a ${where} field${b ? ` (${b.contentType})` : ''}; params are one flat object, so names must differ`);
+        seen.set(f.name, where);
+      }
     }
   }
 
-  const dedupeKey = op['x-dedupe-key'];
   if (dedupeKey && dedupeKey.in === 'body' && !body?.fields.some((f) => f.name === dedupeKey.name)) {
     throw new SpecError(`${at}/x-dedupe-key`, 'dedupe-key-undeclared', `${id}: dedupe key ${dedupeKey.name} is not a declared body field`);
   }
@@ -100,8 +94,7 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
 
   const successStatuses = Object.keys(op.responses ?? {}).filter((s) => /^2\d\d$/.test(s)).map(Number).sort();
   if (!successStatuses.length) throw new SpecError(`${at}/responses`, 'no-success-response', `${id}: no 2xx response`);
-  const success = deref(doc, op.responses[String(successStatuses[0])], `${at}/responses`);
-  const response: JsonSchema = success.content?.['application/json']?.schema ?? {};
+  const { response, responseKind, statusResponses } = wireResponses(doc, at, op.responses, successStatuses);
 
   let pagination: PaginationSpec | undefined;
   let itemSchema: JsonSchema | undefined;
@@ -127,8 +120,12 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
     isTokenExchange,
     pathParams,
     queryParams,
+    headerParams,
+    cookieParams,
+    deprecated: op.deprecated === true,
     body,
-    paramsRequired: pathParams.length > 0 || queryParams.some((q) => q.required) || !!body?.fields.some((f) => f.required) || !!op['x-params-required'],
+    bodies,
+    paramsRequired: pathParams.length > 0 || [...queryParams, ...headerParams, ...cookieParams].some((q) => q.required) || !!body?.fields.some((f) => f.required) || !!op['x-params-required'],
     retryClass: op['x-retry-class'] ?? 'N',
     retryClassWhen: op['x-retry-class-when'] ?? [],
     ...(dedupeKey ? { dedupeKey: { in: dedupeKey.in, name: dedupeKey.name } } : {}),
@@ -136,6 +133,8 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
     ...(pagination ? { pagination, itemSchema } : {}),
     successStatuses,
     response,
+    responseKind,
+    ...(statusResponses ? { statusResponses } : {}),
     provenance: collectProvenance(op, at),
   };
 }

@@ -20,21 +20,54 @@ export interface FieldModel {
   description?: string;
   /** x-assumed reason on the field itself, if any. */
   assumed?: string;
+  /** `deprecated: true` on the parameter (or property). */
+  deprecated?: boolean;
+  /** The parameter's schema `default` (documentation only: the client does not fill it in). */
+  default?: unknown;
+  /** Query: the OpenAPI style when it is not form (explode true is the default). */
+  style?: QueryStyle;
+  /** Query/header/cookie: explode as written (undefined = the style's default). */
+  explode?: boolean;
+  /** Query: `allowEmptyValue: true` (an empty string goes out as `name=`). */
+  allowEmptyValue?: boolean;
+  /** Multipart: a file part (format binary, or a contentMediaType without contentEncoding). */
+  file?: 'one' | 'many';
 }
 
-/**
- * A JSON request body. `fields`: every body field (for a union: of every branch, so the runtime
- * knows which params go into the body). `union`: a top-level oneOf/anyOf body, one flat variant
- * per branch (each branch's fields; the discriminator values that select it).
- */
+export type { QueryStyle, BodyKind, ResponseKind, PartEncoding } from '../templates/runtime/operation.js';
+import type { QueryStyle, BodyKind, ResponseKind, PartEncoding } from '../templates/runtime/operation.js';
+
+/** One request body media type of an operation. */
 export interface BodyModel {
+  /** The media type as the spec lists it, e.g. `multipart/form-data`. */
+  contentType: string;
+  kind: BodyKind;
+  /**
+   * json/form/multipart: the object's properties (flat params fields). binary/text: one field
+   * under the reserved name `body` (BODY_PARAM) that carries the whole payload.
+   */
   fields: FieldModel[];
+  /** Object kinds: fields beyond the spec's are accepted (additionalProperties not false). */
   open: boolean;
+  /** Multipart: the spec's `encoding` per property (contentType, headers). */
+  encoding?: Record<string, PartEncoding>;
+  /**
+   * JSON: a top-level oneOf/anyOf body, one flat variant per branch (each branch's fields; the
+   * discriminator values that select it). `fields` then holds every branch's fields, so the
+   * runtime knows which params go into the body.
+   */
   union?: {
     keyword: 'oneOf' | 'anyOf';
     discriminator?: { propertyName: string };
     variants: { fields: FieldModel[]; open: boolean; values?: string[] }[];
   };
+}
+
+/** One success status whose response differs from the others (the result is then a union). */
+export interface StatusResponseModel {
+  status: number;
+  kind: ResponseKind;
+  schema: JsonSchema;
 }
 
 export interface Provenance {
@@ -65,8 +98,14 @@ export interface OperationModel {
   isTokenExchange: boolean;
   pathParams: FieldModel[];
   queryParams: FieldModel[];
-  /** null: the operation sends no body. */
+  headerParams: FieldModel[];
+  cookieParams: FieldModel[];
+  /** `deprecated: true` on the operation. */
+  deprecated: boolean;
+  /** null: the operation sends no body. Else the first listed media type (the default). */
   body: BodyModel | null;
+  /** Every request body media type, the default first ([] when there is no body). */
+  bodies: BodyModel[];
   /** True when the caller must pass a params object (a required field, or x-params-required). */
   paramsRequired: boolean;
   retryClass: RetryClass;
@@ -77,6 +116,10 @@ export interface OperationModel {
   successStatuses: number[];
   /** Response body schema of the first success status. */
   response: JsonSchema;
+  /** How the first success status's body is read (json unless the spec says otherwise). */
+  responseKind: ResponseKind;
+  /** Set when success statuses differ in shape: the result is `{ status, data }` per status. */
+  statusResponses?: StatusResponseModel[];
   /** For lists: the schema of one item. */
   itemSchema?: JsonSchema;
   /** Every provenance mark inside this operation (params, body, response refs not followed). */

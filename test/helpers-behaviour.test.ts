@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BatchError, ImClient, UploadInterruptedError, ValidationError } from '../generated/src/index.js';
 import { clientOptions, startFakeService, type FakeService } from './helpers/fake-service.js';
+import { watchArrayBuffers } from './helpers/memory.js';
 
 let service: FakeService;
 let im: ImClient;
@@ -201,19 +202,12 @@ describe('resumable upload (seed 4.8)', () => {
       for (let sent = 0; sent < total; sent += chunk.length) yield chunk;
     }
     // Part bytes live in ArrayBuffers (outside the JS heap): their peak shows what is held.
-    const gc = (globalThis as { gc?: () => void }).gc;
-    expect(gc, 'run with --expose-gc (vitest.config.ts sets it)').toBeTypeOf('function');
-    gc!();
-    const before = process.memoryUsage().arrayBuffers;
-    let peak = 0;
-    const sample = () => {
-      gc!();
-      peak = Math.max(peak, process.memoryUsage().arrayBuffers - before);
-    };
-    const timer = setInterval(sample, 20);
+    const memory = watchArrayBuffers();
+    const sample = memory.sample;
     let progressCalls = 0;
     const result = await im.media.upload(generated(), { partSize, concurrency: 3, size: total, onProgress: () => (progressCalls++, sample()) });
-    clearInterval(timer);
+    memory.stop();
+    const peak = memory.peak;
     expect(result).toMatchObject({ fileId: 'file-1', parts: 50, bytesSent: total });
     expect(progressCalls).toBe(50);
     const put = service.requests.filter((r) => r.method === 'PUT');

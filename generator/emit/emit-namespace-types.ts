@@ -1,6 +1,6 @@
 /** Emits `src/types/<namespace>.ts`: the params and result types of each operation. */
 import { StructureKind, type StatementStructures } from 'ts-morph';
-import type { ApiModel, FieldModel, OperationModel } from '../model.js';
+import type { ApiModel, BodyModel, FieldModel, JsonSchema, OperationModel, ResponseKind } from '../model.js';
 import { propertyKey } from '../names.js';
 import { isHiddenIn } from '../transform/views.js';
 import { propertyDoc } from '../transform/jsdoc.js';
@@ -13,42 +13,81 @@ export const paramsTypeName = (op: OperationModel) => `${op.typeStem}Params`;
 export const resultTypeName = (op: OperationModel) => (op.pagination ? `${op.typeStem}Page` : `${op.typeStem}Result`);
 export const itemTypeName = (op: OperationModel) => `${op.typeStem}Item`;
 
+/** Field doc: description, location, assumption; `@deprecated` and `@default` as JSDoc tags. */
 function fieldDoc(field: FieldModel, where: string): string {
-  const parts = [field.description, `(${where})`, field.assumed ? `Assumed: ${field.assumed}.` : undefined];
-  return propertyDoc(field.schema, parts.filter(Boolean).join(' '));
+  const text = [field.description, `(${where})`, field.assumed ? `Assumed: ${field.assumed}.` : undefined].filter(Boolean).join(' ');
+  const schema = typeof field.schema === 'object' ? field.schema : {};
+  // a parameter's own `deprecated` (beside its schema) and its schema's `default` both show
+  return propertyDoc({ ...schema, ...(field.deprecated ? { deprecated: true } : {}), ...(field.default !== undefined ? { default: field.default } : {}) }, text);
 }
 
-function paramsMembers(op: OperationModel, ctx: TypeContext): string[] {
+/** Runtime types the params and result types use. */
+const RUNTIME_TYPES: Record<string, string> = {
+  BinaryInput: '../internal/request-body.js',
+  FileInput: '../internal/request-body.js',
+  BinaryResponse: '../core/binary-response.js',
+};
+
+function member(f: FieldModel, where: string, type: string, optional = !f.required): string {
+  return `${fieldDoc(f, where)}${propertyKey(f.name)}${optional ? '?' : ''}: ${type};`;
+}
+
+function bodyFieldType(body: BodyModel, f: FieldModel, ctx: TypeContext, runtime: Set<string>): string {
+  if (body.kind === 'binary') return (runtime.add('BinaryInput'), 'BinaryInput');
+  if (f.file === 'one') return (runtime.add('FileInput'), 'FileInput');
+  if (f.file === 'many') return (runtime.add('FileInput'), 'FileInput[]');
+  return typeOf(f.schema, ctx);
+}
+
+function paramsMembers(op: OperationModel, body: BodyModel | null, ctx: TypeContext, runtime: Set<string>): string[] {
   const members: string[] = [];
-  for (const p of op.pathParams) members.push(`${fieldDoc(p, 'path')}${propertyKey(p.name)}: ${typeOf(p.schema, ctx)};`);
-  for (const q of op.queryParams) members.push(`${fieldDoc(q, 'query')}${propertyKey(q.name)}${q.required ? '' : '?'}: ${typeOf(q.schema, ctx)};`);
-  if (!op.body?.union) members.push(...bodyMembers(op.body?.fields ?? [], !!op.body?.open, ctx));
+  for (const p of op.pathParams) members.push(member(p, 'path', typeOf(p.schema, ctx), false));
+  for (const q of op.queryParams) members.push(member(q, 'query', typeOf(q.schema, ctx)));
+  for (const h of op.headerParams) members.push(member(h, 'header', typeOf(h.schema, ctx)));
+  for (const c of op.cookieParams) members.push(member(c, 'cookie', typeOf(c.schema, ctx)));
+  if (body && !body.union) members.push(...bodyMembers(body, body.fields, body.open, ctx, runtime));
   return members;
 }
 
-/** `typeFor`: a field's type written by the caller (the discriminator of a union body). */
-function bodyMembers(fields: readonly FieldModel[], open: boolean, ctx: TypeContext, typeFor: (f: FieldModel) => string | undefined = () => undefined): string[] {
+/** Body members in the write view (readOnly fields left out); `typeFor` overrides a field's type. */
+function bodyMembers(body: BodyModel, fields: readonly FieldModel[], open: boolean, ctx: TypeContext, runtime: Set<string>, typeFor: (f: FieldModel) => string | undefined = () => undefined): string[] {
+  const where = body.kind !== 'json' ? `body, ${body.contentType}` : 'body';
   const members = fields
     .filter((f) => !isHiddenIn(f.schema, 'write', ctx.components))
-    .map((f) => `${fieldDoc(f, 'body')}${propertyKey(f.name)}${f.required ? '' : '?'}: ${typeFor(f) ?? typeOf(f.schema, ctx)};`);
+    .map((f) => member(f, where, typeFor(f) ?? bodyFieldType(body, f, ctx, runtime)));
   if (open) members.push('/** Fields the service accepts that the spec does not show (an open body). */\n[key: string]: unknown;');
   return members;
 }
 
-/** The params type: one flat object, or (a union body) the path/query fields & one branch each. */
-function paramsType(op: OperationModel, ctx: TypeContext): string {
-  const members = paramsMembers(op, ctx);
+/** The params type for one body media type: one flat object, or (a union body) the common fields & one branch each. */
+function paramsType(op: OperationModel, body: BodyModel | null, ctx: TypeContext, runtime: Set<string>): string {
+  const members = paramsMembers(op, body, ctx, runtime);
   const common = `{\n${members.join('\n')}\n}`;
-  const union = op.body?.union;
+  const union = body?.union;
   if (!union) return common;
   const p = union.discriminator?.propertyName;
   const branches = union.variants.map((v) => {
     // the discriminator property typed as the value(s) selecting this branch, so the union narrows
-    const members = bodyMembers(v.fields, v.open, ctx, (f) => (f.name === p && v.values ? v.values.map((x) => JSON.stringify(x)).join(' | ') : undefined));
-    return `{\n${members.join('\n')}\n}`;
+    const branch = bodyMembers(body!, v.fields, v.open, ctx, runtime, (f) => (f.name === p && v.values ? v.values.map((x) => JSON.stringify(x)).join(' | ') : undefined));
+    return `{\n${branch.join('\n')}\n}`;
   });
   return members.length ? `${common} & (${branches.join(' | ')})` : branches.join(' | ');
 }
+
+/** `{ status: 201; data: A } | { status: 200; data: B }` when success statuses differ in shape. */
+function resultType(op: OperationModel, ctx: TypeContext, runtime: Set<string>): string {
+  const one = (kind: ResponseKind, schema: JsonSchema) => {
+    if (kind === 'binary') return (runtime.add('BinaryResponse'), 'BinaryResponse');
+    if (kind === 'text') return 'string';
+    if (kind === 'empty') return 'void';
+    return typeOf(schema, ctx);
+  };
+  if (!op.statusResponses) return one(op.responseKind, op.response);
+  return op.statusResponses.map((r) => `{ status: ${r.status}; data: ${r.kind === 'empty' ? 'undefined' : one(r.kind, r.schema)} }`).join(' | ');
+}
+
+/** The type that maps each request media type to its params (operations with several). */
+export const paramsByContentTypeName = (op: OperationModel) => `${op.typeStem}ParamsByContentType`;
 
 export function emitNamespaceTypes(model: ApiModel): Map<string, string> {
   const files = new Map<string, string>();
@@ -56,21 +95,41 @@ export function emitNamespaceTypes(model: ApiModel): Map<string, string> {
     const used = new Set<string>();
     const ctx: TypeContext = typeContextOf(model, (n) => (used.add(n), n), 'read');
     const write: TypeContext = { ...ctx, view: 'write' };
+    const runtime = new Set<string>();
     const statements: (string | StatementStructures)[] = [];
     for (const op of ns.operations) {
-      statements.push({
-        kind: StructureKind.TypeAlias,
-        name: paramsTypeName(op),
-        isExported: true,
-        docs: [`Params of \`${op.id}\`: path, query and body fields under their wire names.`],
-        type: paramsType(op, write),
-      });
+      const docs = [`Params of \`${op.id}\`: ${op.headerParams.length || op.cookieParams.length ? 'path, query, header, cookie' : 'path, query'} and body fields under their wire names.`];
+      if (op.bodies.length > 1) {
+        statements.push({
+          kind: StructureKind.TypeAlias,
+          name: paramsByContentTypeName(op),
+          isExported: true,
+          docs: [`Params of \`${op.id}\` for each request body media type (pick one with the \`contentType\` request option; default ${op.bodies[0]!.contentType}).`],
+          type: `{\n${op.bodies.map((b) => `${JSON.stringify(b.contentType)}: ${paramsType(op, b, write, runtime)};`).join('\n')}\n}`,
+        });
+        statements.push({
+          kind: StructureKind.TypeAlias,
+          name: paramsTypeName(op),
+          isExported: true,
+          typeParameters: [{ name: 'C', constraint: `keyof ${paramsByContentTypeName(op)}`, default: JSON.stringify(op.bodies[0]!.contentType) }],
+          docs,
+          type: `${paramsByContentTypeName(op)}[C]`,
+        });
+      } else {
+        statements.push({
+          kind: StructureKind.TypeAlias,
+          name: paramsTypeName(op),
+          isExported: true,
+          docs,
+          type: paramsType(op, op.body, write, runtime),
+        });
+      }
       statements.push({
         kind: StructureKind.TypeAlias,
         name: resultTypeName(op),
         isExported: true,
-        docs: [`Response body of \`${op.id}\`.`],
-        type: typeOf(op.response, ctx),
+        docs: [op.statusResponses ? `Result of \`${op.id}\`: its success statuses answer differently; narrow on \`status\`.` : `Response body of \`${op.id}\`.`],
+        type: resultType(op, ctx, runtime),
       });
       if (op.pagination) {
         statements.push({
@@ -93,6 +152,10 @@ export function emitNamespaceTypes(model: ApiModel): Map<string, string> {
       });
     }
     const imports = used.size ? [`import type { ${[...used].sort().join(', ')} } from './schemas.js';`] : [];
+    for (const module of [...new Set(Object.values(RUNTIME_TYPES))].sort()) {
+      const names = [...runtime].filter((n) => RUNTIME_TYPES[n] === module).sort();
+      if (names.length) imports.push(`import type { ${names.join(', ')} } from '${module}';`);
+    }
     files.set(namespaceTypesFile(ns.name), doNotEditHeader(model.source) + renderSource([...imports, ...statements]));
   }
   return files;

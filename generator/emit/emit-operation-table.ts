@@ -3,8 +3,8 @@
  * the ones an app calls) and the table of all of them by op name.
  */
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
-import type { OperationSpec } from '../../templates/runtime/operation.js';
-import type { ApiModel, OperationModel } from '../model.js';
+import type { OperationSpec, RequestBodySpec } from '../../templates/runtime/operation.js';
+import type { ApiModel, BodyModel, OperationModel } from '../model.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
 
 export const OPERATIONS_FILE = 'src/operations.ts';
@@ -23,14 +23,53 @@ export function operationSpecOf(op: OperationModel): OperationSpec {
     auth: op.auth,
     pathParams: op.pathParams.map((p) => p.name),
     queryParams: op.queryParams.map((p) => p.name),
+    ...wireSpecOf(op),
     body: op.body ? 'object' : 'none',
     bodyFields: op.body ? op.body.fields.map((f) => f.name) : [],
+    ...(plainJsonBody(op) ? {} : { requestBodies: op.bodies.map(requestBodySpec) }),
     retryClass: op.retryClass,
     ...(op.retryClassWhen.length ? { retryClassWhen: op.retryClassWhen } : {}),
     ...(op.dedupeKey ? { dedupeKey: op.dedupeKey } : {}),
     ...(op.pagination ? { pagination: op.pagination } : {}),
     ...(op.batchSplit ? { batchSplit: op.batchSplit } : {}),
     successStatuses: op.successStatuses,
+    ...(op.responseKind !== 'json' ? { response: op.responseKind } : {}),
+    ...(op.statusResponses ? { responseByStatus: Object.fromEntries(op.statusResponses.map((r) => [r.status, r.kind])) } : {}),
+  };
+}
+
+export function needsWireCodec(spec: OperationSpec): boolean {
+  return !!(spec.queryStyles || spec.headerParams || spec.cookieParams || spec.requestBodies || spec.response || spec.responseByStatus);
+}
+
+/** True when the body is what the runtime sends without `requestBodies`: one JSON object. */
+function plainJsonBody(op: OperationModel): boolean {
+  return op.bodies.length <= 1 && (!op.body || (op.body.kind === 'json' && op.body.contentType === 'application/json'));
+}
+
+function requestBodySpec(b: BodyModel): RequestBodySpec {
+  const objectKind = b.kind !== 'binary' && b.kind !== 'text';
+  const files = b.fields.filter((f) => f.file).map((f) => f.name);
+  return {
+    contentType: b.contentType,
+    kind: b.kind,
+    ...(objectKind ? { fields: b.fields.map((f) => f.name) } : {}),
+    ...(files.length ? { files } : {}),
+    ...(b.encoding ? { encoding: b.encoding } : {}),
+  };
+}
+
+/** Parameter locations and styles beyond path + form-style query (written only when used). */
+function wireSpecOf(op: OperationModel): Partial<OperationSpec> {
+  const styles = op.queryParams.filter((q) => q.style).map((q) => [q.name, q.style!] as const);
+  const allowEmpty = op.queryParams.filter((q) => q.allowEmptyValue).map((q) => q.name);
+  const exploded = op.headerParams.filter((h) => h.explode).map((h) => h.name);
+  return {
+    ...(styles.length ? { queryStyles: Object.fromEntries(styles) } : {}),
+    ...(allowEmpty.length ? { allowEmpty } : {}),
+    ...(op.headerParams.length ? { headerParams: op.headerParams.map((h) => h.name) } : {}),
+    ...(exploded.length ? { explodeHeaders: exploded } : {}),
+    ...(op.cookieParams.length ? { cookieParams: op.cookieParams.map((c) => c.name) } : {}),
   };
 }
 
@@ -38,9 +77,13 @@ export function emitOperationTable(model: ApiModel, validatorImport?: (op: Opera
   const statements: (string | StatementStructures)[] = [
     `import type { OperationSpec } from './operation.js';`,
   ];
+  const specs = new Map(model.operations.map((op) => [op, operationSpecOf(op)]));
+  // Only entries that need the wire codec reference it (an app calling JSON operations never bundles it).
+  if ([...specs.values()].some(needsWireCodec)) statements.push(`import { wireCodec } from './internal/wire-codec.js';`);
   for (const op of model.operations) {
-    const spec = JSON.stringify(operationSpecOf(op));
-    const loader = validatorImport ? `, loadValidator: () => import(${JSON.stringify(validatorImport(op))})` : '';
+    const spec = JSON.stringify(specs.get(op));
+    const codec = needsWireCodec(specs.get(op)!) ? ', wire: wireCodec' : '';
+    const loader = `${codec}${validatorImport ? `, loadValidator: () => import(${JSON.stringify(validatorImport(op))})` : ''}`;
     statements.push({
       kind: StructureKind.VariableStatement,
       isExported: true,

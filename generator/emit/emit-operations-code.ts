@@ -6,7 +6,7 @@
 import { Scope, StructureKind, type FunctionDeclarationStructure, type MethodDeclarationStructure } from 'ts-morph';
 import type { ApiModel, OperationModel } from '../model.js';
 import { operationConstName } from './emit-operation-table.js';
-import { itemTypeName, paramsTypeName, resultTypeName } from './emit-namespace-types.js';
+import { itemTypeName, paramsByContentTypeName, paramsTypeName, resultTypeName } from './emit-namespace-types.js';
 import { helperCode, type RuntimeImport } from './helper-code.js';
 import { operationDocs } from './operation-docs.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
@@ -87,13 +87,18 @@ export function emitOperationsCode(model: ApiModel): Map<string, string> {
       runtimeImports.push(...code.runtimeImports);
       code.typeNames.forEach((t) => typeNames.add(t));
       consts.add(operationConstName(op));
-      const params = { name: 'params', type: paramsTypeName(op), hasQuestionToken: !op.paramsRequired };
-      const options = { name: 'options', type: code.optionsType, hasQuestionToken: true };
+      // Several request media types: the `contentType` option picks one and the params type follows it.
+      const picks = op.bodies.length > 1 && !op.pagination && !op.batchSplit;
+      const typeParameters = picks ? [{ name: 'C', constraint: `keyof ${paramsByContentTypeName(op)}`, default: JSON.stringify(op.bodies[0]!.contentType) }] : [];
+      if (picks) typeNames.add(paramsByContentTypeName(op));
+      const params = { name: 'params', type: picks ? `${paramsTypeName(op)}<C>` : paramsTypeName(op), hasQuestionToken: !op.paramsRequired };
+      const options = { name: 'options', type: picks ? `${code.optionsType} & { contentType?: C }` : code.optionsType, hasQuestionToken: true };
       funcs.push({
         kind: StructureKind.Function,
         name: op.funcName,
         isExported: true,
         docs: [operationDocs(op)],
+        typeParameters,
         parameters: [{ name: 'client', type: 'ImCore' }, params, options],
         returnType: code.returnType,
         statements: [`return ${code.call};`],
@@ -102,6 +107,7 @@ export function emitOperationsCode(model: ApiModel): Map<string, string> {
         kind: StructureKind.Method,
         name: op.methodName,
         docs: [operationDocs(op)],
+        typeParameters,
         parameters: [params, options],
         returnType: code.returnType,
         statements: [`return ${op.funcName}(this.client, params, options);`],

@@ -49,6 +49,7 @@ export function emitPackageFiles(model: ApiModel, templates: PackageTemplates, r
     typesVersions: entryPoints.filter((e) => e.subpath !== '.').map((e) => ({ key: e.subpath.replace(/^\.\//, ''), file: e.file })),
     operations: model.operations.map((op) => ({
       call: `${op.namespace}.${op.methodName}`,
+      deprecated: op.deprecated,
       method: op.method,
       path: op.path,
       retryClass: op.isTokenExchange ? '—' : op.retryClass,
@@ -72,7 +73,7 @@ function apiIndex(model: ApiModel): string {
     lines.push(`## ${ns.name}`, '', '| method | HTTP | class | params | result |', '|---|---|---|---|---|');
     for (const op of ns.operations) {
       const result = op.pagination ? `[\`${resultTypeName(op)}\`](dist/esm/types/${ns.name}.d.ts) of [\`${itemTypeName(op)}\`](dist/esm/types/${ns.name}.d.ts)` : `[\`${resultTypeName(op)}\`](dist/esm/types/${ns.name}.d.ts)`;
-      lines.push(`| [\`client.${ns.name}.${op.methodName}()\`](dist/esm/resources/${ns.name}.d.ts) / \`${op.funcName}()\` | \`${op.method} ${op.path}\` | ${op.isTokenExchange ? '—' : op.retryClass} | [\`${paramsTypeName(op)}\`](dist/esm/types/${ns.name}.d.ts) | ${result} |`);
+      lines.push(`| [\`client.${ns.name}.${op.methodName}()\`](dist/esm/resources/${ns.name}.d.ts) / \`${op.funcName}()\`${op.deprecated ? ' **deprecated**' : ''} | \`${op.method} ${op.path}\` | ${op.isTokenExchange ? '—' : op.retryClass} | [\`${paramsTypeName(op)}\`](dist/esm/types/${ns.name}.d.ts) | ${result} |`);
     }
     lines.push('');
   }

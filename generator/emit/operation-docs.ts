@@ -31,5 +31,8 @@ export function operationDocs(op: OperationModel): string {
   const undocumented = op.provenance.filter((p) => p.kind === 'x-not-documented').map((p) => p.reason);
   if (assumptions.length) lines.push(`Assumed (the seed is silent): ${[...new Set(assumptions)].join('; ')}.`);
   if (undocumented.length) lines.push(`Not documented by the service: ${[...new Set(undocumented)].join('; ')}.`);
+  if (op.bodies.length > 1) lines.push(`Request body: ${op.bodies.map((b) => `\`${b.contentType}\``).join(', ')}; the first is the default, pick another with the \`contentType\` request option.`);
+  else if (op.body && op.body.contentType !== 'application/json') lines.push(`Request body: \`${op.body.contentType}\`.`);
+  if (op.deprecated) lines.push('@deprecated The spec marks this operation deprecated.');
   return lines.join('\n\n').replace(/\*\//g, '*\\/');
 }

@@ -13,7 +13,7 @@
  * Pure and deterministic.
  */
 import { PATH_SEGMENT_PATTERN } from '../../templates/runtime/internal/validation-issues.js';
-import type { ApiModel, FieldModel, JsonSchema, OperationModel } from '../model.js';
+import type { ApiModel, BodyModel, FieldModel, JsonSchema, OperationModel } from '../model.js';
 import { isHiddenIn } from '../transform/views.js';
 import { inlineContext, inlineSchema, recursiveComponents, withDefs, type InlineContext } from '../transform/inline-schema.js';
 
@@ -62,22 +62,46 @@ export function paramsSchemaOf(model: ApiModel, op: OperationModel, components =
     properties[q.name] = fieldSchema(op, q, ctx, 'query parameter');
     if (q.required) required.push(q.name);
   }
+  for (const [where, list] of [['header parameter', op.headerParams], ['cookie parameter', op.cookieParams]] as const) {
+    for (const p of list) {
+      properties[p.name] = fieldSchema(op, p, ctx, where);
+      if (p.required) required.push(p.name);
+    }
+  }
+  // A binary `body` and multipart files are Blobs/bytes/streams, which JSON Schema cannot
+  // describe (the runtime checks them); a readOnly body field must be absent (`false`: the issue
+  // says "read-only"), even if required.
+  const bodyFieldSchema = (b: BodyModel, f: FieldModel): JsonSchema | boolean =>
+    b.kind === 'binary' || f.file ? true : isHiddenIn(f.schema, 'write', components) ? false : fieldSchema(op, f, ctx, 'body field');
+  const bodies = op.bodies.length ? op.bodies : op.body ? [op.body] : [];
+  const union = bodies.length === 1 ? bodies[0]!.union : undefined;
+  if (!union) {
+    // Several media types: every field of any of them, required only where all require it (the
+    // runtime checks the picked one's shape).
+    const bodySchemas = new Map<string, (JsonSchema | boolean)[]>();
+    for (const b of bodies) {
+      for (const f of b.fields) {
+        const schema = bodyFieldSchema(b, f);
+        bodySchemas.set(f.name, [...(bodySchemas.get(f.name) ?? []), schema]);
+        if (schema !== false && f.required && bodies.every((o) => o.fields.some((g) => g.name === f.name && g.required)) && !required.includes(f.name)) required.push(f.name);
+      }
+    }
+    for (const [name, schemas] of bodySchemas) {
+      const distinct = [...new Map(schemas.map((s) => [JSON.stringify(s), s])).values()];
+      properties[name] = distinct.length === 1 ? distinct[0]! : distinct.includes(true) ? true : { anyOf: distinct };
+    }
+    return withDefs({ type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: bodies.some((b) => b.open) }, ctx);
+  }
+  // A union body (top-level oneOf/anyOf): a union of flat objects, each with the common fields.
   const flat = (fields: readonly FieldModel[], open: boolean): JsonSchema => {
     const props = { ...properties };
     const req = [...required];
     for (const f of fields) {
-      // a readOnly body field must be absent (`false`: the issue says "read-only"), even if required
-      if (isHiddenIn(f.schema, 'write', components)) {
-        props[f.name] = false;
-        continue;
-      }
-      props[f.name] = fieldSchema(op, f, ctx, 'body field');
-      if (f.required) req.push(f.name);
+      props[f.name] = bodyFieldSchema(bodies[0]!, f);
+      if (f.required && props[f.name] !== false) req.push(f.name);
     }
     return { type: 'object', properties: props, ...(req.length ? { required: req } : {}), additionalProperties: open };
   };
-  const union = op.body?.union;
-  if (!union) return withDefs(flat(op.body?.fields ?? [], !!op.body?.open), ctx);
   const branches = union.variants.map((v) => flat(v.fields, v.open));
   const disc = union.discriminator;
   if (!disc) return withDefs({ type: 'object', [union.keyword]: branches }, ctx);

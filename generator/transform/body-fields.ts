@@ -28,13 +28,17 @@ function fieldsOf(schema: JsonSchema, deref: Deref): { fields: FieldModel[]; ope
   if (!shape.object) return undefined;
   const fields = Object.entries(shape.properties).map(([name, s]): FieldModel => ({
     name, required: shape.required.has(name), schema: s, description: s.description ?? deref(s)?.description, assumed: s['x-assumed'],
+    ...(deref(s)?.deprecated === true ? { deprecated: true } : {}),
   }));
   return { fields, open: !shape.closed };
 }
 
-export function bodyFieldsOf(raw: JsonSchema | undefined, deref: Deref, components: ReadonlyMap<string, JsonSchema>, at: string, id: string): BodyModel {
+/** The fields part of a JSON BodyModel (the caller adds the media type and kind). */
+export type BodyFields = Pick<BodyModel, 'fields' | 'open' | 'union'>;
+
+export function bodyFieldsOf(raw: JsonSchema | undefined, deref: Deref, components: ReadonlyMap<string, JsonSchema>, at: string, id: string, mediaType = 'application/json'): BodyFields {
   const schema = deref(raw);
-  const refuse = () => new SpecError(at, 'body-not-object', `${id}: a request body must be a JSON object schema (or a oneOf/anyOf of object schemas), so params stay flat objects`);
+  const refuse = () => new SpecError(at, 'body-not-object', `${id}: a ${mediaType} request body must have an object schema (or a oneOf/anyOf of object schemas: their properties become params fields); send other shapes as application/octet-stream or text/plain`);
   if (!schema) throw refuse();
   const keyword = Array.isArray(schema.oneOf) ? 'oneOf' : Array.isArray(schema.anyOf) ? 'anyOf' : undefined;
   if (!keyword) {

@@ -67,6 +67,72 @@ export interface BatchSplitSpec {
   max: number;
 }
 
+/**
+ * How a query parameter is serialised when it is not `style: form, explode: true` (the default,
+ * and the only style of the seed's operations). Names follow OpenAPI 3.1 section 4.8.12.4:
+ * `formNoExplode` is `style: form, explode: false`; `form` is written only for an object parameter
+ * (its properties are spread: `R=100&G=200`), which the default path refuses.
+ */
+export type QueryStyle = 'form' | 'formNoExplode' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
+
+/** Request body kinds: how the flat params become the body. */
+export type BodyKind = 'json' | 'form' | 'multipart' | 'binary' | 'text';
+
+/** Success body kinds: how the answer is read. */
+export type ResponseKind = 'json' | 'binary' | 'text' | 'empty';
+
+/** Multipart `encoding` of one property. */
+export interface PartEncoding {
+  contentType?: string;
+  /** Extra part headers (name → value as written in the spec's example/default, if any). */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** One request body media type (only written when the body is not the plain JSON object). */
+export interface RequestBodySpec {
+  contentType: string;
+  kind: BodyKind;
+  /** Object kinds: the declared fields (sent in this order). */
+  fields?: readonly string[];
+  /** Multipart: the fields that are file parts. */
+  files?: readonly string[];
+  /** Multipart: per-field encoding. */
+  encoding?: Readonly<Record<string, PartEncoding>>;
+}
+
+/**
+ * The code for wire constructs beyond JSON bodies and form-style queries (internal/wire-codec.ts).
+ * Only the table entries of operations that use them carry it, so an app that calls JSON
+ * operations only does not bundle it.
+ */
+export interface WireCodec {
+  /** The query string (with `?`, or '') of an operation with `queryStyles`. */
+  query(op: OperationSpec, params: Record<string, unknown>): string;
+  /** Headers from header and cookie parameters (lower-case names). */
+  headers(op: OperationSpec, params: Record<string, unknown>): Record<string, string> | undefined;
+  /** The body in the picked media type (`object`: the params that are not path/query/header/cookie). */
+  body(op: OperationSpec, bodies: readonly RequestBodySpec[], object: Record<string, unknown>, contentType: string | undefined): { body: BodyInit; contentType: string; oneShot: boolean } | undefined;
+  /** The data of a success answer that is not JSON: binary → a BinaryResponse, text → the text, empty → undefined. */
+  responseData(kind: Exclude<ResponseKind, 'json'>, answer: WireAnswer): unknown;
+  /** Adds to an error why a call with a stream body was not resent. */
+  notReplayable<E extends Error>(error: E): E;
+}
+
+/** A success answer as the wire codec gets it. */
+export interface WireAnswer {
+  operationId: string;
+  status: number;
+  headers: Headers;
+  /** The body read (bounded) as text; '' for a binary answer, whose body is `stream`. */
+  bodyText: string;
+  stream: ReadableStream<Uint8Array> | null | undefined;
+  limitBytes: number;
+  attempts: number;
+}
+
+/** The params field that carries a binary or text body (a spec parameter may not use it). */
+export const BODY_PARAM = 'body';
+
 export interface OperationSpec {
   /** The seed's op name, e.g. `users.create`. */
   id: string;
@@ -80,6 +146,16 @@ export interface OperationSpec {
   /** Path parameters other than org_name and app_name, in path order. */
   pathParams: readonly string[];
   queryParams: readonly string[];
+  /** Query parameters with another style than form/explode (by name). */
+  queryStyles?: Readonly<Record<string, QueryStyle>>;
+  /** Query parameters with `allowEmptyValue`: only these may be sent as `name=`. */
+  allowEmpty?: readonly string[];
+  /** Header parameters (wire names, as the spec writes them; sent lower-cased). */
+  headerParams?: readonly string[];
+  /** Header parameters with `explode: true` (objects as `k=v,k=v`). */
+  explodeHeaders?: readonly string[];
+  /** Cookie parameters, sent as one `Cookie` header. */
+  cookieParams?: readonly string[];
   /**
    * 'object': params that are neither path nor query go into a JSON object body.
    * 'none': the operation sends no body (extra params are refused by validation).
@@ -87,6 +163,11 @@ export interface OperationSpec {
   body: 'object' | 'none';
   /** Names of body fields that the spec declares (documentation and clash checks). */
   bodyFields: readonly string[];
+  /**
+   * The request body media types when the body is not one JSON object (the default first; pick
+   * another with the `contentType` request option). Absent: `body` above says it all.
+   */
+  requestBodies?: readonly RequestBodySpec[];
   retryClass: RetryClass;
   retryClassWhen?: readonly RetryClassCondition[];
   dedupeKey?: DedupeKeySpec;
@@ -95,6 +176,15 @@ export interface OperationSpec {
   batchSplit?: BatchSplitSpec;
   /** HTTP statuses the spec lists as success (e.g. [200], [200, 201], [200, 202]). */
   successStatuses: readonly number[];
+  /** How a success body is read; absent = JSON. */
+  response?: Exclude<ResponseKind, 'json'>;
+  /**
+   * Success statuses whose bodies differ: the result is `{ status, data }` and the kind is per
+   * status (statuses not listed are read as `response` says).
+   */
+  responseByStatus?: Readonly<Record<number, ResponseKind>>;
+  /** Set (by the generator) exactly when the entry uses queryStyles, header/cookie params, requestBodies or a binary response. */
+  wire?: WireCodec;
   /**
    * Loads the request validator of this operation (lazily, so that an app bundles only the
    * validators of the operations it calls). Optional: without it the runtime only checks

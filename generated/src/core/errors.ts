@@ -93,6 +93,26 @@ export class TimeoutError extends ImError {
   }
 }
 
+/**
+ * A success body was larger than the bound (`maxResponseBytes`, client or call option). Reading
+ * stopped at the bound (also inside decompression). Never resent: the service answered, and
+ * asking again would bring the same answer.
+ */
+export class ResponseTooLargeError extends ImError {
+  readonly code = 'response_too_large';
+  readonly operationId: string;
+  readonly status: number;
+  readonly limitBytes: number;
+  readonly attempts: number;
+  constructor(opts: { operationId: string; status: number; limitBytes: number; attempts: number }) {
+    super(`${opts.operationId}: the ${opts.status} answer is over maxResponseBytes (${opts.limitBytes}); reading stopped there, not resent. Raise maxResponseBytes if it is expected.`);
+    this.operationId = opts.operationId;
+    this.status = opts.status;
+    this.limitBytes = opts.limitBytes;
+    this.attempts = opts.attempts;
+  }
+}
+
 /** The caller's AbortSignal fired. `reason` is the signal's reason. */
 export class AbortError extends ImError {
   readonly operationId: string | undefined;

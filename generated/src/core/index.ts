@@ -9,6 +9,8 @@ export type { ClientOptions, ClientSecretSource, RequestOptions, ResponseDrift, 
 export { ApiPromise } from './api-promise.js';
 export type { ResponseInfo, WithResponse } from './api-promise.js';
 export { Page, PagePromise, listPages } from './pagination.js';
+export { BinaryResponse } from './binary-response.js';
+export type { BinaryInput, FileInput } from '../internal/request-body.js';
 export {
   AbortError,
   AlreadyExistsError,
@@ -26,6 +28,7 @@ export {
   PermissionDeniedError,
   RateLimitPausedError,
   RateLimitedError,
+  ResponseTooLargeError,
   TenantUnavailableError,
   TimeoutError,
   UnauthenticatedError,
@@ -48,10 +51,15 @@ export type {
   DedupeKeySpec,
   HttpMethod,
   OperationSpec,
+  BodyKind,
   PaginationKind,
   PaginationSpec,
   ParamTest,
+  PartEncoding,
+  QueryStyle,
+  RequestBodySpec,
   RequestValidator,
+  ResponseKind,
   RetryClass,
   RetryClassCondition,
   ValidationIssue,

@@ -8,6 +8,7 @@ import type { ClientOptions, ClientSecretSource, ResponseDrift } from '../core/o
 import { realSleep, type Sleep } from './call-scope.js';
 import { assertServerSide } from './server-only.js';
 import type { FetchLike } from './http-attempt.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './send-with-retries.js';
 import type { Logger } from './logger.js';
 import { MemoryTokenStore, type TokenEvent, type TokenStore } from './token-manager.js';
 import type { CredentialsRevokedError } from '../core/errors.js';
@@ -29,6 +30,7 @@ export interface ResolvedConfig {
   validateResponses: boolean;
   onResponseDrift: ((drift: ResponseDrift) => void) | undefined;
   maxRetryAfterMs: number;
+  maxResponseBytes: number;
   tokenRefreshMarginMs: number | undefined;
   onTokenEvent: ((event: TokenEvent) => void) | undefined;
   onCredentialsRevoked: ((error: CredentialsRevokedError) => void) | undefined;
@@ -167,6 +169,7 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     validateResponses: o.validateResponses ?? false,
     onResponseDrift: optionalFunction('onResponseDrift', o.onResponseDrift),
     maxRetryAfterMs: number('maxRetryAfterMs', o.maxRetryAfterMs, 60_000, 0),
+    maxResponseBytes: number('maxResponseBytes', o.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 1, true),
     tokenRefreshMarginMs: o.tokenRefreshMarginMs === undefined ? undefined : number('tokenRefreshMarginMs', o.tokenRefreshMarginMs, 0, 0),
     onTokenEvent: optionalFunction('onTokenEvent', o.onTokenEvent),
     onCredentialsRevoked: optionalFunction('onCredentialsRevoked', o.onCredentialsRevoked),

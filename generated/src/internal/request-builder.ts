@@ -4,8 +4,9 @@
  * (internal, unstable). Safety is built in: every path parameter is percent-encoded and `.`,
  * `..`, empty values and control characters are refused before anything is sent.
  */
-import type { OperationSpec, ValidationIssue } from '../operation.js';
+import type { OperationSpec, ValidationIssue, WireCodec } from '../operation.js';
 import { ImError, ValidationError } from '../core/errors.js';
+import { jsonStringifyLossless } from './lossless-json.js';
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -62,9 +63,9 @@ export function path(operationId: string, template: string, values: Record<strin
   return out;
 }
 
-type QueryScalar = string | number | boolean;
+export type QueryScalar = string | number | boolean;
 
-function queryValue(op: OperationSpec, name: string, v: unknown): string {
+export function queryValue(op: OperationSpec, name: string, v: unknown): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
@@ -78,12 +79,19 @@ function queryValue(op: OperationSpec, name: string, v: unknown): string {
   ]);
 }
 
-/** Query string (with the leading `?`, or '') from `op.queryParams`: undefined/null skipped, arrays repeated. */
+/**
+ * Query string (with the leading `?`, or '') from `op.queryParams`: undefined/null skipped;
+ * style form + explode (the default): arrays repeated (objects only when the spec says object: `queryStyles`); other styles as
+ * wire-params.ts says. An empty string is sent as `name=` only for a parameter with
+ * `allowEmptyValue` (op.allowEmpty); elsewhere it is refused, never silently dropped.
+ */
 export function buildQuery(op: OperationSpec, params: Record<string, unknown>): string {
+  if (op.queryStyles) return wireOf(op).query(op, params);
   const search = new URLSearchParams();
   for (const name of op.queryParams) {
     const v = params[name];
     if (v === undefined || v === null) continue;
+    if (v === '' && !op.allowEmpty?.includes(name)) throw emptyValueError(op, name);
     const list = Array.isArray(v) ? (v as QueryScalar[]) : [v];
     for (const item of list) search.append(name, queryValue(op, name, item));
   }
@@ -91,12 +99,22 @@ export function buildQuery(op: OperationSpec, params: Record<string, unknown>): 
   return text === '' ? '' : `?${text}`;
 }
 
+export function emptyValueError(op: OperationSpec, name: string): ValidationError {
+  return new ValidationError(op.id, [{ pointer: `/${name}`, rule: 'allowEmptyValue', message: `query parameter \`${name}\` must not be empty (no allowEmptyValue); omit it` }]);
+}
+
+/** The wire codec of an entry that needs one (the generator writes it; a stale table lacks it). */
+export function wireOf(op: OperationSpec): WireCodec {
+  if (op.wire) return op.wire;
+  throw new ImError(`${op.id}: no wire codec in its table entry (regenerate the package).`);
+}
+
 /**
  * JSON body object: every param that is neither path nor query and not undefined. Null values
  * are kept (tri-state fields: omitted = unchanged, null = clear, value = set).
  */
 export function buildBody(op: OperationSpec, params: Record<string, unknown>): Record<string, unknown> | undefined {
-  const taken = new Set([...op.pathParams, ...op.queryParams]);
+  const taken = new Set([...op.pathParams, ...op.queryParams, ...(op.headerParams ?? []), ...(op.cookieParams ?? [])]);
   const body: Record<string, unknown> = {};
   const extra: string[] = [];
   for (const [name, value] of Object.entries(params)) {
@@ -123,7 +141,14 @@ export interface BuiltRequest {
   url: string;
   /** Path and query as sent (for logs: mask it with `maskUrlQuery`). */
   pathAndQuery: string;
-  body: string | undefined;
+  /** JSON text, or (for other media types) what fetch sends. */
+  body: BodyInit | undefined;
+  /** Content type of a non-JSON body (a JSON body is `application/json`). */
+  contentType?: string;
+  /** Headers from header and cookie parameters. */
+  headers?: Record<string, string> | undefined;
+  /** The body is a stream: it can be sent once only, so the call is never resent. */
+  oneShot?: boolean;
 }
 
 export interface Prefix {
@@ -137,7 +162,7 @@ export interface Prefix {
  * A path that itself starts with `/{org_name}/{app_name}` (the token exchange may be written
  * so) gets those two filled from the client instead of the prefix being added again.
  */
-export function buildRequest(op: OperationSpec, params: Record<string, unknown>, prefix: Prefix): BuiltRequest {
+export function buildRequest(op: OperationSpec, params: Record<string, unknown>, prefix: Prefix, contentType?: string): BuiltRequest {
   const org = encodePathSegment(op.id, 'org_name', prefix.orgName);
   const app = encodePathSegment(op.id, 'app_name', prefix.appName);
   const fullPrefix = '/{org_name}/{app_name}';
@@ -150,19 +175,32 @@ export function buildRequest(op: OperationSpec, params: Record<string, unknown>,
   }
   const opPath = path(op.id, ownPath, params);
   const pathAndQuery = `/${org}/${app}${opPath}${buildQuery(op, params)}`;
+  const built: BuiltRequest = { method: op.method, url: `${prefix.baseUrl}${pathAndQuery}`, pathAndQuery, body: undefined };
+  if (op.headerParams || op.cookieParams) built.headers = wireOf(op).headers(op, params);
+  if (op.requestBodies) {
+    const object = buildBody(op, params);
+    const encoded = object && wireOf(op).body(op, op.requestBodies, object, contentType);
+    if (encoded) Object.assign(built, encoded);
+    return built;
+  }
+  if (contentType !== undefined && contentType !== 'application/json') {
+    throw new ValidationError(op.id, [{ pointer: '', rule: 'contentType', message: `${op.id} sends no ${contentType} body` }]);
+  }
   const body = buildBody(op, params);
-  return {
-    method: op.method,
-    url: `${prefix.baseUrl}${pathAndQuery}`,
-    pathAndQuery,
-    body: body === undefined ? undefined : toJson(op.id, body),
-  };
+  built.body = body === undefined ? undefined : toJson(op.id, body);
+  return built;
 }
 
-function toJson(operationId: string, body: Record<string, unknown>): string {
+export function toJson(operationId: string, body: Record<string, unknown>): string {
   try {
     return JSON.stringify(body);
   } catch (err) {
+    // int64 fields above 2^53 are bigints (lossless-json.ts): written as their digits. Tried only
+    // after plain JSON.stringify refuses them, so a body without bigints pays nothing.
+    if (err instanceof TypeError && /bigint/i.test(err.message)) {
+      const text = jsonStringifyLossless(body);
+      if (text !== undefined) return text;
+    }
     const why = err instanceof Error ? err.message.split('\n')[0] : 'not serialisable';
     throw new ValidationError(operationId, [{ pointer: '', rule: 'json', message: `the params cannot be sent as JSON (${why})` }]);
   }

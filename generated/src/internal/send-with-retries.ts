@@ -8,6 +8,7 @@ import type { OperationSpec } from '../operation.js';
 import {
   ConnectionError,
   CredentialsRevokedError,
+  ResponseTooLargeError,
   TimeoutError,
   type ApiError,
 } from '../core/errors.js';
@@ -17,7 +18,7 @@ import { sendAttempt, type FetchLike } from './http-attempt.js';
 import type { SafeLogger } from './logger.js';
 import type { QuotaGate } from './quota-gate.js';
 import { maskUrlQuery, redactHeaders, type SecretRedactor } from './redact.js';
-import type { BuiltRequest } from './request-builder.js';
+import { wireOf, type BuiltRequest } from './request-builder.js';
 import { backoffDelayMs, isRetryableStatus, parseRetryAfterMs, type RetryPolicy } from './retry.js';
 import { jsonParseLossless } from './lossless-json.js';
 
@@ -61,10 +62,17 @@ export interface CallSettings {
   maxRetries: number;
   timeoutMs: number;
   scope: CallScope;
+  /** Largest success body read, in bytes (default DEFAULT_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
 }
+
+/** Default bound of a success body (JSON, text or binary), in bytes: 64 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): Promise<WithResponse<unknown>> {
   const { op, request, policy, scope } = call;
+  const maxBytes = call.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const streamsStatus = op.response === 'binary' || op.responseByStatus ? (status: number) => (op.responseByStatus?.[status] ?? op.response) === 'binary' : undefined;
   const where = `${request.method} ${maskUrlQuery(request.pathAndQuery)}`;
   let resends = 0;
   let reauthenticated = false;
@@ -106,14 +114,15 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
       rt.redactor.add(token);
     }
     const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
-    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    if (request.headers) Object.assign(headers, request.headers);
+    if (request.body !== undefined) headers['content-type'] = request.contentType ?? 'application/json';
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
 
     scope.attempts += 1;
     const attempt = scope.attempts;
     const started = rt.now();
     const timeoutMs = Math.max(1, Math.min(call.timeoutMs, scope.remainingMs() ?? Infinity));
-    const outcome = await sendAttempt({ fetch: rt.fetch, method: request.method, url: request.url, headers, body: request.body, timeoutMs, signal: scope.signal });
+    const outcome = await sendAttempt({ fetch: rt.fetch, method: request.method, url: request.url, headers, body: request.body, timeoutMs, signal: scope.signal, maxBytes, ...(streamsStatus ? { streamsStatus } : {}), ...(request.oneShot ? { stream: true } : {}) });
     const tookMs = rt.now() - started;
 
     if (outcome.kind === 'ended') throw scope.endError(outcome.cause);
@@ -127,6 +136,7 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
         ? new TimeoutError(`${op.id} (${where}): ${what}. ${afterFailure(op, policy, attempt, canResend)}`, { operationId: op.id, kind: 'attempt', timeoutMs, attempts: attempt })
         : new ConnectionError(`${op.id} (${where}): ${what}. ${afterFailure(op, policy, attempt, canResend)}`, { operationId: op.id, attempts: attempt, ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}), cause: outcome.cause });
       if (!canResend) throw failure;
+      if (request.oneShot) throw wireOf(op).notReplayable(failure);
       resends += 1;
       const wait = backoffDelayMs(resends, rt.random);
       rt.logger.debug(`${op.id} resend ${resends}/${call.maxRetries} (class ${policy.retryClass}) in ${wait} ms`);
@@ -134,17 +144,28 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
       continue;
     }
 
+    // never resent: the service answered, and asking again would bring the same answer
+    if (outcome.kind === 'too-large') throw new ResponseTooLargeError({ operationId: op.id, status: outcome.status, limitBytes: outcome.limitBytes, attempts: attempt });
     const { status, headers: resHeaders, bodyText } = outcome;
     rt.logger.debug(`${op.id} ${where} attempt ${attempt} -> ${status} in ${tookMs} ms`);
     const response: ResponseInfo = { status, headers: redactHeaders(resHeaders), requestId: resHeaders.get('x-request-id') ?? undefined };
 
     if (status >= 200 && status <= 299) {
-      const data = parseSuccessBody(bodyText);
-      if (data.ok) return { data: data.value, response };
-      throw errorFromResponse(status, bodyText, resHeaders, {
-        operationId: op.id, attempts: attempt, resent: mayHaveExecuted, retryClass: policy.retryClass, redactor: rt.redactor,
-        hint: 'The service answered success with a body that is not JSON (a proxy may have answered): check baseUrl.',
-      });
+      const kind = op.responseByStatus?.[status] ?? op.response;
+      let data: unknown;
+      if (kind === undefined || kind === 'json') {
+        const parsed = parseSuccessBody(bodyText);
+        if (!parsed.ok) {
+          throw errorFromResponse(status, bodyText, resHeaders, {
+            operationId: op.id, attempts: attempt, resent: mayHaveExecuted, retryClass: policy.retryClass, redactor: rt.redactor,
+            hint: 'The service answered success with a body that is not JSON (a proxy may have answered): check baseUrl.',
+          });
+        }
+        data = parsed.value;
+      } else {
+        data = wireOf(op).responseData(kind, { operationId: op.id, status, headers: resHeaders, bodyText, stream: outcome.stream, limitBytes: maxBytes, attempts: attempt });
+      }
+      return { data: op.responseByStatus ? { status, data } : data, response };
     }
 
     const retryAfterMs = status === 429 ? parseRetryAfterMs(resHeaders.get('retry-after'), rt.now()) : undefined;
@@ -157,6 +178,7 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
     }
     if (status === 401 && error.code === 'unauthenticated' && token !== undefined && !reauthenticated) {
       reauthenticated = true;
+      if (request.oneShot) throw wireOf(op).notReplayable(error);
       rt.logger.info(`${op.id}: the App Token was refused (401 unauthenticated); exchanging a new one and resending once`);
       await rt.invalidateToken(token);
       continue;
@@ -177,6 +199,7 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
       if (resends >= call.maxRetries) {
         throw errorFromResponse(status, bodyText, resHeaders, { ...ctx, hint: `Rate limited; gave up after ${attempt} attempt(s) (maxRetries ${call.maxRetries}). Retry after retryAfterMs, or lower the call rate.` });
       }
+      if (request.oneShot) throw wireOf(op).notReplayable(error);
       resends += 1;
       rt.logger.debug(`${op.id} rate limited; every call of this client waits ${wait} ms (resend ${resends}/${call.maxRetries})`);
       if (scope.wouldPassDeadline(wait)) throw scope.endError(error);
@@ -185,6 +208,7 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
     if (isRetryableStatus(status)) {
       mayHaveExecuted = true;
       if (policy.resendOnFailure && resends < call.maxRetries) {
+        if (request.oneShot) throw wireOf(op).notReplayable(error);
         resends += 1;
         const wait = backoffDelayMs(resends, rt.random);
         rt.logger.debug(`${op.id} resend ${resends}/${call.maxRetries} (class ${policy.retryClass}) in ${wait} ms after ${status}`);

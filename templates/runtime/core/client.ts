@@ -126,7 +126,7 @@ export class ImCore {
     const ownHeaders: Record<string, string> = {};
     for (const [name, value] of Object.entries(options.headers ?? {})) ownHeaders[name.toLowerCase()] = String(value);
     const filled = fillDedupeKey(op, params, ownHeaders, options.idempotencyKey);
-    const request = buildRequest(op, filled.params, this.#config);
+    const request = buildRequest(op, filled.params, this.#config, options.contentType);
     const scope = new CallScope({
       operationId: op.id,
       ...(options.signal ? { signal: options.signal } : {}),
@@ -142,6 +142,7 @@ export class ImCore {
         maxRetries: options.maxRetries ?? this.#config.maxRetries,
         timeoutMs: options.timeoutMs ?? this.#config.timeoutMs,
         scope,
+        maxResponseBytes: options.maxResponseBytes ?? this.#config.maxResponseBytes,
       });
       if ((options.validateResponse ?? this.#config.validateResponses) && op.loadValidator) await this.#reportDrift(op, result);
       return result;
@@ -153,8 +154,11 @@ export class ImCore {
   /** Lenient response check: differences are reported, the response is returned as it came. */
   async #reportDrift(op: OperationSpec, result: WithResponse<unknown>): Promise<void> {
     try {
+      // the drift schema is the first success status's JSON body: other answers are not checked
+      if (op.response || (op.responseByStatus && result.response.status !== op.successStatuses[0])) return;
+      const body = op.responseByStatus ? (result.data as { data: unknown }).data : result.data;
       const validator = loadedValidators.get(op) ?? (await loadValidator(op));
-      const issues = validator.validateResponse?.(result.data);
+      const issues = validator.validateResponse?.(body);
       if (!issues || issues.length === 0) return;
       this.#logger.warn(`${op.id}: the response differs from the spec in ${issues.length} place(s): ${issues.slice(0, 3).map((i) => `${i.pointer || '/'} ${i.rule}`).join(', ')}`);
       this.#config.onResponseDrift?.({ operationId: op.id, status: result.response.status, requestId: result.response.requestId, issues });
@@ -247,7 +251,11 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 function checkRequestOptions(options: RequestOptions): void {
   if (typeof options !== 'object' || options === null) throw new ConfigError('requestOptions', 'must be an object.');
-  const { maxRetries, timeoutMs, deadlineMs, headers, signal } = options;
+  const { maxRetries, timeoutMs, deadlineMs, headers, signal, maxResponseBytes } = options;
+  // (contentType is checked against the operation's media types when the request is built)
+  if (maxResponseBytes !== undefined && !(Number.isInteger(maxResponseBytes) && maxResponseBytes > 0)) {
+    throw new ConfigError('requestOptions.maxResponseBytes', `must be an integer > 0 (got ${String(maxResponseBytes)}).`);
+  }
   if (signal !== undefined && !(typeof signal === 'object' && signal !== null && typeof signal.aborted === 'boolean' && typeof signal.addEventListener === 'function')) {
     throw new ConfigError('requestOptions.signal', 'must be an AbortSignal (e.g. AbortController#signal or AbortSignal.timeout(ms)).');
   }

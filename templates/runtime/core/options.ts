@@ -55,6 +55,13 @@ export interface ClientOptions {
   validateResponses?: boolean;
   /** Called with each response that differs from the spec, when validateResponses is on. */
   onResponseDrift?: (drift: ResponseDrift) => void;
+  /**
+   * Largest success body read, in bytes (default 64 MiB): JSON and text answers are read up to
+   * it, a binary answer's stream ends there. Counted after decompression. Past it:
+   * `ResponseTooLargeError` (code `response_too_large`), never resent. Error bodies are read up
+   * to 64 KiB only (the rest is dropped).
+   */
+  maxResponseBytes?: number;
   /** Longest Retry-After wait that is honoured, in ms (default 60 000); longer → RateLimitedError. */
   maxRetryAfterMs?: number;
   /** Refresh the App Token this long before expiry (default: min(5 min, 10 % of its lifetime)). */
@@ -105,4 +112,11 @@ export interface RequestOptions {
   validate?: boolean;
   /** Check this call's response against the spec (default: the client's validateResponses). */
   validateResponse?: boolean;
+  /**
+   * The request body media type, for operations that list several (default: the first listed).
+   * A type the operation does not list is refused before sending.
+   */
+  contentType?: string;
+  /** Largest success body read for this call, in bytes (default: the client's maxResponseBytes). */
+  maxResponseBytes?: number;
 }
