@@ -2,8 +2,12 @@
  * spec/openapi.yaml against the REST seed: every operation of section 4 is there with the seed's
  * method, path, op name and retry class, and every provenance mark explains itself.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { restSeedOperations } from './helpers/seed.js';
+import { parse } from 'yaml';
+import { specForPrism } from '../scripts/lib/mock-server.js';
+import { restSeedOperations, restSeedPath, seedSection, tableRows } from './helpers/seed.js';
 import { loadYaml, provenanceMarks, specOperations } from './helpers/spec.js';
 
 const doc = loadYaml('spec/openapi.yaml');
@@ -119,9 +123,18 @@ describe('pagination', () => {
 });
 
 describe('authentication, errors and enumerations', () => {
-  it('declares the dialect so mock servers validate as draft 2020-12', () => {
+  it('leaves jsonSchemaDialect at its 3.1 default (written out, Swagger UI shows a red box); Prism gets a copy that names it', () => {
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect('jsonSchemaDialect' in doc).toBe(false);
+    const copy = specForPrism('spec/openapi.yaml');
+    try {
+      const forPrism = parse(readFileSync(copy.path, 'utf8'));
+      expect(forPrism.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
+      expect({ ...forPrism, jsonSchemaDialect: undefined }).toEqual({ ...doc, jsonSchemaDialect: undefined });
+    } finally {
+      copy.remove();
+    }
+    expect(existsSync(copy.path)).toBe(false);
   });
   it('token exchange is exactly as sections 2.1 and 4.1 give it', () => {
     const s = doc.components.schemas;
@@ -145,6 +158,47 @@ describe('authentication, errors and enumerations', () => {
     const codes = doc.components.schemas.ErrorCode.anyOf[0].enum;
     for (const code of ['invalid_argument', 'invalid_client', 'unauthenticated', 'permission_denied', 'ip_not_allowed', 'tenant_unavailable', 'app_unavailable', 'rate_limited', 'already_exists', 'not_found', 'version_conflict']) expect(codes).toContain(code);
     expect(doc.components.schemas.ErrorReason.anyOf[0].enum).toEqual(expect.arrayContaining(['app_deleted', 'tenant_closed']));
+  });
+  it('each reusable error response shows examples whose code is one the seed gives for its status (seed 7), valid against ErrorBody', () => {
+    const seven = seedSection(readFileSync(restSeedPath, 'utf8'), /^## 7\. Errors/);
+    const codesOfStatus = new Map<string, Set<string>>();
+    for (const [status, code] of tableRows(seven)) codesOfStatus.set(status!, (codesOfStatus.get(status!) ?? new Set()).add(code!));
+    expect([...codesOfStatus.get('403')!]).toEqual(['permission_denied', 'ip_not_allowed', 'tenant_unavailable', 'app_unavailable']);
+    // Which status each reusable response is used under, read from the operations.
+    const statusOf = new Map<string, Set<string>>();
+    for (const { operation } of ops)
+      for (const [status, r] of Object.entries<any>(operation.responses))
+        if (r.$ref) statusOf.set(r.$ref.split('/').pop(), (statusOf.get(r.$ref.split('/').pop()) ?? new Set()).add(status));
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv.addSchema({ ...doc, $id: 'openapi' }, 'openapi');
+    const validBody = ajv.getSchema('openapi#/components/schemas/ErrorBody')!;
+    const shown: Record<string, string[]> = {};
+    for (const [name, response] of Object.entries<any>(doc.components.responses)) {
+      const examples = Object.values<any>(response.content['application/json'].examples ?? {});
+      expect(examples.length, `${name} has no example`).toBeGreaterThan(0);
+      const statuses = [...(statusOf.get(name) ?? [])];
+      expect(statuses.length, `${name} is not used`).toBeGreaterThan(0);
+      for (const ex of examples) {
+        expect(validBody(ex.value), `${name}: ${JSON.stringify(validBody.errors)}`).toBe(true);
+        for (const status of statuses) {
+          if (status === 'default') expect(['already_exists', 'not_found', 'version_conflict'], name).toContain(ex.value.error.code); // seed 7: named without a status
+          else expect([...codesOfStatus.get(status)!], `${name} under ${status}`).toContain(ex.value.error.code);
+        }
+      }
+      shown[name] = examples.map((e) => e.value.error.code);
+    }
+    // The first example is the one Swagger UI and Scalar show: each status its own code.
+    expect(Object.fromEntries(Object.entries(shown).map(([k, v]) => [k, v[0]]))).toEqual({
+      InvalidArgument: 'invalid_argument',
+      InvalidClient: 'invalid_client',
+      Unauthenticated: 'unauthenticated',
+      Forbidden: 'permission_denied',
+      RateLimited: 'rate_limited',
+      OtherError: 'already_exists',
+    });
+    expect(shown.Forbidden).toEqual([...codesOfStatus.get('403')!]);
+    expect(doc.components.schemas.ErrorBody.examples).toBeUndefined(); // a schema-level example would show under every status
+    expect(doc.components.responses.RateLimited.headers['Retry-After'].description).toMatch(/Seconds to wait/);
   });
   it('the enumerations of seed 2.3', () => {
     const s = doc.components.schemas;
