@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { markOwners, markSentence } from '../scripts/lib/mark-sentences.js';
 import { specForPrism } from '../scripts/lib/mock-server.js';
 import { restSeedOperations, restSeedPath, seedSection, tableRows } from './helpers/seed.js';
 import { loadYaml, provenanceMarks, specOperations } from './helpers/spec.js';
@@ -232,5 +233,79 @@ describe('honest transcription', () => {
     };
     walk(doc, '', false);
     expect(unexplained).toEqual([]);
+  });
+});
+
+describe('summaries and descriptions for other tools (Swagger UI, Scalar, Redocly)', () => {
+  const rowOf = (o: { method: string; path: string }) => seedRows.find((r) => r.method === o.method && r.path === o.path)!;
+  /** Word stems of the seed row: its op name, its RTC meaning and its path segments. */
+  const seedStems = (o: { method: string; path: string }) => {
+    const row = rowOf(o);
+    const words = [row.op ?? '', row.meaning ?? '', row.path.replace('/{org_name}/{app_name}', '')].join(' ').toLowerCase().split(/[^a-z]+/);
+    return new Set(words.filter((w) => w.length >= 3 && !['org', 'name', 'app'].includes(w)).map((w) => w.slice(0, 4)));
+  };
+
+  it('every summary is a short sentence-case phrase, unique, not "opId (METHOD /path)" and without the operationId', () => {
+    const summaries = ops.map((o) => String(o.operation.summary ?? ''));
+    expect(new Set(summaries).size).toBe(ops.length);
+    for (const { operation } of ops) {
+      const s = String(operation.summary ?? '');
+      expect(s.length, operation.operationId).toBeGreaterThan(5);
+      expect(s.length, `${operation.operationId}: ${s}`).toBeLessThanOrEqual(80);
+      expect(s, operation.operationId).toMatch(/^[A-Z][^A-Z]/); // sentence case: "Create a user", not "Create A User"
+      expect(s, operation.operationId).not.toMatch(/\.$/);
+      expect(s, operation.operationId).not.toMatch(/\((GET|POST|PUT|PATCH|DELETE) \//);
+      expect(s.toLowerCase(), operation.operationId).not.toContain(String(operation.operationId).toLowerCase());
+      expect(s, operation.operationId).not.toMatch(/\b[a-z]+\.[a-z_]+\b/); // no op-name-like token at all
+    }
+  });
+
+  it('every summary names something of its seed row (a word of the op name, RTC meaning or path)', () => {
+    const unrelated = ops.filter((o) => {
+      const stems = seedStems(o);
+      return !String(o.operation.summary).toLowerCase().split(/[^a-z]+/).some((w) => stems.has(w.slice(0, 4)));
+    });
+    expect(unrelated.map((o) => `${o.operation.operationId}: ${o.operation.summary}`)).toEqual([]);
+  });
+
+  it('every description states the inputs exactly as the seed row names them, and the retry class in words', () => {
+    for (const o of ops) {
+      const row = rowOf(o);
+      const d = String(o.operation.description ?? '');
+      if (row.section === '4.1') continue;
+      if (row.meaning !== null) expect(d, o.operation.operationId).toContain(`Seed 4.13: "${row.meaning}"`);
+      else if (row.inputs) for (const part of row.inputs.split('; ')) expect(d, o.operation.operationId).toContain(part);
+      else expect(d, o.operation.operationId).toContain('names no inputs besides the path');
+      expect(d, o.operation.operationId).toContain(`Retry class ${o.operation['x-retry-class']}: `);
+      expect(d.split('\n')[0]!.length, o.operation.operationId).toBeGreaterThan(10);
+    }
+  });
+
+  it('every x-assumed / x-not-documented reason is also stated in the nearest description (run scripts/spec-mark-sentences.ts)', () => {
+    const owners = markOwners(doc);
+    expect(owners.length).toBeGreaterThan(250);
+    const missing = owners.filter((m) => !String(m.owner.description ?? '').includes(m.reason.trim()));
+    expect(missing.map((m) => `/${m.ownerPath.join('/')}: ${markSentence(m.key, m.reason)}`)).toEqual([]);
+    // A mark inside an extension value (x-pagination …) is stated on the operation that holds it.
+    const pagination = owners.find((m) => JSON.stringify(m.ownerPath) === JSON.stringify(['paths', '/{org_name}/{app_name}/users', 'get']));
+    expect(pagination?.owner.description).toMatch(/Assumed: the seed names cursor, known_version and next_cursor/);
+  });
+
+  it('optional string query parameters refuse "" (minLength 1), since the seed gives no meaning to an empty value', () => {
+    const deref = (x: any): any => (x?.$ref ? deref(x.$ref.slice(2).split('/').reduce((n: any, k: string) => n[k], doc)) : x);
+    let checked = 0;
+    for (const { path, operation } of ops) {
+      for (const raw of [...(doc.paths[path].parameters ?? []), ...(operation.parameters ?? [])]) {
+        const p = deref(raw);
+        if (p.in !== 'query' || p.required) continue;
+        const s = deref(p.schema);
+        const str = s.type === 'string' ? s : s.type === 'array' && s.items?.type === 'string' ? s.items : null;
+        if (!str || str.enum) continue;
+        checked++;
+        expect(str.minLength, `${operation.operationId} ${p.name}`).toBe(1);
+        expect(p['x-assumed'], `${operation.operationId} ${p.name}`).toMatch(/minLength 1 is ours/);
+      }
+    }
+    expect(checked).toBe(41);
   });
 });
