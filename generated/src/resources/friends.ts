@@ -109,11 +109,11 @@ export class Friends {
   }
 
   /**
-   * Check friendship with users (list of usernames)
+   * Check friends of a user (list of usernames)
    *
    * `POST /{org_name}/{app_name}/users/{username}/friends/check` — op `friends.check`.
    *
-   * Check friendship with users. Inputs named by the seed (4.3): list of usernames.
+   * Check friends of a user. Inputs named by the seed (4.3): list of usernames.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *

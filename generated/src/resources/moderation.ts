@@ -342,11 +342,11 @@ export class Moderation {
   }
 
   /**
-   * Report content for moderation (report params)
+   * Submit a moderation report (report params)
    *
    * `POST /{org_name}/{app_name}/moderation/reports` — op `moderation.report`.
    *
-   * Report content for moderation. Inputs named by the seed (4.11): report params.
+   * Submit a moderation report. Inputs named by the seed (4.11): report params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
