@@ -2,8 +2,13 @@
  * spec/openapi.yaml against the REST seed: every operation of section 4 is there with the seed's
  * method, path, op name and retry class, and every provenance mark explains itself.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { restSeedOperations } from './helpers/seed.js';
+import { parse } from 'yaml';
+import { markOwners, markSentence } from '../scripts/lib/mark-sentences.js';
+import { specForPrism } from '../scripts/lib/mock-server.js';
+import { restSeedOperations, restSeedPath, seedSection, tableRows } from './helpers/seed.js';
 import { loadYaml, provenanceMarks, specOperations } from './helpers/spec.js';
 
 const doc = loadYaml('spec/openapi.yaml');
@@ -119,9 +124,18 @@ describe('pagination', () => {
 });
 
 describe('authentication, errors and enumerations', () => {
-  it('declares the dialect so mock servers validate as draft 2020-12', () => {
+  it('leaves jsonSchemaDialect at its 3.1 default (written out, Swagger UI shows a red box); Prism gets a copy that names it', () => {
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect('jsonSchemaDialect' in doc).toBe(false);
+    const copy = specForPrism('spec/openapi.yaml');
+    try {
+      const forPrism = parse(readFileSync(copy.path, 'utf8'));
+      expect(forPrism.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
+      expect({ ...forPrism, jsonSchemaDialect: undefined }).toEqual({ ...doc, jsonSchemaDialect: undefined });
+    } finally {
+      copy.remove();
+    }
+    expect(existsSync(copy.path)).toBe(false);
   });
   it('token exchange is exactly as sections 2.1 and 4.1 give it', () => {
     const s = doc.components.schemas;
@@ -145,6 +159,47 @@ describe('authentication, errors and enumerations', () => {
     const codes = doc.components.schemas.ErrorCode.anyOf[0].enum;
     for (const code of ['invalid_argument', 'invalid_client', 'unauthenticated', 'permission_denied', 'ip_not_allowed', 'tenant_unavailable', 'app_unavailable', 'rate_limited', 'already_exists', 'not_found', 'version_conflict']) expect(codes).toContain(code);
     expect(doc.components.schemas.ErrorReason.anyOf[0].enum).toEqual(expect.arrayContaining(['app_deleted', 'tenant_closed']));
+  });
+  it('each reusable error response shows examples whose code is one the seed gives for its status (seed 7), valid against ErrorBody', () => {
+    const seven = seedSection(readFileSync(restSeedPath, 'utf8'), /^## 7\. Errors/);
+    const codesOfStatus = new Map<string, Set<string>>();
+    for (const [status, code] of tableRows(seven)) codesOfStatus.set(status!, (codesOfStatus.get(status!) ?? new Set()).add(code!));
+    expect([...codesOfStatus.get('403')!]).toEqual(['permission_denied', 'ip_not_allowed', 'tenant_unavailable', 'app_unavailable']);
+    // Which status each reusable response is used under, read from the operations.
+    const statusOf = new Map<string, Set<string>>();
+    for (const { operation } of ops)
+      for (const [status, r] of Object.entries<any>(operation.responses))
+        if (r.$ref) statusOf.set(r.$ref.split('/').pop(), (statusOf.get(r.$ref.split('/').pop()) ?? new Set()).add(status));
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv.addSchema({ ...doc, $id: 'openapi' }, 'openapi');
+    const validBody = ajv.getSchema('openapi#/components/schemas/ErrorBody')!;
+    const shown: Record<string, string[]> = {};
+    for (const [name, response] of Object.entries<any>(doc.components.responses)) {
+      const examples = Object.values<any>(response.content['application/json'].examples ?? {});
+      expect(examples.length, `${name} has no example`).toBeGreaterThan(0);
+      const statuses = [...(statusOf.get(name) ?? [])];
+      expect(statuses.length, `${name} is not used`).toBeGreaterThan(0);
+      for (const ex of examples) {
+        expect(validBody(ex.value), `${name}: ${JSON.stringify(validBody.errors)}`).toBe(true);
+        for (const status of statuses) {
+          if (status === 'default') expect(['already_exists', 'not_found', 'version_conflict'], name).toContain(ex.value.error.code); // seed 7: named without a status
+          else expect([...codesOfStatus.get(status)!], `${name} under ${status}`).toContain(ex.value.error.code);
+        }
+      }
+      shown[name] = examples.map((e) => e.value.error.code);
+    }
+    // The first example is the one Swagger UI and Scalar show: each status its own code.
+    expect(Object.fromEntries(Object.entries(shown).map(([k, v]) => [k, v[0]]))).toEqual({
+      InvalidArgument: 'invalid_argument',
+      InvalidClient: 'invalid_client',
+      Unauthenticated: 'unauthenticated',
+      Forbidden: 'permission_denied',
+      RateLimited: 'rate_limited',
+      OtherError: 'already_exists',
+    });
+    expect(shown.Forbidden).toEqual([...codesOfStatus.get('403')!]);
+    expect(doc.components.schemas.ErrorBody.examples).toBeUndefined(); // a schema-level example would show under every status
+    expect(doc.components.responses.RateLimited.headers['Retry-After'].description).toMatch(/Seconds to wait/);
   });
   it('the enumerations of seed 2.3', () => {
     const s = doc.components.schemas;
@@ -178,5 +233,79 @@ describe('honest transcription', () => {
     };
     walk(doc, '', false);
     expect(unexplained).toEqual([]);
+  });
+});
+
+describe('summaries and descriptions for other tools (Swagger UI, Scalar, Redocly)', () => {
+  const rowOf = (o: { method: string; path: string }) => seedRows.find((r) => r.method === o.method && r.path === o.path)!;
+  /** Word stems of the seed row: its op name, its RTC meaning and its path segments. */
+  const seedStems = (o: { method: string; path: string }) => {
+    const row = rowOf(o);
+    const words = [row.op ?? '', row.meaning ?? '', row.path.replace('/{org_name}/{app_name}', '')].join(' ').toLowerCase().split(/[^a-z]+/);
+    return new Set(words.filter((w) => w.length >= 3 && !['org', 'name', 'app'].includes(w)).map((w) => w.slice(0, 4)));
+  };
+
+  it('every summary is a short sentence-case phrase, unique, not "opId (METHOD /path)" and without the operationId', () => {
+    const summaries = ops.map((o) => String(o.operation.summary ?? ''));
+    expect(new Set(summaries).size).toBe(ops.length);
+    for (const { operation } of ops) {
+      const s = String(operation.summary ?? '');
+      expect(s.length, operation.operationId).toBeGreaterThan(5);
+      expect(s.length, `${operation.operationId}: ${s}`).toBeLessThanOrEqual(80);
+      expect(s, operation.operationId).toMatch(/^[A-Z][^A-Z]/); // sentence case: "Create a user", not "Create A User"
+      expect(s, operation.operationId).not.toMatch(/\.$/);
+      expect(s, operation.operationId).not.toMatch(/\((GET|POST|PUT|PATCH|DELETE) \//);
+      expect(s.toLowerCase(), operation.operationId).not.toContain(String(operation.operationId).toLowerCase());
+      expect(s, operation.operationId).not.toMatch(/\b[a-z]+\.[a-z_]+\b/); // no op-name-like token at all
+    }
+  });
+
+  it('every summary names something of its seed row (a word of the op name, RTC meaning or path)', () => {
+    const unrelated = ops.filter((o) => {
+      const stems = seedStems(o);
+      return !String(o.operation.summary).toLowerCase().split(/[^a-z]+/).some((w) => stems.has(w.slice(0, 4)));
+    });
+    expect(unrelated.map((o) => `${o.operation.operationId}: ${o.operation.summary}`)).toEqual([]);
+  });
+
+  it('every description states the inputs exactly as the seed row names them, and the retry class in words', () => {
+    for (const o of ops) {
+      const row = rowOf(o);
+      const d = String(o.operation.description ?? '');
+      if (row.section === '4.1') continue;
+      if (row.meaning !== null) expect(d, o.operation.operationId).toContain(`Seed 4.13: "${row.meaning}"`);
+      else if (row.inputs) for (const part of row.inputs.split('; ')) expect(d, o.operation.operationId).toContain(part);
+      else expect(d, o.operation.operationId).toContain('names no inputs besides the path');
+      expect(d, o.operation.operationId).toContain(`Retry class ${o.operation['x-retry-class']}: `);
+      expect(d.split('\n')[0]!.length, o.operation.operationId).toBeGreaterThan(10);
+    }
+  });
+
+  it('every x-assumed / x-not-documented reason is also stated in the nearest description (run scripts/spec-mark-sentences.ts)', () => {
+    const owners = markOwners(doc);
+    expect(owners.length).toBeGreaterThan(250);
+    const missing = owners.filter((m) => !String(m.owner.description ?? '').includes(m.reason.trim()));
+    expect(missing.map((m) => `/${m.ownerPath.join('/')}: ${markSentence(m.key, m.reason)}`)).toEqual([]);
+    // A mark inside an extension value (x-pagination …) is stated on the operation that holds it.
+    const pagination = owners.find((m) => JSON.stringify(m.ownerPath) === JSON.stringify(['paths', '/{org_name}/{app_name}/users', 'get']));
+    expect(pagination?.owner.description).toMatch(/Assumed: the seed names cursor, known_version and next_cursor/);
+  });
+
+  it('optional string query parameters refuse "" (minLength 1), since the seed gives no meaning to an empty value', () => {
+    const deref = (x: any): any => (x?.$ref ? deref(x.$ref.slice(2).split('/').reduce((n: any, k: string) => n[k], doc)) : x);
+    let checked = 0;
+    for (const { path, operation } of ops) {
+      for (const raw of [...(doc.paths[path].parameters ?? []), ...(operation.parameters ?? [])]) {
+        const p = deref(raw);
+        if (p.in !== 'query' || p.required) continue;
+        const s = deref(p.schema);
+        const str = s.type === 'string' ? s : s.type === 'array' && s.items?.type === 'string' ? s.items : null;
+        if (!str || str.enum) continue;
+        checked++;
+        expect(str.minLength, `${operation.operationId} ${p.name}`).toBe(1);
+        expect(p['x-assumed'], `${operation.operationId} ${p.name}`).toMatch(/minLength 1 is ours/);
+      }
+    }
+    expect(checked).toBe(41);
   });
 });

@@ -37,6 +37,10 @@ export interface SeedOperationRow {
   retryClass: string | null;
   /** The raw class cell, e.g. "D; N when online_only is true". */
   classCell: string | null;
+  /** The "Inputs named" cell (4.2–4.12), "" when the seed names none; null for 4.1 and 4.13. */
+  inputs: string | null;
+  /** The "Meaning" cell of a 4.13 RTC channel row, e.g. "create channel (201 when created)". */
+  meaning: string | null;
   section: string;
 }
 
@@ -48,7 +52,7 @@ export function restSeedOperations(): SeedOperationRow[] {
   const token = endpoints.match(/^(POST) (\/\{org_name\}\/\{app_name\}\/token)/m);
   const tokenName = endpoints.match(/The operation name is ([\w.]+)\./);
   if (!token || !tokenName) throw new Error('token exchange not found in seed 4.1');
-  out.push({ method: token[1]!, path: token[2]!, op: tokenName[1]!, retryClass: null, classCell: null, section: '4.1' });
+  out.push({ method: token[1]!, path: token[2]!, op: tokenName[1]!, retryClass: null, classCell: null, inputs: null, meaning: null, section: '4.1' });
   for (const section of endpoints.split(/^### /m).slice(1)) {
     const number = section.match(/^(4\.\d+)/)?.[1];
     if (!number || number === '4.1') continue;
@@ -62,6 +66,8 @@ export function restSeedOperations(): SeedOperationRow[] {
         op: rtc ? null : cells[1]!,
         classCell: rtc ? null : cells[2]!,
         retryClass: rtc ? null : cells[2]!.match(/^[QIUDN]/)![0],
+        inputs: rtc ? null : (cells[3] ?? ''),
+        meaning: rtc ? cells[1]! : null,
         section: number,
       });
     }

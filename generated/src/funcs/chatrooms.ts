@@ -109,7 +109,11 @@ import type {
 } from '../types/chatrooms.js';
 
 /**
+ * Add users to a chatroom's allowlist (list of usernames)
+ *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/allowlist` — op `chatrooms.add_to_allowlist`.
+ *
+ * Add users to a chatroom's allowlist. Inputs named by the seed (4.10): list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -124,7 +128,13 @@ export function chatroomsAddToAllowlist(
 }
 
 /**
+ * List a chatroom's allowlist (paging)
+ *
  * `GET /{org_name}/{app_name}/chatrooms/{room_id}/allowlist` — op `chatrooms.allowlist`.
+ *
+ * List a chatroom's allowlist. Inputs named by the seed (4.10): paging.
+ *
+ * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -141,11 +151,15 @@ export function chatroomsAllowlist(
 }
 
 /**
+ * Get chatroom attributes (optional keys)
+ *
  * `GET /{org_name}/{app_name}/chatrooms/{room_id}/attributes` — op `chatrooms.attributes`.
+ *
+ * Get chatroom attributes. Inputs named by the seed (4.10): optional keys.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
- * Assumed (the seed is silent): the seed says "optional keys"; the query parameter name and its form (repeated key) are ours; the seed names the resource type RoomAttributes but not which operation returns it; this pairing is ours.
+ * Assumed (the seed is silent): the seed says "optional keys"; the query parameter name and its form (repeated key) are ours; the seed does not say an empty `keys` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `keys=`); the seed names the resource type RoomAttributes but not which operation returns it; this pairing is ours.
  */
 export function chatroomsAttributes(
   client: ImCore,
@@ -156,7 +170,11 @@ export function chatroomsAttributes(
 }
 
 /**
+ * Ban users from a chatroom (list of usernames, optional penalty params)
+ *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/bans` — op `chatrooms.ban`.
+ *
+ * Ban users from a chatroom. Inputs named by the seed (4.10): list of usernames, optional penalty params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -173,7 +191,13 @@ export function chatroomsBan(
 }
 
 /**
+ * List a chatroom's bans (paging)
+ *
  * `GET /{org_name}/{app_name}/chatrooms/{room_id}/bans` — op `chatrooms.bans`.
+ *
+ * List a chatroom's bans. Inputs named by the seed (4.10): paging.
+ *
+ * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -190,7 +214,11 @@ export function chatroomsBans(
 }
 
 /**
+ * Create a chatroom (name, optional params)
+ *
  * `POST /{org_name}/{app_name}/chatrooms` — op `chatrooms.create`.
+ *
+ * Create a chatroom. Inputs named by the seed (4.10): name, optional params.
  *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
  *
@@ -207,7 +235,11 @@ export function chatroomsCreate(
 }
 
 /**
+ * Delete a chatroom
+ *
  * `DELETE /{org_name}/{app_name}/chatrooms/{room_id}` — op `chatrooms.delete`.
+ *
+ * Delete a chatroom. The seed (4.10) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -220,7 +252,11 @@ export function chatroomsDelete(
 }
 
 /**
+ * Disable a chatroom (optional reason)
+ *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/disable` — op `chatrooms.disable`.
+ *
+ * Disable a chatroom. Inputs named by the seed (4.10): optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -235,7 +271,11 @@ export function chatroomsDisable(
 }
 
 /**
+ * Enable a chatroom
+ *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/enable` — op `chatrooms.enable`.
+ *
+ * Enable a chatroom. The seed (4.10) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -248,7 +288,11 @@ export function chatroomsEnable(
 }
 
 /**
+ * Get a chatroom
+ *
  * `GET /{org_name}/{app_name}/chatrooms/{room_id}` — op `chatrooms.get`.
+ *
+ * Get a chatroom. The seed (4.10) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -263,7 +307,11 @@ export function chatroomsGet(
 }
 
 /**
+ * Kick members from a chatroom (list of usernames)
+ *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/members/batch-delete` — op `chatrooms.kick`.
+ *
+ * Kick members from a chatroom. Inputs named by the seed (4.10): list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -278,7 +326,13 @@ export function chatroomsKick(
 }
 
 /**
+ * List chatrooms (paging)
+ *
  * `GET /{org_name}/{app_name}/chatrooms` — op `chatrooms.list`.
+ *
+ * List chatrooms. Inputs named by the seed (4.10): paging.
+ *
+ * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -295,7 +349,11 @@ export function chatroomsList(
 }
 
 /**
+ * Get one chatroom member
+ *
  * `GET /{org_name}/{app_name}/chatrooms/{room_id}/members/{username}` — op `chatrooms.member`.
+ *
+ * Get one chatroom member. The seed (4.10) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -310,7 +368,13 @@ export function chatroomsMember(
 }
 
 /**
+ * List a chatroom's members (paging)
+ *
  * `GET /{org_name}/{app_name}/chatrooms/{room_id}/members` — op `chatrooms.members`.
+ *
+ * List a chatroom's members. Inputs named by the seed (4.10): paging.
+ *
+ * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -327,7 +391,11 @@ export function chatroomsMembers(
 }
 
 /**
+ * Mute users in a chatroom (list of usernames, optional penalty params)
+ *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/mutes` — op `chatrooms.mute`.
+ *
+ * Mute users in a chatroom. Inputs named by the seed (4.10): list of usernames, optional penalty params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -344,7 +412,11 @@ export function chatroomsMute(
 }
 
 /**
+ * Mute all members of a chatroom
+ *
  * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/mute-all` — op `chatrooms.mute_all`.
+ *
+ * Mute all members of a chatroom. The seed (4.10) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -357,7 +429,13 @@ export function chatroomsMuteAll(
 }
 
 /**
+ * List a chatroom's mutes (paging)
+ *
  * `GET /{org_name}/{app_name}/chatrooms/{room_id}/mutes` — op `chatrooms.mutes`.
+ *
+ * List a chatroom's mutes. Inputs named by the seed (4.10): paging.
+ *
+ * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -374,7 +452,11 @@ export function chatroomsMutes(
 }
 
 /**
+ * Get chatroom online counts (list of room ids)
+ *
  * `POST /{org_name}/{app_name}/chatrooms/online-counts` — op `chatrooms.online_counts`.
+ *
+ * Get chatroom online counts. Inputs named by the seed (4.10): list of room ids.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -389,7 +471,11 @@ export function chatroomsOnlineCounts(
 }
 
 /**
+ * Recall a chatroom message (optional reason)
+ *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/messages/{message_id}/recall` — op `chatrooms.recall`.
+ *
+ * Recall a chatroom message. Inputs named by the seed (4.10): optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -404,7 +490,11 @@ export function chatroomsRecall(
 }
 
 /**
+ * List a chatroom's recent messages (optional limit)
+ *
  * `GET /{org_name}/{app_name}/chatrooms/{room_id}/messages` — op `chatrooms.recent_messages`.
+ *
+ * List a chatroom's recent messages. Inputs named by the seed (4.10): optional limit.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  */
@@ -417,7 +507,11 @@ export function chatroomsRecentMessages(
 }
 
 /**
+ * Remove a chatroom admin
+ *
  * `DELETE /{org_name}/{app_name}/chatrooms/{room_id}/admins/{username}` — op `chatrooms.remove_admin`.
+ *
+ * Remove a chatroom admin. The seed (4.10) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -430,7 +524,11 @@ export function chatroomsRemoveAdmin(
 }
 
 /**
+ * Remove chatroom attributes (list of keys)
+ *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/attributes/batch-delete` — op `chatrooms.remove_attributes`.
+ *
+ * Remove chatroom attributes. Inputs named by the seed (4.10): list of keys.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -445,7 +543,11 @@ export function chatroomsRemoveAttributes(
 }
 
 /**
+ * Remove users from a chatroom's allowlist (list of usernames)
+ *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/allowlist/batch-delete` — op `chatrooms.remove_from_allowlist`.
+ *
+ * Remove users from a chatroom's allowlist. Inputs named by the seed (4.10): list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -460,7 +562,11 @@ export function chatroomsRemoveFromAllowlist(
 }
 
 /**
+ * Send a chatroom message (message params)
+ *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/messages` — op `chatrooms.send`.
+ *
+ * Send a chatroom message. Inputs named by the seed (4.10): message params.
  *
  * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
  *
@@ -481,7 +587,11 @@ export function chatroomsSend(
 }
 
 /**
+ * Make a user a chatroom admin
+ *
  * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/admins/{username}` — op `chatrooms.set_admin`.
+ *
+ * Make a user a chatroom admin. The seed (4.10) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -494,7 +604,11 @@ export function chatroomsSetAdmin(
 }
 
 /**
+ * Set chatroom attributes (map of string to string)
+ *
  * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/attributes` — op `chatrooms.set_attributes`.
+ *
+ * Set chatroom attributes. Inputs named by the seed (4.10): map of string to string.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -509,7 +623,11 @@ export function chatroomsSetAttributes(
 }
 
 /**
+ * Transfer chatroom ownership (username, or null)
+ *
  * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/owner` — op `chatrooms.transfer_owner`.
+ *
+ * Transfer chatroom ownership. Inputs named by the seed (4.10): username, or null.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -522,7 +640,11 @@ export function chatroomsTransferOwner(
 }
 
 /**
+ * Unban users from a chatroom (list of usernames)
+ *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/bans/batch-delete` — op `chatrooms.unban`.
+ *
+ * Unban users from a chatroom. Inputs named by the seed (4.10): list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -537,7 +659,11 @@ export function chatroomsUnban(
 }
 
 /**
+ * Unmute users in a chatroom (list of usernames)
+ *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/mutes/batch-delete` — op `chatrooms.unmute`.
+ *
+ * Unmute users in a chatroom. Inputs named by the seed (4.10): list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -552,7 +678,11 @@ export function chatroomsUnmute(
 }
 
 /**
+ * Unmute all members of a chatroom
+ *
  * `DELETE /{org_name}/{app_name}/chatrooms/{room_id}/mute-all` — op `chatrooms.unmute_all`.
+ *
+ * Unmute all members of a chatroom. The seed (4.10) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -565,7 +695,11 @@ export function chatroomsUnmuteAll(
 }
 
 /**
+ * Update a chatroom (profile)
+ *
  * `PATCH /{org_name}/{app_name}/chatrooms/{room_id}` — op `chatrooms.update`.
+ *
+ * Update a chatroom. Inputs named by the seed (4.10): profile.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *

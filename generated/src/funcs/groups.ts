@@ -92,7 +92,11 @@ import type {
 } from '../types/groups.js';
 
 /**
+ * Add members to a group (list of usernames)
+ *
  * `POST /{org_name}/{app_name}/groups/{group_id}/members/batch` — op `groups.add_members`.
+ *
+ * Add members to a group. Inputs named by the seed (4.5): list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -107,7 +111,11 @@ export function groupsAddMembers(
 }
 
 /**
+ * Add a user to a group's blacklist (optional reason)
+ *
  * `PUT /{org_name}/{app_name}/groups/{group_id}/blacklist/{username}` — op `groups.add_to_blacklist`.
+ *
+ * Add a user to a group's blacklist. Inputs named by the seed (4.5): optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -122,7 +130,13 @@ export function groupsAddToBlacklist(
 }
 
 /**
+ * List a group's blacklist (paging)
+ *
  * `GET /{org_name}/{app_name}/groups/{group_id}/blacklist` — op `groups.blacklist`.
+ *
+ * List a group's blacklist. Inputs named by the seed (4.5): paging.
+ *
+ * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -139,7 +153,11 @@ export function groupsBlacklist(
 }
 
 /**
+ * Create a group (owner username, optional params)
+ *
  * `POST /{org_name}/{app_name}/groups` — op `groups.create`.
+ *
+ * Create a group. Inputs named by the seed (4.5): owner username, optional params. The seed adds: result is a create-group result.
  *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
  *
@@ -156,11 +174,15 @@ export function groupsCreate(
 }
 
 /**
+ * Delete a group (optional reason)
+ *
  * `DELETE /{org_name}/{app_name}/groups/{group_id}` — op `groups.delete`.
+ *
+ * Delete a group. Inputs named by the seed (4.5): optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies.
+ * Assumed (the seed is silent): the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`).
  */
 export function groupsDelete(
   client: ImCore,
@@ -171,7 +193,11 @@ export function groupsDelete(
 }
 
 /**
+ * Disable a group (optional reason)
+ *
  * `POST /{org_name}/{app_name}/groups/{group_id}/disable` — op `groups.disable`.
+ *
+ * Disable a group. Inputs named by the seed (4.5): optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -186,7 +212,11 @@ export function groupsDisable(
 }
 
 /**
+ * Enable a group
+ *
  * `POST /{org_name}/{app_name}/groups/{group_id}/enable` — op `groups.enable`.
+ *
+ * Enable a group. The seed (4.5) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -199,7 +229,11 @@ export function groupsEnable(
 }
 
 /**
+ * Get a group
+ *
  * `GET /{org_name}/{app_name}/groups/{group_id}` — op `groups.get`.
+ *
+ * Get a group. The seed (4.5) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -214,7 +248,11 @@ export function groupsGet(
 }
 
 /**
+ * Get a user's group invite settings
+ *
  * `GET /{org_name}/{app_name}/users/{username}/group-settings` — op `groups.invite_settings`.
+ *
+ * Get a user's group invite settings. The seed (4.5) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -229,7 +267,13 @@ export function groupsInviteSettings(
 }
 
 /**
+ * List groups (paging)
+ *
  * `GET /{org_name}/{app_name}/groups` — op `groups.list`.
+ *
+ * List groups. Inputs named by the seed (4.5): paging.
+ *
+ * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -246,7 +290,11 @@ export function groupsList(
 }
 
 /**
+ * Get one group member
+ *
  * `GET /{org_name}/{app_name}/groups/{group_id}/members/{username}` — op `groups.member`.
+ *
+ * Get one group member. The seed (4.5) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -261,7 +309,13 @@ export function groupsMember(
 }
 
 /**
+ * List a group's members (cursor, known_version)
+ *
  * `GET /{org_name}/{app_name}/groups/{group_id}/members` — op `groups.members`.
+ *
+ * List a group's members. Inputs named by the seed (4.5): cursor, known_version.
+ *
+ * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -278,7 +332,11 @@ export function groupsMembers(
 }
 
 /**
+ * Mute all members of a group
+ *
  * `PUT /{org_name}/{app_name}/groups/{group_id}/mute-all` — op `groups.mute_all`.
+ *
+ * Mute all members of a group. The seed (4.5) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -291,7 +349,11 @@ export function groupsMuteAll(
 }
 
 /**
+ * Mute a group member (optional duration in seconds)
+ *
  * `PUT /{org_name}/{app_name}/groups/{group_id}/members/{username}/mute` — op `groups.mute_member`.
+ *
+ * Mute a group member. Inputs named by the seed (4.5): optional duration in seconds.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -306,7 +368,13 @@ export function groupsMuteMember(
 }
 
 /**
+ * List the groups of a user (paging)
+ *
  * `GET /{org_name}/{app_name}/users/{username}/groups` — op `groups.of_user`.
+ *
+ * List the groups of a user. Inputs named by the seed (4.5): paging.
+ *
+ * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -323,7 +391,11 @@ export function groupsOfUser(
 }
 
 /**
+ * Remove a user from a group's blacklist
+ *
  * `DELETE /{org_name}/{app_name}/groups/{group_id}/blacklist/{username}` — op `groups.remove_from_blacklist`.
+ *
+ * Remove a user from a group's blacklist. The seed (4.5) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -336,7 +408,11 @@ export function groupsRemoveFromBlacklist(
 }
 
 /**
+ * Remove members from a group (list of usernames)
+ *
  * `POST /{org_name}/{app_name}/groups/{group_id}/members/batch-delete` — op `groups.remove_members`.
+ *
+ * Remove members from a group. Inputs named by the seed (4.5): list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -351,7 +427,13 @@ export function groupsRemoveMembers(
 }
 
 /**
+ * List a group's requests (paging)
+ *
  * `GET /{org_name}/{app_name}/groups/{group_id}/requests` — op `groups.requests`.
+ *
+ * List a group's requests. Inputs named by the seed (4.5): paging.
+ *
+ * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -368,7 +450,11 @@ export function groupsRequests(
 }
 
 /**
+ * Set a user's group invite settings (invite_mode)
+ *
  * `PUT /{org_name}/{app_name}/users/{username}/group-settings` — op `groups.set_invite_settings`.
+ *
+ * Set a user's group invite settings. Inputs named by the seed (4.5): invite_mode.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -383,7 +469,11 @@ export function groupsSetInviteSettings(
 }
 
 /**
+ * Set a group member's role (role)
+ *
  * `PUT /{org_name}/{app_name}/groups/{group_id}/members/{username}/role` — op `groups.set_role`.
+ *
+ * Set a group member's role. Inputs named by the seed (4.5): role.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -396,7 +486,11 @@ export function groupsSetRole(
 }
 
 /**
+ * Transfer group ownership (username)
+ *
  * `PUT /{org_name}/{app_name}/groups/{group_id}/owner` — op `groups.transfer_owner`.
+ *
+ * Transfer group ownership. Inputs named by the seed (4.5): username.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -409,7 +503,11 @@ export function groupsTransferOwner(
 }
 
 /**
+ * Unmute all members of a group
+ *
  * `DELETE /{org_name}/{app_name}/groups/{group_id}/mute-all` — op `groups.unmute_all`.
+ *
+ * Unmute all members of a group. The seed (4.5) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -422,7 +520,11 @@ export function groupsUnmuteAll(
 }
 
 /**
+ * Unmute a group member
+ *
  * `DELETE /{org_name}/{app_name}/groups/{group_id}/members/{username}/mute` — op `groups.unmute_member`.
+ *
+ * Unmute a group member. The seed (4.5) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -435,7 +537,11 @@ export function groupsUnmuteMember(
 }
 
 /**
+ * Update a group (profile and settings)
+ *
  * `PATCH /{org_name}/{app_name}/groups/{group_id}` — op `groups.update`.
+ *
+ * Update a group. Inputs named by the seed (4.5): profile and settings.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -452,7 +558,11 @@ export function groupsUpdate(
 }
 
 /**
+ * Update a group member (member profile)
+ *
  * `PATCH /{org_name}/{app_name}/groups/{group_id}/members/{username}` — op `groups.update_member`.
+ *
+ * Update a group member. Inputs named by the seed (4.5): member profile.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *

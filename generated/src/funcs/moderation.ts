@@ -84,7 +84,11 @@ import type {
 } from '../types/moderation.js';
 
 /**
+ * Add words to a word list (list of words)
+ *
  * `POST /{org_name}/{app_name}/moderation/word-lists/{list_id}/words/batch` — op `moderation.add_words`.
+ *
+ * Add words to a word list. Inputs named by the seed (4.11): list of words.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -99,7 +103,11 @@ export function moderationAddWords(
 }
 
 /**
+ * Decide moderation items in batch (list of item ids, decision params)
+ *
  * `POST /{org_name}/{app_name}/moderation/items/batch-decide` — op `moderation.batch_decide`.
+ *
+ * Decide moderation items in batch. Inputs named by the seed (4.11): list of item ids, decision params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -114,7 +122,11 @@ export function moderationBatchDecide(
 }
 
 /**
+ * Check text (scene, text params)
+ *
  * `POST /{org_name}/{app_name}/moderation/text-check` — op `moderation.check_text`.
+ *
+ * Check text. Inputs named by the seed (4.11): scene, text params.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -131,11 +143,15 @@ export function moderationCheckText(
 }
 
 /**
+ * Clear a user's violations (optional reason; returns a count)
+ *
  * `DELETE /{org_name}/{app_name}/moderation/users/{username}/violations` — op `moderation.clear_violations`.
+ *
+ * Clear a user's violations. Inputs named by the seed (4.11): optional reason. The seed adds: returns a number.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies.
+ * Assumed (the seed is silent): the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`).
  */
 export function moderationClearViolations(
   client: ImCore,
@@ -146,7 +162,11 @@ export function moderationClearViolations(
 }
 
 /**
+ * Get the moderation config
+ *
  * `GET /{org_name}/{app_name}/moderation/config` — op `moderation.config`.
+ *
+ * Get the moderation config. The seed (4.11) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -161,7 +181,11 @@ export function moderationConfig(
 }
 
 /**
+ * Create a word list (name, optional params)
+ *
  * `POST /{org_name}/{app_name}/moderation/word-lists` — op `moderation.create_word_list`.
+ *
+ * Create a word list. Inputs named by the seed (4.11): name, optional params.
  *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
  *
@@ -176,7 +200,11 @@ export function moderationCreateWordList(
 }
 
 /**
+ * Decide a moderation item (decision, actions, count_violation, note, version)
+ *
  * `POST /{org_name}/{app_name}/moderation/items/{item_id}/decide` — op `moderation.decide`.
+ *
+ * Decide a moderation item. Inputs named by the seed (4.11): decision, actions, count_violation, note, version.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -193,7 +221,11 @@ export function moderationDecide(
 }
 
 /**
+ * Delete a word list
+ *
  * `DELETE /{org_name}/{app_name}/moderation/word-lists/{list_id}` — op `moderation.delete_word_list`.
+ *
+ * Delete a word list. The seed (4.11) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -206,7 +238,11 @@ export function moderationDeleteWordList(
 }
 
 /**
+ * Escalate a moderation item (optional note)
+ *
  * `POST /{org_name}/{app_name}/moderation/items/{item_id}/escalate` — op `moderation.escalate`.
+ *
+ * Escalate a moderation item. Inputs named by the seed (4.11): optional note.
  *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
  */
@@ -219,7 +255,11 @@ export function moderationEscalate(
 }
 
 /**
+ * Get a moderation item
+ *
  * `GET /{org_name}/{app_name}/moderation/items/{item_id}` — op `moderation.item`.
+ *
+ * Get a moderation item. The seed (4.11) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -234,7 +274,11 @@ export function moderationItem(
 }
 
 /**
+ * Get a moderation item's content
+ *
  * `GET /{org_name}/{app_name}/moderation/items/{item_id}/content` — op `moderation.item_content`.
+ *
+ * Get a moderation item's content. The seed (4.11) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -249,7 +293,13 @@ export function moderationItemContent(
 }
 
 /**
+ * List moderation items (optional scene, status filters, paging)
+ *
  * `GET /{org_name}/{app_name}/moderation/items` — op `moderation.items`.
+ *
+ * List moderation items. Inputs named by the seed (4.11): optional scene, status filters, paging.
+ *
+ * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours. Assumed: seed 4.11 describes the helper (statuses pending and auto_violation, 20 items by default, optional scene); the item fields that hold its id and version are not shown: id and version are ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -266,7 +316,13 @@ export function moderationItems(
 }
 
 /**
+ * List platform actions (paging)
+ *
  * `GET /{org_name}/{app_name}/moderation/platform-actions` — op `moderation.platform_actions`.
+ *
+ * List platform actions. Inputs named by the seed (4.11): paging.
+ *
+ * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -283,7 +339,11 @@ export function moderationPlatformActions(
 }
 
 /**
+ * Remove words from a word list (list of words; returns a count)
+ *
  * `POST /{org_name}/{app_name}/moderation/word-lists/{list_id}/words/batch-delete` — op `moderation.remove_words`.
+ *
+ * Remove words from a word list. Inputs named by the seed (4.11): list of words. The seed adds: returns a number.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -298,7 +358,11 @@ export function moderationRemoveWords(
 }
 
 /**
+ * Submit a moderation report (report params)
+ *
  * `POST /{org_name}/{app_name}/moderation/reports` — op `moderation.report`.
+ *
+ * Submit a moderation report. Inputs named by the seed (4.11): report params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -313,7 +377,13 @@ export function moderationReport(
 }
 
 /**
+ * Get moderation stats (stats params)
+ *
  * `GET /{org_name}/{app_name}/moderation/stats` — op `moderation.stats`.
+ *
+ * Get moderation stats. Inputs named by the seed (4.11): stats params.
+ *
+ * Not documented by the service: the stats params are named but not shown.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -328,7 +398,11 @@ export function moderationStats(
 }
 
 /**
+ * Update the moderation config (partial config)
+ *
  * `PATCH /{org_name}/{app_name}/moderation/config` — op `moderation.update_config`.
+ *
+ * Update the moderation config. Inputs named by the seed (4.11): partial config.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -345,7 +419,11 @@ export function moderationUpdateConfig(
 }
 
 /**
+ * Update a word list
+ *
  * `PATCH /{org_name}/{app_name}/moderation/word-lists/{list_id}` — op `moderation.update_word_list`.
+ *
+ * Update a word list. The seed (4.11) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -360,7 +438,13 @@ export function moderationUpdateWordList(
 }
 
 /**
+ * List a user's violations (paging)
+ *
  * `GET /{org_name}/{app_name}/moderation/users/{username}/violations` — op `moderation.violations`.
+ *
+ * List a user's violations. Inputs named by the seed (4.11): paging.
+ *
+ * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -377,7 +461,11 @@ export function moderationViolations(
 }
 
 /**
+ * Get a word list
+ *
  * `GET /{org_name}/{app_name}/moderation/word-lists/{list_id}` — op `moderation.word_list`.
+ *
+ * Get a word list. The seed (4.11) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  */
@@ -390,7 +478,11 @@ export function moderationWordList(
 }
 
 /**
+ * List word lists
+ *
  * `GET /{org_name}/{app_name}/moderation/word-lists` — op `moderation.word_lists`.
+ *
+ * List word lists. The seed (4.11) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  */
@@ -403,7 +495,13 @@ export function moderationWordLists(
 }
 
 /**
+ * List the words of a word list (paging)
+ *
  * `GET /{org_name}/{app_name}/moderation/word-lists/{list_id}/words` — op `moderation.words`.
+ *
+ * List the words of a word list. Inputs named by the seed (4.11): paging.
+ *
+ * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *

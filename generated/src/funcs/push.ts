@@ -38,7 +38,11 @@ import type {
 } from '../types/push.js';
 
 /**
+ * List a user's push devices
+ *
  * `GET /{org_name}/{app_name}/users/{username}/push-devices` — op `push.devices`.
+ *
+ * List a user's push devices. The seed (4.9) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  */
@@ -51,7 +55,11 @@ export function pushDevices(
 }
 
 /**
+ * Mute push for a group conversation (mode, optional params)
+ *
  * `PUT /{org_name}/{app_name}/users/{username}/push-settings/conversations/group/{group_id}` — op `push.mute_group`.
+ *
+ * Mute push for a group conversation. Inputs named by the seed (4.9): mode (none or mention_only), optional params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -68,7 +76,11 @@ export function pushMuteGroup(
 }
 
 /**
+ * Mute push for a single conversation (mode, optional params)
+ *
  * `PUT /{org_name}/{app_name}/users/{username}/push-settings/conversations/single/{peer}` — op `push.mute_single`.
+ *
+ * Mute push for a single conversation. Inputs named by the seed (4.9): mode (none), optional params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -85,7 +97,13 @@ export function pushMuteSingle(
 }
 
 /**
+ * List a user's push conversation mutes (cursor, known_version)
+ *
  * `GET /{org_name}/{app_name}/users/{username}/push-settings/conversations` — op `push.mutes`.
+ *
+ * List a user's push conversation mutes. Inputs named by the seed (4.9): cursor, known_version.
+ *
+ * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -102,7 +120,11 @@ export function pushMutes(
 }
 
 /**
+ * Get a user's push settings
+ *
  * `GET /{org_name}/{app_name}/users/{username}/push-settings` — op `push.settings`.
+ *
+ * Get a user's push settings. The seed (4.9) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -117,7 +139,11 @@ export function pushSettings(
 }
 
 /**
+ * Unbind a user's push device
+ *
  * `DELETE /{org_name}/{app_name}/users/{username}/push-devices/{session_id}` — op `push.unbind_device`.
+ *
+ * Unbind a user's push device. The seed (4.9) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -130,7 +156,11 @@ export function pushUnbindDevice(
 }
 
 /**
+ * Unmute push for a group conversation
+ *
  * `DELETE /{org_name}/{app_name}/users/{username}/push-settings/conversations/group/{group_id}` — op `push.unmute_group`.
+ *
+ * Unmute push for a group conversation. The seed (4.9) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -143,7 +173,11 @@ export function pushUnmuteGroup(
 }
 
 /**
+ * Unmute push for a single conversation
+ *
  * `DELETE /{org_name}/{app_name}/users/{username}/push-settings/conversations/single/{peer}` — op `push.unmute_single`.
+ *
+ * Unmute push for a single conversation. The seed (4.9) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -156,7 +190,11 @@ export function pushUnmuteSingle(
 }
 
 /**
+ * Update a user's push settings (partial settings)
+ *
  * `PATCH /{org_name}/{app_name}/users/{username}/push-settings` — op `push.update_settings`.
+ *
+ * Update a user's push settings. Inputs named by the seed (4.9): partial settings.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *

@@ -31,7 +31,11 @@ export class Blacklist {
   constructor(private readonly client: ImCore) {}
 
   /**
+   * Add a user to a blacklist
+   *
    * `PUT /{org_name}/{app_name}/users/{username}/blacklist/{target}` — op `blacklist.add`.
+   *
+   * Add a user to a blacklist. The seed (4.4) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -40,7 +44,11 @@ export class Blacklist {
   }
 
   /**
+   * Add users to a blacklist in batch (list of usernames)
+   *
    * `POST /{org_name}/{app_name}/users/{username}/blacklist/batch` — op `blacklist.batch_add`.
+   *
+   * Add users to a blacklist in batch. Inputs named by the seed (4.4): list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -54,7 +62,11 @@ export class Blacklist {
   }
 
   /**
+   * Remove users from a blacklist in batch (list of usernames)
+   *
    * `POST /{org_name}/{app_name}/users/{username}/blacklist/batch-delete` — op `blacklist.batch_remove`.
+   *
+   * Remove users from a blacklist in batch. Inputs named by the seed (4.4): list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -68,7 +80,13 @@ export class Blacklist {
   }
 
   /**
+   * List a user's blacklist (cursor, known_version)
+   *
    * `GET /{org_name}/{app_name}/users/{username}/blacklist` — op `blacklist.list`.
+   *
+   * List a user's blacklist. Inputs named by the seed (4.4): cursor, known_version.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -84,7 +102,11 @@ export class Blacklist {
   }
 
   /**
+   * Remove a user from a blacklist
+   *
    * `DELETE /{org_name}/{app_name}/users/{username}/blacklist/{target}` — op `blacklist.remove`.
+   *
+   * Remove a user from a blacklist. The seed (4.4) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */

@@ -32,7 +32,11 @@ export class Calls {
   constructor(private readonly client: ImCore) {}
 
   /**
+   * Get a user's active calls
+   *
    * `GET /{org_name}/{app_name}/users/{username}/calls/active` — op `calls.active_of`.
+   *
+   * Get a user's active calls. The seed (4.12) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -43,7 +47,11 @@ export class Calls {
   }
 
   /**
+   * End a call (optional reason)
+   *
    * `POST /{org_name}/{app_name}/calls/{call_id}/end` — op `calls.end`.
+   *
+   * End a call. Inputs named by the seed (4.12): optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -54,7 +62,11 @@ export class Calls {
   }
 
   /**
+   * Get a call
+   *
    * `GET /{org_name}/{app_name}/calls/{call_id}` — op `calls.get`.
+   *
+   * Get a call. The seed (4.12) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -65,7 +77,13 @@ export class Calls {
   }
 
   /**
+   * List calls (paging)
+   *
    * `GET /{org_name}/{app_name}/calls` — op `calls.list`.
+   *
+   * List calls. Inputs named by the seed (4.12): paging.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -81,7 +99,11 @@ export class Calls {
   }
 
   /**
+   * Remove a member from a call (optional reason)
+   *
    * `POST /{org_name}/{app_name}/calls/{call_id}/members/{username}/remove` — op `calls.remove_member`.
+   *
+   * Remove a member from a call. Inputs named by the seed (4.12): optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -95,11 +117,15 @@ export class Calls {
   }
 
   /**
+   * Get call day statistics (from, to)
+   *
    * `GET /{org_name}/{app_name}/rtc/stats` — op `calls.stats`.
+   *
+   * Get call day statistics. Inputs named by the seed (4.12): from, to (strings).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed names the resource type CallDayStats but not which operation returns it; this pairing is ours.
+   * Assumed (the seed is silent): the seed does not say an empty `from` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `from=`); the seed does not say an empty `to` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `to=`); the seed names the resource type CallDayStats but not which operation returns it; this pairing is ours.
    */
   stats(params?: CallsStatsParams, options?: RequestOptions): ApiPromise<CallsStatsResult> {
     return callsStats(this.client, params, options);

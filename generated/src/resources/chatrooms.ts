@@ -113,7 +113,11 @@ export class Chatrooms {
   constructor(private readonly client: ImCore) {}
 
   /**
+   * Add users to a chatroom's allowlist (list of usernames)
+   *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/allowlist` — op `chatrooms.add_to_allowlist`.
+   *
+   * Add users to a chatroom's allowlist. Inputs named by the seed (4.10): list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -127,7 +131,13 @@ export class Chatrooms {
   }
 
   /**
+   * List a chatroom's allowlist (paging)
+   *
    * `GET /{org_name}/{app_name}/chatrooms/{room_id}/allowlist` — op `chatrooms.allowlist`.
+   *
+   * List a chatroom's allowlist. Inputs named by the seed (4.10): paging.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -143,11 +153,15 @@ export class Chatrooms {
   }
 
   /**
+   * Get chatroom attributes (optional keys)
+   *
    * `GET /{org_name}/{app_name}/chatrooms/{room_id}/attributes` — op `chatrooms.attributes`.
+   *
+   * Get chatroom attributes. Inputs named by the seed (4.10): optional keys.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed says "optional keys"; the query parameter name and its form (repeated key) are ours; the seed names the resource type RoomAttributes but not which operation returns it; this pairing is ours.
+   * Assumed (the seed is silent): the seed says "optional keys"; the query parameter name and its form (repeated key) are ours; the seed does not say an empty `keys` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `keys=`); the seed names the resource type RoomAttributes but not which operation returns it; this pairing is ours.
    */
   attributes(
     params: ChatroomsAttributesParams,
@@ -157,7 +171,11 @@ export class Chatrooms {
   }
 
   /**
+   * Ban users from a chatroom (list of usernames, optional penalty params)
+   *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/bans` — op `chatrooms.ban`.
+   *
+   * Ban users from a chatroom. Inputs named by the seed (4.10): list of usernames, optional penalty params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -170,7 +188,13 @@ export class Chatrooms {
   }
 
   /**
+   * List a chatroom's bans (paging)
+   *
    * `GET /{org_name}/{app_name}/chatrooms/{room_id}/bans` — op `chatrooms.bans`.
+   *
+   * List a chatroom's bans. Inputs named by the seed (4.10): paging.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -186,7 +210,11 @@ export class Chatrooms {
   }
 
   /**
+   * Create a chatroom (name, optional params)
+   *
    * `POST /{org_name}/{app_name}/chatrooms` — op `chatrooms.create`.
+   *
+   * Create a chatroom. Inputs named by the seed (4.10): name, optional params.
    *
    * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
    *
@@ -202,7 +230,11 @@ export class Chatrooms {
   }
 
   /**
+   * Delete a chatroom
+   *
    * `DELETE /{org_name}/{app_name}/chatrooms/{room_id}` — op `chatrooms.delete`.
+   *
+   * Delete a chatroom. The seed (4.10) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -214,7 +246,11 @@ export class Chatrooms {
   }
 
   /**
+   * Disable a chatroom (optional reason)
+   *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/disable` — op `chatrooms.disable`.
+   *
+   * Disable a chatroom. Inputs named by the seed (4.10): optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -228,7 +264,11 @@ export class Chatrooms {
   }
 
   /**
+   * Enable a chatroom
+   *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/enable` — op `chatrooms.enable`.
+   *
+   * Enable a chatroom. The seed (4.10) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -240,7 +280,11 @@ export class Chatrooms {
   }
 
   /**
+   * Get a chatroom
+   *
    * `GET /{org_name}/{app_name}/chatrooms/{room_id}` — op `chatrooms.get`.
+   *
+   * Get a chatroom. The seed (4.10) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -251,7 +295,11 @@ export class Chatrooms {
   }
 
   /**
+   * Kick members from a chatroom (list of usernames)
+   *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/members/batch-delete` — op `chatrooms.kick`.
+   *
+   * Kick members from a chatroom. Inputs named by the seed (4.10): list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -262,7 +310,13 @@ export class Chatrooms {
   }
 
   /**
+   * List chatrooms (paging)
+   *
    * `GET /{org_name}/{app_name}/chatrooms` — op `chatrooms.list`.
+   *
+   * List chatrooms. Inputs named by the seed (4.10): paging.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -278,7 +332,11 @@ export class Chatrooms {
   }
 
   /**
+   * Get one chatroom member
+   *
    * `GET /{org_name}/{app_name}/chatrooms/{room_id}/members/{username}` — op `chatrooms.member`.
+   *
+   * Get one chatroom member. The seed (4.10) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -292,7 +350,13 @@ export class Chatrooms {
   }
 
   /**
+   * List a chatroom's members (paging)
+   *
    * `GET /{org_name}/{app_name}/chatrooms/{room_id}/members` — op `chatrooms.members`.
+   *
+   * List a chatroom's members. Inputs named by the seed (4.10): paging.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -308,7 +372,11 @@ export class Chatrooms {
   }
 
   /**
+   * Mute users in a chatroom (list of usernames, optional penalty params)
+   *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/mutes` — op `chatrooms.mute`.
+   *
+   * Mute users in a chatroom. Inputs named by the seed (4.10): list of usernames, optional penalty params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -321,7 +389,11 @@ export class Chatrooms {
   }
 
   /**
+   * Mute all members of a chatroom
+   *
    * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/mute-all` — op `chatrooms.mute_all`.
+   *
+   * Mute all members of a chatroom. The seed (4.10) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -333,7 +405,13 @@ export class Chatrooms {
   }
 
   /**
+   * List a chatroom's mutes (paging)
+   *
    * `GET /{org_name}/{app_name}/chatrooms/{room_id}/mutes` — op `chatrooms.mutes`.
+   *
+   * List a chatroom's mutes. Inputs named by the seed (4.10): paging.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -349,7 +427,11 @@ export class Chatrooms {
   }
 
   /**
+   * Get chatroom online counts (list of room ids)
+   *
    * `POST /{org_name}/{app_name}/chatrooms/online-counts` — op `chatrooms.online_counts`.
+   *
+   * Get chatroom online counts. Inputs named by the seed (4.10): list of room ids.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -363,7 +445,11 @@ export class Chatrooms {
   }
 
   /**
+   * Recall a chatroom message (optional reason)
+   *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/messages/{message_id}/recall` — op `chatrooms.recall`.
+   *
+   * Recall a chatroom message. Inputs named by the seed (4.10): optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -377,7 +463,11 @@ export class Chatrooms {
   }
 
   /**
+   * List a chatroom's recent messages (optional limit)
+   *
    * `GET /{org_name}/{app_name}/chatrooms/{room_id}/messages` — op `chatrooms.recent_messages`.
+   *
+   * List a chatroom's recent messages. Inputs named by the seed (4.10): optional limit.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    */
@@ -389,7 +479,11 @@ export class Chatrooms {
   }
 
   /**
+   * Remove a chatroom admin
+   *
    * `DELETE /{org_name}/{app_name}/chatrooms/{room_id}/admins/{username}` — op `chatrooms.remove_admin`.
+   *
+   * Remove a chatroom admin. The seed (4.10) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -401,7 +495,11 @@ export class Chatrooms {
   }
 
   /**
+   * Remove chatroom attributes (list of keys)
+   *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/attributes/batch-delete` — op `chatrooms.remove_attributes`.
+   *
+   * Remove chatroom attributes. Inputs named by the seed (4.10): list of keys.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -415,7 +513,11 @@ export class Chatrooms {
   }
 
   /**
+   * Remove users from a chatroom's allowlist (list of usernames)
+   *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/allowlist/batch-delete` — op `chatrooms.remove_from_allowlist`.
+   *
+   * Remove users from a chatroom's allowlist. Inputs named by the seed (4.10): list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -429,7 +531,11 @@ export class Chatrooms {
   }
 
   /**
+   * Send a chatroom message (message params)
+   *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/messages` — op `chatrooms.send`.
+   *
+   * Send a chatroom message. Inputs named by the seed (4.10): message params.
    *
    * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
    *
@@ -446,7 +552,11 @@ export class Chatrooms {
   }
 
   /**
+   * Make a user a chatroom admin
+   *
    * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/admins/{username}` — op `chatrooms.set_admin`.
+   *
+   * Make a user a chatroom admin. The seed (4.10) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -458,7 +568,11 @@ export class Chatrooms {
   }
 
   /**
+   * Set chatroom attributes (map of string to string)
+   *
    * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/attributes` — op `chatrooms.set_attributes`.
+   *
+   * Set chatroom attributes. Inputs named by the seed (4.10): map of string to string.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -472,7 +586,11 @@ export class Chatrooms {
   }
 
   /**
+   * Transfer chatroom ownership (username, or null)
+   *
    * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/owner` — op `chatrooms.transfer_owner`.
+   *
+   * Transfer chatroom ownership. Inputs named by the seed (4.10): username, or null.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -484,7 +602,11 @@ export class Chatrooms {
   }
 
   /**
+   * Unban users from a chatroom (list of usernames)
+   *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/bans/batch-delete` — op `chatrooms.unban`.
+   *
+   * Unban users from a chatroom. Inputs named by the seed (4.10): list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -495,7 +617,11 @@ export class Chatrooms {
   }
 
   /**
+   * Unmute users in a chatroom (list of usernames)
+   *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/mutes/batch-delete` — op `chatrooms.unmute`.
+   *
+   * Unmute users in a chatroom. Inputs named by the seed (4.10): list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -509,7 +635,11 @@ export class Chatrooms {
   }
 
   /**
+   * Unmute all members of a chatroom
+   *
    * `DELETE /{org_name}/{app_name}/chatrooms/{room_id}/mute-all` — op `chatrooms.unmute_all`.
+   *
+   * Unmute all members of a chatroom. The seed (4.10) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -521,7 +651,11 @@ export class Chatrooms {
   }
 
   /**
+   * Update a chatroom (profile)
+   *
    * `PATCH /{org_name}/{app_name}/chatrooms/{room_id}` — op `chatrooms.update`.
+   *
+   * Update a chatroom. Inputs named by the seed (4.10): profile.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *

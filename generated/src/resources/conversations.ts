@@ -52,7 +52,11 @@ export class Conversations {
   constructor(private readonly client: ImCore) {}
 
   /**
+   * Clear a user's conversation
+   *
    * `POST /{org_name}/{app_name}/users/{username}/conversations/{conversation_id}/clear` — op `conversations.clear`.
+   *
+   * Clear a user's conversation. The seed (4.7) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -64,7 +68,11 @@ export class Conversations {
   }
 
   /**
+   * Delete a user's conversation (optional flag to clear messages)
+   *
    * `DELETE /{org_name}/{app_name}/users/{username}/conversations/{conversation_id}` — op `conversations.delete`.
+   *
+   * Delete a user's conversation. Inputs named by the seed (4.7): optional flag to clear messages.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -78,7 +86,11 @@ export class Conversations {
   }
 
   /**
+   * Delete messages of a user's conversation (list of sequence numbers)
+   *
    * `POST /{org_name}/{app_name}/users/{username}/conversations/{conversation_id}/messages/delete` — op `conversations.delete_messages`.
+   *
+   * Delete messages of a user's conversation. Inputs named by the seed (4.7): list of sequence numbers (numbers).
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -92,7 +104,11 @@ export class Conversations {
   }
 
   /**
+   * Get a conversation
+   *
    * `GET /{org_name}/{app_name}/conversations/{conversation_id}` — op `conversations.get`.
+   *
+   * Get a conversation. The seed (4.7) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -106,7 +122,11 @@ export class Conversations {
   }
 
   /**
+   * Mark all of a user's conversations read
+   *
    * `POST /{org_name}/{app_name}/users/{username}/conversations/read-all` — op `conversations.mark_all_read`.
+   *
+   * Mark all of a user's conversations read. The seed (4.7) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -118,7 +138,11 @@ export class Conversations {
   }
 
   /**
+   * Mark a user's conversation read (optional seq)
+   *
    * `POST /{org_name}/{app_name}/users/{username}/conversations/{conversation_id}/read` — op `conversations.mark_read`.
+   *
+   * Mark a user's conversation read. Inputs named by the seed (4.7): optional seq.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -130,7 +154,13 @@ export class Conversations {
   }
 
   /**
+   * List a conversation's messages by sequence (sequence params)
+   *
    * `GET /{org_name}/{app_name}/conversations/{conversation_id}/messages` — op `conversations.messages`.
+   *
+   * List a conversation's messages by sequence. Inputs named by the seed (4.7): sequence params. The seed adds: result is a sequence page.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -146,7 +176,13 @@ export class Conversations {
   }
 
   /**
+   * List a user's conversations (paging)
+   *
    * `GET /{org_name}/{app_name}/users/{username}/conversations` — op `conversations.of_user`.
+   *
+   * List a user's conversations. Inputs named by the seed (4.7): paging.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -162,7 +198,13 @@ export class Conversations {
   }
 
   /**
+   * List a conversation's pinned messages (cursor)
+   *
    * `GET /{org_name}/{app_name}/conversations/{conversation_id}/pins` — op `conversations.pins`.
+   *
+   * List a conversation's pinned messages. Inputs named by the seed (4.7): cursor.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -178,7 +220,11 @@ export class Conversations {
   }
 
   /**
+   * Get the single conversation of two users
+   *
    * `GET /{org_name}/{app_name}/single-conversations/{username}/{peer}` — op `conversations.single`.
+   *
+   * Get the single conversation of two users. The seed (4.7) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -192,7 +238,11 @@ export class Conversations {
   }
 
   /**
+   * Get a user's state in a conversation
+   *
    * `GET /{org_name}/{app_name}/users/{username}/conversations/{conversation_id}` — op `conversations.state_of_user`.
+   *
+   * Get a user's state in a conversation. The seed (4.7) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -206,7 +256,11 @@ export class Conversations {
   }
 
   /**
+   * Get a user's unread count
+   *
    * `GET /{org_name}/{app_name}/users/{username}/unread-count` — op `conversations.unread_count`.
+   *
+   * Get a user's unread count. The seed (4.7) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    */

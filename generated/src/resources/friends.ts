@@ -54,7 +54,11 @@ export class Friends {
   constructor(private readonly client: ImCore) {}
 
   /**
+   * Add a friend (optional params)
+   *
    * `PUT /{org_name}/{app_name}/users/{username}/friends/{friend}` — op `friends.add`.
+   *
+   * Add a friend. Inputs named by the seed (4.3): optional params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -67,7 +71,11 @@ export class Friends {
   }
 
   /**
+   * Add friends in batch (list of friend items)
+   *
    * `POST /{org_name}/{app_name}/users/{username}/friends/batch` — op `friends.batch_add`.
+   *
+   * Add friends in batch. Inputs named by the seed (4.3): list of friend items. The seed adds: helper splits at 100.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -83,7 +91,11 @@ export class Friends {
   }
 
   /**
+   * Delete friends in batch (list of usernames)
+   *
    * `POST /{org_name}/{app_name}/users/{username}/friends/batch-delete` — op `friends.batch_delete`.
+   *
+   * Delete friends in batch. Inputs named by the seed (4.3): list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -97,7 +109,11 @@ export class Friends {
   }
 
   /**
+   * Check friends of a user (list of usernames)
+   *
    * `POST /{org_name}/{app_name}/users/{username}/friends/check` — op `friends.check`.
+   *
+   * Check friends of a user. Inputs named by the seed (4.3): list of usernames.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -108,7 +124,11 @@ export class Friends {
   }
 
   /**
+   * Delete a friend
+   *
    * `DELETE /{org_name}/{app_name}/users/{username}/friends/{friend}` — op `friends.delete`.
+   *
+   * Delete a friend. The seed (4.3) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -117,7 +137,11 @@ export class Friends {
   }
 
   /**
+   * Delete all of a user's friends (returns a count)
+   *
    * `DELETE /{org_name}/{app_name}/users/{username}/friends` — op `friends.delete_all`.
+   *
+   * Delete all of a user's friends. The seed (4.3) names no inputs besides the path. The seed adds: returns a number (count).
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -129,7 +153,11 @@ export class Friends {
   }
 
   /**
+   * Get one friend of a user
+   *
    * `GET /{org_name}/{app_name}/users/{username}/friends/{friend}` — op `friends.get`.
+   *
+   * Get one friend of a user. The seed (4.3) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -140,7 +168,13 @@ export class Friends {
   }
 
   /**
+   * List a user's friends (cursor, known_version)
+   *
    * `GET /{org_name}/{app_name}/users/{username}/friends` — op `friends.list`.
+   *
+   * List a user's friends. Inputs named by the seed (4.3): cursor, known_version.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -156,7 +190,13 @@ export class Friends {
   }
 
   /**
+   * List a user's friend requests (list params)
+   *
    * `GET /{org_name}/{app_name}/users/{username}/friend-requests` — op `friends.requests`.
+   *
+   * List a user's friend requests. Inputs named by the seed (4.3): list params (required object).
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -172,7 +212,11 @@ export class Friends {
   }
 
   /**
+   * Set a user's friend settings (friend_add_mode)
+   *
    * `PUT /{org_name}/{app_name}/users/{username}/friend-settings` — op `friends.set_settings`.
+   *
+   * Set a user's friend settings. Inputs named by the seed (4.3): friend_add_mode.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -186,7 +230,11 @@ export class Friends {
   }
 
   /**
+   * Get a user's friend settings
+   *
    * `GET /{org_name}/{app_name}/users/{username}/friend-settings` — op `friends.settings`.
+   *
+   * Get a user's friend settings. The seed (4.3) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -200,7 +248,11 @@ export class Friends {
   }
 
   /**
+   * Update a friend (remark and custom attributes)
+   *
    * `PATCH /{org_name}/{app_name}/users/{username}/friends/{friend}` — op `friends.update`.
+   *
+   * Update a friend. Inputs named by the seed (4.3): remark and custom attributes.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *

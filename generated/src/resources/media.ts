@@ -48,7 +48,11 @@ export class Media {
   constructor(private readonly client: ImCore) {}
 
   /**
+   * Cancel an upload
+   *
    * `DELETE /{org_name}/{app_name}/media/uploads/{file_id}` — op `media.cancel_upload`.
+   *
+   * Cancel an upload. The seed (4.8) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -60,7 +64,11 @@ export class Media {
   }
 
   /**
+   * Complete an upload
+   *
    * `POST /{org_name}/{app_name}/media/uploads/{file_id}/complete` — op `media.complete_upload`.
+   *
+   * Complete an upload. The seed (4.8) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -74,7 +82,13 @@ export class Media {
   }
 
   /**
+   * Create an upload (create-upload params)
+   *
    * `POST /{org_name}/{app_name}/media/uploads` — op `media.create_upload`.
+   *
+   * Create an upload. Inputs named by the seed (4.8): create-upload params. The seed adds: result is an upload session.
+   *
+   * Assumed: seed 4.8 gives the flow (create, send parts to per-part upload addresses, complete; resume lists uploaded parts and sends the missing ones); the part upload method (PUT of the raw bytes), the default part size (8 MiB) and the field names file_id, part_number and url are ours.
    *
    * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
    *
@@ -90,7 +104,11 @@ export class Media {
   }
 
   /**
+   * Delete a media file
+   *
    * `DELETE /{org_name}/{app_name}/media/files/{file_id}` — op `media.delete_file`.
+   *
+   * Delete a media file. The seed (4.8) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -102,7 +120,11 @@ export class Media {
   }
 
   /**
+   * Get download URLs (list of file URLs)
+   *
    * `POST /{org_name}/{app_name}/media/download-urls` — op `media.download_urls`.
+   *
+   * Get download URLs. Inputs named by the seed (4.8): list of file URLs (strings).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -116,7 +138,11 @@ export class Media {
   }
 
   /**
+   * Get a media file
+   *
    * `GET /{org_name}/{app_name}/media/files/{file_id}` — op `media.file`.
+   *
+   * Get a media file. The seed (4.8) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -127,7 +153,13 @@ export class Media {
   }
 
   /**
+   * List a group's media files (paging)
+   *
    * `GET /{org_name}/{app_name}/media/groups/{group_id}/files` — op `media.group_files`.
+   *
+   * List a group's media files. Inputs named by the seed (4.8): paging.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -143,7 +175,11 @@ export class Media {
   }
 
   /**
+   * Get part upload URLs (list of part numbers)
+   *
    * `POST /{org_name}/{app_name}/media/uploads/{file_id}/parts` — op `media.part_urls`.
+   *
+   * Get part upload URLs. Inputs named by the seed (4.8): list of part numbers (numbers).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -154,7 +190,11 @@ export class Media {
   }
 
   /**
+   * List the uploaded parts of an upload
+   *
    * `GET /{org_name}/{app_name}/media/uploads/{file_id}/parts` — op `media.uploaded_parts`.
+   *
+   * List the uploaded parts of an upload. The seed (4.8) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    */
@@ -166,7 +206,11 @@ export class Media {
   }
 
   /**
+   * Get media usage
+   *
    * `GET /{org_name}/{app_name}/media/usage` — op `media.usage`.
+   *
+   * Get media usage. The seed (4.8) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *

@@ -46,7 +46,11 @@ export class Messages {
   constructor(private readonly client: ImCore) {}
 
   /**
+   * Recall messages in batch (list of message ids, optional reason)
+   *
    * `POST /{org_name}/{app_name}/messages/batch-recall` — op `messages.batch_recall`.
+   *
+   * Recall messages in batch. Inputs named by the seed (4.6): list of message ids, optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -60,7 +64,11 @@ export class Messages {
   }
 
   /**
+   * Send a message to many users (list of recipient usernames, params)
+   *
    * `POST /{org_name}/{app_name}/messages/batch` — op `messages.batch_send`.
+   *
+   * Send a message to many users. Inputs named by the seed (4.6): list of recipient usernames, params. The seed adds: helper splits at 1000.
    *
    * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
    *
@@ -80,7 +88,11 @@ export class Messages {
   }
 
   /**
+   * Edit a message (edit params)
+   *
    * `PATCH /{org_name}/{app_name}/messages/{message_id}` — op `messages.edit`.
+   *
+   * Edit a message. Inputs named by the seed (4.6): edit params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -93,7 +105,13 @@ export class Messages {
   }
 
   /**
+   * Export messages (export params)
+   *
    * `GET /{org_name}/{app_name}/messages` — op `messages.export`.
+   *
+   * Export messages. Inputs named by the seed (4.6): export params. The seed adds: export page.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -109,7 +127,11 @@ export class Messages {
   }
 
   /**
+   * Get a message
+   *
    * `GET /{org_name}/{app_name}/messages/{message_id}` — op `messages.get`.
+   *
+   * Get a message. The seed (4.6) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -120,7 +142,11 @@ export class Messages {
   }
 
   /**
+   * Pin a message (optional reason)
+   *
    * `PUT /{org_name}/{app_name}/messages/{message_id}/pin` — op `messages.pin`.
+   *
+   * Pin a message. Inputs named by the seed (4.6): optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -131,7 +157,11 @@ export class Messages {
   }
 
   /**
+   * Recall a message (optional reason)
+   *
    * `POST /{org_name}/{app_name}/messages/{message_id}/recall` — op `messages.recall`.
+   *
+   * Recall a message. Inputs named by the seed (4.6): optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -142,7 +172,11 @@ export class Messages {
   }
 
   /**
+   * Send a message (message params, client_msg_id)
+   *
    * `POST /{org_name}/{app_name}/messages` — op `messages.send`.
+   *
+   * Send a message. Inputs named by the seed (4.6): message params, client_msg_id.
    *
    * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
    *
@@ -159,7 +193,13 @@ export class Messages {
   }
 
   /**
+   * List messages sent by a user (paging)
+   *
    * `GET /{org_name}/{app_name}/users/{username}/sent-messages` — op `messages.sent_by`.
+   *
+   * List messages sent by a user. Inputs named by the seed (4.6): paging.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -175,11 +215,15 @@ export class Messages {
   }
 
   /**
+   * Unpin a message (optional reason)
+   *
    * `DELETE /{org_name}/{app_name}/messages/{message_id}/pin` — op `messages.unpin`.
+   *
+   * Unpin a message. Inputs named by the seed (4.6): optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies.
+   * Assumed (the seed is silent): the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`).
    */
   unpin(params: MessagesUnpinParams, options?: RequestOptions): ApiPromise<MessagesUnpinResult> {
     return messagesUnpin(this.client, params, options);

@@ -85,7 +85,11 @@ export class Moderation {
   constructor(private readonly client: ImCore) {}
 
   /**
+   * Add words to a word list (list of words)
+   *
    * `POST /{org_name}/{app_name}/moderation/word-lists/{list_id}/words/batch` — op `moderation.add_words`.
+   *
+   * Add words to a word list. Inputs named by the seed (4.11): list of words.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -99,7 +103,11 @@ export class Moderation {
   }
 
   /**
+   * Decide moderation items in batch (list of item ids, decision params)
+   *
    * `POST /{org_name}/{app_name}/moderation/items/batch-decide` — op `moderation.batch_decide`.
+   *
+   * Decide moderation items in batch. Inputs named by the seed (4.11): list of item ids, decision params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -113,7 +121,11 @@ export class Moderation {
   }
 
   /**
+   * Check text (scene, text params)
+   *
    * `POST /{org_name}/{app_name}/moderation/text-check` — op `moderation.check_text`.
+   *
+   * Check text. Inputs named by the seed (4.11): scene, text params.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -129,11 +141,15 @@ export class Moderation {
   }
 
   /**
+   * Clear a user's violations (optional reason; returns a count)
+   *
    * `DELETE /{org_name}/{app_name}/moderation/users/{username}/violations` — op `moderation.clear_violations`.
+   *
+   * Clear a user's violations. Inputs named by the seed (4.11): optional reason. The seed adds: returns a number.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies.
+   * Assumed (the seed is silent): the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`).
    */
   clearViolations(
     params: ModerationClearViolationsParams,
@@ -143,7 +159,11 @@ export class Moderation {
   }
 
   /**
+   * Get the moderation config
+   *
    * `GET /{org_name}/{app_name}/moderation/config` — op `moderation.config`.
+   *
+   * Get the moderation config. The seed (4.11) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -157,7 +177,11 @@ export class Moderation {
   }
 
   /**
+   * Create a word list (name, optional params)
+   *
    * `POST /{org_name}/{app_name}/moderation/word-lists` — op `moderation.create_word_list`.
+   *
+   * Create a word list. Inputs named by the seed (4.11): name, optional params.
    *
    * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
    *
@@ -171,7 +195,11 @@ export class Moderation {
   }
 
   /**
+   * Decide a moderation item (decision, actions, count_violation, note, version)
+   *
    * `POST /{org_name}/{app_name}/moderation/items/{item_id}/decide` — op `moderation.decide`.
+   *
+   * Decide a moderation item. Inputs named by the seed (4.11): decision, actions, count_violation, note, version.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -187,7 +215,11 @@ export class Moderation {
   }
 
   /**
+   * Delete a word list
+   *
    * `DELETE /{org_name}/{app_name}/moderation/word-lists/{list_id}` — op `moderation.delete_word_list`.
+   *
+   * Delete a word list. The seed (4.11) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -199,7 +231,11 @@ export class Moderation {
   }
 
   /**
+   * Escalate a moderation item (optional note)
+   *
    * `POST /{org_name}/{app_name}/moderation/items/{item_id}/escalate` — op `moderation.escalate`.
+   *
+   * Escalate a moderation item. Inputs named by the seed (4.11): optional note.
    *
    * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
    */
@@ -211,7 +247,11 @@ export class Moderation {
   }
 
   /**
+   * Get a moderation item
+   *
    * `GET /{org_name}/{app_name}/moderation/items/{item_id}` — op `moderation.item`.
+   *
+   * Get a moderation item. The seed (4.11) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -222,7 +262,11 @@ export class Moderation {
   }
 
   /**
+   * Get a moderation item's content
+   *
    * `GET /{org_name}/{app_name}/moderation/items/{item_id}/content` — op `moderation.item_content`.
+   *
+   * Get a moderation item's content. The seed (4.11) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -236,7 +280,13 @@ export class Moderation {
   }
 
   /**
+   * List moderation items (optional scene, status filters, paging)
+   *
    * `GET /{org_name}/{app_name}/moderation/items` — op `moderation.items`.
+   *
+   * List moderation items. Inputs named by the seed (4.11): optional scene, status filters, paging.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours. Assumed: seed 4.11 describes the helper (statuses pending and auto_violation, 20 items by default, optional scene); the item fields that hold its id and version are not shown: id and version are ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -252,7 +302,13 @@ export class Moderation {
   }
 
   /**
+   * List platform actions (paging)
+   *
    * `GET /{org_name}/{app_name}/moderation/platform-actions` — op `moderation.platform_actions`.
+   *
+   * List platform actions. Inputs named by the seed (4.11): paging.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -268,7 +324,11 @@ export class Moderation {
   }
 
   /**
+   * Remove words from a word list (list of words; returns a count)
+   *
    * `POST /{org_name}/{app_name}/moderation/word-lists/{list_id}/words/batch-delete` — op `moderation.remove_words`.
+   *
+   * Remove words from a word list. Inputs named by the seed (4.11): list of words. The seed adds: returns a number.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -282,7 +342,11 @@ export class Moderation {
   }
 
   /**
+   * Submit a moderation report (report params)
+   *
    * `POST /{org_name}/{app_name}/moderation/reports` — op `moderation.report`.
+   *
+   * Submit a moderation report. Inputs named by the seed (4.11): report params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -296,7 +360,13 @@ export class Moderation {
   }
 
   /**
+   * Get moderation stats (stats params)
+   *
    * `GET /{org_name}/{app_name}/moderation/stats` — op `moderation.stats`.
+   *
+   * Get moderation stats. Inputs named by the seed (4.11): stats params.
+   *
+   * Not documented by the service: the stats params are named but not shown.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -310,7 +380,11 @@ export class Moderation {
   }
 
   /**
+   * Update the moderation config (partial config)
+   *
    * `PATCH /{org_name}/{app_name}/moderation/config` — op `moderation.update_config`.
+   *
+   * Update the moderation config. Inputs named by the seed (4.11): partial config.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -326,7 +400,11 @@ export class Moderation {
   }
 
   /**
+   * Update a word list
+   *
    * `PATCH /{org_name}/{app_name}/moderation/word-lists/{list_id}` — op `moderation.update_word_list`.
+   *
+   * Update a word list. The seed (4.11) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -340,7 +418,13 @@ export class Moderation {
   }
 
   /**
+   * List a user's violations (paging)
+   *
    * `GET /{org_name}/{app_name}/moderation/users/{username}/violations` — op `moderation.violations`.
+   *
+   * List a user's violations. Inputs named by the seed (4.11): paging.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -356,7 +440,11 @@ export class Moderation {
   }
 
   /**
+   * Get a word list
+   *
    * `GET /{org_name}/{app_name}/moderation/word-lists/{list_id}` — op `moderation.word_list`.
+   *
+   * Get a word list. The seed (4.11) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    */
@@ -368,7 +456,11 @@ export class Moderation {
   }
 
   /**
+   * List word lists
+   *
    * `GET /{org_name}/{app_name}/moderation/word-lists` — op `moderation.word_lists`.
+   *
+   * List word lists. The seed (4.11) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    */
@@ -380,7 +472,13 @@ export class Moderation {
   }
 
   /**
+   * List the words of a word list (paging)
+   *
    * `GET /{org_name}/{app_name}/moderation/word-lists/{list_id}/words` — op `moderation.words`.
+   *
+   * List the words of a word list. Inputs named by the seed (4.11): paging.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *

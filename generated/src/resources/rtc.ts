@@ -62,11 +62,13 @@ export class Rtc {
   constructor(private readonly client: ImCore) {}
 
   /**
-   * Ban (rtc.ban)
+   * Ban a user from an RTC channel
    *
    * `PUT /{org_name}/{app_name}/rtc/channels/{channel_id}/bans/{username}` — op `rtc.ban`.
    *
-   * Ban.
+   * Ban a user from an RTC channel. Seed 4.13: "ban".
+   *
+   * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a PUT of the whole ban is taken as idempotent.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -79,11 +81,13 @@ export class Rtc {
   }
 
   /**
-   * List bans (rtc.bans)
+   * List the bans of an RTC channel
    *
    * `GET /{org_name}/{app_name}/rtc/channels/{channel_id}/bans` — op `rtc.bans`.
    *
-   * List bans.
+   * List the bans of an RTC channel. Seed 4.13: "list bans".
+   *
+   * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat. Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -96,11 +100,13 @@ export class Rtc {
   }
 
   /**
-   * Channel statistics (rtc.channel_stats)
+   * Get RTC channel statistics
    *
    * `GET /{org_name}/{app_name}/rtc/channel-stats` — op `rtc.channel_stats`.
    *
-   * Channel statistics.
+   * Get RTC channel statistics. Seed 4.13: "channel statistics".
+   *
+   * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat. Not documented by the service: the statistics params are not shown.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -116,11 +122,13 @@ export class Rtc {
   }
 
   /**
-   * Close channel (202 when pending) (rtc.close_channel)
+   * Close an RTC channel
    *
    * `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/close` — op `rtc.close_channel`.
    *
-   * Close channel (202 when pending).
+   * Close an RTC channel. Seed 4.13: "close channel (202 when pending)".
+   *
+   * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; closing a closed channel is taken as idempotent.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -136,11 +144,13 @@ export class Rtc {
   }
 
   /**
-   * Create channel (201 when created) (rtc.create_channel)
+   * Create an RTC channel
    *
    * `PUT /{org_name}/{app_name}/rtc/channels/{channel_id}` — op `rtc.create_channel`.
    *
-   * Create channel (201 when created).
+   * Create an RTC channel. Seed 4.13: "create channel (201 when created)".
+   *
+   * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a PUT to a caller-chosen id is taken as idempotent.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -156,11 +166,13 @@ export class Rtc {
   }
 
   /**
-   * Get one ban (rtc.get_ban)
+   * Get one ban of an RTC channel
    *
    * `GET /{org_name}/{app_name}/rtc/channels/{channel_id}/bans/{username}` — op `rtc.get_ban`.
    *
-   * Get one ban. A missing ban is returned as a null ban.
+   * Get one ban of an RTC channel. Seed 4.13: "get one ban". A missing ban is returned as a null ban.
+   *
+   * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -171,11 +183,13 @@ export class Rtc {
   }
 
   /**
-   * Get channel (rtc.get_channel)
+   * Get an RTC channel
    *
    * `GET /{org_name}/{app_name}/rtc/channels/{channel_id}` — op `rtc.get_channel`.
    *
-   * Get channel.
+   * Get an RTC channel. Seed 4.13: "get channel".
+   *
+   * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -189,11 +203,13 @@ export class Rtc {
   }
 
   /**
-   * Issue tickets (rtc.issue_tickets)
+   * Issue tickets for an RTC channel
    *
    * `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/tickets` — op `rtc.issue_tickets`.
    *
-   * Issue tickets. Not repeated automatically.
+   * Issue tickets for an RTC channel. Seed 4.13: "issue tickets". Not repeated automatically.
+   *
+   * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours.
    *
    * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
    *
@@ -209,11 +225,13 @@ export class Rtc {
   }
 
   /**
-   * List channels (rtc.list_channels)
+   * List RTC channels
    *
    * `GET /{org_name}/{app_name}/rtc/channels` — op `rtc.list_channels`.
    *
-   * List channels.
+   * List RTC channels. Seed 4.13: "list channels".
+   *
+   * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat. Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -229,11 +247,13 @@ export class Rtc {
   }
 
   /**
-   * Remove member (202 when pending) (rtc.remove_member)
+   * Remove a member from an RTC channel
    *
    * `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/members/{username}/remove` — op `rtc.remove_member`.
    *
-   * Remove member (202 when pending). Uses a fixed operation_id so that repeats are safe.
+   * Remove a member from an RTC channel. Seed 4.13: "remove member (202 when pending)". Uses a fixed operation_id so that repeats are safe.
+   *
+   * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours.
    *
    * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
    *
@@ -251,11 +271,13 @@ export class Rtc {
   }
 
   /**
-   * Revoke tickets (rtc.revoke_tickets)
+   * Revoke tickets of an RTC channel
    *
    * `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/tickets/revoke` — op `rtc.revoke_tickets`.
    *
-   * Revoke tickets. Uses a fixed operation_id so that repeats are safe.
+   * Revoke tickets of an RTC channel. Seed 4.13: "revoke tickets". Uses a fixed operation_id so that repeats are safe.
+   *
+   * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours.
    *
    * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
    *
@@ -273,11 +295,13 @@ export class Rtc {
   }
 
   /**
-   * List sessions (rtc.sessions)
+   * List the sessions of an RTC channel
    *
    * `GET /{org_name}/{app_name}/rtc/channels/{channel_id}/sessions` — op `rtc.sessions`.
    *
-   * List sessions.
+   * List the sessions of an RTC channel. Seed 4.13: "list sessions".
+   *
+   * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat. Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -293,11 +317,13 @@ export class Rtc {
   }
 
   /**
-   * Unban (rtc.unban)
+   * Unban a user from an RTC channel
    *
    * `DELETE /{org_name}/{app_name}/rtc/channels/{channel_id}/bans/{username}` — op `rtc.unban`.
    *
-   * Unban.
+   * Unban a user from an RTC channel. Seed 4.13: "unban".
+   *
+   * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a DELETE is taken as idempotent.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -308,11 +334,13 @@ export class Rtc {
   }
 
   /**
-   * Update channel (rtc.update_channel)
+   * Update an RTC channel
    *
    * `PATCH /{org_name}/{app_name}/rtc/channels/{channel_id}` — op `rtc.update_channel`.
    *
-   * Update channel.
+   * Update an RTC channel. Seed 4.13: "update channel".
+   *
+   * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; an update is taken as idempotent.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -328,11 +356,13 @@ export class Rtc {
   }
 
   /**
-   * Usage corrections (rtc.usage_adjustments)
+   * List RTC channel usage corrections
    *
    * `GET /{org_name}/{app_name}/rtc/channel-usage-adjustments` — op `rtc.usage_adjustments`.
    *
-   * Usage corrections.
+   * List RTC channel usage corrections. Seed 4.13: "usage corrections".
+   *
+   * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat. Assumed: the seed does not say this RTC list is paged; the RTC rules say pages are continued with next_cursor, so we treat it as a cursor list, and the items field name is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *

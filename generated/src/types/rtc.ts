@@ -22,7 +22,7 @@ export type RtcBanParams = {
   channel_id: string;
   /** Username. (path) */
   username: Username;
-  /** Tri-state (seed 4.13): omitted = leave unchanged, null = clear, value = set. The SDK keeps the three forms exactly on the wire. (body) */
+  /** Tri-state (seed 4.13): omitted = leave unchanged, null = clear, value = set. The SDK keeps the three forms exactly on the wire. Assumed: the seed gives the three states but not the value form; an ISO 8601 date-time string is ours. (body) */
   expires_at?: ExpiresAt;
   /** Fields the service accepts that the spec does not show (an open body). */
   [key: string]: unknown;
@@ -33,7 +33,7 @@ export type RtcBanResult = RtcBan;
 export type RtcBansParams = {
   /** Channel id. (path) */
   channel_id: string;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `rtc.bans`. */
@@ -89,7 +89,7 @@ export type RtcIssueTicketsParams = {
 export type RtcIssueTicketsResult = RtcTicketList;
 /** Params of `rtc.list_channels`: path, query and body fields under their wire names. */
 export type RtcListChannelsParams = {
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `rtc.list_channels`. */
@@ -102,7 +102,7 @@ export type RtcRemoveMemberParams = {
   channel_id: string;
   /** Username. (path) */
   username: Username;
-  /** Fixed operation id that makes an RTC removal or ticket revocation safe to repeat (seed 4.13). The SDK fills a fresh one when the caller gives none and reuses it on every resend. (body) */
+  /** Fixed operation id that makes an RTC removal or ticket revocation safe to repeat (seed 4.13). The SDK fills a fresh one when the caller gives none and reuses it on every resend. Assumed: the seed names operation_id but not its form or length; a string of at most 128 characters is ours. (body) */
   operation_id?: OperationId;
   /** Fields the service accepts that the spec does not show (an open body). */
   [key: string]: unknown;
@@ -113,7 +113,7 @@ export type RtcRemoveMemberResult = OpenResult;
 export type RtcRevokeTicketsParams = {
   /** Channel id. (path) */
   channel_id: string;
-  /** Fixed operation id that makes an RTC removal or ticket revocation safe to repeat (seed 4.13). The SDK fills a fresh one when the caller gives none and reuses it on every resend. (body) */
+  /** Fixed operation id that makes an RTC removal or ticket revocation safe to repeat (seed 4.13). The SDK fills a fresh one when the caller gives none and reuses it on every resend. Assumed: the seed names operation_id but not its form or length; a string of at most 128 characters is ours. (body) */
   operation_id?: OperationId;
   /** Fields the service accepts that the spec does not show (an open body). */
   [key: string]: unknown;
@@ -124,7 +124,7 @@ export type RtcRevokeTicketsResult = OpenResult;
 export type RtcSessionsParams = {
   /** Channel id. (path) */
   channel_id: string;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `rtc.sessions`. */
@@ -151,7 +151,7 @@ export type RtcUpdateChannelParams = {
 export type RtcUpdateChannelResult = RtcChannel;
 /** Params of `rtc.usage_adjustments`: path, query and body fields under their wire names. */
 export type RtcUsageAdjustmentsParams = {
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `rtc.usage_adjustments`. */

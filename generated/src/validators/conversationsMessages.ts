@@ -6,7 +6,7 @@ import { issuesFromAjv } from '../internal/validation-issues.js';
 
 
 const validateParams = validate0;
-const schema0 = {"$id":"urn:im-server-sdk:params:conversations.messages","type":"object","properties":{"conversation_id":{"type":"string","minLength":1,"pattern":"^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$"},"cursor":{"type":"string"},"around_seq":{"type":"integer","minimum":0}},"required":["conversation_id"],"additionalProperties":false};
+const schema0 = {"$id":"urn:im-server-sdk:params:conversations.messages","type":"object","properties":{"conversation_id":{"type":"string","minLength":1,"pattern":"^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$"},"cursor":{"type":"string","minLength":1},"around_seq":{"type":"integer","minimum":0}},"required":["conversation_id"],"additionalProperties":false};
 const func0 = ajvUcs2length;
 const pattern0 = new RegExp("^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$", "u");
 
@@ -80,8 +80,10 @@ errors++;
 }
 }
 if(data.cursor !== undefined){
-if(typeof data.cursor !== "string"){
-const err5 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"}};
+let data1 = data.cursor;
+if(typeof data1 === "string"){
+if(func0(data1) < 1){
+const err5 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -91,10 +93,8 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.around_seq !== undefined){
-let data2 = data.around_seq;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err6 = {instancePath:instancePath+"/around_seq",schemaPath:"#/properties/around_seq/type",keyword:"type",params:{type: "integer"}};
+else {
+const err6 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -103,9 +103,11 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
-const err7 = {instancePath:instancePath+"/around_seq",schemaPath:"#/properties/around_seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+}
+if(data.around_seq !== undefined){
+let data2 = data.around_seq;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err7 = {instancePath:instancePath+"/around_seq",schemaPath:"#/properties/around_seq/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -114,16 +116,27 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/around_seq",schemaPath:"#/properties/around_seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
 }
 errors++;
 }

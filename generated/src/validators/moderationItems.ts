@@ -6,7 +6,8 @@ import { issuesFromAjv } from '../internal/validation-issues.js';
 
 
 const validateParams = validate0;
-const schema0 = {"$id":"urn:im-server-sdk:params:moderation.items","type":"object","properties":{"scene":{"type":"string","enum":["message","chatroom_message","user_profile","group_profile","group_member","group_request","friend_request","chatroom_profile","chatroom_attribute","media_upload"]},"status":{"anyOf":[{"type":"string","enum":["pending","auto_violation"]},{"type":"string"}]},"limit":{"type":"integer","minimum":1},"cursor":{"type":"string"}},"additionalProperties":false};
+const schema0 = {"$id":"urn:im-server-sdk:params:moderation.items","type":"object","properties":{"scene":{"type":"string","enum":["message","chatroom_message","user_profile","group_profile","group_member","group_request","friend_request","chatroom_profile","chatroom_attribute","media_upload"]},"status":{"anyOf":[{"type":"string","enum":["pending","auto_violation"]},{"type":"string"}]},"limit":{"type":"integer","minimum":1},"cursor":{"type":"string","minLength":1}},"additionalProperties":false};
+const func0 = ajvUcs2length;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:im-server-sdk:params:moderation.items" */;
@@ -143,8 +144,10 @@ errors++;
 }
 }
 if(data.cursor !== undefined){
-if(typeof data.cursor !== "string"){
-const err9 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"}};
+let data3 = data.cursor;
+if(typeof data3 === "string"){
+if(func0(data3) < 1){
+const err9 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -154,14 +157,25 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+const err10 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err10];
 }
 else {
 vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
 }
 errors++;
 }
@@ -172,7 +186,6 @@ validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const validateResponseBody = validate1;
 const schema1 = {"$id":"urn:im-server-sdk:response:moderation.items","type":"object","required":["items","next_cursor"],"properties":{"items":{"type":"array","items":{"type":"object","additionalProperties":true,"properties":{"id":{"type":"string","minLength":1},"version":{"anyOf":[{"type":"integer"},{"type":"string","minLength":1}]},"status":{"type":"string","enum":["pending","auto_violation"]},"scene":{"anyOf":[{"type":"string","enum":["message","chatroom_message","user_profile","group_profile","group_member","group_request","friend_request","chatroom_profile","chatroom_attribute","media_upload"]},{"type":"string"}]}}}},"next_cursor":{"type":["string","null"]}},"additionalProperties":false};
-const func0 = ajvUcs2length;
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:im-server-sdk:response:moderation.items" */;

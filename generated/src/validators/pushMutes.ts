@@ -6,7 +6,7 @@ import { issuesFromAjv } from '../internal/validation-issues.js';
 
 
 const validateParams = validate0;
-const schema0 = {"$id":"urn:im-server-sdk:params:push.mutes","type":"object","properties":{"username":{"type":"string","minLength":1,"pattern":"^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$"},"cursor":{"type":"string"},"known_version":{"type":"string"}},"required":["username"],"additionalProperties":false};
+const schema0 = {"$id":"urn:im-server-sdk:params:push.mutes","type":"object","properties":{"username":{"type":"string","minLength":1,"pattern":"^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$"},"cursor":{"type":"string","minLength":1},"known_version":{"type":"string","minLength":1}},"required":["username"],"additionalProperties":false};
 const func0 = ajvUcs2length;
 const pattern0 = new RegExp("^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$", "u");
 
@@ -80,8 +80,10 @@ errors++;
 }
 }
 if(data.cursor !== undefined){
-if(typeof data.cursor !== "string"){
-const err5 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"}};
+let data1 = data.cursor;
+if(typeof data1 === "string"){
+if(func0(data1) < 1){
+const err5 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -91,9 +93,8 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.known_version !== undefined){
-if(typeof data.known_version !== "string"){
-const err6 = {instancePath:instancePath+"/known_version",schemaPath:"#/properties/known_version/type",keyword:"type",params:{type: "string"}};
+else {
+const err6 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -103,14 +104,39 @@ vErrors.push(err6);
 errors++;
 }
 }
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(data.known_version !== undefined){
+let data2 = data.known_version;
+if(typeof data2 === "string"){
+if(func0(data2) < 1){
+const err7 = {instancePath:instancePath+"/known_version",schemaPath:"#/properties/known_version/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err7];
 }
 else {
 vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/known_version",schemaPath:"#/properties/known_version/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
 }
 errors++;
 }

@@ -70,7 +70,11 @@ export class Users {
   constructor(private readonly client: ImCore) {}
 
   /**
+   * Create users in batch (list of user inputs)
+   *
    * `POST /{org_name}/{app_name}/users/batch` — op `users.batch_create`.
+   *
+   * Create users in batch. Inputs named by the seed (4.2): list of user inputs. The seed adds: helper splits at 100 per request.
    *
    * Retry class U (unique create): resent automatically on a network error, timeout or 5xx. A resent call that answers already_exists may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -86,7 +90,11 @@ export class Users {
   }
 
   /**
+   * Create a user (username, optional profile params)
+   *
    * `POST /{org_name}/{app_name}/users` — op `users.create`.
+   *
+   * Create a user. Inputs named by the seed (4.2): username, optional profile params.
    *
    * Retry class U (unique create): resent automatically on a network error, timeout or 5xx. A resent call that answers already_exists may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -99,7 +107,11 @@ export class Users {
   }
 
   /**
+   * Delete a user
+   *
    * `DELETE /{org_name}/{app_name}/users/{username}` — op `users.delete`.
+   *
+   * Delete a user. The seed (4.2) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -108,7 +120,11 @@ export class Users {
   }
 
   /**
+   * Disable a user (optional params)
+   *
    * `POST /{org_name}/{app_name}/users/{username}/disable` — op `users.disable`.
+   *
+   * Disable a user. Inputs named by the seed (4.2): optional params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -119,7 +135,11 @@ export class Users {
   }
 
   /**
+   * Enable a user
+   *
    * `POST /{org_name}/{app_name}/users/{username}/enable` — op `users.enable`.
+   *
+   * Enable a user. The seed (4.2) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -128,7 +148,11 @@ export class Users {
   }
 
   /**
+   * Get a user
+   *
    * `GET /{org_name}/{app_name}/users/{username}` — op `users.get`.
+   *
+   * Get a user. The seed (4.2) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -139,7 +163,11 @@ export class Users {
   }
 
   /**
+   * Issue a login ticket for a user (optional params)
+   *
    * `POST /{org_name}/{app_name}/users/{username}/login-tickets` — op `users.issue_login_ticket`.
+   *
+   * Issue a login ticket for a user. Inputs named by the seed (4.2): optional params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -155,7 +183,11 @@ export class Users {
   }
 
   /**
+   * Kick a user from one session
+   *
    * `DELETE /{org_name}/{app_name}/users/{username}/sessions/{session_id}` — op `users.kick`.
+   *
+   * Kick a user from one session. The seed (4.2) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -164,7 +196,11 @@ export class Users {
   }
 
   /**
+   * Kick a user from all sessions
+   *
    * `DELETE /{org_name}/{app_name}/users/{username}/sessions` — op `users.kick_all`.
+   *
+   * Kick a user from all sessions. The seed (4.2) names no inputs besides the path.
    *
    * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
    */
@@ -173,7 +209,13 @@ export class Users {
   }
 
   /**
+   * List users (paging)
+   *
    * `GET /{org_name}/{app_name}/users` — op `users.list`.
+   *
+   * List users. Inputs named by the seed (4.2): paging.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -189,7 +231,13 @@ export class Users {
   }
 
   /**
+   * List muted users (paging)
+   *
    * `GET /{org_name}/{app_name}/mutes` — op `users.list_muted`.
+   *
+   * List muted users. Inputs named by the seed (4.2): paging.
+   *
+   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -205,7 +253,11 @@ export class Users {
   }
 
   /**
+   * Look up users (list of usernames)
+   *
    * `POST /{org_name}/{app_name}/users/lookup` — op `users.lookup`.
+   *
+   * Look up users. Inputs named by the seed (4.2): list of usernames.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -216,7 +268,11 @@ export class Users {
   }
 
   /**
+   * Mute a user in a scope (optional params)
+   *
    * `PUT /{org_name}/{app_name}/users/{username}/mutes/{scope}` — op `users.mute`.
+   *
+   * Mute a user in a scope. Inputs named by the seed (4.2): optional params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -229,7 +285,11 @@ export class Users {
   }
 
   /**
+   * List a user's mutes
+   *
    * `GET /{org_name}/{app_name}/users/{username}/mutes` — op `users.mutes`.
+   *
+   * List a user's mutes. The seed (4.2) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    */
@@ -238,7 +298,11 @@ export class Users {
   }
 
   /**
+   * List a user's sessions
+   *
    * `GET /{org_name}/{app_name}/users/{username}/sessions` — op `users.sessions`.
+   *
+   * List a user's sessions. The seed (4.2) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    */
@@ -247,7 +311,11 @@ export class Users {
   }
 
   /**
+   * Set a user's password (password)
+   *
    * `PUT /{org_name}/{app_name}/users/{username}/password` — op `users.set_password`.
+   *
+   * Set a user's password. Inputs named by the seed (4.2): password.
    *
    * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
    */
@@ -259,7 +327,11 @@ export class Users {
   }
 
   /**
+   * Unmute a user in a scope
+   *
    * `DELETE /{org_name}/{app_name}/users/{username}/mutes/{scope}` — op `users.unmute`.
+   *
+   * Unmute a user in a scope. The seed (4.2) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -268,7 +340,11 @@ export class Users {
   }
 
   /**
+   * Update a user (partial profile)
+   *
    * `PATCH /{org_name}/{app_name}/users/{username}` — op `users.update`.
+   *
+   * Update a user. Inputs named by the seed (4.2): partial profile.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
