@@ -55,6 +55,19 @@ describe('change report rules', () => {
     expect(required.changes).toEqual([expect.objectContaining({ class: 'breaking', kind: 'param-added-required', field: 'region' })]);
   });
 
+  it('a tightened params constraint is breaking (minLength added), a loosened one is not', () => {
+    const tight = reportAfter((d) => (d.components.schemas.Username = { ...d.components.schemas.Username, maxLength: 8 }));
+    expect(tight.changes.length).toBeGreaterThan(0);
+    expect(tight.changes.every((c) => c.class === 'breaking' && c.kind === 'param-constraint-tightened')).toBe(true);
+    expect(tight.changes[0]!.message).toMatch(/maxLength (none|\d+) → 8/);
+    const loose = reportAfter((d) => {
+      const s = d.components.schemas.Username;
+      for (const k of ['maxLength', 'pattern', 'minLength']) delete s[k];
+    });
+    expect(loose.changes.length).toBeGreaterThan(0);
+    expect(loose.changes.every((c) => c.class === 'non-breaking' && c.kind === 'param-constraint-loosened')).toBe(true);
+  });
+
   it('a retry class getting less safe (I → N) is breaking; safer (I → Q) is not', () => {
     const worse = reportAfter((d) => (d.paths[`${P}/users/{username}/disable`].post['x-retry-class'] = 'N'));
     expect(worse.changes).toEqual([expect.objectContaining({ class: 'breaking', kind: 'retry-class-changed', operation: 'users.disable' })]);

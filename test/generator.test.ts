@@ -68,6 +68,20 @@ describe('fixture spec snapshots', async () => {
 
 describe('the real spec', async () => {
   const first = await generate(realInput);
+  it('states each provenance mark once per doc comment, after the retry class (the spec\'s descriptions state them too, for viewers)', () => {
+    const twice: string[] = [];
+    for (const [path, text] of first.files) {
+      if (!path.endsWith('.ts')) continue;
+      for (const comment of text.match(/\/\*\*[\s\S]*?\*\//g) ?? []) {
+        const reasons = [...comment.matchAll(/(?:Assumed(?: \(the seed is silent\))?|Not documented by the service): ([^;*]{12,80})/g)].map((m) => m[1]!.replace(/\s*\n\s*\*\s*/g, ' ').split('.')[0]);
+        if (new Set(reasons).size !== reasons.length) twice.push(`${path}: ${comment.slice(0, 160)}`);
+      }
+    }
+    expect(twice).toEqual([]);
+    const list = first.files.get('src/resources/users.ts')!;
+    const doc = list.slice(list.lastIndexOf('/**', list.indexOf('  list(')), list.indexOf('  list('));
+    expect(doc.indexOf('Retry class Q')).toBeLessThan(doc.indexOf('Assumed'));
+  });
   it('emits a method for every one of the 178 operations', () => {
     expect(first.model.operations).toHaveLength(178);
     const resources = [...first.files].filter(([p]) => p.startsWith('src/resources/')).map(([, t]) => t).join('\n');

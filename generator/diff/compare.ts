@@ -15,6 +15,7 @@
  * | params field made required / made optional | breaking / non-breaking |
  * | params field type changed | breaking |
  * | request enum value removed / added | breaking / addition |
+ * | params field constraint tightened (minLength up, maximum down, pattern added or changed, …) / loosened | breaking / non-breaking |
  * | result field removed / made optional | breaking |
  * | result field added / made required | addition / non-breaking |
  * | result field type changed | breaking |
@@ -128,6 +129,7 @@ function compareFields(op: string, side: 'param' | 'result', old: Map<string, Fi
       const breaking = side === 'param' ? b.required : !b.required;
       add({ class: breaking ? 'breaking' : 'non-breaking', kind: `${side}-${b.required ? 'made-required' : 'made-optional'}`, operation: op, field: path, message: `${op}: ${label} ${path} was made ${b.required ? 'required' : 'optional'}` });
     }
+    if (side === 'param') compareConstraints(op, path, a.constraints ?? {}, b.constraints ?? {}, add);
     if (!a.deprecated && b.deprecated) add({ class: 'non-breaking', kind: `${side}-deprecated`, operation: op, field: path, message: `${op}: ${label} ${path} is now deprecated` });
     if (a.enum && b.enum) {
       const removed = a.enum.filter((v) => !b.enum!.includes(v));
@@ -141,6 +143,27 @@ function compareFields(op: string, side: 'param' | 'result', old: Map<string, Fi
       }
     }
   }
+}
+
+/** Which way each bound tightens: up for lower bounds, down for upper bounds. */
+const LOWER = new Set(['minLength', 'minimum', 'exclusiveMinimum', 'minItems']);
+const UPPER = new Set(['maxLength', 'maximum', 'exclusiveMaximum', 'maxItems']);
+
+function compareConstraints(op: string, path: string, a: Record<string, number | string>, b: Record<string, number | string>, add: (c: Change) => void): void {
+  const tightened: string[] = [];
+  const loosened: string[] = [];
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const [x, y] = [a[k], b[k]];
+    if (x === y) continue;
+    const words = `${k} ${x ?? 'none'} → ${y ?? 'none'}`;
+    if (x === undefined) (k === 'pattern' || k === 'multipleOf' || LOWER.has(k) || UPPER.has(k) ? tightened : loosened).push(words);
+    else if (y === undefined) loosened.push(words);
+    else if (LOWER.has(k)) (Number(y) > Number(x) ? tightened : loosened).push(words);
+    else if (UPPER.has(k)) (Number(y) < Number(x) ? tightened : loosened).push(words);
+    else tightened.push(words); // a changed pattern or multipleOf may refuse what passed
+  }
+  if (tightened.length) add({ class: 'breaking', kind: 'param-constraint-tightened', operation: op, field: path, message: `${op}: params field ${path} is stricter (${tightened.join(', ')}): calls that passed may now be refused` });
+  if (loosened.length) add({ class: 'non-breaking', kind: 'param-constraint-loosened', operation: op, field: path, message: `${op}: params field ${path} accepts more (${loosened.join(', ')})` });
 }
 
 export function versionBump(changes: readonly Change[]): 'major' | 'minor' | 'patch' | 'none' {

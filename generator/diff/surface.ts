@@ -15,6 +15,18 @@ export interface FieldSurface {
   enum?: string[];
   openEnum?: boolean;
   deprecated?: boolean;
+  /** Validation bounds (minLength, maximum, pattern, …) as the spec writes them. */
+  constraints?: Record<string, number | string>;
+}
+
+/** Keywords whose change can refuse a value that was accepted (or accept one that was refused). */
+export const CONSTRAINT_KEYWORDS = ['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'pattern', 'multipleOf'] as const;
+
+function constraintsOf(schema: JsonSchema | undefined): Pick<FieldSurface, 'constraints'> {
+  if (!schema) return {};
+  const out: Record<string, number | string> = {};
+  for (const k of CONSTRAINT_KEYWORDS) if (typeof schema[k] === 'number' || typeof schema[k] === 'string') out[k] = schema[k];
+  return Object.keys(out).length ? { constraints: out } : {};
 }
 
 export interface OperationSurface {
@@ -89,7 +101,7 @@ function extraParamLists(op: OperationModel): Record<string, readonly FieldModel
 /** The field itself and its nested fields, by dotted path. */
 function fieldsOf(schema: JsonSchema | undefined, path: string, required: boolean, components: Map<string, JsonSchema>, depth: number, seen: string[]): FieldSurface[] {
   const resolved = resolve(schema, components, seen);
-  const here: FieldSurface = { path, type: typeSummary(resolved.schema, components), required, ...enumOf(resolved.schema, components), ...(resolved.schema?.deprecated ? { deprecated: true } : {}) };
+  const here: FieldSurface = { path, type: typeSummary(resolved.schema, components), required, ...enumOf(resolved.schema, components), ...constraintsOf(resolved.schema), ...(resolved.schema?.deprecated ? { deprecated: true } : {}) };
   const out = [here];
   if (depth >= MAX_DEPTH || !resolved.schema) return out;
   const s = resolved.schema;

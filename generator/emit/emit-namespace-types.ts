@@ -6,6 +6,7 @@ import { isHiddenIn } from '../transform/views.js';
 import { propertyDoc } from '../transform/jsdoc.js';
 import { typeContextOf, typeOf, type TypeContext } from './schema-to-ts.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
+import { withoutMarkSentences } from './mark-text.js';
 
 export const namespaceTypesFile = (namespace: string) => `src/types/${namespace}.ts`;
 
@@ -15,7 +16,8 @@ export const itemTypeName = (op: OperationModel) => `${op.typeStem}Item`;
 
 /** Field doc: description, location, assumption; `@deprecated` and `@default` as JSDoc tags. */
 function fieldDoc(field: FieldModel, where: string): string {
-  const text = [field.description, `(${where})`, field.assumed ? `Assumed: ${field.assumed}.` : undefined].filter(Boolean).join(' ');
+  const description = field.description && field.assumed ? withoutMarkSentences(field.description, [field.assumed]) : field.description;
+  const text = [description, `(${where})`, field.assumed ? `Assumed: ${field.assumed.trim().replace(/[.!?]$/, '')}.` : undefined].filter(Boolean).join(' ');
   const schema = typeof field.schema === 'object' ? field.schema : {};
   // a parameter's own `deprecated` (beside its schema) and its schema's `default` both show
   return propertyDoc({ ...schema, ...(field.deprecated ? { deprecated: true } : {}), ...(field.default !== undefined ? { default: field.default } : {}) }, text);

@@ -4,12 +4,15 @@ import type { ApiModel, JsonSchema } from '../model.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
 import { typeContextOf, typeOf } from './schema-to-ts.js';
 import { writableName } from '../transform/views.js';
+import { withoutMarkSentences } from './mark-text.js';
 
 export const SCHEMA_TYPES_FILE = 'src/types/schemas.ts';
 
 export function schemaDocs(schema: JsonSchema): string | undefined {
   const parts: string[] = [];
-  if (schema.description) parts.push(schema.description);
+  const own = [schema['x-assumed'], schema['x-not-documented']].filter((r): r is string => typeof r === 'string');
+  const description = schema.description ? withoutMarkSentences(String(schema.description), own) : '';
+  if (description) parts.push(description);
   if (schema.deprecated === true) parts.push('@deprecated');
   const sentence = (text: string) => text.trim().replace(/\.?$/, '.');
   if (schema['x-assumed']) parts.push(`Assumed: ${sentence(schema['x-assumed'])}`);

@@ -1,5 +1,6 @@
 /** The doc comment of an operation's method and function: meaning, wire, retry class, assumptions. */
 import type { OperationModel } from '../model.js';
+import { withoutMarkSentences } from './mark-text.js';
 
 const CLASS_WORDS: Record<string, string> = {
   Q: 'Q (read-only): resent automatically on a network error, timeout or 5xx.',
@@ -20,7 +21,8 @@ export function operationDocs(op: OperationModel): string {
   const lines: string[] = [];
   if (!op.summary.startsWith(`${op.id} (`)) lines.push(op.summary);
   lines.push(`\`${op.method} /{org_name}/{app_name}${op.path}\` — op \`${op.id}\`.`);
-  const description = op.description.replace(/Retry class [QIUDN]: [^\n]*\n*/g, '').replace(/Class N when [^\n]*\n*/g, '').trim();
+  const marks = op.provenance.map((p) => p.reason);
+  const description = withoutMarkSentences(op.description.replace(/Retry class [QIUDN]: [^\n]*\n*/g, '').replace(/Class N when [^\n]*\n*/g, ''), marks);
   if (description) lines.push(description);
   lines.push(`Retry class ${CLASS_WORDS[op.retryClass]}`);
   lines.push(...conditionWords(op));

@@ -67,7 +67,6 @@ export type EventBody = CommonBody & {
  * ignored. Data of one event is at most 70 KB; if larger, list-like and content fields
  * (body, ext, members) are dropped and ids, usernames, types, states, reasons, versions and
  * times stay, with truncated=true; the receiver then queries the REST API.
- *
  */
 export type EventDataCommon = {
   /** True when the data exceeded 70 KB and list-like and content fields (body, ext, members) were dropped. */
@@ -117,7 +116,6 @@ export type EventItemBase = {
 /**
  * Event type. New event types will be added; receivers ignore unknown types without
  * returning an error. Subscriptions take a full event type or a prefix such as group.*.
- *
  *
  * Not documented by the service: Section 6: 'The full list of event types and the data fields of each type: not shown.' The prefixes of the families user, login, message, call, moderation and file are not shown either.
  */
@@ -221,7 +219,6 @@ export type HookHeaders = CommonHeaders & {
 /**
  * Hook type. Hook types are for sending a message, sending a chatroom message, adding a
  * friend and joining a group; other values may be added.
- *
  */
 export type HookType =
   | 'message.before_send'
@@ -238,7 +235,6 @@ export type Id = string;
  * id; if the message was recalled, erased or expired, body and ext are null and
  * content_available is false. Chatroom messages are not stored long-term, so their content
  * cannot be found after clearing.
- *
  *
  * Not documented by the service: The seed names body, ext and content_available but not the shape of body and ext or which message event types carry them.
  */
@@ -257,7 +253,6 @@ export type MessageContentFields = {
  * platform: a platform administrator's action; system: automatic actions (clean-up after
  * account deletion, automatic moderation, call-record messages written after a call ends).
  * null only for presence.changed (see OriginOrNull).
- *
  */
 export type Origin = 'client' | 'server' | 'platform' | 'system';
 /** Origin of presence.changed, the only event type whose origin may be null. */
@@ -338,7 +333,6 @@ export type RtcChannelUpdatedEvent = EventItemBase & {
  * created_at, user.sessions_revoked revoked_before and user.relogin_required
  * sessions_revoked_before; compare without truncation (a JavaScript Date keeps only
  * milliseconds).
- *
  *
  * Assumed: The format name date-time-micro is ours (a distinct format so that generated code keeps all six digits); the seed only says these fields carry six microsecond digits. The pattern accepts the UTC designators Z and +00:00.
  */

@@ -87,8 +87,6 @@ export function blacklistBatchRemove(
  *
  * List a user's blacklist. Inputs named by the seed (4.4): cursor, known_version.
  *
- * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
- *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (versioned pages): `await` gives the first page; `for await` walks every item across pages.

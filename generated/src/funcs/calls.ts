@@ -91,8 +91,6 @@ export function callsGet(
  *
  * List calls. Inputs named by the seed (4.12): paging.
  *
- * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
- *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.

@@ -162,8 +162,6 @@ export function conversationsMarkRead(
  *
  * List a conversation's messages by sequence. Inputs named by the seed (4.7): sequence params. The seed adds: result is a sequence page.
  *
- * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
- *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (sequence pages): `await` gives the first page; `for await` walks every item across pages.
@@ -185,8 +183,6 @@ export function conversationsMessages(
  *
  * List a user's conversations. Inputs named by the seed (4.7): paging.
  *
- * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
- *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
@@ -207,8 +203,6 @@ export function conversationsOfUser(
  * `GET /{org_name}/{app_name}/conversations/{conversation_id}/pins` — op `conversations.pins`.
  *
  * List a conversation's pinned messages. Inputs named by the seed (4.7): cursor.
- *
- * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *

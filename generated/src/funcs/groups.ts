@@ -136,8 +136,6 @@ export function groupsAddToBlacklist(
  *
  * List a group's blacklist. Inputs named by the seed (4.5): paging.
  *
- * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
- *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
@@ -273,8 +271,6 @@ export function groupsInviteSettings(
  *
  * List groups. Inputs named by the seed (4.5): paging.
  *
- * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
- *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
@@ -314,8 +310,6 @@ export function groupsMember(
  * `GET /{org_name}/{app_name}/groups/{group_id}/members` — op `groups.members`.
  *
  * List a group's members. Inputs named by the seed (4.5): cursor, known_version.
- *
- * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -374,8 +368,6 @@ export function groupsMuteMember(
  *
  * List the groups of a user. Inputs named by the seed (4.5): paging.
  *
- * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
- *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
@@ -432,8 +424,6 @@ export function groupsRemoveMembers(
  * `GET /{org_name}/{app_name}/groups/{group_id}/requests` — op `groups.requests`.
  *
  * List a group's requests. Inputs named by the seed (4.5): paging.
- *
- * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *

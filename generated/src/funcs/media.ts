@@ -89,8 +89,6 @@ export function mediaCompleteUpload(
  *
  * Create an upload. Inputs named by the seed (4.8): create-upload params. The seed adds: result is an upload session.
  *
- * Assumed: seed 4.8 gives the flow (create, send parts to per-part upload addresses, complete; resume lists uploaded parts and sends the missing ones); the part upload method (PUT of the raw bytes), the default part size (8 MiB) and the field names file_id, part_number and url are ours.
- *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
  *
  * Assumed (the seed is silent): the create-upload params are not shown; a content type field of this name is ours; the create-upload params are not shown; a file name field of this name is ours; the create-upload params are not shown; a total size field in bytes of this name is ours; the seed names the resource type UploadSession but not which operation returns it; this pairing is ours; seed 4.8 gives the flow (create, send parts to per-part upload addresses, complete; resume lists uploaded parts and sends the missing ones); the part upload method (PUT of the raw bytes), the default part size (8 MiB) and the field names file_id, part_number and url are ours.
@@ -166,8 +164,6 @@ export function mediaFile(
  * `GET /{org_name}/{app_name}/media/groups/{group_id}/files` — op `media.group_files`.
  *
  * List a group's media files. Inputs named by the seed (4.8): paging.
- *
- * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *

@@ -299,8 +299,6 @@ export function moderationItemContent(
  *
  * List moderation items. Inputs named by the seed (4.11): optional scene, status filters, paging.
  *
- * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours. Assumed: seed 4.11 describes the helper (statuses pending and auto_violation, 20 items by default, optional scene); the item fields that hold its id and version are not shown: id and version are ours.
- *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
@@ -321,8 +319,6 @@ export function moderationItems(
  * `GET /{org_name}/{app_name}/moderation/platform-actions` — op `moderation.platform_actions`.
  *
  * List platform actions. Inputs named by the seed (4.11): paging.
- *
- * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -383,8 +379,6 @@ export function moderationReport(
  *
  * Get moderation stats. Inputs named by the seed (4.11): stats params.
  *
- * Not documented by the service: the stats params are named but not shown.
- *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * Not documented by the service: the stats params are named but not shown.
@@ -444,8 +438,6 @@ export function moderationUpdateWordList(
  *
  * List a user's violations. Inputs named by the seed (4.11): paging.
  *
- * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
- *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
@@ -500,8 +492,6 @@ export function moderationWordLists(
  * `GET /{org_name}/{app_name}/moderation/word-lists/{list_id}/words` — op `moderation.words`.
  *
  * List the words of a word list. Inputs named by the seed (4.11): paging.
- *
- * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *

@@ -64,8 +64,6 @@ import type {
  *
  * Ban a user from an RTC channel. Seed 4.13: "ban".
  *
- * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a PUT of the whole ban is taken as idempotent.
- *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
  * Assumed (the seed is silent): the seed names the resource type RtcBan but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a PUT of the whole ban is taken as idempotent.
@@ -86,8 +84,6 @@ export function rtcBan(
  * `GET /{org_name}/{app_name}/rtc/channels/{channel_id}/bans` — op `rtc.bans`.
  *
  * List the bans of an RTC channel. Seed 4.13: "list bans".
- *
- * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat. Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -110,8 +106,6 @@ export function rtcBans(
  *
  * Get RTC channel statistics. Seed 4.13: "channel statistics".
  *
- * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat. Not documented by the service: the statistics params are not shown.
- *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * Assumed (the seed is silent): the seed names the resource type RtcChannelStats but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat.
@@ -132,8 +126,6 @@ export function rtcChannelStats(
  * `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/close` — op `rtc.close_channel`.
  *
  * Close an RTC channel. Seed 4.13: "close channel (202 when pending)".
- *
- * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; closing a closed channel is taken as idempotent.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -156,8 +148,6 @@ export function rtcCloseChannel(
  *
  * Create an RTC channel. Seed 4.13: "create channel (201 when created)".
  *
- * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a PUT to a caller-chosen id is taken as idempotent.
- *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
  * Assumed (the seed is silent): the seed names the resource type RtcChannel but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a PUT to a caller-chosen id is taken as idempotent.
@@ -179,8 +169,6 @@ export function rtcCreateChannel(
  *
  * Get one ban of an RTC channel. Seed 4.13: "get one ban". A missing ban is returned as a null ban.
  *
- * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat.
- *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat.
@@ -200,8 +188,6 @@ export function rtcGetBan(
  *
  * Get an RTC channel. Seed 4.13: "get channel".
  *
- * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat.
- *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * Assumed (the seed is silent): the seed names the resource type RtcChannel but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat.
@@ -220,8 +206,6 @@ export function rtcGetChannel(
  * `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/tickets` — op `rtc.issue_tickets`.
  *
  * Issue tickets for an RTC channel. Seed 4.13: "issue tickets". Not repeated automatically.
- *
- * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours.
  *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
  *
@@ -244,8 +228,6 @@ export function rtcIssueTickets(
  *
  * List RTC channels. Seed 4.13: "list channels".
  *
- * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat. Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
- *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
@@ -266,8 +248,6 @@ export function rtcListChannels(
  * `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/members/{username}/remove` — op `rtc.remove_member`.
  *
  * Remove a member from an RTC channel. Seed 4.13: "remove member (202 when pending)". Uses a fixed operation_id so that repeats are safe.
- *
- * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours.
  *
  * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
  *
@@ -292,8 +272,6 @@ export function rtcRemoveMember(
  *
  * Revoke tickets of an RTC channel. Seed 4.13: "revoke tickets". Uses a fixed operation_id so that repeats are safe.
  *
- * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours.
- *
  * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
  *
  * Dedupe key: `operation_id` (body); pass your own to make a resend across processes safe, or `idempotencyKey` in the options.
@@ -317,8 +295,6 @@ export function rtcRevokeTickets(
  *
  * List the sessions of an RTC channel. Seed 4.13: "list sessions".
  *
- * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat. Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
- *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
@@ -340,8 +316,6 @@ export function rtcSessions(
  *
  * Unban a user from an RTC channel. Seed 4.13: "unban".
  *
- * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a DELETE is taken as idempotent.
- *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
  * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a DELETE is taken as idempotent.
@@ -360,8 +334,6 @@ export function rtcUnban(
  * `PATCH /{org_name}/{app_name}/rtc/channels/{channel_id}` — op `rtc.update_channel`.
  *
  * Update an RTC channel. Seed 4.13: "update channel".
- *
- * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; an update is taken as idempotent.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -383,8 +355,6 @@ export function rtcUpdateChannel(
  * `GET /{org_name}/{app_name}/rtc/channel-usage-adjustments` — op `rtc.usage_adjustments`.
  *
  * List RTC channel usage corrections. Seed 4.13: "usage corrections".
- *
- * Assumed: the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat. Assumed: the seed does not say this RTC list is paged; the RTC rules say pages are continued with next_cursor, so we treat it as a cursor list, and the items field name is ours.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *

@@ -137,8 +137,6 @@ export class Chatrooms {
    *
    * List a chatroom's allowlist. Inputs named by the seed (4.10): paging.
    *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
-   *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
@@ -193,8 +191,6 @@ export class Chatrooms {
    * `GET /{org_name}/{app_name}/chatrooms/{room_id}/bans` — op `chatrooms.bans`.
    *
    * List a chatroom's bans. Inputs named by the seed (4.10): paging.
-   *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -316,8 +312,6 @@ export class Chatrooms {
    *
    * List chatrooms. Inputs named by the seed (4.10): paging.
    *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
-   *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
@@ -355,8 +349,6 @@ export class Chatrooms {
    * `GET /{org_name}/{app_name}/chatrooms/{room_id}/members` — op `chatrooms.members`.
    *
    * List a chatroom's members. Inputs named by the seed (4.10): paging.
-   *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -410,8 +402,6 @@ export class Chatrooms {
    * `GET /{org_name}/{app_name}/chatrooms/{room_id}/mutes` — op `chatrooms.mutes`.
    *
    * List a chatroom's mutes. Inputs named by the seed (4.10): paging.
-   *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *

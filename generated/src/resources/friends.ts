@@ -174,8 +174,6 @@ export class Friends {
    *
    * List a user's friends. Inputs named by the seed (4.3): cursor, known_version.
    *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
-   *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (versioned pages): `await` gives the first page; `for await` walks every item across pages.
@@ -195,8 +193,6 @@ export class Friends {
    * `GET /{org_name}/{app_name}/users/{username}/friend-requests` — op `friends.requests`.
    *
    * List a user's friend requests. Inputs named by the seed (4.3): list params (required object).
-   *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *

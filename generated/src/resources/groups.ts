@@ -139,8 +139,6 @@ export class Groups {
    *
    * List a group's blacklist. Inputs named by the seed (4.5): paging.
    *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
-   *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
@@ -254,8 +252,6 @@ export class Groups {
    *
    * List groups. Inputs named by the seed (4.5): paging.
    *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
-   *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
@@ -290,8 +286,6 @@ export class Groups {
    * `GET /{org_name}/{app_name}/groups/{group_id}/members` — op `groups.members`.
    *
    * List a group's members. Inputs named by the seed (4.5): cursor, known_version.
-   *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -343,8 +337,6 @@ export class Groups {
    * `GET /{org_name}/{app_name}/users/{username}/groups` — op `groups.of_user`.
    *
    * List the groups of a user. Inputs named by the seed (4.5): paging.
-   *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -399,8 +391,6 @@ export class Groups {
    * `GET /{org_name}/{app_name}/groups/{group_id}/requests` — op `groups.requests`.
    *
    * List a group's requests. Inputs named by the seed (4.5): paging.
-   *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *

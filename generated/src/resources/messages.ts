@@ -111,8 +111,6 @@ export class Messages {
    *
    * Export messages. Inputs named by the seed (4.6): export params. The seed adds: export page.
    *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
-   *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (export pages): `await` gives the first page; `for await` walks every item across pages.
@@ -198,8 +196,6 @@ export class Messages {
    * `GET /{org_name}/{app_name}/users/{username}/sent-messages` — op `messages.sent_by`.
    *
    * List messages sent by a user. Inputs named by the seed (4.6): paging.
-   *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *

@@ -286,8 +286,6 @@ export class Moderation {
    *
    * List moderation items. Inputs named by the seed (4.11): optional scene, status filters, paging.
    *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours. Assumed: seed 4.11 describes the helper (statuses pending and auto_violation, 20 items by default, optional scene); the item fields that hold its id and version are not shown: id and version are ours.
-   *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
@@ -307,8 +305,6 @@ export class Moderation {
    * `GET /{org_name}/{app_name}/moderation/platform-actions` — op `moderation.platform_actions`.
    *
    * List platform actions. Inputs named by the seed (4.11): paging.
-   *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -366,8 +362,6 @@ export class Moderation {
    *
    * Get moderation stats. Inputs named by the seed (4.11): stats params.
    *
-   * Not documented by the service: the stats params are named but not shown.
-   *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * Not documented by the service: the stats params are named but not shown.
@@ -424,8 +418,6 @@ export class Moderation {
    *
    * List a user's violations. Inputs named by the seed (4.11): paging.
    *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
-   *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
@@ -477,8 +469,6 @@ export class Moderation {
    * `GET /{org_name}/{app_name}/moderation/word-lists/{list_id}/words` — op `moderation.words`.
    *
    * List the words of a word list. Inputs named by the seed (4.11): paging.
-   *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *

@@ -215,8 +215,6 @@ export class Users {
    *
    * List users. Inputs named by the seed (4.2): paging.
    *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
-   *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
@@ -236,8 +234,6 @@ export class Users {
    * `GET /{org_name}/{app_name}/mutes` — op `users.list_muted`.
    *
    * List muted users. Inputs named by the seed (4.2): paging.
-   *
-   * Assumed: the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *

@@ -19,7 +19,7 @@ export type BlacklistAddResult = OpenResult;
 export type BlacklistBatchAddParams = {
   /** Username. (path) */
   username: Username;
-  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). Assumed: the seed says "list of usernames"; the body field name is ours. (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
+  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
   usernames: UsernameList;
 };
 /** Response body of `blacklist.batch_add`. */
@@ -28,7 +28,7 @@ export type BlacklistBatchAddResult = OpenResult;
 export type BlacklistBatchRemoveParams = {
   /** Username. (path) */
   username: Username;
-  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). Assumed: the seed says "list of usernames"; the body field name is ours. (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
+  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
   usernames: UsernameList;
 };
 /** Response body of `blacklist.batch_remove`. */
@@ -37,9 +37,9 @@ export type BlacklistBatchRemoveResult = OpenResult;
 export type BlacklistListParams = {
   /** Username. (path) */
   username: Username;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
-  /** The version of the list the caller already holds (versioned lists: friends, blacklist, group members, push conversation mutes). Assumed: the seed names known_version but not its type; a string is ours; the seed does not say an empty `known_version` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `known_version=`). (query) Assumed: the seed names known_version but not its type; a string is ours; the seed does not say an empty `known_version` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `known_version=`). */
+  /** The version of the list the caller already holds (versioned lists: friends, blacklist, group members, push conversation mutes). (query) Assumed: the seed names known_version but not its type; a string is ours; the seed does not say an empty `known_version` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `known_version=`). */
   known_version?: string;
 };
 /** Response body of `blacklist.list`. */

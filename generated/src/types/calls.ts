@@ -11,7 +11,7 @@ export type CallsActiveOfResult = ActiveCalls;
 export type CallsEndParams = {
   /** Call id. (path) */
   call_id: string;
-  /** Assumed: the seed says "optional reason"; the body field name is ours. (body) Assumed: the seed says "optional reason"; the body field name is ours. */
+  /** (body) Assumed: the seed says "optional reason"; the body field name is ours. */
   reason?: string;
 };
 /** Response body of `calls.end`. */
@@ -25,7 +25,7 @@ export type CallsGetParams = {
 export type CallsGetResult = Call;
 /** Params of `calls.list`: path, query and body fields under their wire names. */
 export type CallsListParams = {
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `calls.list`. */
@@ -38,16 +38,16 @@ export type CallsRemoveMemberParams = {
   call_id: string;
   /** Username. (path) */
   username: Username;
-  /** Assumed: the seed says "optional reason"; the body field name is ours. (body) Assumed: the seed says "optional reason"; the body field name is ours. */
+  /** (body) Assumed: the seed says "optional reason"; the body field name is ours. */
   reason?: string;
 };
 /** Response body of `calls.remove_member`. */
 export type CallsRemoveMemberResult = OpenResult;
 /** Params of `calls.stats`: path, query and body fields under their wire names. */
 export type CallsStatsParams = {
-  /** Assumed: the seed does not say an empty `from` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `from=`). (query) Assumed: the seed does not say an empty `from` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `from=`). */
+  /** (query) Assumed: the seed does not say an empty `from` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `from=`). */
   from?: string;
-  /** Assumed: the seed does not say an empty `to` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `to=`). (query) Assumed: the seed does not say an empty `to` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `to=`). */
+  /** (query) Assumed: the seed does not say an empty `to` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `to=`). */
   to?: string;
 };
 /** Response body of `calls.stats`. */

@@ -24,7 +24,7 @@ import type {
 export type ChatroomsAddToAllowlistParams = {
   /** Room id. (path) */
   room_id: string;
-  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). Assumed: the seed says "list of usernames"; the body field name is ours. (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
+  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
   usernames: UsernameList;
 };
 /** Response body of `chatrooms.add_to_allowlist`. */
@@ -33,7 +33,7 @@ export type ChatroomsAddToAllowlistResult = OpenResult;
 export type ChatroomsAllowlistParams = {
   /** Room id. (path) */
   room_id: string;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `chatrooms.allowlist`. */
@@ -44,7 +44,7 @@ export type ChatroomsAllowlistItem = RoomAllowlistEntry;
 export type ChatroomsAttributesParams = {
   /** Room id. (path) */
   room_id: string;
-  /** Assumed: the seed says "optional keys"; the query parameter name and its form (repeated key) are ours; the seed does not say an empty `keys` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `keys=`). (query) Assumed: the seed says "optional keys"; the query parameter name and its form (repeated key) are ours; the seed does not say an empty `keys` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `keys=`). */
+  /** (query) Assumed: the seed says "optional keys"; the query parameter name and its form (repeated key) are ours; the seed does not say an empty `keys` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `keys=`). */
   keys?: string[];
 };
 /** Response body of `chatrooms.attributes`. */
@@ -53,7 +53,7 @@ export type ChatroomsAttributesResult = RoomAttributes;
 export type ChatroomsBanParams = {
   /** Room id. (path) */
   room_id: string;
-  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). Assumed: the seed says "list of usernames"; the body field name is ours. (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
+  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
   usernames: UsernameList;
   /** Fields the service accepts that the spec does not show (an open body). */
   [key: string]: unknown;
@@ -64,7 +64,7 @@ export type ChatroomsBanResult = OpenResult;
 export type ChatroomsBansParams = {
   /** Room id. (path) */
   room_id: string;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `chatrooms.bans`. */
@@ -91,7 +91,7 @@ export type ChatroomsDeleteResult = OpenResult;
 export type ChatroomsDisableParams = {
   /** Room id. (path) */
   room_id: string;
-  /** Assumed: the seed says "optional reason"; the body field name is ours. (body) Assumed: the seed says "optional reason"; the body field name is ours. */
+  /** (body) Assumed: the seed says "optional reason"; the body field name is ours. */
   reason?: string;
 };
 /** Response body of `chatrooms.disable`. */
@@ -114,14 +114,14 @@ export type ChatroomsGetResult = Chatroom;
 export type ChatroomsKickParams = {
   /** Room id. (path) */
   room_id: string;
-  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). Assumed: the seed says "list of usernames"; the body field name is ours. (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
+  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
   usernames: UsernameList;
 };
 /** Response body of `chatrooms.kick`. */
 export type ChatroomsKickResult = OpenResult;
 /** Params of `chatrooms.list`: path, query and body fields under their wire names. */
 export type ChatroomsListParams = {
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `chatrooms.list`. */
@@ -141,7 +141,7 @@ export type ChatroomsMemberResult = RoomMember;
 export type ChatroomsMembersParams = {
   /** Room id. (path) */
   room_id: string;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `chatrooms.members`. */
@@ -152,7 +152,7 @@ export type ChatroomsMembersItem = RoomMember;
 export type ChatroomsMuteParams = {
   /** Room id. (path) */
   room_id: string;
-  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). Assumed: the seed says "list of usernames"; the body field name is ours. (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
+  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
   usernames: UsernameList;
   /** Fields the service accepts that the spec does not show (an open body). */
   [key: string]: unknown;
@@ -170,7 +170,7 @@ export type ChatroomsMuteAllResult = OpenResult;
 export type ChatroomsMutesParams = {
   /** Room id. (path) */
   room_id: string;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `chatrooms.mutes`. */
@@ -179,7 +179,7 @@ export type ChatroomsMutesPage = RoomMutePage;
 export type ChatroomsMutesItem = RoomMute;
 /** Params of `chatrooms.online_counts`: path, query and body fields under their wire names. */
 export type ChatroomsOnlineCountsParams = {
-  /** Assumed: the seed says "list of room ids"; the body field name is ours. (body) Assumed: the seed says "list of room ids"; the body field name is ours. */
+  /** (body) Assumed: the seed says "list of room ids"; the body field name is ours. */
   room_ids: Id[];
 };
 /** Response body of `chatrooms.online_counts`. */
@@ -190,7 +190,7 @@ export type ChatroomsRecallParams = {
   room_id: string;
   /** Message id. (path) */
   message_id: string;
-  /** Assumed: the seed says "optional reason"; the body field name is ours. (body) Assumed: the seed says "optional reason"; the body field name is ours. */
+  /** (body) Assumed: the seed says "optional reason"; the body field name is ours. */
   reason?: string;
 };
 /** Response body of `chatrooms.recall`. */
@@ -217,7 +217,7 @@ export type ChatroomsRemoveAdminResult = OpenResult;
 export type ChatroomsRemoveAttributesParams = {
   /** Room id. (path) */
   room_id: string;
-  /** Assumed: the seed says "list of keys"; the body field name is ours. (body) Assumed: the seed says "list of keys"; the body field name is ours. */
+  /** (body) Assumed: the seed says "list of keys"; the body field name is ours. */
   keys: string[];
 };
 /** Response body of `chatrooms.remove_attributes`. */
@@ -226,7 +226,7 @@ export type ChatroomsRemoveAttributesResult = OpenResult;
 export type ChatroomsRemoveFromAllowlistParams = {
   /** Room id. (path) */
   room_id: string;
-  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). Assumed: the seed says "list of usernames"; the body field name is ours. (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
+  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
   usernames: UsernameList;
 };
 /** Response body of `chatrooms.remove_from_allowlist`. */
@@ -235,7 +235,7 @@ export type ChatroomsRemoveFromAllowlistResult = OpenResult;
 export type ChatroomsSendParams = {
   /** Room id. (path) */
   room_id: string;
-  /** Dedupe id of a message send (seed 2.3, send-message option client_msg_id). A resend with the same id is not delivered twice. The SDK fills a fresh one when the caller gives none and reuses it on every resend. Assumed: the seed names client_msg_id for sending a message and says D operations are deduplicated by client_msg_id or an idempotency key; we take client_msg_id for chatroom messages too. (body) Assumed: the seed names client_msg_id for sending a message and says D operations are deduplicated by client_msg_id or an idempotency key; we take client_msg_id for chatroom messages too. */
+  /** Dedupe id of a message send (seed 2.3, send-message option client_msg_id). A resend with the same id is not delivered twice. The SDK fills a fresh one when the caller gives none and reuses it on every resend. (body) Assumed: the seed names client_msg_id for sending a message and says D operations are deduplicated by client_msg_id or an idempotency key; we take client_msg_id for chatroom messages too. */
   client_msg_id?: ClientMsgId;
   /** Chatroom message priority. The seed names low (a low-priority send is class N); other values are not listed. (body) */
   priority?: ChatroomMessagePriority;
@@ -257,7 +257,7 @@ export type ChatroomsSetAdminResult = OpenResult;
 export type ChatroomsSetAttributesParams = {
   /** Room id. (path) */
   room_id: string;
-  /** Assumed: the seed says "map of string to string"; we wrap it in a body field of this name so it cannot clash with the path parameter. (body) Assumed: the seed says "map of string to string"; we wrap it in a body field of this name so it cannot clash with the path parameter. */
+  /** (body) Assumed: the seed says "map of string to string"; we wrap it in a body field of this name so it cannot clash with the path parameter. */
   attributes: {
     [key: string]: string;
   };
@@ -277,7 +277,7 @@ export type ChatroomsTransferOwnerResult = OpenResult;
 export type ChatroomsUnbanParams = {
   /** Room id. (path) */
   room_id: string;
-  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). Assumed: the seed says "list of usernames"; the body field name is ours. (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
+  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
   usernames: UsernameList;
 };
 /** Response body of `chatrooms.unban`. */
@@ -286,7 +286,7 @@ export type ChatroomsUnbanResult = OpenResult;
 export type ChatroomsUnmuteParams = {
   /** Room id. (path) */
   room_id: string;
-  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). Assumed: the seed says "list of usernames"; the body field name is ours. (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
+  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
   usernames: UsernameList;
 };
 /** Response body of `chatrooms.unmute`. */

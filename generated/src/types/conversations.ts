@@ -25,7 +25,7 @@ export type ConversationsDeleteParams = {
   username: Username;
   /** Conversation id. (path) */
   conversation_id: string;
-  /** Assumed: the seed says "optional flag to clear messages"; the name and its place (query) are ours. (query) Assumed: the seed says "optional flag to clear messages"; the name and its place (query) are ours. */
+  /** (query) Assumed: the seed says "optional flag to clear messages"; the name and its place (query) are ours. */
   clear_messages?: boolean;
 };
 /** Response body of `conversations.delete`. */
@@ -36,7 +36,7 @@ export type ConversationsDeleteMessagesParams = {
   username: Username;
   /** Conversation id. (path) */
   conversation_id: string;
-  /** Assumed: the seed says "list of sequence numbers (numbers)"; the body field name is ours. (body) Assumed: the seed says "list of sequence numbers (numbers)"; the body field name is ours. */
+  /** (body) Assumed: the seed says "list of sequence numbers (numbers)"; the body field name is ours. */
   seqs: Sequence[];
 };
 /** Response body of `conversations.delete_messages`. */
@@ -70,9 +70,9 @@ export type ConversationsMarkReadResult = OpenResult;
 export type ConversationsMessagesParams = {
   /** Conversation id. (path) */
   conversation_id: string;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
-  /** Fetch the history around this sequence number (seed 2.3: "an around-sequence option"). Assumed: the seed names an around-sequence option but not its parameter name. (query) Assumed: the seed names an around-sequence option but not its parameter name. */
+  /** Fetch the history around this sequence number (seed 2.3: "an around-sequence option"). (query) Assumed: the seed names an around-sequence option but not its parameter name. */
   around_seq?: Sequence;
 };
 /** Response body of `conversations.messages`. */
@@ -83,7 +83,7 @@ export type ConversationsMessagesItem = Message;
 export type ConversationsOfUserParams = {
   /** Username. (path) */
   username: Username;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `conversations.of_user`. */
@@ -94,7 +94,7 @@ export type ConversationsOfUserItem = ConversationState;
 export type ConversationsPinsParams = {
   /** Conversation id. (path) */
   conversation_id: string;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `conversations.pins`. */

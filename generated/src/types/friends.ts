@@ -27,7 +27,7 @@ export type FriendsAddResult = Friend;
 export type FriendsBatchAddParams = {
   /** Username. (path) */
   username: Username;
-  /** Assumed: the seed says "list of friend items"; the body field name is ours. (body) Assumed: the seed says "list of friend items"; the body field name is ours. */
+  /** (body) Assumed: the seed says "list of friend items"; the body field name is ours. */
   friends: FriendInput[];
 };
 /** Response body of `friends.batch_add`. */
@@ -36,7 +36,7 @@ export type FriendsBatchAddResult = OpenResult;
 export type FriendsBatchDeleteParams = {
   /** Username. (path) */
   username: Username;
-  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). Assumed: the seed says "list of usernames"; the body field name is ours. (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
+  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
   usernames: UsernameList;
 };
 /** Response body of `friends.batch_delete`. */
@@ -45,7 +45,7 @@ export type FriendsBatchDeleteResult = OpenResult;
 export type FriendsCheckParams = {
   /** Username. (path) */
   username: Username;
-  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). Assumed: the seed says "list of usernames"; the body field name is ours. (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
+  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
   usernames: UsernameList;
 };
 /** Response body of `friends.check`. */
@@ -79,9 +79,9 @@ export type FriendsGetResult = Friend;
 export type FriendsListParams = {
   /** Username. (path) */
   username: Username;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
-  /** The version of the list the caller already holds (versioned lists: friends, blacklist, group members, push conversation mutes). Assumed: the seed names known_version but not its type; a string is ours; the seed does not say an empty `known_version` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `known_version=`). (query) Assumed: the seed names known_version but not its type; a string is ours; the seed does not say an empty `known_version` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `known_version=`). */
+  /** The version of the list the caller already holds (versioned lists: friends, blacklist, group members, push conversation mutes). (query) Assumed: the seed names known_version but not its type; a string is ours; the seed does not say an empty `known_version` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `known_version=`). */
   known_version?: string;
 };
 /** Response body of `friends.list`. */
@@ -92,7 +92,7 @@ export type FriendsListItem = Friend;
 export type FriendsRequestsParams = {
   /** Username. (path) */
   username: Username;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `friends.requests`. */
@@ -123,7 +123,7 @@ export type FriendsUpdateParams = {
   friend: string;
   /** (body) */
   remark?: string;
-  /** Assumed: the seed says "custom attributes"; the body field name and its shape are ours. (body) Assumed: the seed says "custom attributes"; the body field name and its shape are ours. */
+  /** (body) Assumed: the seed says "custom attributes"; the body field name and its shape are ours. */
   attributes?: {
     [key: string]: unknown;
   };

@@ -22,7 +22,7 @@ import type {
 export type GroupsAddMembersParams = {
   /** Group id. (path) */
   group_id: string;
-  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). Assumed: the seed says "list of usernames"; the body field name is ours. (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
+  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
   usernames: UsernameList;
 };
 /** Response body of `groups.add_members`. */
@@ -33,7 +33,7 @@ export type GroupsAddToBlacklistParams = {
   group_id: string;
   /** Username. (path) */
   username: Username;
-  /** Assumed: the seed says "optional reason"; the body field name is ours. (body) Assumed: the seed says "optional reason"; the body field name is ours. */
+  /** (body) Assumed: the seed says "optional reason"; the body field name is ours. */
   reason?: string;
 };
 /** Response body of `groups.add_to_blacklist`. */
@@ -42,7 +42,7 @@ export type GroupsAddToBlacklistResult = OpenResult;
 export type GroupsBlacklistParams = {
   /** Group id. (path) */
   group_id: string;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `groups.blacklist`. */
@@ -51,7 +51,7 @@ export type GroupsBlacklistPage = GroupBlacklistEntryPage;
 export type GroupsBlacklistItem = GroupBlacklistEntry;
 /** Params of `groups.create`: path, query and body fields under their wire names. */
 export type GroupsCreateParams = {
-  /** A username. Users are addressed by username, never by internal id. Assumed: the seed says "owner username"; the body field name is ours. (body) Assumed: the seed says "owner username"; the body field name is ours. */
+  /** A username. Users are addressed by username, never by internal id. (body) Assumed: the seed says "owner username"; the body field name is ours. */
   owner: Username;
   /** Fields the service accepts that the spec does not show (an open body). */
   [key: string]: unknown;
@@ -62,7 +62,7 @@ export type GroupsCreateResult = CreateGroupResult;
 export type GroupsDeleteParams = {
   /** Group id. (path) */
   group_id: string;
-  /** Assumed: the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`). (query) Assumed: the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`). */
+  /** (query) Assumed: the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`). */
   reason?: string;
 };
 /** Response body of `groups.delete`. */
@@ -71,7 +71,7 @@ export type GroupsDeleteResult = OpenResult;
 export type GroupsDisableParams = {
   /** Group id. (path) */
   group_id: string;
-  /** Assumed: the seed says "optional reason"; the body field name is ours. (body) Assumed: the seed says "optional reason"; the body field name is ours. */
+  /** (body) Assumed: the seed says "optional reason"; the body field name is ours. */
   reason?: string;
 };
 /** Response body of `groups.disable`. */
@@ -99,7 +99,7 @@ export type GroupsInviteSettingsParams = {
 export type GroupsInviteSettingsResult = GroupInviteSettings;
 /** Params of `groups.list`: path, query and body fields under their wire names. */
 export type GroupsListParams = {
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `groups.list`. */
@@ -119,9 +119,9 @@ export type GroupsMemberResult = GroupMember;
 export type GroupsMembersParams = {
   /** Group id. (path) */
   group_id: string;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
-  /** The version of the list the caller already holds (versioned lists: friends, blacklist, group members, push conversation mutes). Assumed: the seed names known_version but not its type; a string is ours; the seed does not say an empty `known_version` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `known_version=`). (query) Assumed: the seed names known_version but not its type; a string is ours; the seed does not say an empty `known_version` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `known_version=`). */
+  /** The version of the list the caller already holds (versioned lists: friends, blacklist, group members, push conversation mutes). (query) Assumed: the seed names known_version but not its type; a string is ours; the seed does not say an empty `known_version` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `known_version=`). */
   known_version?: string;
 };
 /** Response body of `groups.members`. */
@@ -141,7 +141,7 @@ export type GroupsMuteMemberParams = {
   group_id: string;
   /** Username. (path) */
   username: Username;
-  /** Mute duration in seconds. Assumed: the seed says "optional duration in seconds"; the body field name is ours. (body) Assumed: the seed says "optional duration in seconds"; the body field name is ours. */
+  /** Mute duration in seconds. (body) Assumed: the seed says "optional duration in seconds"; the body field name is ours. */
   duration?: number;
 };
 /** Response body of `groups.mute_member`. */
@@ -150,7 +150,7 @@ export type GroupsMuteMemberResult = OpenResult;
 export type GroupsOfUserParams = {
   /** Username. (path) */
   username: Username;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `groups.of_user`. */
@@ -170,7 +170,7 @@ export type GroupsRemoveFromBlacklistResult = OpenResult;
 export type GroupsRemoveMembersParams = {
   /** Group id. (path) */
   group_id: string;
-  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). Assumed: the seed says "list of usernames"; the body field name is ours. (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
+  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
   usernames: UsernameList;
 };
 /** Response body of `groups.remove_members`. */
@@ -179,7 +179,7 @@ export type GroupsRemoveMembersResult = OpenResult;
 export type GroupsRequestsParams = {
   /** Group id. (path) */
   group_id: string;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `groups.requests`. */

@@ -25,11 +25,11 @@ export type MediaCompleteUploadParams = {
 export type MediaCompleteUploadResult = MediaFile;
 /** Params of `media.create_upload`: path, query and body fields under their wire names. */
 export type MediaCreateUploadParams = {
-  /** Assumed: the create-upload params are not shown; a file name field of this name is ours. (body) Assumed: the create-upload params are not shown; a file name field of this name is ours. */
+  /** (body) Assumed: the create-upload params are not shown; a file name field of this name is ours. */
   filename?: string;
-  /** Assumed: the create-upload params are not shown; a content type field of this name is ours. (body) Assumed: the create-upload params are not shown; a content type field of this name is ours. */
+  /** (body) Assumed: the create-upload params are not shown; a content type field of this name is ours. */
   content_type?: string;
-  /** Assumed: the create-upload params are not shown; a total size field in bytes of this name is ours. (body) Assumed: the create-upload params are not shown; a total size field in bytes of this name is ours. */
+  /** (body) Assumed: the create-upload params are not shown; a total size field in bytes of this name is ours. */
   size?: number;
   /** Fields the service accepts that the spec does not show (an open body). */
   [key: string]: unknown;
@@ -45,7 +45,7 @@ export type MediaDeleteFileParams = {
 export type MediaDeleteFileResult = OpenResult;
 /** Params of `media.download_urls`: path, query and body fields under their wire names. */
 export type MediaDownloadUrlsParams = {
-  /** Assumed: the seed says "list of file URLs (strings)"; the body field name is ours. (body) Assumed: the seed says "list of file URLs (strings)"; the body field name is ours. */
+  /** (body) Assumed: the seed says "list of file URLs (strings)"; the body field name is ours. */
   urls: string[];
 };
 /** Response body of `media.download_urls`. */
@@ -61,7 +61,7 @@ export type MediaFileResult = MediaFile;
 export type MediaGroupFilesParams = {
   /** Group id. (path) */
   group_id: string;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `media.group_files`. */
@@ -72,7 +72,7 @@ export type MediaGroupFilesItem = MediaFile;
 export type MediaPartUrlsParams = {
   /** File id. (path) */
   file_id: string;
-  /** Assumed: the seed says "list of part numbers (numbers)"; the body field name is ours. (body) Assumed: the seed says "list of part numbers (numbers)"; the body field name is ours. */
+  /** (body) Assumed: the seed says "list of part numbers (numbers)"; the body field name is ours. */
   part_numbers: number[];
 };
 /** Response body of `media.part_urls`. */

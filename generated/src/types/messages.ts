@@ -10,18 +10,18 @@ import type {
 } from './schemas.js';
 /** Params of `messages.batch_recall`: path, query and body fields under their wire names. */
 export type MessagesBatchRecallParams = {
-  /** Assumed: the seed says "list of message ids"; the body field name is ours. (body) Assumed: the seed says "list of message ids"; the body field name is ours. */
+  /** (body) Assumed: the seed says "list of message ids"; the body field name is ours. */
   message_ids: Id[];
-  /** Assumed: the seed says "optional reason"; the body field name is ours. (body) Assumed: the seed says "optional reason"; the body field name is ours. */
+  /** (body) Assumed: the seed says "optional reason"; the body field name is ours. */
   reason?: string;
 };
 /** Response body of `messages.batch_recall`. */
 export type MessagesBatchRecallResult = OpenResult;
 /** Params of `messages.batch_send`: path, query and body fields under their wire names. */
 export type MessagesBatchSendParams = {
-  /** Assumed: the seed says "list of recipient usernames"; the body field name is ours. (body) Assumed: the seed says "list of recipient usernames"; the body field name is ours. */
+  /** (body) Assumed: the seed says "list of recipient usernames"; the body field name is ours. */
   usernames: Username[];
-  /** Dedupe id of a message send (seed 2.3, send-message option client_msg_id). A resend with the same id is not delivered twice. The SDK fills a fresh one when the caller gives none and reuses it on every resend. Assumed: the seed names client_msg_id for sending a message and says D operations are deduplicated by client_msg_id or an idempotency key; we take client_msg_id for the batch too. (body) Assumed: the seed names client_msg_id for sending a message and says D operations are deduplicated by client_msg_id or an idempotency key; we take client_msg_id for the batch too. */
+  /** Dedupe id of a message send (seed 2.3, send-message option client_msg_id). A resend with the same id is not delivered twice. The SDK fills a fresh one when the caller gives none and reuses it on every resend. (body) Assumed: the seed names client_msg_id for sending a message and says D operations are deduplicated by client_msg_id or an idempotency key; we take client_msg_id for the batch too. */
   client_msg_id?: ClientMsgId;
   /** Fields the service accepts that the spec does not show (an open body). */
   [key: string]: unknown;
@@ -39,7 +39,7 @@ export type MessagesEditParams = {
 export type MessagesEditResult = Message;
 /** Params of `messages.export`: path, query and body fields under their wire names. */
 export type MessagesExportParams = {
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `messages.export`. */
@@ -57,7 +57,7 @@ export type MessagesGetResult = Message;
 export type MessagesPinParams = {
   /** Message id. (path) */
   message_id: string;
-  /** Assumed: the seed says "optional reason"; the body field name is ours. (body) Assumed: the seed says "optional reason"; the body field name is ours. */
+  /** (body) Assumed: the seed says "optional reason"; the body field name is ours. */
   reason?: string;
 };
 /** Response body of `messages.pin`. */
@@ -66,7 +66,7 @@ export type MessagesPinResult = OpenResult;
 export type MessagesRecallParams = {
   /** Message id. (path) */
   message_id: string;
-  /** Assumed: the seed says "optional reason"; the body field name is ours. (body) Assumed: the seed says "optional reason"; the body field name is ours. */
+  /** (body) Assumed: the seed says "optional reason"; the body field name is ours. */
   reason?: string;
 };
 /** Response body of `messages.recall`. */
@@ -86,7 +86,7 @@ export type MessagesSendResult = Message;
 export type MessagesSentByParams = {
   /** Username. (path) */
   username: Username;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `messages.sent_by`. */
@@ -97,7 +97,7 @@ export type MessagesSentByItem = Message;
 export type MessagesUnpinParams = {
   /** Message id. (path) */
   message_id: string;
-  /** Assumed: the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`). (query) Assumed: the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`). */
+  /** (query) Assumed: the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`). */
   reason?: string;
 };
 /** Response body of `messages.unpin`. */

@@ -25,20 +25,20 @@ import type {
 export type ModerationAddWordsParams = {
   /** List id. (path) */
   list_id: string;
-  /** Assumed: the seed says "list of words"; the body field name and the item type are ours. (body) Assumed: the seed says "list of words"; the body field name and the item type are ours. */
+  /** (body) Assumed: the seed says "list of words"; the body field name and the item type are ours. */
   words: string[];
 };
 /** Response body of `moderation.add_words`. */
 export type ModerationAddWordsResult = OpenResult;
 /** Params of `moderation.batch_decide`: path, query and body fields under their wire names. */
 export type ModerationBatchDecideParams = {
-  /** Assumed: the seed says "list of item ids"; the body field name is ours. (body) Assumed: the seed says "list of item ids"; the body field name is ours. */
+  /** (body) Assumed: the seed says "list of item ids"; the body field name is ours. */
   item_ids: Id[];
   /** Decision value. The seed shows no_violation in use; other values are not listed. (body) */
   decision?: ModerationDecisionValue;
   /** (body) */
   actions?: ModerationAction[];
-  /** Assumed: the seed names count_violation but not its type; a boolean is ours. (body) Assumed: the seed names count_violation but not its type; a boolean is ours. */
+  /** (body) Assumed: the seed names count_violation but not its type; a boolean is ours. */
   count_violation?: boolean;
   /** (body) */
   note?: string;
@@ -49,7 +49,7 @@ export type ModerationBatchDecideResult = OpenResult;
 export type ModerationCheckTextParams = {
   /** Moderation scene (seed 2.3). (body) */
   scene: ModerationScene;
-  /** Assumed: the seed says "scene, text params"; we take a text field of this name and leave the rest open. (body) Assumed: the seed says "scene, text params"; we take a text field of this name and leave the rest open. */
+  /** (body) Assumed: the seed says "scene, text params"; we take a text field of this name and leave the rest open. */
   text?: string;
   /** Fields the service accepts that the spec does not show (an open body). */
   [key: string]: unknown;
@@ -60,7 +60,7 @@ export type ModerationCheckTextResult = OpenResult;
 export type ModerationClearViolationsParams = {
   /** Username. (path) */
   username: Username;
-  /** Assumed: the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`). (query) Assumed: the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`). */
+  /** (query) Assumed: the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`). */
   reason?: string;
 };
 /** Response body of `moderation.clear_violations`. */
@@ -86,7 +86,7 @@ export type ModerationDecideParams = {
   decision?: ModerationDecisionValue;
   /** (body) */
   actions?: ModerationAction[];
-  /** Assumed: the seed names count_violation but not its type; a boolean is ours. (body) Assumed: the seed names count_violation but not its type; a boolean is ours. */
+  /** (body) Assumed: the seed names count_violation but not its type; a boolean is ours. */
   count_violation?: boolean;
   /** (body) */
   note?: string;
@@ -127,13 +127,13 @@ export type ModerationItemContentParams = {
 export type ModerationItemContentResult = ItemContent;
 /** Params of `moderation.items`: path, query and body fields under their wire names. */
 export type ModerationItemsParams = {
-  /** Assumed: the seed says "optional scene, status filters"; the query parameter name is ours. (query) Assumed: the seed says "optional scene, status filters"; the query parameter name is ours. */
+  /** (query) Assumed: the seed says "optional scene, status filters"; the query parameter name is ours. */
   scene?: ModerationScene;
-  /** Assumed: the seed says "optional scene, status filters"; the query parameter name is ours. (query) Assumed: the seed says "optional scene, status filters"; the query parameter name is ours. */
+  /** (query) Assumed: the seed says "optional scene, status filters"; the query parameter name is ours. */
   status?: ModerationItemStatus;
-  /** Assumed: the pending-item helper takes 20 items by default, so the list has a page size; the parameter name is ours. (query) Assumed: the pending-item helper takes 20 items by default, so the list has a page size; the parameter name is ours. */
+  /** (query) Assumed: the pending-item helper takes 20 items by default, so the list has a page size; the parameter name is ours. */
   limit?: number;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `moderation.items`. */
@@ -142,7 +142,7 @@ export type ModerationItemsPage = ModerationItemPage;
 export type ModerationItemsItem = ModerationItem;
 /** Params of `moderation.platform_actions`: path, query and body fields under their wire names. */
 export type ModerationPlatformActionsParams = {
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `moderation.platform_actions`. */
@@ -153,7 +153,7 @@ export type ModerationPlatformActionsItem = PlatformAction;
 export type ModerationRemoveWordsParams = {
   /** List id. (path) */
   list_id: string;
-  /** Assumed: the seed says "list of words"; the body field name and the item type are ours. (body) Assumed: the seed says "list of words"; the body field name and the item type are ours. */
+  /** (body) Assumed: the seed says "list of words"; the body field name and the item type are ours. */
   words: string[];
 };
 /** Response body of `moderation.remove_words`. */
@@ -189,7 +189,7 @@ export type ModerationUpdateWordListResult = WordList;
 export type ModerationViolationsParams = {
   /** Username. (path) */
   username: Username;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `moderation.violations`. */
@@ -211,7 +211,7 @@ export type ModerationWordListsResult = OpenResult;
 export type ModerationWordsParams = {
   /** List id. (path) */
   list_id: string;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `moderation.words`. */

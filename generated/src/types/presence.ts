@@ -9,7 +9,7 @@ export type PresenceGetParams = {
 export type PresenceGetResult = Presence;
 /** Params of `presence.query`: path, query and body fields under their wire names. */
 export type PresenceQueryParams = {
-  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). Assumed: the seed says "list of usernames"; the body field name is ours. (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
+  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
   usernames: UsernameList;
 };
 /** Response body of `presence.query`. */

@@ -46,9 +46,9 @@ export type PushMuteSingleResult = ConversationMute;
 export type PushMutesParams = {
   /** Username. (path) */
   username: Username;
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
-  /** The version of the list the caller already holds (versioned lists: friends, blacklist, group members, push conversation mutes). Assumed: the seed names known_version but not its type; a string is ours; the seed does not say an empty `known_version` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `known_version=`). (query) Assumed: the seed names known_version but not its type; a string is ours; the seed does not say an empty `known_version` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `known_version=`). */
+  /** The version of the list the caller already holds (versioned lists: friends, blacklist, group members, push conversation mutes). (query) Assumed: the seed names known_version but not its type; a string is ours; the seed does not say an empty `known_version` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `known_version=`). */
   known_version?: string;
 };
 /** Response body of `push.mutes`. */

@@ -15,7 +15,7 @@ import type {
 } from './schemas.js';
 /** Params of `users.batch_create`: path, query and body fields under their wire names. */
 export type UsersBatchCreateParams = {
-  /** Assumed: the seed says "list of user inputs"; the body field name is ours. (body) Assumed: the seed says "list of user inputs"; the body field name is ours. */
+  /** (body) Assumed: the seed says "list of user inputs"; the body field name is ours. */
   users: UserInput[];
 };
 /** Response body of `users.batch_create`. */
@@ -86,7 +86,7 @@ export type UsersKickAllParams = {
 export type UsersKickAllResult = OpenResult;
 /** Params of `users.list`: path, query and body fields under their wire names. */
 export type UsersListParams = {
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `users.list`. */
@@ -95,7 +95,7 @@ export type UsersListPage = UserPage;
 export type UsersListItem = User;
 /** Params of `users.list_muted`: path, query and body fields under their wire names. */
 export type UsersListMutedParams = {
-  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
+  /** Cursor of the page to fetch: the next_cursor of the previous page. Omit for the first page. (query) Assumed: the seed does not say an empty `cursor` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `cursor=`). */
   cursor?: string;
 };
 /** Response body of `users.list_muted`. */
@@ -104,7 +104,7 @@ export type UsersListMutedPage = UserMutePage;
 export type UsersListMutedItem = UserMute;
 /** Params of `users.lookup`: path, query and body fields under their wire names. */
 export type UsersLookupParams = {
-  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). Assumed: the seed says "list of usernames"; the body field name is ours. (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
+  /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). (body) Assumed: the seed says "list of usernames"; the body field name is ours. */
   usernames: UsernameList;
 };
 /** Response body of `users.lookup`. */
