@@ -5,7 +5,6 @@ import { issuesFromAjv } from '../internal/validation-issues.js';
 
 
 const validateParams = validate0;
-const schema0 = {"$id":"urn:im-server-sdk:params:calls.stats","type":"object","properties":{"from":{"type":"string"},"to":{"type":"string"}},"additionalProperties":false};
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:im-server-sdk:params:calls.stats" */;
@@ -72,7 +71,6 @@ return errors === 0;
 validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const validateResponseBody = validate1;
-const schema1 = {"$id":"urn:im-server-sdk:response:calls.stats","type":"object","additionalProperties":true};
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:im-server-sdk:response:calls.stats" */;

@@ -5,7 +5,6 @@ import { issuesFromAjv } from '../internal/validation-issues.js';
 
 
 const validateParams = validate0;
-const schema0 = {"$id":"urn:im-server-sdk:params:rtc.usage_adjustments","type":"object","properties":{"cursor":{"type":"string"}},"additionalProperties":false};
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:im-server-sdk:params:rtc.usage_adjustments" */;
