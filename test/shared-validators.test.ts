@@ -9,14 +9,20 @@
  *     invalid variant, random params and response bodies) for every operation;
  * (c) an error inside a shared component (two modules deep, inside an anyOf) is worded with the
  *     pointer of the field in the operation's params or response;
- * (d) one optional field added to the most shared schema changes a handful of generated files.
+ * (d) one optional field added to the most shared schema changes a handful of generated files;
+ * (e) the constructs fixture with every operation twice (so its components are shared):
+ *     discriminated unions, allOf merges, read/write views, formats, and a shared component that
+ *     reaches a recursive one (kept as `$defs`), checked against the fully inlined validators.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parse, stringify } from 'yaml';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApiModel } from '../generator/build-model.js';
 import { compileValidatorCode, emitValidators, sharedFile, validatorFile } from '../generator/emit/emit-validators.js';
+import { generate } from '../generator/generate.js';
 import { parseSpec } from '../generator/load-spec.js';
 import type { ApiModel, OperationModel } from '../generator/model.js';
 import { readGeneratorInput } from '../generator/read-inputs.js';
@@ -39,8 +45,8 @@ beforeAll(async () => {
 });
 
 /** The same operation's validator with every component inlined (no shared module): the reference. */
-function inlined(o: OperationModel): Loaded {
-  const { code, imports } = compileValidatorCode(model, o);
+function inlined(o: OperationModel, m: ApiModel = model): Loaded {
+  const { code, imports } = compileValidatorCode(m, o);
   const [params, response] = new Function(...imports, `${code}\nreturn [validateParams, validateResponseBody];`)(...imports.map((n) => (runtime as Record<string, unknown>)[n]));
   return {
     validate: (p) => (params(p) ? null : issuesFromAjv(params.errors, p, { pathParams: o.pathParams.map((x) => x.name) })),
@@ -150,4 +156,75 @@ describe('(d) review cost of a small spec edit', () => {
     expect(result.changed).toContain('src/validators/shared/OpenResult.response.ts');
     expect(result.filesChanged, result.changed.join('\n')).toBeLessThanOrEqual(10);
   }, 60_000);
+});
+
+describe('(e) the constructs fixture, every operation twice', () => {
+  const SOURCE = 'test/fixtures/constructs-openapi.yaml';
+  let dir: string;
+  let out: Awaited<ReturnType<typeof generate>>;
+  const mods = new Map<string, Loaded>();
+  beforeAll(async () => {
+    const doc = parse(readFileSync(join(repoRoot, SOURCE), 'utf8'));
+    // a shared component that reaches the recursive LabTreeNode, returned by lab.save_tree
+    doc.components.schemas.LabForest = {
+      type: 'object',
+      required: ['trees'],
+      additionalProperties: false,
+      properties: { trees: { type: 'array', items: { $ref: '#/components/schemas/LabTreeNode' } }, title: { type: 'string', minLength: 1 } },
+    };
+    for (const [path, item] of Object.entries<any>({ ...doc.paths })) {
+      if (path.endsWith('/lab/trees')) item.post.responses['200'].content['application/json'].schema = { $ref: '#/components/schemas/LabForest' };
+      if (path.endsWith('/token')) continue;
+      const twin = structuredClone(item);
+      for (const o of Object.values<any>(twin)) if (o && typeof o === 'object' && o.operationId) o.operationId += '_twin';
+      doc.paths[`${path}/twin`] = twin;
+    }
+    out = await generate({ ...readGeneratorInput(repoRoot), openapiText: stringify(doc), openapiSource: SOURCE });
+    dir = mkdtempSync(join(tmpdir(), 'im-openapi-shared-'));
+    for (const [path, text] of out.files) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    for (const o of out.model.operations) mods.set(o.id, await import(join(dir, validatorFile(o))));
+  }, 60_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('shares the fixture components; the recursive one stays $defs, also inside a shared module', () => {
+    const shared = [...out.files.keys()].filter((p) => p.includes('/shared/'));
+    expect(shared).toEqual(expect.arrayContaining(['LabForest.response', 'LabPost.response', 'LabImage.request', 'LabAccount.response', 'LabMessage.response'].map(sharedFile)));
+    expect(shared.some((p) => p.includes('LabTreeNode'))).toBe(false);
+    const forest = out.files.get(sharedFile('LabForest.response'))!;
+    // the recursive LabTreeNode is compiled inside the module (Ajv's $defs), not imported
+    expect(importsOf(forest)).toEqual(['../../internal/ajv-runtime.js']);
+    // the whole response is the component (with its own $defs): the operation calls the module
+    expect(out.files.get(validatorFile(out.model.operations.find((o) => o.id === 'lab.save_tree')!))).toContain("from './shared/LabForest.response.js'");
+    const tree = mods.get('lab.save_tree')!;
+    const body = { trees: [{ label: 'a', children: [{ label: 'b' }, { label: 5, extra: 1 }] }], title: '' };
+    expect(tree.validateResponse(body)).toEqual([
+      expect.objectContaining({ pointer: '/trees/0/children/1/extra', rule: 'additionalProperties' }),
+      expect.objectContaining({ pointer: '/trees/0/children/1/label', rule: 'type' }),
+      expect.objectContaining({ pointer: '/title', rule: 'minLength' }),
+    ]);
+    expect(tree.validateResponse(body)).toEqual(inlined(out.model.operations.find((o) => o.id === 'lab.save_tree')!, out.model).validateResponse(body));
+  });
+
+  it('every operation says what its fully inlined validator says', () => {
+    const json = fc.jsonValue({ maxDepth: 4 });
+    for (const o of out.model.operations) {
+      const shared = mods.get(o.id)!;
+      const reference = inlined(o, out.model);
+      const same = (what: string, params: unknown) => expect(shared.validate(params), `${o.id} ${what}`).toEqual(reference.validate(params));
+      same('valid params', validParams(out.model, o));
+      for (const bad of invalidVariants(out.model, o)) same(bad.what, bad.params);
+      const names = fieldsOf(o).map((f) => f.name);
+      const near = fc.dictionary(fc.constantFrom(...names, 'type', 'kind', 'extra'), fc.oneof(json, fc.dictionary(fc.constantFrom(...names, 'type', 'label', 'url', 'text', 'id'), json, { maxKeys: 4 })), { maxKeys: 6 });
+      fc.assert(
+        fc.property(names.length ? fc.oneof(json, near) : json, (p) => {
+          same('random params', p);
+          expect(shared.validateResponse(p), `${o.id} response ${JSON.stringify(p)}`).toEqual(reference.validateResponse(p));
+        }),
+        { numRuns: 60, seed: 3 },
+      );
+    }
+  });
 });

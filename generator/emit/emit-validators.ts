@@ -349,7 +349,11 @@ export function emitValidators(model: ApiModel, cache?: GeneratorCache): Map<str
     if (!usesUnevaluated(response)) componentsIn(response, 'read', keys);
     for (const k of keys) reach.set(k, (reach.get(k) ?? 0) + 1);
   }
-  const shared = new Set([...reach].filter(([, n]) => n >= 2).map(([k]) => k).sort());
+  // Keys are file names: only names made of letters, digits, `.`, `_` and `-` (what OpenAPI allows
+  // for component names), and none that differs from another only by case (one file on macOS).
+  const candidates = [...reach].filter(([k, n]) => n >= 2 && /^[A-Za-z0-9._-]+$/.test(k)).map(([k]) => k);
+  const folded = (k: string) => k.toLowerCase();
+  const shared = new Set(candidates.filter((k) => candidates.filter((c) => folded(c) === folded(k)).length === 1).sort());
   for (const key of shared) {
     const dot = key.lastIndexOf('.');
     const name = key.slice(0, dot);

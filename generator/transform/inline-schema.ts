@@ -86,7 +86,11 @@ export function withDefs(root: JsonSchema, ctx: InlineContext): JsonSchema {
   }
   if (!ctx.defs.size) return root;
   const names = [...ctx.defs.keys()].sort();
-  return { ...root, $defs: Object.fromEntries(names.map((n) => [n, ctx.defs.get(n)!])) };
+  const out = { ...root, $defs: Object.fromEntries(names.map((n) => [n, ctx.defs.get(n)!])) };
+  // a component at the root (a response that is one component) still stands as is: its defs are its own
+  const from = inlinedFrom.get(root);
+  if (from !== undefined) inlinedFrom.set(out, from);
+  return out;
 }
 
 /** Resolves and inlines component refs, drops annotations, applies the view (see the file comment). */
