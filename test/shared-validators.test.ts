@@ -30,7 +30,7 @@ import { operations } from '../generated/src/operations.js';
 import type { ValidationIssue } from '../generated/src/operation.js';
 import * as runtime from '../templates/runtime/internal/ajv-runtime.js';
 import { issuesFromAjv } from '../templates/runtime/internal/validation-issues.js';
-import { measureSharedEdit } from '../scripts/lib/shared-edit.js';
+import { measureSharedEdit, withProbeField } from '../scripts/lib/shared-edit.js';
 import { fieldsOf, invalidVariants, validParams } from './helpers/sample-params.js';
 import { repoRoot } from './helpers/seed.js';
 
@@ -155,6 +155,21 @@ describe('(d) review cost of a small spec edit', () => {
     expect(result.reachedBy).toBeGreaterThan(50);
     expect(result.changed).toContain('src/validators/shared/OpenResult.response.ts');
     expect(result.filesChanged, result.changed.join('\n')).toBeLessThanOrEqual(10);
+  }, 60_000);
+
+  it('through the generator cache, the edit recompiles only the changed shared module and gives the uncached output', async () => {
+    const input = readGeneratorInput(repoRoot);
+    const entries = new Map<string, string>();
+    let compiled = 0;
+    const cache = { get: (k: string) => entries.get(k), set: (k: string, v: string) => void (k.startsWith('validator\0') && compiled++, entries.set(k, v)) };
+    await generate(input, cache);
+    compiled = 0;
+    const edited = { ...input, openapiText: withProbeField(input.openapiText, 'OpenResult') };
+    const warm = await generate(edited, cache);
+    expect(compiled).toBe(1);
+    const cold = await generate(edited);
+    expect([...warm.files.keys()]).toEqual([...cold.files.keys()]);
+    for (const [path, text] of cold.files) expect(warm.files.get(path), path).toBe(text);
   }, 60_000);
 });
 

@@ -51,13 +51,18 @@ export function mostSharedSchema(openapiText: string): { name: string; operation
   return { name, operations };
 }
 
+/** The spec text with one optional string field `probe_note` added to the component `schema`. */
+export function withProbeField(openapiText: string, schema: string): string {
+  const doc = parse(openapiText);
+  (doc.components.schemas[schema].properties ??= {}).probe_note = { type: 'string', description: 'An optional field added by the measurement.' };
+  return stringify(doc);
+}
+
 /** Generates `input` before and after adding an optional string field to `schema` (default: the most shared one). */
 export async function measureSharedEdit(input: GeneratorInput, schema?: string): Promise<SharedEditResult> {
   const target = schema === undefined ? mostSharedSchema(input.openapiText) : { name: schema, operations: operationsReaching(input.openapiText).get(schema) ?? 0 };
   const before = await generate(input);
-  const doc = parse(input.openapiText);
-  (doc.components.schemas[target.name].properties ??= {}).probe_note = { type: 'string', description: 'An optional field added by the measurement.' };
-  const after = await generate({ ...input, openapiText: stringify(doc) });
+  const after = await generate({ ...input, openapiText: withProbeField(input.openapiText, target.name) });
   const paths = new Set([...before.files.keys(), ...after.files.keys()]);
   const changed = [...paths].filter((path) => before.files.get(path) !== after.files.get(path)).sort();
   const linesChanged = changed.reduce((sum, path) => {
