@@ -12,12 +12,14 @@
  * (d) one optional field added to the most shared schema changes a handful of generated files;
  * (e) the constructs fixture with every operation twice (so its components are shared):
  *     discriminated unions, allOf merges, read/write views, formats, and a shared component that
- *     reaches a recursive one (kept as `$defs`), checked against the fully inlined validators.
+ *     reaches a recursive one (kept as `$defs`), checked against the fully inlined validators;
+ * (f) still lazy: an app calling one operation bundles its module and the shared ones it imports.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse, stringify } from 'yaml';
+import { build } from 'esbuild';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApiModel } from '../generator/build-model.js';
@@ -242,4 +244,26 @@ describe('(e) the constructs fixture, every operation twice', () => {
       );
     }
   });
+});
+
+describe('(f) still lazy', () => {
+  /** The validator modules an esbuild bundle of an app calling `funcName` holds (generated/src sources). */
+  async function bundledValidators(funcName: string): Promise<string[]> {
+    const funcs = join(repoRoot, 'generated/src/funcs/index.ts');
+    const result = await build({
+      stdin: { contents: `import { ImCore, ${funcName} } from ${JSON.stringify(funcs)};\nconst core = new ImCore({ baseUrl: 'http://127.0.0.1:1', appKey: 'o#a', clientId: 'i', clientSecret: 's' });\n${funcName}(core, {}).catch(() => {});\n`, resolveDir: repoRoot, loader: 'ts' },
+      bundle: true, format: 'esm', platform: 'node', write: false, treeShaking: true, metafile: true, logLevel: 'silent',
+    });
+    const [output] = Object.values(result.metafile.outputs);
+    return Object.entries(output!.inputs).filter(([p, v]) => v.bytesInOutput > 0 && p.includes('src/validators/')).map(([p]) => p).map((p) => p.slice(p.indexOf('src/validators/'))).sort();
+  }
+
+  it('one operation bundles its validator and the shared modules it reaches, nothing else', async () => {
+    expect(await bundledValidators('usersGet')).toEqual(['src/validators/shared/User.response.ts', 'src/validators/usersGet.ts']);
+    expect(await bundledValidators('moderationItems')).toEqual([
+      'src/validators/moderationItems.ts',
+      'src/validators/shared/ItemVersion.response.ts',
+      'src/validators/shared/ModerationItem.response.ts',
+    ]);
+  }, 60_000);
 });
