@@ -134,11 +134,11 @@ export class ValidatorEmitError extends Error {}
 
 let metaAjv: InstanceType<typeof AjvClass> | undefined;
 
-/** Refuses a params schema that is not valid JSON Schema 2020-12 (a generator bug). */
+/** Refuses a schema to compile (params, response drift or shared component) that is not valid JSON Schema 2020-12 (a generator bug). */
 function checkSchema(where: string, schema: object): void {
   metaAjv ??= new AjvClass({ strict: true });
   if (!metaAjv.validateSchema(schema)) {
-    throw new ValidatorEmitError(`${where}: the params schema is not valid JSON Schema 2020-12: ${metaAjv.errorsText(metaAjv.errors)}`);
+    throw new ValidatorEmitError(`${where}: the schema to compile is not valid JSON Schema 2020-12: ${metaAjv.errorsText(metaAjv.errors)}`);
   }
 }
 
