@@ -102,6 +102,10 @@ describe('batch splitting (x-batch-split)', () => {
     const empty = await im.messages.batchSend({ usernames, client_msg_id: '' }).catch((e: unknown) => e);
     expect(empty).toBeInstanceOf(ValidationError);
     expect((empty as ValidationError).issues[0]!.pointer).toBe('/client_msg_id');
+    // null is not "no key": the key is a string, so null is refused, not replaced (found by bad-input.test.ts's random params)
+    const nullKey = await im.messages.batchSend({ usernames, client_msg_id: null as unknown as string }).catch((e: unknown) => e);
+    expect(nullKey).toBeInstanceOf(ValidationError);
+    expect((nullKey as ValidationError).issues[0]!.pointer).toBe('/client_msg_id');
     const long = await im.messages.batchSend({ usernames, client_msg_id: 'k'.repeat(129) }).catch((e: unknown) => e);
     expect(long).toBeInstanceOf(ValidationError);
     expect((long as ValidationError).issues.map((i) => i.rule)).toContain('maxLength');

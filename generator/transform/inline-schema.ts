@@ -28,6 +28,20 @@ const ANNOTATIONS = new Set(['description', 'title', 'examples', 'example', 'def
 
 export class ParamsSchemaError extends Error {}
 
+/**
+ * Inlined schema object → the component it was inlined from (non-recursive components only).
+ * emit-validators.ts reads it to compile a component reached by several operations once, in a
+ * shared module, where the object stands as is (not merged into an allOf or extended beside a
+ * `$ref`: those build new objects, which keep the component inlined). A side table, so the
+ * schemas themselves stay plain JSON Schema.
+ */
+const inlinedFrom = new WeakMap<object, string>();
+
+/** The component an inlined schema object stands for, as is; undefined for any other object. */
+export function inlinedComponentOf(schema: unknown): string | undefined {
+  return schema && typeof schema === 'object' ? inlinedFrom.get(schema) : undefined;
+}
+
 export type SchemaView = 'read' | 'write';
 
 export interface InlineContext {
@@ -72,7 +86,11 @@ export function withDefs(root: JsonSchema, ctx: InlineContext): JsonSchema {
   }
   if (!ctx.defs.size) return root;
   const names = [...ctx.defs.keys()].sort();
-  return { ...root, $defs: Object.fromEntries(names.map((n) => [n, ctx.defs.get(n)!])) };
+  const out = { ...root, $defs: Object.fromEntries(names.map((n) => [n, ctx.defs.get(n)!])) };
+  // a component at the root (a response that is one component) still stands as is: its defs are its own
+  const from = inlinedFrom.get(root);
+  if (from !== undefined) inlinedFrom.set(out, from);
+  return out;
 }
 
 /** Resolves and inlines component refs, drops annotations, applies the view (see the file comment). */
@@ -89,7 +107,10 @@ export function inlineSchema(schema: unknown, ctx: InlineContext, where: string)
     if (ctx.recursive.has(name)) {
       if (!ctx.defs.has(name)) ctx.defs.set(name, undefined);
       resolved = { $ref: `#/$defs/${name}` };
-    } else resolved = inlineSchema(target, ctx, `#/components/schemas/${name}`);
+    } else {
+      resolved = inlineSchema(target, ctx, `#/components/schemas/${name}`);
+      if (typeof resolved === 'object') inlinedFrom.set(resolved, name);
+    }
     // 2020-12: $ref beside other keywords means both apply; merge when they do not overlap.
     if (typeof out === 'object' && Object.keys(out).length === 0) return resolved;
     if (typeof resolved === 'object' && typeof out === 'object' && !('$ref' in resolved) && Object.keys(out).every((k) => !(k in resolved))) out = { ...resolved, ...out };

@@ -1,7 +1,7 @@
 /** Validator schemas (generator/transform/inline-schema.ts): given/want per construct and view. */
 import { describe, expect, it } from 'vitest';
 import { CHECKED_FORMATS } from '../../generator/transform/formats.js';
-import { inlineContext, inlineSchema, mergeAllOf, recursiveComponents, withDefs, type SchemaView } from '../../generator/transform/inline-schema.js';
+import { inlineContext, inlinedComponentOf, inlineSchema, mergeAllOf, recursiveComponents, withDefs, type SchemaView } from '../../generator/transform/inline-schema.js';
 import { ajvFormats } from '../../templates/runtime/internal/ajv-runtime.js';
 
 const components = new Map<string, any>([
@@ -70,5 +70,36 @@ describe('formats', () => {
   it('the generator\'s checked formats are exactly the runtime table', () => {
     expect(Object.keys(CHECKED_FORMATS).sort()).toEqual(Object.keys(ajvFormats).sort());
     for (const [name, type] of Object.entries(CHECKED_FORMATS)) expect(ajvFormats[name]!.type ?? 'string', name).toBe(type);
+  });
+});
+
+describe('inlinedComponentOf (what emit-validators may compile once, in a shared module)', () => {
+  const inline = (schema: unknown) => inlineSchema(schema, inlineContext(components, 'write'), '#') as any;
+  it('marks a component object that stands as is, also nested and as a list item', () => {
+    const out = inline({ type: 'object', properties: { a: { $ref: '#/components/schemas/A' }, list: { type: 'array', items: { $ref: '#/components/schemas/B' } } } });
+    expect(inlinedComponentOf(out.properties.a)).toBe('A');
+    expect(inlinedComponentOf(out.properties.list.items)).toBe('B');
+    expect(inlinedComponentOf(out)).toBeUndefined();
+    expect(inlinedComponentOf(inline({ $ref: '#/components/schemas/A' }))).toBe('A');
+  });
+  it('does not mark a component merged into another shape (allOf merge, $ref beside keywords)', () => {
+    const merged = inline({ allOf: [{ $ref: '#/components/schemas/A' }, { $ref: '#/components/schemas/B' }] });
+    expect(inlinedComponentOf(merged)).toBeUndefined();
+    expect(JSON.stringify(merged)).not.toContain('allOf');
+    const beside = inline({ $ref: '#/components/schemas/A', minProperties: 1 });
+    expect(beside.minProperties).toBe(1);
+    expect(inlinedComponentOf(beside)).toBeUndefined();
+    // a part of an allOf that is not merged still stands as is
+    const kept = inline({ allOf: [{ $ref: '#/components/schemas/A' }, { minProperties: 2 }] });
+    expect(inlinedComponentOf(kept.allOf[0])).toBe('A');
+  });
+  it('does not mark recursive components (they stay $defs); a root with $defs keeps its mark', () => {
+    const ctx = inlineContext(components, 'read');
+    const node = inlineSchema({ type: 'object', properties: { n: { $ref: '#/components/schemas/Node' } } }, ctx, '#') as any;
+    expect(node.properties.n).toEqual({ $ref: '#/$defs/Node' });
+    expect(inlinedComponentOf(node.properties.n)).toBeUndefined();
+    const withRoot = inlineContext(new Map([...components, ['Forest', { type: 'object', properties: { root: { $ref: '#/components/schemas/Node' } } }]]), 'read');
+    const forest = inlineSchema({ $ref: '#/components/schemas/Forest' }, withRoot, '#') as any;
+    expect(inlinedComponentOf(withDefs(forest, withRoot))).toBe('Forest');
   });
 });

@@ -55,6 +55,24 @@ export function ajvDeepEqual(a: unknown, b: unknown): boolean {
   return a !== a && b !== b;
 }
 
+/** The fields of an Ajv error object that ajvNestErrors rewrites (the rest is passed through). */
+interface AjvErrorObject {
+  schemaPath: string;
+  [field: string]: unknown;
+}
+
+/**
+ * Appends the errors of a shared component's validator (src/validators/shared/) to the caller's,
+ * each `schemaPath` nested under the keyword that called it (`#/properties/a/x-im-shared` +
+ * `/anyOf/0/type`): the issue mapping folds `anyOf`s by schemaPath prefix, and without the prefix
+ * a shared module's `#/anyOf` would be mistaken for the operation's own. The instance paths are
+ * already complete (the caller passes its instancePath in).
+ */
+export function ajvNestErrors(into: AjvErrorObject[] | null, from: readonly AjvErrorObject[], schemaPath: string): AjvErrorObject[] {
+  const nested = from.map((e) => ({ ...e, schemaPath: schemaPath + e.schemaPath.slice(1) }));
+  return into === null ? nested : into.concat(nested);
+}
+
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
 const DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -157,25 +175,27 @@ const test = (re: RegExp) => ({ validate: (value: string | number) => re.test(St
 /**
  * The formats validators may use, in the shape Ajv's code calls (`formats0.validate(x)`). The
  * generator (generator/transform/formats.ts) lists the same names; a test checks the two agree.
+ * The `@__PURE__` marks let a bundler drop the whole table (and its regexes) from an app whose
+ * validators check no format: a call is otherwise kept for its possible side effects.
  */
 export const ajvFormats: Readonly<Record<string, FormatCheck>> = {
   'date-time': { validate: (v) => isDateTime(String(v)) },
   date: { validate: (v) => isDate(String(v)) },
   time: { validate: (v) => isTime(String(v)) },
-  duration: test(DURATION),
-  email: test(EMAIL),
-  'idn-email': test(IDN_EMAIL),
-  hostname: test(HOSTNAME),
-  'idn-hostname': test(IDN_HOSTNAME),
-  ipv4: test(IPV4),
+  duration: /* @__PURE__ */ test(DURATION),
+  email: /* @__PURE__ */ test(EMAIL),
+  'idn-email': /* @__PURE__ */ test(IDN_EMAIL),
+  hostname: /* @__PURE__ */ test(HOSTNAME),
+  'idn-hostname': /* @__PURE__ */ test(IDN_HOSTNAME),
+  ipv4: /* @__PURE__ */ test(IPV4),
   ipv6: { validate: (v) => isIpv6(String(v)) },
   uri: { validate: (v) => typeof v === 'string' && URI.test(v) && !BAD_PERCENT.test(v) },
   'uri-reference': { validate: (v) => typeof v === 'string' && URI_REFERENCE.test(v) && !BAD_PERCENT.test(v) },
   iri: { validate: (v) => typeof v === 'string' && IRI.test(v) && !BAD_PERCENT.test(v) },
   'iri-reference': { validate: (v) => typeof v === 'string' && IRI_REFERENCE.test(v) && !BAD_PERCENT.test(v) },
-  uuid: test(UUID),
-  'json-pointer': test(JSON_POINTER),
-  'relative-json-pointer': test(RELATIVE_JSON_POINTER),
+  uuid: /* @__PURE__ */ test(UUID),
+  'json-pointer': /* @__PURE__ */ test(JSON_POINTER),
+  'relative-json-pointer': /* @__PURE__ */ test(RELATIVE_JSON_POINTER),
   regex: { validate: (v) => isRegex(String(v)) },
   byte: { validate: (v) => typeof v === 'string' && v.length % 4 === 0 && BASE64.test(v) },
   int32: { type: 'number', validate: (v) => typeof v === 'number' && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX },

@@ -6,7 +6,6 @@ import { issuesFromAjv } from '../internal/validation-issues.js';
 
 
 const validateParams = validate0;
-const schema0 = {"$id":"urn:im-server-sdk:params:app.token","type":"object","properties":{"grant_type":{"type":"string","const":"client_credentials"},"client_id":{"type":"string","minLength":1},"client_secret":{"type":"string","minLength":1}},"required":["grant_type","client_id","client_secret"],"additionalProperties":false};
 const func0 = ajvUcs2length;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -153,7 +152,6 @@ return errors === 0;
 validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const validateResponseBody = validate1;
-const schema1 = {"$id":"urn:im-server-sdk:response:app.token","type":"object","required":["access_token","expires_in","application"],"additionalProperties":false,"properties":{"access_token":{"type":"string"},"expires_in":{"type":"number","minimum":300,"maximum":31536000},"application":{"type":"string"}}};
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:im-server-sdk:response:app.token" */;

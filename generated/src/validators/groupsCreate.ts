@@ -6,7 +6,6 @@ import { issuesFromAjv } from '../internal/validation-issues.js';
 
 
 const validateParams = validate0;
-const schema0 = {"$id":"urn:im-server-sdk:params:groups.create","type":"object","properties":{"owner":{"type":"string","minLength":1}},"required":["owner"],"additionalProperties":true};
 const func0 = ajvUcs2length;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -73,7 +72,6 @@ return errors === 0;
 validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const validateResponseBody = validate1;
-const schema1 = {"$id":"urn:im-server-sdk:response:groups.create","type":"object","additionalProperties":true};
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:im-server-sdk:response:groups.create" */;

@@ -6,7 +6,6 @@ import { issuesFromAjv } from '../internal/validation-issues.js';
 
 
 const validateParams = validate0;
-const schema0 = {"$id":"urn:im-server-sdk:params:groups.requests","type":"object","properties":{"group_id":{"type":"string","minLength":1,"pattern":"^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$"},"cursor":{"type":"string","minLength":1}},"required":["group_id"],"additionalProperties":false};
 const func0 = ajvUcs2length;
 const pattern0 = new RegExp("^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$", "u");
 

@@ -6,7 +6,6 @@ import { issuesFromAjv } from '../internal/validation-issues.js';
 
 
 const validateParams = validate0;
-const schema0 = {"$id":"urn:im-server-sdk:params:media.create_upload","type":"object","properties":{"filename":{"type":"string","minLength":1},"content_type":{"type":"string","minLength":1},"size":{"type":"integer","minimum":0}},"additionalProperties":true};
 const func0 = ajvUcs2length;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -113,7 +112,6 @@ return errors === 0;
 validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const validateResponseBody = validate1;
-const schema1 = {"$id":"urn:im-server-sdk:response:media.create_upload","type":"object","additionalProperties":true,"properties":{"file_id":{"type":"string","minLength":1}}};
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:im-server-sdk:response:media.create_upload" */;

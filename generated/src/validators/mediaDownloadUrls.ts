@@ -5,7 +5,6 @@ import { issuesFromAjv } from '../internal/validation-issues.js';
 
 
 const validateParams = validate0;
-const schema0 = {"$id":"urn:im-server-sdk:params:media.download_urls","type":"object","properties":{"urls":{"type":"array","minItems":1,"items":{"type":"string"}}},"required":["urls"],"additionalProperties":false};
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:im-server-sdk:params:media.download_urls" */;
@@ -96,7 +95,6 @@ return errors === 0;
 validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const validateResponseBody = validate1;
-const schema1 = {"$id":"urn:im-server-sdk:response:media.download_urls","type":"object","required":["items"],"properties":{"items":{"type":"array","items":{"type":"object","additionalProperties":true}}},"additionalProperties":false};
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:im-server-sdk:response:media.download_urls" */;

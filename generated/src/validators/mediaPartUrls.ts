@@ -6,7 +6,6 @@ import { issuesFromAjv } from '../internal/validation-issues.js';
 
 
 const validateParams = validate0;
-const schema0 = {"$id":"urn:im-server-sdk:params:media.part_urls","type":"object","properties":{"file_id":{"type":"string","minLength":1,"pattern":"^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$"},"part_numbers":{"type":"array","minItems":1,"items":{"type":"integer","minimum":1}}},"required":["file_id","part_numbers"],"additionalProperties":false};
 const func0 = ajvUcs2length;
 const pattern0 = new RegExp("^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$", "u");
 
@@ -157,7 +156,6 @@ return errors === 0;
 validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const validateResponseBody = validate1;
-const schema1 = {"$id":"urn:im-server-sdk:response:media.part_urls","type":"object","required":["items"],"properties":{"items":{"type":"array","items":{"type":"object","additionalProperties":true,"properties":{"part_number":{"type":"integer","minimum":1},"url":{"type":"string"}}}}},"additionalProperties":false};
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:im-server-sdk:response:media.part_urls" */;

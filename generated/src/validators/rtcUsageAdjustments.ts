@@ -6,7 +6,6 @@ import { issuesFromAjv } from '../internal/validation-issues.js';
 
 
 const validateParams = validate0;
-const schema0 = {"$id":"urn:im-server-sdk:params:rtc.usage_adjustments","type":"object","properties":{"cursor":{"type":"string","minLength":1}},"additionalProperties":false};
 const func0 = ajvUcs2length;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){

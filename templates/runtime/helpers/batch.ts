@@ -157,7 +157,8 @@ async function batchKeyOf(
   const spec = op.dedupeKey;
   if (!spec) return undefined;
   const inBody = spec.in === 'body' ? params[spec.name] : undefined;
-  const given = options.idempotencyKey ?? (inBody === null ? undefined : inBody);
+  // null is no key: the spec types the key a string, so it is refused below, never replaced
+  const given = options.idempotencyKey ?? inBody;
   if (given === undefined) return freshDedupeKey();
   const pointer = options.idempotencyKey !== undefined || spec.in === 'header' ? '' : `/${spec.name}`;
   if (typeof given !== 'string' || given.trim() === '' || /[\u0000-\u001f\u007f]/.test(given)) {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ajvDeepEqual, ajvFormats, ajvUcs2length, isDateTime } from './ajv-runtime.js';
+import { ajvDeepEqual, ajvFormats, ajvNestErrors, ajvUcs2length, isDateTime } from './ajv-runtime.js';
 
 describe('ajv-runtime helpers', () => {
   test('ucs2length counts code points', () => {
@@ -63,5 +63,26 @@ describe('registry formats (given/want)', () => {
   ];
   test.each(cases)('%s: %j → %s', (format, value, want) => {
     expect(ajvFormats[format]!.validate(value)).toBe(want);
+  });
+});
+
+describe('ajvNestErrors (errors of a shared component validator)', () => {
+  const own = { instancePath: '', schemaPath: '#/required', keyword: 'required', params: { missingProperty: 'a' } };
+  const shared = [
+    { instancePath: '/body/x', schemaPath: '#/anyOf/0/type', keyword: 'type', params: { type: 'string' } },
+    { instancePath: '/body', schemaPath: '#/anyOf', keyword: 'anyOf', params: {} },
+  ];
+  test('nests each schemaPath under the calling keyword and keeps the rest', () => {
+    const out = ajvNestErrors([own], shared, '#/properties/body/x-im-shared');
+    expect(out).toEqual([
+      own,
+      { ...shared[0], schemaPath: '#/properties/body/x-im-shared/anyOf/0/type' },
+      { ...shared[1], schemaPath: '#/properties/body/x-im-shared/anyOf' },
+    ]);
+    // the shared validator's own error objects are not changed (it reuses nothing, but a caller may)
+    expect(shared[0]!.schemaPath).toBe('#/anyOf/0/type');
+  });
+  test('starts the list when the caller had no errors yet', () => {
+    expect(ajvNestErrors(null, shared.slice(0, 1), '#/x-im-shared')).toEqual([{ ...shared[0], schemaPath: '#/x-im-shared/anyOf/0/type' }]);
   });
 });
