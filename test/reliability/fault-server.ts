@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
 
 export const FAULTS = [
   'refused',
@@ -30,7 +31,12 @@ export const FAULTS = [
   'store-down',
   /** The token store never answers (Redis stalled): given up after tokenStoreTimeoutMs. */
   'store-slow',
+  /** A 200 whose gzip body decompresses past maxResponseBytes (a small bomb): bounded, not resent. */
+  'oversized-body',
 ] as const;
+
+/** maxResponseBytes of the matrix clients; the oversized body decompresses to 16× this. */
+export const MATRIX_MAX_RESPONSE_BYTES = 64 * 1024;
 export type Fault = (typeof FAULTS)[number];
 
 export interface SeenRequest {
@@ -191,6 +197,14 @@ export class FaultServer {
     if (f === '401-app-deleted') return error(401, 'unauthenticated', { reason: 'app_deleted' });
     if (f === '403-app-unavailable') return error(403, 'app_unavailable');
     seen.executed = true;
+    if (first && f === 'oversized-body') {
+      // ~1 KiB on the wire, 1 MiB of JSON once decompressed
+      seen.answer = '200-oversized';
+      const json = JSON.stringify({ ok: true, padding: 'x'.repeat(16 * MATRIX_MAX_RESPONSE_BYTES) });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(gzipSync(json));
+      return;
+    }
     this.#json(res, seen, 200, { ok: true, path: seen.path });
   }
 

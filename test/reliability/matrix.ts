@@ -11,7 +11,7 @@ import {
   type StoredToken,
   type TokenStore,
 } from '../../generated/src/index.js';
-import { closedPort, type Fault, type FaultServer, type SeenRequest } from './fault-server.js';
+import { closedPort, MATRIX_MAX_RESPONSE_BYTES, type Fault, type FaultServer, type SeenRequest } from './fault-server.js';
 
 export interface Row {
   name: string;
@@ -105,6 +105,9 @@ export function expectedCell(row: Row, fault: Fault): Expected {
     case 'store-down':
     case 'store-slow':
       return { requests: 1, executions: 1, attempts: 1, exchanges: 1, waits: [], outcome: 'ok' };
+    // An answer past maxResponseBytes (after decompression): executed, read no further, never resent.
+    case 'oversized-body':
+      return { requests: 1, executions: 1, attempts: 1, exchanges: 0, waits: [], outcome: 'ResponseTooLargeError' };
   }
 }
 
@@ -177,6 +180,7 @@ export async function runCell(server: FaultServer, row: Row, fault: Fault, o: Ce
     timeoutMs: fault === 'timeout' ? TIMEOUT_MS : 10_000,
     tokenStore: storeFault ? faultyTokenStore(fault) : store,
     ...(storeFault ? { tokenStoreTimeoutMs: STORE_BUDGET_MS } : {}),
+    maxResponseBytes: MATRIX_MAX_RESPONSE_BYTES,
     ...(o.logger ? { logger: o.logger } : {}),
     fetch: (url, init) => {
       if (!url.endsWith('/token')) attempts += 1;

@@ -105,7 +105,7 @@ export class ResponseTooLargeError extends ImError {
   readonly limitBytes: number;
   readonly attempts: number;
   constructor(opts: { operationId: string; status: number; limitBytes: number; attempts: number }) {
-    super(`${opts.operationId}: the ${opts.status} answer is over maxResponseBytes (${opts.limitBytes}); reading stopped there, not resent. Raise maxResponseBytes if it is expected.`);
+    super(`${opts.operationId}: the ${opts.status} answer is over maxResponseBytes (${opts.limitBytes}); reading stopped there. Not resent: the service answered, so the operation was executed (check its effect before repeating it). Raise maxResponseBytes if such answers are expected.`);
     this.operationId = opts.operationId;
     this.status = opts.status;
     this.limitBytes = opts.limitBytes;
