@@ -101,7 +101,10 @@ function checkOperation(op: any, at: string, seen: Map<string, string>): void {
     throw new SpecError(`${at}/operationId`, 'operation-id', `operationId must look like "namespace.op_name", found ${JSON.stringify(id)}`);
   }
   const earlier = seen.get(id);
-  if (earlier) throw new SpecError(`${at}/operationId`, 'duplicate-operation-id', `operationId ${id} is already used at ${earlier}`);
+  if (earlier) {
+    const where = earlier.slice(1).split('/').map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~')).join('.');
+    throw new SpecError(`${at}/operationId`, 'duplicate-operation-id', `operationId ${id} is already used at ${where}`, 'rename one of them: the operationId names the SDK method (namespace.op_name), so each must be unique');
+  }
   seen.set(id, at);
   const isTokenExchange = Array.isArray(op.security) && op.security.length === 0;
   const cls = op['x-retry-class'];

@@ -77,7 +77,8 @@ describe('refusals point at the YAML', () => {
     const { error, report } = await refusal(text);
     expect(error.rule).toBe('duplicate-operation-id');
     expect(report).toMatch(new RegExp(`^spec/openapi\\.yaml:${line}:`, 'm'));
-    expect(report).toMatch(/operationId users\.create is already used at \/paths/);
+    expect(report).toMatch(/operationId users\.create is already used at paths\.\/\{org_name\}\/\{app_name\}\/users\.post/);
+    expect(report).toContain("fix: rename one of them");
   });
 
   it('the real specs pass the extension check, and other tools\' extensions far from ours are left alone', async () => {
