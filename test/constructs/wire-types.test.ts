@@ -68,7 +68,7 @@ export async function uses(): Promise<void> {
 
 describe('the generated constructs package type-checks', () => {
   it('tsc --noEmit (strict) over src/ and a consumer of the wire constructs', async () => {
-    const dir = await generateConstructsPackage('im-openapi-wire-types-');
+    const dir = await generateConstructsPackage();
     writeFileSync(join(dir, 'consumer.ts'), CONSUMER);
     writeFileSync(join(dir, 'tsconfig.consumer.json'), JSON.stringify({
       extends: './tsconfig.esm.json',
