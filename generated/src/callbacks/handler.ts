@@ -101,6 +101,7 @@ export interface CallbackHandlerOptions<
   hookDefaultDecision?: HookDecision | 'allow' | 'reject';
   /** Answer this long before the hook's timeout_ms runs out. Default 250 ms. */
   hookTimeoutSafetyMs?: number;
+  /** Where refusals, fallbacks and handler failures are reported. Default: nothing is logged. */
   logger?: CallbackLogger;
   /** Clock in ms (tests). */
   now?: () => number;
@@ -135,10 +136,12 @@ function json(status: number, value: unknown, extra: Record<string, string> = {}
   return { status, headers: { ...JSON_TYPE, ...extra }, body: JSON.stringify(value) };
 }
 
-export const defaultLogger: CallbackLogger = {
-  warn: (m, f) => console.warn(`[im-callbacks] ${m}`, f ?? ''),
-  error: (m, f) => console.error(`[im-callbacks] ${m}`, f ?? ''),
-};
+/**
+ * The kit logs nothing unless given a `logger`, like the client: a library that writes to the
+ * console of the app that embeds it cannot be silenced or routed. Pass `logger: console` (or a
+ * pino/winston adapter) to see refusals and fallbacks; the HTTP answers say the same thing.
+ */
+export const defaultLogger: CallbackLogger = {};
 
 function errorText(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
