@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createCallbackHandler } from './handler.js';
+import { createCallbackHandler } from './node.js';
 import { createNodeCallbackHandler } from './node.js';
 import { signCallbackRequest } from './sign.js';
 import { sampleCallbackBody } from './samples.js';
