@@ -111,6 +111,9 @@ describe('callback receiver recipes, each against the real framework', () => {
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     await exercise(poster(base), seen);
     await jsonStillParsed(base);
+    // the handler's maxBodyBytes (1 MB) is the scope's body limit: Fastify answers 413 itself
+    const big = signCallbackRequest({ body: { kind: 'event', events: [], pad: 'x'.repeat(1024 * 1024) }, secrets: SECRET });
+    expect((await poster(base)(big.headers, big.body)).status).toBe(413);
   });
 
   it('Koa 3: the node handler with ctx.respond = false', async () => {

@@ -1,6 +1,8 @@
 /**
- * Callback receiver kit (seed 001): verification, signing for tests, a Web-standard handler and
- * a node:http adapter, dedupe and nonce stores, ordering and time helpers, URL validation.
+ * Callback receiver kit (seed 001), Node entry: verification (node:crypto, async and sync),
+ * signing for tests, a Web-standard handler, a node:http adapter and a Fastify plugin, dedupe and
+ * nonce stores, ordering and time helpers, URL validation. `edge.ts` is the subset that runs
+ * without Node built-ins (WebCrypto). The package entries bind both to the generated event types.
  *
  * ```ts
  * const handler = createNodeCallbackHandler({

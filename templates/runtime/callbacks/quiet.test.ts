@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createCallbackHandler as createEdgeHandler } from './edge.js';
 import { createCallbackHandler } from './node.js';
 import { createNodeCallbackHandler } from './node.js';
 import { signCallbackRequest } from './sign.js';
@@ -36,9 +37,9 @@ afterEach(() => {
   while (restore.length) restore.pop()!();
 });
 
-async function cycle(logger?: CallbackLogger): Promise<number[]> {
+async function cycle(logger?: CallbackLogger, create = createCallbackHandler): Promise<number[]> {
   const statuses: number[] = [];
-  const handler = createCallbackHandler({
+  const handler = create({
     secrets: SECRET,
     ...(logger ? { logger } : {}),
     onEvent: (event) => {
@@ -85,6 +86,7 @@ describe('the callbacks kit logs nothing by default', () => {
   it('a full cycle with default options writes nothing to the console, stdout or stderr', async () => {
     const statuses = await cycle();
     expect(statuses).toEqual([200, 200, 401, 500, 200, 200, 500]);
+    expect(await cycle(undefined, createEdgeHandler)).toEqual([200, 200, 401, 500, 200, 200, 500]);
     expect(written).toEqual([]);
   });
 
