@@ -74,7 +74,7 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
     emitOperationTable(model, validatorImport),
     emitNamespaceTypes(model),
     emitOperationsCode(model),
-    emitEntryPoints(model),
+    emitEntryPoints(model, input.packageVersion ?? model.version),
     emitValidators(model, cache),
     runtimeCopy,
     emitPackageFiles(model, input.packageTemplates, { ...(input.packageVersion ? { packageVersion: input.packageVersion } : {}), ...(input.changelog ? { changelog: input.changelog } : {}) }),

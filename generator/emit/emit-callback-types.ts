@@ -1,12 +1,13 @@
 /**
  * Emits `src/callbacks/payloads.ts` (a type per callbacks schema, the event union discriminated
  * by `type` with unknown types kept, the ordering table from x-ordering-version marks) and
- * `src/callbacks.ts`, the `im-server-sdk/callbacks` entry point.
+ * the callback entry points (`emit-callback-entries.ts`).
  */
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
 import type { CallbackModel } from '../build-callback-model.js';
 import { schemaDocs } from './emit-schema-types.js';
 import { typeOf } from './schema-to-ts.js';
+import { emitCallbackEntries } from './emit-callback-entries.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
 
 /** `message.before_send` → `MessageBeforeSendHookRequest` */
@@ -133,12 +134,6 @@ export function emitCallbackTypes(model: CallbackModel): Map<string, string> {
   );
   const files = new Map<string, string>();
   files.set('src/callbacks/payloads.ts', header + renderSource(statements));
-  files.set('src/callbacks.ts', header + renderSource([
-    '// The callback receiver kit (hand-written runtime) and the payload types generated from the callbacks spec.',
-    `export * from './callbacks/index.js';`,
-    `export type * as payloads from './callbacks/payloads.js';`,
-    `export type { KnownCallbackEvent, CallbackEventItem, CallbackEventTypeMap, ${model.unknownEventSchema} as UnknownCallbackEvent, KnownHookRequest, CallbackHookRequest, CallbackHookTypeMap, CallbackRequestBody, ${model.hookTypes.map(hookRequestTypeName).join(', ')}, VerifyBody, EventBody, HookBody, HookAnswer, HookType, EventType, Origin } from './callbacks/payloads.js';`,
-    `export { isEventType, isKnownEvent, isHookType, knownEventTypes, eventOrderingFields, bestEffortEventTypes, knownHookTypes } from './callbacks/payloads.js';`,
-  ]));
+  for (const [path, text] of emitCallbackEntries(model)) files.set(path, text);
   return files;
 }

@@ -3,7 +3,8 @@ import { Scope, StructureKind, type StatementStructures } from 'ts-morph';
 import type { ApiModel } from '../model.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
 
-export function emitEntryPoints(model: ApiModel): Map<string, string> {
+/** `packageVersion`: the package's own version, printed by `im-callbacks --version`. */
+export function emitEntryPoints(model: ApiModel, packageVersion: string = model.version): Map<string, string> {
   const header = doNotEditHeader(model.source);
   const files = new Map<string, string>();
 
@@ -59,7 +60,7 @@ export function emitEntryPoints(model: ApiModel): Map<string, string> {
   // The bin of the package: npx im-callbacks send --url http://127.0.0.1:PORT/path --kind event
   files.set('src/bin/im-callbacks.ts', `#!/usr/bin/env node\n${header}${renderSource([
     `import { runImCallbacks } from '../callbacks/cli.js';`,
-    'runImCallbacks(process.argv.slice(2)).then(\n  (code) => process.exit(code),\n  (err: unknown) => {\n    console.error(`im-callbacks: ${err instanceof Error ? err.message : String(err)}`);\n    process.exit(1);\n  },\n);',
+    `runImCallbacks(process.argv.slice(2), { version: ${JSON.stringify(packageVersion)} }).then(` + '\n  (code) => process.exit(code),\n  (err: unknown) => {\n    console.error(`im-callbacks: ${err instanceof Error ? err.message : String(err)}`);\n    process.exit(1);\n  },\n);',
   ])}`);
   return files;
 }

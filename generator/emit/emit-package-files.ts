@@ -15,6 +15,8 @@ const ENTRY_POINTS = [
   { subpath: '.', file: 'index' },
   { subpath: './funcs', file: 'funcs/index' },
   { subpath: './callbacks', file: 'callbacks' },
+  // No Node built-ins (WebCrypto): Workers, Vercel Edge, Deno, Bun.
+  { subpath: './callbacks/edge', file: 'callbacks-edge' },
 ];
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');

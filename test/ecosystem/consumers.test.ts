@@ -120,14 +120,14 @@ const im = new ImClient({ baseUrl: process.env.IM_BASE_URL, appKey: 'acme#chat',
 const user = await im.users.get({ username: 'alice' });
 let refused = 'none';
 try { await im.users.get({ username: '' }); } catch (e) { refused = (e instanceof ValidationError) + ':' + e.name; }
-console.log(JSON.stringify({ user, refused, callbacks: Object.keys(callbacks).length, funcs: typeof funcs.usersGet }));
+console.log(JSON.stringify({ user, refused, callbacks: Object.keys(callbacks).length, edge: typeof edge.verifyCallback, funcs: typeof funcs.usersGet }));
 `;
 
 describe('consumers of the packed tarball', () => {
   it('an ESM project imports and calls the client (token exchange + users.get)', async () => {
     const dir = consumer('esm-consumer', { type: 'module' }, {
       'index.mjs': CALL(
-        `import { ImClient, ValidationError } from 'im-server-sdk';\nimport * as funcs from 'im-server-sdk/funcs';\nimport * as callbacks from 'im-server-sdk/callbacks';`,
+        `import { ImClient, ValidationError } from 'im-server-sdk';\nimport * as funcs from 'im-server-sdk/funcs';\nimport * as callbacks from 'im-server-sdk/callbacks';\nimport * as edge from 'im-server-sdk/callbacks/edge';`,
       ),
     });
     seen.length = 0;
@@ -137,6 +137,7 @@ describe('consumers of the packed tarball', () => {
     expect(out.user).toMatchObject({ username: 'alice' });
     expect(out.refused).toBe('true:ValidationError');
     expect(out.callbacks).toBeGreaterThan(0);
+    expect(out.edge).toBe('function');
     expect(out.funcs).toBe('function');
     expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['POST /acme/chat/token', 'GET /acme/chat/users/alice']);
     expect(seen[1]!.auth).toBe('Bearer tok-consumer');
@@ -145,7 +146,7 @@ describe('consumers of the packed tarball', () => {
   it('a CommonJS project requires and calls the client', async () => {
     const dir = consumer('cjs-consumer', { type: 'commonjs' }, {
       'index.js': `(async () => {\n${CALL(
-        `const { ImClient, ValidationError } = require('im-server-sdk');\nconst funcs = require('im-server-sdk/funcs');\nconst callbacks = require('im-server-sdk/callbacks');`,
+        `const { ImClient, ValidationError } = require('im-server-sdk');\nconst funcs = require('im-server-sdk/funcs');\nconst callbacks = require('im-server-sdk/callbacks');\nconst edge = require('im-server-sdk/callbacks/edge');`,
       )}})().catch((e) => { console.error(e); process.exit(1); });\n`,
     });
     seen.length = 0;
@@ -154,6 +155,7 @@ describe('consumers of the packed tarball', () => {
     const out = JSON.parse(stdout);
     expect(out.user).toMatchObject({ username: 'alice' });
     expect(out.refused).toBe('true:ValidationError');
+    expect(out.edge).toBe('function');
     expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['POST /acme/chat/token', 'GET /acme/chat/users/alice']);
   }, 120_000);
 
@@ -183,6 +185,8 @@ describe('consumers of the packed tarball', () => {
       expect(verdicts).toEqual(['verify']);
       expect(stdout).toMatch(/challenge echoed correctly/);
       expect(stdout + stderr).not.toContain('bin-secret-NEVER-PRINTED');
+      const version = await run(bin, ['--version'], { cwd: dir, timeout: 30_000 });
+      expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(repoRoot, 'generated/package.json'), 'utf8')).version);
     } finally {
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }
@@ -191,7 +195,14 @@ describe('consumers of the packed tarball', () => {
   it('a TypeScript project type-checks under moduleResolution node16, bundler and node10', () => {
     const source = `import { ImClient, ApiError, NotFoundError, ValidationError, type UsersCreateParams, type ClientOptions } from 'im-server-sdk';
 import { ImCore, usersGet } from 'im-server-sdk/funcs';
+import { createCallbackHandler, isKnownEvent } from 'im-server-sdk/callbacks';
+import * as edge from 'im-server-sdk/callbacks/edge';
 
+// onEvent gets the generated event union with no type argument, on both callback entries
+export const receivers = [
+  createCallbackHandler({ secrets: 's', onEvent: (event) => isKnownEvent(event) }),
+  edge.createCallbackHandler({ secrets: 's', onEvent: (event) => edge.isKnownEvent(event) }),
+];
 const options: ClientOptions = { baseUrl: 'http://127.0.0.1:1', orgName: 'acme', appName: 'chat', clientId: 'id', clientSecret: async () => 'secret' };
 const im = new ImClient(options);
 const params: UsersCreateParams = { username: 'alice' };
@@ -217,8 +228,9 @@ export async function main(): Promise<string> {
     const cjsSource = `import { ImClient } from 'im-server-sdk';
 import type { UsersGetParams } from 'im-server-sdk';
 import { usersGet } from 'im-server-sdk/funcs';
+import { verifyCallback } from 'im-server-sdk/callbacks/edge';
 const p: UsersGetParams = { username: 'alice' };
-export const made = [typeof ImClient, typeof usersGet, p.username];
+export const made = [typeof ImClient, typeof usersGet, typeof verifyCallback, p.username];
 `;
     const common = { strict: true, noEmit: true, skipLibCheck: false, target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: ['node'], typeRoots: [join(repoRoot, 'node_modules/@types')] };
     const dir = consumer('ts-consumer', { type: 'module' }, {

@@ -129,3 +129,49 @@ export async function newScene(): Promise<boolean> {
   const item = await im.moderation.item({ item_id: 'i1' });
   return (item as import('../../generated/src/index.js').ModerationItem).scene === 'a_scene_added_later';
 }
+
+// One event type system: with no type argument, onEvent gets the generated union and
+// verifyCallback returns the generated body union (issue 17), on the Node and the edge entry.
+import {
+  createCallbackHandler as createDefaultHandler,
+  createNodeCallbackHandler,
+  verifyCallback,
+  verifyCallbackSync,
+  type CallbackEvent as LooseCallbackEvent,
+  type CallbackHandlerOptions,
+} from '../../generated/src/callbacks.js';
+import * as edge from '../../generated/src/callbacks-edge.js';
+export const defaultTypedHandler = createDefaultHandler({
+  secrets: 's',
+  onEvent: (event) => {
+    const item: CallbackEventItem = event;
+    if (isEventType(event, 'group.members_added')) return event.data.member_version;
+    if (!isKnownEvent(event)) return `ignored ${event.type}`;
+    return item.id;
+  },
+  onHook: (request) => {
+    const body: CallbackHookRequest = request;
+    return isHookType(body, 'message.before_send') ? edge.allow() : edge.reject(`no ${body.hook}`);
+  },
+});
+export const nodeDefaultTyped = createNodeCallbackHandler({ secrets: 's', onEvent: (event) => isKnownEvent(event) });
+export const edgeDefaultTyped = edge.createCallbackHandler({ secrets: 's', onEvent: (event) => edge.isKnownEvent(event) });
+export const optionsDefaultTyped: CallbackHandlerOptions = { secrets: 's', onEvent: (event) => isKnownEvent(event) };
+declare const loose: LooseCallbackEvent;
+// @ts-expect-error the loose structural event is not the generated union: narrowing it needs the union
+isKnownEvent(loose);
+export async function verifiedBodies(headers: Headers, rawBody: Uint8Array): Promise<number> {
+  const verified = await verifyCallback({ headers, rawBody, secrets: 's' });
+  const sync = verifyCallbackSync({ headers, rawBody, secrets: 's' });
+  const onEdge = await edge.verifyCallback({ headers, rawBody, secrets: 's' });
+  // @ts-expect-error the WebCrypto entry has no synchronous verify (subtle.sign is async only)
+  edge.verifyCallbackSync;
+  for (const v of [verified, sync, onEdge]) {
+    if (v.body.kind === 'event') {
+      const first: CallbackEventItem | undefined = v.body.events[0];
+      if (first && isEventType(first, 'friend.added')) return first.data.version ?? 0;
+    }
+    if (v.body.kind === 'verify') return v.body.challenge.length;
+  }
+  return 0;
+}

@@ -8,22 +8,64 @@
  *   … --kind verify
  *   … --body sample.json            (send this JSON body as is instead of a sample)
  *   … --old-secret "$OLD"           (sign twice, as during a secret rotation)
+ *   … --event-id evt_1 --repeat 3   (the same event three times, as the service's retries)
+ *   im-callbacks --help | --version
  *
  * The secret may also come from IM_CALLBACK_SECRET (keeps it out of shell history); it is never
  * printed. Only loopback URLs are accepted unless --allow-remote is given.
  * Exit code: 0 when the receiver answered 2xx (and, for verify, echoed the challenge), else 1;
  * 2 for usage errors.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { signCallbackRequest } from './sign.js';
 import { sampleCallbackBody } from './samples.js';
+import type { EventCallbackRequest } from './types.js';
 
 const USAGE = `usage: im-callbacks send --url <url> [--secret <secret> | env IM_CALLBACK_SECRET]
                          [--kind event|hook|verify] [--type <event type>] [--events <n>]
-                         [--hook <hook type>] [--timeout-ms <n>] [--body <file.json>]
-                         [--old-secret <secret>] [--allow-remote]`;
+                         [--event-id <id>] [--repeat <n>] [--hook <hook type>]
+                         [--timeout-ms <n>] [--body <file.json>] [--old-secret <secret>]
+                         [--allow-remote]
+       im-callbacks --help | --version`;
+
+const HELP = `im-callbacks: send a correctly signed sample callback to a local receiver, to test it.
+
+${USAGE}
+
+Options of send:
+  --url <url>          the receiver, http or https; loopback only unless --allow-remote
+  --secret <secret>    the address signing secret (prefer IM_CALLBACK_SECRET, see below)
+  --old-secret <s>     also sign with this one, as during a secret rotation (two v1= values)
+  --kind <kind>        event (default), hook or verify
+  --type <type>        event type of the sample events (default group.members_added)
+  --events <n>         events in the batch, 1 to 100 (default 1)
+  --event-id <id>      id of the sample event (with several: <id>, <id>.2, …); send it again
+                       later with the same id to test your deduplication
+  --repeat <n>         send the same events n times (default 1), as the service's retries do:
+                       the same event ids, a new request id, nonce, timestamp and signature each
+                       time, attempt counting up; the receiver should process each event once
+  --hook <type>        hook type (kind hook; default message.before_send)
+  --timeout-ms <n>     timeout_ms of the hook request (default 3000)
+  --body <file.json>   send this body as is instead of a sample (signed as read)
+  --allow-remote       allow a URL that is not loopback
+  -h, --help           this text
+  -v, --version        the version of im-callbacks (the im-server-sdk package)
+
+Environment:
+  IM_CALLBACK_SECRET   the signing secret when --secret is not given; it keeps the secret out of
+                       shell history and process lists. The secret is never printed.
+
+Exit code: 0 when every answer was 2xx (and, for verify, echoed the challenge), 1 otherwise,
+2 for a usage mistake.`;
+
+/** What the bin knows about itself. */
+export interface ImCallbacksInfo {
+  /** The package version, printed by --version. */
+  version?: string;
+}
 
 /** A usage mistake: the CLI prints it with the usage text and exits 2. */
 class UsageError extends Error {}
@@ -41,7 +83,15 @@ export function isLoopbackUrl(url: URL): boolean {
 }
 
 /** Runs `im-callbacks <argv…>`; resolves to the exit code (0 ok, 1 failed, 2 usage). */
-export async function runImCallbacks(argv: string[]): Promise<number> {
+export async function runImCallbacks(argv: string[], info: ImCallbacksInfo = {}): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
+    console.log(HELP);
+    return 0;
+  }
+  if (argv[0] === '--version' || argv[0] === '-v' || (argv.length === 1 && argv[0] === 'version')) {
+    console.log(info.version ?? 'unknown');
+    return 0;
+  }
   try {
     return await send(argv);
   } catch (err) {
@@ -69,6 +119,8 @@ async function send(argv: string[]): Promise<number> {
         hook: { type: 'string', default: 'message.before_send' },
         'timeout-ms': { type: 'string', default: '3000' },
         body: { type: 'string' },
+        'event-id': { type: 'string' },
+        repeat: { type: 'string', default: '1' },
         'allow-remote': { type: 'boolean', default: false },
       },
       strict: true,
@@ -92,6 +144,12 @@ async function send(argv: string[]): Promise<number> {
   const kind = values.kind;
   if (kind !== 'event' && kind !== 'hook' && kind !== 'verify') usage('--kind must be event, hook or verify');
 
+  const repeat = Number(values.repeat);
+  if (!Number.isInteger(repeat) || repeat < 1 || repeat > 100) usage('--repeat must be a whole number from 1 to 100');
+  const eventId = values['event-id'];
+  if (eventId !== undefined && (kind !== 'event' || values.body)) usage('--event-id applies to sample events (--kind event, no --body)');
+  if (eventId !== undefined && eventId.trim() === '') usage('--event-id must not be empty');
+
   const body: object | string = values.body
     ? readFileSync(values.body, 'utf8')
     : sampleCallbackBody(kind, {
@@ -100,20 +158,53 @@ async function send(argv: string[]): Promise<number> {
         hook: values.hook,
         timeoutMs: Number(values['timeout-ms']),
       });
+  if (eventId !== undefined && typeof body === 'object' && 'events' in body) {
+    (body as EventCallbackRequest).events.forEach((e, i) => (e.id = i === 0 ? eventId : `${eventId}.${i + 1}`));
+  }
   const secrets = values['old-secret'] ? [secret, values['old-secret']] : [secret];
-  const signed = signCallbackRequest({ body, secrets, kind });
+  let allOk = true;
+  for (let send = 1; send <= repeat; send++) {
+    // A resend is what the service's retry is: same events, fresh request id, nonce and signature.
+    const thisBody = typeof body === 'object' ? resend(body, send) : body;
+    allOk = (await sendOnce(url, thisBody, secrets, kind, values)) && allOk;
+  }
+  return allOk ? 0 : 1;
+}
 
+/** The body of send number `send` (1-based): a new request_id, `attempt` counting up. */
+function resend(body: object, send: number): object {
+  if (send === 1) return body;
+  const copy = structuredClone(body) as Record<string, unknown>;
+  copy.request_id = `req_${randomBytes(8).toString('hex')}`;
+  copy.sent_at = new Date().toISOString();
+  if (Array.isArray(copy.events)) {
+    for (const e of copy.events as Array<Record<string, unknown>>) e.attempt = (typeof e.attempt === 'number' ? e.attempt : 1) + send - 1;
+  }
+  return copy;
+}
+
+async function sendOnce(
+  url: URL,
+  body: object | string,
+  secrets: string[],
+  kind: 'event' | 'hook' | 'verify',
+  values: { type?: string | undefined; hook?: string | undefined },
+): Promise<boolean> {
+  const signed = signCallbackRequest({ body, secrets, kind });
   const started = performance.now();
   let res: Response;
   try {
     res = await fetch(url, { method: 'POST', headers: signed.headers, body: signed.body, redirect: 'manual', signal: AbortSignal.timeout(15_000) });
   } catch (err) {
     console.error(`im-callbacks: request failed: ${err instanceof Error ? err.message : String(err)}`);
-    return 1;
+    return false;
   }
   const text = await res.text();
   const ms = Math.round(performance.now() - started);
-  console.log(`POST ${url.href} kind=${kind}${kind === 'event' ? ` type=${values.type}` : kind === 'hook' ? ` hook=${values.hook}` : ''} request_id=${signed.headers['X-IM-Request-Id']}`);
+  const ids = typeof body === 'object' && Array.isArray((body as { events?: unknown }).events)
+    ? ` event_ids=${(body as EventCallbackRequest).events.map((e) => e.id).join(',')}`
+    : '';
+  console.log(`POST ${url.href} kind=${kind}${kind === 'event' ? ` type=${values.type}` : kind === 'hook' ? ` hook=${values.hook}` : ''} request_id=${signed.headers['X-IM-Request-Id']}${ids}`);
   console.log(`→ ${res.status} ${res.statusText} in ${ms} ms`);
   if (text) console.log(text.length > 2000 ? `${text.slice(0, 2000)}…` : text);
 
@@ -144,6 +235,6 @@ async function send(argv: string[]): Promise<number> {
       ok = false;
     }
   }
-  return ok ? 0 : 1;
+  return ok;
 }
 

@@ -1,7 +1,9 @@
 // Copied by im-openapi from templates/runtime/callbacks/index.ts. Do not edit here: edit the template and run `npm run generate`.
 /**
- * Callback receiver kit (seed 001): verification, signing for tests, a Web-standard handler and
- * a node:http adapter, dedupe and nonce stores, ordering and time helpers, URL validation.
+ * Callback receiver kit (seed 001), Node entry: verification (node:crypto, async and sync),
+ * signing for tests, a Web-standard handler, a node:http adapter and a Fastify plugin, dedupe and
+ * nonce stores, ordering and time helpers, URL validation. `edge.ts` is the subset that runs
+ * without Node built-ins (WebCrypto). The package entries bind both to the generated event types.
  *
  * ```ts
  * const handler = createNodeCallbackHandler({
@@ -15,21 +17,19 @@
  */
 export * from './types.js';
 export * from './errors.js';
-export {
-  SIGNATURE_VERSION,
-  computeSignature,
-  formatSignatureHeader,
-  parseSignatureHeader,
-} from './signature-scheme.js';
-export { verifyCallback, DEFAULT_TOLERANCE_SECONDS } from './verify.js';
+export { SIGNATURE_VERSION, formatSignatureHeader, parseSignatureHeader } from './signature-scheme.js';
+export { computeSignature } from './signature-node.js';
+export { verifyCallback, verifyCallbackSync, DEFAULT_TOLERANCE_SECONDS } from './verify.js';
 export type { VerifyCallbackOptions, VerifiedCallback, HeaderDisagreement } from './verify.js';
 export { signCallback, signCallbackRequest } from './sign.js';
 export type { SignCallbackOptions, SignedCallbackHeaders } from './sign.js';
 export { allow, reject, rewrite, isHookDecision, hookAnswerBody, MAX_HOOK_ANSWER_BYTES } from './decisions.js';
 export type { HookDecision } from './decisions.js';
-export { createCallbackHandler, DEFAULT_MAX_BODY_BYTES } from './handler.js';
+export { handleRawCallback, fastifyCallbackPlugin } from './frameworks.js';
+export type { RawCallbackRequest, FastifyCallbackPluginOptions } from './frameworks.js';
+export { DEFAULT_MAX_BODY_BYTES } from './handler.js';
 export type { CallbackHandler, CallbackHandlerOptions, EventContext, HookContext } from './handler.js';
-export { toNodeHandler, createNodeCallbackHandler, BODY_CONSUMED_HINT } from './node.js';
+export { createCallbackHandler, toNodeHandler, createNodeCallbackHandler, BODY_CONSUMED_HINT } from './node.js';
 export type { NodeCallbackHandler, NodeCallbackRequest, NodeHandlerOptions } from './node.js';
 export {
   MemoryDedupeStore,

@@ -9,13 +9,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  createCallbackHandler,
+  createCallbackHandlerWith,
   defaultLogger,
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
   HANDLER_INTERNALS,
 } from './handler.js';
-import type { CallbackCoreResult, CallbackHandler, CallbackHandlerOptions, HandlerInternals } from './handler.js';
+import type { CallbackCoreResult, CallbackHandler, CallbackHandlerOptions, CallbackHandlerWithInternals, HandlerInternals } from './handler.js';
+import { matchSignature } from './signature-node.js';
 import type { CallbackEvent, CallbackLogger, HookCallbackRequest } from './types.js';
 
 export interface NodeHandlerOptions {
@@ -38,10 +39,13 @@ export type NodeCallbackRequest = IncomingMessage & {
 
 export type NodeCallbackHandler = (req: NodeCallbackRequest, res: ServerResponse, next?: (err?: unknown) => void) => Promise<void>;
 
+/** Names the fix for each framework (the failure is the same everywhere: a body parser ran first). */
 export const BODY_CONSUMED_HINT =
   'The request body was already consumed by a body parser before the callback handler ran, so the raw bytes needed ' +
-  'for the signature are gone. Mount the callback route before express.json() / express.text(), or give it ' +
-  'express.raw({ type: "*/*", limit: "1mb" }) so that req.body is the raw Buffer.';
+  'for the signature are gone. Give the callback route the raw bytes: Express: mount it before express.json() or use ' +
+  'express.raw({ type: "*/*", limit: "1mb" }); Fastify: register fastifyCallbackPlugin (or a Buffer content-type parser); ' +
+  'Koa: mount it before koa-bodyparser; NestJS: NestFactory.create(AppModule, { rawBody: true }); fetch-style frameworks ' +
+  '(Hono, Next.js) use createCallbackHandler with the Request. See "Callbacks" in the README.';
 
 export function toNodeHandler(handler: CallbackHandler, options: NodeHandlerOptions = {}): NodeCallbackHandler {
   const internals = (handler as Partial<Record<typeof HANDLER_INTERNALS, HandlerInternals>>)[HANDLER_INTERNALS];
@@ -88,6 +92,17 @@ export function toNodeHandler(handler: CallbackHandler, options: NodeHandlerOpti
       }
     }
   };
+}
+
+/**
+ * A Web-standard receiver, `(request: Request) => Promise<Response>`, verifying with node:crypto
+ * (see `handler.ts` for what it answers). The edge entry has the same function over WebCrypto.
+ */
+export function createCallbackHandler<
+  E extends CallbackEvent = CallbackEvent,
+  H extends HookCallbackRequest = HookCallbackRequest,
+>(options: CallbackHandlerOptions<E, H>): CallbackHandlerWithInternals {
+  return createCallbackHandlerWith(matchSignature, options);
 }
 
 /** `toNodeHandler(createCallbackHandler(options))`. */

@@ -1,6 +1,7 @@
 // Copied by im-openapi from templates/runtime/callbacks/sign.ts. Do not edit here: edit the template and run `npm run generate`.
 import { randomBytes } from 'node:crypto';
-import { computeSignature, formatSignatureHeader } from './signature-scheme.js';
+import { computeSignature } from './signature-node.js';
+import { formatSignatureHeader } from './signature-scheme.js';
 import type { CallbackKind } from './types.js';
 
 export interface SignCallbackOptions {

@@ -1,5 +1,6 @@
 /** The im-callbacks CLI (scripts/im-callbacks.ts) against a real receiver built with this kit. */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,13 +12,16 @@ import type { CallbackEvent } from './types.js';
 
 const SECRET = 'whsec_cli_Hq8Lp2Zt';
 const cli = fileURLToPath(new URL('../../../scripts/im-callbacks.ts', import.meta.url));
+const generatedBin = fileURLToPath(new URL('../../../generated/src/bin/im-callbacks.ts', import.meta.url));
+const packageVersion = (JSON.parse(readFileSync(new URL('../../../generated/package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const received: CallbackEvent[] = [];
+const processedIds: string[] = [];
 let server: Server;
 let url = '';
 
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
+function run(args: string[], env: Record<string, string> = {}, bin = cli): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', cli, ...args], { env: { ...process.env, ...env }, timeout: 15_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', bin, ...args], { env: { ...process.env, ...env }, timeout: 15_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
       resolve({ code, out: stdout + stderr });
     });
@@ -28,7 +32,10 @@ beforeAll(async () => {
   const handler = createNodeCallbackHandler({
     secrets: SECRET,
     logger: {},
-    onEvent: (e) => void received.push(e),
+    onEvent: (e) => {
+      received.push(e);
+      processedIds.push(e.id);
+    },
     onHook: () => reject('cli test'),
   });
   server = createServer((req, res) => void handler(req, res));
@@ -63,4 +70,50 @@ describe('im-callbacks send', () => {
     expect(remote.out).toContain('--allow-remote');
     for (const r of [event, verify, hook, wrong, remote]) expect(r.out).not.toContain(SECRET);
   }, 20_000);
+});
+
+describe('im-callbacks --help, --version, resending an event id', () => {
+  it('--help documents every option and IM_CALLBACK_SECRET and exits 0; --version prints the package version', async () => {
+    const [help, sendHelp, version, short, generated, none] = await Promise.all([
+      run(['--help']),
+      run(['send', '--help']),
+      run(['--version']),
+      run(['-v']),
+      run(['--version'], {}, generatedBin),
+      run([]),
+    ]);
+    expect(help.code).toBe(0);
+    for (const option of ['--url', '--secret', '--old-secret', '--kind', '--type', '--events', '--event-id', '--repeat', '--hook', '--timeout-ms', '--body', '--allow-remote', '--version']) {
+      expect(help.out).toContain(option);
+    }
+    expect(help.out).toMatch(/IM_CALLBACK_SECRET\s+the signing secret/);
+    expect(sendHelp).toEqual(help);
+    expect(version).toEqual({ code: 0, out: `${packageVersion}\n` });
+    expect(short).toEqual(version);
+    expect(generated).toEqual(version); // the bin the package ships knows the same version
+    expect(none.code).toBe(2);
+    expect(none.out).toContain('usage:');
+  }, 20_000);
+
+  it('--repeat resends the same event id (fresh signature each time) and --event-id resends it later: processed once', async () => {
+    const id = `evt_cli_resend_${Date.now()}`;
+    const first = await run(['send', '--url', url, '--event-id', id, '--repeat', '3', '--type', 'friend.added'], { IM_CALLBACK_SECRET: SECRET });
+    expect(first.code, first.out).toBe(0);
+    expect(first.out.match(/→ 200/g)).toHaveLength(3);
+    const requestIds = [...first.out.matchAll(/request_id=(\S+)/g)].map((m) => m[1]);
+    expect(new Set(requestIds).size).toBe(3); // a retry is a new request
+    expect(first.out.match(new RegExp(`event_ids=${id}\\b`, 'g'))).toHaveLength(3);
+    const later = await run(['send', '--url', url, '--event-id', id, '--type', 'friend.added'], { IM_CALLBACK_SECRET: SECRET });
+    expect(later.code, later.out).toBe(0);
+    expect(processedIds.filter((x) => x === id)).toHaveLength(1);
+    const attempts = received.filter((e) => e.id === id).map((e) => e.attempt);
+    expect(attempts).toEqual([1]);
+
+    const bad = await Promise.all([
+      run(['send', '--url', url, '--repeat', '0'], { IM_CALLBACK_SECRET: SECRET }),
+      run(['send', '--url', url, '--kind', 'verify', '--event-id', 'x'], { IM_CALLBACK_SECRET: SECRET }),
+    ]);
+    for (const b of bad) expect(b.code, b.out).toBe(2);
+    for (const r of [first, later, ...bad]) expect(r.out).not.toContain(SECRET);
+  }, 30_000);
 });

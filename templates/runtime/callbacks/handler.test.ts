@@ -4,8 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { allow, reject, rewrite } from './decisions.js';
 import type { HookDecision } from './decisions.js';
-import { createCallbackHandler } from './handler.js';
-import { createNodeCallbackHandler, toNodeHandler } from './node.js';
+import { createCallbackHandler, createNodeCallbackHandler, toNodeHandler } from './node.js';
 import type { NodeCallbackRequest } from './node.js';
 import { signCallbackRequest } from './sign.js';
 import { MemoryDedupeStore } from './stores.js';
@@ -246,6 +245,7 @@ describe('node:http server: body already consumed', () => {
     expect(r.status).toBe(500);
     expect(r.json?.error).toBe('body_already_consumed');
     expect(String(r.json?.hint)).toContain('express.raw');
+    for (const framework of ['Fastify', 'Koa', 'NestJS', 'Hono', 'Next.js']) expect(String(r.json?.hint)).toContain(framework);
     expect(logLines.some((l) => l.includes('already consumed') && l.includes('express.json()'))).toBe(true);
   });
 

@@ -37,8 +37,9 @@ import type {
   HookCallbackRequest,
   VerifyCallbackRequest,
 } from './types.js';
-import { normaliseSecrets, verifyCallback } from './verify.js';
-import type { VerifiedCallback } from './verify.js';
+import type { SignatureMatcher } from './signature-scheme.js';
+import { normaliseSecrets, verifyCallbackWith } from './verify-core.js';
+import type { VerifiedCallback } from './verify-core.js';
 
 /** 1 MB: the largest event request the service sends (seed 4.2 / 8). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -100,6 +101,7 @@ export interface CallbackHandlerOptions<
   hookDefaultDecision?: HookDecision | 'allow' | 'reject';
   /** Answer this long before the hook's timeout_ms runs out. Default 250 ms. */
   hookTimeoutSafetyMs?: number;
+  /** Where refusals, fallbacks and handler failures are reported. Default: nothing is logged. */
   logger?: CallbackLogger;
   /** Clock in ms (tests). */
   now?: () => number;
@@ -134,19 +136,28 @@ function json(status: number, value: unknown, extra: Record<string, string> = {}
   return { status, headers: { ...JSON_TYPE, ...extra }, body: JSON.stringify(value) };
 }
 
-export const defaultLogger: CallbackLogger = {
-  warn: (m, f) => console.warn(`[im-callbacks] ${m}`, f ?? ''),
-  error: (m, f) => console.error(`[im-callbacks] ${m}`, f ?? ''),
-};
+/**
+ * The kit logs nothing unless given a `logger`, like the client: a library that writes to the
+ * console of the app that embeds it cannot be silenced or routed. Pass `logger: console` (or a
+ * pino/winston adapter) to see refusals and fallbacks; the HTTP answers say the same thing.
+ */
+export const defaultLogger: CallbackLogger = {};
 
 function errorText(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
 
-export function createCallbackHandler<
+/** A handler as the node adapter finds it: a Web handler plus the internal byte entry. */
+export type CallbackHandlerWithInternals = CallbackHandler & { [HANDLER_INTERNALS]: HandlerInternals };
+
+/**
+ * The handler over a given HMAC (`match`): node:crypto in `node.ts`'s `createCallbackHandler`,
+ * WebCrypto in the edge entry's. This module uses no Node built-in, so both can build on it.
+ */
+export function createCallbackHandlerWith<
   E extends CallbackEvent = CallbackEvent,
   H extends HookCallbackRequest = HookCallbackRequest,
->(options: CallbackHandlerOptions<E, H>): CallbackHandler & { [HANDLER_INTERNALS]: HandlerInternals } {
+>(match: SignatureMatcher, options: CallbackHandlerOptions<E, H>): CallbackHandlerWithInternals {
   const secrets = normaliseSecrets(options.secrets); // fail at start-up, not on the first request
   const logger = options.logger ?? defaultLogger;
   const givenStore = options.dedupeStore ?? new MemoryDedupeStore();
@@ -168,7 +179,7 @@ export function createCallbackHandler<
     fallback === 'allow' ? allow() : fallback === 'reject' ? reject() : fallback;
   if (!isHookDecision(defaultDecision)) throw new TypeError('hookDefaultDecision must be allow(), reject(…) or rewrite(…)');
   const defaultAnswer = JSON.stringify(hookAnswerBody(defaultDecision)); // throws now if unserialisable
-  if (Buffer.byteLength(defaultAnswer, 'utf8') > MAX_HOOK_ANSWER_BYTES) {
+  if (utf8Length(defaultAnswer) > MAX_HOOK_ANSWER_BYTES) {
     throw new TypeError('hookDefaultDecision serialises to more than 64 KB');
   }
 
@@ -187,14 +198,14 @@ export function createCallbackHandler<
     const budgetMs = (): number => (hookDeadline === undefined ? storeTimeoutMs : Math.min(storeTimeoutMs, hookDeadline - clock()));
     let verified: VerifiedCallback;
     try {
-      verified = await verifyCallback({
+      verified = await verifyCallbackWith({
         headers,
         rawBody: body,
         secrets,
         toleranceSeconds: options.toleranceSeconds,
         now: clock,
         nonceStore: options.nonceStore && budgeted(options.nonceStore, budgetMs, 'nonce store'),
-      });
+      }, match);
     } catch (err) {
       if (err instanceof CallbackVerificationError) {
         logger.warn?.('callback refused', { reason: err.reason, hint: err.hint });
@@ -340,10 +351,10 @@ export function createCallbackHandler<
         logger.error?.('hook decision serialises to nothing; answering the default decision', fields);
         return answer(defaultDecision, 'unserialisable');
       }
-      if (Buffer.byteLength(text, 'utf8') > MAX_HOOK_ANSWER_BYTES) {
+      if (utf8Length(text) > MAX_HOOK_ANSWER_BYTES) {
         logger.error?.('hook answer exceeds 64 KB; answering the default decision', {
           ...fields,
-          bytes: Buffer.byteLength(text, 'utf8'),
+          bytes: utf8Length(text),
         });
         return answer(defaultDecision, 'too_large');
       }
@@ -449,7 +460,36 @@ export async function readWebBody(request: Request, limit: number, timeoutMs = D
   } finally {
     clearTimeout(timer);
   }
-  return Buffer.concat(chunks, total);
+  return concatBytes(chunks, total);
+}
+
+/** The chunks as one array (no Buffer: this module runs on edge runtimes too). */
+function concatBytes(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+const UTF8 = new TextEncoder();
+/** UTF-8 byte length of `text`. */
+function utf8Length(text: string): number {
+  return UTF8.encode(text).byteLength;
+}
+
+/** Bytes of `"hook"`, searched for in a raw body before parsing it. */
+const HOOK_BYTES = UTF8.encode('"hook"');
+function containsBytes(haystack: Uint8Array, needle: Uint8Array): boolean {
+  const first = needle[0]!;
+  outer: for (let i = haystack.indexOf(first); i >= 0 && i <= haystack.length - needle.length; i = haystack.indexOf(first, i + 1)) {
+    for (let j = 1; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
 }
 
 /**
@@ -457,11 +497,10 @@ export async function readWebBody(request: Request, limit: number, timeoutMs = D
  * raw body before verification only to bound the store waits; undefined for anything else.
  */
 function hookAnswerDeadline(body: Uint8Array, startedAt: number, safetyMs: number): number | undefined {
-  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  if (!bytes.includes('"hook"')) return undefined; // not a hook: spare event batches a second parse
+  if (!containsBytes(body, HOOK_BYTES)) return undefined; // not a hook: spare event batches a second parse
   let parsed: unknown;
   try {
-    parsed = JSON.parse(bytes.toString('utf8'));
+    parsed = JSON.parse(new TextDecoder().decode(body));
   } catch {
     return undefined;
   }

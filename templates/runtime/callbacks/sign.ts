@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { computeSignature, formatSignatureHeader } from './signature-scheme.js';
+import { computeSignature } from './signature-node.js';
+import { formatSignatureHeader } from './signature-scheme.js';
 import type { CallbackKind } from './types.js';
 
 export interface SignCallbackOptions {

@@ -171,7 +171,7 @@ const DONE = '1';
 
 function textOf(reply: unknown): string | undefined {
   if (typeof reply === 'string') return reply;
-  if (reply instanceof Uint8Array) return Buffer.from(reply).toString();
+  if (reply instanceof Uint8Array) return new TextDecoder().decode(reply);
   return undefined;
 }
 

@@ -27,7 +27,12 @@ const syntaxCases: Array<[string, Want, string]> = [
   ['http://example.com/cb', 'scheme', 'http'],
   ['HTTP://example.com/cb', 'scheme', 'upper-case http'],
   ['ftp://example.com/cb', 'scheme', 'ftp'],
-  ['example.com/cb', 'scheme', 'no scheme'],
+  ['example.com/cb', 'host', 'no scheme: not an absolute URL (malformed)'],
+  ['not a url', 'host', 'seed 001 §2.2: a malformed URL is rule host'],
+  ['', 'host', 'empty text'],
+  ['://example.com/cb', 'host', 'empty scheme'],
+  ['https', 'host', 'a bare word'],
+  ['1https://example.com/cb', 'host', 'a scheme cannot start with a digit'],
   ['javascript:alert(1)', 'scheme', 'javascript:'],
   ['http://0x7f.1/', 'scheme', 'not https comes first'],
 
@@ -62,7 +67,7 @@ const syntaxCases: Array<[string, Want, string]> = [
   ['https:///example.com/cb', 'host', 'empty authority (the parser would repair it)'],
   ['https:/example.com/cb', 'host', 'one slash (the parser would repair it)'],
   ['https://exa mple.com/cb', 'host', 'space'],
-  [' https://example.com/cb', 'scheme', 'leading space'],
+  [' https://example.com/cb', 'host', 'leading space (malformed)'],
   ['https://example.com/c\tb', 'host', 'tab (the parser would drop it)'],
   ['https://evil.com\\@good.com/', 'host', 'backslash trick'],
 
@@ -143,6 +148,18 @@ describe('validateCallbackUrl (resolution, injectable resolver)', () => {
     expect(await validateCallbackUrl('https://nope.example.com/', { resolve })).toMatchObject({ ok: false, rule: 'resolve_failed' });
     const hang = () => new Promise<string[]>(() => undefined);
     expect(await validateCallbackUrl('https://slow.example.com/', { resolve: hang, timeoutMs: 50 })).toMatchObject({ ok: false, rule: 'resolve_failed' });
+  });
+
+  it("validateCallbackUrl('not a url') and other malformed text → rule host, no resolution (seed 001 §2.2)", async () => {
+    const resolve = async (): Promise<never> => {
+      throw new Error('must not resolve');
+    };
+    for (const input of ['not a url', 'example.com/cb', ' https://example.com/cb', '']) {
+      const v = await validateCallbackUrl(input, { resolve });
+      expect(v, input).toMatchObject({ ok: false, rule: 'host' });
+      if (!v.ok) expect(v.detail, input).toMatch(/malformed|empty/);
+    }
+    expect(await validateCallbackUrl('http://example.com/cb', { resolve })).toMatchObject({ ok: false, rule: 'scheme' });
   });
 
   it('syntax refusals never resolve; a trailing dot is resolved without it', async () => {

@@ -76,8 +76,11 @@ export function validateCallbackUrlSyntax(input: string): CallbackUrlVerdict {
   if ([...input].length > MAX_CALLBACK_URL_LENGTH) {
     return refuse('length', `the URL is longer than ${MAX_CALLBACK_URL_LENGTH} characters`);
   }
+  // Seed 001 §2.2 puts a malformed URL under `host`; `scheme` is kept for a URL whose scheme
+  // is present and not https. Text without any `scheme:` prefix is not a URL at all.
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(input);
-  if (!scheme || scheme[1]!.toLowerCase() !== 'https') return refuse('scheme', 'the scheme is not https');
+  if (!scheme) return refuse('host', 'the text is not an absolute URL: no scheme (malformed)');
+  if (scheme[1]!.toLowerCase() !== 'https') return refuse('scheme', 'the scheme is not https');
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0020\u007f\\]/.test(input)) {
     return refuse('host', 'the URL contains whitespace, a control character or a backslash (malformed)');

@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CallbackVerificationError } from './errors.js';
 import { signCallback, signCallbackRequest } from './sign.js';
-import { computeSignature, formatSignatureHeader, parseSignatureHeader, signaturesEqual } from './signature-scheme.js';
+import { formatSignatureHeader, parseSignatureHeader, signaturesEqual } from './signature-scheme.js';
+import { computeSignature } from './signature-node.js';
 import { MemoryDedupeStore } from './stores.js';
 import { verifyCallback } from './verify.js';
 import type { VerifyCallbackOptions } from './verify.js';
@@ -381,5 +382,22 @@ describe('constant-time comparison helper', () => {
     expect(signaturesEqual(Buffer.alloc(32), Buffer.alloc(31))).toBe(false);
     expect(signaturesEqual(Buffer.alloc(32), Buffer.alloc(0))).toBe(false);
     expect(signaturesEqual(Buffer.alloc(32, 1), Buffer.alloc(32, 1))).toBe(true);
+  });
+});
+
+describe('verifyCallbackSync (node:crypto) and the WebCrypto verify of the edge entry', () => {
+  it('give the same result as verifyCallback for good requests and the same refusals for bad ones', async () => {
+    const { verifyCallbackSync } = await import('./verify.js');
+    const edge = await import('./edge.js');
+    const body = JSON.stringify({ kind: 'event', request_id: 'req_1', events: [{ id: 'evt_1', type: 'friend.added', occurred_at: '2026-01-01T00:00:00.000Z', data: {} }] });
+    const signed = signCallbackRequest({ body, secrets: ['old-one', 'whsec_sync_9Kd2'] });
+    const options = { headers: signed.headers, rawBody: new TextEncoder().encode(signed.body), secrets: ['whsec_sync_9Kd2'], now: Date.now() };
+    const asyncResult = await verifyCallback(options);
+    expect(verifyCallbackSync(options)).toEqual(asyncResult);
+    expect(await edge.verifyCallback(options)).toEqual(asyncResult);
+    const bad = { ...options, secrets: ['not-it'] };
+    expect(() => verifyCallbackSync(bad)).toThrow(CallbackVerificationError);
+    await expect(edge.verifyCallback(bad)).rejects.toMatchObject({ reason: 'signature_mismatch' });
+    expect(() => verifyCallbackSync({ ...options, nonceStore: new MemoryDedupeStore() })).toThrow(/no nonceStore/);
   });
 });

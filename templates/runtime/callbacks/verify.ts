@@ -1,257 +1,30 @@
-import { CallbackVerificationError } from './errors.js';
-import type { CallbackVerificationReason } from './errors.js';
-import { HeaderIndex, readHeader } from './headers.js';
-import { matchSignature, parseSignatureHeader } from './signature-scheme.js';
-import type { NonceStore } from './stores.js';
-import type {
-  CallbackRequest,
-  CallbackRequestBase,
-  HeadersLike,
-  RawBody,
-} from './types.js';
+/**
+ * Callback verification on Node (node:crypto HMAC). `verifyCallback` is async (a nonce store
+ * answers asynchronously); `verifyCallbackSync` is for frameworks whose hooks cannot await. The
+ * edge entry (`edge.ts`) verifies with WebCrypto instead, which has no synchronous HMAC at all,
+ * so there is no synchronous verify off Node.
+ */
+import { matchSignature } from './signature-node.js';
+import { verifyCallbackSyncWith, verifyCallbackWith } from './verify-core.js';
+import type { VerifiedCallback, VerifyCallbackOptions } from './verify-core.js';
+import type { CallbackRequest, CallbackRequestBase } from './types.js';
 
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+export { DEFAULT_TOLERANCE_SECONDS, normaliseSecrets, toRawBytes } from './verify-core.js';
+export type { HeaderDisagreement, VerifiedCallback, VerifyCallbackOptions } from './verify-core.js';
 
-export interface VerifyCallbackOptions {
-  /** Request headers: Web `Headers`, Node `IncomingHttpHeaders` or a plain record, any case. */
-  headers: HeadersLike;
-  /** The body bytes exactly as received. Never a parsed or re-serialised body. */
-  rawBody: RawBody;
-  /** The address's signing secret, or several during a rotation (any one may match). */
-  secrets: string | readonly string[];
-  /** Largest allowed distance between X-IM-Timestamp and `now`, both directions. Default 300. */
-  toleranceSeconds?: number;
-  /** The receiver's clock in milliseconds since the epoch (default `Date.now()`). */
-  now?: number | Date | (() => number);
-  /** Optional replay protection: refuses a nonce already claimed within the tolerance window. */
-  nonceStore?: NonceStore;
-}
-
-/** A header that disagrees with the (authoritative, signed) body. Reported, never fatal. */
-export interface HeaderDisagreement {
-  header: string;
-  headerValue: string;
-  bodyField: string;
-  bodyValue: unknown;
-}
-
-export interface VerifiedCallback<R extends CallbackRequestBase = CallbackRequest> {
-  /** From the body (authoritative); from X-IM-Kind only when the body has no `kind`. */
-  kind: R['kind'];
-  /** The parsed body; parsed only after the signature held. */
-  body: R;
-  /** X-IM-Timestamp, Unix seconds. */
-  timestamp: number;
-  /** Receiver clock minus X-IM-Timestamp, in seconds (positive: the request looks that old). */
-  skewSeconds: number;
-  requestId: string | undefined;
-  endpointId: string | undefined;
-  /** Hook type (kind = hook): body `hook`, else X-IM-Hook. */
-  hook?: string;
-  nonce: string;
-  /** Index in `secrets` of the secret that matched (useful to finish a rotation). */
-  secretIndex: number;
-  /** Headers whose value differs from the body's; the body value was used. */
-  disagreements: HeaderDisagreement[];
-}
-
-const NONCE = /^[0-9a-fA-F]{32}$/;
-const TIMESTAMP = /^[0-9]{1,15}$/;
-
-const RAW_HINT =
-  'Pass the request body bytes exactly as received (Buffer/Uint8Array), before any JSON parsing: ' +
-  'with Express mount the callback route before express.json() or use express.raw({ type: "*/*" }); ' +
-  'with fetch-style requests use new Uint8Array(await request.arrayBuffer()).';
-
-function fail(reason: CallbackVerificationReason, message: string, hint: string): never {
-  throw new CallbackVerificationError(reason, message, hint);
-}
-
-/** Turns the accepted rawBody forms into bytes; refuses anything that is not raw. */
-export function toRawBytes(rawBody: unknown): { bytes: Uint8Array; wasString: boolean } {
-  if (typeof rawBody === 'string') {
-    return { bytes: Buffer.from(rawBody, 'utf8'), wasString: true };
-  }
-  if (rawBody instanceof Uint8Array) return { bytes: rawBody, wasString: false };
-  if (rawBody instanceof ArrayBuffer) return { bytes: new Uint8Array(rawBody), wasString: false };
-  if (ArrayBuffer.isView(rawBody)) {
-    return {
-      bytes: new Uint8Array(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength),
-      wasString: false,
-    };
-  }
-  if (rawBody === undefined || rawBody === null) {
-    fail('body_not_raw', 'rawBody is missing', RAW_HINT);
-  }
-  fail(
-    'body_not_raw',
-    `rawBody is ${Array.isArray(rawBody) ? 'an array' : `of type ${typeof rawBody}`}, not bytes`,
-    `Did you pass a parsed/re-serialised body? The signature covers the raw bytes, so a parsed object cannot be verified. ${RAW_HINT}`,
-  );
-}
-
-export function normaliseSecrets(secrets: string | readonly string[] | undefined): string[] {
-  const list = typeof secrets === 'string' ? [secrets] : Array.isArray(secrets) ? [...secrets] : [];
-  const usable = list.filter((s): s is string => typeof s === 'string' && s.length > 0);
-  if (usable.length === 0) {
-    fail(
-      'no_secret_configured',
-      'No signing secret is configured',
-      'Pass the address signing secret shown once at creation (or both secrets during a rotation) as `secrets`; an empty secret is never accepted.',
-    );
-  }
-  return usable;
-}
-
-/** One decoder for every call (constructing one costs about a microsecond); fatal: bad UTF-8 throws. */
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-function nowMs(now: VerifyCallbackOptions['now']): number {
-  if (now === undefined) return Date.now();
-  if (typeof now === 'function') return now();
-  if (now instanceof Date) return now.getTime();
-  return now;
-}
-
-function required(headers: HeaderIndex, name: string): string {
-  const value = readHeader(headers, name)?.trim();
-  if (!value) {
-    fail(
-      'missing_header',
-      `Header ${name} is missing`,
-      'Every callback carries X-IM-Signature, X-IM-Timestamp and X-IM-Nonce; a proxy may have dropped it, or the request did not come from the service.',
-    );
-  }
-  return value;
+/**
+ * Verifies a callback request (seed 001 section 5) and returns the parsed body. Order: headers
+ * well-formed → signature (constant time, over the raw bytes) → timestamp tolerance → nonce
+ * replay → body parsed. Throws `CallbackVerificationError`.
+ */
+export function verifyCallback<R extends CallbackRequestBase = CallbackRequest>(options: VerifyCallbackOptions): Promise<VerifiedCallback<R>> {
+  return verifyCallbackWith<R>(options, matchSignature);
 }
 
 /**
- * Verifies a callback request (seed 001 section 5 and the scheme in `signature-scheme.ts`) and
- * returns the parsed body. Order: headers well-formed → signature (constant time, over the raw
- * bytes) → timestamp tolerance → nonce replay → body parsed. Throws `CallbackVerificationError`.
+ * `verifyCallback` without a promise (Node only: node:crypto's HMAC is synchronous, WebCrypto's
+ * is not). Takes no `nonceStore`. Throws `CallbackVerificationError`.
  */
-export async function verifyCallback<R extends CallbackRequestBase = CallbackRequest>(
-  options: VerifyCallbackOptions,
-): Promise<VerifiedCallback<R>> {
-  const headers = HeaderIndex.of(options.headers);
-  const { bytes, wasString } = toRawBytes(options.rawBody);
-  const secrets = normaliseSecrets(options.secrets);
-  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  if (!(tolerance >= 0)) throw new TypeError('toleranceSeconds must be a number >= 0');
-
-  const signatureHeader = required(headers, 'X-IM-Signature');
-  const timestampHeader = required(headers, 'X-IM-Timestamp');
-  const nonce = required(headers, 'X-IM-Nonce');
-
-  const parsed = parseSignatureHeader(signatureHeader);
-  if (!parsed.ok) {
-    fail(
-      'malformed_signature',
-      `X-IM-Signature is malformed: ${parsed.problem}`,
-      'The header is "v1=" and 64 hexadecimal characters, two such values separated by a comma during a secret rotation.',
-    );
-  }
-  if (!TIMESTAMP.test(timestampHeader)) {
-    fail(
-      'malformed_timestamp',
-      'X-IM-Timestamp is not a decimal Unix time in seconds',
-      'The header carries whole seconds since the epoch (e.g. 1767225600), not milliseconds or a date.',
-    );
-  }
-  if (!NONCE.test(nonce)) {
-    fail(
-      'malformed_nonce',
-      'X-IM-Nonce is not 32 hexadecimal characters',
-      'The service sends a fresh 32-hex-character nonce on every send; the request did not come from it or was altered.',
-    );
-  }
-
-  const secretIndex = matchSignature(secrets, timestampHeader, nonce, bytes, parsed.candidates);
-  if (secretIndex < 0) {
-    fail(
-      'signature_mismatch',
-      'No X-IM-Signature value matches the configured secret(s)',
-      wasString
-        ? `rawBody was a string: did you pass a parsed/re-serialised body? Even one changed byte (whitespace, key order, escaping) breaks the signature. ${RAW_HINT}`
-        : 'Check that the secret is the one of this address (during a rotation configure both), and that nothing between the service and this code changed the body bytes. Did you pass a parsed/re-serialised body?',
-    );
-  }
-
-  const timestamp = Number(timestampHeader);
-  const skewSeconds = nowMs(options.now) / 1000 - timestamp;
-  if (!(Math.abs(skewSeconds) <= tolerance)) {
-    fail(
-      'timestamp_out_of_tolerance',
-      `X-IM-Timestamp is ${Math.round(Math.abs(skewSeconds))} s ${skewSeconds >= 0 ? 'in the past' : 'in the future'}, beyond the tolerance of ${tolerance} s`,
-      "Synchronise this server's clock (NTP), or this is a replayed request. Raise toleranceSeconds only if the clock cannot be fixed.",
-    );
-  }
-
-  if (options.nonceStore) {
-    const ttlMs = Math.ceil(2 * (Number.isFinite(tolerance) ? tolerance : 86_400) * 1000) + 1000;
-    const fresh = await options.nonceStore.claim(`nonce:${nonce.toLowerCase()}`, ttlMs);
-    if (!fresh) {
-      fail(
-        'replayed_nonce',
-        'X-IM-Nonce was already seen within the tolerance window',
-        'The service sends a fresh nonce on every send, including retries: this request is a replay.',
-      );
-    }
-  }
-
-  let body: unknown;
-  try {
-    const text = STRICT_UTF8.decode(bytes);
-    body = JSON.parse(text);
-  } catch {
-    fail(
-      'malformed_body',
-      'The signed body is not valid UTF-8 JSON',
-      'The signature holds, so the service sent this body as is; report it with the X-IM-Request-Id.',
-    );
-  }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    fail('malformed_body', 'The signed body is not a JSON object', 'A callback body is a JSON object with a `kind` field.');
-  }
-  const record = body as Record<string, unknown>;
-
-  const disagreements: HeaderDisagreement[] = [];
-  const pick = (header: string, field: string): string | undefined => {
-    const headerValue = readHeader(headers, header)?.trim();
-    const bodyValue = record[field];
-    if (bodyValue !== undefined && bodyValue !== null) {
-      // JSON text for objects: String() throws on a parsed object like {"toString": 0}.
-      const text = typeof bodyValue === 'string' ? bodyValue : typeof bodyValue === 'object' ? JSON.stringify(bodyValue) : String(bodyValue);
-      if (headerValue !== undefined && headerValue !== text) {
-        disagreements.push({ header, headerValue, bodyField: field, bodyValue });
-      }
-      return text;
-    }
-    return headerValue || undefined;
-  };
-
-  if (record.kind !== undefined && typeof record.kind !== 'string') {
-    fail('malformed_body', 'The body field `kind` is not a string', 'A callback body carries kind = event, hook or verify.');
-  }
-  const kind = pick('X-IM-Kind', 'kind');
-  if (!kind) {
-    fail('malformed_body', 'Neither the body nor X-IM-Kind says the kind', 'A callback body carries kind = event, hook or verify.');
-  }
-  const requestId = pick('X-IM-Request-Id', 'request_id');
-  const endpointId = pick('X-IM-Endpoint-Id', 'endpoint_id');
-  const hook = kind === 'hook' ? pick('X-IM-Hook', 'hook') : undefined;
-
-  const result: VerifiedCallback<R> = {
-    kind: kind as R['kind'],
-    body: record as R,
-    timestamp,
-    skewSeconds,
-    requestId,
-    endpointId,
-    nonce,
-    secretIndex,
-    disagreements,
-  };
-  if (hook !== undefined) result.hook = hook;
-  return result;
+export function verifyCallbackSync<R extends CallbackRequestBase = CallbackRequest>(options: VerifyCallbackOptions): VerifiedCallback<R> {
+  return verifyCallbackSyncWith<R>(options, matchSignature);
 }

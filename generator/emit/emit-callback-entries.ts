@@ -1,0 +1,59 @@
+/**
+ * Emits the two callback entry points: `src/callbacks.ts` (`im-server-sdk/callbacks`, Node) and
+ * `src/callbacks-edge.ts` (`im-server-sdk/callbacks/edge`, no Node built-ins, WebCrypto).
+ *
+ * One event type system: the hand-written kit is generic over the event / hook / body types
+ * with loose structural defaults (it cannot import generated code); each entry re-exports the
+ * kit with the GENERATED unions as the defaults, so `onEvent` gets a `CallbackEventItem` and
+ * `verifyCallback` returns a `CallbackRequestBody` with no type argument written.
+ */
+import type { CallbackModel } from '../build-callback-model.js';
+import { hookRequestTypeName } from './emit-callback-types.js';
+import { doNotEditHeader, renderSource } from './source-file.js';
+
+interface EntryFlavour {
+  file: string;
+  kit: string;
+  what: string;
+  /** Functions only the Node entry has. */
+  node: boolean;
+}
+
+const FLAVOURS: EntryFlavour[] = [
+  { file: 'src/callbacks.ts', kit: './callbacks/index.js', what: 'The callback receiver kit for Node (hand-written runtime, node:crypto) and the payload types generated from the callbacks spec.', node: true },
+  { file: 'src/callbacks-edge.ts', kit: './callbacks/edge.js', what: 'The callback receiver kit for runtimes without Node built-ins (WebCrypto; no node:crypto, node:net, node:dns) and the payload types generated from the callbacks spec.', node: false },
+];
+
+const E = 'E extends kit.CallbackEvent = CallbackEventItem';
+const H = 'H extends kit.HookCallbackRequest = CallbackHookRequest';
+const R = 'R extends kit.CallbackRequestBase = CallbackRequestBody';
+
+export function emitCallbackEntries(model: CallbackModel): Map<string, string> {
+  const header = doNotEditHeader(model.source);
+  const files = new Map<string, string>();
+  for (const flavour of FLAVOURS) {
+    files.set(flavour.file, header + renderSource([
+      `// ${flavour.what}`,
+      `import * as kit from '${flavour.kit}';`,
+      `import type { CallbackEventItem, CallbackHookRequest, CallbackRequestBody } from './callbacks/payloads.js';`,
+      `export * from '${flavour.kit}';`,
+      `export type * as payloads from './callbacks/payloads.js';`,
+      `export type { KnownCallbackEvent, CallbackEventItem, CallbackEventTypeMap, ${model.unknownEventSchema} as UnknownCallbackEvent, KnownHookRequest, CallbackHookRequest, CallbackHookTypeMap, CallbackRequestBody, ${model.hookTypes.map(hookRequestTypeName).join(', ')}, VerifyBody, EventBody, HookBody, HookAnswer, HookType, EventType, Origin } from './callbacks/payloads.js';`,
+      `export { isEventType, isKnownEvent, isHookType, knownEventTypes, eventOrderingFields, bestEffortEventTypes, knownHookTypes } from './callbacks/payloads.js';`,
+      '// The kit bound to the generated payload types (these declarations take precedence over `export *`).',
+      `/** Options of \`createCallbackHandler\`: \`onEvent\` gets a \`CallbackEventItem\` (narrow with \`isEventType\`/\`isKnownEvent\`), \`onHook\` a \`CallbackHookRequest\`. */\nexport type CallbackHandlerOptions<${E}, ${H}> = kit.CallbackHandlerOptions<E, H>;`,
+      `export type EventContext<${E}> = kit.EventContext<E>;`,
+      `export type HookContext<H extends kit.HookCallbackRequest = CallbackHookRequest> = kit.HookContext<H>;`,
+      `/** A verified callback; \`body\` is a \`CallbackRequestBody\` (narrow with \`body.kind\`). */\nexport type VerifiedCallback<${R}> = kit.VerifiedCallback<R>;`,
+      `/** Verifies a callback request (signature over the raw bytes, timestamp, optional nonce) and returns the parsed body as the generated \`CallbackRequestBody\`. Throws \`CallbackVerificationError\`.${flavour.node ? '' : ' WebCrypto: async only.'} */\nexport function verifyCallback<${R}>(options: kit.VerifyCallbackOptions): Promise<kit.VerifiedCallback<R>> {\n  return kit.verifyCallback<R>(options);\n}`,
+      ...(flavour.node
+        ? [`/** \`verifyCallback\` without a promise (node:crypto; WebCrypto has no synchronous HMAC). Takes no nonceStore. */\nexport function verifyCallbackSync<${R}>(options: kit.VerifyCallbackOptions): kit.VerifiedCallback<R> {\n  return kit.verifyCallbackSync<R>(options);\n}`]
+        : []),
+      `/** A Web-standard receiver \`(request: Request) => Promise<Response>\`: verify, dedupe, \`onEvent\` per new event, hook decisions. */\nexport function createCallbackHandler<${E}, ${H}>(options: kit.CallbackHandlerOptions<E, H>): kit.CallbackHandler {\n  return kit.createCallbackHandler<E, H>(options);\n}`,
+      ...(flavour.node
+        ? [`/** \`createCallbackHandler\` as a node:http / Express \`(req, res)\` handler. */\nexport function createNodeCallbackHandler<${E}, ${H}>(options: kit.CallbackHandlerOptions<E, H>): kit.NodeCallbackHandler {\n  return kit.createNodeCallbackHandler<E, H>(options);\n}`]
+        : []),
+    ]));
+  }
+  return files;
+}

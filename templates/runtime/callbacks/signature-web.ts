@@ -1,0 +1,48 @@
+/**
+ * The v1 HMAC (see `signature-scheme.ts`) with WebCrypto (`crypto.subtle`): for runtimes without
+ * node:crypto (Cloudflare Workers, Vercel Edge, Deno, Bun, browsers). WebCrypto signs only
+ * asynchronously, so everything built on it returns a promise; a synchronous verify exists only
+ * on Node (`verifyCallbackSync`, node:crypto).
+ */
+import { firstMatch, signedPrefix } from './signature-scheme.js';
+import type { SignatureMatcher } from './signature-scheme.js';
+
+const UTF8 = new TextEncoder();
+
+/** The runtime's WebCrypto, or a clear error naming what is missing. */
+function subtle(): SubtleCrypto {
+  const s = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
+  if (!s) throw new Error('WebCrypto (globalThis.crypto.subtle) is not available in this runtime; use the node entry im-server-sdk/callbacks');
+  return s;
+}
+
+/**
+ * Imported keys by secret: importKey costs about as much as the HMAC itself. At most a few
+ * entries (one secret, two during a rotation); cleared past 16 so a caller cycling through
+ * secrets cannot grow it.
+ */
+const keys = new Map<string, Promise<CryptoKey>>();
+
+function hmacKey(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= 16) keys.clear();
+    key = subtle().importKey('raw', UTF8.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    keys.set(secret, key);
+    key.catch(() => keys.delete(secret));
+  }
+  return key;
+}
+
+/** HMAC-SHA256 of `timestamp.nonce.body` with `secret` (UTF-8), with WebCrypto. */
+export async function computeSignatureWeb(secret: string, timestamp: string, nonce: string, body: Uint8Array): Promise<Uint8Array> {
+  const prefix = signedPrefix(timestamp, nonce);
+  const message = new Uint8Array(prefix.byteLength + body.byteLength);
+  message.set(prefix, 0);
+  message.set(body, prefix.byteLength);
+  return new Uint8Array(await subtle().sign('HMAC', await hmacKey(secret), message));
+}
+
+/** Async `SignatureMatcher` over WebCrypto. */
+export const matchSignatureWeb = (async (secrets, timestamp, nonce, body, candidates) =>
+  firstMatch(await Promise.all(secrets.map((s) => computeSignatureWeb(s, timestamp, nonce, body))), candidates)) satisfies SignatureMatcher;
