@@ -5,6 +5,8 @@
 import Handlebars from 'handlebars';
 import type { ApiModel } from '../model.js';
 import { itemTypeName, paramsTypeName, resultTypeName } from './emit-namespace-types.js';
+import { SDK_VERSION_FILE } from './emit-runtime-copy.js';
+import { doNotEditHeader } from './source-file.js';
 
 export interface PackageTemplates {
   /** File name in templates/package/ → text. */
@@ -62,6 +64,8 @@ export function emitPackageFiles(model: ApiModel, templates: PackageTemplates, r
   files.set('tsconfig.esm.json', templates['tsconfig.esm.json']!);
   files.set('tsconfig.cjs.json', templates['tsconfig.cjs.json']!);
   files.set('api.md', apiIndex(model));
+  // The version the runtime names in its User-Agent: the package's own, never a runtime constant.
+  files.set(`src/${SDK_VERSION_FILE}`, `${doNotEditHeader(model.source)}/** The package name and version, for the User-Agent header (from package.json). */\nexport const SDK_NAME = 'im-server-sdk';\nexport const SDK_VERSION = ${JSON.stringify(data.version)};\n`);
   files.set('CHANGELOG.md', release.changelog ?? FIRST_CHANGELOG);
   files.set('scripts/prepack.mjs', `// Copied by im-openapi from templates/package/prepack.mjs. Do not edit: change the template and run \`npm run generate\`.\n${templates['prepack.mjs']!}`);
   return files;

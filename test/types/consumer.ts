@@ -86,6 +86,13 @@ export async function rtcTickets(): Promise<void> {
   const exchanged = await im.app.token({ grant_type: 'client_credentials', client_id: 'id', client_secret: 's' });
   // @ts-expect-error the App Token is a string, not a channel ticket: it must never reach a client
   handTicketToClient(exchanged.access_token);
+  // @ts-expect-error the whole token response is an object too, but not a ticket (RtcTicket is branded)
+  handTicketToClient(exchanged);
+  // @ts-expect-error nor is any other open object
+  const forged: RtcTicket = { token: 'x' };
+  void forged;
+  // @ts-expect-error issueTickets answers a list of tickets, not one
+  handTicketToClient(issued);
 }
 
 // Hook requests narrow by `hook`; request bodies by `kind`.
