@@ -74,7 +74,7 @@ function shapeOf(h: HelperMethodModel): Shape {
       };
     case 'upload':
     case 'resume-upload': {
-      const ops = `{ create: ${operationConstName(h.create)}, partUrls: ${operationConstName(h.partUrls)}, uploadedParts: ${operationConstName(h.uploadedParts)}, complete: ${operationConstName(h.complete)} }`;
+      const ops = `{ helperId: ${JSON.stringify(`${h.namespace}.${h.methodName}`)}, create: ${operationConstName(h.create)}, partUrls: ${operationConstName(h.partUrls)}, uploadedParts: ${operationConstName(h.uploadedParts)}, complete: ${operationConstName(h.complete)} }`;
       const resume = h.kind === 'resume-upload';
       return {
         parameters: [...(resume ? [{ name: 'fileId', type: 'string' }] : []), { name: 'source', type: 'UploadSource' }, { name: 'options', type: 'UploadOptions', hasQuestionToken: true }],

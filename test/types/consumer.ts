@@ -136,3 +136,11 @@ export async function newScene(): Promise<boolean> {
   const item = await im.moderation.item({ item_id: 'i1' });
   return (item as import('../../generated/src/index.js').ModerationItem).scene === 'a_scene_added_later';
 }
+
+// Uploads name a file explicitly: a bare string is not a path (it would read a file called "hello world").
+export async function uploads(bytes: Uint8Array): Promise<void> {
+  await im.media.upload({ path: '/tmp/photo.jpg' }, { contentType: 'image/jpeg' });
+  await im.media.upload(bytes);
+  // @ts-expect-error a string is neither bytes nor { path }
+  await im.media.upload('hello world');
+}

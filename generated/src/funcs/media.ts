@@ -250,6 +250,7 @@ export function mediaResumeUpload(
   return resumeUpload(
     client,
     {
+      helperId: 'media.resumeUpload',
       create: mediaCreateUploadOperation,
       partUrls: mediaPartUrlsOperation,
       uploadedParts: mediaUploadedPartsOperation,
@@ -276,6 +277,7 @@ export function mediaUpload(
   return uploadFile(
     client,
     {
+      helperId: 'media.upload',
       create: mediaCreateUploadOperation,
       partUrls: mediaPartUrlsOperation,
       uploadedParts: mediaUploadedPartsOperation,

@@ -13,6 +13,7 @@ import { fillDedupeKey } from '../internal/dedupe-key.js';
 import { safeLogger, type SafeLogger } from '../internal/logger.js';
 import { QuotaGate, type RateLimitState } from '../internal/quota-gate.js';
 import { SecretRedactor } from '../internal/redact.js';
+import { nearMissIssues } from '../internal/near-miss.js';
 import { asParams, buildRequest } from '../internal/request-builder.js';
 import { retryPolicyFor } from '../internal/retry.js';
 import { sendWithRetries, type RuntimeContext } from '../internal/send-with-retries.js';
@@ -158,6 +159,10 @@ export class ImCore {
     const ownHeaders = checkRequestOptions(options);
     const params = asParams(op.id, rawParams);
     const validate = options.validate ?? this.#config.validateRequests;
+    if (validate) {
+      const misses = nearMissIssues(op, params);
+      if (misses.length > 0) throw new ValidationError(op.id, misses);
+    }
     if (validate && op.loadValidator) {
       let issues: ReturnType<RequestValidator['validate']>;
       try {
