@@ -375,7 +375,7 @@ describe('small helpers', () => {
         ? { body: { items: [{ username: 'c' }], next_cursor: null, version: 'v9' } }
         : { body: { items: [{ username: 'a' }, { username: 'b' }], next_cursor: 'c2', version: 'v9' } };
     });
-    const snapshot = await im.friends.listAll({ username: 'alice', known_version: 'v7' });
+    const snapshot = await im.friends.listAllPages({ username: 'alice', known_version: 'v7' });
     expect(snapshot).toEqual({ items: [{ username: 'a' }, { username: 'b' }, { username: 'c' }], version: 'v9', knownVersion: 'v7', pages: 2 });
   });
 

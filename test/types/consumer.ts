@@ -144,3 +144,22 @@ export async function uploads(bytes: Uint8Array): Promise<void> {
   // @ts-expect-error a string is neither bytes nor { path }
   await im.media.upload('hello world');
 }
+
+// Page walkers are named …AllPages (groups.muteAll is an operation on all members); the old names still compile.
+export async function walkers(): Promise<number> {
+  const snapshot = await im.friends.listAllPages({ username: 'alice' });
+  const old = await im.friends.listAll({ username: 'alice' });
+  const members = await im.groups.membersAllPages({ group_id: 'g1' });
+  await im.groups.muteAll({ group_id: 'g1' });
+  return snapshot.items.length + old.pages + members.items.length;
+}
+
+// `.withResponse()` is on every operation call; a batch (several requests) reports each chunk's requestId instead.
+export async function responses(): Promise<void> {
+  const { response } = await im.users.get({ username: 'alice' }).withResponse();
+  void response.requestId;
+  const batch = await im.users.batchCreate({ users: [{ username: 'a' }] });
+  for (const chunk of batch.chunks) if (chunk.status === 'fulfilled') void chunk.requestId;
+  // @ts-expect-error a batch is several requests: no single response
+  void im.users.batchCreate({ users: [{ username: 'a' }] }).withResponse;
+}

@@ -123,10 +123,19 @@ export function blacklistRemove(
  *
  * From blacklist.list x-pagination versioned in the spec.
  */
-export function blacklistListAll(
+export function blacklistListAllPages(
   client: ImCore,
   params: BlacklistListParams,
   options?: RequestOptions,
 ): Promise<VersionedSnapshot<BlacklistListItem>> {
   return fetchVersionedList(client, blacklistListOperation, params, options);
+}
+
+/** @deprecated Renamed `listAllPages` (`blacklistListAllPages`): `…All` read like an operation on all items (as `groups.muteAll` is). Same behaviour. */
+export function blacklistListAll(
+  client: ImCore,
+  params: BlacklistListParams,
+  options?: RequestOptions,
+): Promise<VersionedSnapshot<BlacklistListItem>> {
+  return blacklistListAllPages(client, params, options);
 }

@@ -285,10 +285,19 @@ export function friendsUpdate(
  *
  * From friends.list x-pagination versioned in the spec.
  */
-export function friendsListAll(
+export function friendsListAllPages(
   client: ImCore,
   params: FriendsListParams,
   options?: RequestOptions,
 ): Promise<VersionedSnapshot<FriendsListItem>> {
   return fetchVersionedList(client, friendsListOperation, params, options);
+}
+
+/** @deprecated Renamed `listAllPages` (`friendsListAllPages`): `…All` read like an operation on all items (as `groups.muteAll` is). Same behaviour. */
+export function friendsListAll(
+  client: ImCore,
+  params: FriendsListParams,
+  options?: RequestOptions,
+): Promise<VersionedSnapshot<FriendsListItem>> {
+  return friendsListAllPages(client, params, options);
 }

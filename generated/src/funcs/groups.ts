@@ -573,12 +573,21 @@ export function groupsUpdateMember(
  *
  * From groups.members x-pagination versioned in the spec.
  */
-export function groupsMembersAll(
+export function groupsMembersAllPages(
   client: ImCore,
   params: GroupsMembersParams,
   options?: RequestOptions,
 ): Promise<VersionedSnapshot<GroupsMembersItem>> {
   return fetchVersionedList(client, groupsMembersOperation, params, options);
+}
+
+/** @deprecated Renamed `membersAllPages` (`groupsMembersAllPages`): `…All` read like an operation on all items (as `groups.muteAll` is). Same behaviour. */
+export function groupsMembersAll(
+  client: ImCore,
+  params: GroupsMembersParams,
+  options?: RequestOptions,
+): Promise<VersionedSnapshot<GroupsMembersItem>> {
+  return groupsMembersAllPages(client, params, options);
 }
 
 /**

@@ -526,6 +526,10 @@ export function moderationProcessPending(
       idField: 'id',
       versionField: 'version',
     },
-    { statuses: ['pending', 'auto_violation'], pageSize: 20, ...options },
+    {
+      ...options,
+      statuses: options.statuses ?? ['pending', 'auto_violation'],
+      pageSize: options.pageSize ?? 20,
+    },
   );
 }

@@ -213,10 +213,19 @@ export function pushUpdateSettings(
  *
  * From push.mutes x-pagination versioned in the spec.
  */
-export function pushMutesAll(
+export function pushMutesAllPages(
   client: ImCore,
   params: PushMutesParams,
   options?: RequestOptions,
 ): Promise<VersionedSnapshot<PushMutesItem>> {
   return fetchVersionedList(client, pushMutesOperation, params, options);
+}
+
+/** @deprecated Renamed `mutesAllPages` (`pushMutesAllPages`): `…All` read like an operation on all items (as `groups.muteAll` is). Same behaviour. */
+export function pushMutesAll(
+  client: ImCore,
+  params: PushMutesParams,
+  options?: RequestOptions,
+): Promise<VersionedSnapshot<PushMutesItem>> {
+  return pushMutesAllPages(client, params, options);
 }

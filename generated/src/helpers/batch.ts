@@ -25,12 +25,12 @@ import { asParams } from '../internal/request-builder.js';
 
 export interface BatchOptions extends RequestOptions {
   /** Chunks in flight at once (default 2). */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /**
    * Resolve with every chunk's outcome even when some chunk failed (check `ok`). Default false:
    * such a batch rejects with a `BatchError` carrying the same outcome.
    */
-  settled?: boolean;
+  settled?: boolean | undefined;
 }
 
 interface ChunkBase {

@@ -10,6 +10,7 @@ import {
   blacklistBatchRemove,
   blacklistList,
   blacklistRemove,
+  blacklistListAllPages,
   blacklistListAll,
 } from '../funcs/blacklist.js';
 import type {
@@ -120,6 +121,14 @@ export class Blacklist {
    *
    * From blacklist.list x-pagination versioned in the spec.
    */
+  listAllPages(
+    params: BlacklistListParams,
+    options?: RequestOptions,
+  ): Promise<VersionedSnapshot<BlacklistListItem>> {
+    return blacklistListAllPages(this.client, params, options);
+  }
+
+  /** @deprecated Renamed `listAllPages` (`blacklistListAllPages`): `…All` read like an operation on all items (as `groups.muteAll` is). Same behaviour. */
   listAll(
     params: BlacklistListParams,
     options?: RequestOptions,

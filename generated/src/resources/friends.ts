@@ -18,6 +18,7 @@ import {
   friendsSetSettings,
   friendsSettings,
   friendsUpdate,
+  friendsListAllPages,
   friendsListAll,
 } from '../funcs/friends.js';
 import type {
@@ -263,6 +264,14 @@ export class Friends {
    *
    * From friends.list x-pagination versioned in the spec.
    */
+  listAllPages(
+    params: FriendsListParams,
+    options?: RequestOptions,
+  ): Promise<VersionedSnapshot<FriendsListItem>> {
+    return friendsListAllPages(this.client, params, options);
+  }
+
+  /** @deprecated Renamed `listAllPages` (`friendsListAllPages`): `…All` read like an operation on all items (as `groups.muteAll` is). Same behaviour. */
   listAll(
     params: FriendsListParams,
     options?: RequestOptions,

@@ -30,6 +30,7 @@ import {
   groupsUnmuteMember,
   groupsUpdate,
   groupsUpdateMember,
+  groupsMembersAllPages,
   groupsMembersAll,
   groupsSetMuteAll,
 } from '../funcs/groups.js';
@@ -526,6 +527,14 @@ export class Groups {
    *
    * From groups.members x-pagination versioned in the spec.
    */
+  membersAllPages(
+    params: GroupsMembersParams,
+    options?: RequestOptions,
+  ): Promise<VersionedSnapshot<GroupsMembersItem>> {
+    return groupsMembersAllPages(this.client, params, options);
+  }
+
+  /** @deprecated Renamed `membersAllPages` (`groupsMembersAllPages`): `…All` read like an operation on all items (as `groups.muteAll` is). Same behaviour. */
   membersAll(
     params: GroupsMembersParams,
     options?: RequestOptions,

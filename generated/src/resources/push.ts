@@ -14,6 +14,7 @@ import {
   pushUnmuteGroup,
   pushUnmuteSingle,
   pushUpdateSettings,
+  pushMutesAllPages,
   pushMutesAll,
 } from '../funcs/push.js';
 import type {
@@ -203,6 +204,14 @@ export class Push {
    *
    * From push.mutes x-pagination versioned in the spec.
    */
+  mutesAllPages(
+    params: PushMutesParams,
+    options?: RequestOptions,
+  ): Promise<VersionedSnapshot<PushMutesItem>> {
+    return pushMutesAllPages(this.client, params, options);
+  }
+
+  /** @deprecated Renamed `mutesAllPages` (`pushMutesAllPages`): `…All` read like an operation on all items (as `groups.muteAll` is). Same behaviour. */
   mutesAll(
     params: PushMutesParams,
     options?: RequestOptions,

@@ -27,21 +27,21 @@ export interface UploadProgress {
 }
 
 export interface UploadOptions extends Omit<RequestOptions, 'idempotencyKey'> {
-  filename?: string;
-  contentType?: string;
+  filename?: string | undefined;
+  contentType?: string | undefined;
   /** Bytes per part (default 8 MiB). Memory stays near partSize × concurrency. */
-  partSize?: number;
+  partSize?: number | undefined;
   /** Parts in flight at once (default 3). */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Total size, when the source is a stream and you know it. */
-  size?: number;
+  size?: number | undefined;
   /** More fields for media.create_upload (its params are not documented by the service). */
-  createParams?: Record<string, unknown>;
-  onProgress?: (progress: UploadProgress) => void;
+  createParams?: Record<string, unknown> | undefined;
+  onProgress?: ((progress: UploadProgress) => void) | undefined;
   /** Resends of one part after a network error or 5xx (default 2). */
-  partRetries?: number;
+  partRetries?: number | undefined;
   /** fetch used for the part uploads (default: global fetch). */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
 }
 
 export interface UploadResult<TFile = unknown> {

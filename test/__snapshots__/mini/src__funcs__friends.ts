@@ -30,10 +30,19 @@ export function friendsList(
  *
  * From friends.list x-pagination versioned in the spec.
  */
-export function friendsListAll(
+export function friendsListAllPages(
   client: ImCore,
   params: FriendsListParams,
   options?: RequestOptions,
 ): Promise<VersionedSnapshot<FriendsListItem>> {
   return fetchVersionedList(client, friendsListOperation, params, options);
+}
+
+/** @deprecated Renamed `listAllPages` (`friendsListAllPages`): `…All` read like an operation on all items (as `groups.muteAll` is). Same behaviour. */
+export function friendsListAll(
+  client: ImCore,
+  params: FriendsListParams,
+  options?: RequestOptions,
+): Promise<VersionedSnapshot<FriendsListItem>> {
+  return friendsListAllPages(client, params, options);
 }
