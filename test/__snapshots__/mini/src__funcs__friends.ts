@@ -7,8 +7,6 @@ import { friendsListOperation } from '../operations.js';
 import type { FriendsListItem, FriendsListPage, FriendsListParams } from '../types/friends.js';
 
 /**
- * friends.list
- *
  * `GET /{org_name}/{app_name}/users/{username}/friends` — op `friends.list`.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
