@@ -163,3 +163,13 @@ export async function responses(): Promise<void> {
   // @ts-expect-error a batch is several requests: no single response
   void im.users.batchCreate({ users: [{ username: 'a' }] }).withResponse;
 }
+
+// ApiPromise.catch/then take handlers typed as Promise's do (reason: any).
+export async function handlers(): Promise<string> {
+  const a = await im.users.get({ username: 'alice' }).catch((err: Error) => err.message);
+  const b = await im.users.get({ username: 'alice' }).then(undefined, (err: TypeError) => err.name);
+  return `${typeof a} ${typeof b}`;
+}
+
+// A client with other options shares the token cache; it keeps its class.
+export const derived: ImClient = im.withOptions({ timeoutMs: 5_000, defaultHeaders: { 'x-job': 'nightly' } });
