@@ -105,7 +105,8 @@ export class ImCore {
    * `defaultHeaders`, `logger`), like openai-node's `withOptions`. It shares this client's App
    * Token cache, 429 pause and revoked state, so no second token exchange happens. Changing an
    * option that decides the token (`baseUrl`, `appKey`/`orgName`/`appName`, `clientId`,
-   * `clientSecret`, `tokenStore`) gives it a token cache of its own instead.
+   * `clientSecret`, `tokenStore`) gives it a token cache of its own instead. While the cache is
+   * shared, token exchanges run with the first client's settings (its fetch, timeouts, logger).
    */
   withOptions(overrides: Partial<ClientOptions>): this {
     if (typeof overrides !== 'object' || overrides === null) throw new ConfigError('withOptions', 'must be given an object of client options.');
