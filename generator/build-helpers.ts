@@ -38,15 +38,20 @@ export function buildHelperMethods(doc: OpenApiDocument, operations: OperationMo
       helpers.push({ kind: 'resume-upload', ...named(upload.resumeMethod, 'x-upload-helper'), source: `${op.id} x-upload-helper`, ...ops, assumed: upload['x-assumed'] });
     }
     if (op.pagination?.kind === 'versioned') {
-      const names = operationNames(`${op.id}_all`);
-      helpers.push({ kind: 'versioned-all', namespace: op.namespace, methodName: names.methodName, funcName: names.funcName, typeStem: names.typeStem, source: `${op.id} x-pagination versioned`, list: op });
+      // `…AllPages`, not `…All`: `groups.muteAll` is an operation on all members, so `friends.listAll`
+      // read as one too. The old name stays as a deprecated alias.
+      const names = operationNames(`${op.id}_all_pages`);
+      const old = operationNames(`${op.id}_all`);
+      helpers.push({ kind: 'versioned-all', namespace: op.namespace, methodName: names.methodName, funcName: names.funcName, typeStem: names.typeStem, source: `${op.id} x-pagination versioned`, list: op, alias: { methodName: old.methodName, funcName: old.funcName } });
     }
   }
   const taken = new Set(operations.map((o) => `${o.namespace}.${o.methodName}`));
   for (const h of helpers) {
-    const key = `${h.namespace}.${h.methodName}`;
-    if (taken.has(key)) throw new SpecError('', 'helper-name-clash', `helper ${key} (from ${h.source}) clashes with another method of that name`);
-    taken.add(key);
+    for (const methodName of [h.methodName, ...(h.kind === 'versioned-all' && h.alias ? [h.alias.methodName] : [])]) {
+      const key = `${h.namespace}.${methodName}`;
+      if (taken.has(key)) throw new SpecError('', 'helper-name-clash', `helper ${key} (from ${h.source}) clashes with another method of that name`);
+      taken.add(key);
+    }
   }
   return helpers.sort((a, b) => a.funcName.localeCompare(b.funcName));
 }

@@ -137,7 +137,8 @@ export type HelperMethodModel = {
   assumed?: string;
 } & (
   | { kind: 'toggle'; field: string; whenTrue: OperationModel; whenFalse: OperationModel; description: string }
-  | { kind: 'versioned-all'; list: OperationModel }
+  /** `alias`: the walker's former name (`listAll`), kept as a deprecated method and function. */
+  | { kind: 'versioned-all'; list: OperationModel; alias?: { methodName: string; funcName: string } }
   | { kind: 'pending-items'; items: OperationModel; decide: OperationModel; idField: string; versionField: string; statuses: string[]; pageSize: number }
   | { kind: 'upload' | 'resume-upload'; create: OperationModel; partUrls: OperationModel; uploadedParts: OperationModel; complete: OperationModel }
 );

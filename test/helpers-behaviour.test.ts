@@ -4,7 +4,7 @@
  * versioned fetch-all and the RTC rules.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BatchError, ImClient, UploadInterruptedError, ValidationError } from '../generated/src/index.js';
+import { BatchError, ImClient, ImError, UploadInterruptedError, ValidationError } from '../generated/src/index.js';
 import { clientOptions, startFakeService, type FakeService } from './helpers/fake-service.js';
 import { watchArrayBuffers } from './helpers/memory.js';
 
@@ -113,6 +113,20 @@ describe('batch splitting (x-batch-split)', () => {
     const ok = await im.messages.batchSend({ usernames, client_msg_id: 'k'.repeat(128) });
     expect(ok.ok).toBe(true);
     expect(service.calls()[0]!.body.client_msg_id.length).toBeLessThanOrEqual(128);
+  });
+
+  it('a near miss of a declared field (clientMsgId for client_msg_id) is refused, naming both, before anything is sent', async () => {
+    // Before: the open body took clientMsgId as an extra field and a fresh client_msg_id was generated: the caller's dedupe key was lost.
+    service.on('POST', '/messages/batch', () => ({ body: {} }));
+    service.on('POST', '/messages', () => ({ body: {} }));
+    const batch = await im.messages.batchSend({ usernames: ['a', 'b'], clientMsgId: 'promo-9' } as never).catch((e: unknown) => e);
+    expect(batch).toBeInstanceOf(ValidationError);
+    expect((batch as ValidationError).issues[0]).toMatchObject({ pointer: '/clientMsgId', rule: 'nearMiss' });
+    expect((batch as Error).message).toMatch(/client_msg_id/);
+    const single = await im.messages.send({ to: 'bob', clientMsgId: 'm-1' } as never).catch((e: unknown) => e);
+    expect(single).toBeInstanceOf(ValidationError);
+    expect((single as Error).message).toMatch(/`clientMsgId` is not a field of messages\.send, but `client_msg_id` is/);
+    expect(service.calls()).toHaveLength(0);
   });
 
   it('an invalid entry in a later chunk refuses the whole batch before anything is sent, named in the caller\'s numbering', async () => {
@@ -270,7 +284,7 @@ describe('upload sources and abort', () => {
     try {
       writeFileSync(`${dir}/f.bin`, data);
       const sources: [string, () => unknown][] = [
-        ['path', () => `${dir}/f.bin`],
+        ['path', () => ({ path: `${dir}/f.bin` })],
         ['blob', () => new Blob([data])],
         ['web stream', () => new ReadableStream<Uint8Array>({ start(c) { for (let i = 0; i < data.length; i += 999) c.enqueue(data.subarray(i, i + 999)); c.close(); } })],
       ];
@@ -283,6 +297,25 @@ describe('upload sources and abort', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('a bare string is never read as a path, and a missing file is a ValidationError: both before anything is sent', async () => {
+    // Before: upload('hello world') opened a file called "hello world" and threw a plain ENOENT.
+    const before = service.requests.length;
+    const asText = await im.media.upload('hello world' as never).catch((e: unknown) => e);
+    expect(asText).toBeInstanceOf(ValidationError);
+    expect(asText).toBeInstanceOf(ImError);
+    expect((asText as ValidationError).issues[0]).toMatchObject({ pointer: '/source', rule: 'type' });
+    expect((asText as Error).message).toMatch(/media\.upload.*\{ path/s);
+    expect((asText as Error).message).not.toContain('hello world');
+    const missing = await im.media.upload({ path: '/nonexistent/dir/file.bin' }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(ValidationError);
+    expect((missing as ValidationError).issues[0]).toMatchObject({ pointer: '/source/path', rule: 'file' });
+    expect((missing as Error).message).toMatch(/ENOENT/);
+    const resumed = await im.media.resumeUpload('f2', { path: '/nonexistent/dir/file.bin' }).catch((e: unknown) => e);
+    expect((resumed as ValidationError).issues[0]).toMatchObject({ pointer: '/source/path', rule: 'file' });
+    expect((resumed as Error).message).toMatch(/media\.resumeUpload/);
+    expect(service.requests.length).toBe(before);
   });
 
   it('abort cancels the parts in flight and ends with the file id to resume', async () => {
@@ -346,7 +379,7 @@ describe('small helpers', () => {
         ? { body: { items: [{ username: 'c' }], next_cursor: null, version: 'v9' } }
         : { body: { items: [{ username: 'a' }, { username: 'b' }], next_cursor: 'c2', version: 'v9' } };
     });
-    const snapshot = await im.friends.listAll({ username: 'alice', known_version: 'v7' });
+    const snapshot = await im.friends.listAllPages({ username: 'alice', known_version: 'v7' });
     expect(snapshot).toEqual({ items: [{ username: 'a' }, { username: 'b' }, { username: 'c' }], version: 'v9', knownVersion: 'v7', pages: 2 });
   });
 

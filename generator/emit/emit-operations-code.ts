@@ -71,6 +71,9 @@ function operationCode(op: OperationModel): OperationCode {
   };
 }
 
+/** The return type of an operation's method and function, as written in the code (api.md shows it too). */
+export const operationReturnType = (op: OperationModel): string => operationCode(op).returnType;
+
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 
 export function emitOperationsCode(model: ApiModel): Map<string, string> {
@@ -120,6 +123,10 @@ export function emitOperationsCode(model: ApiModel): Map<string, string> {
       code.operationConsts.forEach((c) => consts.add(c));
       funcs.push(code.func);
       methods.push(code.method);
+      if (code.deprecated) {
+        funcs.push(code.deprecated.func);
+        methods.push(code.deprecated.method);
+      }
     }
 
     const funcNames = funcs.map((f) => f.name!);

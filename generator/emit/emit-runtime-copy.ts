@@ -2,9 +2,12 @@
 
 export const RUNTIME_SOURCE_DIR = 'templates/runtime';
 
-/** Test files and test helpers stay behind: the package carries no tests. */
+/** The runtime's placeholder of the package version: the generator writes the real one (emit-package-files.ts). */
+export const SDK_VERSION_FILE = 'sdk-version.ts';
+
+/** Test files and test helpers stay behind: the package carries no tests. Nor does the version placeholder. */
 export function isRuntimeFileShipped(relativePath: string): boolean {
-  return relativePath.endsWith('.ts') && !/\.test\.ts$/.test(relativePath) && !/(^|\/)(test-support|__fixtures__)\//.test(relativePath);
+  return relativePath.endsWith('.ts') && relativePath !== SDK_VERSION_FILE && !/\.test\.ts$/.test(relativePath) && !/(^|\/)(test-support|__fixtures__)\//.test(relativePath);
 }
 
 export function runtimeHeader(relativePath: string): string {

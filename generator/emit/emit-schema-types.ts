@@ -29,10 +29,15 @@ export function emitSchemaTypes(model: ApiModel): Map<string, string> {
       const text = [docs, extra].filter(Boolean).join('\n\n');
       return { kind: StructureKind.TypeAlias, name: aliasName, isExported: true, type, ...(text ? { docs: [text] } : {}) };
     };
-    const out = [alias(name, typeOf(schema, read))];
+    // x-ts-brand: a nominal type, so that nothing else of the same shape (e.g. a token response)
+    // is assignable to it; values of it come only from the service's answers.
+    const brand = schema['x-ts-brand'] === true ? ` & { readonly [brand]: ${JSON.stringify(name)} }` : '';
+    const out = [alias(name, `${typeOf(schema, read)}${brand}`)];
     // the write view, only where it differs (readOnly / writeOnly somewhere inside)
     if (read.writable!.has(name)) out.push(alias(writableName(name), typeOf(schema, write), `What the client sends as \`${name}\`: readOnly fields left out, writeOnly fields kept.`));
     return out;
   });
-  return new Map([[SCHEMA_TYPES_FILE, doNotEditHeader(model.source) + renderSource(statements)]]);
+  const branded = model.schemas.some(({ schema }) => schema['x-ts-brand'] === true);
+  const brandSymbol = branded ? ['/** The key of the brand of `x-ts-brand` types: type-only, never a value at run time. */\ndeclare const brand: unique symbol;'] : [];
+  return new Map([[SCHEMA_TYPES_FILE, doNotEditHeader(model.source) + renderSource([...brandSymbol, ...statements])]]);
 }

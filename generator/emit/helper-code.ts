@@ -16,6 +16,8 @@ export interface HelperCode {
   typeNames: string[];
   func: FunctionDeclarationStructure;
   method: MethodDeclarationStructure;
+  /** A former name of the helper, kept as a deprecated function and method that call it. */
+  deprecated?: { func: FunctionDeclarationStructure; method: MethodDeclarationStructure };
 }
 
 /** One name imported from a runtime module; `typeOnly` names are all the resource classes need. */
@@ -66,7 +68,7 @@ function shapeOf(h: HelperMethodModel): Shape {
       return {
         parameters: [{ name: 'options', type: `PendingItemsOptions<${itemTypeName(h.items)}>` }],
         returnType: `Promise<PendingItemsReport<${itemTypeName(h.items)}>>`,
-        body: `return processPendingItems(client, { items: ${operationConstName(h.items)}, decide: ${operationConstName(h.decide)}, idField: ${JSON.stringify(h.idField)}, versionField: ${JSON.stringify(h.versionField)} }, { statuses: ${JSON.stringify(h.statuses)}, pageSize: ${h.pageSize}, ...options });`,
+        body: `return processPendingItems(client, { items: ${operationConstName(h.items)}, decide: ${operationConstName(h.decide)}, idField: ${JSON.stringify(h.idField)}, versionField: ${JSON.stringify(h.versionField)} }, { ...options, statuses: options.statuses ?? ${JSON.stringify(h.statuses)}, pageSize: options.pageSize ?? ${h.pageSize} });`,
         runtimeImports: [value('helpers/pending-moderation', 'processPendingItems'), type('helpers/pending-moderation', 'PendingItemsOptions'), type('helpers/pending-moderation', 'PendingItemsReport')],
         operationConsts: [operationConstName(h.items), operationConstName(h.decide)],
         typeNames: [itemTypeName(h.items)],
@@ -74,7 +76,7 @@ function shapeOf(h: HelperMethodModel): Shape {
       };
     case 'upload':
     case 'resume-upload': {
-      const ops = `{ create: ${operationConstName(h.create)}, partUrls: ${operationConstName(h.partUrls)}, uploadedParts: ${operationConstName(h.uploadedParts)}, complete: ${operationConstName(h.complete)} }`;
+      const ops = `{ helperId: ${JSON.stringify(`${h.namespace}.${h.methodName}`)}, create: ${operationConstName(h.create)}, partUrls: ${operationConstName(h.partUrls)}, uploadedParts: ${operationConstName(h.uploadedParts)}, complete: ${operationConstName(h.complete)} }`;
       const resume = h.kind === 'resume-upload';
       return {
         parameters: [...(resume ? [{ name: 'fileId', type: 'string' }] : []), { name: 'source', type: 'UploadSource' }, { name: 'options', type: 'UploadOptions', hasQuestionToken: true }],
@@ -95,7 +97,17 @@ export function helperCode(h: HelperMethodModel): HelperCode {
   const shape = shapeOf(h);
   const docs = [shape.docs, h.assumed ? `Assumed (the seed is silent): ${h.assumed}.` : '', `From ${h.source} in the spec.`].filter(Boolean).join('\n\n');
   const args = shape.parameters.map((p) => p.name).join(', ');
+  const alias = h.kind === 'versioned-all' ? h.alias : undefined;
+  const aliasDocs = alias && `@deprecated Renamed \`${h.methodName}\` (\`${h.funcName}\`): \`…All\` read like an operation on all items (as \`groups.muteAll\` is). Same behaviour.`;
   return {
+    ...(alias && aliasDocs
+      ? {
+          deprecated: {
+            func: { kind: StructureKind.Function, name: alias.funcName, isExported: true, docs: [aliasDocs], parameters: [{ name: 'client', type: 'ImCore' }, ...shape.parameters], returnType: shape.returnType, statements: [`return ${h.funcName}(client, ${args});`] },
+            method: { kind: StructureKind.Method, name: alias.methodName, docs: [aliasDocs], parameters: shape.parameters, returnType: shape.returnType, statements: [`return ${alias.funcName}(this.client, ${args});`] },
+          },
+        }
+      : {}),
     runtimeImports: shape.runtimeImports,
     operationConsts: shape.operationConsts,
     typeNames: shape.typeNames,

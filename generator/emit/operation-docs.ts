@@ -19,10 +19,18 @@ function conditionWords(op: OperationModel): string[] {
 
 export function operationDocs(op: OperationModel): string {
   const lines: string[] = [];
-  if (!op.summary.startsWith(`${op.id} (`)) lines.push(op.summary);
+  // Hover order: what it does (one line), method and path, what else the spec says, retry class, assumptions.
+  // (a summary that is only the op id, or "opId (METHOD /path)", says nothing the next line does not)
+  const summary = op.summary === op.id || op.summary.startsWith(`${op.id} (`) ? undefined : op.summary.trim().replace(/([^.!?])$/, '$1.');
+  if (summary) lines.push(summary);
   lines.push(`\`${op.method} /{org_name}/{app_name}${op.path}\` — op \`${op.id}\`.`);
   const marks = op.provenance.map((p) => p.reason);
-  const description = withoutMarkSentences(op.description.replace(/Retry class [QIUDN]: [^\n]*\n*/g, '').replace(/Class N when [^\n]*\n*/g, ''), marks);
+  let description = withoutMarkSentences(op.description.replace(/Retry class [QIUDN]: [^\n]*\n*/g, '').replace(/Class N when [^\n]*\n*/g, ''), marks);
+  // the description's first sentence often repeats the summary ("Send a message. Inputs …"): once is enough
+  const said = summary?.replace(/\s*\([^)]*\)\.$/, '.').toLowerCase();
+  if (said && description.toLowerCase().startsWith(said)) description = description.slice(said.length).trim();
+  // and the summary's "(inputs)" when the description lists them
+  if (summary && /^Inputs named by the seed/.test(description)) lines[0] = summary.replace(/\s*\([^)]*\)\.$/, '.');
   if (description) lines.push(description);
   lines.push(`Retry class ${CLASS_WORDS[op.retryClass]}`);
   lines.push(...conditionWords(op));

@@ -15,6 +15,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, stat
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/seed.js';
 
@@ -52,7 +53,7 @@ function* walk(dir: string): Generator<string> {
 }
 
 // ------------------------------------------------------------------ the local service
-const seen: { method: string; url: string; auth: string | undefined; body: string }[] = [];
+const seen: { method: string; url: string; auth: string | undefined; ua: string | undefined; body: string }[] = [];
 let server: Server;
 let baseUrl = '';
 
@@ -81,7 +82,7 @@ beforeAll(async () => {
 
   server = createServer(async (req, res) => {
     const body = await readBody(req);
-    seen.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, body });
+    seen.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, ua: req.headers['user-agent'], body });
     res.setHeader('content-type', 'application/json');
     if (req.method === 'POST' && req.url === '/acme/chat/token') {
       const creds = JSON.parse(body);
@@ -141,6 +142,9 @@ describe('consumers of the packed tarball', () => {
     expect(out.funcs).toBe('function');
     expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['POST /acme/chat/token', 'GET /acme/chat/users/alice']);
     expect(seen[1]!.auth).toBe('Bearer tok-consumer');
+    // the version in the User-Agent is the packed package's own
+    const version = JSON.parse(readFileSync(join(repoRoot, 'generated/package.json'), 'utf8')).version as string;
+    expect(seen.map((s) => s.ua)).toEqual([`im-server-sdk/${version} node/${process.versions.node}`, `im-server-sdk/${version} node/${process.versions.node}`]);
   }, 120_000);
 
   it('a CommonJS project requires and calls the client', async () => {
@@ -248,6 +252,52 @@ export const made = [typeof ImClient, typeof usersGet, typeof verifyCallback, p.
       expect(`${project}: exit ${r.status}\n${r.stdout}${r.stderr}`).toBe(`${project}: exit 0\n`);
     }
   }, 180_000);
+
+  it('a strict consumer: exactOptionalPropertyTypes, undefined options, permissive catch, internals hidden', async () => {
+    const source = `import { ImClient, type ClientOptions, type RequestOptions } from 'im-server-sdk';
+const timeoutMs: number | undefined = process.env.T ? Number(process.env.T) : undefined;
+const options: ClientOptions = { baseUrl: 'http://127.0.0.1:1', appKey: 'a#b', clientId: 'id', clientSecret: 's', timeoutMs, logger: undefined, defaultHeaders: undefined, maxRetries: undefined };
+const im = new ImClient(options);
+const call: RequestOptions = { signal: undefined, maxRetries: undefined, headers: undefined, timeoutMs };
+export const derived: ImClient = im.withOptions({ timeoutMs, defaultHeaders: { 'x-job': 'nightly' } });
+export async function main(): Promise<string> {
+  const user = await im.users.get({ username: 'a' }, call).catch((err: Error) => err.message);
+  return typeof user === 'string' ? user : JSON.stringify(user);
+}
+type Has<T, K extends PropertyKey> = K extends keyof T ? true : false;
+export const onClient: Has<ImClient, 'internals'> = false;
+export const inOptions: Has<ClientOptions, 'internals'> = false;
+// @ts-expect-error internals is not a public option
+export const hidden = new ImClient({ ...options, internals: {} });
+`;
+    const dir = consumer('ts-exact-consumer', { type: 'module' }, {
+      'index.ts': source,
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: false, target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: ['node'], typeRoots: [join(repoRoot, 'node_modules/@types')], module: 'node16', moduleResolution: 'node16' }, files: ['index.ts'] }),
+    });
+    // async (not spawnSync): a long synchronous wait starves vitest's worker RPC
+    const r = await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 120_000 }).then(
+      (ok) => ({ status: 0, stdout: ok.stdout, stderr: ok.stderr }),
+      (err: { code?: number; stdout?: string; stderr?: string }) => ({ status: err.code ?? 1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' }),
+    );
+    expect(`exit ${r.status}\n${r.stdout}${r.stderr}`).toBe('exit 0\n');
+  }, 180_000);
+
+  it('every property of ClientOptions and RequestOptions in the emitted .d.ts has a doc comment', () => {
+    const file = join(pkgCopy, 'dist/esm/core/options.d.ts');
+    const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
+    const undocumented: string[] = [];
+    let seenInterfaces = 0;
+    sf.forEachChild((node) => {
+      if (!ts.isInterfaceDeclaration(node) || !['ClientOptions', 'RequestOptions', 'RuntimeInternals', 'ResponseDrift'].includes(node.name.text)) return;
+      seenInterfaces += 1;
+      for (const member of node.members) {
+        const docs = ts.getJSDocCommentsAndTags(member).filter(ts.isJSDoc);
+        if (!docs.some((d) => typeof d.comment === 'string' && d.comment.trim().length > 0)) undocumented.push(`${node.name.text}.${member.name?.getText(sf)}`);
+      }
+    });
+    expect(seenInterfaces).toBe(4);
+    expect(undocumented).toEqual([]);
+  });
 
   it('publint --strict finds nothing', () => {
     const r = spawnSync(bin('publint'), [pkgCopy, '--strict'], { cwd: work, encoding: 'utf8', timeout: 120_000, env: npmEnv });

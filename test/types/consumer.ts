@@ -86,6 +86,13 @@ export async function rtcTickets(): Promise<void> {
   const exchanged = await im.app.token({ grant_type: 'client_credentials', client_id: 'id', client_secret: 's' });
   // @ts-expect-error the App Token is a string, not a channel ticket: it must never reach a client
   handTicketToClient(exchanged.access_token);
+  // @ts-expect-error the whole token response is an object too, but not a ticket (RtcTicket is branded)
+  handTicketToClient(exchanged);
+  // @ts-expect-error nor is any other open object
+  const forged: RtcTicket = { token: 'x' };
+  void forged;
+  // @ts-expect-error issueTickets answers a list of tickets, not one
+  handTicketToClient(issued);
 }
 
 // Hook requests narrow by `hook`; request bodies by `kind`.
@@ -175,3 +182,40 @@ export async function verifiedBodies(headers: Headers, rawBody: Uint8Array): Pro
   }
   return 0;
 }
+
+// Uploads name a file explicitly: a bare string is not a path (it would read a file called "hello world").
+export async function uploads(bytes: Uint8Array): Promise<void> {
+  await im.media.upload({ path: '/tmp/photo.jpg' }, { contentType: 'image/jpeg' });
+  await im.media.upload(bytes);
+  // @ts-expect-error a string is neither bytes nor { path }
+  await im.media.upload('hello world');
+}
+
+// Page walkers are named …AllPages (groups.muteAll is an operation on all members); the old names still compile.
+export async function walkers(): Promise<number> {
+  const snapshot = await im.friends.listAllPages({ username: 'alice' });
+  const old = await im.friends.listAll({ username: 'alice' });
+  const members = await im.groups.membersAllPages({ group_id: 'g1' });
+  await im.groups.muteAll({ group_id: 'g1' });
+  return snapshot.items.length + old.pages + members.items.length;
+}
+
+// `.withResponse()` is on every operation call; a batch (several requests) reports each chunk's requestId instead.
+export async function responses(): Promise<void> {
+  const { response } = await im.users.get({ username: 'alice' }).withResponse();
+  void response.requestId;
+  const batch = await im.users.batchCreate({ users: [{ username: 'a' }] });
+  for (const chunk of batch.chunks) if (chunk.status === 'fulfilled') void chunk.requestId;
+  // @ts-expect-error a batch is several requests: no single response
+  void im.users.batchCreate({ users: [{ username: 'a' }] }).withResponse;
+}
+
+// ApiPromise.catch/then take handlers typed as Promise's do (reason: any).
+export async function handlers(): Promise<string> {
+  const a = await im.users.get({ username: 'alice' }).catch((err: Error) => err.message);
+  const b = await im.users.get({ username: 'alice' }).then(undefined, (err: TypeError) => err.name);
+  return `${typeof a} ${typeof b}`;
+}
+
+// A client with other options shares the token cache; it keeps its class.
+export const derived: ImClient = im.withOptions({ timeoutMs: 5_000, defaultHeaders: { 'x-job': 'nightly' } });

@@ -153,7 +153,7 @@ export interface ApiErrorInit {
   attempts: number;
   mayBeEchoOfEarlierAttempt: boolean;
   /** Extra, actionable text appended to the message. */
-  hint?: string;
+  hint?: string | undefined;
 }
 
 /** An answer of the service that is not a success. */

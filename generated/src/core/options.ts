@@ -11,15 +11,17 @@ import type { ValidationIssue } from '../operation.js';
 
 export type ClientSecretSource = string | (() => string | Promise<string>);
 
+/** Options of `new ImClient(...)` / `new ImCore(...)`; `client.withOptions(...)` takes any subset. */
 export interface ClientOptions {
   /** The service's base URL (http or https), e.g. `https://api.example.com`. */
   baseUrl: string;
   /** The tenant (the part of the AppKey before '#'). Give orgName + appName, or appKey. */
-  orgName?: string;
+  orgName?: string | undefined;
   /** The application (the part of the AppKey after '#'). */
-  appName?: string;
+  appName?: string | undefined;
   /** `org#app`, instead of orgName + appName. */
-  appKey?: string;
+  appKey?: string | undefined;
+  /** The Client ID shown in the console for this application. */
   clientId: string;
   /**
    * The client secret, or a function (sync or async) that returns the current one. With a
@@ -28,96 +30,115 @@ export interface ClientOptions {
    */
   clientSecret: ClientSecretSource;
   /** Resends after a failure or a 429 (default 2). N operations are resent only after a 429. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Per-attempt timeout in ms (default 60 000). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Overall time limit of one call across all its attempts and waits, in ms (default none). */
-  deadlineMs?: number;
+  deadlineMs?: number | undefined;
   /** The fetch implementation (default: global fetch). */
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
   /** Any subset of debug/info/warn/error (default: silent). Lines never contain secrets. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** Where App Tokens are cached (default: in memory, this process). */
-  tokenStore?: TokenStore;
+  tokenStore?: TokenStore | undefined;
   /**
    * Longest wait for one token store call (get, set, delete), in ms; default 2 000. A store that
    * does not answer in time is given up: the client exchanges a token itself (or keeps it in
    * memory only) and logs a warning, so a stalled shared store never hangs calls.
    */
-  tokenStoreTimeoutMs?: number;
+  tokenStoreTimeoutMs?: number | undefined;
   /** Run the generated request validators before sending (default true). */
-  validateRequests?: boolean;
+  validateRequests?: boolean | undefined;
   /**
    * Also check success responses against the spec (default false; useful in tests against a
    * mock server). Lenient by design: the response is returned as it came, unknown fields and
    * new enum values are kept; differences go to `onResponseDrift` (and the logger as warnings),
    * never thrown.
    */
-  validateResponses?: boolean;
+  validateResponses?: boolean | undefined;
   /** Called with each response that differs from the spec, when validateResponses is on. */
-  onResponseDrift?: (drift: ResponseDrift) => void;
+  onResponseDrift?: ((drift: ResponseDrift) => void) | undefined;
   /**
    * Largest success body read, in bytes (default 64 MiB): JSON and text answers are read up to
    * it, a binary answer's stream ends there. Counted after decompression. Past it:
    * `ResponseTooLargeError` (code `response_too_large`), never resent. Error bodies are read up
    * to 64 KiB only (the rest is dropped).
    */
-  maxResponseBytes?: number;
+  maxResponseBytes?: number | undefined;
   /** Longest Retry-After wait that is honoured, in ms (default 60 000); longer → RateLimitedError. */
-  maxRetryAfterMs?: number;
+  maxRetryAfterMs?: number | undefined;
   /** Refresh the App Token this long before expiry (default: min(5 min, 10 % of its lifetime)). */
-  tokenRefreshMarginMs?: number;
+  tokenRefreshMarginMs?: number | undefined;
   /** Token lifecycle events (never carry the token or the secret). */
-  onTokenEvent?: (event: TokenEvent) => void;
+  onTokenEvent?: ((event: TokenEvent) => void) | undefined;
   /**
    * The client refuses to start in a browser page or a web worker: it holds the Client Secret
    * and an App Token, which stands for the administrative authority of the whole application.
    * Set this only for a server-side runtime that looks like a browser.
    */
-  dangerouslyAllowBrowser?: boolean;
+  dangerouslyAllowBrowser?: boolean | undefined;
+  /**
+   * Headers sent with every call of this client (names are case-insensitive; a call's own
+   * `headers` option wins). Authorization and Content-Type are always set by the client.
+   */
+  defaultHeaders?: Record<string, string> | undefined;
   /** Called once when the service says app_deleted / tenant_closed. */
-  onCredentialsRevoked?: (error: CredentialsRevokedError) => void;
+  onCredentialsRevoked?: ((error: CredentialsRevokedError) => void) | undefined;
   /**
    * Unstable, for tests: replace randomness (backoff jitter), sleeping and the clock.
    * @internal
    */
-  internals?: RuntimeInternals;
+  internals?: RuntimeInternals | undefined;
 }
 
+/** A success response that differs from the spec (see `validateResponses`). */
 export interface ResponseDrift {
+  /** The operation called, e.g. `users.get`. */
   operationId: string;
+  /** The HTTP status of the answer. */
   status: number;
+  /** The service's request id of the answer, when it sent one. */
   requestId: string | undefined;
   /** Each difference: JSON pointer into the response body, the rule, a message. */
   issues: ValidationIssue[];
 }
 
+/** Unstable, for tests (the `internals` client option). */
 export interface RuntimeInternals {
-  random?: () => number;
-  sleep?: Sleep;
-  now?: () => number;
+  /** Replaces Math.random (backoff jitter). */
+  random?: (() => number) | undefined;
+  /** Replaces the sleep between attempts and during 429 waits. */
+  sleep?: Sleep | undefined;
+  /** Replaces Date.now (token expiry, deadlines, pauses). */
+  now?: (() => number) | undefined;
 }
 
+/** Options of one call (the last argument of every method); each overrides the client's own. */
 export interface RequestOptions {
-  signal?: AbortSignal;
+  /**
+   * Cancels the call (and its waits between attempts) when aborted: the call rejects with an
+   * `AbortError`. E.g. `AbortSignal.timeout(5_000)` or an `AbortController`'s signal.
+   */
+  signal?: AbortSignal | undefined;
   /** Per-attempt timeout of this call, in ms. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Overall time limit of this call across attempts and waits, in ms. */
-  deadlineMs?: number;
-  maxRetries?: number;
-  /** Extra request headers. */
-  headers?: Record<string, string>;
+  deadlineMs?: number | undefined;
+  /** Resends of this call after a failure or a 429 (default: the client's maxRetries). */
+  maxRetries?: number | undefined;
+  /** Extra request headers of this call (they win over the client's defaultHeaders). */
+  headers?: Record<string, string> | undefined;
   /** Dedupe key of a D operation (client_msg_id or the idempotency header); default: generated. */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
   /** Run the request validator for this call (default: the client's validateRequests). */
-  validate?: boolean;
+  validate?: boolean | undefined;
   /** Check this call's response against the spec (default: the client's validateResponses). */
-  validateResponse?: boolean;
+  validateResponse?: boolean | undefined;
   /**
    * The request body media type, for operations that list several (default: the first listed).
    * A type the operation does not list is refused before sending.
    */
-  contentType?: string;
+  contentType?: string | undefined;
   /** Largest success body read for this call, in bytes (default: the client's maxResponseBytes). */
-  maxResponseBytes?: number;
+  maxResponseBytes?: number | undefined;
 }

@@ -6,7 +6,7 @@ import { appTokenOperation } from '../operations.js';
 import type { AppTokenParams, AppTokenResult } from '../types/app.js';
 
 /**
- * Exchange the Client ID and Client Secret for an App Token
+ * Exchange the Client ID and Client Secret for an App Token.
  *
  * `POST /{org_name}/{app_name}/token` — op `app.token`.
  *

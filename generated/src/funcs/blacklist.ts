@@ -26,11 +26,11 @@ import type {
 } from '../types/blacklist.js';
 
 /**
- * Add a user to a blacklist
+ * Add a user to a blacklist.
  *
  * `PUT /{org_name}/{app_name}/users/{username}/blacklist/{target}` — op `blacklist.add`.
  *
- * Add a user to a blacklist. The seed (4.4) names no inputs besides the path.
+ * The seed (4.4) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -43,11 +43,11 @@ export function blacklistAdd(
 }
 
 /**
- * Add users to a blacklist in batch (list of usernames)
+ * Add users to a blacklist in batch.
  *
  * `POST /{org_name}/{app_name}/users/{username}/blacklist/batch` — op `blacklist.batch_add`.
  *
- * Add users to a blacklist in batch. Inputs named by the seed (4.4): list of usernames.
+ * Inputs named by the seed (4.4): list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -62,11 +62,11 @@ export function blacklistBatchAdd(
 }
 
 /**
- * Remove users from a blacklist in batch (list of usernames)
+ * Remove users from a blacklist in batch.
  *
  * `POST /{org_name}/{app_name}/users/{username}/blacklist/batch-delete` — op `blacklist.batch_remove`.
  *
- * Remove users from a blacklist in batch. Inputs named by the seed (4.4): list of usernames.
+ * Inputs named by the seed (4.4): list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -81,11 +81,11 @@ export function blacklistBatchRemove(
 }
 
 /**
- * List a user's blacklist (cursor, known_version)
+ * List a user's blacklist.
  *
  * `GET /{org_name}/{app_name}/users/{username}/blacklist` — op `blacklist.list`.
  *
- * List a user's blacklist. Inputs named by the seed (4.4): cursor, known_version.
+ * Inputs named by the seed (4.4): cursor, known_version.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -102,11 +102,11 @@ export function blacklistList(
 }
 
 /**
- * Remove a user from a blacklist
+ * Remove a user from a blacklist.
  *
  * `DELETE /{org_name}/{app_name}/users/{username}/blacklist/{target}` — op `blacklist.remove`.
  *
- * Remove a user from a blacklist. The seed (4.4) names no inputs besides the path.
+ * The seed (4.4) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -123,10 +123,19 @@ export function blacklistRemove(
  *
  * From blacklist.list x-pagination versioned in the spec.
  */
-export function blacklistListAll(
+export function blacklistListAllPages(
   client: ImCore,
   params: BlacklistListParams,
   options?: RequestOptions,
 ): Promise<VersionedSnapshot<BlacklistListItem>> {
   return fetchVersionedList(client, blacklistListOperation, params, options);
+}
+
+/** @deprecated Renamed `listAllPages` (`blacklistListAllPages`): `…All` read like an operation on all items (as `groups.muteAll` is). Same behaviour. */
+export function blacklistListAll(
+  client: ImCore,
+  params: BlacklistListParams,
+  options?: RequestOptions,
+): Promise<VersionedSnapshot<BlacklistListItem>> {
+  return blacklistListAllPages(client, params, options);
 }

@@ -28,11 +28,11 @@ import type {
 } from '../types/calls.js';
 
 /**
- * Get a user's active calls
+ * Get a user's active calls.
  *
  * `GET /{org_name}/{app_name}/users/{username}/calls/active` — op `calls.active_of`.
  *
- * Get a user's active calls. The seed (4.12) names no inputs besides the path.
+ * The seed (4.12) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -47,11 +47,11 @@ export function callsActiveOf(
 }
 
 /**
- * End a call (optional reason)
+ * End a call.
  *
  * `POST /{org_name}/{app_name}/calls/{call_id}/end` — op `calls.end`.
  *
- * End a call. Inputs named by the seed (4.12): optional reason.
+ * Inputs named by the seed (4.12): optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -66,11 +66,11 @@ export function callsEnd(
 }
 
 /**
- * Get a call
+ * Get a call.
  *
  * `GET /{org_name}/{app_name}/calls/{call_id}` — op `calls.get`.
  *
- * Get a call. The seed (4.12) names no inputs besides the path.
+ * The seed (4.12) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -85,11 +85,11 @@ export function callsGet(
 }
 
 /**
- * List calls (paging)
+ * List calls.
  *
  * `GET /{org_name}/{app_name}/calls` — op `calls.list`.
  *
- * List calls. Inputs named by the seed (4.12): paging.
+ * Inputs named by the seed (4.12): paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -106,11 +106,11 @@ export function callsList(
 }
 
 /**
- * Remove a member from a call (optional reason)
+ * Remove a member from a call.
  *
  * `POST /{org_name}/{app_name}/calls/{call_id}/members/{username}/remove` — op `calls.remove_member`.
  *
- * Remove a member from a call. Inputs named by the seed (4.12): optional reason.
+ * Inputs named by the seed (4.12): optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -125,11 +125,11 @@ export function callsRemoveMember(
 }
 
 /**
- * Get call day statistics (from, to)
+ * Get call day statistics.
  *
  * `GET /{org_name}/{app_name}/rtc/stats` — op `calls.stats`.
  *
- * Get call day statistics. Inputs named by the seed (4.12): from, to (strings).
+ * Inputs named by the seed (4.12): from, to (strings).
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *

@@ -109,11 +109,11 @@ import type {
 } from '../types/chatrooms.js';
 
 /**
- * Add users to a chatroom's allowlist (list of usernames)
+ * Add users to a chatroom's allowlist.
  *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/allowlist` — op `chatrooms.add_to_allowlist`.
  *
- * Add users to a chatroom's allowlist. Inputs named by the seed (4.10): list of usernames.
+ * Inputs named by the seed (4.10): list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -128,11 +128,11 @@ export function chatroomsAddToAllowlist(
 }
 
 /**
- * List a chatroom's allowlist (paging)
+ * List a chatroom's allowlist.
  *
  * `GET /{org_name}/{app_name}/chatrooms/{room_id}/allowlist` — op `chatrooms.allowlist`.
  *
- * List a chatroom's allowlist. Inputs named by the seed (4.10): paging.
+ * Inputs named by the seed (4.10): paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -149,11 +149,11 @@ export function chatroomsAllowlist(
 }
 
 /**
- * Get chatroom attributes (optional keys)
+ * Get chatroom attributes.
  *
  * `GET /{org_name}/{app_name}/chatrooms/{room_id}/attributes` — op `chatrooms.attributes`.
  *
- * Get chatroom attributes. Inputs named by the seed (4.10): optional keys.
+ * Inputs named by the seed (4.10): optional keys.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -168,11 +168,11 @@ export function chatroomsAttributes(
 }
 
 /**
- * Ban users from a chatroom (list of usernames, optional penalty params)
+ * Ban users from a chatroom.
  *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/bans` — op `chatrooms.ban`.
  *
- * Ban users from a chatroom. Inputs named by the seed (4.10): list of usernames, optional penalty params.
+ * Inputs named by the seed (4.10): list of usernames, optional penalty params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -189,11 +189,11 @@ export function chatroomsBan(
 }
 
 /**
- * List a chatroom's bans (paging)
+ * List a chatroom's bans.
  *
  * `GET /{org_name}/{app_name}/chatrooms/{room_id}/bans` — op `chatrooms.bans`.
  *
- * List a chatroom's bans. Inputs named by the seed (4.10): paging.
+ * Inputs named by the seed (4.10): paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -210,11 +210,11 @@ export function chatroomsBans(
 }
 
 /**
- * Create a chatroom (name, optional params)
+ * Create a chatroom.
  *
  * `POST /{org_name}/{app_name}/chatrooms` — op `chatrooms.create`.
  *
- * Create a chatroom. Inputs named by the seed (4.10): name, optional params.
+ * Inputs named by the seed (4.10): name, optional params.
  *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
  *
@@ -231,11 +231,11 @@ export function chatroomsCreate(
 }
 
 /**
- * Delete a chatroom
+ * Delete a chatroom.
  *
  * `DELETE /{org_name}/{app_name}/chatrooms/{room_id}` — op `chatrooms.delete`.
  *
- * Delete a chatroom. The seed (4.10) names no inputs besides the path.
+ * The seed (4.10) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -248,11 +248,11 @@ export function chatroomsDelete(
 }
 
 /**
- * Disable a chatroom (optional reason)
+ * Disable a chatroom.
  *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/disable` — op `chatrooms.disable`.
  *
- * Disable a chatroom. Inputs named by the seed (4.10): optional reason.
+ * Inputs named by the seed (4.10): optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -267,11 +267,11 @@ export function chatroomsDisable(
 }
 
 /**
- * Enable a chatroom
+ * Enable a chatroom.
  *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/enable` — op `chatrooms.enable`.
  *
- * Enable a chatroom. The seed (4.10) names no inputs besides the path.
+ * The seed (4.10) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -284,11 +284,11 @@ export function chatroomsEnable(
 }
 
 /**
- * Get a chatroom
+ * Get a chatroom.
  *
  * `GET /{org_name}/{app_name}/chatrooms/{room_id}` — op `chatrooms.get`.
  *
- * Get a chatroom. The seed (4.10) names no inputs besides the path.
+ * The seed (4.10) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -303,11 +303,11 @@ export function chatroomsGet(
 }
 
 /**
- * Kick members from a chatroom (list of usernames)
+ * Kick members from a chatroom.
  *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/members/batch-delete` — op `chatrooms.kick`.
  *
- * Kick members from a chatroom. Inputs named by the seed (4.10): list of usernames.
+ * Inputs named by the seed (4.10): list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -322,11 +322,11 @@ export function chatroomsKick(
 }
 
 /**
- * List chatrooms (paging)
+ * List chatrooms.
  *
  * `GET /{org_name}/{app_name}/chatrooms` — op `chatrooms.list`.
  *
- * List chatrooms. Inputs named by the seed (4.10): paging.
+ * Inputs named by the seed (4.10): paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -343,11 +343,11 @@ export function chatroomsList(
 }
 
 /**
- * Get one chatroom member
+ * Get one chatroom member.
  *
  * `GET /{org_name}/{app_name}/chatrooms/{room_id}/members/{username}` — op `chatrooms.member`.
  *
- * Get one chatroom member. The seed (4.10) names no inputs besides the path.
+ * The seed (4.10) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -362,11 +362,11 @@ export function chatroomsMember(
 }
 
 /**
- * List a chatroom's members (paging)
+ * List a chatroom's members.
  *
  * `GET /{org_name}/{app_name}/chatrooms/{room_id}/members` — op `chatrooms.members`.
  *
- * List a chatroom's members. Inputs named by the seed (4.10): paging.
+ * Inputs named by the seed (4.10): paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -383,11 +383,11 @@ export function chatroomsMembers(
 }
 
 /**
- * Mute users in a chatroom (list of usernames, optional penalty params)
+ * Mute users in a chatroom.
  *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/mutes` — op `chatrooms.mute`.
  *
- * Mute users in a chatroom. Inputs named by the seed (4.10): list of usernames, optional penalty params.
+ * Inputs named by the seed (4.10): list of usernames, optional penalty params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -404,11 +404,11 @@ export function chatroomsMute(
 }
 
 /**
- * Mute all members of a chatroom
+ * Mute all members of a chatroom.
  *
  * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/mute-all` — op `chatrooms.mute_all`.
  *
- * Mute all members of a chatroom. The seed (4.10) names no inputs besides the path.
+ * The seed (4.10) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -421,11 +421,11 @@ export function chatroomsMuteAll(
 }
 
 /**
- * List a chatroom's mutes (paging)
+ * List a chatroom's mutes.
  *
  * `GET /{org_name}/{app_name}/chatrooms/{room_id}/mutes` — op `chatrooms.mutes`.
  *
- * List a chatroom's mutes. Inputs named by the seed (4.10): paging.
+ * Inputs named by the seed (4.10): paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -442,11 +442,11 @@ export function chatroomsMutes(
 }
 
 /**
- * Get chatroom online counts (list of room ids)
+ * Get chatroom online counts.
  *
  * `POST /{org_name}/{app_name}/chatrooms/online-counts` — op `chatrooms.online_counts`.
  *
- * Get chatroom online counts. Inputs named by the seed (4.10): list of room ids.
+ * Inputs named by the seed (4.10): list of room ids.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -461,11 +461,11 @@ export function chatroomsOnlineCounts(
 }
 
 /**
- * Recall a chatroom message (optional reason)
+ * Recall a chatroom message.
  *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/messages/{message_id}/recall` — op `chatrooms.recall`.
  *
- * Recall a chatroom message. Inputs named by the seed (4.10): optional reason.
+ * Inputs named by the seed (4.10): optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -480,11 +480,11 @@ export function chatroomsRecall(
 }
 
 /**
- * List a chatroom's recent messages (optional limit)
+ * List a chatroom's recent messages.
  *
  * `GET /{org_name}/{app_name}/chatrooms/{room_id}/messages` — op `chatrooms.recent_messages`.
  *
- * List a chatroom's recent messages. Inputs named by the seed (4.10): optional limit.
+ * Inputs named by the seed (4.10): optional limit.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  */
@@ -497,11 +497,11 @@ export function chatroomsRecentMessages(
 }
 
 /**
- * Remove a chatroom admin
+ * Remove a chatroom admin.
  *
  * `DELETE /{org_name}/{app_name}/chatrooms/{room_id}/admins/{username}` — op `chatrooms.remove_admin`.
  *
- * Remove a chatroom admin. The seed (4.10) names no inputs besides the path.
+ * The seed (4.10) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -514,11 +514,11 @@ export function chatroomsRemoveAdmin(
 }
 
 /**
- * Remove chatroom attributes (list of keys)
+ * Remove chatroom attributes.
  *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/attributes/batch-delete` — op `chatrooms.remove_attributes`.
  *
- * Remove chatroom attributes. Inputs named by the seed (4.10): list of keys.
+ * Inputs named by the seed (4.10): list of keys.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -533,11 +533,11 @@ export function chatroomsRemoveAttributes(
 }
 
 /**
- * Remove users from a chatroom's allowlist (list of usernames)
+ * Remove users from a chatroom's allowlist.
  *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/allowlist/batch-delete` — op `chatrooms.remove_from_allowlist`.
  *
- * Remove users from a chatroom's allowlist. Inputs named by the seed (4.10): list of usernames.
+ * Inputs named by the seed (4.10): list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -552,11 +552,11 @@ export function chatroomsRemoveFromAllowlist(
 }
 
 /**
- * Send a chatroom message (message params)
+ * Send a chatroom message.
  *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/messages` — op `chatrooms.send`.
  *
- * Send a chatroom message. Inputs named by the seed (4.10): message params.
+ * Inputs named by the seed (4.10): message params.
  *
  * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
  *
@@ -577,11 +577,11 @@ export function chatroomsSend(
 }
 
 /**
- * Make a user a chatroom admin
+ * Make a user a chatroom admin.
  *
  * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/admins/{username}` — op `chatrooms.set_admin`.
  *
- * Make a user a chatroom admin. The seed (4.10) names no inputs besides the path.
+ * The seed (4.10) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -594,11 +594,11 @@ export function chatroomsSetAdmin(
 }
 
 /**
- * Set chatroom attributes (map of string to string)
+ * Set chatroom attributes.
  *
  * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/attributes` — op `chatrooms.set_attributes`.
  *
- * Set chatroom attributes. Inputs named by the seed (4.10): map of string to string.
+ * Inputs named by the seed (4.10): map of string to string.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -613,11 +613,11 @@ export function chatroomsSetAttributes(
 }
 
 /**
- * Transfer chatroom ownership (username, or null)
+ * Transfer chatroom ownership.
  *
  * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/owner` — op `chatrooms.transfer_owner`.
  *
- * Transfer chatroom ownership. Inputs named by the seed (4.10): username, or null.
+ * Inputs named by the seed (4.10): username, or null.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -630,11 +630,11 @@ export function chatroomsTransferOwner(
 }
 
 /**
- * Unban users from a chatroom (list of usernames)
+ * Unban users from a chatroom.
  *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/bans/batch-delete` — op `chatrooms.unban`.
  *
- * Unban users from a chatroom. Inputs named by the seed (4.10): list of usernames.
+ * Inputs named by the seed (4.10): list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -649,11 +649,11 @@ export function chatroomsUnban(
 }
 
 /**
- * Unmute users in a chatroom (list of usernames)
+ * Unmute users in a chatroom.
  *
  * `POST /{org_name}/{app_name}/chatrooms/{room_id}/mutes/batch-delete` — op `chatrooms.unmute`.
  *
- * Unmute users in a chatroom. Inputs named by the seed (4.10): list of usernames.
+ * Inputs named by the seed (4.10): list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -668,11 +668,11 @@ export function chatroomsUnmute(
 }
 
 /**
- * Unmute all members of a chatroom
+ * Unmute all members of a chatroom.
  *
  * `DELETE /{org_name}/{app_name}/chatrooms/{room_id}/mute-all` — op `chatrooms.unmute_all`.
  *
- * Unmute all members of a chatroom. The seed (4.10) names no inputs besides the path.
+ * The seed (4.10) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -685,11 +685,11 @@ export function chatroomsUnmuteAll(
 }
 
 /**
- * Update a chatroom (profile)
+ * Update a chatroom.
  *
  * `PATCH /{org_name}/{app_name}/chatrooms/{room_id}` — op `chatrooms.update`.
  *
- * Update a chatroom. Inputs named by the seed (4.10): profile.
+ * Inputs named by the seed (4.10): profile.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *

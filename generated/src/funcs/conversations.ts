@@ -48,11 +48,11 @@ import type {
 } from '../types/conversations.js';
 
 /**
- * Clear a user's conversation
+ * Clear a user's conversation.
  *
  * `POST /{org_name}/{app_name}/users/{username}/conversations/{conversation_id}/clear` — op `conversations.clear`.
  *
- * Clear a user's conversation. The seed (4.7) names no inputs besides the path.
+ * The seed (4.7) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -65,11 +65,11 @@ export function conversationsClear(
 }
 
 /**
- * Delete a user's conversation (optional flag to clear messages)
+ * Delete a user's conversation.
  *
  * `DELETE /{org_name}/{app_name}/users/{username}/conversations/{conversation_id}` — op `conversations.delete`.
  *
- * Delete a user's conversation. Inputs named by the seed (4.7): optional flag to clear messages.
+ * Inputs named by the seed (4.7): optional flag to clear messages.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -84,11 +84,11 @@ export function conversationsDelete(
 }
 
 /**
- * Delete messages of a user's conversation (list of sequence numbers)
+ * Delete messages of a user's conversation.
  *
  * `POST /{org_name}/{app_name}/users/{username}/conversations/{conversation_id}/messages/delete` — op `conversations.delete_messages`.
  *
- * Delete messages of a user's conversation. Inputs named by the seed (4.7): list of sequence numbers (numbers).
+ * Inputs named by the seed (4.7): list of sequence numbers (numbers).
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -103,11 +103,11 @@ export function conversationsDeleteMessages(
 }
 
 /**
- * Get a conversation
+ * Get a conversation.
  *
  * `GET /{org_name}/{app_name}/conversations/{conversation_id}` — op `conversations.get`.
  *
- * Get a conversation. The seed (4.7) names no inputs besides the path.
+ * The seed (4.7) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -122,11 +122,11 @@ export function conversationsGet(
 }
 
 /**
- * Mark all of a user's conversations read
+ * Mark all of a user's conversations read.
  *
  * `POST /{org_name}/{app_name}/users/{username}/conversations/read-all` — op `conversations.mark_all_read`.
  *
- * Mark all of a user's conversations read. The seed (4.7) names no inputs besides the path.
+ * The seed (4.7) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -139,11 +139,11 @@ export function conversationsMarkAllRead(
 }
 
 /**
- * Mark a user's conversation read (optional seq)
+ * Mark a user's conversation read.
  *
  * `POST /{org_name}/{app_name}/users/{username}/conversations/{conversation_id}/read` — op `conversations.mark_read`.
  *
- * Mark a user's conversation read. Inputs named by the seed (4.7): optional seq.
+ * Inputs named by the seed (4.7): optional seq.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -156,11 +156,11 @@ export function conversationsMarkRead(
 }
 
 /**
- * List a conversation's messages by sequence (sequence params)
+ * List a conversation's messages by sequence.
  *
  * `GET /{org_name}/{app_name}/conversations/{conversation_id}/messages` — op `conversations.messages`.
  *
- * List a conversation's messages by sequence. Inputs named by the seed (4.7): sequence params. The seed adds: result is a sequence page.
+ * Inputs named by the seed (4.7): sequence params. The seed adds: result is a sequence page.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -177,11 +177,11 @@ export function conversationsMessages(
 }
 
 /**
- * List a user's conversations (paging)
+ * List a user's conversations.
  *
  * `GET /{org_name}/{app_name}/users/{username}/conversations` — op `conversations.of_user`.
  *
- * List a user's conversations. Inputs named by the seed (4.7): paging.
+ * Inputs named by the seed (4.7): paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -198,11 +198,11 @@ export function conversationsOfUser(
 }
 
 /**
- * List a conversation's pinned messages (cursor)
+ * List a conversation's pinned messages.
  *
  * `GET /{org_name}/{app_name}/conversations/{conversation_id}/pins` — op `conversations.pins`.
  *
- * List a conversation's pinned messages. Inputs named by the seed (4.7): cursor.
+ * Inputs named by the seed (4.7): cursor.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -219,11 +219,11 @@ export function conversationsPins(
 }
 
 /**
- * Get the single conversation of two users
+ * Get the single conversation of two users.
  *
  * `GET /{org_name}/{app_name}/single-conversations/{username}/{peer}` — op `conversations.single`.
  *
- * Get the single conversation of two users. The seed (4.7) names no inputs besides the path.
+ * The seed (4.7) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -238,11 +238,11 @@ export function conversationsSingle(
 }
 
 /**
- * Get a user's state in a conversation
+ * Get a user's state in a conversation.
  *
  * `GET /{org_name}/{app_name}/users/{username}/conversations/{conversation_id}` — op `conversations.state_of_user`.
  *
- * Get a user's state in a conversation. The seed (4.7) names no inputs besides the path.
+ * The seed (4.7) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -257,11 +257,11 @@ export function conversationsStateOfUser(
 }
 
 /**
- * Get a user's unread count
+ * Get a user's unread count.
  *
  * `GET /{org_name}/{app_name}/users/{username}/unread-count` — op `conversations.unread_count`.
  *
- * Get a user's unread count. The seed (4.7) names no inputs besides the path.
+ * The seed (4.7) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  */

@@ -92,11 +92,11 @@ import type {
 } from '../types/groups.js';
 
 /**
- * Add members to a group (list of usernames)
+ * Add members to a group.
  *
  * `POST /{org_name}/{app_name}/groups/{group_id}/members/batch` — op `groups.add_members`.
  *
- * Add members to a group. Inputs named by the seed (4.5): list of usernames.
+ * Inputs named by the seed (4.5): list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -111,11 +111,11 @@ export function groupsAddMembers(
 }
 
 /**
- * Add a user to a group's blacklist (optional reason)
+ * Add a user to a group's blacklist.
  *
  * `PUT /{org_name}/{app_name}/groups/{group_id}/blacklist/{username}` — op `groups.add_to_blacklist`.
  *
- * Add a user to a group's blacklist. Inputs named by the seed (4.5): optional reason.
+ * Inputs named by the seed (4.5): optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -130,11 +130,11 @@ export function groupsAddToBlacklist(
 }
 
 /**
- * List a group's blacklist (paging)
+ * List a group's blacklist.
  *
  * `GET /{org_name}/{app_name}/groups/{group_id}/blacklist` — op `groups.blacklist`.
  *
- * List a group's blacklist. Inputs named by the seed (4.5): paging.
+ * Inputs named by the seed (4.5): paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -151,11 +151,11 @@ export function groupsBlacklist(
 }
 
 /**
- * Create a group (owner username, optional params)
+ * Create a group.
  *
  * `POST /{org_name}/{app_name}/groups` — op `groups.create`.
  *
- * Create a group. Inputs named by the seed (4.5): owner username, optional params. The seed adds: result is a create-group result.
+ * Inputs named by the seed (4.5): owner username, optional params. The seed adds: result is a create-group result.
  *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
  *
@@ -172,11 +172,11 @@ export function groupsCreate(
 }
 
 /**
- * Delete a group (optional reason)
+ * Delete a group.
  *
  * `DELETE /{org_name}/{app_name}/groups/{group_id}` — op `groups.delete`.
  *
- * Delete a group. Inputs named by the seed (4.5): optional reason.
+ * Inputs named by the seed (4.5): optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -191,11 +191,11 @@ export function groupsDelete(
 }
 
 /**
- * Disable a group (optional reason)
+ * Disable a group.
  *
  * `POST /{org_name}/{app_name}/groups/{group_id}/disable` — op `groups.disable`.
  *
- * Disable a group. Inputs named by the seed (4.5): optional reason.
+ * Inputs named by the seed (4.5): optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -210,11 +210,11 @@ export function groupsDisable(
 }
 
 /**
- * Enable a group
+ * Enable a group.
  *
  * `POST /{org_name}/{app_name}/groups/{group_id}/enable` — op `groups.enable`.
  *
- * Enable a group. The seed (4.5) names no inputs besides the path.
+ * The seed (4.5) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -227,11 +227,11 @@ export function groupsEnable(
 }
 
 /**
- * Get a group
+ * Get a group.
  *
  * `GET /{org_name}/{app_name}/groups/{group_id}` — op `groups.get`.
  *
- * Get a group. The seed (4.5) names no inputs besides the path.
+ * The seed (4.5) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -246,11 +246,11 @@ export function groupsGet(
 }
 
 /**
- * Get a user's group invite settings
+ * Get a user's group invite settings.
  *
  * `GET /{org_name}/{app_name}/users/{username}/group-settings` — op `groups.invite_settings`.
  *
- * Get a user's group invite settings. The seed (4.5) names no inputs besides the path.
+ * The seed (4.5) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -265,11 +265,11 @@ export function groupsInviteSettings(
 }
 
 /**
- * List groups (paging)
+ * List groups.
  *
  * `GET /{org_name}/{app_name}/groups` — op `groups.list`.
  *
- * List groups. Inputs named by the seed (4.5): paging.
+ * Inputs named by the seed (4.5): paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -286,11 +286,11 @@ export function groupsList(
 }
 
 /**
- * Get one group member
+ * Get one group member.
  *
  * `GET /{org_name}/{app_name}/groups/{group_id}/members/{username}` — op `groups.member`.
  *
- * Get one group member. The seed (4.5) names no inputs besides the path.
+ * The seed (4.5) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -305,11 +305,11 @@ export function groupsMember(
 }
 
 /**
- * List a group's members (cursor, known_version)
+ * List a group's members.
  *
  * `GET /{org_name}/{app_name}/groups/{group_id}/members` — op `groups.members`.
  *
- * List a group's members. Inputs named by the seed (4.5): cursor, known_version.
+ * Inputs named by the seed (4.5): cursor, known_version.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -326,11 +326,11 @@ export function groupsMembers(
 }
 
 /**
- * Mute all members of a group
+ * Mute all members of a group.
  *
  * `PUT /{org_name}/{app_name}/groups/{group_id}/mute-all` — op `groups.mute_all`.
  *
- * Mute all members of a group. The seed (4.5) names no inputs besides the path.
+ * The seed (4.5) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -343,11 +343,11 @@ export function groupsMuteAll(
 }
 
 /**
- * Mute a group member (optional duration in seconds)
+ * Mute a group member.
  *
  * `PUT /{org_name}/{app_name}/groups/{group_id}/members/{username}/mute` — op `groups.mute_member`.
  *
- * Mute a group member. Inputs named by the seed (4.5): optional duration in seconds.
+ * Inputs named by the seed (4.5): optional duration in seconds.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -362,11 +362,11 @@ export function groupsMuteMember(
 }
 
 /**
- * List the groups of a user (paging)
+ * List the groups of a user.
  *
  * `GET /{org_name}/{app_name}/users/{username}/groups` — op `groups.of_user`.
  *
- * List the groups of a user. Inputs named by the seed (4.5): paging.
+ * Inputs named by the seed (4.5): paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -383,11 +383,11 @@ export function groupsOfUser(
 }
 
 /**
- * Remove a user from a group's blacklist
+ * Remove a user from a group's blacklist.
  *
  * `DELETE /{org_name}/{app_name}/groups/{group_id}/blacklist/{username}` — op `groups.remove_from_blacklist`.
  *
- * Remove a user from a group's blacklist. The seed (4.5) names no inputs besides the path.
+ * The seed (4.5) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -400,11 +400,11 @@ export function groupsRemoveFromBlacklist(
 }
 
 /**
- * Remove members from a group (list of usernames)
+ * Remove members from a group.
  *
  * `POST /{org_name}/{app_name}/groups/{group_id}/members/batch-delete` — op `groups.remove_members`.
  *
- * Remove members from a group. Inputs named by the seed (4.5): list of usernames.
+ * Inputs named by the seed (4.5): list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -419,11 +419,11 @@ export function groupsRemoveMembers(
 }
 
 /**
- * List a group's requests (paging)
+ * List a group's requests.
  *
  * `GET /{org_name}/{app_name}/groups/{group_id}/requests` — op `groups.requests`.
  *
- * List a group's requests. Inputs named by the seed (4.5): paging.
+ * Inputs named by the seed (4.5): paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -440,11 +440,11 @@ export function groupsRequests(
 }
 
 /**
- * Set a user's group invite settings (invite_mode)
+ * Set a user's group invite settings.
  *
  * `PUT /{org_name}/{app_name}/users/{username}/group-settings` — op `groups.set_invite_settings`.
  *
- * Set a user's group invite settings. Inputs named by the seed (4.5): invite_mode.
+ * Inputs named by the seed (4.5): invite_mode.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -459,11 +459,11 @@ export function groupsSetInviteSettings(
 }
 
 /**
- * Set a group member's role (role)
+ * Set a group member's role.
  *
  * `PUT /{org_name}/{app_name}/groups/{group_id}/members/{username}/role` — op `groups.set_role`.
  *
- * Set a group member's role. Inputs named by the seed (4.5): role.
+ * Inputs named by the seed (4.5): role.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -476,11 +476,11 @@ export function groupsSetRole(
 }
 
 /**
- * Transfer group ownership (username)
+ * Transfer group ownership.
  *
  * `PUT /{org_name}/{app_name}/groups/{group_id}/owner` — op `groups.transfer_owner`.
  *
- * Transfer group ownership. Inputs named by the seed (4.5): username.
+ * Inputs named by the seed (4.5): username.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -493,11 +493,11 @@ export function groupsTransferOwner(
 }
 
 /**
- * Unmute all members of a group
+ * Unmute all members of a group.
  *
  * `DELETE /{org_name}/{app_name}/groups/{group_id}/mute-all` — op `groups.unmute_all`.
  *
- * Unmute all members of a group. The seed (4.5) names no inputs besides the path.
+ * The seed (4.5) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -510,11 +510,11 @@ export function groupsUnmuteAll(
 }
 
 /**
- * Unmute a group member
+ * Unmute a group member.
  *
  * `DELETE /{org_name}/{app_name}/groups/{group_id}/members/{username}/mute` — op `groups.unmute_member`.
  *
- * Unmute a group member. The seed (4.5) names no inputs besides the path.
+ * The seed (4.5) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -527,11 +527,11 @@ export function groupsUnmuteMember(
 }
 
 /**
- * Update a group (profile and settings)
+ * Update a group.
  *
  * `PATCH /{org_name}/{app_name}/groups/{group_id}` — op `groups.update`.
  *
- * Update a group. Inputs named by the seed (4.5): profile and settings.
+ * Inputs named by the seed (4.5): profile and settings.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -548,11 +548,11 @@ export function groupsUpdate(
 }
 
 /**
- * Update a group member (member profile)
+ * Update a group member.
  *
  * `PATCH /{org_name}/{app_name}/groups/{group_id}/members/{username}` — op `groups.update_member`.
  *
- * Update a group member. Inputs named by the seed (4.5): member profile.
+ * Inputs named by the seed (4.5): member profile.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -573,12 +573,21 @@ export function groupsUpdateMember(
  *
  * From groups.members x-pagination versioned in the spec.
  */
-export function groupsMembersAll(
+export function groupsMembersAllPages(
   client: ImCore,
   params: GroupsMembersParams,
   options?: RequestOptions,
 ): Promise<VersionedSnapshot<GroupsMembersItem>> {
   return fetchVersionedList(client, groupsMembersOperation, params, options);
+}
+
+/** @deprecated Renamed `membersAllPages` (`groupsMembersAllPages`): `…All` read like an operation on all items (as `groups.muteAll` is). Same behaviour. */
+export function groupsMembersAll(
+  client: ImCore,
+  params: GroupsMembersParams,
+  options?: RequestOptions,
+): Promise<VersionedSnapshot<GroupsMembersItem>> {
+  return groupsMembersAllPages(client, params, options);
 }
 
 /**

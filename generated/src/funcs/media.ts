@@ -47,11 +47,11 @@ import type {
 } from '../types/media.js';
 
 /**
- * Cancel an upload
+ * Cancel an upload.
  *
  * `DELETE /{org_name}/{app_name}/media/uploads/{file_id}` — op `media.cancel_upload`.
  *
- * Cancel an upload. The seed (4.8) names no inputs besides the path.
+ * The seed (4.8) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -64,11 +64,11 @@ export function mediaCancelUpload(
 }
 
 /**
- * Complete an upload
+ * Complete an upload.
  *
  * `POST /{org_name}/{app_name}/media/uploads/{file_id}/complete` — op `media.complete_upload`.
  *
- * Complete an upload. The seed (4.8) names no inputs besides the path.
+ * The seed (4.8) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -83,11 +83,11 @@ export function mediaCompleteUpload(
 }
 
 /**
- * Create an upload (create-upload params)
+ * Create an upload.
  *
  * `POST /{org_name}/{app_name}/media/uploads` — op `media.create_upload`.
  *
- * Create an upload. Inputs named by the seed (4.8): create-upload params. The seed adds: result is an upload session.
+ * Inputs named by the seed (4.8): create-upload params. The seed adds: result is an upload session.
  *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
  *
@@ -104,11 +104,11 @@ export function mediaCreateUpload(
 }
 
 /**
- * Delete a media file
+ * Delete a media file.
  *
  * `DELETE /{org_name}/{app_name}/media/files/{file_id}` — op `media.delete_file`.
  *
- * Delete a media file. The seed (4.8) names no inputs besides the path.
+ * The seed (4.8) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -121,11 +121,11 @@ export function mediaDeleteFile(
 }
 
 /**
- * Get download URLs (list of file URLs)
+ * Get download URLs.
  *
  * `POST /{org_name}/{app_name}/media/download-urls` — op `media.download_urls`.
  *
- * Get download URLs. Inputs named by the seed (4.8): list of file URLs (strings).
+ * Inputs named by the seed (4.8): list of file URLs (strings).
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -140,11 +140,11 @@ export function mediaDownloadUrls(
 }
 
 /**
- * Get a media file
+ * Get a media file.
  *
  * `GET /{org_name}/{app_name}/media/files/{file_id}` — op `media.file`.
  *
- * Get a media file. The seed (4.8) names no inputs besides the path.
+ * The seed (4.8) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -159,11 +159,11 @@ export function mediaFile(
 }
 
 /**
- * List a group's media files (paging)
+ * List a group's media files.
  *
  * `GET /{org_name}/{app_name}/media/groups/{group_id}/files` — op `media.group_files`.
  *
- * List a group's media files. Inputs named by the seed (4.8): paging.
+ * Inputs named by the seed (4.8): paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -180,11 +180,11 @@ export function mediaGroupFiles(
 }
 
 /**
- * Get part upload URLs (list of part numbers)
+ * Get part upload URLs.
  *
  * `POST /{org_name}/{app_name}/media/uploads/{file_id}/parts` — op `media.part_urls`.
  *
- * Get part upload URLs. Inputs named by the seed (4.8): list of part numbers (numbers).
+ * Inputs named by the seed (4.8): list of part numbers (numbers).
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -199,11 +199,11 @@ export function mediaPartUrls(
 }
 
 /**
- * List the uploaded parts of an upload
+ * List the uploaded parts of an upload.
  *
  * `GET /{org_name}/{app_name}/media/uploads/{file_id}/parts` — op `media.uploaded_parts`.
  *
- * List the uploaded parts of an upload. The seed (4.8) names no inputs besides the path.
+ * The seed (4.8) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  */
@@ -216,11 +216,11 @@ export function mediaUploadedParts(
 }
 
 /**
- * Get media usage
+ * Get media usage.
  *
  * `GET /{org_name}/{app_name}/media/usage` — op `media.usage`.
  *
- * Get media usage. The seed (4.8) names no inputs besides the path.
+ * The seed (4.8) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -250,6 +250,7 @@ export function mediaResumeUpload(
   return resumeUpload(
     client,
     {
+      helperId: 'media.resumeUpload',
       create: mediaCreateUploadOperation,
       partUrls: mediaPartUrlsOperation,
       uploadedParts: mediaUploadedPartsOperation,
@@ -276,6 +277,7 @@ export function mediaUpload(
   return uploadFile(
     client,
     {
+      helperId: 'media.upload',
       create: mediaCreateUploadOperation,
       partUrls: mediaPartUrlsOperation,
       uploadedParts: mediaUploadedPartsOperation,

@@ -42,11 +42,11 @@ import type {
 } from '../types/messages.js';
 
 /**
- * Recall messages in batch (list of message ids, optional reason)
+ * Recall messages in batch.
  *
  * `POST /{org_name}/{app_name}/messages/batch-recall` — op `messages.batch_recall`.
  *
- * Recall messages in batch. Inputs named by the seed (4.6): list of message ids, optional reason.
+ * Inputs named by the seed (4.6): list of message ids, optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -61,11 +61,11 @@ export function messagesBatchRecall(
 }
 
 /**
- * Send a message to many users (list of recipient usernames, params)
+ * Send a message to many users.
  *
  * `POST /{org_name}/{app_name}/messages/batch` — op `messages.batch_send`.
  *
- * Send a message to many users. Inputs named by the seed (4.6): list of recipient usernames, params. The seed adds: helper splits at 1000.
+ * Inputs named by the seed (4.6): list of recipient usernames, params. The seed adds: helper splits at 1000.
  *
  * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
  *
@@ -86,11 +86,11 @@ export function messagesBatchSend(
 }
 
 /**
- * Edit a message (edit params)
+ * Edit a message.
  *
  * `PATCH /{org_name}/{app_name}/messages/{message_id}` — op `messages.edit`.
  *
- * Edit a message. Inputs named by the seed (4.6): edit params.
+ * Inputs named by the seed (4.6): edit params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -107,11 +107,11 @@ export function messagesEdit(
 }
 
 /**
- * Export messages (export params)
+ * Export messages.
  *
  * `GET /{org_name}/{app_name}/messages` — op `messages.export`.
  *
- * Export messages. Inputs named by the seed (4.6): export params. The seed adds: export page.
+ * Inputs named by the seed (4.6): export params. The seed adds: export page.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -128,11 +128,11 @@ export function messagesExport(
 }
 
 /**
- * Get a message
+ * Get a message.
  *
  * `GET /{org_name}/{app_name}/messages/{message_id}` — op `messages.get`.
  *
- * Get a message. The seed (4.6) names no inputs besides the path.
+ * The seed (4.6) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -147,11 +147,11 @@ export function messagesGet(
 }
 
 /**
- * Pin a message (optional reason)
+ * Pin a message.
  *
  * `PUT /{org_name}/{app_name}/messages/{message_id}/pin` — op `messages.pin`.
  *
- * Pin a message. Inputs named by the seed (4.6): optional reason.
+ * Inputs named by the seed (4.6): optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -166,11 +166,11 @@ export function messagesPin(
 }
 
 /**
- * Recall a message (optional reason)
+ * Recall a message.
  *
  * `POST /{org_name}/{app_name}/messages/{message_id}/recall` — op `messages.recall`.
  *
- * Recall a message. Inputs named by the seed (4.6): optional reason.
+ * Inputs named by the seed (4.6): optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -185,11 +185,11 @@ export function messagesRecall(
 }
 
 /**
- * Send a message (message params, client_msg_id)
+ * Send a message.
  *
  * `POST /{org_name}/{app_name}/messages` — op `messages.send`.
  *
- * Send a message. Inputs named by the seed (4.6): message params, client_msg_id.
+ * Inputs named by the seed (4.6): message params, client_msg_id.
  *
  * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
  *
@@ -210,11 +210,11 @@ export function messagesSend(
 }
 
 /**
- * List messages sent by a user (paging)
+ * List messages sent by a user.
  *
  * `GET /{org_name}/{app_name}/users/{username}/sent-messages` — op `messages.sent_by`.
  *
- * List messages sent by a user. Inputs named by the seed (4.6): paging.
+ * Inputs named by the seed (4.6): paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -231,11 +231,11 @@ export function messagesSentBy(
 }
 
 /**
- * Unpin a message (optional reason)
+ * Unpin a message.
  *
  * `DELETE /{org_name}/{app_name}/messages/{message_id}/pin` — op `messages.unpin`.
  *
- * Unpin a message. Inputs named by the seed (4.6): optional reason.
+ * Inputs named by the seed (4.6): optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *

@@ -84,11 +84,11 @@ import type {
 } from '../types/moderation.js';
 
 /**
- * Add words to a word list (list of words)
+ * Add words to a word list.
  *
  * `POST /{org_name}/{app_name}/moderation/word-lists/{list_id}/words/batch` — op `moderation.add_words`.
  *
- * Add words to a word list. Inputs named by the seed (4.11): list of words.
+ * Inputs named by the seed (4.11): list of words.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -103,11 +103,11 @@ export function moderationAddWords(
 }
 
 /**
- * Decide moderation items in batch (list of item ids, decision params)
+ * Decide moderation items in batch.
  *
  * `POST /{org_name}/{app_name}/moderation/items/batch-decide` — op `moderation.batch_decide`.
  *
- * Decide moderation items in batch. Inputs named by the seed (4.11): list of item ids, decision params.
+ * Inputs named by the seed (4.11): list of item ids, decision params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -122,11 +122,11 @@ export function moderationBatchDecide(
 }
 
 /**
- * Check text (scene, text params)
+ * Check text.
  *
  * `POST /{org_name}/{app_name}/moderation/text-check` — op `moderation.check_text`.
  *
- * Check text. Inputs named by the seed (4.11): scene, text params.
+ * Inputs named by the seed (4.11): scene, text params.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -143,11 +143,11 @@ export function moderationCheckText(
 }
 
 /**
- * Clear a user's violations (optional reason; returns a count)
+ * Clear a user's violations.
  *
  * `DELETE /{org_name}/{app_name}/moderation/users/{username}/violations` — op `moderation.clear_violations`.
  *
- * Clear a user's violations. Inputs named by the seed (4.11): optional reason. The seed adds: returns a number.
+ * Inputs named by the seed (4.11): optional reason. The seed adds: returns a number.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -162,11 +162,11 @@ export function moderationClearViolations(
 }
 
 /**
- * Get the moderation config
+ * Get the moderation config.
  *
  * `GET /{org_name}/{app_name}/moderation/config` — op `moderation.config`.
  *
- * Get the moderation config. The seed (4.11) names no inputs besides the path.
+ * The seed (4.11) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -181,11 +181,11 @@ export function moderationConfig(
 }
 
 /**
- * Create a word list (name, optional params)
+ * Create a word list.
  *
  * `POST /{org_name}/{app_name}/moderation/word-lists` — op `moderation.create_word_list`.
  *
- * Create a word list. Inputs named by the seed (4.11): name, optional params.
+ * Inputs named by the seed (4.11): name, optional params.
  *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
  *
@@ -200,11 +200,11 @@ export function moderationCreateWordList(
 }
 
 /**
- * Decide a moderation item (decision, actions, count_violation, note, version)
+ * Decide a moderation item.
  *
  * `POST /{org_name}/{app_name}/moderation/items/{item_id}/decide` — op `moderation.decide`.
  *
- * Decide a moderation item. Inputs named by the seed (4.11): decision, actions, count_violation, note, version.
+ * Inputs named by the seed (4.11): decision, actions, count_violation, note, version.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -221,11 +221,11 @@ export function moderationDecide(
 }
 
 /**
- * Delete a word list
+ * Delete a word list.
  *
  * `DELETE /{org_name}/{app_name}/moderation/word-lists/{list_id}` — op `moderation.delete_word_list`.
  *
- * Delete a word list. The seed (4.11) names no inputs besides the path.
+ * The seed (4.11) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -238,11 +238,11 @@ export function moderationDeleteWordList(
 }
 
 /**
- * Escalate a moderation item (optional note)
+ * Escalate a moderation item.
  *
  * `POST /{org_name}/{app_name}/moderation/items/{item_id}/escalate` — op `moderation.escalate`.
  *
- * Escalate a moderation item. Inputs named by the seed (4.11): optional note.
+ * Inputs named by the seed (4.11): optional note.
  *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
  */
@@ -255,11 +255,11 @@ export function moderationEscalate(
 }
 
 /**
- * Get a moderation item
+ * Get a moderation item.
  *
  * `GET /{org_name}/{app_name}/moderation/items/{item_id}` — op `moderation.item`.
  *
- * Get a moderation item. The seed (4.11) names no inputs besides the path.
+ * The seed (4.11) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -274,11 +274,11 @@ export function moderationItem(
 }
 
 /**
- * Get a moderation item's content
+ * Get a moderation item's content.
  *
  * `GET /{org_name}/{app_name}/moderation/items/{item_id}/content` — op `moderation.item_content`.
  *
- * Get a moderation item's content. The seed (4.11) names no inputs besides the path.
+ * The seed (4.11) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -293,11 +293,11 @@ export function moderationItemContent(
 }
 
 /**
- * List moderation items (optional scene, status filters, paging)
+ * List moderation items.
  *
  * `GET /{org_name}/{app_name}/moderation/items` — op `moderation.items`.
  *
- * List moderation items. Inputs named by the seed (4.11): optional scene, status filters, paging.
+ * Inputs named by the seed (4.11): optional scene, status filters, paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -314,11 +314,11 @@ export function moderationItems(
 }
 
 /**
- * List platform actions (paging)
+ * List platform actions.
  *
  * `GET /{org_name}/{app_name}/moderation/platform-actions` — op `moderation.platform_actions`.
  *
- * List platform actions. Inputs named by the seed (4.11): paging.
+ * Inputs named by the seed (4.11): paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -335,11 +335,11 @@ export function moderationPlatformActions(
 }
 
 /**
- * Remove words from a word list (list of words; returns a count)
+ * Remove words from a word list.
  *
  * `POST /{org_name}/{app_name}/moderation/word-lists/{list_id}/words/batch-delete` — op `moderation.remove_words`.
  *
- * Remove words from a word list. Inputs named by the seed (4.11): list of words. The seed adds: returns a number.
+ * Inputs named by the seed (4.11): list of words. The seed adds: returns a number.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -354,11 +354,11 @@ export function moderationRemoveWords(
 }
 
 /**
- * Submit a moderation report (report params)
+ * Submit a moderation report.
  *
  * `POST /{org_name}/{app_name}/moderation/reports` — op `moderation.report`.
  *
- * Submit a moderation report. Inputs named by the seed (4.11): report params.
+ * Inputs named by the seed (4.11): report params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -373,11 +373,11 @@ export function moderationReport(
 }
 
 /**
- * Get moderation stats (stats params)
+ * Get moderation stats.
  *
  * `GET /{org_name}/{app_name}/moderation/stats` — op `moderation.stats`.
  *
- * Get moderation stats. Inputs named by the seed (4.11): stats params.
+ * Inputs named by the seed (4.11): stats params.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -392,11 +392,11 @@ export function moderationStats(
 }
 
 /**
- * Update the moderation config (partial config)
+ * Update the moderation config.
  *
  * `PATCH /{org_name}/{app_name}/moderation/config` — op `moderation.update_config`.
  *
- * Update the moderation config. Inputs named by the seed (4.11): partial config.
+ * Inputs named by the seed (4.11): partial config.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -413,11 +413,11 @@ export function moderationUpdateConfig(
 }
 
 /**
- * Update a word list
+ * Update a word list.
  *
  * `PATCH /{org_name}/{app_name}/moderation/word-lists/{list_id}` — op `moderation.update_word_list`.
  *
- * Update a word list. The seed (4.11) names no inputs besides the path.
+ * The seed (4.11) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -432,11 +432,11 @@ export function moderationUpdateWordList(
 }
 
 /**
- * List a user's violations (paging)
+ * List a user's violations.
  *
  * `GET /{org_name}/{app_name}/moderation/users/{username}/violations` — op `moderation.violations`.
  *
- * List a user's violations. Inputs named by the seed (4.11): paging.
+ * Inputs named by the seed (4.11): paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -453,11 +453,11 @@ export function moderationViolations(
 }
 
 /**
- * Get a word list
+ * Get a word list.
  *
  * `GET /{org_name}/{app_name}/moderation/word-lists/{list_id}` — op `moderation.word_list`.
  *
- * Get a word list. The seed (4.11) names no inputs besides the path.
+ * The seed (4.11) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  */
@@ -470,11 +470,11 @@ export function moderationWordList(
 }
 
 /**
- * List word lists
+ * List word lists.
  *
  * `GET /{org_name}/{app_name}/moderation/word-lists` — op `moderation.word_lists`.
  *
- * List word lists. The seed (4.11) names no inputs besides the path.
+ * The seed (4.11) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  */
@@ -487,11 +487,11 @@ export function moderationWordLists(
 }
 
 /**
- * List the words of a word list (paging)
+ * List the words of a word list.
  *
  * `GET /{org_name}/{app_name}/moderation/word-lists/{list_id}/words` — op `moderation.words`.
  *
- * List the words of a word list. Inputs named by the seed (4.11): paging.
+ * Inputs named by the seed (4.11): paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -526,6 +526,10 @@ export function moderationProcessPending(
       idField: 'id',
       versionField: 'version',
     },
-    { statuses: ['pending', 'auto_violation'], pageSize: 20, ...options },
+    {
+      ...options,
+      statuses: options.statuses ?? ['pending', 'auto_violation'],
+      pageSize: options.pageSize ?? 20,
+    },
   );
 }

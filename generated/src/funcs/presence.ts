@@ -11,11 +11,11 @@ import type {
 } from '../types/presence.js';
 
 /**
- * Get a user's presence
+ * Get a user's presence.
  *
  * `GET /{org_name}/{app_name}/users/{username}/presence` — op `presence.get`.
  *
- * Get a user's presence. The seed (4.12) names no inputs besides the path.
+ * The seed (4.12) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -30,11 +30,11 @@ export function presenceGet(
 }
 
 /**
- * Query presence (list of usernames)
+ * Query presence.
  *
  * `POST /{org_name}/{app_name}/presence/query` — op `presence.query`.
  *
- * Query presence. Inputs named by the seed (4.12): list of usernames.
+ * Inputs named by the seed (4.12): list of usernames.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *

@@ -38,11 +38,11 @@ import type {
 } from '../types/push.js';
 
 /**
- * List a user's push devices
+ * List a user's push devices.
  *
  * `GET /{org_name}/{app_name}/users/{username}/push-devices` — op `push.devices`.
  *
- * List a user's push devices. The seed (4.9) names no inputs besides the path.
+ * The seed (4.9) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  */
@@ -55,11 +55,11 @@ export function pushDevices(
 }
 
 /**
- * Mute push for a group conversation (mode, optional params)
+ * Mute push for a group conversation.
  *
  * `PUT /{org_name}/{app_name}/users/{username}/push-settings/conversations/group/{group_id}` — op `push.mute_group`.
  *
- * Mute push for a group conversation. Inputs named by the seed (4.9): mode (none or mention_only), optional params.
+ * Inputs named by the seed (4.9): mode (none or mention_only), optional params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -76,11 +76,11 @@ export function pushMuteGroup(
 }
 
 /**
- * Mute push for a single conversation (mode, optional params)
+ * Mute push for a single conversation.
  *
  * `PUT /{org_name}/{app_name}/users/{username}/push-settings/conversations/single/{peer}` — op `push.mute_single`.
  *
- * Mute push for a single conversation. Inputs named by the seed (4.9): mode (none), optional params.
+ * Inputs named by the seed (4.9): mode (none), optional params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -97,11 +97,11 @@ export function pushMuteSingle(
 }
 
 /**
- * List a user's push conversation mutes (cursor, known_version)
+ * List a user's push conversation mutes.
  *
  * `GET /{org_name}/{app_name}/users/{username}/push-settings/conversations` — op `push.mutes`.
  *
- * List a user's push conversation mutes. Inputs named by the seed (4.9): cursor, known_version.
+ * Inputs named by the seed (4.9): cursor, known_version.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -118,11 +118,11 @@ export function pushMutes(
 }
 
 /**
- * Get a user's push settings
+ * Get a user's push settings.
  *
  * `GET /{org_name}/{app_name}/users/{username}/push-settings` — op `push.settings`.
  *
- * Get a user's push settings. The seed (4.9) names no inputs besides the path.
+ * The seed (4.9) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -137,11 +137,11 @@ export function pushSettings(
 }
 
 /**
- * Unbind a user's push device
+ * Unbind a user's push device.
  *
  * `DELETE /{org_name}/{app_name}/users/{username}/push-devices/{session_id}` — op `push.unbind_device`.
  *
- * Unbind a user's push device. The seed (4.9) names no inputs besides the path.
+ * The seed (4.9) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -154,11 +154,11 @@ export function pushUnbindDevice(
 }
 
 /**
- * Unmute push for a group conversation
+ * Unmute push for a group conversation.
  *
  * `DELETE /{org_name}/{app_name}/users/{username}/push-settings/conversations/group/{group_id}` — op `push.unmute_group`.
  *
- * Unmute push for a group conversation. The seed (4.9) names no inputs besides the path.
+ * The seed (4.9) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -171,11 +171,11 @@ export function pushUnmuteGroup(
 }
 
 /**
- * Unmute push for a single conversation
+ * Unmute push for a single conversation.
  *
  * `DELETE /{org_name}/{app_name}/users/{username}/push-settings/conversations/single/{peer}` — op `push.unmute_single`.
  *
- * Unmute push for a single conversation. The seed (4.9) names no inputs besides the path.
+ * The seed (4.9) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -188,11 +188,11 @@ export function pushUnmuteSingle(
 }
 
 /**
- * Update a user's push settings (partial settings)
+ * Update a user's push settings.
  *
  * `PATCH /{org_name}/{app_name}/users/{username}/push-settings` — op `push.update_settings`.
  *
- * Update a user's push settings. Inputs named by the seed (4.9): partial settings.
+ * Inputs named by the seed (4.9): partial settings.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -213,10 +213,19 @@ export function pushUpdateSettings(
  *
  * From push.mutes x-pagination versioned in the spec.
  */
-export function pushMutesAll(
+export function pushMutesAllPages(
   client: ImCore,
   params: PushMutesParams,
   options?: RequestOptions,
 ): Promise<VersionedSnapshot<PushMutesItem>> {
   return fetchVersionedList(client, pushMutesOperation, params, options);
+}
+
+/** @deprecated Renamed `mutesAllPages` (`pushMutesAllPages`): `…All` read like an operation on all items (as `groups.muteAll` is). Same behaviour. */
+export function pushMutesAll(
+  client: ImCore,
+  params: PushMutesParams,
+  options?: RequestOptions,
+): Promise<VersionedSnapshot<PushMutesItem>> {
+  return pushMutesAllPages(client, params, options);
 }

@@ -58,11 +58,11 @@ import type {
 } from '../types/rtc.js';
 
 /**
- * Ban a user from an RTC channel
+ * Ban a user from an RTC channel.
  *
  * `PUT /{org_name}/{app_name}/rtc/channels/{channel_id}/bans/{username}` — op `rtc.ban`.
  *
- * Ban a user from an RTC channel. Seed 4.13: "ban".
+ * Seed 4.13: "ban".
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -79,11 +79,11 @@ export function rtcBan(
 }
 
 /**
- * List the bans of an RTC channel
+ * List the bans of an RTC channel.
  *
  * `GET /{org_name}/{app_name}/rtc/channels/{channel_id}/bans` — op `rtc.bans`.
  *
- * List the bans of an RTC channel. Seed 4.13: "list bans".
+ * Seed 4.13: "list bans".
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -100,11 +100,11 @@ export function rtcBans(
 }
 
 /**
- * Get RTC channel statistics
+ * Get RTC channel statistics.
  *
  * `GET /{org_name}/{app_name}/rtc/channel-stats` — op `rtc.channel_stats`.
  *
- * Get RTC channel statistics. Seed 4.13: "channel statistics".
+ * Seed 4.13: "channel statistics".
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -121,11 +121,11 @@ export function rtcChannelStats(
 }
 
 /**
- * Close an RTC channel
+ * Close an RTC channel.
  *
  * `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/close` — op `rtc.close_channel`.
  *
- * Close an RTC channel. Seed 4.13: "close channel (202 when pending)".
+ * Seed 4.13: "close channel (202 when pending)".
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -142,11 +142,11 @@ export function rtcCloseChannel(
 }
 
 /**
- * Create an RTC channel
+ * Create an RTC channel.
  *
  * `PUT /{org_name}/{app_name}/rtc/channels/{channel_id}` — op `rtc.create_channel`.
  *
- * Create an RTC channel. Seed 4.13: "create channel (201 when created)".
+ * Seed 4.13: "create channel (201 when created)".
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -163,11 +163,11 @@ export function rtcCreateChannel(
 }
 
 /**
- * Get one ban of an RTC channel
+ * Get one ban of an RTC channel.
  *
  * `GET /{org_name}/{app_name}/rtc/channels/{channel_id}/bans/{username}` — op `rtc.get_ban`.
  *
- * Get one ban of an RTC channel. Seed 4.13: "get one ban". A missing ban is returned as a null ban.
+ * Seed 4.13: "get one ban". A missing ban is returned as a null ban.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -182,11 +182,11 @@ export function rtcGetBan(
 }
 
 /**
- * Get an RTC channel
+ * Get an RTC channel.
  *
  * `GET /{org_name}/{app_name}/rtc/channels/{channel_id}` — op `rtc.get_channel`.
  *
- * Get an RTC channel. Seed 4.13: "get channel".
+ * Seed 4.13: "get channel".
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -201,11 +201,11 @@ export function rtcGetChannel(
 }
 
 /**
- * Issue tickets for an RTC channel
+ * Issue tickets for an RTC channel.
  *
  * `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/tickets` — op `rtc.issue_tickets`.
  *
- * Issue tickets for an RTC channel. Seed 4.13: "issue tickets". Not repeated automatically.
+ * Seed 4.13: "issue tickets". Not repeated automatically.
  *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
  *
@@ -222,11 +222,11 @@ export function rtcIssueTickets(
 }
 
 /**
- * List RTC channels
+ * List RTC channels.
  *
  * `GET /{org_name}/{app_name}/rtc/channels` — op `rtc.list_channels`.
  *
- * List RTC channels. Seed 4.13: "list channels".
+ * Seed 4.13: "list channels".
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -243,11 +243,11 @@ export function rtcListChannels(
 }
 
 /**
- * Remove a member from an RTC channel
+ * Remove a member from an RTC channel.
  *
  * `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/members/{username}/remove` — op `rtc.remove_member`.
  *
- * Remove a member from an RTC channel. Seed 4.13: "remove member (202 when pending)". Uses a fixed operation_id so that repeats are safe.
+ * Seed 4.13: "remove member (202 when pending)". Uses a fixed operation_id so that repeats are safe.
  *
  * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
  *
@@ -266,11 +266,11 @@ export function rtcRemoveMember(
 }
 
 /**
- * Revoke tickets of an RTC channel
+ * Revoke tickets of an RTC channel.
  *
  * `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/tickets/revoke` — op `rtc.revoke_tickets`.
  *
- * Revoke tickets of an RTC channel. Seed 4.13: "revoke tickets". Uses a fixed operation_id so that repeats are safe.
+ * Seed 4.13: "revoke tickets". Uses a fixed operation_id so that repeats are safe.
  *
  * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
  *
@@ -289,11 +289,11 @@ export function rtcRevokeTickets(
 }
 
 /**
- * List the sessions of an RTC channel
+ * List the sessions of an RTC channel.
  *
  * `GET /{org_name}/{app_name}/rtc/channels/{channel_id}/sessions` — op `rtc.sessions`.
  *
- * List the sessions of an RTC channel. Seed 4.13: "list sessions".
+ * Seed 4.13: "list sessions".
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -310,11 +310,11 @@ export function rtcSessions(
 }
 
 /**
- * Unban a user from an RTC channel
+ * Unban a user from an RTC channel.
  *
  * `DELETE /{org_name}/{app_name}/rtc/channels/{channel_id}/bans/{username}` — op `rtc.unban`.
  *
- * Unban a user from an RTC channel. Seed 4.13: "unban".
+ * Seed 4.13: "unban".
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -329,11 +329,11 @@ export function rtcUnban(
 }
 
 /**
- * Update an RTC channel
+ * Update an RTC channel.
  *
  * `PATCH /{org_name}/{app_name}/rtc/channels/{channel_id}` — op `rtc.update_channel`.
  *
- * Update an RTC channel. Seed 4.13: "update channel".
+ * Seed 4.13: "update channel".
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -350,11 +350,11 @@ export function rtcUpdateChannel(
 }
 
 /**
- * List RTC channel usage corrections
+ * List RTC channel usage corrections.
  *
  * `GET /{org_name}/{app_name}/rtc/channel-usage-adjustments` — op `rtc.usage_adjustments`.
  *
- * List RTC channel usage corrections. Seed 4.13: "usage corrections".
+ * Seed 4.13: "usage corrections".
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *

@@ -66,11 +66,11 @@ import type {
 } from '../types/users.js';
 
 /**
- * Create users in batch (list of user inputs)
+ * Create users in batch.
  *
  * `POST /{org_name}/{app_name}/users/batch` — op `users.batch_create`.
  *
- * Create users in batch. Inputs named by the seed (4.2): list of user inputs. The seed adds: helper splits at 100 per request.
+ * Inputs named by the seed (4.2): list of user inputs. The seed adds: helper splits at 100 per request.
  *
  * Retry class U (unique create): resent automatically on a network error, timeout or 5xx. A resent call that answers already_exists may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -87,11 +87,11 @@ export function usersBatchCreate(
 }
 
 /**
- * Create a user (username, optional profile params)
+ * Create a user.
  *
  * `POST /{org_name}/{app_name}/users` — op `users.create`.
  *
- * Create a user. Inputs named by the seed (4.2): username, optional profile params.
+ * Inputs named by the seed (4.2): username, optional profile params.
  *
  * Retry class U (unique create): resent automatically on a network error, timeout or 5xx. A resent call that answers already_exists may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -108,11 +108,11 @@ export function usersCreate(
 }
 
 /**
- * Delete a user
+ * Delete a user.
  *
  * `DELETE /{org_name}/{app_name}/users/{username}` — op `users.delete`.
  *
- * Delete a user. The seed (4.2) names no inputs besides the path.
+ * The seed (4.2) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -125,11 +125,11 @@ export function usersDelete(
 }
 
 /**
- * Disable a user (optional params)
+ * Disable a user.
  *
  * `POST /{org_name}/{app_name}/users/{username}/disable` — op `users.disable`.
  *
- * Disable a user. Inputs named by the seed (4.2): optional params.
+ * Inputs named by the seed (4.2): optional params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -144,11 +144,11 @@ export function usersDisable(
 }
 
 /**
- * Enable a user
+ * Enable a user.
  *
  * `POST /{org_name}/{app_name}/users/{username}/enable` — op `users.enable`.
  *
- * Enable a user. The seed (4.2) names no inputs besides the path.
+ * The seed (4.2) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -161,11 +161,11 @@ export function usersEnable(
 }
 
 /**
- * Get a user
+ * Get a user.
  *
  * `GET /{org_name}/{app_name}/users/{username}` — op `users.get`.
  *
- * Get a user. The seed (4.2) names no inputs besides the path.
+ * The seed (4.2) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -180,11 +180,11 @@ export function usersGet(
 }
 
 /**
- * Issue a login ticket for a user (optional params)
+ * Issue a login ticket for a user.
  *
  * `POST /{org_name}/{app_name}/users/{username}/login-tickets` — op `users.issue_login_ticket`.
  *
- * Issue a login ticket for a user. Inputs named by the seed (4.2): optional params.
+ * Inputs named by the seed (4.2): optional params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -201,11 +201,11 @@ export function usersIssueLoginTicket(
 }
 
 /**
- * Kick a user from one session
+ * Kick a user from one session.
  *
  * `DELETE /{org_name}/{app_name}/users/{username}/sessions/{session_id}` — op `users.kick`.
  *
- * Kick a user from one session. The seed (4.2) names no inputs besides the path.
+ * The seed (4.2) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -218,11 +218,11 @@ export function usersKick(
 }
 
 /**
- * Kick a user from all sessions
+ * Kick a user from all sessions.
  *
  * `DELETE /{org_name}/{app_name}/users/{username}/sessions` — op `users.kick_all`.
  *
- * Kick a user from all sessions. The seed (4.2) names no inputs besides the path.
+ * The seed (4.2) names no inputs besides the path.
  *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
  */
@@ -235,11 +235,11 @@ export function usersKickAll(
 }
 
 /**
- * List users (paging)
+ * List users.
  *
  * `GET /{org_name}/{app_name}/users` — op `users.list`.
  *
- * List users. Inputs named by the seed (4.2): paging.
+ * Inputs named by the seed (4.2): paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -256,11 +256,11 @@ export function usersList(
 }
 
 /**
- * List muted users (paging)
+ * List muted users.
  *
  * `GET /{org_name}/{app_name}/mutes` — op `users.list_muted`.
  *
- * List muted users. Inputs named by the seed (4.2): paging.
+ * Inputs named by the seed (4.2): paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -277,11 +277,11 @@ export function usersListMuted(
 }
 
 /**
- * Look up users (list of usernames)
+ * Look up users.
  *
  * `POST /{org_name}/{app_name}/users/lookup` — op `users.lookup`.
  *
- * Look up users. Inputs named by the seed (4.2): list of usernames.
+ * Inputs named by the seed (4.2): list of usernames.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
@@ -296,11 +296,11 @@ export function usersLookup(
 }
 
 /**
- * Mute a user in a scope (optional params)
+ * Mute a user in a scope.
  *
  * `PUT /{org_name}/{app_name}/users/{username}/mutes/{scope}` — op `users.mute`.
  *
- * Mute a user in a scope. Inputs named by the seed (4.2): optional params.
+ * Inputs named by the seed (4.2): optional params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
@@ -317,11 +317,11 @@ export function usersMute(
 }
 
 /**
- * List a user's mutes
+ * List a user's mutes.
  *
  * `GET /{org_name}/{app_name}/users/{username}/mutes` — op `users.mutes`.
  *
- * List a user's mutes. The seed (4.2) names no inputs besides the path.
+ * The seed (4.2) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  */
@@ -334,11 +334,11 @@ export function usersMutes(
 }
 
 /**
- * List a user's sessions
+ * List a user's sessions.
  *
  * `GET /{org_name}/{app_name}/users/{username}/sessions` — op `users.sessions`.
  *
- * List a user's sessions. The seed (4.2) names no inputs besides the path.
+ * The seed (4.2) names no inputs besides the path.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  */
@@ -351,11 +351,11 @@ export function usersSessions(
 }
 
 /**
- * Set a user's password (password)
+ * Set a user's password.
  *
  * `PUT /{org_name}/{app_name}/users/{username}/password` — op `users.set_password`.
  *
- * Set a user's password. Inputs named by the seed (4.2): password.
+ * Inputs named by the seed (4.2): password.
  *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
  */
@@ -368,11 +368,11 @@ export function usersSetPassword(
 }
 
 /**
- * Unmute a user in a scope
+ * Unmute a user in a scope.
  *
  * `DELETE /{org_name}/{app_name}/users/{username}/mutes/{scope}` — op `users.unmute`.
  *
- * Unmute a user in a scope. The seed (4.2) names no inputs besides the path.
+ * The seed (4.2) names no inputs besides the path.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  */
@@ -385,11 +385,11 @@ export function usersUnmute(
 }
 
 /**
- * Update a user (partial profile)
+ * Update a user.
  *
  * `PATCH /{org_name}/{app_name}/users/{username}` — op `users.update`.
  *
- * Update a user. Inputs named by the seed (4.2): partial profile.
+ * Inputs named by the seed (4.2): partial profile.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *

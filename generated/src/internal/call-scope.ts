@@ -113,7 +113,7 @@ export class CallScope {
   #timer: ReturnType<typeof setTimeout> | undefined;
   attempts = 0;
 
-  constructor(opts: { operationId: string; signal?: AbortSignal; deadlineMs?: number; now: () => number }) {
+  constructor(opts: { operationId: string; signal?: AbortSignal | undefined; deadlineMs?: number | undefined; now: () => number }) {
     this.#userSignal = opts.signal;
     this.#deadlineMs = opts.deadlineMs;
     this.#operationId = opts.operationId;

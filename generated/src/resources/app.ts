@@ -10,7 +10,7 @@ export class App {
   constructor(private readonly client: ImCore) {}
 
   /**
-   * Exchange the Client ID and Client Secret for an App Token
+   * Exchange the Client ID and Client Secret for an App Token.
    *
    * `POST /{org_name}/{app_name}/token` — op `app.token`.
    *

@@ -10,6 +10,7 @@ import {
   blacklistBatchRemove,
   blacklistList,
   blacklistRemove,
+  blacklistListAllPages,
   blacklistListAll,
 } from '../funcs/blacklist.js';
 import type {
@@ -31,11 +32,11 @@ export class Blacklist {
   constructor(private readonly client: ImCore) {}
 
   /**
-   * Add a user to a blacklist
+   * Add a user to a blacklist.
    *
    * `PUT /{org_name}/{app_name}/users/{username}/blacklist/{target}` — op `blacklist.add`.
    *
-   * Add a user to a blacklist. The seed (4.4) names no inputs besides the path.
+   * The seed (4.4) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -44,11 +45,11 @@ export class Blacklist {
   }
 
   /**
-   * Add users to a blacklist in batch (list of usernames)
+   * Add users to a blacklist in batch.
    *
    * `POST /{org_name}/{app_name}/users/{username}/blacklist/batch` — op `blacklist.batch_add`.
    *
-   * Add users to a blacklist in batch. Inputs named by the seed (4.4): list of usernames.
+   * Inputs named by the seed (4.4): list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -62,11 +63,11 @@ export class Blacklist {
   }
 
   /**
-   * Remove users from a blacklist in batch (list of usernames)
+   * Remove users from a blacklist in batch.
    *
    * `POST /{org_name}/{app_name}/users/{username}/blacklist/batch-delete` — op `blacklist.batch_remove`.
    *
-   * Remove users from a blacklist in batch. Inputs named by the seed (4.4): list of usernames.
+   * Inputs named by the seed (4.4): list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -80,11 +81,11 @@ export class Blacklist {
   }
 
   /**
-   * List a user's blacklist (cursor, known_version)
+   * List a user's blacklist.
    *
    * `GET /{org_name}/{app_name}/users/{username}/blacklist` — op `blacklist.list`.
    *
-   * List a user's blacklist. Inputs named by the seed (4.4): cursor, known_version.
+   * Inputs named by the seed (4.4): cursor, known_version.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -100,11 +101,11 @@ export class Blacklist {
   }
 
   /**
-   * Remove a user from a blacklist
+   * Remove a user from a blacklist.
    *
    * `DELETE /{org_name}/{app_name}/users/{username}/blacklist/{target}` — op `blacklist.remove`.
    *
-   * Remove a user from a blacklist. The seed (4.4) names no inputs besides the path.
+   * The seed (4.4) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -120,6 +121,14 @@ export class Blacklist {
    *
    * From blacklist.list x-pagination versioned in the spec.
    */
+  listAllPages(
+    params: BlacklistListParams,
+    options?: RequestOptions,
+  ): Promise<VersionedSnapshot<BlacklistListItem>> {
+    return blacklistListAllPages(this.client, params, options);
+  }
+
+  /** @deprecated Renamed `listAllPages` (`blacklistListAllPages`): `…All` read like an operation on all items (as `groups.muteAll` is). Same behaviour. */
   listAll(
     params: BlacklistListParams,
     options?: RequestOptions,

@@ -113,11 +113,11 @@ export class Chatrooms {
   constructor(private readonly client: ImCore) {}
 
   /**
-   * Add users to a chatroom's allowlist (list of usernames)
+   * Add users to a chatroom's allowlist.
    *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/allowlist` — op `chatrooms.add_to_allowlist`.
    *
-   * Add users to a chatroom's allowlist. Inputs named by the seed (4.10): list of usernames.
+   * Inputs named by the seed (4.10): list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -131,11 +131,11 @@ export class Chatrooms {
   }
 
   /**
-   * List a chatroom's allowlist (paging)
+   * List a chatroom's allowlist.
    *
    * `GET /{org_name}/{app_name}/chatrooms/{room_id}/allowlist` — op `chatrooms.allowlist`.
    *
-   * List a chatroom's allowlist. Inputs named by the seed (4.10): paging.
+   * Inputs named by the seed (4.10): paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -151,11 +151,11 @@ export class Chatrooms {
   }
 
   /**
-   * Get chatroom attributes (optional keys)
+   * Get chatroom attributes.
    *
    * `GET /{org_name}/{app_name}/chatrooms/{room_id}/attributes` — op `chatrooms.attributes`.
    *
-   * Get chatroom attributes. Inputs named by the seed (4.10): optional keys.
+   * Inputs named by the seed (4.10): optional keys.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -169,11 +169,11 @@ export class Chatrooms {
   }
 
   /**
-   * Ban users from a chatroom (list of usernames, optional penalty params)
+   * Ban users from a chatroom.
    *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/bans` — op `chatrooms.ban`.
    *
-   * Ban users from a chatroom. Inputs named by the seed (4.10): list of usernames, optional penalty params.
+   * Inputs named by the seed (4.10): list of usernames, optional penalty params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -186,11 +186,11 @@ export class Chatrooms {
   }
 
   /**
-   * List a chatroom's bans (paging)
+   * List a chatroom's bans.
    *
    * `GET /{org_name}/{app_name}/chatrooms/{room_id}/bans` — op `chatrooms.bans`.
    *
-   * List a chatroom's bans. Inputs named by the seed (4.10): paging.
+   * Inputs named by the seed (4.10): paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -206,11 +206,11 @@ export class Chatrooms {
   }
 
   /**
-   * Create a chatroom (name, optional params)
+   * Create a chatroom.
    *
    * `POST /{org_name}/{app_name}/chatrooms` — op `chatrooms.create`.
    *
-   * Create a chatroom. Inputs named by the seed (4.10): name, optional params.
+   * Inputs named by the seed (4.10): name, optional params.
    *
    * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
    *
@@ -226,11 +226,11 @@ export class Chatrooms {
   }
 
   /**
-   * Delete a chatroom
+   * Delete a chatroom.
    *
    * `DELETE /{org_name}/{app_name}/chatrooms/{room_id}` — op `chatrooms.delete`.
    *
-   * Delete a chatroom. The seed (4.10) names no inputs besides the path.
+   * The seed (4.10) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -242,11 +242,11 @@ export class Chatrooms {
   }
 
   /**
-   * Disable a chatroom (optional reason)
+   * Disable a chatroom.
    *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/disable` — op `chatrooms.disable`.
    *
-   * Disable a chatroom. Inputs named by the seed (4.10): optional reason.
+   * Inputs named by the seed (4.10): optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -260,11 +260,11 @@ export class Chatrooms {
   }
 
   /**
-   * Enable a chatroom
+   * Enable a chatroom.
    *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/enable` — op `chatrooms.enable`.
    *
-   * Enable a chatroom. The seed (4.10) names no inputs besides the path.
+   * The seed (4.10) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -276,11 +276,11 @@ export class Chatrooms {
   }
 
   /**
-   * Get a chatroom
+   * Get a chatroom.
    *
    * `GET /{org_name}/{app_name}/chatrooms/{room_id}` — op `chatrooms.get`.
    *
-   * Get a chatroom. The seed (4.10) names no inputs besides the path.
+   * The seed (4.10) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -291,11 +291,11 @@ export class Chatrooms {
   }
 
   /**
-   * Kick members from a chatroom (list of usernames)
+   * Kick members from a chatroom.
    *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/members/batch-delete` — op `chatrooms.kick`.
    *
-   * Kick members from a chatroom. Inputs named by the seed (4.10): list of usernames.
+   * Inputs named by the seed (4.10): list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -306,11 +306,11 @@ export class Chatrooms {
   }
 
   /**
-   * List chatrooms (paging)
+   * List chatrooms.
    *
    * `GET /{org_name}/{app_name}/chatrooms` — op `chatrooms.list`.
    *
-   * List chatrooms. Inputs named by the seed (4.10): paging.
+   * Inputs named by the seed (4.10): paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -326,11 +326,11 @@ export class Chatrooms {
   }
 
   /**
-   * Get one chatroom member
+   * Get one chatroom member.
    *
    * `GET /{org_name}/{app_name}/chatrooms/{room_id}/members/{username}` — op `chatrooms.member`.
    *
-   * Get one chatroom member. The seed (4.10) names no inputs besides the path.
+   * The seed (4.10) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -344,11 +344,11 @@ export class Chatrooms {
   }
 
   /**
-   * List a chatroom's members (paging)
+   * List a chatroom's members.
    *
    * `GET /{org_name}/{app_name}/chatrooms/{room_id}/members` — op `chatrooms.members`.
    *
-   * List a chatroom's members. Inputs named by the seed (4.10): paging.
+   * Inputs named by the seed (4.10): paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -364,11 +364,11 @@ export class Chatrooms {
   }
 
   /**
-   * Mute users in a chatroom (list of usernames, optional penalty params)
+   * Mute users in a chatroom.
    *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/mutes` — op `chatrooms.mute`.
    *
-   * Mute users in a chatroom. Inputs named by the seed (4.10): list of usernames, optional penalty params.
+   * Inputs named by the seed (4.10): list of usernames, optional penalty params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -381,11 +381,11 @@ export class Chatrooms {
   }
 
   /**
-   * Mute all members of a chatroom
+   * Mute all members of a chatroom.
    *
    * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/mute-all` — op `chatrooms.mute_all`.
    *
-   * Mute all members of a chatroom. The seed (4.10) names no inputs besides the path.
+   * The seed (4.10) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -397,11 +397,11 @@ export class Chatrooms {
   }
 
   /**
-   * List a chatroom's mutes (paging)
+   * List a chatroom's mutes.
    *
    * `GET /{org_name}/{app_name}/chatrooms/{room_id}/mutes` — op `chatrooms.mutes`.
    *
-   * List a chatroom's mutes. Inputs named by the seed (4.10): paging.
+   * Inputs named by the seed (4.10): paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -417,11 +417,11 @@ export class Chatrooms {
   }
 
   /**
-   * Get chatroom online counts (list of room ids)
+   * Get chatroom online counts.
    *
    * `POST /{org_name}/{app_name}/chatrooms/online-counts` — op `chatrooms.online_counts`.
    *
-   * Get chatroom online counts. Inputs named by the seed (4.10): list of room ids.
+   * Inputs named by the seed (4.10): list of room ids.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -435,11 +435,11 @@ export class Chatrooms {
   }
 
   /**
-   * Recall a chatroom message (optional reason)
+   * Recall a chatroom message.
    *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/messages/{message_id}/recall` — op `chatrooms.recall`.
    *
-   * Recall a chatroom message. Inputs named by the seed (4.10): optional reason.
+   * Inputs named by the seed (4.10): optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -453,11 +453,11 @@ export class Chatrooms {
   }
 
   /**
-   * List a chatroom's recent messages (optional limit)
+   * List a chatroom's recent messages.
    *
    * `GET /{org_name}/{app_name}/chatrooms/{room_id}/messages` — op `chatrooms.recent_messages`.
    *
-   * List a chatroom's recent messages. Inputs named by the seed (4.10): optional limit.
+   * Inputs named by the seed (4.10): optional limit.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    */
@@ -469,11 +469,11 @@ export class Chatrooms {
   }
 
   /**
-   * Remove a chatroom admin
+   * Remove a chatroom admin.
    *
    * `DELETE /{org_name}/{app_name}/chatrooms/{room_id}/admins/{username}` — op `chatrooms.remove_admin`.
    *
-   * Remove a chatroom admin. The seed (4.10) names no inputs besides the path.
+   * The seed (4.10) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -485,11 +485,11 @@ export class Chatrooms {
   }
 
   /**
-   * Remove chatroom attributes (list of keys)
+   * Remove chatroom attributes.
    *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/attributes/batch-delete` — op `chatrooms.remove_attributes`.
    *
-   * Remove chatroom attributes. Inputs named by the seed (4.10): list of keys.
+   * Inputs named by the seed (4.10): list of keys.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -503,11 +503,11 @@ export class Chatrooms {
   }
 
   /**
-   * Remove users from a chatroom's allowlist (list of usernames)
+   * Remove users from a chatroom's allowlist.
    *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/allowlist/batch-delete` — op `chatrooms.remove_from_allowlist`.
    *
-   * Remove users from a chatroom's allowlist. Inputs named by the seed (4.10): list of usernames.
+   * Inputs named by the seed (4.10): list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -521,11 +521,11 @@ export class Chatrooms {
   }
 
   /**
-   * Send a chatroom message (message params)
+   * Send a chatroom message.
    *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/messages` — op `chatrooms.send`.
    *
-   * Send a chatroom message. Inputs named by the seed (4.10): message params.
+   * Inputs named by the seed (4.10): message params.
    *
    * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
    *
@@ -542,11 +542,11 @@ export class Chatrooms {
   }
 
   /**
-   * Make a user a chatroom admin
+   * Make a user a chatroom admin.
    *
    * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/admins/{username}` — op `chatrooms.set_admin`.
    *
-   * Make a user a chatroom admin. The seed (4.10) names no inputs besides the path.
+   * The seed (4.10) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -558,11 +558,11 @@ export class Chatrooms {
   }
 
   /**
-   * Set chatroom attributes (map of string to string)
+   * Set chatroom attributes.
    *
    * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/attributes` — op `chatrooms.set_attributes`.
    *
-   * Set chatroom attributes. Inputs named by the seed (4.10): map of string to string.
+   * Inputs named by the seed (4.10): map of string to string.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -576,11 +576,11 @@ export class Chatrooms {
   }
 
   /**
-   * Transfer chatroom ownership (username, or null)
+   * Transfer chatroom ownership.
    *
    * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/owner` — op `chatrooms.transfer_owner`.
    *
-   * Transfer chatroom ownership. Inputs named by the seed (4.10): username, or null.
+   * Inputs named by the seed (4.10): username, or null.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -592,11 +592,11 @@ export class Chatrooms {
   }
 
   /**
-   * Unban users from a chatroom (list of usernames)
+   * Unban users from a chatroom.
    *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/bans/batch-delete` — op `chatrooms.unban`.
    *
-   * Unban users from a chatroom. Inputs named by the seed (4.10): list of usernames.
+   * Inputs named by the seed (4.10): list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -607,11 +607,11 @@ export class Chatrooms {
   }
 
   /**
-   * Unmute users in a chatroom (list of usernames)
+   * Unmute users in a chatroom.
    *
    * `POST /{org_name}/{app_name}/chatrooms/{room_id}/mutes/batch-delete` — op `chatrooms.unmute`.
    *
-   * Unmute users in a chatroom. Inputs named by the seed (4.10): list of usernames.
+   * Inputs named by the seed (4.10): list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -625,11 +625,11 @@ export class Chatrooms {
   }
 
   /**
-   * Unmute all members of a chatroom
+   * Unmute all members of a chatroom.
    *
    * `DELETE /{org_name}/{app_name}/chatrooms/{room_id}/mute-all` — op `chatrooms.unmute_all`.
    *
-   * Unmute all members of a chatroom. The seed (4.10) names no inputs besides the path.
+   * The seed (4.10) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -641,11 +641,11 @@ export class Chatrooms {
   }
 
   /**
-   * Update a chatroom (profile)
+   * Update a chatroom.
    *
    * `PATCH /{org_name}/{app_name}/chatrooms/{room_id}` — op `chatrooms.update`.
    *
-   * Update a chatroom. Inputs named by the seed (4.10): profile.
+   * Inputs named by the seed (4.10): profile.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *

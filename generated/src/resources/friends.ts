@@ -18,6 +18,7 @@ import {
   friendsSetSettings,
   friendsSettings,
   friendsUpdate,
+  friendsListAllPages,
   friendsListAll,
 } from '../funcs/friends.js';
 import type {
@@ -54,11 +55,11 @@ export class Friends {
   constructor(private readonly client: ImCore) {}
 
   /**
-   * Add a friend (optional params)
+   * Add a friend.
    *
    * `PUT /{org_name}/{app_name}/users/{username}/friends/{friend}` — op `friends.add`.
    *
-   * Add a friend. Inputs named by the seed (4.3): optional params.
+   * Inputs named by the seed (4.3): optional params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -71,11 +72,11 @@ export class Friends {
   }
 
   /**
-   * Add friends in batch (list of friend items)
+   * Add friends in batch.
    *
    * `POST /{org_name}/{app_name}/users/{username}/friends/batch` — op `friends.batch_add`.
    *
-   * Add friends in batch. Inputs named by the seed (4.3): list of friend items. The seed adds: helper splits at 100.
+   * Inputs named by the seed (4.3): list of friend items. The seed adds: helper splits at 100.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -91,11 +92,11 @@ export class Friends {
   }
 
   /**
-   * Delete friends in batch (list of usernames)
+   * Delete friends in batch.
    *
    * `POST /{org_name}/{app_name}/users/{username}/friends/batch-delete` — op `friends.batch_delete`.
    *
-   * Delete friends in batch. Inputs named by the seed (4.3): list of usernames.
+   * Inputs named by the seed (4.3): list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -109,11 +110,11 @@ export class Friends {
   }
 
   /**
-   * Check friends of a user (list of usernames)
+   * Check friends of a user.
    *
    * `POST /{org_name}/{app_name}/users/{username}/friends/check` — op `friends.check`.
    *
-   * Check friends of a user. Inputs named by the seed (4.3): list of usernames.
+   * Inputs named by the seed (4.3): list of usernames.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -124,11 +125,11 @@ export class Friends {
   }
 
   /**
-   * Delete a friend
+   * Delete a friend.
    *
    * `DELETE /{org_name}/{app_name}/users/{username}/friends/{friend}` — op `friends.delete`.
    *
-   * Delete a friend. The seed (4.3) names no inputs besides the path.
+   * The seed (4.3) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -137,11 +138,11 @@ export class Friends {
   }
 
   /**
-   * Delete all of a user's friends (returns a count)
+   * Delete all of a user's friends (returns a count).
    *
    * `DELETE /{org_name}/{app_name}/users/{username}/friends` — op `friends.delete_all`.
    *
-   * Delete all of a user's friends. The seed (4.3) names no inputs besides the path. The seed adds: returns a number (count).
+   * The seed (4.3) names no inputs besides the path. The seed adds: returns a number (count).
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -153,11 +154,11 @@ export class Friends {
   }
 
   /**
-   * Get one friend of a user
+   * Get one friend of a user.
    *
    * `GET /{org_name}/{app_name}/users/{username}/friends/{friend}` — op `friends.get`.
    *
-   * Get one friend of a user. The seed (4.3) names no inputs besides the path.
+   * The seed (4.3) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -168,11 +169,11 @@ export class Friends {
   }
 
   /**
-   * List a user's friends (cursor, known_version)
+   * List a user's friends.
    *
    * `GET /{org_name}/{app_name}/users/{username}/friends` — op `friends.list`.
    *
-   * List a user's friends. Inputs named by the seed (4.3): cursor, known_version.
+   * Inputs named by the seed (4.3): cursor, known_version.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -188,11 +189,11 @@ export class Friends {
   }
 
   /**
-   * List a user's friend requests (list params)
+   * List a user's friend requests.
    *
    * `GET /{org_name}/{app_name}/users/{username}/friend-requests` — op `friends.requests`.
    *
-   * List a user's friend requests. Inputs named by the seed (4.3): list params (required object).
+   * Inputs named by the seed (4.3): list params (required object).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -208,11 +209,11 @@ export class Friends {
   }
 
   /**
-   * Set a user's friend settings (friend_add_mode)
+   * Set a user's friend settings.
    *
    * `PUT /{org_name}/{app_name}/users/{username}/friend-settings` — op `friends.set_settings`.
    *
-   * Set a user's friend settings. Inputs named by the seed (4.3): friend_add_mode.
+   * Inputs named by the seed (4.3): friend_add_mode.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -226,11 +227,11 @@ export class Friends {
   }
 
   /**
-   * Get a user's friend settings
+   * Get a user's friend settings.
    *
    * `GET /{org_name}/{app_name}/users/{username}/friend-settings` — op `friends.settings`.
    *
-   * Get a user's friend settings. The seed (4.3) names no inputs besides the path.
+   * The seed (4.3) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -244,11 +245,11 @@ export class Friends {
   }
 
   /**
-   * Update a friend (remark and custom attributes)
+   * Update a friend.
    *
    * `PATCH /{org_name}/{app_name}/users/{username}/friends/{friend}` — op `friends.update`.
    *
-   * Update a friend. Inputs named by the seed (4.3): remark and custom attributes.
+   * Inputs named by the seed (4.3): remark and custom attributes.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -263,6 +264,14 @@ export class Friends {
    *
    * From friends.list x-pagination versioned in the spec.
    */
+  listAllPages(
+    params: FriendsListParams,
+    options?: RequestOptions,
+  ): Promise<VersionedSnapshot<FriendsListItem>> {
+    return friendsListAllPages(this.client, params, options);
+  }
+
+  /** @deprecated Renamed `listAllPages` (`friendsListAllPages`): `…All` read like an operation on all items (as `groups.muteAll` is). Same behaviour. */
   listAll(
     params: FriendsListParams,
     options?: RequestOptions,

@@ -30,6 +30,7 @@ import {
   groupsUnmuteMember,
   groupsUpdate,
   groupsUpdateMember,
+  groupsMembersAllPages,
   groupsMembersAll,
   groupsSetMuteAll,
 } from '../funcs/groups.js';
@@ -97,11 +98,11 @@ export class Groups {
   constructor(private readonly client: ImCore) {}
 
   /**
-   * Add members to a group (list of usernames)
+   * Add members to a group.
    *
    * `POST /{org_name}/{app_name}/groups/{group_id}/members/batch` — op `groups.add_members`.
    *
-   * Add members to a group. Inputs named by the seed (4.5): list of usernames.
+   * Inputs named by the seed (4.5): list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -115,11 +116,11 @@ export class Groups {
   }
 
   /**
-   * Add a user to a group's blacklist (optional reason)
+   * Add a user to a group's blacklist.
    *
    * `PUT /{org_name}/{app_name}/groups/{group_id}/blacklist/{username}` — op `groups.add_to_blacklist`.
    *
-   * Add a user to a group's blacklist. Inputs named by the seed (4.5): optional reason.
+   * Inputs named by the seed (4.5): optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -133,11 +134,11 @@ export class Groups {
   }
 
   /**
-   * List a group's blacklist (paging)
+   * List a group's blacklist.
    *
    * `GET /{org_name}/{app_name}/groups/{group_id}/blacklist` — op `groups.blacklist`.
    *
-   * List a group's blacklist. Inputs named by the seed (4.5): paging.
+   * Inputs named by the seed (4.5): paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -153,11 +154,11 @@ export class Groups {
   }
 
   /**
-   * Create a group (owner username, optional params)
+   * Create a group.
    *
    * `POST /{org_name}/{app_name}/groups` — op `groups.create`.
    *
-   * Create a group. Inputs named by the seed (4.5): owner username, optional params. The seed adds: result is a create-group result.
+   * Inputs named by the seed (4.5): owner username, optional params. The seed adds: result is a create-group result.
    *
    * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
    *
@@ -170,11 +171,11 @@ export class Groups {
   }
 
   /**
-   * Delete a group (optional reason)
+   * Delete a group.
    *
    * `DELETE /{org_name}/{app_name}/groups/{group_id}` — op `groups.delete`.
    *
-   * Delete a group. Inputs named by the seed (4.5): optional reason.
+   * Inputs named by the seed (4.5): optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -185,11 +186,11 @@ export class Groups {
   }
 
   /**
-   * Disable a group (optional reason)
+   * Disable a group.
    *
    * `POST /{org_name}/{app_name}/groups/{group_id}/disable` — op `groups.disable`.
    *
-   * Disable a group. Inputs named by the seed (4.5): optional reason.
+   * Inputs named by the seed (4.5): optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -200,11 +201,11 @@ export class Groups {
   }
 
   /**
-   * Enable a group
+   * Enable a group.
    *
    * `POST /{org_name}/{app_name}/groups/{group_id}/enable` — op `groups.enable`.
    *
-   * Enable a group. The seed (4.5) names no inputs besides the path.
+   * The seed (4.5) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -213,11 +214,11 @@ export class Groups {
   }
 
   /**
-   * Get a group
+   * Get a group.
    *
    * `GET /{org_name}/{app_name}/groups/{group_id}` — op `groups.get`.
    *
-   * Get a group. The seed (4.5) names no inputs besides the path.
+   * The seed (4.5) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -228,11 +229,11 @@ export class Groups {
   }
 
   /**
-   * Get a user's group invite settings
+   * Get a user's group invite settings.
    *
    * `GET /{org_name}/{app_name}/users/{username}/group-settings` — op `groups.invite_settings`.
    *
-   * Get a user's group invite settings. The seed (4.5) names no inputs besides the path.
+   * The seed (4.5) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -246,11 +247,11 @@ export class Groups {
   }
 
   /**
-   * List groups (paging)
+   * List groups.
    *
    * `GET /{org_name}/{app_name}/groups` — op `groups.list`.
    *
-   * List groups. Inputs named by the seed (4.5): paging.
+   * Inputs named by the seed (4.5): paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -266,11 +267,11 @@ export class Groups {
   }
 
   /**
-   * Get one group member
+   * Get one group member.
    *
    * `GET /{org_name}/{app_name}/groups/{group_id}/members/{username}` — op `groups.member`.
    *
-   * Get one group member. The seed (4.5) names no inputs besides the path.
+   * The seed (4.5) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -281,11 +282,11 @@ export class Groups {
   }
 
   /**
-   * List a group's members (cursor, known_version)
+   * List a group's members.
    *
    * `GET /{org_name}/{app_name}/groups/{group_id}/members` — op `groups.members`.
    *
-   * List a group's members. Inputs named by the seed (4.5): cursor, known_version.
+   * Inputs named by the seed (4.5): cursor, known_version.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -301,11 +302,11 @@ export class Groups {
   }
 
   /**
-   * Mute all members of a group
+   * Mute all members of a group.
    *
    * `PUT /{org_name}/{app_name}/groups/{group_id}/mute-all` — op `groups.mute_all`.
    *
-   * Mute all members of a group. The seed (4.5) names no inputs besides the path.
+   * The seed (4.5) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -314,11 +315,11 @@ export class Groups {
   }
 
   /**
-   * Mute a group member (optional duration in seconds)
+   * Mute a group member.
    *
    * `PUT /{org_name}/{app_name}/groups/{group_id}/members/{username}/mute` — op `groups.mute_member`.
    *
-   * Mute a group member. Inputs named by the seed (4.5): optional duration in seconds.
+   * Inputs named by the seed (4.5): optional duration in seconds.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -332,11 +333,11 @@ export class Groups {
   }
 
   /**
-   * List the groups of a user (paging)
+   * List the groups of a user.
    *
    * `GET /{org_name}/{app_name}/users/{username}/groups` — op `groups.of_user`.
    *
-   * List the groups of a user. Inputs named by the seed (4.5): paging.
+   * Inputs named by the seed (4.5): paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -352,11 +353,11 @@ export class Groups {
   }
 
   /**
-   * Remove a user from a group's blacklist
+   * Remove a user from a group's blacklist.
    *
    * `DELETE /{org_name}/{app_name}/groups/{group_id}/blacklist/{username}` — op `groups.remove_from_blacklist`.
    *
-   * Remove a user from a group's blacklist. The seed (4.5) names no inputs besides the path.
+   * The seed (4.5) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -368,11 +369,11 @@ export class Groups {
   }
 
   /**
-   * Remove members from a group (list of usernames)
+   * Remove members from a group.
    *
    * `POST /{org_name}/{app_name}/groups/{group_id}/members/batch-delete` — op `groups.remove_members`.
    *
-   * Remove members from a group. Inputs named by the seed (4.5): list of usernames.
+   * Inputs named by the seed (4.5): list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -386,11 +387,11 @@ export class Groups {
   }
 
   /**
-   * List a group's requests (paging)
+   * List a group's requests.
    *
    * `GET /{org_name}/{app_name}/groups/{group_id}/requests` — op `groups.requests`.
    *
-   * List a group's requests. Inputs named by the seed (4.5): paging.
+   * Inputs named by the seed (4.5): paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -406,11 +407,11 @@ export class Groups {
   }
 
   /**
-   * Set a user's group invite settings (invite_mode)
+   * Set a user's group invite settings.
    *
    * `PUT /{org_name}/{app_name}/users/{username}/group-settings` — op `groups.set_invite_settings`.
    *
-   * Set a user's group invite settings. Inputs named by the seed (4.5): invite_mode.
+   * Inputs named by the seed (4.5): invite_mode.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -424,11 +425,11 @@ export class Groups {
   }
 
   /**
-   * Set a group member's role (role)
+   * Set a group member's role.
    *
    * `PUT /{org_name}/{app_name}/groups/{group_id}/members/{username}/role` — op `groups.set_role`.
    *
-   * Set a group member's role. Inputs named by the seed (4.5): role.
+   * Inputs named by the seed (4.5): role.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -437,11 +438,11 @@ export class Groups {
   }
 
   /**
-   * Transfer group ownership (username)
+   * Transfer group ownership.
    *
    * `PUT /{org_name}/{app_name}/groups/{group_id}/owner` — op `groups.transfer_owner`.
    *
-   * Transfer group ownership. Inputs named by the seed (4.5): username.
+   * Inputs named by the seed (4.5): username.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -453,11 +454,11 @@ export class Groups {
   }
 
   /**
-   * Unmute all members of a group
+   * Unmute all members of a group.
    *
    * `DELETE /{org_name}/{app_name}/groups/{group_id}/mute-all` — op `groups.unmute_all`.
    *
-   * Unmute all members of a group. The seed (4.5) names no inputs besides the path.
+   * The seed (4.5) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -469,11 +470,11 @@ export class Groups {
   }
 
   /**
-   * Unmute a group member
+   * Unmute a group member.
    *
    * `DELETE /{org_name}/{app_name}/groups/{group_id}/members/{username}/mute` — op `groups.unmute_member`.
    *
-   * Unmute a group member. The seed (4.5) names no inputs besides the path.
+   * The seed (4.5) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -485,11 +486,11 @@ export class Groups {
   }
 
   /**
-   * Update a group (profile and settings)
+   * Update a group.
    *
    * `PATCH /{org_name}/{app_name}/groups/{group_id}` — op `groups.update`.
    *
-   * Update a group. Inputs named by the seed (4.5): profile and settings.
+   * Inputs named by the seed (4.5): profile and settings.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -502,11 +503,11 @@ export class Groups {
   }
 
   /**
-   * Update a group member (member profile)
+   * Update a group member.
    *
    * `PATCH /{org_name}/{app_name}/groups/{group_id}/members/{username}` — op `groups.update_member`.
    *
-   * Update a group member. Inputs named by the seed (4.5): member profile.
+   * Inputs named by the seed (4.5): member profile.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -526,6 +527,14 @@ export class Groups {
    *
    * From groups.members x-pagination versioned in the spec.
    */
+  membersAllPages(
+    params: GroupsMembersParams,
+    options?: RequestOptions,
+  ): Promise<VersionedSnapshot<GroupsMembersItem>> {
+    return groupsMembersAllPages(this.client, params, options);
+  }
+
+  /** @deprecated Renamed `membersAllPages` (`groupsMembersAllPages`): `…All` read like an operation on all items (as `groups.muteAll` is). Same behaviour. */
   membersAll(
     params: GroupsMembersParams,
     options?: RequestOptions,

@@ -46,11 +46,11 @@ export class Messages {
   constructor(private readonly client: ImCore) {}
 
   /**
-   * Recall messages in batch (list of message ids, optional reason)
+   * Recall messages in batch.
    *
    * `POST /{org_name}/{app_name}/messages/batch-recall` — op `messages.batch_recall`.
    *
-   * Recall messages in batch. Inputs named by the seed (4.6): list of message ids, optional reason.
+   * Inputs named by the seed (4.6): list of message ids, optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -64,11 +64,11 @@ export class Messages {
   }
 
   /**
-   * Send a message to many users (list of recipient usernames, params)
+   * Send a message to many users.
    *
    * `POST /{org_name}/{app_name}/messages/batch` — op `messages.batch_send`.
    *
-   * Send a message to many users. Inputs named by the seed (4.6): list of recipient usernames, params. The seed adds: helper splits at 1000.
+   * Inputs named by the seed (4.6): list of recipient usernames, params. The seed adds: helper splits at 1000.
    *
    * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
    *
@@ -88,11 +88,11 @@ export class Messages {
   }
 
   /**
-   * Edit a message (edit params)
+   * Edit a message.
    *
    * `PATCH /{org_name}/{app_name}/messages/{message_id}` — op `messages.edit`.
    *
-   * Edit a message. Inputs named by the seed (4.6): edit params.
+   * Inputs named by the seed (4.6): edit params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -105,11 +105,11 @@ export class Messages {
   }
 
   /**
-   * Export messages (export params)
+   * Export messages.
    *
    * `GET /{org_name}/{app_name}/messages` — op `messages.export`.
    *
-   * Export messages. Inputs named by the seed (4.6): export params. The seed adds: export page.
+   * Inputs named by the seed (4.6): export params. The seed adds: export page.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -125,11 +125,11 @@ export class Messages {
   }
 
   /**
-   * Get a message
+   * Get a message.
    *
    * `GET /{org_name}/{app_name}/messages/{message_id}` — op `messages.get`.
    *
-   * Get a message. The seed (4.6) names no inputs besides the path.
+   * The seed (4.6) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -140,11 +140,11 @@ export class Messages {
   }
 
   /**
-   * Pin a message (optional reason)
+   * Pin a message.
    *
    * `PUT /{org_name}/{app_name}/messages/{message_id}/pin` — op `messages.pin`.
    *
-   * Pin a message. Inputs named by the seed (4.6): optional reason.
+   * Inputs named by the seed (4.6): optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -155,11 +155,11 @@ export class Messages {
   }
 
   /**
-   * Recall a message (optional reason)
+   * Recall a message.
    *
    * `POST /{org_name}/{app_name}/messages/{message_id}/recall` — op `messages.recall`.
    *
-   * Recall a message. Inputs named by the seed (4.6): optional reason.
+   * Inputs named by the seed (4.6): optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -170,11 +170,11 @@ export class Messages {
   }
 
   /**
-   * Send a message (message params, client_msg_id)
+   * Send a message.
    *
    * `POST /{org_name}/{app_name}/messages` — op `messages.send`.
    *
-   * Send a message. Inputs named by the seed (4.6): message params, client_msg_id.
+   * Inputs named by the seed (4.6): message params, client_msg_id.
    *
    * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
    *
@@ -191,11 +191,11 @@ export class Messages {
   }
 
   /**
-   * List messages sent by a user (paging)
+   * List messages sent by a user.
    *
    * `GET /{org_name}/{app_name}/users/{username}/sent-messages` — op `messages.sent_by`.
    *
-   * List messages sent by a user. Inputs named by the seed (4.6): paging.
+   * Inputs named by the seed (4.6): paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -211,11 +211,11 @@ export class Messages {
   }
 
   /**
-   * Unpin a message (optional reason)
+   * Unpin a message.
    *
    * `DELETE /{org_name}/{app_name}/messages/{message_id}/pin` — op `messages.unpin`.
    *
-   * Unpin a message. Inputs named by the seed (4.6): optional reason.
+   * Inputs named by the seed (4.6): optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *

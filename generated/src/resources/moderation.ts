@@ -85,11 +85,11 @@ export class Moderation {
   constructor(private readonly client: ImCore) {}
 
   /**
-   * Add words to a word list (list of words)
+   * Add words to a word list.
    *
    * `POST /{org_name}/{app_name}/moderation/word-lists/{list_id}/words/batch` — op `moderation.add_words`.
    *
-   * Add words to a word list. Inputs named by the seed (4.11): list of words.
+   * Inputs named by the seed (4.11): list of words.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -103,11 +103,11 @@ export class Moderation {
   }
 
   /**
-   * Decide moderation items in batch (list of item ids, decision params)
+   * Decide moderation items in batch.
    *
    * `POST /{org_name}/{app_name}/moderation/items/batch-decide` — op `moderation.batch_decide`.
    *
-   * Decide moderation items in batch. Inputs named by the seed (4.11): list of item ids, decision params.
+   * Inputs named by the seed (4.11): list of item ids, decision params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -121,11 +121,11 @@ export class Moderation {
   }
 
   /**
-   * Check text (scene, text params)
+   * Check text.
    *
    * `POST /{org_name}/{app_name}/moderation/text-check` — op `moderation.check_text`.
    *
-   * Check text. Inputs named by the seed (4.11): scene, text params.
+   * Inputs named by the seed (4.11): scene, text params.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -141,11 +141,11 @@ export class Moderation {
   }
 
   /**
-   * Clear a user's violations (optional reason; returns a count)
+   * Clear a user's violations.
    *
    * `DELETE /{org_name}/{app_name}/moderation/users/{username}/violations` — op `moderation.clear_violations`.
    *
-   * Clear a user's violations. Inputs named by the seed (4.11): optional reason. The seed adds: returns a number.
+   * Inputs named by the seed (4.11): optional reason. The seed adds: returns a number.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -159,11 +159,11 @@ export class Moderation {
   }
 
   /**
-   * Get the moderation config
+   * Get the moderation config.
    *
    * `GET /{org_name}/{app_name}/moderation/config` — op `moderation.config`.
    *
-   * Get the moderation config. The seed (4.11) names no inputs besides the path.
+   * The seed (4.11) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -177,11 +177,11 @@ export class Moderation {
   }
 
   /**
-   * Create a word list (name, optional params)
+   * Create a word list.
    *
    * `POST /{org_name}/{app_name}/moderation/word-lists` — op `moderation.create_word_list`.
    *
-   * Create a word list. Inputs named by the seed (4.11): name, optional params.
+   * Inputs named by the seed (4.11): name, optional params.
    *
    * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
    *
@@ -195,11 +195,11 @@ export class Moderation {
   }
 
   /**
-   * Decide a moderation item (decision, actions, count_violation, note, version)
+   * Decide a moderation item.
    *
    * `POST /{org_name}/{app_name}/moderation/items/{item_id}/decide` — op `moderation.decide`.
    *
-   * Decide a moderation item. Inputs named by the seed (4.11): decision, actions, count_violation, note, version.
+   * Inputs named by the seed (4.11): decision, actions, count_violation, note, version.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -215,11 +215,11 @@ export class Moderation {
   }
 
   /**
-   * Delete a word list
+   * Delete a word list.
    *
    * `DELETE /{org_name}/{app_name}/moderation/word-lists/{list_id}` — op `moderation.delete_word_list`.
    *
-   * Delete a word list. The seed (4.11) names no inputs besides the path.
+   * The seed (4.11) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -231,11 +231,11 @@ export class Moderation {
   }
 
   /**
-   * Escalate a moderation item (optional note)
+   * Escalate a moderation item.
    *
    * `POST /{org_name}/{app_name}/moderation/items/{item_id}/escalate` — op `moderation.escalate`.
    *
-   * Escalate a moderation item. Inputs named by the seed (4.11): optional note.
+   * Inputs named by the seed (4.11): optional note.
    *
    * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
    */
@@ -247,11 +247,11 @@ export class Moderation {
   }
 
   /**
-   * Get a moderation item
+   * Get a moderation item.
    *
    * `GET /{org_name}/{app_name}/moderation/items/{item_id}` — op `moderation.item`.
    *
-   * Get a moderation item. The seed (4.11) names no inputs besides the path.
+   * The seed (4.11) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -262,11 +262,11 @@ export class Moderation {
   }
 
   /**
-   * Get a moderation item's content
+   * Get a moderation item's content.
    *
    * `GET /{org_name}/{app_name}/moderation/items/{item_id}/content` — op `moderation.item_content`.
    *
-   * Get a moderation item's content. The seed (4.11) names no inputs besides the path.
+   * The seed (4.11) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -280,11 +280,11 @@ export class Moderation {
   }
 
   /**
-   * List moderation items (optional scene, status filters, paging)
+   * List moderation items.
    *
    * `GET /{org_name}/{app_name}/moderation/items` — op `moderation.items`.
    *
-   * List moderation items. Inputs named by the seed (4.11): optional scene, status filters, paging.
+   * Inputs named by the seed (4.11): optional scene, status filters, paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -300,11 +300,11 @@ export class Moderation {
   }
 
   /**
-   * List platform actions (paging)
+   * List platform actions.
    *
    * `GET /{org_name}/{app_name}/moderation/platform-actions` — op `moderation.platform_actions`.
    *
-   * List platform actions. Inputs named by the seed (4.11): paging.
+   * Inputs named by the seed (4.11): paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -320,11 +320,11 @@ export class Moderation {
   }
 
   /**
-   * Remove words from a word list (list of words; returns a count)
+   * Remove words from a word list.
    *
    * `POST /{org_name}/{app_name}/moderation/word-lists/{list_id}/words/batch-delete` — op `moderation.remove_words`.
    *
-   * Remove words from a word list. Inputs named by the seed (4.11): list of words. The seed adds: returns a number.
+   * Inputs named by the seed (4.11): list of words. The seed adds: returns a number.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -338,11 +338,11 @@ export class Moderation {
   }
 
   /**
-   * Submit a moderation report (report params)
+   * Submit a moderation report.
    *
    * `POST /{org_name}/{app_name}/moderation/reports` — op `moderation.report`.
    *
-   * Submit a moderation report. Inputs named by the seed (4.11): report params.
+   * Inputs named by the seed (4.11): report params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -356,11 +356,11 @@ export class Moderation {
   }
 
   /**
-   * Get moderation stats (stats params)
+   * Get moderation stats.
    *
    * `GET /{org_name}/{app_name}/moderation/stats` — op `moderation.stats`.
    *
-   * Get moderation stats. Inputs named by the seed (4.11): stats params.
+   * Inputs named by the seed (4.11): stats params.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -374,11 +374,11 @@ export class Moderation {
   }
 
   /**
-   * Update the moderation config (partial config)
+   * Update the moderation config.
    *
    * `PATCH /{org_name}/{app_name}/moderation/config` — op `moderation.update_config`.
    *
-   * Update the moderation config. Inputs named by the seed (4.11): partial config.
+   * Inputs named by the seed (4.11): partial config.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -394,11 +394,11 @@ export class Moderation {
   }
 
   /**
-   * Update a word list
+   * Update a word list.
    *
    * `PATCH /{org_name}/{app_name}/moderation/word-lists/{list_id}` — op `moderation.update_word_list`.
    *
-   * Update a word list. The seed (4.11) names no inputs besides the path.
+   * The seed (4.11) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -412,11 +412,11 @@ export class Moderation {
   }
 
   /**
-   * List a user's violations (paging)
+   * List a user's violations.
    *
    * `GET /{org_name}/{app_name}/moderation/users/{username}/violations` — op `moderation.violations`.
    *
-   * List a user's violations. Inputs named by the seed (4.11): paging.
+   * Inputs named by the seed (4.11): paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -432,11 +432,11 @@ export class Moderation {
   }
 
   /**
-   * Get a word list
+   * Get a word list.
    *
    * `GET /{org_name}/{app_name}/moderation/word-lists/{list_id}` — op `moderation.word_list`.
    *
-   * Get a word list. The seed (4.11) names no inputs besides the path.
+   * The seed (4.11) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    */
@@ -448,11 +448,11 @@ export class Moderation {
   }
 
   /**
-   * List word lists
+   * List word lists.
    *
    * `GET /{org_name}/{app_name}/moderation/word-lists` — op `moderation.word_lists`.
    *
-   * List word lists. The seed (4.11) names no inputs besides the path.
+   * The seed (4.11) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    */
@@ -464,11 +464,11 @@ export class Moderation {
   }
 
   /**
-   * List the words of a word list (paging)
+   * List the words of a word list.
    *
    * `GET /{org_name}/{app_name}/moderation/word-lists/{list_id}/words` — op `moderation.words`.
    *
-   * List the words of a word list. Inputs named by the seed (4.11): paging.
+   * Inputs named by the seed (4.11): paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *

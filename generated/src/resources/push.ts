@@ -14,6 +14,7 @@ import {
   pushUnmuteGroup,
   pushUnmuteSingle,
   pushUpdateSettings,
+  pushMutesAllPages,
   pushMutesAll,
 } from '../funcs/push.js';
 import type {
@@ -43,11 +44,11 @@ export class Push {
   constructor(private readonly client: ImCore) {}
 
   /**
-   * List a user's push devices
+   * List a user's push devices.
    *
    * `GET /{org_name}/{app_name}/users/{username}/push-devices` — op `push.devices`.
    *
-   * List a user's push devices. The seed (4.9) names no inputs besides the path.
+   * The seed (4.9) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    */
@@ -56,11 +57,11 @@ export class Push {
   }
 
   /**
-   * Mute push for a group conversation (mode, optional params)
+   * Mute push for a group conversation.
    *
    * `PUT /{org_name}/{app_name}/users/{username}/push-settings/conversations/group/{group_id}` — op `push.mute_group`.
    *
-   * Mute push for a group conversation. Inputs named by the seed (4.9): mode (none or mention_only), optional params.
+   * Inputs named by the seed (4.9): mode (none or mention_only), optional params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -76,11 +77,11 @@ export class Push {
   }
 
   /**
-   * Mute push for a single conversation (mode, optional params)
+   * Mute push for a single conversation.
    *
    * `PUT /{org_name}/{app_name}/users/{username}/push-settings/conversations/single/{peer}` — op `push.mute_single`.
    *
-   * Mute push for a single conversation. Inputs named by the seed (4.9): mode (none), optional params.
+   * Inputs named by the seed (4.9): mode (none), optional params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -96,11 +97,11 @@ export class Push {
   }
 
   /**
-   * List a user's push conversation mutes (cursor, known_version)
+   * List a user's push conversation mutes.
    *
    * `GET /{org_name}/{app_name}/users/{username}/push-settings/conversations` — op `push.mutes`.
    *
-   * List a user's push conversation mutes. Inputs named by the seed (4.9): cursor, known_version.
+   * Inputs named by the seed (4.9): cursor, known_version.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -116,11 +117,11 @@ export class Push {
   }
 
   /**
-   * Get a user's push settings
+   * Get a user's push settings.
    *
    * `GET /{org_name}/{app_name}/users/{username}/push-settings` — op `push.settings`.
    *
-   * Get a user's push settings. The seed (4.9) names no inputs besides the path.
+   * The seed (4.9) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -131,11 +132,11 @@ export class Push {
   }
 
   /**
-   * Unbind a user's push device
+   * Unbind a user's push device.
    *
    * `DELETE /{org_name}/{app_name}/users/{username}/push-devices/{session_id}` — op `push.unbind_device`.
    *
-   * Unbind a user's push device. The seed (4.9) names no inputs besides the path.
+   * The seed (4.9) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -147,11 +148,11 @@ export class Push {
   }
 
   /**
-   * Unmute push for a group conversation
+   * Unmute push for a group conversation.
    *
    * `DELETE /{org_name}/{app_name}/users/{username}/push-settings/conversations/group/{group_id}` — op `push.unmute_group`.
    *
-   * Unmute push for a group conversation. The seed (4.9) names no inputs besides the path.
+   * The seed (4.9) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -163,11 +164,11 @@ export class Push {
   }
 
   /**
-   * Unmute push for a single conversation
+   * Unmute push for a single conversation.
    *
    * `DELETE /{org_name}/{app_name}/users/{username}/push-settings/conversations/single/{peer}` — op `push.unmute_single`.
    *
-   * Unmute push for a single conversation. The seed (4.9) names no inputs besides the path.
+   * The seed (4.9) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -179,11 +180,11 @@ export class Push {
   }
 
   /**
-   * Update a user's push settings (partial settings)
+   * Update a user's push settings.
    *
    * `PATCH /{org_name}/{app_name}/users/{username}/push-settings` — op `push.update_settings`.
    *
-   * Update a user's push settings. Inputs named by the seed (4.9): partial settings.
+   * Inputs named by the seed (4.9): partial settings.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -203,6 +204,14 @@ export class Push {
    *
    * From push.mutes x-pagination versioned in the spec.
    */
+  mutesAllPages(
+    params: PushMutesParams,
+    options?: RequestOptions,
+  ): Promise<VersionedSnapshot<PushMutesItem>> {
+    return pushMutesAllPages(this.client, params, options);
+  }
+
+  /** @deprecated Renamed `mutesAllPages` (`pushMutesAllPages`): `…All` read like an operation on all items (as `groups.muteAll` is). Same behaviour. */
   mutesAll(
     params: PushMutesParams,
     options?: RequestOptions,

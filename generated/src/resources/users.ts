@@ -70,11 +70,11 @@ export class Users {
   constructor(private readonly client: ImCore) {}
 
   /**
-   * Create users in batch (list of user inputs)
+   * Create users in batch.
    *
    * `POST /{org_name}/{app_name}/users/batch` — op `users.batch_create`.
    *
-   * Create users in batch. Inputs named by the seed (4.2): list of user inputs. The seed adds: helper splits at 100 per request.
+   * Inputs named by the seed (4.2): list of user inputs. The seed adds: helper splits at 100 per request.
    *
    * Retry class U (unique create): resent automatically on a network error, timeout or 5xx. A resent call that answers already_exists may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -90,11 +90,11 @@ export class Users {
   }
 
   /**
-   * Create a user (username, optional profile params)
+   * Create a user.
    *
    * `POST /{org_name}/{app_name}/users` — op `users.create`.
    *
-   * Create a user. Inputs named by the seed (4.2): username, optional profile params.
+   * Inputs named by the seed (4.2): username, optional profile params.
    *
    * Retry class U (unique create): resent automatically on a network error, timeout or 5xx. A resent call that answers already_exists may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -107,11 +107,11 @@ export class Users {
   }
 
   /**
-   * Delete a user
+   * Delete a user.
    *
    * `DELETE /{org_name}/{app_name}/users/{username}` — op `users.delete`.
    *
-   * Delete a user. The seed (4.2) names no inputs besides the path.
+   * The seed (4.2) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -120,11 +120,11 @@ export class Users {
   }
 
   /**
-   * Disable a user (optional params)
+   * Disable a user.
    *
    * `POST /{org_name}/{app_name}/users/{username}/disable` — op `users.disable`.
    *
-   * Disable a user. Inputs named by the seed (4.2): optional params.
+   * Inputs named by the seed (4.2): optional params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -135,11 +135,11 @@ export class Users {
   }
 
   /**
-   * Enable a user
+   * Enable a user.
    *
    * `POST /{org_name}/{app_name}/users/{username}/enable` — op `users.enable`.
    *
-   * Enable a user. The seed (4.2) names no inputs besides the path.
+   * The seed (4.2) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -148,11 +148,11 @@ export class Users {
   }
 
   /**
-   * Get a user
+   * Get a user.
    *
    * `GET /{org_name}/{app_name}/users/{username}` — op `users.get`.
    *
-   * Get a user. The seed (4.2) names no inputs besides the path.
+   * The seed (4.2) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -163,11 +163,11 @@ export class Users {
   }
 
   /**
-   * Issue a login ticket for a user (optional params)
+   * Issue a login ticket for a user.
    *
    * `POST /{org_name}/{app_name}/users/{username}/login-tickets` — op `users.issue_login_ticket`.
    *
-   * Issue a login ticket for a user. Inputs named by the seed (4.2): optional params.
+   * Inputs named by the seed (4.2): optional params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -183,11 +183,11 @@ export class Users {
   }
 
   /**
-   * Kick a user from one session
+   * Kick a user from one session.
    *
    * `DELETE /{org_name}/{app_name}/users/{username}/sessions/{session_id}` — op `users.kick`.
    *
-   * Kick a user from one session. The seed (4.2) names no inputs besides the path.
+   * The seed (4.2) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -196,11 +196,11 @@ export class Users {
   }
 
   /**
-   * Kick a user from all sessions
+   * Kick a user from all sessions.
    *
    * `DELETE /{org_name}/{app_name}/users/{username}/sessions` — op `users.kick_all`.
    *
-   * Kick a user from all sessions. The seed (4.2) names no inputs besides the path.
+   * The seed (4.2) names no inputs besides the path.
    *
    * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
    */
@@ -209,11 +209,11 @@ export class Users {
   }
 
   /**
-   * List users (paging)
+   * List users.
    *
    * `GET /{org_name}/{app_name}/users` — op `users.list`.
    *
-   * List users. Inputs named by the seed (4.2): paging.
+   * Inputs named by the seed (4.2): paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -229,11 +229,11 @@ export class Users {
   }
 
   /**
-   * List muted users (paging)
+   * List muted users.
    *
    * `GET /{org_name}/{app_name}/mutes` — op `users.list_muted`.
    *
-   * List muted users. Inputs named by the seed (4.2): paging.
+   * Inputs named by the seed (4.2): paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -249,11 +249,11 @@ export class Users {
   }
 
   /**
-   * Look up users (list of usernames)
+   * Look up users.
    *
    * `POST /{org_name}/{app_name}/users/lookup` — op `users.lookup`.
    *
-   * Look up users. Inputs named by the seed (4.2): list of usernames.
+   * Inputs named by the seed (4.2): list of usernames.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
@@ -264,11 +264,11 @@ export class Users {
   }
 
   /**
-   * Mute a user in a scope (optional params)
+   * Mute a user in a scope.
    *
    * `PUT /{org_name}/{app_name}/users/{username}/mutes/{scope}` — op `users.mute`.
    *
-   * Mute a user in a scope. Inputs named by the seed (4.2): optional params.
+   * Inputs named by the seed (4.2): optional params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
@@ -281,11 +281,11 @@ export class Users {
   }
 
   /**
-   * List a user's mutes
+   * List a user's mutes.
    *
    * `GET /{org_name}/{app_name}/users/{username}/mutes` — op `users.mutes`.
    *
-   * List a user's mutes. The seed (4.2) names no inputs besides the path.
+   * The seed (4.2) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    */
@@ -294,11 +294,11 @@ export class Users {
   }
 
   /**
-   * List a user's sessions
+   * List a user's sessions.
    *
    * `GET /{org_name}/{app_name}/users/{username}/sessions` — op `users.sessions`.
    *
-   * List a user's sessions. The seed (4.2) names no inputs besides the path.
+   * The seed (4.2) names no inputs besides the path.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    */
@@ -307,11 +307,11 @@ export class Users {
   }
 
   /**
-   * Set a user's password (password)
+   * Set a user's password.
    *
    * `PUT /{org_name}/{app_name}/users/{username}/password` — op `users.set_password`.
    *
-   * Set a user's password. Inputs named by the seed (4.2): password.
+   * Inputs named by the seed (4.2): password.
    *
    * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
    */
@@ -323,11 +323,11 @@ export class Users {
   }
 
   /**
-   * Unmute a user in a scope
+   * Unmute a user in a scope.
    *
    * `DELETE /{org_name}/{app_name}/users/{username}/mutes/{scope}` — op `users.unmute`.
    *
-   * Unmute a user in a scope. The seed (4.2) names no inputs besides the path.
+   * The seed (4.2) names no inputs besides the path.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    */
@@ -336,11 +336,11 @@ export class Users {
   }
 
   /**
-   * Update a user (partial profile)
+   * Update a user.
    *
    * `PATCH /{org_name}/{app_name}/users/{username}` — op `users.update`.
    *
-   * Update a user. Inputs named by the seed (4.2): partial profile.
+   * Inputs named by the seed (4.2): partial profile.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *

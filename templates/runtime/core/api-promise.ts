@@ -34,18 +34,19 @@ export class ApiPromise<T> extends Promise<T> {
     return this.#data;
   }
 
+  // `reason: any`, as in the lib's Promise: a handler typed `(err: Error) => …` must be accepted.
   override then<R1 = T, R2 = never>(
-    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
-    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null | undefined,
+    onrejected?: ((reason: any) => R2 | PromiseLike<R2>) | null | undefined,
   ): Promise<R1 | R2> {
     return this.#parsed().then(onfulfilled, onrejected);
   }
 
-  override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
+  override catch<R = never>(onrejected?: ((reason: any) => R | PromiseLike<R>) | null | undefined): Promise<T | R> {
     return this.#parsed().catch(onrejected);
   }
 
-  override finally(onfinally?: (() => void) | null): Promise<T> {
+  override finally(onfinally?: (() => void) | null | undefined): Promise<T> {
     return this.#parsed().finally(onfinally);
   }
 }

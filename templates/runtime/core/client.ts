@@ -8,11 +8,12 @@ import { ApiPromise, type WithResponse } from './api-promise.js';
 import { ConfigError, CredentialsRevokedError, ImError, InvalidClientError, ValidationError } from './errors.js';
 import type { ClientOptions, ClientSecretSource, RequestOptions } from './options.js';
 import { CallScope } from '../internal/call-scope.js';
-import { resolveConfig, type ResolvedConfig } from '../internal/config.js';
+import { checkedHeaders, resolveConfig, type ResolvedConfig } from '../internal/config.js';
 import { fillDedupeKey } from '../internal/dedupe-key.js';
 import { safeLogger, type SafeLogger } from '../internal/logger.js';
 import { QuotaGate, type RateLimitState } from '../internal/quota-gate.js';
 import { SecretRedactor } from '../internal/redact.js';
+import { nearMissIssues } from '../internal/near-miss.js';
 import { asParams, buildRequest } from '../internal/request-builder.js';
 import { retryPolicyFor } from '../internal/retry.js';
 import { sendWithRetries, type RuntimeContext } from '../internal/send-with-retries.js';
@@ -30,23 +31,44 @@ async function loadValidator(op: OperationSpec): Promise<RequestValidator> {
   return validator;
 }
 
+/**
+ * What clients made by `withOptions` share with the client they came from: the App Token cache,
+ * the 429 pause (the quota is per application), the revoked state and the secrets to mask.
+ */
+interface Session {
+  tokens: TokenManager;
+  gate: QuotaGate;
+  redactor: SecretRedactor;
+  state: { secret: ClientSecretSource | undefined; revoked: CredentialsRevokedError | undefined };
+}
+
+/** Carries the session from `withOptions` through a subclass constructor that takes options only. */
+const SHARED_SESSION = Symbol('im-openapi.shared-session');
+
+/** Options that decide which App Token a client holds: overriding one starts a session of its own. */
+const IDENTITY_OPTIONS = ['baseUrl', 'orgName', 'appName', 'appKey', 'clientId', 'clientSecret', 'tokenStore'] as const;
+
 export class ImCore {
+  readonly #options: ClientOptions;
   readonly #config: ResolvedConfig;
-  #secret: ClientSecretSource | undefined;
-  readonly #redactor = new SecretRedactor();
+  readonly #redactor: SecretRedactor;
   readonly #logger: SafeLogger;
   readonly #tokens: TokenManager;
   readonly #runtime: RuntimeContext;
   readonly #gate: QuotaGate;
-  #revoked: CredentialsRevokedError | undefined;
+  readonly #state: Session['state'];
 
   constructor(options: ClientOptions) {
     const config = resolveConfig(options);
+    const shared = (options as { [SHARED_SESSION]?: Session })[SHARED_SESSION];
+    this.#options = { ...options };
+    delete (this.#options as { [SHARED_SESSION]?: Session })[SHARED_SESSION];
     this.#config = config;
-    this.#secret = config.clientSecret;
+    this.#redactor = shared?.redactor ?? new SecretRedactor();
+    this.#state = shared?.state ?? { secret: config.clientSecret, revoked: undefined };
     if (typeof config.clientSecret === 'string') this.#redactor.add(config.clientSecret);
     this.#logger = safeLogger(config.logger, this.#redactor);
-    this.#tokens = new TokenManager({
+    this.#tokens = shared?.tokens ?? new TokenManager({
       store: config.tokenStore,
       storeBudgetMs: config.tokenStoreTimeoutMs,
       key: tokenStoreKey(config.baseUrl, config.orgName, config.appName, config.clientId),
@@ -59,7 +81,7 @@ export class ImCore {
       },
       logger: this.#logger,
     });
-    this.#gate = new QuotaGate(config.now, config.sleep);
+    this.#gate = shared?.gate ?? new QuotaGate(config.now, config.sleep);
     this.#runtime = {
       fetch: config.fetch,
       logger: this.#logger,
@@ -69,12 +91,37 @@ export class ImCore {
       sleep: config.sleep,
       random: config.random,
       maxRetryAfterMs: config.maxRetryAfterMs,
+      baseHeaders: config.baseHeaders,
       getToken: (signal) => this.#tokens.getToken(signal),
       invalidateToken: (token) => this.#tokens.invalidate(token),
       dropForeignToken: (token) => this.#tokens.dropIfForeign(token),
       revokedError: (operationId) => this.#revokedError(operationId),
       revoke: (error) => this.#revoke(error),
     };
+  }
+
+  /**
+   * A new client of the same class with some options changed (e.g. `timeoutMs`, `maxRetries`,
+   * `defaultHeaders`, `logger`), like openai-node's `withOptions`. It shares this client's App
+   * Token cache, 429 pause and revoked state, so no second token exchange happens. Changing an
+   * option that decides the token (`baseUrl`, `appKey`/`orgName`/`appName`, `clientId`,
+   * `clientSecret`, `tokenStore`) gives it a token cache of its own instead. While the cache is
+   * shared, token exchanges run with the first client's settings (its fetch, timeouts, logger).
+   */
+  withOptions(overrides: Partial<ClientOptions>): this {
+    if (typeof overrides !== 'object' || overrides === null) throw new ConfigError('withOptions', 'must be given an object of client options.');
+    const merged: ClientOptions = { ...this.#options };
+    // appKey and orgName/appName are two spellings of one thing: the override's spelling wins.
+    if (overrides.appKey !== undefined) {
+      delete merged.orgName;
+      delete merged.appName;
+    }
+    if (overrides.orgName !== undefined || overrides.appName !== undefined) delete merged.appKey;
+    for (const [name, value] of Object.entries(overrides)) if (value !== undefined) (merged as unknown as Record<string, unknown>)[name] = value;
+    const ownSession = IDENTITY_OPTIONS.some((name) => overrides[name] !== undefined && overrides[name] !== this.#options[name]);
+    const session: Session = { tokens: this.#tokens, gate: this.#gate, redactor: this.#redactor, state: this.#state };
+    const Ctor = this.constructor as new (options: ClientOptions) => this;
+    return new Ctor(ownSession ? merged : Object.assign(merged, { [SHARED_SESSION]: session }));
   }
 
   get baseUrl(): string {
@@ -99,7 +146,7 @@ export class ImCore {
   }
   /** True once the service said app_deleted / tenant_closed; every call then fails at once. */
   get credentialsRevoked(): boolean {
-    return this.#revoked !== undefined;
+    return this.#state.revoked !== undefined;
   }
 
   /** Calls one operation. Await the result, or `.withResponse()` for status, headers and request id. */
@@ -110,9 +157,13 @@ export class ImCore {
   async #call(op: OperationSpec, rawParams: unknown, options: RequestOptions = {}): Promise<WithResponse<unknown>> {
     const revoked = this.#revokedError(op.id);
     if (revoked) throw revoked;
-    checkRequestOptions(options);
+    const ownHeaders = checkRequestOptions(options);
     const params = asParams(op.id, rawParams);
     const validate = options.validate ?? this.#config.validateRequests;
+    if (validate) {
+      const misses = nearMissIssues(op, params);
+      if (misses.length > 0) throw new ValidationError(op.id, misses);
+    }
     if (validate && op.loadValidator) {
       let issues: ReturnType<RequestValidator['validate']>;
       try {
@@ -123,8 +174,6 @@ export class ImCore {
       if (issues && issues.length > 0) throw new ValidationError(op.id, issues);
     }
     const policy = retryPolicyFor(op, params);
-    const ownHeaders: Record<string, string> = {};
-    for (const [name, value] of Object.entries(options.headers ?? {})) ownHeaders[name.toLowerCase()] = String(value);
     const filled = fillDedupeKey(op, params, ownHeaders, options.idempotencyKey);
     const request = buildRequest(op, filled.params, this.#config, options.contentType);
     const scope = new CallScope({
@@ -168,7 +217,7 @@ export class ImCore {
   }
 
   async #readSecret(): Promise<string> {
-    const source = this.#secret;
+    const source = this.#state.secret;
     if (source === undefined) throw this.#revokedError(TOKEN_EXCHANGE_OPERATION.id) ?? new ImError('No client secret.');
     let value: unknown;
     try {
@@ -188,7 +237,7 @@ export class ImCore {
     try {
       return await this.#exchangeWith(first);
     } catch (err) {
-      if (err instanceof InvalidClientError && typeof this.#secret === 'function') {
+      if (err instanceof InvalidClientError && typeof this.#state.secret === 'function') {
         const second = await this.#readSecret();
         if (second !== first) {
           this.#logger.info('token exchange refused (invalid_client); the client secret changed, exchanging again with the new one');
@@ -206,7 +255,7 @@ export class ImCore {
   }
 
   #revokedError(operationId: string): CredentialsRevokedError | undefined {
-    const first = this.#revoked;
+    const first = this.#state.revoked;
     if (!first) return undefined;
     return new CredentialsRevokedError({
       status: first.status,
@@ -226,9 +275,9 @@ export class ImCore {
   }
 
   async #revoke(error: CredentialsRevokedError): Promise<void> {
-    if (this.#revoked) return;
-    this.#revoked = error;
-    this.#secret = undefined;
+    if (this.#state.revoked) return;
+    this.#state.revoked = error;
+    this.#state.secret = undefined;
     this.#logger.error(`credentials revoked (${error.reason}); every later call of this client fails at once`);
     await this.#tokens.discard(error.reason);
     try {
@@ -247,9 +296,7 @@ export class ImCore {
   }
 }
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-function checkRequestOptions(options: RequestOptions): void {
+function checkRequestOptions(options: RequestOptions): Record<string, string> {
   if (typeof options !== 'object' || options === null) throw new ConfigError('requestOptions', 'must be an object.');
   const { maxRetries, timeoutMs, deadlineMs, headers, signal, maxResponseBytes } = options;
   // (contentType is checked against the operation's media types when the request is built)
@@ -268,13 +315,5 @@ function checkRequestOptions(options: RequestOptions): void {
   if (deadlineMs !== undefined && !(typeof deadlineMs === 'number' && deadlineMs > 0 && Number.isFinite(deadlineMs))) {
     throw new ConfigError('requestOptions.deadlineMs', `must be a positive number of ms (got ${String(deadlineMs)}).`);
   }
-  if (headers !== undefined && (typeof headers !== 'object' || headers === null)) {
-    throw new ConfigError('requestOptions.headers', 'must be an object of header names to values.');
-  }
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    if (!HEADER_NAME.test(name)) throw new ConfigError('requestOptions.headers', `has an invalid header name ${JSON.stringify(name)}.`);
-    if (typeof value !== 'string' || /[\r\n\0]/.test(value)) {
-      throw new ConfigError('requestOptions.headers', `the value of ${name} must be a string without CR, LF or NUL.`);
-    }
-  }
+  return checkedHeaders('requestOptions.headers', headers);
 }

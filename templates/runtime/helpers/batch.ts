@@ -19,16 +19,17 @@ import { AbortError, CredentialsRevokedError, ImError, ValidationError } from '.
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec, ValidationIssue } from '../operation.js';
 import { freshDedupeKey } from '../internal/dedupe-key.js';
+import { nearMissIssues } from '../internal/near-miss.js';
 import { asParams } from '../internal/request-builder.js';
 
 export interface BatchOptions extends RequestOptions {
   /** Chunks in flight at once (default 2). */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /**
    * Resolve with every chunk's outcome even when some chunk failed (check `ok`). Default false:
    * such a batch rejects with a `BatchError` carrying the same outcome.
    */
-  settled?: boolean;
+  settled?: boolean | undefined;
 }
 
 interface ChunkBase {
@@ -95,6 +96,11 @@ export async function sendInBatches<TResult>(
     throw new ValidationError(op.id, [{ pointer: `/${split.field}`, rule: 'minItems', message: `\`${split.field}\` must be a non-empty list` }]);
   }
   const { concurrency = DEFAULT_CONCURRENCY, settled = false, ...requestOptions } = options;
+  if (requestOptions.validate !== false) {
+    // before the batch key is derived: a misspelt key field (clientMsgId) must not be replaced by a fresh key
+    const misses = nearMissIssues(op, params);
+    if (misses.length > 0) throw new ValidationError(op.id, misses);
+  }
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new ImError(`concurrency must be a whole number ≥ 1, got ${String(concurrency)}.`);
 
   const ranges: { start: number; end: number }[] = [];

@@ -21,11 +21,11 @@ export interface PendingDecision {
 
 export interface PendingItemsOptions<TItem> extends RequestOptions {
   /** Only items of this scene. */
-  scene?: string;
+  scene?: string | undefined;
   /** Items fetched per page (default 20). */
-  pageSize?: number;
+  pageSize?: number | undefined;
   /** Statuses walked, in order (default pending, then auto_violation). */
-  statuses?: readonly string[];
+  statuses?: readonly string[] | undefined;
   /** Return a decision to submit, or null to leave the item alone. */
   decide: (item: TItem) => PendingDecision | null | Promise<PendingDecision | null>;
 }

@@ -3,9 +3,20 @@
  * parts in flight, whatever the file size. Sources: a file path, bytes, a Blob, a Web
  * ReadableStream or any async iterable of bytes (a Node Readable).
  */
-import { ImError } from '../core/errors.js';
+import { ImError, ValidationError } from '../core/errors.js';
 
-export type UploadSource = string | Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+/**
+ * What an upload reads: `{ path }` for a file, or the bytes themselves. A file is named
+ * explicitly, never by a bare string: `upload('hello world')` would otherwise read a file called
+ * "hello world" (text is uploaded as bytes: `new TextEncoder().encode(text)`).
+ */
+export type UploadSource = { path: string } | Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+
+const SOURCE_KINDS = 'a { path } for a file, a Uint8Array/Buffer, an ArrayBuffer, a Blob, a ReadableStream or an async iterable of bytes';
+
+function sourceError(helperId: string, pointer: string, rule: string, message: string): ValidationError {
+  return new ValidationError(helperId, [{ pointer, rule, message }]);
+}
 
 export interface SourcePart {
   partNumber: number;
@@ -24,9 +35,12 @@ export interface PartReader {
   close(): Promise<void>;
 }
 
-export async function openPartReader(source: UploadSource, partSize: number): Promise<PartReader> {
+/** `helperId` names the helper in errors (e.g. `media.upload`). Every bad source is a ValidationError, before anything is sent. */
+export async function openPartReader(source: UploadSource, partSize: number, helperId = 'upload'): Promise<PartReader> {
   if (!Number.isInteger(partSize) || partSize < 1) throw new ImError(`partSize must be a whole number of bytes ≥ 1, got ${String(partSize)}.`);
-  if (typeof source === 'string') return fileReader(source, partSize);
+  if (typeof source === 'string') {
+    throw sourceError(helperId, '/source', 'type', "source is a string, which is never read as a file path: give { path: '<file>' } to upload a file, or bytes (new TextEncoder().encode(text)) to upload text");
+  }
   if (source instanceof Uint8Array || source instanceof ArrayBuffer) {
     const bytes = source instanceof Uint8Array ? source : new Uint8Array(source);
     return sliceReader(bytes.byteLength, partSize, async (start, end) => bytes.subarray(start, end));
@@ -38,7 +52,12 @@ export async function openPartReader(source: UploadSource, partSize: number): Pr
   if (source && typeof (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] === 'function') {
     return streamReader((source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator](), partSize);
   }
-  throw new ImError('Unsupported upload source: give a file path, a Uint8Array/Buffer, an ArrayBuffer, a Blob, a ReadableStream or an async iterable of bytes.');
+  if (source && typeof source === 'object' && 'path' in source) {
+    const path: unknown = source.path;
+    if (typeof path !== 'string' || path.trim() === '') throw sourceError(helperId, '/source/path', 'type', 'source.path must be a non-empty file path');
+    return fileReader(path, partSize, helperId);
+  }
+  throw sourceError(helperId, '/source', 'type', `unsupported upload source; give ${SOURCE_KINDS}`);
 }
 
 function sliceReader(size: number, partSize: number, read: (start: number, end: number) => Promise<Uint8Array>, close = async () => {}): PartReader {
@@ -63,10 +82,16 @@ function sliceReader(size: number, partSize: number, read: (start: number, end: 
   };
 }
 
-async function fileReader(path: string, partSize: number): Promise<PartReader> {
+async function fileReader(path: string, partSize: number, helperId: string): Promise<PartReader> {
   // Imported only when a path is given, so the package still loads where node:fs is absent.
   const { open } = await import('node:fs/promises');
-  const handle = await open(path, 'r');
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, 'r');
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    throw sourceError(helperId, '/source/path', 'file', `cannot open ${JSON.stringify(path)} (${typeof code === 'string' ? code : 'error'})`);
+  }
   const { size } = await handle.stat();
   return sliceReader(
     size,

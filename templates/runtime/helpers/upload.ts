@@ -11,6 +11,8 @@ import type { OperationSpec } from '../operation.js';
 import { openPartReader, type PartReader, type SourcePart, type UploadSource } from './upload-source.js';
 
 export interface UploadOperations {
+  /** The helper's own name for errors, e.g. `media.upload` (default: the create operation's id). */
+  helperId?: string;
   create: OperationSpec;
   partUrls: OperationSpec;
   uploadedParts: OperationSpec;
@@ -25,21 +27,21 @@ export interface UploadProgress {
 }
 
 export interface UploadOptions extends Omit<RequestOptions, 'idempotencyKey'> {
-  filename?: string;
-  contentType?: string;
+  filename?: string | undefined;
+  contentType?: string | undefined;
   /** Bytes per part (default 8 MiB). Memory stays near partSize × concurrency. */
-  partSize?: number;
+  partSize?: number | undefined;
   /** Parts in flight at once (default 3). */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Total size, when the source is a stream and you know it. */
-  size?: number;
+  size?: number | undefined;
   /** More fields for media.create_upload (its params are not documented by the service). */
-  createParams?: Record<string, unknown>;
-  onProgress?: (progress: UploadProgress) => void;
+  createParams?: Record<string, unknown> | undefined;
+  onProgress?: ((progress: UploadProgress) => void) | undefined;
   /** Resends of one part after a network error or 5xx (default 2). */
-  partRetries?: number;
+  partRetries?: number | undefined;
   /** fetch used for the part uploads (default: global fetch). */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
 }
 
 export interface UploadResult<TFile = unknown> {
@@ -69,7 +71,7 @@ const PART_URL = 'url';
 export const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 
 export async function uploadFile<TFile>(client: ImCore, ops: UploadOperations, source: UploadSource, options: UploadOptions = {}): Promise<UploadResult<TFile>> {
-  const reader = await openPartReader(source, options.partSize ?? DEFAULT_PART_SIZE);
+  const reader = await openPartReader(source, options.partSize ?? DEFAULT_PART_SIZE, ops.helperId ?? ops.create.id);
   const size = reader.size ?? options.size;
   let fileId: string;
   try {
@@ -94,10 +96,17 @@ export async function uploadFile<TFile>(client: ImCore, ops: UploadOperations, s
 }
 
 export async function resumeUpload<TFile>(client: ImCore, ops: UploadOperations, fileId: string, source: UploadSource, options: UploadOptions = {}): Promise<UploadResult<TFile>> {
-  const uploaded = await client.request<Record<string, unknown>>(ops.uploadedParts, { file_id: fileId }, callOptions(options));
+  // the source first: a bad one is refused before anything is sent
+  const reader = await openPartReader(source, options.partSize ?? DEFAULT_PART_SIZE, ops.helperId ?? ops.uploadedParts.id);
+  let uploaded: Record<string, unknown>;
+  try {
+    uploaded = await client.request<Record<string, unknown>>(ops.uploadedParts, { file_id: fileId }, callOptions(options));
+  } catch (err) {
+    await reader.close().catch(() => undefined);
+    throw err;
+  }
   const items = Array.isArray(uploaded?.items) ? (uploaded.items as Record<string, unknown>[]) : [];
   const done = new Set(items.map((p) => Number(p[PART_NUMBER])).filter((n) => Number.isInteger(n) && n > 0));
-  const reader = await openPartReader(source, options.partSize ?? DEFAULT_PART_SIZE);
   return sendAndComplete<TFile>(client, ops, fileId, reader, done, options);
 }
 

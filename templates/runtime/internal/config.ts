@@ -9,6 +9,7 @@ import { assertServerSide } from './server-only.js';
 import type { FetchLike } from './http-attempt.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './send-with-retries.js';
 import type { Logger } from './logger.js';
+import { SDK_NAME, SDK_VERSION } from '../sdk-version.js';
 import { MemoryTokenStore, type TokenEvent, type TokenStore } from './token-manager.js';
 import type { CredentialsRevokedError } from '../core/errors.js';
 
@@ -33,6 +34,8 @@ export interface ResolvedConfig {
   tokenRefreshMarginMs: number | undefined;
   onTokenEvent: ((event: TokenEvent) => void) | undefined;
   onCredentialsRevoked: ((error: CredentialsRevokedError) => void) | undefined;
+  /** Sent with every request (lower-case names): the User-Agent, then the defaultHeaders option. */
+  baseHeaders: Record<string, string>;
   random: () => number;
   sleep: Sleep;
   now: () => number;
@@ -125,6 +128,31 @@ function tokenStoreOf(value: unknown): TokenStore {
   return value as TokenStore;
 }
 
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Checks a headers option (names RFC 9110 tokens, values strings without CR/LF/NUL) and returns
+ * it with lower-case names. `option` names it in the error.
+ */
+export function checkedHeaders(option: string, headers: unknown): Record<string, string> {
+  if (headers === undefined) return {};
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) throw new ConfigError(option, 'must be an object of header names to values.');
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name)) throw new ConfigError(option, `has an invalid header name ${JSON.stringify(name)}.`);
+    if (typeof value !== 'string' || /[\r\n\0]/.test(value)) throw new ConfigError(option, `the value of ${name} must be a string without CR, LF or NUL.`);
+    out[name.toLowerCase()] = value;
+  }
+  return out;
+}
+
+/** `im-server-sdk/1.2.3 node/20.11.0` (or the runtime's name where it is not Node). */
+export function userAgent(): string {
+  const g = globalThis as { process?: { versions?: { node?: string } }; Deno?: { version?: { deno?: string } }; Bun?: { version?: string }; navigator?: { userAgent?: string } };
+  const runtime = g.Bun?.version ? `bun/${g.Bun.version}` : g.Deno?.version?.deno ? `deno/${g.Deno.version.deno}` : g.process?.versions?.node ? `node/${g.process.versions.node}` : 'runtime/unknown';
+  return `${SDK_NAME}/${SDK_VERSION} ${runtime}`;
+}
+
 export function resolveConfig(options: ClientOptions): ResolvedConfig {
   if (typeof options !== 'object' || options === null) {
     throw new ConfigError('options', 'must be an object with baseUrl, appKey (or orgName and appName), clientId and clientSecret.');
@@ -172,6 +200,7 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     tokenRefreshMarginMs: o.tokenRefreshMarginMs === undefined ? undefined : number('tokenRefreshMarginMs', o.tokenRefreshMarginMs, 0, 0),
     onTokenEvent: optionalFunction('onTokenEvent', o.onTokenEvent),
     onCredentialsRevoked: optionalFunction('onCredentialsRevoked', o.onCredentialsRevoked),
+    baseHeaders: { 'user-agent': userAgent(), ...checkedHeaders('defaultHeaders', o.defaultHeaders) },
     random: internals.random ?? Math.random,
     sleep: internals.sleep ?? realSleep,
     now: internals.now ?? Date.now,

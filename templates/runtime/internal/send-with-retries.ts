@@ -43,6 +43,8 @@ export interface RuntimeContext {
   sleep: Sleep;
   random: () => number;
   maxRetryAfterMs: number;
+  /** Headers of every request (lower-case names): User-Agent and the client's defaultHeaders. */
+  baseHeaders?: Record<string, string>;
   getToken(signal: AbortSignal): Promise<string>;
   invalidateToken(token: string): Promise<void>;
   /** After 403 permission_denied: drops `token` when it came from the token store (true), else false. */
@@ -112,7 +114,7 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
       }
       rt.redactor.add(token);
     }
-    const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
+    const headers: Record<string, string> = { accept: 'application/json', ...rt.baseHeaders, ...call.headers };
     if (request.headers) Object.assign(headers, request.headers);
     if (request.body !== undefined) headers['content-type'] = request.contentType ?? 'application/json';
     if (token !== undefined) headers.authorization = `Bearer ${token}`;

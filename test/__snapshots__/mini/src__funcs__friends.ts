@@ -7,8 +7,6 @@ import { friendsListOperation } from '../operations.js';
 import type { FriendsListItem, FriendsListPage, FriendsListParams } from '../types/friends.js';
 
 /**
- * friends.list
- *
  * `GET /{org_name}/{app_name}/users/{username}/friends` — op `friends.list`.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
@@ -30,10 +28,19 @@ export function friendsList(
  *
  * From friends.list x-pagination versioned in the spec.
  */
-export function friendsListAll(
+export function friendsListAllPages(
   client: ImCore,
   params: FriendsListParams,
   options?: RequestOptions,
 ): Promise<VersionedSnapshot<FriendsListItem>> {
   return fetchVersionedList(client, friendsListOperation, params, options);
+}
+
+/** @deprecated Renamed `listAllPages` (`friendsListAllPages`): `…All` read like an operation on all items (as `groups.muteAll` is). Same behaviour. */
+export function friendsListAll(
+  client: ImCore,
+  params: FriendsListParams,
+  options?: RequestOptions,
+): Promise<VersionedSnapshot<FriendsListItem>> {
+  return friendsListAllPages(client, params, options);
 }

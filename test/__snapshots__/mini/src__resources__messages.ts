@@ -10,8 +10,6 @@ export class Messages {
   constructor(private readonly client: ImCore) {}
 
   /**
-   * messages.send
-   *
    * `POST /{org_name}/{app_name}/messages` — op `messages.send`.
    *
    * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
