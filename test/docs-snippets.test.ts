@@ -38,6 +38,15 @@ export function tsSnippets(doc: string, text: string): Snippet[] {
   return out;
 }
 
+/** `text` with the `## <title>` section's lines blanked (line numbers kept for the messages). */
+function withoutSection(text: string, title: string): string {
+  const lines = text.split('\n');
+  const start = lines.indexOf(`## ${title}`);
+  if (start < 0) return text;
+  const end = lines.findIndex((l, i) => i > start && /^## /.test(l));
+  return lines.map((l, i) => (i >= start && (end < 0 || i < end) ? '' : l)).join('\n');
+}
+
 const PRELUDE = `// Names the README's snippets use without declaring them.
 import type { ImClient } from 'im-server-sdk';
 declare global {
@@ -53,7 +62,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('package docs', () => {
   const docs = ['README.md', 'api.md'].map((name) => ({ name, text: readFileSync(join(repoRoot, 'generated', name), 'utf8') }));
-  const snippets = docs.flatMap((d) => tsSnippets(d.name, d.text));
+  // The Callbacks section's snippets mount the receiver in Express, Fastify, Koa, Hono, NestJS and
+  // the edge entry: test/readme-callbacks.test.ts compiles them with those frameworks' types and
+  // the app code they call (db, isSpam), so they are not compiled twice here.
+  const snippets = docs.flatMap((d) => tsSnippets(d.name, d.name === 'README.md' ? withoutSection(d.text, 'Callbacks') : d.text));
 
   it('the docs have ts snippets, and few are marked not compiled', () => {
     expect(snippets.filter((s) => s.doc === 'README.md').length).toBeGreaterThanOrEqual(8);

@@ -202,9 +202,9 @@ export function createCallbackHandlerWith<
         headers,
         rawBody: body,
         secrets,
-        toleranceSeconds: options.toleranceSeconds,
+        ...(options.toleranceSeconds !== undefined ? { toleranceSeconds: options.toleranceSeconds } : {}),
         now: clock,
-        nonceStore: options.nonceStore && budgeted(options.nonceStore, budgetMs, 'nonce store'),
+        ...(options.nonceStore ? { nonceStore: budgeted(options.nonceStore, budgetMs, 'nonce store') } : {}),
       }, match);
     } catch (err) {
       if (err instanceof CallbackVerificationError) {
