@@ -3,8 +3,9 @@
  * framework from npm (exact-pinned devDependencies): a real server on 127.0.0.1, a request
  * signed by the kit's signer verified and processed, its redelivery deduplicated (acknowledged,
  * not processed again), a tampered one refused with 401, and a JSON route beside it still
- * parsing JSON. Next.js route handlers are `(request: Request) => Promise<Response>` exports:
- * tested by calling the exported POST with a real Request (Next.js itself is not installed).
+ * parsing JSON. Next.js route handlers are `(request: NextRequest) => Promise<Response>` exports:
+ * tested by calling the exported POST with Next's own NextRequest from `next/server` (a `next dev`
+ * server is not started: it compiles with SWC, which the route handler does not need).
  */
 import 'reflect-metadata';
 import { createServer } from 'node:http';
@@ -159,13 +160,14 @@ describe('callback receiver recipes, each against the real framework', () => {
     }
   });
 
-  it('Next.js route handlers (app/im/callbacks/route.ts): export const POST, Node and edge runtime', async () => {
+  it('Next.js 15 route handlers (app/im/callbacks/route.ts): export const POST, Node and edge runtime, called with a NextRequest', async () => {
     // route.ts:  export const POST = createCallbackHandler({ … });   (edge: from 'im-server-sdk/callbacks/edge')
+    const { NextRequest } = await import('next/server.js');
     for (const kit of [{ createCallbackHandler }, edge]) {
       const { seen, options } = receiver();
-      const route = { POST: kit.createCallbackHandler(options) };
+      const route: { POST: (request: InstanceType<typeof NextRequest>) => Promise<Response> } = { POST: kit.createCallbackHandler(options) };
       await exercise(async (headers, body) => {
-        const res = await route.POST(new Request('http://127.0.0.1:3000/im/callbacks', { method: 'POST', headers, body }));
+        const res = await route.POST(new NextRequest('http://127.0.0.1:3000/im/callbacks', { method: 'POST', headers, body }));
         return { status: res.status, text: await res.text() };
       }, seen);
     }
