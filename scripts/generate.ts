@@ -26,12 +26,13 @@ async function main(): Promise<number> {
   const started = performance.now();
   // --no-cache: format and compile everything afresh (what a fresh clone does on its first run).
   const cache = process.argv.includes('--no-cache') ? undefined : new DiskGeneratorCache(join(root, 'node_modules/.cache/im-openapi/generator-cache.json'), generatorFingerprint(root));
-  const { model, files } = await generate(readGeneratorInput(root), cache);
+  const input = readGeneratorInput(root);
+  const { model, files } = await generate(input, cache);
   cache?.save();
   for (const w of model.warnings) console.warn(`warning: ${formatWarning(w)}`);
   const failOn = argValue('--fail-on');
   if (failOn !== undefined && failOn !== 'breaking' && failOn !== 'addition') throw new Error(`--fail-on takes breaking or addition, not ${failOn}`);
-  const report = buildChangeReport(root, model, argValue('--base') ?? 'HEAD');
+  const report = buildChangeReport(root, model, argValue('--base') ?? 'HEAD', input.openapiText);
   let reportFails = false;
   if ('error' in report) console.log(`change report: skipped, ${report.error}`);
   else {

@@ -26,9 +26,11 @@ export function readBaseSpec(root: string, base: string, specPath = 'spec/openap
   }
 }
 
-export function buildChangeReport(root: string, head: ApiModel, base: string): ChangeReport | { error: string } {
+/** `headText`: the spec being generated; when the base is the same text there is nothing to compare. */
+export function buildChangeReport(root: string, head: ApiModel, base: string, headText?: string): ChangeReport | { error: string } {
   const spec = readBaseSpec(root, base);
   if ('error' in spec) return spec;
+  if (headText !== undefined && spec.text === headText) return { base: spec.label, bump: 'none', counts: { breaking: 0, addition: 0, 'non-breaking': 0 }, changes: [] };
   let baseModel: ApiModel;
   try {
     baseModel = specModel(spec.text, head.source);
