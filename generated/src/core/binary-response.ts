@@ -6,6 +6,7 @@
  * or `cancel()` it: an unread body keeps its connection busy. The call's `timeoutMs`, deadline
  * and signal cover the request until the answer's headers; reading the body is up to you.
  */
+import { concatBytes } from '../internal/bytes.js';
 import { ImError, ResponseTooLargeError } from './errors.js';
 
 export class BinaryResponse {
@@ -77,14 +78,7 @@ export class BinaryResponse {
       chunks.push(value);
       total += value.byteLength;
     }
-    if (chunks.length === 1) return chunks[0]!;
-    const out = new Uint8Array(total);
-    let at = 0;
-    for (const c of chunks) {
-      out.set(c, at);
-      at += c.byteLength;
-    }
-    return out;
+    return concatBytes(chunks, total);
   }
 
   /** The whole body as a Blob typed with the answer's Content-Type. */

@@ -23,6 +23,7 @@
  * gets a 503 with Retry-After (the service resends the batch later), so it is never acknowledged
  * before the event is stored. A store with only claim/release falls back to claim-then-process.
  */
+import { concatBytes } from '../internal/bytes.js';
 import { CallbackVerificationError } from './errors.js';
 import { allow, hookAnswerBody, isHookDecision, MAX_HOOK_ANSWER_BYTES, reject } from './decisions.js';
 import type { HookDecision } from './decisions.js';
@@ -461,18 +462,6 @@ export async function readWebBody(request: Request, limit: number, timeoutMs = D
     clearTimeout(timer);
   }
   return concatBytes(chunks, total);
-}
-
-/** The chunks as one array (no Buffer: this module runs on edge runtimes too). */
-function concatBytes(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
 }
 
 const UTF8 = new TextEncoder();
