@@ -14,18 +14,23 @@
  *   copy is only validated, never sent.
  */
 
-/** Marker strings that cannot occur in JSON text produced by JSON.stringify for a string. */
-const MARK = '\u0000bigint:';
-
+/**
+ * A bigint is first written as a marked string, then the marked strings are turned into digits.
+ * The marker holds a random part drawn per call, so a caller's own string that happens to look
+ * like a marker (it cannot guess the random part) is never turned into a number.
+ */
 export function jsonStringifyLossless(value: unknown, space?: number): string | undefined {
+  const tag = `\u0000bigint-${Math.random().toString(36).slice(2, 12)}:`;
   let found = false;
   const text = JSON.stringify(value, (_key, v: unknown) => {
     if (typeof v !== 'bigint') return v;
     found = true;
-    return `${MARK}${v.toString()}`;
+    return `${tag}${v.toString()}`;
   }, space);
-  // "\u0000bigint:123" (as JSON writes the marker) → 123
-  return found && text !== undefined ? text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1') : text;
+  if (!found || text === undefined) return text;
+  // the marker as JSON writes it ("\u0000bigint-<random>:123") → 123
+  const written = JSON.stringify(tag).slice(1, -1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text.replace(new RegExp(`"${written}(-?\\d+)"`, 'g'), '$1');
 }
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -43,16 +48,18 @@ const STRING_OR_LONG_INTEGER = /"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])-?\d{16,}(?![.\d
  */
 export function jsonParseLossless(text: string): unknown {
   if (!/\d{16}/.test(text)) return JSON.parse(text);
+  // random per call, as in jsonStringifyLossless: a string in the body cannot pass for a marker
+  const tag = `\u0000bigint-${Math.random().toString(36).slice(2, 12)}:`;
   let found = false;
   const marked = text.replace(STRING_OR_LONG_INTEGER, (token) => {
     if (token.charCodeAt(0) === 0x22) return token;
     const n = BigInt(token);
     if (n <= SAFE && n >= -SAFE) return token;
     found = true;
-    return `"\\u0000bigint:${token}"`;
+    return JSON.stringify(`${tag}${token}`);
   });
   if (!found) return JSON.parse(text);
-  return JSON.parse(marked, (_key, v: unknown) => (typeof v === 'string' && v.startsWith(MARK) ? BigInt(v.slice(MARK.length)) : v));
+  return JSON.parse(marked, (_key, v: unknown) => (typeof v === 'string' && v.startsWith(tag) ? BigInt(v.slice(tag.length)) : v));
 }
 
 /** A copy with every bigint as a number (for validation only); the same value when there is none. */

@@ -43,3 +43,18 @@ test('the client keeps an int64 above 2^53 of a response exact (a bigint, not 90
     await svc.close();
   }
 });
+
+describe('jsonStringifyLossless and look-alike strings', () => {
+  test('a caller\'s string shaped like the bigint marker stays a string; the bigint beside it becomes digits', () => {
+    const value = { text: '\u0000bigint:5', other: '\u0000bigint-abcdefghij:7', n: 9007199254740993n };
+    const text = jsonStringifyLossless(value)!;
+    expect(text).toBe('{"text":"\\u0000bigint:5","other":"\\u0000bigint-abcdefghij:7","n":9007199254740993}');
+    expect(JSON.parse(text).text).toBe('\u0000bigint:5');
+  });
+});
+
+test('jsonParseLossless: a string of the body shaped like a marker stays a string beside a real big integer', () => {
+  const parsed = jsonParseLossless('{"s":"\\u0000bigint:5","n":9007199254740993}') as { s: unknown; n: unknown };
+  expect(parsed.s).toBe('\u0000bigint:5');
+  expect(parsed.n).toBe(9007199254740993n);
+});
