@@ -4,6 +4,7 @@
  */
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
 import type { OperationSpec, RequestBodySpec } from '../../templates/runtime/operation.js';
+import { reachesFormat } from '../transform/refs.js';
 import type { ApiModel, BodyModel, OperationModel } from '../model.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
 
@@ -13,8 +14,11 @@ export function operationConstName(op: OperationModel): string {
   return `${op.funcName}Operation`;
 }
 
-/** The runtime's view of one operation: exactly the fields of OperationSpec. */
-export function operationSpecOf(op: OperationModel): OperationSpec {
+/**
+ * The runtime's view of one operation: exactly the fields of OperationSpec. `components` (the
+ * model's schemas) lets it tell whether a response reaches an int64 field.
+ */
+export function operationSpecOf(op: OperationModel, components: ReadonlyMap<string, unknown> = new Map()): OperationSpec {
   return {
     id: op.id,
     method: op.method,
@@ -35,6 +39,7 @@ export function operationSpecOf(op: OperationModel): OperationSpec {
     successStatuses: op.successStatuses,
     ...(op.responseKind !== 'json' ? { response: op.responseKind } : {}),
     ...(op.statusResponses ? { responseByStatus: Object.fromEntries(op.statusResponses.map((r) => [r.status, r.kind])) } : {}),
+    ...(reachesFormat([op.response, op.statusResponses?.map((r) => r.schema)], components, 'int64') ? { int64Response: true } : {}),
   };
 }
 
@@ -77,7 +82,8 @@ export function emitOperationTable(model: ApiModel, validatorImport?: (op: Opera
   const statements: (string | StatementStructures)[] = [
     `import type { OperationSpec } from './operation.js';`,
   ];
-  const specs = new Map(model.operations.map((op) => [op, operationSpecOf(op)]));
+  const components = new Map(model.schemas.map((s) => [s.name, s.schema]));
+  const specs = new Map(model.operations.map((op) => [op, operationSpecOf(op, components)]));
   // Only entries that need the wire codec reference it (an app calling JSON operations never bundles it).
   if ([...specs.values()].some(needsWireCodec)) statements.push(`import { wireCodec } from './internal/wire-codec.js';`);
   for (const op of model.operations) {

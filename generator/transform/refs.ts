@@ -16,3 +16,19 @@ export function componentRefsOf(node: unknown, out = new Set<string>()): Set<str
   }
   return out;
 }
+
+/** True when `node`, with the component schemas it reaches, holds `format: <format>` somewhere. */
+export function reachesFormat(node: unknown, components: ReadonlyMap<string, unknown>, format: string, seen = new Set<string>()): boolean {
+  if (Array.isArray(node)) return node.some((n) => reachesFormat(n, components, format, seen));
+  if (!node || typeof node !== 'object') return false;
+  for (const [k, v] of Object.entries(node)) {
+    if (k === 'format' && v === format) return true;
+    const name = k === '$ref' ? componentNameOf(v) : undefined;
+    if (name !== undefined) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      if (reachesFormat(components.get(name), components, format, seen)) return true;
+    } else if (reachesFormat(v, components, format, seen)) return true;
+  }
+  return false;
+}

@@ -176,6 +176,12 @@ export interface OperationSpec {
   batchSplit?: BatchSplitSpec;
   /** HTTP statuses the spec lists as success (e.g. [200], [200, 201], [200, 202]). */
   successStatuses: readonly number[];
+  /**
+   * The response schema holds int64 fields: JSON bodies are parsed keeping integers beyond 2^53
+   * exact (bigint). Other operations use plain JSON.parse, so a long number in an open field of
+   * theirs stays a number (a bigint there would break the caller's own JSON.stringify).
+   */
+  int64Response?: boolean;
   /** How a success body is read; absent = JSON. */
   response?: Exclude<ResponseKind, 'json'>;
   /**

@@ -10,6 +10,7 @@
  * success body is not read here: its stream goes to the caller (see core/binary-response.ts).
  */
 import { childController } from './call-scope.js';
+import { concatBytes } from './bytes.js';
 
 /** Largest error body read, in bytes (the rest is dropped: an error body is only for the message). */
 export const ERROR_BODY_BYTES = 64 * 1024;
@@ -88,20 +89,28 @@ export async function readBounded(response: Response, limit: number, cut: boolea
   // Fast path (most answers): the size is known and within the bound; fetch enforces Content-Length.
   if (length !== undefined && length <= limit) return response.text();
   if (length !== undefined && !cut) return void response.body?.cancel().catch(() => undefined);
+  if (!response.body) return '';
+  const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  // leaving the loop early cancels the stream (and the decompression behind it)
-  for await (const chunk of (response.body ?? []) as unknown as AsyncIterable<Uint8Array>) {
-    total += chunk.byteLength;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
     if (total > limit) {
+      // cancelling stops the stream and the decompression behind it
+      void reader.cancel().catch(() => undefined);
       if (!cut) return undefined;
-      chunks.push(chunk.subarray(0, chunk.byteLength - (total - limit)));
+      chunks.push(value.subarray(0, value.byteLength - (total - limit)));
+      total = limit;
       break;
     }
-    chunks.push(chunk);
+    chunks.push(value);
   }
-  return new Blob(chunks as Uint8Array<ArrayBuffer>[]).text();
+  return UTF8.decode(concatBytes(chunks, total));
 }
+
+const UTF8 = new TextDecoder();
 
 /** Finds a code like ECONNRESET / ECONNREFUSED / UND_ERR_SOCKET in an error's cause chain. */
 export function lowLevelCode(err: unknown): string | undefined {

@@ -34,11 +34,22 @@ describe('lossless JSON for int64', () => {
   });
 });
 
-test('the client keeps an int64 above 2^53 of a response exact (a bigint, not 9007199254740992)', async () => {
+test('the client keeps an int64 above 2^53 of a response exact (a bigint, not 9007199254740992) where the spec has int64 fields', async () => {
   const svc = await startFakeService({ handle: () => ({ status: 200, body: '{"username":"a","created":9007199254740993}' }) });
   try {
-    const data = (await makeClient(svc.baseUrl).request(ops.usersGet, { username: 'a' })) as Record<string, unknown>;
+    const data = (await makeClient(svc.baseUrl).request({ ...ops.usersGet, int64Response: true }, { username: 'a' })) as Record<string, unknown>;
     expect(data.created).toBe(9007199254740993n);
+  } finally {
+    await svc.close();
+  }
+});
+
+test('an operation without int64 fields parses as JSON.parse does: a long number in an open field stays a number, so the caller can JSON.stringify the result', async () => {
+  const svc = await startFakeService({ handle: () => ({ status: 200, body: '{"username":"a","extra":12345678901234567890}' }) });
+  try {
+    const data = (await makeClient(svc.baseUrl).request(ops.usersGet, { username: 'a' })) as Record<string, unknown>;
+    expect(typeof data.extra).toBe('number');
+    expect(() => JSON.stringify(data)).not.toThrow();
   } finally {
     await svc.close();
   }

@@ -128,7 +128,7 @@ function multipartBody(op: OperationSpec, spec: RequestBodySpec, fields: [string
         const f = fileParts(op, name, item);
         part(name, { 'content-type': declared ?? f.contentType ?? 'application/octet-stream' }, f.data as BlobPart, f.filename);
       } else if (typeof item === 'object' && item !== null) {
-        part(name, { 'content-type': declared ?? 'application/json' }, JSON.stringify(item));
+        part(name, { 'content-type': declared ?? 'application/json' }, toJson(op.id, item as Record<string, unknown>));
       } else {
         part(name, declared ? { 'content-type': declared } : {}, fieldText(op, name, item));
       }

@@ -155,7 +155,7 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
       const kind = op.responseByStatus?.[status] ?? op.response;
       let data: unknown;
       if (kind === undefined || kind === 'json') {
-        const parsed = parseSuccessBody(bodyText);
+        const parsed = parseSuccessBody(bodyText, op.int64Response === true);
         if (!parsed.ok) {
           throw errorFromResponse(status, bodyText, resHeaders, {
             operationId: op.id, attempts: attempt, resent: mayHaveExecuted, retryClass: policy.retryClass, redactor: rt.redactor,
@@ -187,6 +187,7 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
     if (status === 403 && error.code === 'permission_denied' && token !== undefined && !reauthenticated && (await rt.dropForeignToken?.(token))) {
       // The shared store handed us another application's token: exchange our own, resend once.
       reauthenticated = true;
+      if (request.oneShot) throw wireOf(op).notReplayable(error);
       continue;
     }
     if (status === 429) {
@@ -230,11 +231,11 @@ function afterFailure(op: OperationSpec, policy: RetryPolicy, attempts: number, 
   return `Gave up after ${attempts} attempt(s) (class ${policy.retryClass}); raise maxRetries or timeoutMs, or check the service's health.`;
 }
 
-function parseSuccessBody(text: string): { ok: true; value: unknown } | { ok: false } {
+function parseSuccessBody(text: string, int64: boolean): { ok: true; value: unknown } | { ok: false } {
   if (text.trim() === '') return { ok: true, value: undefined };
   try {
-    // int64 values beyond 2^53 stay exact (bigint) instead of being silently rounded
-    return { ok: true, value: jsonParseLossless(text) };
+    // where the spec has int64 fields, values beyond 2^53 stay exact (bigint) instead of rounded
+    return { ok: true, value: int64 ? jsonParseLossless(text) : JSON.parse(text) };
   } catch {
     return { ok: false };
   }
