@@ -129,6 +129,14 @@ describe('batch splitting (x-batch-split)', () => {
     expect(service.calls()).toHaveLength(0);
   });
 
+  it('a client built with validateRequests: false is not second-guessed by the batch helper either (the call sends)', async () => {
+    service.on('POST', '/messages/batch', () => ({ body: {} }));
+    const lax = new ImClient({ ...clientOptions(service), validateRequests: false, internals: { sleep: async () => {}, random: () => 0 } });
+    const result = await lax.messages.batchSend({ usernames: ['a', 'b'], clientMsgId: 'promo-9' } as never);
+    expect(result.ok).toBe(true);
+    expect(service.calls()).toHaveLength(1);
+  });
+
   it('an invalid entry in a later chunk refuses the whole batch before anything is sent, named in the caller\'s numbering', async () => {
     service.on('POST', '/messages/batch', () => ({ body: {} }));
     const usernames: unknown[] = Array.from({ length: 1500 }, (_, i) => `r${i}`);

@@ -145,6 +145,11 @@ export class ImCore {
     return this.#gate.view();
   }
   /** True once the service said app_deleted / tenant_closed; every call then fails at once. */
+  /** Whether calls are validated before they are sent, unless a call's `validate` option says otherwise. */
+  get validatesRequests(): boolean {
+    return this.#config.validateRequests;
+  }
+
   get credentialsRevoked(): boolean {
     return this.#state.revoked !== undefined;
   }

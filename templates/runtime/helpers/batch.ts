@@ -96,7 +96,9 @@ export async function sendInBatches<TResult>(
     throw new ValidationError(op.id, [{ pointer: `/${split.field}`, rule: 'minItems', message: `\`${split.field}\` must be a non-empty list` }]);
   }
   const { concurrency = DEFAULT_CONCURRENCY, settled = false, ...requestOptions } = options;
-  if (requestOptions.validate !== false) {
+  // the client's default applies when the call says nothing (a client built with validateRequests: false)
+  const validate = requestOptions.validate ?? client.validatesRequests;
+  if (validate) {
     // before the batch key is derived: a misspelt key field (clientMsgId) must not be replaced by a fresh key
     const misses = nearMissIssues(op, params);
     if (misses.length > 0) throw new ValidationError(op.id, misses);
@@ -105,7 +107,7 @@ export async function sendInBatches<TResult>(
 
   const ranges: { start: number; end: number }[] = [];
   for (let start = 0; start < list.length; start += split.max) ranges.push({ start, end: Math.min(start + split.max, list.length) });
-  const batchKey = await batchKeyOf(op, params, requestOptions, list.slice(0, split.max));
+  const batchKey = await batchKeyOf(op, params, requestOptions, list.slice(0, split.max), validate);
   const keys = await Promise.all(ranges.map(({ start, end }) => (batchKey === undefined ? undefined : chunkKey(batchKey, list.slice(start, end)))));
   await refuseInvalidChunks(op, params, requestOptions, ranges, list, keys);
 
@@ -159,6 +161,7 @@ async function batchKeyOf(
   params: Record<string, unknown>,
   options: RequestOptions,
   firstChunk: unknown[],
+  validate: boolean,
 ): Promise<string | undefined> {
   const spec = op.dedupeKey;
   if (!spec) return undefined;
@@ -175,7 +178,7 @@ async function batchKeyOf(
   if (options.idempotencyKey !== undefined && inBody !== undefined && inBody !== null && inBody !== options.idempotencyKey) {
     throw new ValidationError(op.id, [{ pointer: `/${spec.name}`, rule: 'idempotencyKey', message: `\`${spec.name}\` and the idempotencyKey option differ; give one of them` }]);
   }
-  if (spec.in === 'body' && op.loadValidator && (options.validate ?? true)) {
+  if (spec.in === 'body' && op.loadValidator && validate) {
     // The spec's own rules for the key (its length limit among them), on the caller's key as given.
     const issues = (await op.loadValidator()).validate({ ...params, [op.batchSplit!.field]: firstChunk, [spec.name]: given });
     const keyIssues = (issues ?? []).filter((i) => i.pointer === `/${spec.name}`);
