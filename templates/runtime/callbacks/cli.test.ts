@@ -72,6 +72,30 @@ describe('im-callbacks send', () => {
   }, 20_000);
 });
 
+describe('im-callbacks keeps URL tokens and the old secret out of what it prints', () => {
+  it('a ?token= query is printed as ***, user:password is refused, IM_CALLBACK_OLD_SECRET signs the rotation pair', async () => {
+    const TOKEN = 'qtok_Z9x8W7v6';
+    const [withToken, withUserinfo, rotation, unreachable] = await Promise.all([
+      run(['send', '--url', `${url}?token=${TOKEN}`, '--kind', 'verify'], { IM_CALLBACK_SECRET: SECRET }),
+      run(['send', '--url', url.replace('http://', 'http://user:pw@'), '--kind', 'verify'], { IM_CALLBACK_SECRET: SECRET }),
+      run(['send', '--url', url, '--kind', 'verify'], { IM_CALLBACK_SECRET: 'the-new-one', IM_CALLBACK_OLD_SECRET: SECRET }),
+      run(['send', '--url', `http://127.0.0.1:1/cb?token=${TOKEN}`, '--kind', 'verify'], { IM_CALLBACK_SECRET: SECRET }),
+    ]);
+    expect(withToken.code, withToken.out).toBe(0);
+    expect(withToken.out).toContain('?token=***');
+    expect(withUserinfo.code).toBe(2);
+    expect(withUserinfo.out).toContain('must not contain user:password');
+    expect(rotation.code, rotation.out).toBe(0);
+    expect(rotation.out).toContain('challenge echoed correctly');
+    expect(unreachable.code).toBe(1);
+    for (const r of [withToken, withUserinfo, rotation, unreachable]) {
+      expect(r.out).not.toContain(TOKEN);
+      expect(r.out).not.toContain(SECRET);
+      expect(r.out).not.toContain('pw@');
+    }
+  }, 20_000);
+});
+
 describe('im-callbacks --help, --version, resending an event id', () => {
   it('--help documents every option and IM_CALLBACK_SECRET and exits 0; --version prints the package version', async () => {
     const [help, sendHelp, version, short, generated, none] = await Promise.all([

@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { signCallbackRequest } from './sign.js';
 import { sampleCallbackBody } from './samples.js';
 import type { EventCallbackRequest } from './types.js';
+import { maskUrlQuery } from '../internal/redact.js';
 
 const USAGE = `usage: im-callbacks send --url <url> [--secret <secret> | env IM_CALLBACK_SECRET]
                          [--kind event|hook|verify] [--type <event type>] [--events <n>]
@@ -56,6 +57,10 @@ Options of send:
 Environment:
   IM_CALLBACK_SECRET   the signing secret when --secret is not given; it keeps the secret out of
                        shell history and process lists. The secret is never printed.
+  IM_CALLBACK_OLD_SECRET
+                       the old secret when --old-secret is not given (rotation), kept out of the
+                       process list the same way.
+Query values of --url (e.g. ?token=…) are printed as *** (seed 001 §5).
 
 Exit code: 0 when every answer was 2xx (and, for verify, echoed the challenge), 1 otherwise,
 2 for a usage mistake.`;
@@ -135,6 +140,8 @@ async function send(argv: string[]): Promise<number> {
     usage('--url is not a URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') usage('--url must be http or https');
+  // seed 001 §2.2: an address has no user:password; refusing it also keeps credentials out of every line printed
+  if (url.username || url.password) usage('--url must not contain user:password (callback addresses have none)');
   if (!isLoopbackUrl(url) && !values['allow-remote']) {
     usage(`refusing to send to a non-loopback host (${url.hostname}); pass --allow-remote to do it anyway`);
   }
@@ -160,7 +167,8 @@ async function send(argv: string[]): Promise<number> {
   if (eventId !== undefined && typeof body === 'object' && 'events' in body) {
     (body as EventCallbackRequest).events.forEach((e, i) => (e.id = i === 0 ? eventId : `${eventId}.${i + 1}`));
   }
-  const secrets = values['old-secret'] ? [secret, values['old-secret']] : [secret];
+  const oldSecret = values['old-secret'] ?? process.env.IM_CALLBACK_OLD_SECRET;
+  const secrets = oldSecret ? [secret, oldSecret] : [secret];
   let allOk = true;
   for (let send = 1; send <= repeat; send++) {
     // A resend is what the service's retry is: same events, fresh request id, nonce and signature.
@@ -195,7 +203,9 @@ async function sendOnce(
   try {
     res = await fetch(url, { method: 'POST', headers: signed.headers, body: signed.body, redirect: 'manual', signal: AbortSignal.timeout(15_000) });
   } catch (err) {
-    console.error(`im-callbacks: request failed: ${err instanceof Error ? err.message : String(err)}`);
+    // an error may quote the URL: its query (a token, seed 001 §5) is masked as the service masks it
+    const why = (err instanceof Error ? err.message : String(err)).split(url.href).join(maskUrlQuery(url.href));
+    console.error(`im-callbacks: request failed: ${why}`);
     return false;
   }
   const text = await res.text();
@@ -203,7 +213,7 @@ async function sendOnce(
   const ids = typeof body === 'object' && Array.isArray((body as { events?: unknown }).events)
     ? ` event_ids=${(body as EventCallbackRequest).events.map((e) => e.id).join(',')}`
     : '';
-  console.log(`POST ${url.href} kind=${kind}${kind === 'event' ? ` type=${values.type}` : kind === 'hook' ? ` hook=${values.hook}` : ''} request_id=${signed.headers['X-IM-Request-Id']}${ids}`);
+  console.log(`POST ${maskUrlQuery(url.href)} kind=${kind}${kind === 'event' ? ` type=${values.type}` : kind === 'hook' ? ` hook=${values.hook}` : ''} request_id=${signed.headers['X-IM-Request-Id']}${ids}`);
   console.log(`→ ${res.status} ${res.statusText} in ${ms} ms`);
   if (text) console.log(text.length > 2000 ? `${text.slice(0, 2000)}…` : text);
 
