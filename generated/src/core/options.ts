@@ -65,7 +65,12 @@ export interface ClientOptions {
    * to 64 KiB only (the rest is dropped).
    */
   maxResponseBytes?: number | undefined;
-  /** Longest Retry-After wait that is honoured, in ms (default 60 000); longer → RateLimitedError. */
+  /**
+   * Longest Retry-After wait that is honoured, in ms (default 60 000). A 429 asking for longer
+   * fails with `RateLimitedError` (the service answered) and pauses the client, at most 1 hour;
+   * calls the pause keeps back fail unsent with `RateLimitPausedError` (`sent: false`). See
+   * `client.rateLimit` to read or clear the pause.
+   */
   maxRetryAfterMs?: number | undefined;
   /** Refresh the App Token this long before expiry (default: min(5 min, 10 % of its lifetime)). */
   tokenRefreshMarginMs?: number | undefined;
