@@ -167,8 +167,9 @@ export function createCallbackHandlerWith<
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const storeTimeoutMs = options.storeTimeoutMs ?? DEFAULT_STORE_BUDGET_MS;
-  if (!(bodyTimeoutMs > 0)) throw new TypeError('bodyTimeoutMs must be a positive number');
-  if (!(storeTimeoutMs > 0)) throw new TypeError('storeTimeoutMs must be a positive number');
+  // a timer holds at most 2^31 − 1 ms; Node turns a longer one into 1 ms
+  if (!(bodyTimeoutMs > 0 && bodyTimeoutMs <= 2_147_483_647)) throw new TypeError('bodyTimeoutMs must be a positive number of ms, at most 2147483647');
+  if (!(storeTimeoutMs > 0 && storeTimeoutMs <= 2_147_483_647)) throw new TypeError('storeTimeoutMs must be a positive number of ms, at most 2147483647');
   const safetyMs = options.hookTimeoutSafetyMs ?? DEFAULT_HOOK_SAFETY_MS;
   const clock = options.now ?? Date.now;
   if (options.toleranceSeconds !== undefined && !(options.toleranceSeconds >= 0)) {

@@ -269,3 +269,20 @@ describe('item 6: token-store keys never collide; a foreign token from the store
     expect(svc.exchanges).toHaveLength(1);
   });
 });
+
+describe('timer-sized options (found by the random bad-input test)', () => {
+  test('a timeout longer than a timer can hold is refused, not turned into 1 ms by Node', async () => {
+    const svc = await startFakeService({ handle: () => ({ status: 200, body: '{"username":"a"}' }) });
+    try {
+      const client = makeClient(svc.baseUrl);
+      const huge = await client.request(ops.usersGet, { username: 'a' }, { timeoutMs: 2.4e203 }).then(() => 'sent', (e: unknown) => e);
+      expect(huge).toMatchObject({ name: 'ConfigError' });
+      expect(String((huge as Error).message)).toMatch(/timeoutMs.*at most 2147483647/);
+      expect(() => makeClient(svc.baseUrl, { timeoutMs: 1e12 })).toThrow(/timeoutMs.*from 1 to 2147483647/);
+      // the largest allowed value is a real wait, not an instant timeout
+      await expect(client.request(ops.usersGet, { username: 'a' }, { timeoutMs: 2_147_483_647 })).resolves.toMatchObject({ username: 'a' });
+    } finally {
+      await svc.close();
+    }
+  });
+});

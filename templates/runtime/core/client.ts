@@ -8,7 +8,7 @@ import { ApiPromise, type WithResponse } from './api-promise.js';
 import { ConfigError, CredentialsRevokedError, ImError, InvalidClientError, ValidationError } from './errors.js';
 import type { ClientOptions, ClientSecretSource, RequestOptions } from './options.js';
 import { CallScope } from '../internal/call-scope.js';
-import { checkedHeaders, resolveConfig, type ResolvedConfig } from '../internal/config.js';
+import { checkedHeaders, MAX_TIMER_MS, resolveConfig, type ResolvedConfig } from '../internal/config.js';
 import { fillDedupeKey } from '../internal/dedupe-key.js';
 import { safeLogger, type SafeLogger } from '../internal/logger.js';
 import { QuotaGate, type RateLimitState } from '../internal/quota-gate.js';
@@ -314,11 +314,10 @@ function checkRequestOptions(options: RequestOptions): Record<string, string> {
   if (maxRetries !== undefined && (!Number.isInteger(maxRetries) || maxRetries < 0)) {
     throw new ConfigError('requestOptions.maxRetries', `must be an integer >= 0 (got ${String(maxRetries)}).`);
   }
-  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
-    throw new ConfigError('requestOptions.timeoutMs', `must be a positive number of ms (got ${String(timeoutMs)}).`);
-  }
-  if (deadlineMs !== undefined && !(typeof deadlineMs === 'number' && deadlineMs > 0 && Number.isFinite(deadlineMs))) {
-    throw new ConfigError('requestOptions.deadlineMs', `must be a positive number of ms (got ${String(deadlineMs)}).`);
+  for (const [name, ms] of [['timeoutMs', timeoutMs], ['deadlineMs', deadlineMs]] as const) {
+    if (ms !== undefined && !(typeof ms === 'number' && ms > 0 && ms <= MAX_TIMER_MS)) {
+      throw new ConfigError(`requestOptions.${name}`, `must be a positive number of ms, at most ${MAX_TIMER_MS} (the longest timer wait) (got ${String(ms)}).`);
+    }
   }
   return checkedHeaders('requestOptions.headers', headers);
 }

@@ -59,10 +59,17 @@ function segment(option: string, value: unknown, hint: string): string {
   return s;
 }
 
-function number(option: string, value: unknown, fallback: number, min: number, integer = false): number {
+/**
+ * The longest wait a timer can hold (2^31 − 1 ms, about 24.8 days). Node turns a longer one into
+ * 1 ms, so a huge timeout would end every call at once: such values are refused instead.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+function number(option: string, value: unknown, fallback: number, min: number, integer = false, max = Number.MAX_VALUE): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
-    throw new ConfigError(option, `must be ${integer ? 'an integer' : 'a finite number'} >= ${min} (got ${String(value)}).`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+    const range = max === Number.MAX_VALUE ? `>= ${min}` : `from ${min} to ${max}${max === MAX_TIMER_MS ? ' (the longest timer wait)' : ''}`;
+    throw new ConfigError(option, `must be ${integer ? 'an integer' : 'a finite number'} ${range} (got ${String(value)}).`);
   }
   return value;
 }
@@ -186,12 +193,12 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     clientId,
     clientSecret,
     maxRetries: number('maxRetries', o.maxRetries, 2, 0, true),
-    timeoutMs: number('timeoutMs', o.timeoutMs, 60_000, 1),
-    deadlineMs: o.deadlineMs === undefined ? undefined : number('deadlineMs', o.deadlineMs, 0, 1),
+    timeoutMs: number('timeoutMs', o.timeoutMs, 60_000, 1, false, MAX_TIMER_MS),
+    deadlineMs: o.deadlineMs === undefined ? undefined : number('deadlineMs', o.deadlineMs, 0, 1, false, MAX_TIMER_MS),
     fetch: fetchImpl,
     logger: o.logger,
     tokenStore: tokenStoreOf(o.tokenStore),
-    tokenStoreTimeoutMs: number('tokenStoreTimeoutMs', o.tokenStoreTimeoutMs, 2_000, 1),
+    tokenStoreTimeoutMs: number('tokenStoreTimeoutMs', o.tokenStoreTimeoutMs, 2_000, 1, false, MAX_TIMER_MS),
     validateRequests: o.validateRequests ?? true,
     validateResponses: o.validateResponses ?? false,
     onResponseDrift: optionalFunction('onResponseDrift', o.onResponseDrift),
