@@ -329,10 +329,7 @@ export function createCallbackHandlerWith<
 
   async function handleHook(verified: VerifiedCallback<H>, startedAt: number): Promise<CallbackCoreResult> {
     const request = verified.body;
-    const timeoutMs =
-      typeof request.timeout_ms === 'number' && Number.isFinite(request.timeout_ms) && request.timeout_ms > 0
-        ? request.timeout_ms
-        : FALLBACK_HOOK_TIMEOUT_MS;
+    const timeoutMs = hookTimeoutMsOf(request.timeout_ms);
     const budgetMs = Math.floor(startedAt + timeoutMs - safetyMs - clock());
     const fields = { hook: verified.hook, requestId: verified.requestId };
 
@@ -495,9 +492,12 @@ function hookAnswerDeadline(body: Uint8Array, startedAt: number, safetyMs: numbe
     return undefined;
   }
   if (parsed === null || typeof parsed !== 'object' || (parsed as { kind?: unknown }).kind !== 'hook') return undefined;
-  const t = (parsed as { timeout_ms?: unknown }).timeout_ms;
-  const timeoutMs = typeof t === 'number' && Number.isFinite(t) && t > 0 ? t : FALLBACK_HOOK_TIMEOUT_MS;
-  return startedAt + timeoutMs - safetyMs;
+  return startedAt + hookTimeoutMsOf((parsed as { timeout_ms?: unknown }).timeout_ms) - safetyMs;
+}
+
+/** A hook's timeout_ms as a wait: the fallback when unusable, and never beyond what a timer holds (2^31 − 1 ms: Node turns a longer one into 1 ms). */
+function hookTimeoutMsOf(t: unknown): number {
+  return typeof t === 'number' && Number.isFinite(t) && t > 0 ? Math.min(t, 2_147_483_647) : FALLBACK_HOOK_TIMEOUT_MS;
 }
 
 /** `store` with every call inside a budget (`budgetMs()` is read at each call). */
