@@ -1,0 +1,38 @@
+/**
+ * `npx tsx scripts/bench/profile-per-call.ts [concurrency] [calls]`: where per-call CPU goes, for
+ * ours, ours without validation and bare fetch, each in a fresh process under `--cpu-prof` against
+ * the bench server: self time by place (node internals, undici, gc, each file of the package) and
+ * the package's busiest functions. A diagnosis for the per-call rows of bench/RESULTS.md (issue
+ * 18), not a benchmark: CPU profiling slows everything down.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { compileChildren, profileSelfTime, runJsonChild, startBenchServer, tempDir } from './lib.js';
+import { preparePackage } from './prepare.js';
+
+const concurrency = Number(process.argv[2] ?? 50);
+const calls = Number(process.argv[3] ?? 20_000);
+const prepared = await preparePackage({ smoke: false });
+await compileChildren(prepared.appsDir, ['server.ts', 'per-call-client.ts']);
+const server = await startBenchServer();
+const pkg = join(prepared.pkgDir, 'dist/esm/');
+const place = (url: string, fn: string): string =>
+  fn === '(idle)' ? 'idle' : fn === '(garbage collector)' ? 'gc' : url.includes(pkg) ? `package ${url.slice(url.indexOf(pkg) + pkg.length)}` : url.includes('undici') ? 'undici' : url.startsWith('node:') || url === '' ? 'node internals' : 'other';
+try {
+  for (const client of ['ours', 'ours-novalid', 'fetch']) {
+    const dir = tempDir('profile-per-call');
+    const r = await runJsonChild<{ callsPerSec: number; cpuUsPerCall: number }>('per-call-client.ts', [client, String(calls), String(concurrency), '2000', server.baseUrl, prepared.esmEntry], {
+      nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+    });
+    const file = join(dir, readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!);
+    const busy = profileSelfTime(file, place).filter((g) => g.name !== 'idle');
+    console.log(`${client} @${concurrency}: ${Math.round(r.callsPerSec)} calls/s, ${Math.round(r.cpuUsPerCall)} µs CPU/call`);
+    for (const g of busy.slice(0, 10)) console.log(`  ${g.name}: ${((g.ms * 1000) / calls).toFixed(1)} µs/call`);
+    if (client === 'ours') {
+      const fns = profileSelfTime(file, (url, fn) => (url.includes(pkg) ? `${fn || '(anonymous)'} — ${url.slice(url.indexOf(pkg) + pkg.length)}` : '')).filter((g) => g.name !== '').slice(0, 8);
+      for (const g of fns) console.log(`    ${g.name}: ${((g.ms * 1000) / calls).toFixed(1)} µs/call`);
+    }
+  }
+} finally {
+  await server.stop();
+}
