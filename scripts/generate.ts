@@ -29,7 +29,11 @@ async function main(): Promise<number> {
   const input = readGeneratorInput(root);
   const { model, files } = await generate(input, cache);
   cache?.save();
-  for (const w of model.warnings) console.warn(`warning: ${formatWarning(w)}`);
+  if (model.warnings.length) {
+    // parsed once for every warning's position, and only when there is one
+    const locate = yamlLocator(input.openapiText);
+    for (const w of model.warnings) console.warn(`warning: ${formatWarning(w, locate)}`);
+  }
   const failOn = argValue('--fail-on');
   if (failOn !== undefined && failOn !== 'breaking' && failOn !== 'addition') throw new Error(`--fail-on takes breaking or addition, not ${failOn}`);
   const report = buildChangeReport(root, model, argValue('--base') ?? 'HEAD', input.openapiText);
@@ -64,8 +68,8 @@ async function main(): Promise<number> {
 }
 
 /** `spec/openapi.yaml:LINE:COL readable.path: message`. */
-function formatWarning(w: { pointer: string; message: string }): string {
-  const where = yamlLocator(readFileSync(join(root, 'spec/openapi.yaml'), 'utf8'))(w.pointer);
+function formatWarning(w: { pointer: string; message: string }, locate: ReturnType<typeof yamlLocator>): string {
+  const where = locate(w.pointer);
   return `spec/openapi.yaml${where ? `:${where.line}:${where.col}` : ''}  ${readablePath(w.pointer)}: ${w.message}`;
 }
 

@@ -65,8 +65,10 @@ function operationSurface(op: OperationModel, components: Map<string, JsonSchema
   };
   addParams(op.pathParams, 'path', true);
   addParams(op.queryParams, 'query');
-  for (const [where, list] of Object.entries(extraParamLists(op))) addParams(list, where);
-  addParams(op.body?.fields ?? [], 'body');
+  addParams(op.headerParams, 'header');
+  addParams(op.cookieParams, 'cookie');
+  // every media type's fields (a field of any of them is one the caller may pass)
+  for (const body of op.bodies) addParams(body.fields, 'body');
   const result = new Map<string, FieldSurface>();
   const response = op.pagination && op.itemSchema ? { type: 'object', properties: { [`${op.pagination.itemsField}[]`]: op.itemSchema } } : op.response;
   for (const s of fieldsOf(response, '', true, components, 0, [])) if (s.path) result.set(s.path, s);
@@ -84,18 +86,8 @@ function operationSurface(op: OperationModel, components: Map<string, JsonSchema
     params,
     result,
     paramsOpen: !!op.body?.open,
-    deprecated: !!(op as { deprecated?: boolean }).deprecated,
+    deprecated: op.deprecated,
   };
-}
-
-/** Header and cookie parameters, where the model has them. */
-function extraParamLists(op: OperationModel): Record<string, readonly FieldModel[]> {
-  const o = op as unknown as Record<string, unknown>;
-  const lists: Record<string, readonly FieldModel[]> = {};
-  for (const [key, where] of [['headerParams', 'header'], ['cookieParams', 'cookie']] as const) {
-    if (Array.isArray(o[key])) lists[where] = o[key] as FieldModel[];
-  }
-  return lists;
 }
 
 /** The field itself and its nested fields, by dotted path. */

@@ -28,8 +28,6 @@ export const TOKEN_EXCHANGE_OPERATION: OperationSpec = {
   successStatuses: [200],
 };
 
-/** Lifetime assumed when an answer has no usable expires_in: the shortest the service allows. */
-const FALLBACK_EXPIRES_IN_S = 300;
 /**
  * The range of expires_in the service may set (REST seed 2.1: app_token_ttl_seconds, 300 s to
  * 1 year). An answer outside it is clamped: below 300 s a proxy or a bug would make the client
@@ -37,6 +35,8 @@ const FALLBACK_EXPIRES_IN_S = 300;
  */
 export const MIN_EXPIRES_IN_S = 300;
 export const MAX_EXPIRES_IN_S = 365 * 24 * 3600;
+/** Lifetime assumed when an answer has no usable expires_in: the shortest the service allows. */
+const FALLBACK_EXPIRES_IN_S = MIN_EXPIRES_IN_S;
 
 export interface ExchangeSettings {
   prefix: Prefix;

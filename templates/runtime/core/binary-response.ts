@@ -5,6 +5,7 @@
  * or `cancel()` it: an unread body keeps its connection busy. The call's `timeoutMs`, deadline
  * and signal cover the request until the answer's headers; reading the body is up to you.
  */
+import { declaredLength } from '../internal/http-attempt.js';
 import { concatBytes } from '../internal/bytes.js';
 import { ImError, ResponseTooLargeError } from './errors.js';
 
@@ -25,8 +26,7 @@ export class BinaryResponse {
     this.#operationId = init.operationId;
     this.#status = init.status;
     this.contentType = init.headers.get('content-type') ?? undefined;
-    const length = init.headers.get('content-length');
-    this.contentLength = length !== null && /^\d+$/.test(length) && !init.headers.get('content-encoding') ? Number(length) : undefined;
+    this.contentLength = declaredLength(init.headers);
   }
 
   /** True once the body was taken (each body can be read once). */

@@ -2,6 +2,7 @@
  * Checks and normalises the client options (internal, unstable). Every problem is a
  * `ConfigError` naming the option; secret values are never echoed.
  */
+import { DEFAULT_STORE_BUDGET_MS } from '../stores/store-budget.js';
 import { ConfigError } from '../core/errors.js';
 import type { ClientOptions, ClientSecretSource, ResponseDrift } from '../core/options.js';
 import { realSleep, type Sleep } from './call-scope.js';
@@ -198,7 +199,7 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     fetch: fetchImpl,
     logger: o.logger,
     tokenStore: tokenStoreOf(o.tokenStore),
-    tokenStoreTimeoutMs: number('tokenStoreTimeoutMs', o.tokenStoreTimeoutMs, 2_000, 1, false, MAX_TIMER_MS),
+    tokenStoreTimeoutMs: number('tokenStoreTimeoutMs', o.tokenStoreTimeoutMs, DEFAULT_STORE_BUDGET_MS, 1, false, MAX_TIMER_MS),
     validateRequests: o.validateRequests ?? true,
     validateResponses: o.validateResponses ?? false,
     onResponseDrift: optionalFunction('onResponseDrift', o.onResponseDrift),

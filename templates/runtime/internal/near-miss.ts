@@ -7,6 +7,7 @@
  * both names in the error. `{ validate: false }` turns this off with the validators.
  */
 import type { OperationSpec, ValidationIssue } from '../operation.js';
+import { operationNames } from './operation-names.js';
 
 /** Case and separators ignored: `clientMsgId`, `ClientMsgID`, `client-msg-id` → `clientmsgid`. */
 const folded = (name: string): string => name.toLowerCase().replace(/[_-]/g, '');
@@ -60,9 +61,8 @@ export function nearMissOf(given: string, declared: readonly string[]): string |
 /** Issues for each param of an object-body operation that is not declared but nearly is. */
 export function nearMissIssues(op: OperationSpec, params: Record<string, unknown>): ValidationIssue[] {
   if (op.body !== 'object') return []; // without a body, every undeclared param is refused anyway
-  const declared = [...op.bodyFields, ...op.pathParams, ...op.queryParams, ...(op.headerParams ?? []), ...(op.cookieParams ?? [])];
+  const { declared, known } = operationNames(op);
   if (declared.length === 0) return [];
-  const known = new Set(declared);
   const issues: ValidationIssue[] = [];
   for (const name of Object.keys(params)) {
     if (known.has(name) || params[name] === undefined) continue;

@@ -6,6 +6,7 @@
 import type { OperationSpec, ValidationIssue, WireCodec } from '../operation.js';
 import { ImError, ValidationError } from '../core/errors.js';
 import { jsonStringifyLossless } from './lossless-json.js';
+import { operationNames } from './operation-names.js';
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -113,7 +114,7 @@ export function wireOf(op: OperationSpec): WireCodec {
  * are kept (tri-state fields: omitted = unchanged, null = clear, value = set).
  */
 export function buildBody(op: OperationSpec, params: Record<string, unknown>): Record<string, unknown> | undefined {
-  const taken = new Set([...op.pathParams, ...op.queryParams, ...(op.headerParams ?? []), ...(op.cookieParams ?? [])]);
+  const taken = operationNames(op).nonBody;
   const body: Record<string, unknown> = {};
   const extra: string[] = [];
   for (const [name, value] of Object.entries(params)) {

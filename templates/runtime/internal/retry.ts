@@ -71,7 +71,7 @@ export function parseRetryAfterMs(value: string | null | undefined, now: number)
   if (value === null || value === undefined) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Math.min(Number(text), MAX_RETRY_AFTER_S) * 1000;
-  const at = parseHttpDate(text);
+  const at = parseHttpDate(text, now);
   if (at === undefined) return undefined;
   return Math.min(Math.max(0, at - now), MAX_RETRY_AFTER_S * 1000);
 }
@@ -92,7 +92,8 @@ const RFC850_DATE = new RegExp(`^${LONG_DAY}, (\\d{2})-${MONTH}-(\\d{2}) ${TIME}
 const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`);
 
 /** An HTTP-date (RFC 9110 section 5.6.7) as epoch ms, or undefined for anything else. */
-export function parseHttpDate(text: string): number | undefined {
+/** `now` (epoch ms) anchors two-digit RFC 850 years; the client's clock, not the machine's. */
+export function parseHttpDate(text: string, now = Date.now()): number | undefined {
   let m = IMF_FIXDATE.exec(text);
   if (m) return utc(Number(m[3]), m[2]!, Number(m[1]), m[4]!, m[5]!, m[6]!);
   m = RFC850_DATE.exec(text);
@@ -100,7 +101,7 @@ export function parseHttpDate(text: string): number | undefined {
     // Two-digit years: RFC 9110 says read them as the most recent year with those digits that is
     // not more than 50 years ahead; against the current century that is what this does.
     const yy = Number(m[3]);
-    const thisYear = new Date().getUTCFullYear();
+    const thisYear = new Date(now).getUTCFullYear();
     let year = Math.floor(thisYear / 100) * 100 + yy;
     if (year > thisYear + 50) year -= 100;
     return utc(year, m[2]!, Number(m[1]), m[4]!, m[5]!, m[6]!);
