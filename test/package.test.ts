@@ -1,6 +1,7 @@
 /**
- * The publishable package: builds to ESM and CommonJS with .d.ts, packs with no runtime
- * dependency and no test files, and an app calling one standalone function bundles only it.
+ * The publishable package: builds to ESM (esbuild, code splitting) with tsc's .d.ts, packs with
+ * no runtime dependency, no test files and no file that nothing needs, loads from import and from
+ * require(), and an app bundles only what it calls, with the validators as lazy chunks.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageReach } from '../scripts/lib/package-reach.js';
 import { repoRoot } from './helpers/seed.js';
 
 const pkgDir = join(repoRoot, 'generated');
@@ -19,26 +21,51 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('npm pack of generated/', () => {
+  let paths: string[] = [];
+
   it('has no runtime dependencies and ships no tests, maps or sources outside dist', () => {
     const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
     expect(pkg.dependencies ?? {}).toEqual({});
     expect(pkg.peerDependencies).toBeUndefined();
     const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: pkgDir, encoding: 'utf8' }));
-    const paths: string[] = packed.files.map((f: { path: string }) => f.path);
+    paths = packed.files.map((f: { path: string }) => f.path);
     expect(paths).toContain('README.md');
     expect(paths).toContain('dist/esm/index.js');
-    expect(paths).toContain('dist/cjs/index.js');
-    expect(paths).toContain('dist/cjs/index.d.ts');
-    expect(paths.filter((p) => /\.test\.|\.map$|^src\/|^examples\/|^scripts\//.test(p))).toEqual([]);
+    expect(paths).toContain('dist/esm/index.d.ts');
+    expect(paths.filter((p) => /\.test\.|\.map$|^src\/|^examples\/|^scripts\/|^dist\/cjs\//.test(p))).toEqual([]);
   }, 240_000); // npm pack runs the package's prepack: a clean build, publint and attw
 
-  it('loads as ESM and as CommonJS', () => {
+  it('ships only files something needs: package.json, an import, a type reference or a docs link reaches each one', () => {
+    expect(paths.length).toBeGreaterThan(100);
+    const reach = packageReach(paths, (p) => readFileSync(join(pkgDir, p), 'utf8'));
+    expect(reach.dangling).toEqual([]);
+    expect(reach.orphans).toEqual([]);
+    // the lazy validator chunks are reached through the dynamic imports of the operation table
+    const validatorChunk = paths.find((p) => /^dist\/esm\/chunks\/usersGet-[A-Z0-9]+\.js$/.test(p));
+    expect(validatorChunk).toBeDefined();
+    expect(reach.neededBy.get(validatorChunk!)).toMatch(/^dist\/esm\/chunks\//);
+    // internal modules have no declaration file: no type a user can name lives there
+    expect(paths.filter((p) => /^dist\/esm\/validators\/.*\.d\.ts$/.test(p))).toEqual([]);
+  });
+
+  it('and the check finds a file nothing needs, and an import of a file the tarball lacks', () => {
+    const extra = [...paths, 'dist/esm/chunks/stale-OLD.js'];
+    const read = (p: string) => (p === 'dist/esm/chunks/stale-OLD.js' ? 'export const x = 1;\n' : readFileSync(join(pkgDir, p), 'utf8'));
+    expect(packageReach(extra, read).orphans).toEqual(['dist/esm/chunks/stale-OLD.js']);
+    const without = paths.filter((p) => !/^dist\/esm\/chunks\/usersGet-/.test(p));
+    const reach = packageReach(without, (p) => readFileSync(join(pkgDir, p), 'utf8'));
+    expect(reach.dangling.map((d) => d.to)).toEqual([expect.stringMatching(/usersGet-[A-Z0-9]+\.js$/)]);
+  });
+
+  it('loads from import and from require() (Node 20.19+ and 22.12+ load ES modules from CommonJS)', () => {
     const esm = spawnSync(process.execPath, ['--input-type=module', '-e', `import { ImClient, operations } from ${JSON.stringify(join(pkgDir, 'dist/esm/index.js'))}; console.log(typeof ImClient, Object.keys(operations).length)`], { encoding: 'utf8' });
     expect(esm.stderr).toBe('');
     expect(esm.stdout.trim()).toBe('function 178');
-    const cjs = spawnSync(process.execPath, ['-e', `const { ImClient, operations } = require(${JSON.stringify(join(pkgDir, 'dist/cjs/index.js'))}); console.log(typeof ImClient, Object.keys(operations).length)`], { encoding: 'utf8' });
+    const cjs = spawnSync(process.execPath, ['-e', `const { ImClient, operations } = require(${JSON.stringify(join(pkgDir, 'dist/esm/index.js'))}); operations['users.get'].loadValidator().then((v) => console.log(typeof ImClient, Object.keys(operations).length, typeof v.validate))`], { encoding: 'utf8' });
     expect(cjs.stderr).toBe('');
-    expect(cjs.stdout.trim()).toBe('function 178');
+    expect(cjs.stdout.trim()).toBe('function 178 function');
+    const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+    expect(pkg.engines.node).toBe('^20.19.0 || >=22.12.0');
   });
 });
 
@@ -52,5 +79,32 @@ describe('standalone functions tree-shake', () => {
     for (const unrelated of ['messages.send', 'moderation.decide', 'chatrooms.set_attributes', 'rtc.issue_tickets']) {
       expect(code, unrelated).not.toContain(unrelated);
     }
+  });
+});
+
+describe('validators load lazily, as their own chunks', () => {
+  it('an ImClient app split by esbuild keeps every validator out of the chunks loaded at start', async () => {
+    const entry = join(work, 'client-app.mjs');
+    writeFileSync(entry, `import { ImClient } from ${JSON.stringify(join(pkgDir, 'dist/esm/index.js'))};\nconst im = new ImClient({ baseUrl: 'http://127.0.0.1:1', appKey: 'o#a', clientId: 'i', clientSecret: 's' });\nim.users.get({ username: 'alice' }).catch(() => {});\n`);
+    const outdir = join(work, 'split');
+    const result = await build({ entryPoints: [entry], outdir, bundle: true, minify: true, format: 'esm', platform: 'node', splitting: true, metafile: true, logLevel: 'silent' });
+    const outputs = result.metafile.outputs;
+    // every lazy chunk is an entry point of its own too: the app's is the one built from client-app.mjs
+    const entryOut = Object.keys(outputs).find((o) => outputs[o]!.entryPoint?.endsWith('client-app.mjs'))!;
+    const atStart = new Set<string>();
+    const walk = (o: string) => {
+      if (atStart.has(o)) return;
+      atStart.add(o);
+      for (const i of outputs[o]!.imports) if (i.kind === 'import-statement' && !i.external) walk(i.path);
+    };
+    walk(entryOut);
+    const fromValidators = (o: string) => Object.keys(outputs[o]!.inputs).filter((i) => /chunks\/(usersGet|messagesSend)-/.test(i));
+    expect([...atStart].flatMap(fromValidators)).toEqual([]);
+    const lazy = Object.keys(outputs).filter((o) => !atStart.has(o) && o.endsWith('.js'));
+    expect(lazy.length).toBeGreaterThanOrEqual(178);
+    expect(lazy.some((o) => fromValidators(o).length > 0)).toBe(true);
+    // the code loaded at start reaches each operation's validator by a dynamic import
+    const dynamic = [...atStart].flatMap((o) => outputs[o]!.imports.filter((i) => i.kind === 'dynamic-import'));
+    expect(dynamic.length).toBeGreaterThanOrEqual(178);
   });
 });

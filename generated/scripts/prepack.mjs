@@ -1,10 +1,10 @@
 // Copied by im-openapi from templates/package/prepack.mjs. Do not edit: change the template and run `npm run generate`.
-// Runs before `npm pack` and `npm publish` (the package's prepack script): builds dist/ from clean,
-// so a fresh clone never ships an empty package and a deleted operation never ships from a stale
-// build, then checks the result with publint and attw and refuses the pack on any problem.
+// Runs before `npm pack` and `npm publish` (the package's prepack script): builds dist/ from clean
+// (scripts/build.mjs), so a fresh clone never ships an empty package and a deleted operation never
+// ships from a stale build, then checks the result with publint and attw and refuses the pack on any problem.
 // Kept out of the published files.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,11 +37,10 @@ function run(label, file, args) {
   }
 }
 
-const tsc = toolBin('typescript', 'bin/tsc');
-rmSync(join(pkgDir, 'dist'), { recursive: true, force: true });
-run('the ESM build', tsc, ['-p', 'tsconfig.esm.json']);
-run('the CommonJS build', tsc, ['-p', 'tsconfig.cjs.json']);
-writeFileSync(join(pkgDir, 'dist/cjs/package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
+// the build's tools, named before anything runs (a fresh clone without `npm install`)
+toolBin('typescript', 'bin/tsc');
+toolBin('esbuild', 'lib/main.js');
+run('the build (scripts/build.mjs)', join(pkgDir, 'scripts/build.mjs'), ['--quiet']);
 
 const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
 const targets = new Set([pkg.main, pkg.module, pkg.types, ...Object.values(pkg.bin ?? {})]);
@@ -56,7 +55,9 @@ try {
   // under `npm pack --dry-run` npm passes dry_run on to child npm commands: this pack must be real
   execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--loglevel=error'], { cwd: pkgDir, env: { ...env, npm_config_dry_run: 'false' }, stdio: 'pipe' });
   const tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz')));
-  run('attw (are the types wrong)', toolBin('@arethetypeswrong/cli', 'dist/index.js'), [tarball, '--format', 'table-flipped']);
+  // ESM only (see scripts/build.mjs): attw's esm-only profile leaves out the CommonJS resolutions
+  // that cannot see ES modules' types (node10, node16 from CommonJS); require() still loads it.
+  run('attw (are the types wrong)', toolBin('@arethetypeswrong/cli', 'dist/index.js'), [tarball, '--profile', 'esm-only', '--format', 'table-flipped']);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -1,6 +1,7 @@
 /**
  * Emits the package's own files: package.json and README.md (Handlebars templates in
- * templates/package/), the build tsconfigs, and api.md (an index of every method and type).
+ * templates/package/), the declarations tsconfig, the build and prepack scripts, and api.md (an
+ * index of every method and type).
  */
 import Handlebars from 'handlebars';
 import type { ApiModel } from '../model.js';
@@ -66,12 +67,13 @@ export function emitPackageFiles(model: ApiModel, templates: PackageTemplates, r
   files.set('package.json', render('package.json.hbs', data));
   files.set('README.md', render('README.md.hbs', data));
   files.set('tsconfig.esm.json', templates['tsconfig.esm.json']!);
-  files.set('tsconfig.cjs.json', templates['tsconfig.cjs.json']!);
   files.set('api.md', apiIndex(model));
   // The version the runtime names in its User-Agent: the package's own, never a runtime constant.
   files.set(`src/${SDK_VERSION_FILE}`, `${doNotEditHeader(model.source)}/** The package name and version, for the User-Agent header (from package.json). */\nexport const SDK_NAME = 'im-server-sdk';\nexport const SDK_VERSION = ${JSON.stringify(data.version)};\n`);
   files.set('CHANGELOG.md', release.changelog ?? FIRST_CHANGELOG);
-  files.set('scripts/prepack.mjs', `// Copied by im-openapi from templates/package/prepack.mjs. Do not edit: change the template and run \`npm run generate\`.\n${templates['prepack.mjs']!}`);
+  for (const script of ['build.mjs', 'prepack.mjs']) {
+    files.set(`scripts/${script}`, `// Copied by im-openapi from templates/package/${script}. Do not edit: change the template and run \`npm run generate\`.\n${templates[script]!}`);
+  }
   return files;
 }
 

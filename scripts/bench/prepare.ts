@@ -1,7 +1,7 @@
 /**
  * A private build of the generated package for the benchmarks: generated/ (sources, package.json,
- * tsconfigs; not dist/) is copied into a temp folder and built there with the package's own
- * tsconfigs, so that the bench never races `npm test` (test/package.test.ts rebuilds
+ * scripts; not dist/) is copied into a temp folder and built there with the package's own build
+ * script (the one its prepack runs), so that the bench never races `npm test` (test/package.test.ts rebuilds
  * generated/dist) and never writes into generated/.
  *
  * Also a consumer folder whose node_modules links `im-server-sdk` (the private build),
@@ -15,9 +15,8 @@ export interface Prepared {
   pkgDir: string;
   appsDir: string;
   esmEntry: string;
-  /** Build time of the private copy (tsc, ESM and, unless smoke, CJS). */
+  /** Build time of the private copy (its scripts/build.mjs: esbuild bundles + tsc declarations). */
   buildMs: number;
-  cjsBuilt: boolean;
 }
 
 export async function preparePackage(options: { smoke: boolean }): Promise<Prepared> {
@@ -34,16 +33,9 @@ export async function preparePackage(options: { smoke: boolean }): Promise<Prepa
   // typescript and @types/node for the build, found through this link as in the repository.
   symlinkSync(join(ROOT, 'node_modules'), join(pkgDir, 'node_modules'), 'dir');
   const started = performance.now();
-  const esm = await timedRun(process.execPath, [BIN.tsc, '-p', 'tsconfig.esm.json'], { cwd: pkgDir });
-  if (esm.code !== 0) throw new Error(`building the ESM copy failed: ${esm.stdout.slice(-2000)}`);
-  let cjsBuilt = false;
-  if (!options.smoke) {
-    const cjs = await timedRun(process.execPath, [BIN.tsc, '-p', 'tsconfig.cjs.json'], { cwd: pkgDir });
-    if (cjs.code !== 0) throw new Error(`building the CJS copy failed: ${cjs.stdout.slice(-2000)}`);
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(join(pkgDir, 'dist/cjs/package.json'), JSON.stringify({ type: 'commonjs' }) + '\n');
-    cjsBuilt = true;
-  }
+  // the package's own build script (esbuild + tsc declarations), as npm pack runs it
+  const built = await timedRun(process.execPath, [join(pkgDir, 'scripts/build.mjs'), '--quiet'], { cwd: pkgDir });
+  if (built.code !== 0) throw new Error(`building the private copy failed: ${(built.stdout + built.stderr).slice(-2000)}`);
   const buildMs = performance.now() - started;
 
   const appsDir = tempDir('apps');
@@ -54,5 +46,5 @@ export async function preparePackage(options: { smoke: boolean }): Promise<Prepa
   symlinkSync(join(ROOT, 'node_modules/openapi-typescript-helpers'), join(nm, 'openapi-typescript-helpers'), 'dir');
   mkdirSync(join(nm, '@types'));
   symlinkSync(join(ROOT, 'node_modules/@types/node'), join(nm, '@types/node'), 'dir');
-  return { pkgDir, appsDir, esmEntry: join(pkgDir, 'dist/esm/index.js'), buildMs, cjsBuilt };
+  return { pkgDir, appsDir, esmEntry: join(pkgDir, 'dist/esm/index.js'), buildMs };
 }

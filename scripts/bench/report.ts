@@ -118,7 +118,7 @@ export function renderResults(r: BenchResults): string {
   p('## Method', '');
   p(
     '- Every figure is the **median** of repeated runs; each peer is measured in the same run, interleaved with ours (A, B, C, A, B, C, …) so that load on the machine falls on all alike; ratios are ours ÷ peer.',
-    `- The package is a private copy of \`generated/\` built in a temp folder with its own tsconfigs (${ms(r.build.ms)}, ESM${r.build.cjs ? ' + CJS' : ' only'}), so the bench never races \`npm test\` (which rebuilds generated/dist) and never writes into \`generated/\`. Apps import it as \`im-server-sdk\` through a node_modules link.`,
+    `- The package is a private copy of \`generated/\` built in a temp folder with its own build script, as its prepack builds it (${ms(r.build.ms)}: esbuild bundles + tsc declarations), so the bench never races \`npm test\` (which rebuilds generated/dist) and never writes into \`generated/\`. Apps import it as \`im-server-sdk\` through a node_modules link.`,
     '- Servers: `scripts/bench/server.ts`, node:http with keep-alive on 127.0.0.1, always in its own process. Loopback only; every child process is stopped and temp folders removed at the end.',
     '- Measured children run on plain `node` (child scripts compiled by esbuild to .mjs beforehand), never under tsx, so no loader hook sits in a measured process.',
     `- Wall time: spawn to exit, measured by the parent. CPU time and max RSS of a child: ${HAVE_GNU_TIME ? 'GNU time (`/usr/bin/time -f "%U %S %M"`), user + system' : 'not available (no /usr/bin/time)'}.`,
@@ -214,7 +214,7 @@ export function renderResults(r: BenchResults): string {
     p('## 4. Size', '');
     p('esbuild (`bundle: true, minify: true, treeShaking: true, format: esm, platform: node, target: node20`) of each app; gzip is zlib level 9 of the minified bundle. Dynamic imports (our lazily loaded validators) are bundled in.', '');
     p('| app | minified | gzip |', '|---|---|---|', ...s.rows.map((x) => `| ${x.label} | ${kib(x.minified)} | ${kib(x.gzip)} |`), '');
-    if (s.tarball) p(`Packed tarball (\`npm pack\` of the built package, files as its package.json lists them${r.build.cjs ? '' : '; ESM only in this run'}): **${kib(s.tarball.size)}**, ${num(s.tarball.entryCount)} files, ${kib(s.tarball.unpackedSize)} unpacked.`, '');
+    if (s.tarball) p(`Packed tarball (\`npm pack\` of the built package, files as its package.json lists them): **${kib(s.tarball.size)}**, ${num(s.tarball.entryCount)} files, ${kib(s.tarball.unpackedSize)} unpacked.`, '');
     const one = s.rows.find((x) => x.app === 'ours-one-op')!;
     p(`The one-operation app is ${kib(one.gzip)} gzip against a target of 15.0 KB (${one.gzip < 15 * 1024 ? 'under' : 'over'} by ${num(Math.abs(one.gzip - 15 * 1024))} bytes). It carries the whole core whatever the operation: token manager, retry loop, error classes per documented code, request builder, validation-issue formatting, pagination.`, '');
     p('Largest inputs of the one-operation bundle (bytes in the minified output):', '');

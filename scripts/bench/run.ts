@@ -59,7 +59,7 @@ export interface BenchResults {
   machine: ReturnType<typeof machine>;
   versions: Record<string, string>;
   counts: Counts;
-  build: { ms: number; cjs: boolean };
+  build: { ms: number };
   loadBySection: Record<string, [number, number]>;
   generation?: GenerationResult;
   perCall?: PerCallResult;
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
       prettier: versionOf('prettier'),
     },
     counts,
-    build: { ms: 0, cjs: false },
+    build: { ms: 0 },
     loadBySection: {},
   };
   const section = async <T>(name: Section, f: () => Promise<T>): Promise<T | undefined> => {
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
   try {
     log('building a private copy of generated/ …');
     const prepared = await preparePackage({ smoke });
-    results.build = { ms: prepared.buildMs, cjs: prepared.cjsBuilt };
+    results.build = { ms: prepared.buildMs };
     await compileChildren(prepared.appsDir, ['server.ts', 'per-call-client.ts', 'callbacks-worker.ts', 'upload-client.ts']);
 
     results.generation = await section('generation', () => benchGeneration({ runs: counts.generationRuns, phases: !smoke }));

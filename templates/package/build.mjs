@@ -1,0 +1,134 @@
+// Builds dist/esm/ (the package's `build` script; prepack runs it from clean). Kept out of the
+// published files.
+//
+// - JavaScript: esbuild bundles each entry point that package.json names (exports and bin) into
+//   ESM with code splitting. Every operation's validator, loaded by a dynamic import(), becomes
+//   its own lazy chunk; code used by several entries goes into shared chunks. Far fewer files than
+//   one module per source file, and an app's bundler still sees the lazy imports. Not minified:
+//   readable in a stack trace, and the app's bundler minifies.
+// - Types: tsc's own declarations (doc comments as written, so hover docs are tsc's), then only
+//   the .d.ts files an entry point's types reach are kept: an internal module (a validator, a
+//   wire helper) has no type a user can name.
+//
+// ESM only: CommonJS callers load it with require(), which Node supports for ES modules from
+// 20.19 and 22.12 (package.json's engines).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = 'dist/esm';
+
+function fail(message) {
+  console.error(`build failed: ${message}`);
+  process.exit(1);
+}
+
+/** A tool's file from this folder's node_modules or any folder above it (a workspace, a link). */
+export function toolFile(name, file) {
+  for (let dir = pkgDir; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name, file);
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function requireTool(name, file) {
+  return toolFile(name, file) ?? fail(`${name} is not installed. Run \`npm install\` in ${pkgDir} first: it installs the devDependencies that build and check this package.`);
+}
+
+/** `./dist/esm/x/y.js` → `x/y` for every file of that kind (`.js`, `.d.ts`) package.json points at. */
+function entryNames(pkg, ext) {
+  const targets = new Set();
+  const collect = (node) => (typeof node === 'string' ? targets.add(node.replace(/^\.\//, '')) : node && typeof node === 'object' ? Object.values(node).forEach(collect) : undefined);
+  for (const key of ['main', 'types', 'exports', 'bin', 'typesVersions']) collect(pkg[key]);
+  const prefix = `${OUT}/`;
+  return [...targets].filter((t) => t.startsWith(prefix) && t.endsWith(ext)).map((t) => t.slice(prefix.length, -ext.length));
+}
+
+/** Relative specifiers a .d.ts file imports or re-exports (`from './x.js'`, `import('./x.js')`). */
+function declarationImports(text) {
+  return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm)].map((m) => m[1]);
+}
+
+function* walk(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(p);
+    else yield p;
+  }
+}
+
+/** Removes the folders the pruning left empty (deepest first); true when `dir` itself is now empty. */
+function removeEmptyFolders(dir) {
+  let empty = true;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory() && removeEmptyFolders(p)) rmSync(p, { recursive: true });
+    else empty = false;
+  }
+  return empty;
+}
+
+/** Deletes every .d.ts under `root` that no declaration package.json names reaches; returns how many remain. */
+function pruneDeclarations(root, typeEntries) {
+  const reached = new Set();
+  const queue = typeEntries.map((e) => join(root, `${e}.d.ts`));
+  const absent = queue.filter((f) => !existsSync(f));
+  if (absent.length) fail(`package.json names declarations tsc did not write: ${absent.map((f) => relative(pkgDir, f)).join(', ')}`);
+  while (queue.length) {
+    const file = queue.pop();
+    if (reached.has(file)) continue;
+    reached.add(file);
+    for (const spec of declarationImports(readFileSync(file, 'utf8'))) {
+      const base = resolve(dirname(file), spec).replace(/\.js$/, '');
+      const target = [`${base}.d.ts`, join(base, 'index.d.ts')].find((f) => existsSync(f));
+      if (!target) fail(`${relative(pkgDir, file)} imports ${spec}, which has no declaration file`);
+      queue.push(target);
+    }
+  }
+  for (const file of walk(root)) if (file.endsWith('.d.ts') && !reached.has(file)) rmSync(file);
+  removeEmptyFolders(root);
+  return reached.size;
+}
+
+export async function buildPackage() {
+  const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+  const entries = entryNames(pkg, '.js');
+  for (const e of entries) if (!existsSync(join(pkgDir, 'src', `${e}.ts`))) fail(`package.json points at ${OUT}/${e}.js but src/${e}.ts does not exist`);
+  rmSync(join(pkgDir, 'dist'), { recursive: true, force: true });
+
+  const esbuild = await import(pathToFileURL(requireTool('esbuild', 'lib/main.js')).href);
+  const result = await esbuild.build({
+    absWorkingDir: pkgDir,
+    entryPoints: Object.fromEntries(entries.map((e) => [e, `src/${e}.ts`])),
+    outdir: OUT,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // lazy validator chunks keep their operation's name; shared chunks are named for what they hold
+    chunkNames: 'chunks/[name]-[hash]',
+    legalComments: 'none',
+    logLevel: 'silent',
+    metafile: true,
+  }).catch((error) => fail(`esbuild: ${error.message}`));
+
+  const tsc = requireTool('typescript', 'bin/tsc');
+  try {
+    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.esm.json', '--emitDeclarationOnly', '--outDir', OUT], { cwd: pkgDir, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  } catch (error) {
+    fail(`tsc (declarations):\n${error.stdout ?? ''}${error.stderr ?? error.message}`);
+  }
+  const declarations = pruneDeclarations(join(pkgDir, OUT), entryNames(pkg, '.d.ts'));
+  const files = [...walk(join(pkgDir, OUT))];
+  const bytes = files.reduce((sum, f) => sum + statSync(f).size, 0);
+  return { entries, jsFiles: Object.keys(result.metafile.outputs).length, declarations, files: files.length, bytes };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const r = await buildPackage();
+  if (!process.argv.includes('--quiet')) console.error(`build: ${r.entries.length} entry points → ${r.jsFiles} JavaScript files and ${r.declarations} declaration files in ${OUT}/ (${(r.bytes / 1024).toFixed(0)} KiB)`);
+}
