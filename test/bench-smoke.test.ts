@@ -54,6 +54,10 @@ describe('bench harness (smoke)', () => {
       expect(positive(row?.gzip) && row.gzip < row.minified, app).toBe(true);
     }
     expect(positive(r.size.tarball?.size)).toBe(true);
+    expect(r.size.tarball.orphans).toEqual([]);
+    const client = r.size.rows.find((x: any) => x.app === 'ours-all-ops');
+    expect(positive(client.start.minified) && client.lazy.files >= r.size.operations && client.validatorsAtStart.length === 0).toBe(true);
+    expect(positive(r.size.sharedEdit.filesChanged)).toBe(true);
     // 5. type-check: both consumers compile without errors
     expect(r.typecheck.operations).toHaveLength(20);
     for (const row of r.typecheck.rows) {

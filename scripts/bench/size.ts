@@ -1,27 +1,72 @@
 /**
- * 4. Size: esbuild bundles (bundle, minify, platform node, ESM, tree shaking) of small apps, raw
- * and gzip (zlib level 9), and the packed tarball of the package (`npm pack`).
+ * 4. Size: esbuild builds of small apps as an app would ship them (bundle, minify, tree shaking,
+ * ESM, platform node, code splitting), raw and gzip (zlib level 9, each output file on its own);
+ * the packed tarball of the package (`npm pack`) and whether each of its files is needed; and how
+ * many generated files one optional field added to the most shared schema rewrites.
  * Apps: one operation via 'im-server-sdk/funcs'; every method of every ImClient namespace;
  * the same one operation through openapi-fetch and through @hey-api/openapi-ts's output.
+ * An app's output splits into what loads at start (the entry and the chunks it imports statically)
+ * and lazy chunks (reached only by a dynamic import(): our per-operation validators).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { tempDir, timedRun } from './lib.js';
+import { readGeneratorInput } from '../../generator/read-inputs.js';
+import { packageReach } from '../lib/package-reach.js';
+import { measureSharedEdit, type SharedEditResult } from '../lib/shared-edit.js';
+import { ROOT, tempDir, timedRun } from './lib.js';
 
 export interface SizeRow {
   app: string;
   label: string;
+  /** Everything the app can load: the start chunks and every lazy chunk its live code imports. */
   minified: number;
+  /** Sum of each output file's own gzip. */
   gzip: number;
+  /** The entry and what it imports statically: loaded at start. */
+  start: { files: number; minified: number; gzip: number };
+  /** Chunks reached only through a dynamic import() that survived tree shaking. */
+  lazy: { files: number; minified: number; gzip: number };
+  /** Chunks esbuild writes for dynamic imports in code tree shaking removed: never loaded (esbuild's metafile lists only live imports). */
+  neverLoaded: { files: number; minified: number };
+  /** Package chunks named for an operation (its validator) found in the start chunks: none when validators load lazily. */
+  validatorsAtStart: string[];
 }
 
 export interface SizeResult {
   rows: SizeRow[];
   methodsCalled: number;
-  tarball: { size: number; unpackedSize: number; entryCount: number } | null;
-  /** Largest inputs of the one-op bundle (bytes in the minified output). */
-  oneOpInputs: { path: string; bytes: number }[];
+  operations: number;
+  tarball: { size: number; unpackedSize: number; entryCount: number; orphans: string[]; dangling: string[] } | null;
+  /** Largest inputs of the one-op app, start and lazy (bytes in the minified output). */
+  oneOpInputs: { path: string; bytes: number; lazy: boolean }[];
+  sharedEdit: Omit<SharedEditResult, 'changed'> & { changed: string[] };
+}
+
+type Outputs = Record<string, { bytes: number; entryPoint?: string; imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, { bytesInOutput: number }> }>;
+
+/**
+ * The outputs loaded at start (the app's entry and everything it imports statically) and those
+ * loaded later (reached through a dynamic import of live code, then their static imports).
+ */
+function loadedOutputs(outputs: Outputs, entryFile: string): { atStart: Set<string>; later: Set<string> } {
+  const entry = Object.keys(outputs).find((o) => outputs[o]!.entryPoint?.endsWith(entryFile));
+  if (!entry) throw new Error(`esbuild wrote no output for ${entryFile}`);
+  const closure = (roots: string[], kinds: string[], into: Set<string>, skip: Set<string>) => {
+    const queue = [...roots];
+    while (queue.length) {
+      const o = queue.pop()!;
+      if (into.has(o) || skip.has(o)) continue;
+      into.add(o);
+      for (const i of outputs[o]!.imports) if (kinds.includes(i.kind) && !i.external && outputs[i.path]) queue.push(i.path);
+    }
+  };
+  const atStart = new Set<string>();
+  closure([entry], ['import-statement'], atStart, new Set());
+  const later = new Set<string>();
+  const dynamicRoots = (from: Iterable<string>) => [...from].flatMap((o) => outputs[o]!.imports.filter((i) => i.kind === 'dynamic-import' && outputs[i.path]).map((i) => i.path));
+  closure(dynamicRoots(atStart), ['import-statement', 'dynamic-import'], later, atStart);
+  return { atStart, later };
 }
 
 export async function benchSize(opts: { appsDir: string; esmEntry: string; pkgDir: string; heyOut: string | undefined; smoke: boolean }): Promise<SizeResult> {
@@ -75,16 +120,19 @@ console.log(await usersGet({ path: { org_name: 'o', app_name: 'a', username: 'al
   const out = tempDir('size');
   const rows: SizeRow[] = [];
   let oneOpInputs: SizeResult['oneOpInputs'] = [];
+  const sum = (files: string[], pick: (f: string) => number) => files.reduce((n, f) => n + pick(f), 0);
   for (const [name, app] of Object.entries(apps)) {
-    const entry = join(opts.appsDir, `size-${name}.${app.ext}`);
-    writeFileSync(entry, app.code + '\n');
-    const outfile = join(out, `${name}.mjs`);
+    const entryFile = `size-${name}.${app.ext}`;
+    writeFileSync(join(opts.appsDir, entryFile), app.code + '\n');
+    const outdir = join(out, name);
     const result = await esbuild.build({
-      entryPoints: [entry],
-      outfile,
+      entryPoints: [join(opts.appsDir, entryFile)],
+      outdir,
+      outExtension: { '.js': '.mjs' },
       bundle: true,
       minify: true,
       treeShaking: true,
+      splitting: true,
       format: 'esm',
       platform: 'node',
       target: 'node20',
@@ -92,12 +140,30 @@ console.log(await usersGet({ path: { org_name: 'o', app_name: 'a', username: 'al
       logLevel: 'error',
       absWorkingDir: opts.appsDir,
     });
-    const bytes = readFileSync(outfile);
-    rows.push({ app: name, label: app.label, minified: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length });
+    const outputs = result.metafile.outputs as Outputs;
+    const files = Object.keys(outputs).filter((o) => o.endsWith('.mjs'));
+    const gz = new Map(files.map((f) => [f, gzipSync(readFileSync(join(opts.appsDir, f)), { level: 9 }).length]));
+    const { atStart, later } = loadedOutputs(outputs, entryFile);
+    const startFiles = files.filter((f) => atStart.has(f));
+    const lazyFiles = files.filter((f) => later.has(f));
+    const deadFiles = files.filter((f) => !atStart.has(f) && !later.has(f));
+    const loaded = [...startFiles, ...lazyFiles];
+    const part = (fs: string[]) => ({ files: fs.length, minified: sum(fs, (f) => outputs[f]!.bytes), gzip: sum(fs, (f) => gz.get(f)!) });
+    // the package's lazy chunks are named for their operation (build.mjs: chunks/[name]-[hash]); shared ones are chunk-*
+    const validatorsAtStart = [...new Set(startFiles.flatMap((f) => Object.keys(outputs[f]!.inputs)).filter((i) => /im-server-sdk\/dist\/esm\/chunks\/(?!chunk-)[^/]+\.js$/.test(i)))];
+    rows.push({
+      app: name,
+      label: app.label,
+      minified: sum(loaded, (f) => outputs[f]!.bytes),
+      gzip: sum(loaded, (f) => gz.get(f)!),
+      start: part(startFiles),
+      lazy: part(lazyFiles),
+      neverLoaded: { files: deadFiles.length, minified: sum(deadFiles, (f) => outputs[f]!.bytes) },
+      validatorsAtStart,
+    });
     if (name === 'ours-one-op') {
-      const inputs = result.metafile.outputs[Object.keys(result.metafile.outputs)[0]!]!.inputs;
-      oneOpInputs = Object.entries(inputs)
-        .map(([path, v]) => ({ path: path.replace(/^.*im-server-sdk\//, ''), bytes: v.bytesInOutput }))
+      oneOpInputs = loaded
+        .flatMap((f) => Object.entries(outputs[f]!.inputs).map(([path, v]) => ({ path: path.replace(/^.*im-server-sdk\//, ''), bytes: v.bytesInOutput, lazy: !atStart.has(f) })))
         .sort((a, b) => b.bytes - a.bytes)
         .slice(0, 12);
     }
@@ -108,7 +174,11 @@ console.log(await usersGet({ path: { org_name: 'o', app_name: 'a', username: 'al
   const packed = await timedRun(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], { cwd: opts.pkgDir });
   if (packed.code === 0) {
     const info = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('[')))[0];
-    tarball = { size: info.size, unpackedSize: info.unpackedSize, entryCount: info.entryCount };
+    const reach = packageReach(info.files.map((f: { path: string }) => f.path), (p) => readFileSync(join(opts.pkgDir, p), 'utf8'));
+    tarball = { size: info.size, unpackedSize: info.unpackedSize, entryCount: info.entryCount, orphans: reach.orphans, dangling: reach.dangling.map((d) => `${d.from} → ${d.to}`) };
   }
-  return { rows, methodsCalled: calls.length, tarball, oneOpInputs };
+  // the spec edit is generated in memory from the repository's spec (generated/ is not touched)
+  const sharedEdit = await measureSharedEdit(readGeneratorInput(ROOT));
+  const { operations } = await import(opts.esmEntry);
+  return { rows, methodsCalled: calls.length, operations: Object.keys(operations).length, tarball, oneOpInputs, sharedEdit };
 }
