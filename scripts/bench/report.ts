@@ -250,8 +250,9 @@ export function renderResults(r: BenchResults): string {
     p(`The one-operation app is ${kib(one.gzip)} gzip with the ${one.lazy.files} lazy chunk(s) its code imports against a target of 12.0 KB (${one.gzip <= 12 * 1024 ? 'under' : 'over'} by ${num(Math.abs(one.gzip - 12 * 1024))} bytes).`, '');
     const e = s.sharedEdit;
     p(`One optional string field added to ${e.schema} (the object schema the most operations reach: ${e.reachedBy}), generated in memory before and after (scripts/lib/shared-edit.ts): ${e.filesChanged} generated files change, ${e.linesChanged} new lines: ${e.changed.map((c) => `\`${c}\``).join(', ')}.`, '');
-    p('Largest inputs of the one-operation app (bytes in the minified output):', '');
-    p('| file | bytes | loaded |', '|---|---|---|', ...s.oneOpInputs.map((x) => `| ${x.path} | ${num(x.bytes)} | ${x.lazy ? 'lazily' : 'at start'} |`), '');
+    const srcTotal = s.oneOpInputs.reduce((n, x) => n + x.bytes, 0);
+    p(`What the one-operation app carries, by source module: the same app built from the package's TypeScript sources (the published chunks merge modules), bytes each module adds to the minified output (${kib(srcTotal)} in all; modules under 100 bytes left out):`, '');
+    p('| module | bytes | share | loaded |', '|---|---|---|---|', ...s.oneOpInputs.filter((x) => x.bytes >= 100).map((x) => `| ${x.path} | ${num(x.bytes)} | ${num((100 * x.bytes) / srcTotal, 1)} % | ${x.lazy ? 'lazily' : 'at start'} |`), '');
   }
 
   if (r.typecheck) {

@@ -38,7 +38,7 @@ export interface SizeResult {
   methodsCalled: number;
   operations: number;
   tarball: { size: number; unpackedSize: number; entryCount: number; orphans: string[]; dangling: string[] } | null;
-  /** Largest inputs of the one-op app, start and lazy (bytes in the minified output). */
+  /** Every source module of the one-op app, start and lazy (bytes in the minified output of a build from the package's sources). */
   oneOpInputs: { path: string; bytes: number; lazy: boolean }[];
   sharedEdit: Omit<SharedEditResult, 'changed'> & { changed: string[] };
 }
@@ -119,15 +119,13 @@ console.log(await usersGet({ path: { org_name: 'o', app_name: 'a', username: 'al
   }
   const out = tempDir('size');
   const rows: SizeRow[] = [];
-  let oneOpInputs: SizeResult['oneOpInputs'] = [];
   const sum = (files: string[], pick: (f: string) => number) => files.reduce((n, f) => n + pick(f), 0);
-  for (const [name, app] of Object.entries(apps)) {
-    const entryFile = `size-${name}.${app.ext}`;
-    writeFileSync(join(opts.appsDir, entryFile), app.code + '\n');
-    const outdir = join(out, name);
+  /** Builds one app as it would ship; its outputs sorted into loaded at start, later, never. */
+  const buildApp = async (entryFile: string, code: string) => {
+    writeFileSync(join(opts.appsDir, entryFile), code + '\n');
     const result = await esbuild.build({
       entryPoints: [join(opts.appsDir, entryFile)],
-      outdir,
+      outdir: join(out, entryFile.replace(/\.\w+$/, '')),
       outExtension: { '.js': '.mjs' },
       bundle: true,
       minify: true,
@@ -142,12 +140,15 @@ console.log(await usersGet({ path: { org_name: 'o', app_name: 'a', username: 'al
     });
     const outputs = result.metafile.outputs as Outputs;
     const files = Object.keys(outputs).filter((o) => o.endsWith('.mjs'));
-    const gz = new Map(files.map((f) => [f, gzipSync(readFileSync(join(opts.appsDir, f)), { level: 9 }).length]));
     const { atStart, later } = loadedOutputs(outputs, entryFile);
+    return { outputs, files, atStart, later, loaded: files.filter((f) => atStart.has(f) || later.has(f)) };
+  };
+  for (const [name, app] of Object.entries(apps)) {
+    const { outputs, files, atStart, later, loaded } = await buildApp(`size-${name}.${app.ext}`, app.code);
+    const gz = new Map(files.map((f) => [f, gzipSync(readFileSync(join(opts.appsDir, f)), { level: 9 }).length]));
     const startFiles = files.filter((f) => atStart.has(f));
     const lazyFiles = files.filter((f) => later.has(f));
     const deadFiles = files.filter((f) => !atStart.has(f) && !later.has(f));
-    const loaded = [...startFiles, ...lazyFiles];
     const part = (fs: string[]) => ({ files: fs.length, minified: sum(fs, (f) => outputs[f]!.bytes), gzip: sum(fs, (f) => gz.get(f)!) });
     // the package's lazy chunks are named for their operation (build.mjs: chunks/[name]-[hash]); shared ones are chunk-*
     const validatorsAtStart = [...new Set(startFiles.flatMap((f) => Object.keys(outputs[f]!.inputs)).filter((i) => /im-server-sdk\/dist\/esm\/chunks\/(?!chunk-)[^/]+\.js$/.test(i)))];
@@ -161,13 +162,13 @@ console.log(await usersGet({ path: { org_name: 'o', app_name: 'a', username: 'al
       neverLoaded: { files: deadFiles.length, minified: sum(deadFiles, (f) => outputs[f]!.bytes) },
       validatorsAtStart,
     });
-    if (name === 'ours-one-op') {
-      oneOpInputs = loaded
-        .flatMap((f) => Object.entries(outputs[f]!.inputs).map(([path, v]) => ({ path: path.replace(/^.*im-server-sdk\//, ''), bytes: v.bytesInOutput, lazy: !atStart.has(f) })))
-        .sort((a, b) => b.bytes - a.bytes)
-        .slice(0, 12);
-    }
   }
+  // What takes the bytes of the one-operation app, by source module: the same app built from the
+  // package's TypeScript sources (the published chunks merge modules, so they cannot say).
+  const fromSources = await buildApp('size-ours-one-op-sources.mjs', apps['ours-one-op']!.code.replace("'im-server-sdk/funcs'", JSON.stringify(join(opts.pkgDir, 'src/funcs/index.ts'))));
+  const oneOpInputs: SizeResult['oneOpInputs'] = fromSources.loaded
+    .flatMap((f) => Object.entries(fromSources.outputs[f]!.inputs).map(([path, v]) => ({ path: path.replace(/^.*im-server-sdk\//, ''), bytes: v.bytesInOutput, lazy: !fromSources.atStart.has(f) })))
+    .sort((a, b) => b.bytes - a.bytes);
   let tarball: SizeResult['tarball'] = null;
   const packDir = tempDir('pack');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
