@@ -1,7 +1,7 @@
 /**
  * A fixture spec turned into a real package in a temp dir, as a maintainer would get it from
- * `npm run generate`: generated, written, built by the package's own build script (ESM, CJS,
- * .d.ts). Tests then import the built package, type-check consumers against it and call it
+ * `npm run generate`: generated, written, built by the package's own build script
+ * (scripts/build.mjs: ESM bundles with code splitting, tsc's .d.ts), as its prepack and the bench build it. Tests then import the built package, type-check consumers against it and call it
  * against servers on 127.0.0.1.
  */
 import { spawnSync } from 'node:child_process';
