@@ -38,6 +38,8 @@ export interface SizeResult {
   methodsCalled: number;
   operations: number;
   tarball: { size: number; unpackedSize: number; entryCount: number; orphans: string[]; dangling: string[] } | null;
+  /** The one-op app built as one file (no splitting: the validator's dynamic import bundled in), the way this row was measured before issue 18. */
+  oneOpSingleFile: { minified: number; gzip: number };
   /** Every source module of the one-op app, start and lazy (bytes in the minified output of a build from the package's sources). */
   oneOpInputs: { path: string; bytes: number; lazy: boolean }[];
   sharedEdit: Omit<SharedEditResult, 'changed'> & { changed: string[] };
@@ -121,7 +123,7 @@ console.log(await usersGet({ path: { org_name: 'o', app_name: 'a', username: 'al
   const rows: SizeRow[] = [];
   const sum = (files: string[], pick: (f: string) => number) => files.reduce((n, f) => n + pick(f), 0);
   /** Builds one app as it would ship; its outputs sorted into loaded at start, later, never. */
-  const buildApp = async (entryFile: string, code: string) => {
+  const buildApp = async (entryFile: string, code: string, splitting = true) => {
     writeFileSync(join(opts.appsDir, entryFile), code + '\n');
     const result = await esbuild.build({
       entryPoints: [join(opts.appsDir, entryFile)],
@@ -130,7 +132,7 @@ console.log(await usersGet({ path: { org_name: 'o', app_name: 'a', username: 'al
       bundle: true,
       minify: true,
       treeShaking: true,
-      splitting: true,
+      splitting,
       format: 'esm',
       platform: 'node',
       target: 'node20',
@@ -163,6 +165,9 @@ console.log(await usersGet({ path: { org_name: 'o', app_name: 'a', username: 'al
       validatorsAtStart,
     });
   }
+  const single = await buildApp('size-ours-one-op-single.mjs', apps['ours-one-op']!.code, false);
+  const singleBytes = readFileSync(join(opts.appsDir, single.files[0]!));
+  const oneOpSingleFile = { minified: singleBytes.length, gzip: gzipSync(singleBytes, { level: 9 }).length };
   // What takes the bytes of the one-operation app, by source module: the same app built from the
   // package's TypeScript sources (the published chunks merge modules, so they cannot say).
   const fromSources = await buildApp('size-ours-one-op-sources.mjs', apps['ours-one-op']!.code.replace("'im-server-sdk/funcs'", JSON.stringify(join(opts.pkgDir, 'src/funcs/index.ts'))));
@@ -181,5 +186,5 @@ console.log(await usersGet({ path: { org_name: 'o', app_name: 'a', username: 'al
   // the spec edit is generated in memory from the repository's spec (generated/ is not touched)
   const sharedEdit = await measureSharedEdit(readGeneratorInput(ROOT));
   const { operations } = await import(opts.esmEntry);
-  return { rows, methodsCalled: calls.length, operations: Object.keys(operations).length, tarball, oneOpInputs, sharedEdit };
+  return { rows, methodsCalled: calls.length, operations: Object.keys(operations).length, tarball, oneOpSingleFile, oneOpInputs, sharedEdit };
 }
