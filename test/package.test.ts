@@ -108,3 +108,12 @@ describe('validators load lazily, as their own chunks', () => {
     expect(dynamic.length).toBeGreaterThanOrEqual(178);
   });
 });
+
+describe('shared chunks keep the entries apart', () => {
+  it('the built callbacks/edge entry reaches no Node built-in through a chunk it shares with the Node entries', async () => {
+    const edge = await build({ entryPoints: [join(pkgDir, 'dist/esm/callbacks-edge.js')], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' });
+    expect(edge.outputFiles[0]!.text).not.toMatch(/node:(crypto|net|dns|http)/);
+    // the check can fail: the Node entry, built the same way, cannot be bundled for the browser
+    await expect(build({ entryPoints: [join(pkgDir, 'dist/esm/callbacks.js')], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' })).rejects.toThrow(/node:(crypto|net|dns)/);
+  });
+});
