@@ -4,8 +4,8 @@
  * Ajv's standalone output `require()`s these from the `ajv` package (`ajv/dist/runtime/*`) and
  * from `ajv-formats`; the generator (generator/emit/emit-validators.ts) rewrites those calls to
  * import the functions below instead, so the package has no runtime dependency and the
- * validators are plain ES modules (no `require()`), split into lazy chunks by the build. The generator refuses to emit a
- * validator that needs a helper missing here.
+ * validators are plain ES modules (no `require()`), split into lazy chunks by the build. The
+ * generator refuses to emit a validator that needs a helper missing here.
  */
 
 /**
