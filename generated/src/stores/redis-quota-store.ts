@@ -13,8 +13,8 @@
  *   trip per call; the same script adds the client's pending counters and reads the gate.
  * - The gate: a key that lives as long as the 429's Retry-After (`PX`), never shortened; every
  *   process reads its remaining life (`PTTL`), so all of them open at once.
- * - Every command has a time budget (`commandTimeoutMs`, default 250 ms: it sits on the path
- *   of every call): past it the command fails and the client limits on its own (per process)
+ * - Every command has a time budget (`commandTimeoutMs`, default 1 000 ms, as the token store:
+ *   shorter ones gave up on a Redis that was only slow, on a loaded machine): past it the command fails and the client limits on its own
  *   until the store answers again — never a hang.
  *
  * Keys: `<prefix>…` as the client names them (application or host, never a secret).
@@ -28,14 +28,20 @@ export interface RedisQuotaStoreOptions {
   client: RedisCommandClient;
   /** Prepended to every key (default ''). */
   prefix?: string;
-  /** Longest wait for one Redis reply (default 250 ms). */
+  /** Longest wait for one Redis reply (default 1 000 ms). */
   commandTimeoutMs?: number;
 }
 
-/** KEYS: slots, gate, counters. ARGV: interval ms, tolerance ms, max wait ms, then counter name/value pairs. */
+/**
+ * KEYS: slots, gate, counters, members. ARGV: interval ms, tolerance ms, max wait ms, member id,
+ * then counter name/value pairs. Members: who reserved in the last MEMBER_TTL_MS (the fleet's size).
+ */
 const RESERVE =
   "local t = redis.call('TIME') " +
   'local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000 ' +
+  "redis.call('ZADD', KEYS[4], now, ARGV[4]) " +
+  "redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - 5000) " +
+  "redis.call('PEXPIRE', KEYS[4], 10000) " +
   'local interval = tonumber(ARGV[1]) ' +
   "local tat = tonumber(redis.call('GET', KEYS[1]) or '0') " +
   'if tat < now then tat = now end ' +
@@ -46,10 +52,10 @@ const RESERVE =
   '  reserved = 1 ' +
   "  redis.call('SET', KEYS[1], string.format('%.3f', tat + interval), 'PX', math.ceil(tat + interval - now) + 1000) " +
   'end ' +
-  "for i = 4, #ARGV, 2 do redis.call('HINCRBY', KEYS[3], ARGV[i], ARGV[i + 1]) end " +
+  "for i = 5, #ARGV, 2 do redis.call('HINCRBY', KEYS[3], ARGV[i], ARGV[i + 1]) end " +
   "local gate = redis.call('PTTL', KEYS[2]) " +
   'if gate < 0 then gate = 0 end ' +
-  "return {reserved, string.format('%.3f', wait), gate}";
+  "return {reserved, string.format('%.3f', wait), gate, redis.call('ZCARD', KEYS[4])}";
 
 /** KEYS: counters, gate. ARGV: counter name/value pairs. */
 const SYNC =
@@ -67,6 +73,8 @@ export class RedisQuotaStore implements QuotaStore {
   readonly #commandTimeoutMs: number;
   /** SHA1 of each script, from SCRIPT LOAD (the package has no hashing of its own to spare). */
   readonly #shas = new Map<string, Promise<string>>();
+  /** This store's name among the key's members (a process with one store counts once). */
+  readonly #member = `m-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
   constructor(options: RedisQuotaStoreOptions) {
     if (!options || typeof options.client?.command !== 'function') {
@@ -74,15 +82,16 @@ export class RedisQuotaStore implements QuotaStore {
     }
     this.#client = options.client;
     this.#prefix = options.prefix ?? '';
-    this.#commandTimeoutMs = Math.max(1, options.commandTimeoutMs ?? 250);
+    this.#commandTimeoutMs = Math.max(1, options.commandTimeoutMs ?? 1_000);
   }
 
   async reserve(key: string, rate: RateSpec, maxWaitMs: number, gateKey: string, counters?: Partial<QuotaCounters>): Promise<QuotaReservation> {
     const interval = 1000 / rate.perSecond;
     const p = this.#prefix;
-    const reply = await this.#script(RESERVE, [p + key, p + gateKey, `${p + key}:counters`], [String(interval), String((rate.burst - 1) * interval), String(maxWaitMs), ...counterArgs(counters)]);
-    const [reserved, wait, gate] = Array.isArray(reply) ? reply : [];
-    return { reserved: Number(reserved) === 1, waitMs: Number(replyText(wait) ?? wait) || 0, gateMs: Math.max(0, Number(gate) || 0) };
+    const args = [String(interval), String((rate.burst - 1) * interval), String(maxWaitMs), this.#member, ...counterArgs(counters)];
+    const reply = await this.#script(RESERVE, [p + key, p + gateKey, `${p + key}:counters`, `${p + key}:members`], args);
+    const [reserved, wait, gate, members] = Array.isArray(reply) ? reply : [];
+    return { reserved: Number(reserved) === 1, waitMs: Number(replyText(wait) ?? wait) || 0, gateMs: Math.max(0, Number(gate) || 0), members: Math.max(1, Number(members) || 1) };
   }
 
   async sync(key: string, gateKey: string, counters?: Partial<QuotaCounters>): Promise<number> {

@@ -18,8 +18,7 @@
  *   STORE_RETRY_MS: the client limits on its own (fallbackPerSecond) and keeps its own gate.
  */
 import { ConfigError, RateLimitWaitError, TimeoutError } from '../core/errors.js';
-import type { Sleep } from './call-scope.js';
-import type { CallScope } from './call-scope.js';
+import { NEVER_ABORTED, type CallScope, type Sleep } from './call-scope.js';
 import type { RateSpec, Reservation } from './gcra.js';
 import type { SafeLogger } from './logger.js';
 import { MAX_PAUSE_MS, type QuotaGate, type RateLimitState } from './quota-gate.js';
@@ -32,9 +31,15 @@ export type CallPriority = 'interactive' | 'background';
 export interface RateLimitOptions {
   /** Send slots per second for the whole fleet sharing `quotaStore` (this client alone without one); e.g. 0.9 × the quota. */
   perSecond: number;
-  /** Slots that may go out back to back after a quiet spell (default perSecond / 10, at least 1). */
+  /**
+   * Slots that may go out back to back after a quiet spell (default perSecond / 50, i.e. 20 ms
+   * worth, at least 1): any second then holds at most perSecond + burst sends.
+   */
   burst?: number | undefined;
-  /** The rate this process keeps to while the quota store fails (default perSecond). */
+  /**
+   * The rate this client keeps to while the quota store fails (default: perSecond ÷ the number
+   * of processes that shared the store in the last 5 s, as the store last said).
+   */
   fallbackPerSecond?: number | undefined;
   /** Longest wait for a slot (default 60 000 ms); a call that would wait longer fails unsent (RateLimitWaitError). */
   maxWaitMs?: number | undefined;
@@ -42,13 +47,16 @@ export interface RateLimitOptions {
 
 export interface ResolvedRateLimit {
   rate: RateSpec;
-  fallback: RateSpec;
+  /** Given by the user; otherwise derived from the fleet's size. */
+  fallback: RateSpec | undefined;
   maxWaitMs: number;
 }
 
 /** What a client counts, and the gate as it sees it (`client.rateLimit.metrics`). */
 export interface RateLimitMetrics extends QuotaCounters {
   gate: 'open' | 'closed';
+  /** Times the quota store failed (each followed by STORE_RETRY_MS of limiting alone). */
+  storeFailures: number;
   /** The rate limit in force: null without one; `shared` false while the store fails or without a store. */
   limiter: { perSecond: number; shared: boolean } | null;
 }
@@ -86,10 +94,15 @@ export function resolveRateLimit(value: unknown): ResolvedRateLimit | undefined 
   };
   if (o.perSecond === undefined) throw new ConfigError('rateLimit.perSecond', 'is required (slots per second, e.g. 0.9 × the application quota).');
   const perSecond = positive('perSecond', o.perSecond, 0, Number.MIN_VALUE);
-  const burst = positive('burst', o.burst, Math.max(1, Math.floor(perSecond / 10)), 1);
-  const fallbackPerSecond = positive('fallbackPerSecond', o.fallbackPerSecond, perSecond, Number.MIN_VALUE);
+  const burst = positive('burst', o.burst, rateOf(perSecond).burst, 1);
+  const fallbackPerSecond = o.fallbackPerSecond === undefined ? undefined : positive('fallbackPerSecond', o.fallbackPerSecond, perSecond, Number.MIN_VALUE);
   const maxWaitMs = positive('maxWaitMs', o.maxWaitMs, 60_000, 0);
-  return { rate: { perSecond, burst }, fallback: { perSecond: fallbackPerSecond, burst: Math.min(burst, Math.max(1, Math.floor(fallbackPerSecond / 10))) }, maxWaitMs };
+  return { rate: { perSecond, burst }, fallback: fallbackPerSecond === undefined ? undefined : rateOf(fallbackPerSecond), maxWaitMs };
+}
+
+/** A rate with the default burst (20 ms worth, at least 1). */
+function rateOf(perSecond: number): RateSpec {
+  return { perSecond, burst: Math.max(1, Math.floor(perSecond / 50)) };
 }
 
 export function resolveQuotaStore(value: unknown): QuotaStore | undefined {
@@ -141,6 +154,9 @@ export class QuotaControl {
   #storeFailedUntil = 0;
   #gateReadAt = -Infinity;
   #reading = false;
+  /** The fleet's size as the store last said (1 without a store). */
+  #members = 1;
+  #storeFailures = 0;
 
   constructor(options: QuotaControlOptions) {
     this.#o = options;
@@ -162,7 +178,7 @@ export class QuotaControl {
   countWait(ms: number): void {
     if (ms <= 0) return;
     this.count('waited');
-    this.count('waitedMs', ms);
+    this.count('waitedMs', Math.round(ms));
   }
 
   /** Brings the fleet gate into the local one, at most once per GATE_CACHE_MS, in the background. */
@@ -206,7 +222,7 @@ export class QuotaControl {
       const leave = (): void => {
         const i = queue.indexOf(waiter);
         if (i >= 0) queue.splice(i, 1);
-        signal.removeEventListener('abort', onAbort);
+        if (signal !== NEVER_ABORTED) signal.removeEventListener('abort', onAbort);
         if (timer !== undefined) clearTimeout(timer);
       };
       const onAbort = (): void => {
@@ -226,7 +242,8 @@ export class QuotaControl {
         },
       };
       if (signal.aborted) return onAbort();
-      signal.addEventListener('abort', onAbort, { once: true });
+      // NEVER_ABORTED (no signal, no deadline) never fires: no listener on the one shared signal
+      if (signal !== NEVER_ABORTED) signal.addEventListener('abort', onAbort, { once: true });
       if (Number.isFinite(limit.maxWaitMs) && scope.remainingMs() === undefined) {
         timer = setTimeout(() => {
           leave();
@@ -286,6 +303,7 @@ export class QuotaControl {
         return {
           ...self.#counters,
           gate: self.#o.gate.remainingMs() > 0 ? 'closed' : 'open',
+          storeFailures: self.#storeFailures,
           limiter: limit ? { perSecond: shared ? limit.rate.perSecond : self.#rateNow().perSecond, shared } : null,
         };
       },
@@ -348,6 +366,7 @@ export class QuotaControl {
         const r = await store.reserve(this.#o.key, this.#o.rateLimit!.rate, RESERVE_HORIZON_MS, this.#gateKey, counters);
         this.#gateReadAt = this.#o.now();
         this.#gateSeen(r.gateMs);
+        if (r.members !== undefined) this.#members = r.members;
         return r;
       } catch (err) {
         this.#storeFailed(err, counters);
@@ -358,7 +377,8 @@ export class QuotaControl {
 
   #rateNow(): RateSpec {
     const limit = this.#o.rateLimit!;
-    return this.#o.store && this.#sharedStore() === undefined ? limit.fallback : limit.rate;
+    if (!this.#o.store || this.#sharedStore() !== undefined) return limit.rate;
+    return limit.fallback ?? rateOf(limit.rate.perSecond / this.#members);
   }
 
   #sharedStore(): QuotaStore | undefined {
@@ -379,6 +399,7 @@ export class QuotaControl {
   #storeFailed(err: unknown, unsent?: QuotaCounters): void {
     if (unsent) addCounters(this.#pending, unsent);
     const first = this.#o.now() >= this.#storeFailedUntil;
+    if (first) this.#storeFailures += 1;
     this.#storeFailedUntil = this.#o.now() + STORE_RETRY_MS;
     if (first) {
       const why = err instanceof Error ? `${err.name}: ${err.message}` : String(err);

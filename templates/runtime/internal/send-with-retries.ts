@@ -114,11 +114,6 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
       }
     }
     if (rt.quota && op.isTokenExchange) await rt.quota.paceExchange(op.id, scope);
-    if (rt.quota?.limited) {
-      await rt.quota.acquire(op.id, call.priority, scope);
-      // A 429 closed the gate while this call waited for its slot: wait it out, then take a new one.
-      if (rt.gate.remainingMs() > 0) continue;
-    }
     let token: string | undefined;
     if (op.auth) {
       try {
@@ -128,6 +123,12 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
         throw err;
       }
       rt.redactor.add(token);
+    }
+    // The slot last, right before sending: slots held while a token is exchanged went out in one clump.
+    if (rt.quota?.limited) {
+      await rt.quota.acquire(op.id, call.priority, scope);
+      // A 429 closed the gate while this call waited for its slot: wait it out, then take a new one.
+      if (rt.gate.remainingMs() > 0) continue;
     }
     const headers: Record<string, string> = { accept: 'application/json', ...rt.baseHeaders, ...call.headers };
     if (request.headers) Object.assign(headers, request.headers);

@@ -30,6 +30,11 @@ export function zeroCounters(): QuotaCounters {
 export interface QuotaReservation extends Reservation {
   /** Ms left on the shared gate (0 when open). */
   gateMs: number;
+  /**
+   * How many stores reserved slots of this key in the last 5 s (the fleet's size, as far as
+   * known): a client that loses the store keeps to rate ÷ members on its own.
+   */
+  members?: number;
 }
 
 export interface QuotaStore {
@@ -96,5 +101,6 @@ export class MemoryQuotaStore implements QuotaStore {
 }
 
 export function addCounters(into: QuotaCounters, add: Partial<QuotaCounters>): void {
-  for (const name of COUNTER_NAMES) into[name] += add[name] ?? 0;
+  // whole numbers, as Redis HINCRBY keeps them
+  for (const name of COUNTER_NAMES) into[name] += Math.round(add[name] ?? 0);
 }
