@@ -160,3 +160,24 @@ describe('exchange pacing (120 a minute per source IP)', () => {
     expect(waits).toEqual([]);
   });
 });
+
+describe('a bulk send does not starve interactive calls', () => {
+  it('the batch helper sends as background by default: an interactive call during it takes one of the next slots', async () => {
+    const svc = await startFakeService({ handle: () => ({ status: 200, body: {} }) });
+    const im = makeClient(svc.baseUrl, { rateLimit: { perSecond: 100, burst: 1 } });
+    await im.request(ops.usersGet, { username: 'warm' });
+    const { sendInBatches } = await import('../helpers/batch.js');
+    const bulkOp = { ...ops.usersCreate, id: 'users.batch_create', path: '/users/batch', bodyFields: ['users'], batchSplit: { field: 'users', max: 1 } };
+    // 80 chunks, 40 in flight: 0.8 s of slots at 100/s
+    const bulk = sendInBatches(im, bulkOp as never, { users: Array.from({ length: 80 }, (_, i) => ({ username: `b${i}` })) }, { concurrency: 40, validate: false });
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await im.request(ops.usersGet, { username: 'interactive' });
+    const waited = Date.now() - started;
+    await bulk;
+    const order = svc.calls.map((c) => c.path);
+    const position = order.indexOf('/acme/chat/users/interactive');
+    expect(waited).toBeLessThan(250); // not behind the ~70 chunks still queued (700 ms)
+    expect(order.slice(position).filter((p) => p.endsWith('/users/batch')).length).toBeGreaterThan(40);
+  });
+});

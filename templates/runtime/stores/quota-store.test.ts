@@ -95,6 +95,36 @@ describe('RedisQuotaStore specifics', () => {
   });
 });
 
+describe('the fleet gate through Redis (two clients with their own stores stand for two processes)', () => {
+  it("a 429 to one closes the other's gate within the read interval; both send again together", async () => {
+    let refuse = true;
+    const svc = await startFakeService({
+      handle: (req) => (refuse && req.path.endsWith('/first') ? ((refuse = false), apiError(429, 'rate_limited', undefined, { 'retry-after': '1' })) : { status: 200, body: {} }),
+    });
+    const a = makeClient(svc.baseUrl, { quotaStore: new RedisQuotaStore({ client: fromNodeRedis(redis) }), appKey: 'gate#app' });
+    const b = makeClient(svc.baseUrl, { quotaStore: new RedisQuotaStore({ client: fromNodeRedis(redis) }), appKey: 'gate#app', clientId: 'client-2' });
+    await Promise.all([a.request(ops.usersGet, { username: 'warm-a' }), b.request(ops.usersGet, { username: 'warm-b' })]);
+    const first = a.request(ops.usersGet, { username: 'first' });
+    await new Promise((r) => setTimeout(r, 150));
+    // b reads the fleet gate in the background (never on a call's path): a call may go out before the read lands
+    await b.request(ops.usersGet, { username: 'b-read' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(b.rateLimit.metrics.gate).toBe('closed');
+    const started = Date.now();
+    await b.request(ops.usersGet, { username: 'b-after' });
+    const bWaited = Date.now() - started;
+    await first;
+    expect(bWaited).toBeGreaterThan(500);
+    const retry = svc.calls.filter((c) => c.path.endsWith('/first'))[1]!.at;
+    const bAfter = svc.calls.find((c) => c.path.endsWith('/b-after'))!.at;
+    expect(Math.abs(bAfter - retry)).toBeLessThan(150);
+    const fleet = (await b.rateLimit.fleetMetrics())!;
+    await a.rateLimit.fleetMetrics();
+    expect((await b.rateLimit.fleetMetrics())!.rateLimited).toBe(1);
+    expect(fleet.sent).toBeGreaterThanOrEqual(b.rateLimit.metrics.sent);
+  });
+});
+
 describe('Redis stopped mid-run (issue 20)', () => {
   it('calls go on, limited per process; the 429 gate stays local; no hang; back to shared when Redis answers', async () => {
     const own = await startRedisServer();
