@@ -84,7 +84,7 @@ export class ImCore {
     });
     this.#gate = shared?.gate ?? new QuotaGate(config.now, config.sleep);
     this.#runtime = {
-      fetch: config.fetch,
+      send: config.send,
       logger: this.#logger,
       gate: this.#gate,
       redactor: this.#redactor,
@@ -145,12 +145,16 @@ export class ImCore {
   get rateLimit(): RateLimitState {
     return this.#gate.view();
   }
-  /** True once the service said app_deleted / tenant_closed; every call then fails at once. */
+  /** How this client sends requests: 'node' (node:http, the default on Node) or 'fetch' (see the transport option). */
+  get transport(): 'node' | 'fetch' {
+    return this.#config.transport;
+  }
   /** Whether calls are validated before they are sent, unless a call's `validate` option says otherwise. */
   get validatesRequests(): boolean {
     return this.#config.validateRequests;
   }
 
+  /** True once the service said app_deleted / tenant_closed; every call then fails at once. */
   get credentialsRevoked(): boolean {
     return this.#state.revoked !== undefined;
   }

@@ -1,7 +1,8 @@
 // Copied by im-openapi from templates/runtime/internal/http-attempt.ts. Do not edit here: edit the template and run `npm run generate`.
 /**
- * One HTTP attempt (internal, unstable): fetch with a per-attempt timeout that also covers
- * reading the body. Never throws for network trouble; it reports what happened so that the
+ * One HTTP attempt (internal, unstable): the attempt interface that both transports implement
+ * (`AttemptRequest` → `AttemptOutcome`), and the fetch transport: fetch with a per-attempt
+ * timeout that also covers reading the body. (The node:http transport is node-transport.ts.) Never throws for network trouble; it reports what happened so that the
  * retry loop can decide by the operation's class.
  *
  * Every body read is bounded: a success body by `maxBytes`, an error body by ERROR_BODY_BYTES
@@ -17,17 +18,25 @@ export const ERROR_BODY_BYTES = 64 * 1024;
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
+/**
+ * The answer's headers as every reader uses them: a WHATWG `Headers` (fetch transport) or a
+ * lighter read-only view over Node's header object (node transport). Names are case-insensitive.
+ */
+export interface ResponseHeaders {
+  get(name: string): string | null;
+  forEach(callback: (value: string, name: string) => void): void;
+}
+
 export type AttemptOutcome =
-  | { kind: 'response'; status: number; headers: Headers; bodyText: string; stream?: ReadableStream<Uint8Array> | null }
+  | { kind: 'response'; status: number; headers: ResponseHeaders; bodyText: string; stream?: ReadableStream<Uint8Array> | null }
   /** A success body longer than maxBytes: reading stopped there. */
-  | { kind: 'too-large'; status: number; headers: Headers; limitBytes: number }
+  | { kind: 'too-large'; status: number; headers: ResponseHeaders; limitBytes: number }
   | { kind: 'network'; errorCode: string | undefined; cause: unknown }
   | { kind: 'timeout' }
   /** The call's scope ended (caller abort or overall deadline). */
   | { kind: 'ended'; cause: unknown };
 
 export interface AttemptRequest {
-  fetch: FetchLike;
   method: string;
   url: string;
   headers: Record<string, string>;
@@ -37,15 +46,23 @@ export interface AttemptRequest {
   maxBytes: number;
   /** True for a success status whose body goes to the caller as a stream (binary responses). */
   streamsStatus?: (status: number) => boolean;
-  /** The body is a stream (sent half-duplex, without fetch's redirect copy). */
+  /** The body is a stream (sent once; with fetch: half-duplex, without fetch's redirect copy). */
   stream?: boolean;
   /** The call's signal (caller abort + deadline). */
   signal: AbortSignal;
 }
 
+/** Sends one attempt: never throws for network trouble, always settles within the attempt's timeout. */
+export type Transport = (req: AttemptRequest) => Promise<AttemptOutcome>;
+
 const ATTEMPT_TIMEOUT = Symbol('im-openapi.attempt-timeout');
 
-export async function sendAttempt(req: AttemptRequest): Promise<AttemptOutcome> {
+/** The fetch transport: every attempt through `fetch` (the given one, or the global one). */
+export function fetchTransport(fetch: FetchLike): Transport {
+  return (req) => sendAttempt(fetch, req);
+}
+
+export async function sendAttempt(fetch: FetchLike, req: AttemptRequest): Promise<AttemptOutcome> {
   if (req.signal.aborted) return { kind: 'ended', cause: req.signal.reason };
   const { controller, dispose } = childController(req.signal);
   const timer = setTimeout(() => controller.abort(ATTEMPT_TIMEOUT), req.timeoutMs);
@@ -57,7 +74,7 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptOutcome> 
     // branch holds every byte (measured: a 200 MB upload grew memory by 200 MB); with 'error'
     // there is no copy, and a redirect fails the attempt.
     if (req.stream) Object.assign(init, { duplex: 'half', redirect: 'error' });
-    const response = await req.fetch(req.url, init);
+    const response = await fetch(req.url, init);
     const { status, headers } = response;
     const success = status >= 200 && status <= 299;
     if (success && req.streamsStatus?.(status)) return { kind: 'response', status, headers, bodyText: '', stream: response.body };
@@ -75,7 +92,7 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptOutcome> 
 }
 
 /** Content-Length when it is the size of what is read (not with content-encoding: then it is the compressed size). */
-export function declaredLength(headers: Headers): number | undefined {
+export function declaredLength(headers: ResponseHeaders): number | undefined {
   const text = headers.get('content-encoding') ? null : headers.get('content-length');
   return text && /^\d+$/.test(text) ? Number(text) : undefined;
 }
