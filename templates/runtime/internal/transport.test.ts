@@ -195,13 +195,14 @@ describe(`${kind} transport`, () => {
     expect((await attempt()).kind).toBe('network');
   });
 
-  test.each([
+  const bodies: Array<[string, () => unknown, string]> = [
     ['string', () => 'héllo', 'héllo'],
     ['Uint8Array', () => new TextEncoder().encode('bytes'), 'bytes'],
     ['ArrayBuffer', () => new TextEncoder().encode('buffer').buffer, 'buffer'],
     ['Blob', () => new Blob(['a', 'blob']), 'ablob'],
     ['URLSearchParams', () => new URLSearchParams({ a: '1 2' }), 'a=1+2'],
-  ] as const)('a %s body arrives byte for byte', async (_name, make, want) => {
+  ];
+  test.each(bodies)('a %s body arrives byte for byte', async (_name, make, want) => {
     let got = '';
     handler = (_req, res, body) => {
       got = body.toString('utf8');
