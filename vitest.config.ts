@@ -16,7 +16,7 @@ const TRANSPORT_SUITE = [
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'templates/runtime/**/*.test.ts'],
+    // (include is per project: `extends` would add a project's include to a root one)
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -24,7 +24,7 @@ export default defineConfig({
     poolOptions: { forks: { execArgv: ['--expose-gc'] } },
     reporters: ['default'],
     projects: [
-      { extends: true, test: { name: 'default' } },
+      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts', 'templates/runtime/**/*.test.ts'] } },
       { extends: true, test: { name: 'fetch-transport', include: TRANSPORT_SUITE, env: { IM_TEST_TRANSPORT: 'fetch' } } },
     ],
   },

@@ -75,7 +75,7 @@ type Builtins = { http: typeof Http; https: typeof Https; tls: typeof Tls };
  * A keep-alive agent whose connections are CONNECT tunnels through `proxy` (https targets: TLS
  * inside the tunnel, so the proxy sees only host:port).
  */
-export function tunnelAgent(b: Builtins, secure: boolean, proxy: URL, agentOptions: Http.AgentOptions): Http.Agent {
+export function tunnelAgent(b: Builtins, secure: boolean, proxy: URL, agentOptions: Https.AgentOptions): Http.Agent {
   const label = proxyLabel(proxy);
   const credentials = proxy.username || proxy.password ? `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}` : undefined;
   const proxyPort = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
