@@ -11,7 +11,7 @@ const TRANSPORT_SUITE = [
   'test/constructs/wire-behaviour.test.ts',
   'templates/runtime/core/client.robustness.test.ts',
   'templates/runtime/core/client.retry.test.ts',
-  'templates/runtime/internal/transport.test.ts',
+  'templates/runtime/internal/transport/transport.test.ts',
 ];
 
 export default defineConfig({

@@ -8,7 +8,7 @@ import type { ClientOptions, ClientSecretSource, ResponseDrift } from '../core/o
 import { realSleep, type Sleep } from './call-scope.js';
 import { assertServerSide } from './server-only.js';
 import type { Transport } from './http-attempt.js';
-import { chooseTransport, type TransportKind } from './transport-choice.js';
+import { chooseTransport, type TransportKind } from './transport/choose.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './send-with-retries.js';
 import type { Logger } from './logger.js';
 import { SDK_NAME, SDK_VERSION } from '../sdk-version.js';
@@ -24,7 +24,7 @@ export interface ResolvedConfig {
   maxRetries: number;
   timeoutMs: number;
   deadlineMs: number | undefined;
-  /** Sends one attempt: the node:http transport or the fetch transport (transport-choice.ts). */
+  /** Sends one attempt: the node:http transport or the fetch transport (transport/choose.ts). */
   send: Transport;
   transport: TransportKind;
   logger: Logger | undefined;

@@ -1,10 +1,10 @@
-// Copied by im-openapi from templates/runtime/internal/node-transport.ts. Do not edit here: edit the template and run `npm run generate`.
+// Copied by im-openapi from templates/runtime/internal/transport/node-http.ts. Do not edit here: edit the template and run `npm run generate`.
 /**
  * The node:http / node:https transport (internal, unstable): the default on Node (issue 18).
  * undici's fetch costs tens of µs more per call once it carries an AbortSignal, and the
  * per-attempt timeout needs one; a keep-alive `http.request` with one timer does not.
  *
- * It keeps the fetch transport's contract (http-attempt.ts): the timeout covers connecting,
+ * It keeps the fetch transport's contract (../http-attempt.ts): the timeout covers connecting,
  * sending and reading the body; the call's signal ends the attempt; a success body is read up
  * to maxBytes (else 'too-large'), an error body is cut at ERROR_BODY_BYTES; gzip/deflate/br
  * are decoded and counted after decoding, so a small bomb stops at the bound; a binary success
@@ -19,9 +19,9 @@ import type * as Https from 'node:https';
 import type * as Tls from 'node:tls';
 import type * as Zlib from 'node:zlib';
 import type { Readable, Transform } from 'node:stream';
-import { NEVER_ABORTED } from './call-scope.js';
-import { concatBytes } from './bytes.js';
-import { ERROR_BODY_BYTES, lowLevelCode, type AttemptOutcome, type AttemptRequest, type ResponseHeaders, type Transport } from './http-attempt.js';
+import { NEVER_ABORTED } from '../call-scope.js';
+import { concatBytes } from '../bytes.js';
+import { ERROR_BODY_BYTES, lowLevelCode, type AttemptOutcome, type AttemptRequest, type ResponseHeaders, type Transport } from '../http-attempt.js';
 
 export type Builtins = { http: typeof Http; https: typeof Https; tls: typeof Tls; zlib: typeof Zlib };
 

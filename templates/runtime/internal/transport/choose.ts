@@ -6,11 +6,12 @@
  *    of this client (through a CONNECT tunnel when a proxy applies).
  * Option mistakes are ConfigErrors naming the option; a proxy URL's credentials are never shown.
  */
-import { ConfigError } from '../core/errors.js';
-import type { ClientOptions } from '../core/options.js';
-import { fetchTransport, type FetchLike, type Transport } from './http-attempt.js';
+import { ConfigError } from '../../core/errors.js';
+import type { ClientOptions } from '../../core/options.js';
+import type { FetchLike, Transport } from '../http-attempt.js';
+import { fetchTransport } from './fetch.js';
 import { bypassed, parseProxy, proxyFromEnv, tunnelAgent } from './node-proxy.js';
-import { nodeTransport, nodeTransportAvailable, type NodeAgent } from './node-transport.js';
+import { nodeTransport, nodeTransportAvailable, type NodeAgent } from './node-http.js';
 
 export type TransportKind = 'node' | 'fetch';
 

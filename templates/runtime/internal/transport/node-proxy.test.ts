@@ -12,11 +12,11 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { ConfigError, ConnectionError } from '../core/errors.js';
-import { NEVER_ABORTED } from './call-scope.js';
-import { builtins, nodeTransport } from './node-transport.js';
+import { ConfigError, ConnectionError } from '../../core/errors.js';
+import { NEVER_ABORTED } from '../call-scope.js';
+import { builtins, nodeTransport } from './node-http.js';
 import { bypassed, proxyFromEnv, tunnelAgent } from './node-proxy.js';
-import { SECRET, TOKEN_PREFIX, makeClient, ops, recordingLogger, startFakeService } from '../test-support/fake-service.js';
+import { SECRET, TOKEN_PREFIX, makeClient, ops, recordingLogger, startFakeService } from '../../test-support/fake-service.js';
 
 /** A CONNECT proxy: `user:p@ss w0rd` required; every CONNECT recorded (line and headers). */
 class TinyProxy {

@@ -1,4 +1,4 @@
-// Copied by im-openapi from templates/runtime/internal/transport-choice.ts. Do not edit here: edit the template and run `npm run generate`.
+// Copied by im-openapi from templates/runtime/internal/transport/choose.ts. Do not edit here: edit the template and run `npm run generate`.
 /**
  * Which transport a client sends with (internal, unstable), from its options:
  *  - `fetch` given, or `transport: 'fetch'`, or not on Node (Bun, Deno, workers, Node < 20.16):
@@ -7,11 +7,12 @@
  *    of this client (through a CONNECT tunnel when a proxy applies).
  * Option mistakes are ConfigErrors naming the option; a proxy URL's credentials are never shown.
  */
-import { ConfigError } from '../core/errors.js';
-import type { ClientOptions } from '../core/options.js';
-import { fetchTransport, type FetchLike, type Transport } from './http-attempt.js';
+import { ConfigError } from '../../core/errors.js';
+import type { ClientOptions } from '../../core/options.js';
+import type { FetchLike, Transport } from '../http-attempt.js';
+import { fetchTransport } from './fetch.js';
 import { bypassed, parseProxy, proxyFromEnv, tunnelAgent } from './node-proxy.js';
-import { nodeTransport, nodeTransportAvailable, type NodeAgent } from './node-transport.js';
+import { nodeTransport, nodeTransportAvailable, type NodeAgent } from './node-http.js';
 
 export type TransportKind = 'node' | 'fetch';
 

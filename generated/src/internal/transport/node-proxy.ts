@@ -1,4 +1,4 @@
-// Copied by im-openapi from templates/runtime/internal/node-proxy.ts. Do not edit here: edit the template and run `npm run generate`.
+// Copied by im-openapi from templates/runtime/internal/transport/node-proxy.ts. Do not edit here: edit the template and run `npm run generate`.
 /**
  * Proxy support of the node transport (internal, unstable): which proxy a base URL goes
  * through (HTTPS_PROXY / HTTP_PROXY / NO_PROXY, read as curl and undici's EnvHttpProxyAgent

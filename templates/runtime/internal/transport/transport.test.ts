@@ -7,11 +7,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { ClientOptions } from '../core/options.js';
-import { ERROR_BODY_BYTES, type AttemptOutcome, type AttemptRequest } from './http-attempt.js';
-import { NEVER_ABORTED } from './call-scope.js';
-import { chooseTransport } from './transport-choice.js';
-import { transportUnderTest } from '../test-support/fake-service.js';
+import type { ClientOptions } from '../../core/options.js';
+import { ERROR_BODY_BYTES, type AttemptOutcome, type AttemptRequest } from '../http-attempt.js';
+import { NEVER_ABORTED } from '../call-scope.js';
+import { chooseTransport } from './choose.js';
+import { transportUnderTest } from '../../test-support/fake-service.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 
