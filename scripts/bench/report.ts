@@ -203,7 +203,7 @@ export function renderResults(r: BenchResults): string {
     const c1 = pc.concurrencies[0]!;
     const why = [
       `Transport: at concurrency ${c1} ours (node:http) does ${num(at('ours', c1).callsPerSec)} calls/s, ours through fetch ${num(at('ours-fetch', c1).callsPerSec)}, bare node:http ${num(at('node-http', c1).callsPerSec)}, bare fetch ${num(at('fetch', c1).callsPerSec)}.`,
-      `Client CPU per call at concurrency ${c1}: ours ${num(at('ours', c1).cpuUsPerCall)} µs, bare fetch ${num(at('fetch', c1).cpuUsPerCall)} µs: ${num(at('ours', c1).cpuUsPerCall - at('fetch', c1).cpuUsPerCall)} µs more per call.`,
+      `Client CPU per call at concurrency ${c1}: ours ${num(at('ours', c1).cpuUsPerCall)} µs, bare fetch ${num(at('fetch', c1).cpuUsPerCall)} µs: ${num(Math.abs(at('ours', c1).cpuUsPerCall - at('fetch', c1).cpuUsPerCall))} µs ${at('ours', c1).cpuUsPerCall >= at('fetch', c1).cpuUsPerCall ? 'more' : 'less'} per call; ours through fetch ${num(at('ours-fetch', c1).cpuUsPerCall)} µs, bare node:http ${num(at('node-http', c1).cpuUsPerCall)} µs.`,
       `Request validation: ours with it ${num(at('ours', c1).cpuUsPerCall)} µs vs without ${num(at('ours-novalid', c1).cpuUsPerCall)} µs per call.${pc.validator ? ` The Ajv validator itself takes ${num(pc.validator.validateUs, 2)} µs; \`await op.loadValidator()\` (a dynamic \`import()\`) takes ${num(pc.validator.loadUs, 2)} µs, but the client runs it only on an operation's first call and keeps the validator (${num(pc.count)} iterations each, same process, after warm-up).` : ''}`,
       `The per-attempt timeout machinery: bare fetch with an AbortController pair, a timer and the signal costs ${num(at('fetch-signal', c1).cpuUsPerCall)} µs per call vs ${num(at('fetch', c1).cpuUsPerCall)} µs without (undici does more work for a fetch that carries a signal).`,
     ];
@@ -214,7 +214,7 @@ export function renderResults(r: BenchResults): string {
       p('| where | self time | share of busy |', '|---|---|---|');
       for (const g of pr.groups.filter((x) => !x.name.startsWith('(idle')).slice(0, 14)) p(`| ${g.name} | ${ms(g.ms)} (${num((g.ms * 1000) / pc.count, 1)} µs/call) | ${num((100 * g.ms) / pr.totalMs, 1)} % |`);
       const pkgMs = pr.groups.filter((x) => x.name.startsWith('im-server-sdk')).reduce((a, x) => a + x.ms, 0);
-      p('', `Code of the package itself: ${ms(pkgMs)} self time (${num((100 * pkgMs) / pr.totalMs, 1)} % of busy, ${num((pkgMs * 1000) / pc.count, 1)} µs per call); what it asks of Node (timers, AbortController, promises, Headers) is counted under node internals. Its busiest functions:`, '');
+      p('', `Code of the package itself: ${ms(pkgMs)} self time (${num((100 * pkgMs) / pr.totalMs, 1)} % of busy, ${num((pkgMs * 1000) / pc.count, 1)} µs per call); what it asks of Node (http, sockets, timers, promises) is counted under node internals. Its busiest functions:`, '');
       p('| function — file | self time |', '|---|---|', ...pr.topFunctions.map((f) => `| ${f.name} | ${ms(f.ms)} |`), '');
     }
   }
