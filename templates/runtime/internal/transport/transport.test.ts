@@ -11,7 +11,7 @@ import type { ClientOptions } from '../../core/options.js';
 import { ERROR_BODY_BYTES, type AttemptOutcome, type AttemptRequest } from '../http-attempt.js';
 import { NEVER_ABORTED } from '../call-scope.js';
 import { chooseTransport } from './choose.js';
-import { transportUnderTest } from '../../test-support/fake-service.js';
+import { makeClient, ops, transportUnderTest } from '../../test-support/fake-service.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 
@@ -233,5 +233,22 @@ describe(`${kind} transport`, () => {
     const before = connections;
     for (let i = 0; i < 20; i++) textOf(await fresh({ method: 'GET', url: `${baseUrl}/k`, headers: {}, body: undefined, timeoutMs: 2_000, maxBytes: 1000, signal: NEVER_ABORTED }));
     expect(connections - before).toBe(1);
+  });
+
+  test('withOptions keeps the connections of its client unless a transport option changes', async () => {
+    handler = (req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(req.url?.endsWith('/token') ? '{"access_token":"t-1","expires_in":3600}' : '{"ok":true}');
+    for (const s of sockets) s.destroy();
+    await new Promise((r) => setTimeout(r, 20));
+    const before = connections;
+    const im = makeClient(baseUrl);
+    const derived = im.withOptions({ timeoutMs: 1_500, maxRetries: 1 });
+    expect(derived.transport).toBe(kind);
+    for (let i = 0; i < 5; i++) {
+      await im.request(ops.usersGet, { username: 'a' });
+      await derived.request(ops.usersGet, { username: 'b' });
+    }
+    // fetch pools connections process-wide anyway; the node transport per client, shared here
+    if (kind === 'node') expect(connections - before).toBe(1);
+    expect(im.withOptions({ transport: kind === 'node' ? 'fetch' : 'node' }).transport).toBe(kind === 'node' ? 'fetch' : 'node');
   });
 });
