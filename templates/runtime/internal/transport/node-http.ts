@@ -42,9 +42,24 @@ export function nodeTransportAvailable(): boolean {
   return g.navigator?.userAgent !== 'Cloudflare-Workers';
 }
 
+/** The builtins, each loaded on first use: an http client never loads tls, and zlib waits for a compressed answer (cold start). */
 export function builtins(): Builtins {
   const get = (globalThis as { process?: NodeProcess }).process!.getBuiltinModule!;
-  return { http: get('node:http') as typeof Http, https: get('node:https') as typeof Https, tls: get('node:tls') as typeof Tls, zlib: get('node:zlib') as typeof Zlib };
+  const loaded: Partial<Builtins> = {};
+  return {
+    get http() {
+      return (loaded.http ??= get('node:http') as typeof Http);
+    },
+    get https() {
+      return (loaded.https ??= get('node:https') as typeof Https);
+    },
+    get tls() {
+      return (loaded.tls ??= get('node:tls') as typeof Tls);
+    },
+    get zlib() {
+      return (loaded.zlib ??= get('node:zlib') as typeof Zlib);
+    },
+  };
 }
 
 /** An agent as the node transport takes it: an `http.Agent` or `https.Agent` (or a subclass, e.g. a proxy agent). */
@@ -74,7 +89,7 @@ export function nodeTransport(options: NodeTransportOptions): Transport {
   const agent = options.agent ?? options.makeAgent?.(b, secure, AGENT_OPTIONS) ?? new (secure ? b.https.Agent : b.http.Agent)(AGENT_OPTIONS);
   const target: Target = {
     request: secure ? b.https.request : b.http.request,
-    zlib: b.zlib,
+    builtins: b,
     agent,
     prefix: origin.origin,
     hostname: origin.hostname.replace(/^\[|\]$/g, ''),
@@ -89,7 +104,7 @@ export function nodeTransport(options: NodeTransportOptions): Transport {
 
 interface Target {
   request: typeof Http.request;
-  zlib: typeof Zlib;
+  builtins: Builtins;
   agent: NodeAgent;
   prefix: string;
   hostname: string;
@@ -240,7 +255,8 @@ class NodeAttempt {
   /** The body as it comes out of decoding: res itself, or res piped through one zlib decoder. */
   #decoded(res: Http.IncomingMessage): Readable {
     const coding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
-    const z = this.#t.zlib;
+    if (coding === '' || coding === 'identity') return res;
+    const z = this.#t.builtins.zlib;
     // the same leniency as undici: a truncated stream ends what was decoded instead of failing
     const flush = { flush: z.constants.Z_SYNC_FLUSH, finishFlush: z.constants.Z_SYNC_FLUSH };
     let decoder: Transform;

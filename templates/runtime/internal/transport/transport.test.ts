@@ -6,6 +6,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { ClientOptions } from '../../core/options.js';
 import { ERROR_BODY_BYTES, type AttemptOutcome, type AttemptRequest } from '../http-attempt.js';
@@ -250,5 +252,16 @@ describe(`${kind} transport`, () => {
     // fetch pools connections process-wide anyway; the node transport per client, shared here
     if (kind === 'node') expect(connections - before).toBe(1);
     expect(im.withOptions({ transport: kind === 'node' ? 'fetch' : 'node' }).transport).toBe(kind === 'node' ? 'fetch' : 'node');
+  });
+
+  test('no transport module imports a node: builtin at load time (edge and worker bundles stay free of it)', () => {
+    const dir = import.meta.dirname;
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    expect(files.sort()).toEqual(['choose.ts', 'fetch.ts', 'node-http.ts', 'node-proxy.ts']);
+    for (const f of files) {
+      const text = readFileSync(join(dir, f), 'utf8');
+      const staticNode = text.split('\n').filter((line) => /^\s*(import|export)\b(?!\s+type\b)[^;]*['"]node:/.test(line) || /\bimport\(\s*['"]node:/.test(line) || /\brequire\(/.test(line));
+      expect(staticNode, f).toEqual([]);
+    }
   });
 });
