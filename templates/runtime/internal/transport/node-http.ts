@@ -143,7 +143,9 @@ class NodeAttempt {
   #req: Http.ClientRequest | undefined;
   #res: Http.IncomingMessage | undefined;
   #source: Readable | undefined;
+  /** The reader of a stream body while it is being sent (undefined once sent). */
   #uploading: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  #dropped = false;
   #chunks: Buffer[] = [];
   #total = 0;
   #limit = 0;
@@ -213,14 +215,16 @@ class NodeAttempt {
     try {
       for (;;) {
         const { done, value } = await reader.read();
-        if (this.#done) return;
+        if (this.#dropped) return;
         if (done) break;
         if (!req.write(value)) await drained(req);
-        if (this.#done) return;
+        if (this.#dropped) return;
       }
+      this.#uploading = undefined;
       req.end();
     } catch (err) {
-      if (!this.#done) this.#fail(err);
+      if (this.#done) req.destroy();
+      else this.#fail(err);
     }
   }
 
@@ -327,6 +331,12 @@ class NodeAttempt {
     if (drop) {
       this.#source?.destroy();
       this.#res?.destroy();
+    }
+    // An answer that came while a stream body was still going out (e.g. an early 413) ends the
+    // upload too, unless the answer is itself a stream the caller still reads on this socket:
+    // a request left half-sent would hold its socket forever.
+    if (drop || (this.#uploading && !(outcome.kind === 'response' && outcome.stream))) {
+      this.#dropped = true;
       this.#req?.destroy();
       void this.#uploading?.cancel().catch(() => undefined);
     }

@@ -230,6 +230,21 @@ describe(`${kind} transport`, () => {
     expect(got).toBe('one two three');
   });
 
+  test('an answer that comes while a stream body is still going out (an early 413) ends the attempt', async () => {
+    handler = () => undefined;
+    server.once('request', (_req: IncomingMessage, res: ServerResponse) => res.writeHead(413, { connection: 'close' }).end('{"error":{"code":"too_large"}}'));
+    let cancelled = false;
+    const endless = new ReadableStream<Uint8Array>({
+      pull: (c) => new Promise<void>((r) => setTimeout(() => (cancelled || c.enqueue(new Uint8Array(1024)), r()), 5)),
+      cancel: () => void (cancelled = true),
+    }, { highWaterMark: 0 });
+    const o = await attempt({ method: 'PUT', body: endless, stream: true, headers: { 'content-type': 'application/octet-stream' }, timeoutMs: 3_000 });
+    expect(o).toMatchObject({ kind: 'response', status: 413 });
+    if (kind === 'node') expect(cancelled).toBe(true);
+    handler = (_req, res) => res.end('{"after":true}');
+    expect(textOf(await attempt())).toBe('{"after":true}');
+  });
+
   test.runIf(kind === 'node')('keep-alive: 20 sequential attempts share one connection', async () => {
     const fresh = chooseTransport({ transport: 'node' } as ClientOptions, baseUrl).send;
     const before = connections;
