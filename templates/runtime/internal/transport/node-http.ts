@@ -133,7 +133,7 @@ export class NodeResponseHeaders implements ResponseHeaders {
 const BOM = 0xfeff;
 const ACCEPT_ENCODING = 'gzip, deflate, br';
 
-/** One attempt: a state object instead of closures per step; `finish` settles it exactly once. */
+/** One attempt: one state object (its handlers are its fields), settled exactly once by `#settle`. */
 class NodeAttempt {
   readonly #t: Target;
   readonly #a: AttemptRequest;

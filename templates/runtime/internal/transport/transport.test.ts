@@ -75,6 +75,27 @@ describe(`${kind} transport`, () => {
     expect(chooseTransport({ transport: kind } as ClientOptions, baseUrl).kind).toBe(kind);
   });
 
+  test('off Node (no process.getBuiltinModule, or Bun/Deno globals) the default is fetch; asking for node there is a ConfigError', () => {
+    const proc = process as { getBuiltinModule?: unknown };
+    const saved = proc.getBuiltinModule;
+    try {
+      proc.getBuiltinModule = undefined;
+      expect(chooseTransport({} as ClientOptions, baseUrl).kind).toBe('fetch');
+      expect(() => chooseTransport({ transport: 'node' } as ClientOptions, baseUrl)).toThrow(/transport.*Node >= 20\.16/);
+      expect(() => chooseTransport({ proxy: 'env' } as ClientOptions, baseUrl)).toThrow(/proxy.*node transport only/);
+    } finally {
+      proc.getBuiltinModule = saved;
+    }
+    for (const name of ['Bun', 'Deno'] as const) {
+      (globalThis as Record<string, unknown>)[name] = {};
+      try {
+        expect(chooseTransport({} as ClientOptions, baseUrl).kind, name).toBe('fetch');
+      } finally {
+        delete (globalThis as Record<string, unknown>)[name];
+      }
+    }
+  });
+
   test('a JSON answer: status, headers (case-insensitive, one view), body text without BOM', async () => {
     handler = (_req, res) => {
       res.setHeader('Set-Cookie', ['a=1', 'b=2']);
