@@ -83,7 +83,9 @@ export function buildPlan(o: PlanOptions): DeliveryPlan {
       truncated = rnd() < o.truncatedRate;
       const member = { username: pick(USERS), role: 'member', joined_via: 'invite', inviter: 'alice', joined_at: '' };
       data = { origin: 'server', group_id: String(100000 + k), member_version: 0, member_count: k + 2, operator: 'alice' };
-      if (!truncated) data.members = [member];
+      // §2.6 / the spec's EventDataCommon: members dropped, ids and versions kept, data.truncated = true.
+      if (truncated) data.truncated = true;
+      else data.members = [member];
     } else if (type === 'friend.added') {
       entity = `friend:${USERS[k % USERS.length]}:${USERS[(k + 1) % USERS.length]}#${k}`;
       data = { origin: 'client', username: USERS[k % USERS.length], friend: `${USERS[(k + 1) % USERS.length]}${k}`, version: 0 };

@@ -363,7 +363,7 @@ class Run {
     const occurred = new Date(Math.floor(this.wallStart) - (this.plan.events.length - e.created) * 100).toISOString();
     const data = { ...e.data };
     if (Array.isArray(data.members)) data.members = (data.members as Array<Record<string, unknown>>).map((m) => ({ ...m, joined_at: occurred }));
-    return { id: e.id, type: e.type, occurred_at: occurred, attempt, test: false, ...(e.truncated ? { truncated: true } : {}), data };
+    return { id: e.id, type: e.type, occurred_at: occurred, attempt, test: false, data };
   }
 
   private readonly wallStart = Date.now();
