@@ -532,7 +532,9 @@ class Run {
           }
           this.launch(a, a.units.shift()!, admit.probe);
         }
-        if (a.units.length > 0) nextAt = Math.min(nextAt, Math.max(a.units[0]!.dueAt, a.breaker.openUntil ?? 0));
+        // Held by the concurrency limit or an unanswered probe: the answer wakes the loop (no spinning).
+        const held = a.inFlight >= this.s.concurrency || a.breaker.probing;
+        if (a.units.length > 0 && !held) nextAt = Math.min(nextAt, Math.max(a.units[0]!.dueAt, a.breaker.openUntil ?? 0));
       }
       const pending = this.addresses.some((a) => a.state === 'normal' && a.units.length > 0) || this.hooksDue.length > 0;
       if (this.inFlight === 0 && (!pending || !this.complete)) return;
