@@ -174,6 +174,19 @@ describe('simulateDelivery finds what a bad receiver does', () => {
     expect(codes(report)).not.toContain('processed_twice');
   }, 30_000);
 
+  it('verification answered after its 5 s wait (here divided by a timeout scale of 10): verify_timeout, answered late, nothing delivered', async () => {
+    const r = await receiver({
+      before: async (kind) => {
+        if (kind === 'verify') await sleep(700);
+        return false;
+      },
+    });
+    const report = await simulateDelivery({ ...base, events: 5, url: r.url, seed: 23, timeoutScale: 10 });
+    expect(codes(report).sort()).toEqual(['answered_after_timeout', 'verify_timeout']);
+    expect(report.requests[0]!.lateAnswerMs).toBeGreaterThan(500);
+    expect(r.counts.get('event')).toBeUndefined();
+  }, 30_000);
+
   it('wrong challenge: the address stays pending verification and no event is sent', async () => {
     const r = await receiver({
       before: async (kind, _n, req, res) => {
@@ -275,6 +288,23 @@ describe('simulateDelivery finds what a bad receiver does', () => {
 });
 
 describe('simulateDelivery keeps the service limits', () => {
+  it('stops at maxRealMs, reports the run incomplete and the undelivered events pending', async () => {
+    const r = await receiver({
+      before: async (kind, _n, req, res) => {
+        if (kind !== 'event') return false;
+        await drain(req);
+        res.writeHead(500).end();
+        return true;
+      },
+    });
+    const started = performance.now();
+    const report = await simulateDelivery({ ...base, events: 5, hooks: 0, url: r.url, seed: 29, maxRealMs: 400 });
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(report.complete).toBe(false);
+    expect(report.totals.pending).toBeGreaterThan(0);
+    expect(formatSimulationReport(report)).toContain('INCOMPLETE');
+  }, 30_000);
+
   it('reads at most 4 KB of a verify answer, 16 KB of an event answer (ignored), 64 KB of a hook answer (more is a failure)', async () => {
     const r = await receiver({
       before: async (kind, n, req, res) => {
