@@ -34,8 +34,10 @@ circuit breaker (5 failures → 30 s pause, probe, doubling to 5 min), 3xx is a 
 up to 16 KB (events) / 64 KB (hooks) / 4 KB (verify); an event fails after 12 sends or 24 h.
 
   --url <url>             the receiver (give twice for two addresses); loopback only unless --allow-remote
-  --secret <secret>       the address signing secret (prefer IM_CALLBACK_SECRET)
+  --secret <secret>       the address signing secret (prefer IM_CALLBACK_SECRET); give it once per
+                          --url when the addresses have their own secrets
   --old-secret <s>        rotation: requests carry two signatures (new, old) during the grace period
+                          (1 h of service time); IM_CALLBACK_OLD_SECRET works too
   --seed <n>              fixes the plan: events, order, batches, duplicates, losses, jitter (default random, printed)
   --time-scale <n>        simulated ms per real ms (default 1000: the 24 h give-up takes 86 s)
   --timeout-scale <n>     divide the answer timeouts by this (default 1: timeouts stay real)
@@ -80,8 +82,8 @@ export async function runSimulateCommand(args: string[]): Promise<number> {
         args,
         options: {
           url: { type: 'string', multiple: true },
-          secret: { type: 'string' },
-          'old-secret': { type: 'string' },
+          secret: { type: 'string', multiple: true },
+          'old-secret': { type: 'string', multiple: true },
           seed: { type: 'string' },
           'time-scale': { type: 'string' },
           'timeout-scale': { type: 'string' },
@@ -105,9 +107,11 @@ export async function runSimulateCommand(args: string[]): Promise<number> {
       throw new SimulateUsageError(err instanceof Error ? err.message : String(err));
     }
     if (!values.url || values.url.length === 0) throw new SimulateUsageError('--url is required');
-    const secret = values.secret ?? process.env.IM_CALLBACK_SECRET;
+    const envSecret = process.env.IM_CALLBACK_SECRET;
+    const secret = values.secret ?? (envSecret ? [envSecret] : undefined);
     if (!secret) throw new SimulateUsageError('--secret (or IM_CALLBACK_SECRET) is required');
-    const oldSecret = values['old-secret'] ?? process.env.IM_CALLBACK_OLD_SECRET;
+    const envOld = process.env.IM_CALLBACK_OLD_SECRET;
+    const oldSecret = values['old-secret'] ?? (envOld ? [envOld] : undefined);
     const policy = values['hook-policy'];
     if (policy !== undefined && policy !== 'allow-on-failure' && policy !== 'reject-on-failure') throw new SimulateUsageError('--hook-policy must be allow-on-failure or reject-on-failure');
     const maxReal = num(values, 'max-real-seconds');
@@ -127,8 +131,9 @@ export async function runSimulateCommand(args: string[]): Promise<number> {
     ];
     options = {
       url: values.url,
-      secret,
-      ...(oldSecret ? { oldSecret } : {}),
+      // One value serves every address; else one per --url, in order.
+      secret: secret.length === 1 ? secret[0]! : secret,
+      ...(oldSecret ? { oldSecret: oldSecret.length === 1 ? oldSecret[0]! : oldSecret } : {}),
       ...(policy ? { hookPolicy: policy } : {}),
       ...(values['state-url'] ? { stateUrl: values['state-url'] } : {}),
       allowRemote: values['allow-remote'] === true,

@@ -38,10 +38,13 @@ import {
 export interface SimulateDeliveryOptions {
   /** The receiver; two (up to 5) addresses get every event each, with the same ids. Loopback only unless `allowRemote`. */
   url: string | readonly string[];
-  /** The address signing secret. Never printed or reported. */
-  secret: string;
-  /** Rotation: during the grace period requests carry two signatures (new, old). */
-  oldSecret?: string;
+  /**
+   * The address signing secret, or one per address in `url` order (each address has its own,
+   * seed 001 §2.1). Never printed or reported.
+   */
+  secret: string | readonly string[];
+  /** Rotation: during the grace period requests carry two signatures (new, old). One, or one per address. */
+  oldSecret?: string | readonly string[];
   /** Simulated length of the rotation grace period from the start. ASSUMED default 1 h (seed: not shown). */
   rotationGraceMs?: number;
   /** Fixes the plan (events, order, batches, duplicates, losses, jitter). Default: random, reported. */
@@ -139,8 +142,8 @@ export async function simulateDelivery(options: SimulateDeliveryOptions): Promis
     if (!options.allowRemote && !isLoopbackUrl(url)) throw new TypeError(`simulateDelivery: url[${i}] is not loopback (${url.hostname}); pass allowRemote to drive a remote receiver`);
     return url;
   });
-  if (typeof options.secret !== 'string' || options.secret.length === 0) throw new TypeError('simulateDelivery: secret must be a non-empty string');
-  if (options.oldSecret !== undefined && (typeof options.oldSecret !== 'string' || options.oldSecret.length === 0)) throw new TypeError('simulateDelivery: oldSecret must be a non-empty string when given');
+  const secrets = perAddress('secret', options.secret, urls.length);
+  const oldSecrets = options.oldSecret === undefined ? undefined : perAddress('oldSecret', options.oldSecret, urls.length);
   const timeScale = options.timeScale ?? 1000;
   if (!(timeScale >= 1 && timeScale <= 10_000_000)) throw new RangeError(`simulateDelivery: timeScale must be from 1 to 10000000, got ${String(options.timeScale)}`);
   const timeoutScale = options.timeoutScale ?? 1;
@@ -174,9 +177,17 @@ export async function simulateDelivery(options: SimulateDeliveryOptions): Promis
   const observe = observerOf(options);
   const run = new Run(plan, parsed, {
     seed, timeScale, timeoutScale, timeoutMs, concurrency, ratePerSecond, hookPolicy, maxRealMs, settleMs, rotationGraceMs, app,
-    secret: options.secret, oldSecret: options.oldSecret, observe,
+    secrets, oldSecrets, observe,
   });
   return run.execute({ eventsPerBatch, events: eventCount, hooks: hookCount, hookTimeoutMs });
+}
+
+/** One secret for every address, or exactly one per address; the message never quotes a value. */
+function perAddress(name: string, value: string | readonly string[], addresses: number): string[] {
+  const list = typeof value === 'string' ? Array.from({ length: addresses }, () => value) : [...value];
+  if (list.length !== addresses) throw new TypeError(`simulateDelivery: ${name} must be one string or one per address (${addresses}), got ${list.length}`);
+  if (list.some((v) => typeof v !== 'string' || v.length === 0)) throw new TypeError(`simulateDelivery: ${name} must be non-empty strings`);
+  return list;
 }
 
 function observerOf(options: SimulateDeliveryOptions): (() => Promise<ReceiverState>) | undefined {
@@ -206,8 +217,8 @@ interface RunSettings {
   settleMs: number;
   rotationGraceMs: number;
   app: string;
-  secret: string;
-  oldSecret: string | undefined;
+  secrets: string[];
+  oldSecrets: string[] | undefined;
   observe: (() => Promise<ReceiverState>) | undefined;
 }
 
@@ -287,14 +298,16 @@ class Run {
 
   // ---- sending ----------------------------------------------------------------------------
 
-  private secrets(): string[] {
-    return this.s.oldSecret !== undefined && this.simNow() < this.s.rotationGraceMs ? [this.s.secret, this.s.oldSecret] : [this.s.secret];
+  private secretsOf(a: Address): string[] {
+    const secret = this.s.secrets[a.index]!;
+    const old = this.s.oldSecrets?.[a.index];
+    return old !== undefined && this.simNow() < this.s.rotationGraceMs ? [secret, old] : [secret];
   }
 
   private async post(a: Address, kind: 'verify' | 'event' | 'hook', body: Record<string, unknown>, timeoutMs: number, readLimit: number): Promise<{ result: SendResult; requestId: string; atMs: number }> {
     const requestId = `req_sim_${randomBytes(8).toString('hex')}`;
     const full = { kind, request_id: requestId, app: this.s.app, endpoint_id: a.endpointId, sent_at: new Date().toISOString(), ...body };
-    const signed = signCallbackRequest({ body: full, secrets: this.secrets(), kind });
+    const signed = signCallbackRequest({ body: full, secrets: this.secretsOf(a), kind });
     const atMs = this.simNow();
     const t = timeoutMs / this.s.timeoutScale;
     const result = await sendCallback({ url: a.url, headers: signed.headers, body: signed.body, timeoutMs: t, readLimit, lateGraceMs: Math.max(t, 250) });
@@ -626,7 +639,7 @@ class Run {
       settings: {
         timeScale: this.s.timeScale, timeoutScale: this.s.timeoutScale, events: shape.events, eventsPerBatch: shape.eventsPerBatch,
         timeoutMs: this.s.timeoutMs, concurrency: this.s.concurrency, ratePerSecond: this.s.ratePerSecond, hooks: shape.hooks,
-        hookTimeoutMs: shape.hookTimeoutMs, hookPolicy: this.s.hookPolicy, rotation: this.s.oldSecret !== undefined,
+        hookTimeoutMs: shape.hookTimeoutMs, hookPolicy: this.s.hookPolicy, rotation: this.s.oldSecrets !== undefined,
       },
       realMs: Math.round(this.realNow()),
       simulatedMs: Math.round(this.simNow()),

@@ -155,6 +155,20 @@ describe('simulateDelivery against a correct receiver built with the kit', () =>
   }, 30_000);
 });
 
+describe('simulateDelivery with addresses of their own secrets', () => {
+  it('signs each address with its own secret; a wrong count is refused without quoting a secret', async () => {
+    const [A, B] = ['whsec_addr_a_Q1z', 'whsec_addr_b_R2y'];
+    const a = await receiver({ secrets: [A] });
+    const b = await receiver({ secrets: [B] });
+    const ok = await simulateDelivery({ ...base, events: 6, hooks: 0, url: [a.url, b.url], secret: [A, B], seed: 2 });
+    expect(codes(ok)).toEqual([]);
+    expect(ok.totals.delivered).toBe(2 * ok.events.filter((e) => !e.lost).length);
+    const err = await simulateDelivery({ ...base, url: [a.url, b.url], secret: [A] }).catch((e: unknown) => e as Error);
+    expect(err).toBeInstanceOf(TypeError);
+    expect((err as Error).message).toBe('simulateDelivery: secret must be one string or one per address (2), got 1');
+  }, 30_000);
+});
+
 describe('simulateDelivery finds what a bad receiver does', () => {
   it('slow beyond the timeout (events and a hook): answered after the timeout, the hook gets the policy, events come again', async () => {
     const r = await receiver({
