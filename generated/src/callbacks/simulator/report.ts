@@ -52,7 +52,10 @@ export interface RequestRecord {
   n: number;
   address: number;
   kind: 'verify' | 'event' | 'hook';
+  /** Empty when no request was sent (`notSent`). */
   requestId: string;
+  /** A hook of an address pending verification: no request, handled as a failure (§3). */
+  notSent?: boolean;
   eventIds?: string[];
   /** Send number of the event(s) in this request (1-based). */
   send?: number;
@@ -161,6 +164,7 @@ export function formatSimulationReport(report: SimulationReport, maxLines = 200)
   for (const r of report.requests.slice(0, maxLines)) {
     const ids = r.eventIds ? ` [${r.eventIds.length} event${r.eventIds.length === 1 ? '' : 's'}]` : '';
     const extra = [
+      r.notSent ? 'not sent' : '',
       r.probe ? 'probe' : '',
       r.duplicate ? 'duplicate' : '',
       r.reason ? r.reason : '',

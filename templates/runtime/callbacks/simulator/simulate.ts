@@ -288,7 +288,14 @@ class Run {
         if (a.state === 'normal') a.units.push({ key: `batch:${batch[0]}`, items, send: 1, dueAt: Math.max(...items.map((i) => i.ev.queuedAtMs)) });
       }
     }
-    if (this.addresses[0]!.state !== 'normal') this.hooksDue.length = 0;
+    if (this.addresses[0]!.state !== 'normal') {
+      // §3: a hook bound to an address pending verification gets no request and is handled as a failure.
+      for (const h of this.hooksDue) {
+        const decision = this.s.hookPolicy === 'allow-on-failure' ? 'allow (policy)' : 'reject (policy)';
+        this.requests.push({ n: this.requests.length + 1, address: 0, kind: 'hook', requestId: '', notSent: true, atMs: h.atMs, outcome: 'failed', reason: 'address_pending_verification', durationMs: 0, decision });
+      }
+      this.hooksDue.length = 0;
+    }
     await this.loop();
     await Promise.all(this.lateGraces);
     const state = await this.observeFinal();
