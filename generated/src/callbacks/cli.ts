@@ -85,7 +85,6 @@ function usage(message?: string): never {
   throw new UsageError(message ?? '');
 }
 
-
 /** Runs `im-callbacks <argv…>`; resolves to the exit code (0 ok, 1 failed, 2 usage). */
 export async function runImCallbacks(argv: string[], info: ImCallbacksInfo = {}): Promise<number> {
   if (argv[0] === 'simulate') return runSimulateCommand(argv.slice(1));
