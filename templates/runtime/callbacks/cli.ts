@@ -8,6 +8,8 @@
  *   … --body sample.json            (send this JSON body as is instead of a sample)
  *   … --old-secret "$OLD"           (sign twice, as during a secret rotation)
  *   … --event-id evt_1 --repeat 3   (the same event three times, as the service's retries)
+ *   im-callbacks simulate --url … [--seed 7] [--json report.json]   (the service's delivery behaviour:
+ *       retries, breaker, duplicates, reordering …; see simulator/cli.ts)
  *   im-callbacks --help | --version
  *
  * The secret may also come from IM_CALLBACK_SECRET (keeps it out of shell history); it is never
@@ -17,18 +19,22 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { signCallbackRequest } from './sign.js';
 import { sampleCallbackBody } from './samples.js';
 import type { EventCallbackRequest } from './types.js';
 import { maskUrlQuery } from '../internal/redact.js';
+import { isLoopbackUrl } from './url.js';
+import { runSimulateCommand } from './simulator/cli.js';
+
+export { isLoopbackUrl };
 
 const USAGE = `usage: im-callbacks send --url <url> [--secret <secret> | env IM_CALLBACK_SECRET]
                          [--kind event|hook|verify] [--type <event type>] [--events <n>]
                          [--event-id <id>] [--repeat <n>] [--hook <hook type>]
                          [--timeout-ms <n>] [--body <file.json>] [--old-secret <secret>]
                          [--allow-remote]
+       im-callbacks simulate --url <url> [options]   (im-callbacks simulate --help)
        im-callbacks --help | --version`;
 
 const HELP = `im-callbacks: send a correctly signed sample callback to a local receiver, to test it.
@@ -78,16 +84,9 @@ function usage(message?: string): never {
   throw new UsageError(message ?? '');
 }
 
-export function isLoopbackUrl(url: URL): boolean {
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  if (isIP(host) === 6) return host === '::1' || /^::ffff:(127\.|7f)/.test(host);
-  return false;
-}
-
 /** Runs `im-callbacks <argv…>`; resolves to the exit code (0 ok, 1 failed, 2 usage). */
 export async function runImCallbacks(argv: string[], info: ImCallbacksInfo = {}): Promise<number> {
+  if (argv[0] === 'simulate') return runSimulateCommand(argv.slice(1));
   if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
     console.log(HELP);
     return 0;

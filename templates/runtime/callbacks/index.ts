@@ -1,6 +1,6 @@
 /**
  * Callback receiver kit (seed 001), Node entry: verification (node:crypto, async and sync),
- * signing for tests, a Web-standard handler, a node:http adapter and a Fastify plugin, dedupe and
+ * signing for tests, a delivery simulator (simulator/), a Web-standard handler, a node:http adapter and a Fastify plugin, dedupe and
  * nonce stores, ordering and time helpers, URL validation. `edge.ts` is the subset that runs
  * without Node built-ins (WebCrypto). The package entries bind both to the generated event types.
  *
@@ -54,3 +54,16 @@ export { isPublicAddress, nonPublicRanges } from './address-ranges.js';
 export type { AddressRange } from './address-ranges.js';
 export { sampleCallbackBody, sampleEvent } from './samples.js';
 export type { SampleOptions } from './samples.js';
+export { simulateDelivery } from './simulator/simulate.js';
+export type { SimulateDeliveryOptions } from './simulator/simulate.js';
+export { formatSimulationReport, isCleanReport } from './simulator/report.js';
+export type {
+  ReceiverState,
+  SimulationReport,
+  SimulationFinding,
+  FindingSeverity,
+  RequestRecord as SimulationRequestRecord,
+  EventRecord as SimulationEventRecord,
+  EventDelivery as SimulationEventDelivery,
+  AddressRecord as SimulationAddressRecord,
+} from './simulator/report.js';

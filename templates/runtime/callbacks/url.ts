@@ -198,3 +198,12 @@ export async function validateCallbackUrl(
   }
   return syntax;
 }
+
+/** True for a loopback host (127/8, ::1, localhost): where the im-callbacks tools send without --allow-remote. */
+export function isLoopbackUrl(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  if (isIP(host) === 6) return host === '::1' || /^::ffff:(127\.|7f)/.test(host);
+  return false;
+}

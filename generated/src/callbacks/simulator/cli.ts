@@ -1,0 +1,163 @@
+// Copied by im-openapi from templates/runtime/callbacks/simulator/cli.ts. Do not edit here: edit the template and run `npm run generate`.
+/**
+ * `im-callbacks simulate`: the delivery simulator from the command line (see simulate.ts).
+ *
+ *   npx im-callbacks simulate --url http://127.0.0.1:3000/callbacks --seed 7 --json report.json
+ *
+ * The secret comes from --secret or IM_CALLBACK_SECRET and is never printed; URL query values
+ * are printed as ***. Exit code 0 when the report has no warning or error finding, 1 otherwise,
+ * 2 for a usage mistake.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { formatSimulationReport, isCleanReport } from './report.js';
+import { simulateDelivery } from './simulate.js';
+import type { SimulateDeliveryOptions } from './simulate.js';
+
+export const SIMULATE_USAGE = `usage: im-callbacks simulate --url <url> [--url <second url>] [--secret <secret> | env IM_CALLBACK_SECRET]
+                         [--seed <n>] [--time-scale <n>] [--timeout-scale <n>] [--events <n>]
+                         [--batch <n>] [--timeout-ms <n>] [--concurrency <n>] [--rate <n>]
+                         [--duplicates <0..1>] [--hooks <n>] [--hook-timeout-ms <n>]
+                         [--hook-policy allow-on-failure|reject-on-failure] [--old-secret <s>]
+                         [--state-url <url>] [--json <file>] [--max-real-seconds <n>] [--allow-remote]`;
+
+export const SIMULATE_HELP = `im-callbacks simulate: deliver events to your receiver the way the service does (seed 001), on a
+fast clock, and report how it fared.
+
+${SIMULATE_USAGE}
+
+What it does: URL verification first (challenge, 5 s, 4 KB read); then events in batches (not in
+time order; one per request from the third send), at-least-once duplicates (also across two
+--url addresses), lost best-effort events, truncated events, hooks with timeout_ms; failures are
+retried on the §8 schedule (10 s … 8 h, ±20 %), Retry-After honoured on 429/503 (≤ 1 h), the
+circuit breaker (5 failures → 30 s pause, probe, doubling to 5 min), 3xx is a failure, answers read
+up to 16 KB (events) / 64 KB (hooks) / 4 KB (verify); an event fails after 12 sends or 24 h.
+
+  --url <url>             the receiver (give twice for two addresses); loopback only unless --allow-remote
+  --secret <secret>       the address signing secret (prefer IM_CALLBACK_SECRET); give it once per
+                          --url when the addresses have their own secrets
+  --old-secret <s>        rotation: requests carry two signatures (new, old) during the grace period
+                          (1 h of service time); IM_CALLBACK_OLD_SECRET works too
+  --seed <n>              fixes the plan: events, order, batches, duplicates, losses, jitter (default random, printed)
+  --time-scale <n>        simulated ms per real ms (default 1000: the 24 h give-up takes 86 s)
+  --timeout-scale <n>     divide the answer timeouts by this (default 1: timeouts stay real)
+  --events <n>            events created (default 100)
+  --batch <n>             events per batch, 1 to 100 (default 10)
+  --timeout-ms <n>        the address timeout, 1000 to 10000 (default 5000)
+  --concurrency <n>       simultaneous event requests, 1 to 50 (default 10)
+  --rate <n>              requests per second, 1 to 1000 (default 100)
+  --duplicates <r>        share of events delivered twice (default 0.1)
+  --hooks <n>             synchronous callbacks sent (default 3); --hook-timeout-ms (default 3000)
+  --hook-policy <p>       allow-on-failure (default) or reject-on-failure
+  --state-url <url>       GET → {"processed": {id: count}, "stored"?: [id], "current"?: {key: id}}
+                          served by your test harness: enables the duplicate, lost-after-2xx,
+                          store-before-2xx and older-over-newer findings
+  --json <file>           write the full report as JSON
+  --max-real-seconds <n>  stop after this long (default 600)
+
+Exit code: 0 when no finding is a warning or an error, 1 otherwise, 2 for a usage mistake.`;
+
+class SimulateUsageError extends Error {}
+
+function num(values: Record<string, unknown>, name: string): number | undefined {
+  const v = values[name];
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (typeof v !== 'string' || v.trim() === '' || !Number.isFinite(n)) throw new SimulateUsageError(`--${name} must be a number`);
+  return n;
+}
+
+/** Runs `im-callbacks simulate <args…>`; resolves to the exit code. */
+export async function runSimulateCommand(args: string[]): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(SIMULATE_HELP);
+    return 0;
+  }
+  let options: SimulateDeliveryOptions;
+  let jsonFile: string | undefined;
+  try {
+    let values;
+    try {
+      ({ values } = parseArgs({
+        args,
+        options: {
+          url: { type: 'string', multiple: true },
+          secret: { type: 'string', multiple: true },
+          'old-secret': { type: 'string', multiple: true },
+          seed: { type: 'string' },
+          'time-scale': { type: 'string' },
+          'timeout-scale': { type: 'string' },
+          events: { type: 'string' },
+          batch: { type: 'string' },
+          'timeout-ms': { type: 'string' },
+          concurrency: { type: 'string' },
+          rate: { type: 'string' },
+          duplicates: { type: 'string' },
+          hooks: { type: 'string' },
+          'hook-timeout-ms': { type: 'string' },
+          'hook-policy': { type: 'string' },
+          'state-url': { type: 'string' },
+          json: { type: 'string' },
+          'max-real-seconds': { type: 'string' },
+          'allow-remote': { type: 'boolean', default: false },
+        },
+        strict: true,
+      }));
+    } catch (err) {
+      throw new SimulateUsageError(err instanceof Error ? err.message : String(err));
+    }
+    if (!values.url || values.url.length === 0) throw new SimulateUsageError('--url is required');
+    const envSecret = process.env.IM_CALLBACK_SECRET;
+    const secret = values.secret ?? (envSecret ? [envSecret] : undefined);
+    if (!secret) throw new SimulateUsageError('--secret (or IM_CALLBACK_SECRET) is required');
+    const envOld = process.env.IM_CALLBACK_OLD_SECRET;
+    const oldSecret = values['old-secret'] ?? (envOld ? [envOld] : undefined);
+    const policy = values['hook-policy'];
+    if (policy !== undefined && policy !== 'allow-on-failure' && policy !== 'reject-on-failure') throw new SimulateUsageError('--hook-policy must be allow-on-failure or reject-on-failure');
+    const maxReal = num(values, 'max-real-seconds');
+    const picked: Array<[keyof SimulateDeliveryOptions, number | undefined]> = [
+      ['seed', num(values, 'seed')],
+      ['timeScale', num(values, 'time-scale')],
+      ['timeoutScale', num(values, 'timeout-scale')],
+      ['events', num(values, 'events')],
+      ['eventsPerBatch', num(values, 'batch')],
+      ['timeoutMs', num(values, 'timeout-ms')],
+      ['concurrency', num(values, 'concurrency')],
+      ['ratePerSecond', num(values, 'rate')],
+      ['duplicateRate', num(values, 'duplicates')],
+      ['hooks', num(values, 'hooks')],
+      ['hookTimeoutMs', num(values, 'hook-timeout-ms')],
+      ['maxRealMs', maxReal === undefined ? undefined : maxReal * 1000],
+    ];
+    options = {
+      url: values.url,
+      // One value serves every address; else one per --url, in order.
+      secret: secret.length === 1 ? secret[0]! : secret,
+      ...(oldSecret ? { oldSecret: oldSecret.length === 1 ? oldSecret[0]! : oldSecret } : {}),
+      ...(policy ? { hookPolicy: policy } : {}),
+      ...(values['state-url'] ? { stateUrl: values['state-url'] } : {}),
+      allowRemote: values['allow-remote'] === true,
+      ...Object.fromEntries(picked.filter(([, v]) => v !== undefined)),
+    };
+    jsonFile = values.json;
+  } catch (err) {
+    if (!(err instanceof SimulateUsageError)) throw err;
+    console.error(`im-callbacks simulate: ${err.message}`);
+    console.error(SIMULATE_USAGE);
+    return 2;
+  }
+  let report;
+  try {
+    report = await simulateDelivery(options);
+  } catch (err) {
+    // Option errors name the option and the rule; none of them quotes the secret.
+    if (err instanceof RangeError || err instanceof TypeError) {
+      console.error(`im-callbacks simulate: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+  console.log(formatSimulationReport(report));
+  if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
+  return isCleanReport(report) ? 0 : 1;
+}
