@@ -129,17 +129,16 @@ export class MemoryInbox<E extends CallbackEvent = CallbackEvent> extends InboxB
     this.#seen.delete(c.eventId); // re-inserted last: the map stays in expiry order
     this.#seen.set(c.eventId, { expires: now + this.retentionMs, done: true });
     this.#processed++;
-    if (guard && !isNewerMark(guard.mark, this.#marks.get(guard.entity))) {
-      this.#superseded++;
-      return 'superseded';
-    }
-    if (guard) this.#marks.set(guard.entity, guard.mark);
+    const newer = !guard || isNewerMark(guard.mark, this.#marks.get(guard.entity));
+    if (guard && newer) this.#marks.set(guard.entity, guard.mark);
+    if (!newer) this.#superseded++;
     for (const change of changes) {
+      if (!newer && change.always !== true) continue;
       if (change.op === 'set') this.#state.set(change.key, change.value);
       else if (change.op === 'del') this.#state.delete(change.key);
       else this.#state.set(change.key, String(Number(this.#state.get(change.key) ?? 0) + (change.by ?? 1)));
     }
-    return 'applied';
+    return newer ? 'applied' : 'superseded';
   }
 
   protected async fail(consumer: string, c: Claimed<E>, error: string, dueAt: number | undefined): Promise<void> {

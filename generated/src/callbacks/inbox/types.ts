@@ -19,14 +19,21 @@ export interface InboxAppendResult {
  * One change to the inbox's state store, applied by `context.commit` atomically with the ack:
  * either all of an event's changes and its ack happen, once, or none.
  */
-export type InboxStateChange =
+export type InboxStateChange = (
   | { op: 'set'; key: string; value: string }
   | { op: 'incr'; key: string; by?: number }
-  | { op: 'del'; key: string };
+  | { op: 'del'; key: string }
+) & {
+  /**
+   * Apply even when the ordering guard finds the event superseded (an audit count, a log); by
+   * default a superseded event's changes are all skipped so that older state never lands.
+   */
+  always?: boolean;
+};
 
 /**
  * What `commit` did: `applied` (changes written, event acknowledged), `superseded` (the ordering
- * guard found newer state for the entity: changes NOT written, event acknowledged), `duplicate`
+ * guard found newer state for the entity: only the `always` changes written, event acknowledged), `duplicate`
  * (the event id was already processed: nothing written), `lost` (this worker no longer holds the
  * event — it ran past the visibility timeout and another worker claimed it: nothing written; the
  * other worker's run decides).

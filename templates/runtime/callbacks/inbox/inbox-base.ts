@@ -201,6 +201,7 @@ function checkChanges(changes: readonly InboxStateChange[]): void {
   changes.forEach((c, i) => {
     if (c === null || typeof c !== 'object') throw new TypeError(`commit(changes): changes[${i}] must be an object`);
     if (typeof c.key !== 'string' || !STATE_KEY.test(c.key)) throw new TypeError(`commit(changes): changes[${i}].key must be 1 to 512 characters without spaces`);
+    if (c.always !== undefined && typeof c.always !== 'boolean') throw new TypeError(`commit(changes): changes[${i}].always must be a boolean`);
     if (c.op === 'set') {
       if (typeof c.value !== 'string') throw new TypeError(`commit(changes): changes[${i}].value must be a string`);
     } else if (c.op === 'incr') {

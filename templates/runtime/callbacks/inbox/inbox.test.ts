@@ -226,7 +226,7 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
     const seen: { id: string; superseded?: boolean }[] = [];
     const handler: InboxHandler = async (e, ctx) => {
       seen.push({ id: e.id, superseded: ctx.ordering?.superseded });
-      await ctx.commit([{ op: 'set', key: 'last', value: e.id }]);
+      await ctx.commit([{ op: 'set', key: 'last', value: e.id }, { op: 'incr', key: 'runs', always: true }]);
     };
     const g = (id: string, v: number, at: string): CallbackEvent =>
       ev(id, { type: 'group.members_added', occurred_at: at, data: { origin: 'client', group_id: 'g2', member_version: v } });
@@ -240,6 +240,7 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
         await w.stop();
       }
       expect(await inbox.getState('last')).toBe('v5-later');
+      expect(await inbox.getState('runs')).toBe(deliverSuperseded ? '4' : '2'); // `always` changes land for a superseded event it runs
       expect((await inbox.stats()).superseded).toBe(2);
       if (deliverSuperseded) expect(seen).toEqual([{ id: 'v5', superseded: false }, { id: 'v3', superseded: true }, { id: 'v5-later', superseded: false }, { id: 'v5-same', superseded: true }]);
       else expect(seen.map((s) => s.id)).toEqual(['v5', 'v5-later']);

@@ -93,7 +93,7 @@ end
 return out`;
 
 // KEYS: stream, seen:<id>, mark:<entity> (or the stream when unguarded), stats, s:<key>…
-// ARGV: group, entryId, consumer, retentionMs, guard, v, t, then op, value per state key.
+// ARGV: group, entryId, consumer, retentionMs, guard, v, t, then op ('!op' = always), value per state key.
 const SETTLE = `
 local p = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[2], ARGV[2], 1)
 if #p == 0 or p[1][2] ~= ARGV[3] then return 'lost' end
@@ -102,6 +102,7 @@ redis.call('XDEL', KEYS[1], ARGV[2])
 if redis.call('GET', KEYS[2]) == 'd' then return 'duplicate' end
 redis.call('SET', KEYS[2], 'd', 'PX', ARGV[4])
 redis.call('HINCRBY', KEYS[4], 'processed', 1)
+local newer = true
 if ARGV[5] == '1' then
   if redis.call('EXISTS', KEYS[3]) == 1 then
     local sv = redis.call('HGET', KEYS[3], 'v') or ''
@@ -109,21 +110,27 @@ if ARGV[5] == '1' then
     local c = 0
     if ARGV[6] ~= '' and sv ~= '' then c = (ARGV[6] < sv and -1) or (ARGV[6] > sv and 1) or 0 end
     if c == 0 and ARGV[7] ~= '' and st ~= '' then c = (ARGV[7] < st and -1) or (ARGV[7] > st and 1) or 0 end
-    if c ~= 1 then
-      redis.call('HINCRBY', KEYS[4], 'superseded', 1)
-      return 'superseded'
-    end
+    newer = c == 1
   end
-  redis.call('HSET', KEYS[3], 'v', ARGV[6], 't', ARGV[7])
-  redis.call('PEXPIRE', KEYS[3], ARGV[4])
+  if newer then
+    redis.call('HSET', KEYS[3], 'v', ARGV[6], 't', ARGV[7])
+    redis.call('PEXPIRE', KEYS[3], ARGV[4])
+  else
+    redis.call('HINCRBY', KEYS[4], 'superseded', 1)
+  end
 end
 for i = 5, #KEYS do
   local op, value = ARGV[8 + (i - 5) * 2], ARGV[9 + (i - 5) * 2]
-  if op == 'set' then redis.call('SET', KEYS[i], value)
-  elseif op == 'del' then redis.call('DEL', KEYS[i])
-  else redis.call('INCRBY', KEYS[i], value) end
+  local always = string.sub(op, 1, 1) == '!'
+  if always then op = string.sub(op, 2) end
+  if newer or always then
+    if op == 'set' then redis.call('SET', KEYS[i], value)
+    elseif op == 'del' then redis.call('DEL', KEYS[i])
+    else redis.call('INCRBY', KEYS[i], value) end
+  end
 end
-return 'applied'`;
+if newer then return 'applied' end
+return 'superseded'`;
 
 // KEYS: stream, retry, dead. ARGV: group, entryId, consumer, eventId, eventJson, runs, error, dueAt ('' = dead), now.
 const FAIL = `
@@ -257,7 +264,7 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
     const args = [this.#group, c.entryId, consumer, String(this.retentionMs), guard ? '1' : '0', guard?.mark.v ?? '', guard?.mark.t ?? ''];
     for (const change of changes) {
       keys.push(this.#prefix + 's:' + change.key);
-      args.push(change.op, change.op === 'set' ? change.value : change.op === 'incr' ? String(change.by ?? 1) : '');
+      args.push((change.always === true ? '!' : '') + change.op, change.op === 'set' ? change.value : change.op === 'incr' ? String(change.by ?? 1) : '');
     }
     const outcome = replyText(await this.#eval(SETTLE, keys, args)) as InboxCommitOutcome;
     if (!OUTCOMES.has(outcome)) throw new Error(`RedisInbox: unexpected SETTLE reply ${String(outcome)}`);
