@@ -39,7 +39,7 @@ export function emitCallbackEntries(model: CallbackModel): Map<string, string> {
       `export * from '${flavour.kit}';`,
       `export type * as payloads from './callbacks/payloads.js';`,
       `export type { KnownCallbackEvent, CallbackEventItem, CallbackEventTypeMap, ${model.unknownEventSchema} as UnknownCallbackEvent, KnownHookRequest, CallbackHookRequest, CallbackHookTypeMap, CallbackRequestBody, ${model.hookTypes.map(hookRequestTypeName).join(', ')}, VerifyBody, EventBody, HookBody, HookAnswer, HookType, EventType, Origin } from './callbacks/payloads.js';`,
-      `export { isEventType, isKnownEvent, isHookType, knownEventTypes, eventOrderingFields, bestEffortEventTypes, knownHookTypes } from './callbacks/payloads.js';`,
+      `export { isEventType, isKnownEvent, isHookType, knownEventTypes, eventOrderingFields, eventRefetchOperations, bestEffortEventTypes, knownHookTypes } from './callbacks/payloads.js';`,
       '// The kit bound to the generated payload types (these declarations take precedence over `export *`).',
       `/** Options of \`createCallbackHandler\`: \`onEvent\` gets a \`CallbackEventItem\` (narrow with \`isEventType\`/\`isKnownEvent\`), \`onHook\` a \`CallbackHookRequest\`. */\nexport type CallbackHandlerOptions<${E}, ${H}> = kit.CallbackHandlerOptions<E, H>;`,
       `export type EventContext<${E}> = kit.EventContext<E>;`,
