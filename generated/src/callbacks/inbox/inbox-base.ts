@@ -170,7 +170,8 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     let storeFailures = 0;
     while (!stop.signal.aborted) {
       const room = concurrency - inFlight.size;
-      if (room <= 0) {
+      // take in batches: wait until half the slots are free (one store round trip fills them)
+      if (room <= 0 || (inFlight.size > 0 && room < Math.ceil(concurrency / 2))) {
         await Promise.race(inFlight);
         continue;
       }

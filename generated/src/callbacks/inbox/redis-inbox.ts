@@ -52,7 +52,8 @@ for i = 3, #ARGV, 2 do
 end
 return n`;
 
-// KEYS: stream, retry, dead. ARGV: group, consumer, now, count, visibilityMs, maxAttempts.
+// KEYS: stream, retry, dead. ARGV: group, consumer, now, count, visibilityMs, maxAttempts, autoclaim ('1' = look for
+// events of dead workers; done every quarter of the visibility timeout, not on every take).
 // Returns a flat list: entryId, eventId, eventJson, attempt, … (attempt counts this run).
 const TAKE = `
 local out = {}
@@ -67,7 +68,8 @@ local function field(f, name)
   for i = 1, #f, 2 do if f[i] == name then return f[i + 1] end end
   return nil
 end
-local claimed = redis.call('XAUTOCLAIM', KEYS[1], ARGV[1], ARGV[2], ARGV[5], '0-0', 'COUNT', count)
+local claimed = {nil, {}}
+if ARGV[7] == '1' then claimed = redis.call('XAUTOCLAIM', KEYS[1], ARGV[1], ARGV[2], ARGV[5], '0-0', 'COUNT', count) end
 for _, e in ipairs(claimed[2]) do
   local id, f = e[1], e[2]
   local p = redis.call('XPENDING', KEYS[1], ARGV[1], id, id, 1)
@@ -171,6 +173,7 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
   readonly #stream: string;
   readonly #shas = new Map<string, string>();
   readonly #blockMs: number;
+  #lastAutoclaim = 0;
   #groupReady: Promise<void> | undefined;
 
   constructor(options: RedisInboxOptions) {
@@ -231,8 +234,11 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
 
   protected async take(req: TakeRequest): Promise<Claimed<E>[]> {
     await this.#ensureGroup();
+    const now = this.now();
+    const autoclaim = now - this.#lastAutoclaim >= Math.min(1000, this.visibilityMs / 4);
+    if (autoclaim) this.#lastAutoclaim = now;
     const reply = await this.#eval(TAKE, [this.#stream, this.#prefix + 'retry', this.#prefix + 'dead'], [
-      this.#group, req.consumer, String(this.now()), String(req.count), String(this.visibilityMs), String(req.maxAttempts),
+      this.#group, req.consumer, String(now), String(req.count), String(this.visibilityMs), String(req.maxAttempts), autoclaim ? '1' : '0',
     ]);
     const out = this.#claimedOf(reply);
     if (out.length > 0 || req.signal.aborted) return out;
