@@ -24,6 +24,8 @@ export interface InboxResult {
   concurrency: number;
   rounds: number;
   redisVersion: string;
+  /** Mean JSON size of one event, bytes. */
+  eventBytes: number;
   rows: InboxRow[];
 }
 
@@ -119,6 +121,7 @@ export async function benchInbox(opts: { events: number; batch: number; concurre
       concurrency: opts.concurrency,
       rounds: opts.rounds,
       redisVersion,
+      eventBytes: round(sampleEvents(opts.events, 'size').reduce((sum, e) => sum + JSON.stringify(e).length, 0) / opts.events, 0),
       rows: [
         { mode: 'ours', label: 'RedisInbox: append + consume + settle', eventsPerSec: round(median(ours), 0), runsEventsPerSec: ours.map((x) => round(x, 0)) },
         { mode: 'bare', label: 'bare XADD + XREADGROUP + XACK', eventsPerSec: round(median(bare), 0), runsEventsPerSec: bare.map((x) => round(x, 0)) },
