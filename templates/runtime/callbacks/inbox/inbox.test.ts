@@ -247,6 +247,35 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
     }
   });
 
+  it('ordering guard: the same newness rule in both engines (big versions, µs times, fallbacks)', async () => {
+    type Mark = { v?: number | string; at?: string };
+    // [stored, next, next is newer]
+    const cases: [Mark, Mark, boolean][] = [
+      [{ v: 9 }, { v: 10 }, true], // numeric, not string order
+      [{ v: '99999999999999999999' }, { v: '100000000000000000000' }, true], // beyond 2^53
+      [{ v: '100000000000000000000' }, { v: '99999999999999999999' }, false],
+      [{ v: 7, at: '2026-01-01T00:00:00.000Z' }, { v: 7, at: '2026-01-01T00:00:00.000001Z' }, true], // µs tie-break
+      [{ v: 7, at: '2026-01-01T00:00:00.001Z' }, { v: 7, at: '2026-01-01T00:00:00.000999Z' }, false],
+      [{ v: 7, at: '2026-01-01T00:00:00.000Z' }, { v: 7, at: '2026-01-01T00:00:00.000Z' }, false], // same: not newer
+      [{ at: '2026-01-01T00:00:00.000Z' }, { v: 1, at: '2026-01-01T01:00:00.000+01:00' }, false], // one version only: by time (equal)
+      [{ v: 3, at: '2026-01-01T00:00:00.000Z' }, { at: '2026-01-02T00:00:00.000Z' }, true],
+      [{ v: 3 }, { at: '2026-01-02T00:00:00.000Z' }, false], // nothing to compare: never over state
+    ];
+    for (const [i, [stored, next, newer]] of cases.entries()) {
+      const inbox = make({ ordering: true });
+      const g = (id: string, m: Mark): CallbackEvent =>
+        ({ id, type: 'group.members_added', ...(m.at ? { occurred_at: m.at } : {}), data: { origin: 'client', group_id: 'p', ...(m.v !== undefined ? { member_version: m.v } : {}) } }) as CallbackEvent;
+      const outcomes: string[] = [];
+      const w = worker(inbox, async (_e, ctx) => void outcomes.push(await ctx.commit([])), { concurrency: 1 });
+      await inbox.append([g(`s${i}`, stored)]);
+      await waitFor('stored', () => outcomes.length === 1);
+      await inbox.append([g(`n${i}`, next)]);
+      await waitFor('next', async () => (await inbox.stats()).processed === 2);
+      await w.stop();
+      expect([i, outcomes[0], (await inbox.stats()).superseded]).toEqual([i, 'applied', newer ? 0 : 1]);
+    }
+  });
+
   it('flags a truncated event with the REST call that fetches its data', async () => {
     const inbox = make();
     await inbox.append([
