@@ -233,6 +233,16 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
   }
 
   protected async take(req: TakeRequest): Promise<Claimed<E>[]> {
+    try {
+      return await this.#take(req);
+    } catch (err) {
+      // the stream or group was deleted (FLUSHALL, a key eviction): create it again on the next take
+      if (/NOGROUP/.test(String((err as Error)?.message ?? err))) this.#groupReady = undefined;
+      throw err;
+    }
+  }
+
+  async #take(req: TakeRequest): Promise<Claimed<E>[]> {
     await this.#ensureGroup();
     const now = this.now();
     const autoclaim = now - this.#lastAutoclaim >= Math.min(1000, this.visibilityMs / 4);

@@ -314,6 +314,30 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
   });
 });
 
+describe('RedisInbox specifics', () => {
+  it('recovers when its stream and group are deleted under it (FLUSHALL, eviction)', async () => {
+    const inbox = new RedisInbox({ client: fromNodeRedis(redis), blockMs: 50, prefix: '{rx}:' });
+    const seen: string[] = [];
+    const errors: unknown[] = [];
+    const w = worker(inbox, (e) => void seen.push(e.id), { onError: (err) => void errors.push(err) });
+    await inbox.append([ev('r1')]);
+    await waitFor('r1', () => seen.length === 1);
+    await redis.del('{rx}:events');
+    await waitFor('an error seen', () => errors.length > 0);
+    await inbox.append([ev('r2')]);
+    await waitFor('r2', () => seen.includes('r2'));
+    await w.stop();
+    expect(String(errors[0])).toMatch(/NOGROUP/);
+  });
+
+  it('loads its scripts again after SCRIPT FLUSH', async () => {
+    const inbox = new RedisInbox({ client: fromNodeRedis(redis), prefix: '{rs}:' });
+    await inbox.append([ev('s1')]);
+    await redis.sendCommand(['SCRIPT', 'FLUSH']);
+    expect(await inbox.append([ev('s2'), ev('s1')])).toEqual({ stored: 1, duplicates: 1 });
+  });
+});
+
 describe('inbox options', () => {
   it('refuses a retention under 24 h and bad consume options, naming them', async () => {
     expect(() => new MemoryInbox({ retentionMs: 1000 })).toThrow(/retentionMs .*24 h/);
