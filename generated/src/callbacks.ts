@@ -73,6 +73,16 @@ export function createCallbackHandler<
   return kit.createCallbackHandler<E, H>(options);
 }
 
+/** The in-memory inbox (one process, tests); its workers get a `CallbackEventItem`. */
+export class MemoryInbox<
+  E extends kit.CallbackEvent = CallbackEventItem,
+> extends kit.MemoryInbox<E> {}
+
+/** The Redis Streams inbox (a fleet of workers); its workers get a `CallbackEventItem`. */
+export class RedisInbox<
+  E extends kit.CallbackEvent = CallbackEventItem,
+> extends kit.RedisInbox<E> {}
+
 /** `createCallbackHandler` as a node:http / Express `(req, res)` handler. */
 export function createNodeCallbackHandler<
   E extends kit.CallbackEvent = CallbackEventItem,
