@@ -59,7 +59,7 @@ describe('RedisInbox with three worker processes, two SIGKILLed mid-run', () => 
     redis = createClient({ url: server.url });
     await redis.connect();
     // the third worker also dies, by its own SIGKILL sent right after its 200th commit left (or not)
-    workers = await Promise.all([{}, {}, { DIE_IN_COMMIT_AT: '200' }].map((env) => startWorker(server.url, env)));
+    workers = await Promise.all(([{}, {}, { DIE_IN_COMMIT_AT: '200' }] as Record<string, string>[]).map((env) => startWorker(server.url, env)));
   }, 30_000);
   afterAll(async () => {
     await Promise.all(workers.map(stopWorker));
