@@ -1,6 +1,7 @@
 /**
  * The embedded inbox: one process, in memory (nothing survives a restart — the durable engine is
- * `RedisInbox`). Every step below is synchronous between awaits, so each is atomic on its own: the
+ * `RedisInbox`), and it keeps every event id for `retentionMs` (7 days by default): size the
+ * process for a week of ids, or shorten the retention (24 h at least). Every step below is synchronous between awaits, so each is atomic on its own: the
  * ordering guard's compare-and-set needs no lock.
  */
 import type { CallbackEvent } from '../types.js';
