@@ -270,8 +270,8 @@ export function renderResults(r: BenchResults): string {
     const x = r.inbox;
     p('## 8. Callback inbox', '');
     p(`${num(x.events)} events (group.members_added, ${num(x.eventBytes)} bytes of JSON each on average) appended in batches of ${x.batch} while one worker consumes them (concurrency ${x.concurrency}, a handler that does nothing); a run ends when the last event is acknowledged. Ours: \`RedisInbox.append\` (one Lua script per batch: SET NX dedupe marker + XADD per event) and \`consume\` (a TAKE script: due retries, XAUTOCLAIM, XREADGROUP; blocking XREADGROUP on a second connection when idle; a SETTLE script per event: ownership check, processed marker, XACK + XDEL, counters). Bare: XADD per event (the batch pipelined), XREADGROUP COUNT ${x.concurrency} BLOCK 100, JSON.parse and XACK per entry (no dedupe, no retry, no marker). Same private redis-server ${x.redisVersion} (no persistence), same client (node-redis, two connections each), this process; one unmeasured warm-up each, then ${x.rounds} interleaved rounds, alternating which goes first.`, '');
-    p('| loop | events/s (median) | events/s per run |', '|---|---|---|');
-    for (const row of x.rows) p(`| ${row.label} | ${num(row.eventsPerSec)} | ${row.runsEventsPerSec.map((v) => num(v)).join(', ')} |`);
+    p('| loop | events/s (median) | redis-server CPU per event (µs, median; INFO cpu before and after a run) | events/s per run |', '|---|---|---|---|');
+    for (const row of x.rows) p(`| ${row.label} | ${num(row.eventsPerSec)} | ${num(row.redisCpuUsPerEvent, 1)} | ${row.runsEventsPerSec.map((v) => num(v)).join(', ')} |`);
     p('');
   }
 

@@ -105,8 +105,7 @@ local p = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[2], ARGV[2], 1)
 if #p == 0 or p[1][2] ~= ARGV[3] then return 'lost' end
 redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
 redis.call('XDEL', KEYS[1], ARGV[2])
-if redis.call('GET', KEYS[2]) == 'd' then return 'duplicate' end
-redis.call('SET', KEYS[2], 'd', 'PX', ARGV[4])
+if redis.call('SET', KEYS[2], 'd', 'PX', ARGV[4], 'GET') == 'd' then return 'duplicate' end
 redis.call('HINCRBY', KEYS[4], 'processed', 1)
 local newer = true
 if ARGV[5] == '1' then
@@ -174,7 +173,7 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
   readonly #prefix: string;
   readonly #group: string;
   readonly #stream: string;
-  readonly #shas = new Map<string, string>();
+  readonly #shas = new Map<string, Promise<string>>();
   readonly #blockMs: number;
   #lastAutoclaim = 0;
   #groupReady: Promise<void> | undefined;
@@ -195,11 +194,14 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
 
   async #eval(script: string, keys: string[], args: string[]): Promise<unknown> {
     for (let round = 0; ; round++) {
-      let sha = this.#shas.get(script);
-      if (sha === undefined) {
-        sha = replyText(await this.#client.command(['SCRIPT', 'LOAD', script])) ?? '';
-        this.#shas.set(script, sha);
+      // one SCRIPT LOAD per script however many calls start at once
+      let loading = this.#shas.get(script);
+      if (loading === undefined) {
+        loading = this.#client.command(['SCRIPT', 'LOAD', script]).then((reply) => replyText(reply) ?? '');
+        this.#shas.set(script, loading);
+        loading.catch(() => this.#shas.delete(script));
       }
+      const sha = await loading;
       try {
         return await this.#client.command(['EVALSHA', sha, String(keys.length), ...keys, ...args]);
       } catch (err) {
