@@ -103,9 +103,24 @@ return out`;
 const SETTLE = `
 local p = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[2], ARGV[2], 1)
 if #p == 0 or p[1][2] ~= ARGV[3] then return 'lost' end
+if redis.call('GET', KEYS[2]) == 'd' then
+  redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
+  redis.call('XDEL', KEYS[1], ARGV[2])
+  return 'duplicate'
+end
+-- a script that fails half-way keeps its earlier writes: check every change BEFORE writing anything
+for i = 5, #KEYS do
+  local op = string.gsub(ARGV[8 + (i - 5) * 2], '^!', '')
+  if op == 'incr' then
+    local t = redis.call('TYPE', KEYS[i]).ok
+    if t ~= 'none' and (t ~= 'string' or not string.match(redis.call('GET', KEYS[i]), '^%-?%d+$')) then
+      return redis.error_reply('commit: incr of state key ' .. KEYS[i] .. ', which does not hold an integer; nothing was written')
+    end
+  end
+end
 redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
 redis.call('XDEL', KEYS[1], ARGV[2])
-if redis.call('SET', KEYS[2], 'd', 'PX', ARGV[4], 'GET') == 'd' then return 'duplicate' end
+redis.call('SET', KEYS[2], 'd', 'PX', ARGV[4])
 redis.call('HINCRBY', KEYS[4], 'processed', 1)
 local newer = true
 if ARGV[5] == '1' then
