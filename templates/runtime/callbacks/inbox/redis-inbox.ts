@@ -13,7 +13,8 @@
  * due time), `dead` (hash id → dead letter), `mark:<entity>` (ordering guard), `s:<key>` (state of
  * `commit`), `stats` (hash). Every key a script touches is passed in KEYS, all under the one
  * hash-tagged prefix (one Cluster slot). Durability is Redis's: use `appendonly yes` (fsync everysec or always)
- * or replicas with WAIT for the "stored before 2xx" promise to survive a Redis crash.
+ * or replicas with WAIT for the "stored before 2xx" promise to survive a Redis crash, and
+ * `maxmemory-policy noeviction` (an evicted dedupe key lets a duplicate in; an evicted stream loses events).
  */
 import type { RedisCommandClient } from '../../stores/redis-client.js';
 import { replyText } from '../../stores/redis-client.js';
