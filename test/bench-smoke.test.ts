@@ -76,10 +76,13 @@ describe('bench harness (smoke)', () => {
     // 8. quota: both rows (with and without the shared limiter) counted by the quota server
     expect(r.quota.rows.map((x: any) => x.limiterPerSecond)).toEqual([0.9 * r.quota.quotaPerSecond, null]);
     for (const row of r.quota.rows) expect(positive(row.requests) && positive(row.throughputPerS), row.label).toBe(true);
+    // 9. inbox: ours and the bare Streams loop, events per second
+    expect(r.inbox.rows.map((x: any) => x.mode)).toEqual(['ours', 'bare']);
+    for (const row of r.inbox.rows) expect(positive(row.eventsPerSec), row.mode).toBe(true);
 
     // the written file has every section and the table against the targets
     const text = readFileSync(md, 'utf8');
-    for (const heading of ['## Machine', '## Tool versions', '## Method', '## Results against the targets', '## 1. Generation', '## 2. Per-call overhead', '## 3. Cold start', '## 4. Size', '## 5. Type-check', '## 6. Callback verification', '## 7. Upload'])
+    for (const heading of ['## Machine', '## Tool versions', '## Method', '## Results against the targets', '## 1. Generation', '## 2. Per-call overhead', '## 3. Cold start', '## 4. Size', '## 5. Type-check', '## 6. Callback verification', '## 7. Upload', '## 8. Callback inbox'])
       expect(text).toContain(heading);
     expect(text).toContain('SMOKE RUN');
     expect(text).not.toMatch(/NaN|undefined/);

@@ -119,6 +119,15 @@ export function targets(r: BenchResults): TargetRow[] {
       pass: null,
     });
   }
+  if (r.inbox) {
+    const o = r.inbox.rows.find((x) => x.mode === 'ours')!;
+    const b = r.inbox.rows.find((x) => x.mode === 'bare')!;
+    rows.push({
+      target: '9. Callback inbox throughput on Redis (no target: reported)',
+      measured: `${num(o.eventsPerSec)} vs bare Streams loop ${num(b.eventsPerSec)} events/s (${ratio(o.eventsPerSec, b.eventsPerSec)})`,
+      pass: null,
+    });
+  }
   return rows;
 }
 
@@ -335,6 +344,15 @@ export function renderResults(r: BenchResults): string {
     for (const row of q.rows) p(`| ${row.label} | ${num(row.requests)} | ${num(row.rateLimited)} | ${num(row.rateLimitedPct, 2)} | ${num(row.throughputPerS, 1)}/s | ${num(row.ofQuota, 3)} | ${num(row.redisCommandsPerCall, 2)} |`);
     p('', 'Each run:', '', '| limiter | requests | 429 % | ÷ R | client outcomes |', '|---|---|---|---|---|');
     for (const s of q.samples) p(`| ${s.limiterPerSecond === null ? 'none' : `${num(s.limiterPerSecond)}/s`} | ${num(s.requests)} | ${num(s.rateLimitedPct, 2)} | ${num(s.ofQuota, 3)} | ${Object.entries(s.clientOutcomes).map(([k, v]) => `${k} ${v}`).join(', ')} |`);
+    p('');
+  }
+
+  if (r.inbox) {
+    const x = r.inbox;
+    p('## 9. Callback inbox', '');
+    p(`${num(x.events)} events (group.members_added, ${num(x.eventBytes)} bytes of JSON each on average) appended in batches of ${x.batch} while one worker consumes them (concurrency ${x.concurrency}, a handler that does nothing); a run ends when the last event is acknowledged. Ours: \`RedisInbox.append\` (one Lua script per batch: SET NX dedupe marker + XADD per event) and \`consume\` (a TAKE script: due retries, XAUTOCLAIM, XREADGROUP; blocking XREADGROUP on a second connection when idle; a SETTLE script per group of events finished in the same turn: per event the ownership check, XACK + XDEL, processed marker; counters once). Bare: XADD per event (the batch pipelined), XREADGROUP COUNT ${x.concurrency} BLOCK 100, JSON.parse and XACK per entry (no dedupe, no retry, no marker). Same private redis-server ${x.redisVersion} (no persistence), same client (node-redis, two connections each), this process; one unmeasured warm-up each, then ${x.rounds} interleaved rounds, alternating which goes first.`, '');
+    p('| loop | events/s (median) | redis-server CPU per event (µs, median; INFO cpu before and after a run) | events/s per run |', '|---|---|---|---|');
+    for (const row of x.rows) p(`| ${row.label} | ${num(row.eventsPerSec)} | ${num(row.redisCpuUsPerEvent, 1)} | ${row.runsEventsPerSec.map((v) => num(v)).join(', ')} |`);
     p('');
   }
 
