@@ -1,33 +1,63 @@
 import type { HeadersLike } from './types.js';
 
 /**
- * Reads one header, case-insensitively, from a Web `Headers`, Node's `IncomingHttpHeaders`
- * (string | string[]), a Map-like object or a plain record. Repeated values are joined with
- * ", " like Node and `Headers` do. Returns undefined when absent.
+ * The seven X-IM-* headers a callback carries (seed 001 section 2.3), read in one pass over the
+ * request's headers into fixed fields. Verification reads all of them; one scan that skips every
+ * other header without lower-casing it is cheaper than an index of every header (a Map and a
+ * lower-cased copy of each name per request) or a case-insensitive scan per header.
  */
-export function readHeader(headers: HeadersLike | HeaderIndex | null | undefined, name: string): string | undefined {
-  if (headers == null || typeof headers !== 'object') return undefined;
-  const lower = name.toLowerCase();
-  if (headers instanceof HeaderIndex) return headers.get(lower);
-  if (typeof Headers !== 'undefined' && headers instanceof Headers) {
-    return headers.get(lower) ?? undefined;
+export class CallbackHeaders {
+  signature: string | undefined = undefined;
+  timestamp: string | undefined = undefined;
+  nonce: string | undefined = undefined;
+  kind: string | undefined = undefined;
+  hook: string | undefined = undefined;
+  requestId: string | undefined = undefined;
+  endpointId: string | undefined = undefined;
+}
+
+export type CallbackHeaderField = keyof CallbackHeaders;
+
+/** The wire name of each field, as errors and disagreement reports name it. */
+export const CALLBACK_HEADER_NAMES: Readonly<Record<CallbackHeaderField, string>> = {
+  signature: 'X-IM-Signature',
+  timestamp: 'X-IM-Timestamp',
+  nonce: 'X-IM-Nonce',
+  kind: 'X-IM-Kind',
+  hook: 'X-IM-Hook',
+  requestId: 'X-IM-Request-Id',
+  endpointId: 'X-IM-Endpoint-Id',
+};
+
+/** `name` equals `lower` (lower-case ASCII) ignoring the case of letters, without a lower-cased copy. */
+function sameName(name: string, lower: string): boolean {
+  for (let i = 0; i < lower.length; i++) {
+    const c = name.charCodeAt(i);
+    const l = lower.charCodeAt(i);
+    if (c !== l && !(l >= 0x61 && l <= 0x7a && c === l - 0x20)) return false;
   }
-  const h = headers as { get?: unknown; entries?: unknown };
-  if (typeof h.get === 'function' && typeof h.entries === 'function') {
-    // Map-like (a Map, or a Headers polyfill): match the key case-insensitively.
-    const found: string[] = [];
-    for (const entry of (h.entries as () => Iterable<[unknown, unknown]>).call(headers)) {
-      if (String(entry[0]).toLowerCase() === lower) pushValue(found, entry[1]);
-    }
-    return found.length > 0 ? found.join(', ') : undefined;
+  return true;
+}
+
+/**
+ * The field for a header name in any case, or undefined for every other header. Picked by
+ * length first, so most other headers are refused after one comparison and none is lower-cased.
+ */
+function fieldOf(name: string): CallbackHeaderField | undefined {
+  switch (name.length) {
+    case 9:
+      return sameName(name, 'x-im-kind') ? 'kind' : sameName(name, 'x-im-hook') ? 'hook' : undefined;
+    case 10:
+      return sameName(name, 'x-im-nonce') ? 'nonce' : undefined;
+    case 14:
+      return sameName(name, 'x-im-signature') ? 'signature' : sameName(name, 'x-im-timestamp') ? 'timestamp' : undefined;
+    case 15:
+      return sameName(name, 'x-im-request-id') ? 'requestId' : undefined;
+    case 16:
+      return sameName(name, 'x-im-endpoint-id') ? 'endpointId' : undefined;
+    default:
+      return undefined;
   }
-  const found: string[] = [];
-  for (const key of Object.keys(headers)) {
-    if (key.toLowerCase() === lower) {
-      pushValue(found, (headers as Record<string, unknown>)[key]);
-    }
-  }
-  return found.length > 0 ? found.join(', ') : undefined;
 }
 
 function pushValue(out: string[], value: unknown): void {
@@ -39,48 +69,39 @@ function pushValue(out: string[], value: unknown): void {
   }
 }
 
+/** Adds one header; a name repeated (in any case) joins its values with ", " like Node and `Headers` do. */
+function add(into: CallbackHeaders, key: unknown, value: unknown): void {
+  const field = fieldOf(typeof key === 'string' ? key : String(key));
+  if (field === undefined) return;
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else {
+    const parts: string[] = [];
+    pushValue(parts, value);
+    if (parts.length === 0) return;
+    text = parts.join(', ');
+  }
+  const before = into[field];
+  into[field] = before === undefined ? text : `${before}, ${text}`;
+}
+
 /**
- * Every header of a request under its lower-case name, built in one pass, for code that reads
- * several headers (verification reads seven): one scan instead of one per header.
+ * Reads the X-IM-* headers, case-insensitively, from a Web `Headers`, Node's
+ * `IncomingHttpHeaders` (string | string[]), a Map-like object (`get` + `entries`) or a plain record.
  */
-export class HeaderIndex {
-  readonly #values = new Map<string, string>();
-
-  private constructor() {}
-
-  static of(headers: HeadersLike | null | undefined): HeaderIndex {
-    const index = new HeaderIndex();
-    if (headers == null || typeof headers !== 'object') return index;
-    const values = index.#values;
-    const add = (key: unknown, value: unknown) => {
-      let text: string;
-      if (typeof value === 'string') text = value;
-      else {
-        const parts: string[] = [];
-        pushValue(parts, value);
-        if (parts.length === 0) return;
-        text = parts.join(', ');
-      }
-      const lower = typeof key === 'string' ? key.toLowerCase() : String(key).toLowerCase();
-      const before = values.get(lower);
-      values.set(lower, before === undefined ? text : `${before}, ${text}`);
-    };
-    if (typeof Headers !== 'undefined' && headers instanceof Headers) {
-      headers.forEach((value, key) => add(key, value));
-      return index;
-    }
-    const h = headers as { get?: unknown; entries?: unknown };
-    if (typeof h.get === 'function' && typeof h.entries === 'function') {
-      for (const entry of (h.entries as () => Iterable<[unknown, unknown]>).call(headers)) add(entry[0], entry[1]);
-      return index;
-    }
-    const record = headers as Record<string, unknown>;
-    for (const key in record) if (Object.hasOwn(record, key)) add(key, record[key]);
-    return index;
+export function readCallbackHeaders(headers: HeadersLike | null | undefined): CallbackHeaders {
+  const out = new CallbackHeaders();
+  if (headers == null || typeof headers !== 'object') return out;
+  if (typeof Headers !== 'undefined' && headers instanceof Headers) {
+    headers.forEach((value, key) => add(out, key, value));
+    return out;
   }
-
-  /** The value of a header given by its lower-case name. */
-  get(lowerName: string): string | undefined {
-    return this.#values.get(lowerName);
+  const h = headers as { get?: unknown; entries?: unknown };
+  if (typeof h.get === 'function' && typeof h.entries === 'function') {
+    for (const entry of (h.entries as () => Iterable<[unknown, unknown]>).call(headers)) add(out, entry[0], entry[1]);
+    return out;
   }
+  const record = headers as Record<string, unknown>;
+  for (const key in record) if (Object.hasOwn(record, key)) add(out, key, record[key]);
+  return out;
 }

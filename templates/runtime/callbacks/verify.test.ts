@@ -401,3 +401,20 @@ describe('verifyCallbackSync (node:crypto) and the WebCrypto verify of the edge 
     expect(() => verifyCallbackSync({ ...options, nonceStore: new MemoryDedupeStore() })).toThrow(/no nonceStore/);
   });
 });
+
+describe('verifyCallback without a nonce store (the synchronous checks in one promise)', () => {
+  it('a refusal is a rejected promise, never a synchronous throw; a good request resolves like verifyCallbackSync', async () => {
+    const body = eventBody();
+    const options = { headers: signed(body), rawBody: Buffer.from(body), secrets: SECRET, now: NOW };
+    const good = verifyCallback(options);
+    expect(good).toBeInstanceOf(Promise);
+    const { verifyCallbackSync } = await import('./verify.js');
+    expect(await good).toEqual(verifyCallbackSync(options));
+    let bad: Promise<unknown> | undefined;
+    expect(() => {
+      bad = verifyCallback({ ...options, secrets: 'not-it' });
+    }).not.toThrow();
+    await expect(bad).rejects.toMatchObject({ reason: 'signature_mismatch' });
+    await expect(verifyCallback({ ...options, rawBody: { parsed: true } as never })).rejects.toMatchObject({ reason: 'body_not_raw' });
+  });
+});

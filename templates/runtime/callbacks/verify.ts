@@ -18,7 +18,14 @@ export type { HeaderDisagreement, VerifiedCallback, VerifyCallbackOptions } from
  * replay → body parsed. Throws `CallbackVerificationError`.
  */
 export function verifyCallback<R extends CallbackRequestBase = CallbackRequest>(options: VerifyCallbackOptions): Promise<VerifiedCallback<R>> {
-  return verifyCallbackWith<R>(options, matchSignature);
+  if (options.nonceStore) return verifyCallbackWith<R>(options, matchSignature);
+  // Without a store nothing is asynchronous: the synchronous checks, settled in one promise
+  // (an async function would add its own promise and a turn per await). Refusals still reject.
+  try {
+    return Promise.resolve(verifyCallbackSyncWith<R>(options, matchSignature));
+  } catch (err) {
+    return Promise.reject(err);
+  }
 }
 
 /**
