@@ -1,17 +1,19 @@
 /**
  * Child process: verifyCallback + parse of a signed callback request (1 event, 100 events) vs
  * the floor: bare crypto.createHmac over the same bytes (timestamp.nonce.body), a constant-time
- * compare with the header's signature and JSON.parse. Batches alternate (floor, ours, floor, …);
- * two variants of the floor (strict UTF-8 decoding with a new TextDecoder; called through an
- * async function and awaited; the kit's own parseSignatureHeader + computeSignature in place of
- * the inline HMAC) show what those steps of verifyCallback cost;
- * prints one JSON line with the median ns per verification of each.
- * argv: <path of dist/esm/callbacks.js> <rounds> <iterations for 1 event> <iterations for 100 events>
+ * compare with the header's signature (Buffer.from hex + timingSafeEqual) and JSON.parse.
+ * Batches alternate (floor, ours, then each step alone, …, floor, ours, …) so load falls on all
+ * alike. The steps explain the difference: the floor's three parts, and verifyCallback's parts
+ * (its header reading, signature header parsing, HMAC + compare, strict UTF-8 decode + parse,
+ * the synchronous whole, the async whole); whatever the named parts leave is printed as such.
+ * Prints one JSON line with the median ns per verification of each.
+ * argv: <path of dist/esm/callbacks.js> <path of the bundled callbacks-steps.mjs> <rounds> <iterations for 1 event> <iterations for 100 events>
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-const [callbacksEntry, roundsArg, iter1Arg, iter100Arg] = process.argv.slice(2);
+const [callbacksEntry, stepsEntry, roundsArg, iter1Arg, iter100Arg] = process.argv.slice(2);
 const kit = await import(callbacksEntry!);
+const steps = await import(stepsEntry!);
 const rounds = Number(roundsArg);
 const SECRET = 'whsec_bench_0123456789abcdef';
 const NOW = 1767225600;
@@ -31,6 +33,10 @@ for (const [events, iterations] of [[1, Number(iter1Arg)], [100, Number(iter100A
   const sigHeader = headers['X-IM-Signature']!;
   const ts = headers['X-IM-Timestamp']!;
   const nonce = headers['X-IM-Nonce']!;
+  const options = { headers, rawBody: raw, secrets: SECRET, now: NOW * 1000 };
+  const parsed = steps.parseSignatureHeader(sigHeader);
+  if (!parsed.ok) throw new Error('bad sample header');
+  const strict = new TextDecoder('utf-8', { fatal: true });
 
   const floor = () => {
     const h = createHmac('sha256', SECRET);
@@ -41,40 +47,30 @@ for (const [events, iterations] of [[1, Number(iter1Arg)], [100, Number(iter100A
     if (given.length !== expected.length || !timingSafeEqual(expected, given)) throw new Error('floor: mismatch');
     return JSON.parse(raw.toString('utf8'));
   };
-  // Explanations, not targets: the floor with one of verifyCallback's extra steps added.
-  const floorStrictUtf8 = () => {
-    const h = createHmac('sha256', SECRET);
-    h.update(`${ts}.${nonce}.`);
-    h.update(raw);
-    const expected = h.digest();
-    const given = Buffer.from(sigHeader.slice(3), 'hex');
-    if (given.length !== expected.length || !timingSafeEqual(expected, given)) throw new Error('floor: mismatch');
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
-  };
-  const floorAsync = async () => floor();
-  const floorKitSignature = () => {
-    const parsed = kit.parseSignatureHeader(sigHeader);
-    if (!parsed.ok) throw new Error('floor: bad header');
-    const expected = kit.computeSignature(SECRET, ts, nonce, raw);
-    if (!parsed.candidates.some((c: Buffer) => c.length === expected.length && timingSafeEqual(expected, c))) throw new Error('floor: mismatch');
-    return JSON.parse(raw.toString('utf8'));
-  };
-  const ours = async () => {
-    const v = await kit.verifyCallback({ headers, rawBody: raw, secrets: SECRET, now: NOW * 1000 });
-    return v.body;
-  };
+  const ours = async () => (await kit.verifyCallback(options)).body;
+  // Each returns something used, so that no step is optimised away.
+  const parts: Array<[string, () => unknown]> = [
+    ['floor: createHmac + update × 2 + digest', () => createHmac('sha256', SECRET).update(`${ts}.${nonce}.`).update(raw).digest()],
+    ['floor: Buffer.from(hex) + timingSafeEqual', () => timingSafeEqual(raw.subarray(0, 32), Buffer.from(sigHeader.slice(3), 'hex'))],
+    ['floor: toString + JSON.parse', () => JSON.parse(raw.toString('utf8'))],
+    ['ours: read the X-IM-* headers (readCallbackHeaders)', () => steps.readCallbackHeaders(headers)],
+    ['ours: parse X-IM-Signature (parseSignatureHeader)', () => steps.parseSignatureHeader(sigHeader)],
+    ['ours: HMAC + constant-time compare (matchSignature)', () => steps.matchSignature([SECRET], ts, nonce, raw, parsed.candidates)],
+    ['ours: strict UTF-8 decode + JSON.parse', () => JSON.parse(strict.decode(raw))],
+    ['ours: verifyCallbackSync (all of it, no promise)', () => kit.verifyCallbackSync(options).body],
+  ];
+  const check = (x: unknown) => (x ? 1 : 0);
   if ((floor().events?.length ?? 0) !== events || ((await ours()) as { events: unknown[] }).events.length !== events) throw new Error('bad sample');
+  if (steps.matchSignature([SECRET], ts, nonce, raw, parsed.candidates) !== 0) throw new Error('steps: the signature does not match');
 
   const floorNs: number[] = [];
   const oursNs: number[] = [];
-  const strictNs: number[] = [];
-  const asyncNs: number[] = [];
-  const kitSigNs: number[] = [];
+  const partNs = parts.map((): number[] => []);
   let sink = 0;
-  // warm-up
   for (let i = 0; i < Math.max(50, iterations >> 2); i++) {
     sink += floor().events.length;
     sink += ((await ours()) as { events: unknown[] }).events.length;
+    for (const [, run] of parts) sink += check(run());
   }
   for (let r = 0; r < rounds; r++) {
     let s = process.hrtime.bigint();
@@ -83,16 +79,22 @@ for (const [events, iterations] of [[1, Number(iter1Arg)], [100, Number(iter100A
     s = process.hrtime.bigint();
     for (let i = 0; i < iterations; i++) sink += ((await ours()) as { events: unknown[] }).events.length;
     oursNs.push(Number(process.hrtime.bigint() - s) / iterations);
-    s = process.hrtime.bigint();
-    for (let i = 0; i < iterations; i++) sink += floorStrictUtf8().events.length;
-    strictNs.push(Number(process.hrtime.bigint() - s) / iterations);
-    s = process.hrtime.bigint();
-    for (let i = 0; i < iterations; i++) sink += (await floorAsync()).events.length;
-    asyncNs.push(Number(process.hrtime.bigint() - s) / iterations);
-    s = process.hrtime.bigint();
-    for (let i = 0; i < iterations; i++) sink += floorKitSignature().events.length;
-    kitSigNs.push(Number(process.hrtime.bigint() - s) / iterations);
+    for (const [p, [, run]] of parts.entries()) {
+      s = process.hrtime.bigint();
+      for (let i = 0; i < iterations; i++) sink += check(run());
+      partNs[p]!.push(Number(process.hrtime.bigint() - s) / iterations);
+    }
   }
-  out[`events${events}`] = { bytes: raw.length, iterations, rounds, floorNs: median(floorNs), oursNs: median(oursNs), floorStrictUtf8Ns: median(strictNs), floorAsyncNs: median(asyncNs), floorKitSignatureNs: median(kitSigNs), floorRuns: floorNs.map(Math.round), oursRuns: oursNs.map(Math.round), sink };
+  out[`events${events}`] = {
+    bytes: raw.length,
+    iterations,
+    rounds,
+    floorNs: median(floorNs),
+    oursNs: median(oursNs),
+    steps: parts.map(([name], p) => ({ name, ns: median(partNs[p]!) })),
+    floorRuns: floorNs.map(Math.round),
+    oursRuns: oursNs.map(Math.round),
+    sink,
+  };
 }
 console.log(JSON.stringify(out));

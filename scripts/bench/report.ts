@@ -52,9 +52,9 @@ export function targets(r: BenchResults): TargetRow[] {
     const o = get('ours-client');
     const b = get('bare-fetch');
     rows.push({
-      target: '3. Cold start (import + first call): < 50 ms over bare Node',
+      target: '3. Cold start (import + first call): ≤ +30 ms over bare Node (issue 18)',
       measured: `${ms(o.wallMs)} vs ${ms(b.wallMs)}: +${ms(o.wallMs - b.wallMs)} (funcs entry +${ms(get('ours-funcs').wallMs - b.wallMs)}; openapi-fetch +${ms(get('openapi-fetch').wallMs - b.wallMs)})`,
-      pass: o.wallMs - b.wallMs < 50,
+      pass: o.wallMs - b.wallMs <= 30,
     });
   }
   if (r.size) {
@@ -73,7 +73,7 @@ export function targets(r: BenchResults): TargetRow[] {
     for (const [k, label] of [['events1', '1 event'], ['events100', '100 events']] as const) {
       const c = r.callbacks[k];
       rows.push({
-        target: `6. Callback verify + parse (${label}) within 20 % of the floor`,
+        target: `6. Callback verify + parse (${label}): ≤ 1.2× the bare createHmac + timingSafeEqual + JSON.parse floor (issue 18)`,
         measured: `${num(c.oursNs / 1000, 1)} vs ${num(c.floorNs / 1000, 1)} µs (${ratio(c.oursNs, c.floorNs)})`,
         pass: c.oursNs <= 1.2 * c.floorNs,
       });
@@ -237,15 +237,26 @@ export function renderResults(r: BenchResults): string {
   if (r.callbacks) {
     const c = r.callbacks;
     p('## 6. Callback verification', '');
-    p('A child process signs a sample event callback (`sampleCallbackBody` + `signCallbackRequest`), then alternates batches of the floor and of ours over the same bytes. Floor: `createHmac("sha256", secret).update(timestamp.nonce.).update(body).digest()`, hex-decode of the header, `timingSafeEqual`, `JSON.parse`. Ours: `await verifyCallback({ headers, rawBody, secrets, now })` (header checks, signature, tolerance, strict UTF-8 decode, parse, header/body agreement) and `.body`.', '');
-    p('| request | body bytes | floor µs | ours µs | ratio | floor + strict UTF-8 (new TextDecoder) µs | floor, awaited in an async function µs | floor with the kit’s parseSignatureHeader + computeSignature µs | iterations × rounds | ours per round (µs) |', '|---|---|---|---|---|---|---|---|---|---|');
-    const rest: string[] = [];
+    p('A child process signs a sample event callback (`sampleCallbackBody` + `signCallbackRequest`), then alternates batches of the floor, of ours and of each step alone over the same bytes. Floor: `createHmac("sha256", secret).update(timestamp.nonce.).update(body).digest()`, hex-decode of the header, `timingSafeEqual`, `JSON.parse`. Ours: `await verifyCallback({ headers, rawBody, secrets, now })` (header checks, signature, tolerance, strict UTF-8 decode, parse, header/body agreement) and `.body`.', '');
+    p('| request | body bytes | floor µs | ours µs | ratio | iterations × rounds | ours per round (µs) | ours ÷ floor per round |', '|---|---|---|---|---|---|---|---|');
     for (const [k, label] of [['events1', '1 event'], ['events100', '100 events']] as const) {
       const x = c[k];
-      rest.push(`${label}: ours − floor = ${num((x.oursNs - x.floorNs) / 1000, 2)} µs, of which strict UTF-8 decoding ${num((x.floorStrictUtf8Ns - x.floorNs) / 1000, 2)}, the await ${num((x.floorAsyncNs - x.floorNs) / 1000, 2)}, the kit's header parsing + signature function ${num((x.floorKitSignatureNs - x.floorNs) / 1000, 2)}; the remaining ${num((x.oursNs - x.floorKitSignatureNs - (x.floorAsyncNs - x.floorNs) - (x.floorStrictUtf8Ns - x.floorNs)) / 1000, 2)} µs is verifyCallback's other checks (7 case-insensitive header reads over the record, the timestamp/nonce/secret checks, header/body agreement, the result object).`);
-      p(`| ${label} | ${num(x.bytes)} | ${num(x.floorNs / 1000, 2)} | ${num(x.oursNs / 1000, 2)} | ${ratio(x.oursNs, x.floorNs)} | ${num(x.floorStrictUtf8Ns / 1000, 2)} | ${num(x.floorAsyncNs / 1000, 2)} | ${num(x.floorKitSignatureNs / 1000, 2)} | ${num(x.iterations)} × ${x.rounds} | ${x.oursRuns.map((v) => num(v / 1000, 1)).join(', ')} |`);
+      const perRound = x.oursRuns.map((v, i) => ratio(v, x.floorRuns[i] ?? NaN)).join(', ');
+      p(`| ${label} | ${num(x.bytes)} | ${num(x.floorNs / 1000, 2)} | ${num(x.oursNs / 1000, 2)} | ${ratio(x.oursNs, x.floorNs)} | ${num(x.iterations)} × ${x.rounds} | ${x.oursRuns.map((v) => num(v / 1000, 1)).join(', ')} | ${perRound} |`);
     }
-    p('', 'Where the difference goes (each variant minus the floor; not additive to the last digit):', '', ...rest.map((x) => `- ${x}`), '');
+    const e1 = c.events1;
+    const e100 = c.events100;
+    p('', '### Where the time goes: each step alone (median µs, same process, interleaved with the two above)', '');
+    p('Ours runs from the runtime\'s sources bundled for plain node (`scripts/bench/callbacks-steps.ts`): the very code the package carries.', '');
+    p('| step | 1 event µs | 100 events µs |', '|---|---|---|');
+    for (const [i, step] of e1.steps.entries()) p(`| ${step.name} | ${num(step.ns / 1000, 2)} | ${num((e100.steps[i]?.ns ?? NaN) / 1000, 2)} |`);
+    const explain = (x: typeof e1, label: string): string => {
+      const ns = (prefix: string) => x.steps.find((s) => s.name.startsWith(prefix))?.ns ?? NaN;
+      const named = ns('ours: read') + ns('ours: parse X-IM') + ns('ours: HMAC') + ns('ours: strict');
+      const sync = ns('ours: verifyCallbackSync');
+      return `${label}: floor ${num(x.floorNs / 1000, 2)} µs (its three parts alone: ${num((ns('floor: createHmac') + ns('floor: Buffer') + ns('floor: toString')) / 1000, 2)}); ours ${num(x.oursNs / 1000, 2)} µs = the synchronous checks ${num(sync / 1000, 2)} (of which the four named steps ${num(named / 1000, 2)}, and ${num((sync - named) / 1000, 2)} the rest: timestamp and nonce format, secrets, tolerance, header/body agreement, the result object) + the promise and await ${num((x.oursNs - sync) / 1000, 2)}.`;
+    };
+    p('', explain(e1, '1 event'), '', explain(e100, '100 events'), '', 'Each figure is a median of its own batches, so on a busy machine the differences carry that noise (a small negative one is noise); the per-round ratios above show how steady the main comparison was.', '');
   }
 
   if (r.upload) {
