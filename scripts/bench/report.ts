@@ -202,11 +202,19 @@ export function renderResults(r: BenchResults): string {
     p('## 3. Cold start', '');
     p(`A fresh \`node cold-<app>.mjs <baseUrl>\` per run: import, then the first call to the bench server (already running, its own process); wall time from spawn to exit measured by the parent, median of ${cs.runs} runs after one unmeasured round, apps interleaved. Inside each process, \`performance.now()\` (which counts from process start) gives when the import finished and when the first answer arrived. Ours does a token exchange (POST /token) before its first call; the peers send a static token.`, '');
     const bare = cs.rows.find((x) => x.app === 'bare-fetch')!;
-    p('| app | wall (median) | over bare Node | CPU | import done at | first answer at | runs (ms) |', '|---|---|---|---|---|---|---|');
+    p('| app | wall (median) | over bare Node | CPU | import done at | first answer at | module files at import | loaded by the first call | runs (ms) |', '|---|---|---|---|---|---|---|---|---|');
     const oc = cs.rows.find((x) => x.app === 'ours-client')!;
-    const why = `Ours finishes importing ${ms((oc.importedAtMs ?? 0) - (bare.importedAtMs ?? 0))} after bare Node reaches the same point, and its first call (token exchange, validator module load, the call) takes ${ms((oc.answeredAtMs ?? 0) - (oc.importedAtMs ?? 0))} against ${ms((bare.answeredAtMs ?? 0) - (bare.importedAtMs ?? 0))} for bare fetch's one request.`;
-    for (const row of cs.rows) p(`| ${row.label} | ${ms(row.wallMs)} | ${row.app === 'node-empty' ? '–' : `${row.wallMs - bare.wallMs >= 0 ? '+' : ''}${ms(row.wallMs - bare.wallMs)}`} | ${ms(row.cpuMs)} | ${ms(row.importedAtMs)} | ${ms(row.answeredAtMs)} | ${row.runsMs.join(', ')} |`);
-    p('', why, '');
+    const mods = (m: { n: number; b: number } | undefined) => (m === undefined ? '–' : `${num(m.n)} (${kib(m.b)})`);
+    for (const row of cs.rows) {
+      const m = row.modules;
+      p(`| ${row.label} | ${ms(row.wallMs)} | ${row.app === 'node-empty' ? '–' : `${row.wallMs - bare.wallMs >= 0 ? '+' : ''}${ms(row.wallMs - bare.wallMs)}`} | ${ms(row.cpuMs)} | ${ms(row.importedAtMs)} | ${ms(row.answeredAtMs)} | ${mods(m && { n: m.importModules, b: m.importBytes })} | ${mods(m && { n: m.firstCallModules, b: m.firstCallBytes })} | ${row.runsMs.join(', ')} |`);
+    }
+    const callMs = (x: (typeof cs.rows)[number] | undefined) => (x ? (x.answeredAtMs ?? NaN) - (x.importedAtMs ?? NaN) : NaN);
+    const why = [
+      `Import: ours finishes importing ${ms((oc.importedAtMs ?? 0) - (bare.importedAtMs ?? 0))} after bare Node reaches the same point${oc.modules ? `, having loaded ${num(oc.modules.importModules)} module files (${kib(oc.modules.importBytes)}) where bare Node loads none` : ''}. Module files are counted by one more, unmeasured run of each app under a \`load\` hook (node:module \`register\`).`,
+      `First call: ours takes ${ms(callMs(oc))} from the end of its import to its answer (token exchange, validator module load, the call) against ${ms(callMs(bare))} for bare fetch's one request${cs.rows.some((x) => x.app === 'bare-fetch-2') ? ` and ${ms(callMs(cs.rows.find((x) => x.app === 'bare-fetch-2')))} for bare fetch doing what our first call sends (POST /token, then the GET)` : ''}${cs.rows.some((x) => x.app === 'ours-novalid') ? `; with validation off (no validator module to load) ours takes ${ms(callMs(cs.rows.find((x) => x.app === 'ours-novalid')))}` : ''}. Node's fetch (undici) loads on the first fetch of a process, in bare Node as in ours.`,
+    ];
+    p('', ...why.flatMap((x) => [`- ${x}`]), '');
   }
 
   if (r.size) {
