@@ -124,8 +124,8 @@ function nowMs(now: VerifyCallbackOptions['now']): number {
   return now;
 }
 
-function required(headers: CallbackHeaders, field: CallbackHeaderField): string {
-  const value = headers[field]?.trim();
+function required(given: string | undefined, field: CallbackHeaderField): string {
+  const value = given?.trim();
   if (!value) {
     fail(
       'missing_header',
@@ -158,9 +158,9 @@ function precheck(options: VerifyCallbackOptions): Prechecked {
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (!(tolerance >= 0)) throw new TypeError('toleranceSeconds must be a number >= 0');
 
-  const signatureHeader = required(headers, 'signature');
-  const timestampHeader = required(headers, 'timestamp');
-  const nonce = required(headers, 'nonce');
+  const signatureHeader = required(headers.signature, 'signature');
+  const timestampHeader = required(headers.timestamp, 'timestamp');
+  const nonce = required(headers.nonce, 'nonce');
 
   const parsed = parseSignatureHeader(signatureHeader);
   if (!parsed.ok) {
@@ -280,13 +280,13 @@ function finish<R extends CallbackRequestBase>(pre: Prechecked, secretIndex: num
     fail('malformed_body', 'The body field `kind` is not a string', 'A callback body carries kind = event, hook or verify.');
   }
   const disagreements: HeaderDisagreement[] = [];
-  const kind = pick(disagreements, headers, 'kind', record, 'kind');
+  const kind = pick(disagreements, headers.kind, 'kind', record, 'kind');
   if (!kind) {
     fail('malformed_body', 'Neither the body nor X-IM-Kind says the kind', 'A callback body carries kind = event, hook or verify.');
   }
-  const requestId = pick(disagreements, headers, 'requestId', record, 'request_id');
-  const endpointId = pick(disagreements, headers, 'endpointId', record, 'endpoint_id');
-  const hook = kind === 'hook' ? pick(disagreements, headers, 'hook', record, 'hook') : undefined;
+  const requestId = pick(disagreements, headers.requestId, 'requestId', record, 'request_id');
+  const endpointId = pick(disagreements, headers.endpointId, 'endpointId', record, 'endpoint_id');
+  const hook = kind === 'hook' ? pick(disagreements, headers.hook, 'hook', record, 'hook') : undefined;
 
   const result: VerifiedCallback<R> = {
     kind: kind as R['kind'],
@@ -306,12 +306,12 @@ function finish<R extends CallbackRequestBase>(pre: Prechecked, secretIndex: num
 /** The body's value of `field` as text (the body is authoritative), else the header's; a difference is recorded. */
 function pick(
   disagreements: HeaderDisagreement[],
-  headers: CallbackHeaders,
+  given: string | undefined,
   header: CallbackHeaderField,
   record: Record<string, unknown>,
   field: string,
 ): string | undefined {
-  const headerValue = headers[header]?.trim();
+  const headerValue = given?.trim();
   const bodyValue = record[field];
   if (bodyValue !== undefined && bodyValue !== null) {
     // JSON text for objects: String() throws on a parsed object like {"toString": 0}.
