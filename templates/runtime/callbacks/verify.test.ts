@@ -416,5 +416,10 @@ describe('verifyCallback without a nonce store (the synchronous checks in one pr
     }).not.toThrow();
     await expect(bad).rejects.toMatchObject({ reason: 'signature_mismatch' });
     await expect(verifyCallback({ ...options, rawBody: { parsed: true } as never })).rejects.toMatchObject({ reason: 'body_not_raw' });
+    let missing: Promise<unknown> | undefined;
+    expect(() => {
+      missing = verifyCallback(undefined as never);
+    }).not.toThrow();
+    await expect(missing).rejects.toBeInstanceOf(TypeError);
   });
 });
