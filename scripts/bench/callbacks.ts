@@ -10,12 +10,18 @@ export interface CallbackCase {
   bytes: number;
   iterations: number;
   rounds: number;
+  /** Median wall time per verification, ns. */
   floorNs: number;
   oursNs: number;
+  /** Median CPU time of the measuring process per verification, ns (waiting for a core excluded). */
+  floorCpuNs: number;
+  oursCpuNs: number;
   /** Each step alone, median ns (the floor's parts, then ours; see callbacks-worker.ts). */
-  steps: { name: string; ns: number }[];
+  steps: { name: string; ns: number; cpuNs: number }[];
   floorRuns: number[];
   oursRuns: number[];
+  floorCpuRuns: number[];
+  oursCpuRuns: number[];
 }
 export interface CallbacksResult {
   events1: CallbackCase;
