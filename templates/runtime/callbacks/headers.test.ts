@@ -72,6 +72,11 @@ describe('readCallbackHeaders', () => {
     expect(fields(readCallbackHeaders('x-im-kind: event' as never))).toEqual(reference([]));
   });
 
+  it('past the 256 names it remembers, every name still reads right (the memory is cleared, not trusted)', () => {
+    for (let i = 0; i < 600; i++) expect(readCallbackHeaders({ [`x-other-${i}`]: 'a', 'X-IM-Nonce': `n${i}` }).nonce).toBe(`n${i}`);
+    for (let i = 0; i < 600; i++) expect(readCallbackHeaders({ [`x-im-nonce-${i}`]: 'a' }).nonce).toBeUndefined();
+  });
+
   it('a name that differs only in a non-letter is not the header (no case folding of "-" or control characters)', () => {
     expect(readCallbackHeaders({ 'x\rim-kind': 'event', 'x-im\rkind': 'event', 'X-IM_KIND': 'event' }).kind).toBeUndefined();
     expect(readCallbackHeaders({ 'X\u0130M-KIND': 'event' }).kind).toBeUndefined();

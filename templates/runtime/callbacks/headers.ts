@@ -60,6 +60,23 @@ function fieldOf(name: string): CallbackHeaderField | undefined {
   }
 }
 
+/**
+ * fieldOf by header name, remembered: a request's header names are the same strings request
+ * after request, and a lookup by a string (its hash is kept in it) costs a third of lower-casing
+ * and comparing it. Cleared when full, so that names sent at random cannot grow it.
+ */
+const fieldsByName = new Map<string, CallbackHeaderField | null>();
+
+function knownFieldOf(name: string): CallbackHeaderField | undefined {
+  let field = fieldsByName.get(name);
+  if (field === undefined) {
+    field = fieldOf(name) ?? null;
+    if (fieldsByName.size >= 256) fieldsByName.clear();
+    fieldsByName.set(name, field);
+  }
+  return field ?? undefined;
+}
+
 function pushValue(out: string[], value: unknown): void {
   if (value === undefined || value === null) return;
   if (Array.isArray(value)) {
@@ -74,7 +91,7 @@ const joined = (before: string | undefined, text: string): string => (before ===
 
 /** Adds one header; a name repeated (in any case) joins its values with ", ". */
 function add(into: CallbackHeaders, key: unknown, value: unknown): void {
-  const field = fieldOf(typeof key === 'string' ? key : String(key));
+  const field = knownFieldOf(typeof key === 'string' ? key : String(key));
   if (field === undefined) return;
   let text: string;
   if (typeof value === 'string') text = value;
