@@ -62,8 +62,27 @@ export interface VerifiedCallback<R extends CallbackRequestBase = CallbackReques
   disagreements: HeaderDisagreement[];
 }
 
-const NONCE = /^[0-9a-fA-F]{32}$/;
-const TIMESTAMP = /^[0-9]{1,15}$/;
+/** 1 to 15 decimal digits (whole seconds; 15 digits stay exact in a double). A loop: a regex test cost more. */
+function isTimestamp(text: string): boolean {
+  if (text.length < 1 || text.length > 15) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
+/** Exactly 32 hexadecimal digits, either case. */
+function isNonce(text: string): boolean {
+  if (text.length !== 32) return false;
+  for (let i = 0; i < 32; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) continue;
+    const lower = c | 0x20; // A-F → a-f (only they and a-f land there)
+    if (lower < 0x61 || lower > 0x66) return false;
+  }
+  return true;
+}
 
 /** Framework-neutral: the README has a recipe per framework (Express, Fastify, Koa, Hono, Next.js, NestJS). */
 export const RAW_HINT =
@@ -169,14 +188,14 @@ function precheck(options: VerifyCallbackOptions): Prechecked {
       'The header is "v1=" and 64 hexadecimal characters, two such values separated by a comma during a secret rotation.',
     );
   }
-  if (!TIMESTAMP.test(timestampHeader)) {
+  if (!isTimestamp(timestampHeader)) {
     fail(
       'malformed_timestamp',
       'X-IM-Timestamp is not a decimal Unix time in seconds',
       'The header carries whole seconds since the epoch (e.g. 1767225600), not milliseconds or a date.',
     );
   }
-  if (!NONCE.test(nonce)) {
+  if (!isNonce(nonce)) {
     fail(
       'malformed_nonce',
       'X-IM-Nonce is not 32 hexadecimal characters',
