@@ -70,6 +70,8 @@ describe('bench harness (smoke)', () => {
     }
     // 6. callbacks
     for (const k of ['events1', 'events100']) expect(positive(r.callbacks[k].oursNs) && positive(r.callbacks[k].floorNs), k).toBe(true);
+    // every step of the explanation table was timed (the floor's 3 parts, ours' 5)
+    for (const k of ['events1', 'events100']) expect(r.callbacks[k].steps.filter((s: { ns: number }) => positive(s.ns)), k).toHaveLength(8);
     // 7. upload: every byte arrived, throughput and memory measured
     expect(r.upload.serverBytes).toBe(2 * r.upload.runs * r.upload.total);
     for (const row of r.upload.rows) expect(positive(row.mbPerSec) && positive(row.peakRssMiB), row.mode).toBe(true);

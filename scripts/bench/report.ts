@@ -72,9 +72,9 @@ export function targets(r: BenchResults): TargetRow[] {
     const o = get('ours-client');
     const b = get('bare-fetch');
     rows.push({
-      target: '3. Cold start (import + first call): < 50 ms over bare Node',
+      target: '3. Cold start (import + first call): ≤ +30 ms over bare Node (issue 18)',
       measured: `${ms(o.wallMs)} vs ${ms(b.wallMs)}: +${ms(o.wallMs - b.wallMs)} (funcs entry +${ms(get('ours-funcs').wallMs - b.wallMs)}; openapi-fetch +${ms(get('openapi-fetch').wallMs - b.wallMs)})`,
-      pass: o.wallMs - b.wallMs < 50,
+      pass: o.wallMs - b.wallMs <= 30,
     });
   }
   if (r.size) rows.push(...sizeTargets(r.size));
@@ -90,9 +90,9 @@ export function targets(r: BenchResults): TargetRow[] {
     for (const [k, label] of [['events1', '1 event'], ['events100', '100 events']] as const) {
       const c = r.callbacks[k];
       rows.push({
-        target: `6. Callback verify + parse (${label}) within 20 % of the floor`,
-        measured: `${num(c.oursNs / 1000, 1)} vs ${num(c.floorNs / 1000, 1)} µs (${ratio(c.oursNs, c.floorNs)})`,
-        pass: c.oursNs <= 1.2 * c.floorNs,
+        target: `6. Callback verify + parse (${label}): ≤ 1.2× the bare createHmac + timingSafeEqual + JSON.parse floor, CPU time per verify (issue 18)`,
+        measured: `CPU ${num(c.oursCpuNs / 1000, 2)} vs ${num(c.floorCpuNs / 1000, 2)} µs (${ratio(c.oursCpuNs, c.floorCpuNs)}); wall ${num(c.oursNs / 1000, 2)} vs ${num(c.floorNs / 1000, 2)} µs (${ratio(c.oursNs, c.floorNs)})`,
+        pass: c.oursCpuNs <= 1.2 * c.floorCpuNs,
       });
     }
   }
@@ -276,11 +276,19 @@ export function renderResults(r: BenchResults): string {
     p('## 3. Cold start', '');
     p(`A fresh \`node cold-<app>.mjs <baseUrl>\` per run: import, then the first call to the bench server (already running, its own process); wall time from spawn to exit measured by the parent, median of ${cs.runs} runs after one unmeasured round, apps interleaved. Inside each process, \`performance.now()\` (which counts from process start) gives when the import finished and when the first answer arrived. Ours does a token exchange (POST /token) before its first call; the peers send a static token.`, '');
     const bare = cs.rows.find((x) => x.app === 'bare-fetch')!;
-    p('| app | wall (median) | over bare Node | CPU | import done at | first answer at | runs (ms) |', '|---|---|---|---|---|---|---|');
+    p('| app | wall (median) | over bare Node | CPU | import done at | first answer at | module files at import | loaded by the first call | runs (ms) |', '|---|---|---|---|---|---|---|---|---|');
     const oc = cs.rows.find((x) => x.app === 'ours-client')!;
-    const why = `Ours finishes importing ${ms((oc.importedAtMs ?? 0) - (bare.importedAtMs ?? 0))} after bare Node reaches the same point, and its first call (token exchange, validator module load, the call) takes ${ms((oc.answeredAtMs ?? 0) - (oc.importedAtMs ?? 0))} against ${ms((bare.answeredAtMs ?? 0) - (bare.importedAtMs ?? 0))} for bare fetch's one request.`;
-    for (const row of cs.rows) p(`| ${row.label} | ${ms(row.wallMs)} | ${row.app === 'node-empty' ? '–' : `${row.wallMs - bare.wallMs >= 0 ? '+' : ''}${ms(row.wallMs - bare.wallMs)}`} | ${ms(row.cpuMs)} | ${ms(row.importedAtMs)} | ${ms(row.answeredAtMs)} | ${row.runsMs.join(', ')} |`);
-    p('', why, '');
+    const mods = (m: { n: number; b: number } | undefined) => (m === undefined ? '–' : `${num(m.n)} (${kib(m.b)})`);
+    for (const row of cs.rows) {
+      const m = row.modules;
+      p(`| ${row.label} | ${ms(row.wallMs)} | ${row.app === 'node-empty' ? '–' : `${row.wallMs - bare.wallMs >= 0 ? '+' : ''}${ms(row.wallMs - bare.wallMs)}`} | ${ms(row.cpuMs)} | ${ms(row.importedAtMs)} | ${ms(row.answeredAtMs)} | ${mods(m && { n: m.importModules, b: m.importBytes })} | ${mods(m && { n: m.firstCallModules, b: m.firstCallBytes })} | ${row.runsMs.join(', ')} |`);
+    }
+    const callMs = (x: (typeof cs.rows)[number] | undefined) => (x ? (x.answeredAtMs ?? NaN) - (x.importedAtMs ?? NaN) : NaN);
+    const why = [
+      `Import: ours finishes importing ${ms((oc.importedAtMs ?? 0) - (bare.importedAtMs ?? 0))} after bare Node reaches the same point${oc.modules ? `, having loaded ${num(oc.modules.importModules)} module files (${kib(oc.modules.importBytes)}) where bare Node loads none` : ''}. Module files are counted by one more, unmeasured run of each app under a \`load\` hook (node:module \`register\`).`,
+      `First call: ours takes ${ms(callMs(oc))} from the end of its import to its answer (token exchange, validator module load, the call) against ${ms(callMs(bare))} for bare fetch's one request${cs.rows.some((x) => x.app === 'bare-fetch-2') ? ` and ${ms(callMs(cs.rows.find((x) => x.app === 'bare-fetch-2')))} for bare fetch doing what our first call sends (POST /token, then the GET)` : ''}${cs.rows.some((x) => x.app === 'ours-novalid') ? `; with validation off (no validator module to load) ours takes ${ms(callMs(cs.rows.find((x) => x.app === 'ours-novalid')))}` : ''}. Node's fetch (undici) loads on the first fetch of a process, in bare Node as in ours.`,
+    ];
+    p('', ...why.flatMap((x) => [`- ${x}`]), '');
   }
 
   if (r.size) {
@@ -316,15 +324,27 @@ export function renderResults(r: BenchResults): string {
   if (r.callbacks) {
     const c = r.callbacks;
     p('## 6. Callback verification', '');
-    p('A child process signs a sample event callback (`sampleCallbackBody` + `signCallbackRequest`), then alternates batches of the floor and of ours over the same bytes. Floor: `createHmac("sha256", secret).update(timestamp.nonce.).update(body).digest()`, hex-decode of the header, `timingSafeEqual`, `JSON.parse`. Ours: `await verifyCallback({ headers, rawBody, secrets, now })` (header checks, signature, tolerance, strict UTF-8 decode, parse, header/body agreement) and `.body`.', '');
-    p('| request | body bytes | floor µs | ours µs | ratio | floor + strict UTF-8 (new TextDecoder) µs | floor, awaited in an async function µs | floor with the kit’s parseSignatureHeader + computeSignature µs | iterations × rounds | ours per round (µs) |', '|---|---|---|---|---|---|---|---|---|---|');
-    const rest: string[] = [];
+    p('A child process signs a sample event callback (`sampleCallbackBody` + `signCallbackRequest`), then alternates batches of the floor, of ours and of each step alone over the same bytes. Floor: `createHmac("sha256", secret).update(timestamp.nonce.).update(body).digest()`, hex-decode of the header, `timingSafeEqual`, `JSON.parse`. Ours: `await verifyCallback({ headers, rawBody, secrets, now })` (header checks, signature, tolerance, strict UTF-8 decode, parse, header/body agreement) and `.body`.', '');
+    p('Each variant is timed by the CPU time of the measuring process (`process.cpuUsage()`, user + system: time spent waiting for a core on a busy machine does not count) and by the wall clock; the target is read on CPU time, the cost of a verification, and wall time is given beside it. Floor, ours and each step alone take turns in slices of a few milliseconds.', '');
+    p('| request | body bytes | floor CPU µs | ours CPU µs | ratio (CPU) | floor wall µs | ours wall µs | ratio (wall) | iterations × rounds | ours ÷ floor per round (CPU) |', '|---|---|---|---|---|---|---|---|---|---|');
     for (const [k, label] of [['events1', '1 event'], ['events100', '100 events']] as const) {
       const x = c[k];
-      rest.push(`${label}: ours − floor = ${num((x.oursNs - x.floorNs) / 1000, 2)} µs, of which strict UTF-8 decoding ${num((x.floorStrictUtf8Ns - x.floorNs) / 1000, 2)}, the await ${num((x.floorAsyncNs - x.floorNs) / 1000, 2)}, the kit's header parsing + signature function ${num((x.floorKitSignatureNs - x.floorNs) / 1000, 2)}; the remaining ${num((x.oursNs - x.floorKitSignatureNs - (x.floorAsyncNs - x.floorNs) - (x.floorStrictUtf8Ns - x.floorNs)) / 1000, 2)} µs is verifyCallback's other checks (7 case-insensitive header reads over the record, the timestamp/nonce/secret checks, header/body agreement, the result object).`);
-      p(`| ${label} | ${num(x.bytes)} | ${num(x.floorNs / 1000, 2)} | ${num(x.oursNs / 1000, 2)} | ${ratio(x.oursNs, x.floorNs)} | ${num(x.floorStrictUtf8Ns / 1000, 2)} | ${num(x.floorAsyncNs / 1000, 2)} | ${num(x.floorKitSignatureNs / 1000, 2)} | ${num(x.iterations)} × ${x.rounds} | ${x.oursRuns.map((v) => num(v / 1000, 1)).join(', ')} |`);
+      const perRound = x.oursCpuRuns.map((v, i) => ratio(v, x.floorCpuRuns[i] ?? NaN)).join(', ');
+      p(`| ${label} | ${num(x.bytes)} | ${num(x.floorCpuNs / 1000, 2)} | ${num(x.oursCpuNs / 1000, 2)} | ${ratio(x.oursCpuNs, x.floorCpuNs)} | ${num(x.floorNs / 1000, 2)} | ${num(x.oursNs / 1000, 2)} | ${ratio(x.oursNs, x.floorNs)} | ${num(x.iterations)} × ${x.rounds} | ${perRound} |`);
     }
-    p('', 'Where the difference goes (each variant minus the floor; not additive to the last digit):', '', ...rest.map((x) => `- ${x}`), '');
+    const e1 = c.events1;
+    const e100 = c.events100;
+    p('', '### Where the time goes: each step alone (median CPU µs, same process, in turn with the two above)', '');
+    p('Ours runs from the runtime\'s sources bundled for plain node (`scripts/bench/callbacks-steps.ts`): the very code the package carries.', '');
+    p('| step | 1 event µs | 100 events µs |', '|---|---|---|');
+    for (const [i, step] of e1.steps.entries()) p(`| ${step.name} | ${num(step.cpuNs / 1000, 2)} | ${num((e100.steps[i]?.cpuNs ?? NaN) / 1000, 2)} |`);
+    const explain = (x: typeof e1, label: string): string => {
+      const ns = (prefix: string) => x.steps.find((s) => s.name.startsWith(prefix))?.cpuNs ?? NaN;
+      const named = ns('ours: read') + ns('ours: parse X-IM') + ns('ours: HMAC') + ns('ours: strict');
+      const sync = ns('ours: verifyCallbackSync');
+      return `${label}: floor ${num(x.floorCpuNs / 1000, 2)} µs (its three parts alone: ${num((ns('floor: createHmac') + ns('floor: Buffer') + ns('floor: toString')) / 1000, 2)}); ours ${num(x.oursCpuNs / 1000, 2)} µs = the synchronous checks ${num(sync / 1000, 2)} (of which the four named steps ${num(named / 1000, 2)}, and ${num((sync - named) / 1000, 2)} the rest: timestamp and nonce format, secrets, tolerance, header/body agreement, the result object) + the promise and await ${num((x.oursCpuNs - sync) / 1000, 2)}.`;
+    };
+    p('', explain(e1, '1 event'), '', explain(e100, '100 events'), '', 'Each figure is a median of its own batches, so the differences carry their noise (a small negative one is noise); the per-round ratios above show how steady the main comparison was.', '');
   }
 
   if (r.upload) {

@@ -6,7 +6,8 @@
  */
 import { CallbackVerificationError } from './errors.js';
 import type { CallbackVerificationReason } from './errors.js';
-import { HeaderIndex, readHeader } from './headers.js';
+import { CALLBACK_HEADER_NAMES, readCallbackHeaders } from './headers.js';
+import type { CallbackHeaderField, CallbackHeaders } from './headers.js';
 import { parseSignatureHeader } from './signature-scheme.js';
 import type { SignatureMatcher } from './signature-scheme.js';
 import type { NonceStore } from './stores.js';
@@ -62,8 +63,27 @@ export interface VerifiedCallback<R extends CallbackRequestBase = CallbackReques
   disagreements: HeaderDisagreement[];
 }
 
-const NONCE = /^[0-9a-fA-F]{32}$/;
-const TIMESTAMP = /^[0-9]{1,15}$/;
+/** 1 to 15 decimal digits (whole seconds; 15 digits stay exact in a double). A loop: a regex test cost more. */
+function isTimestamp(text: string): boolean {
+  if (text.length < 1 || text.length > 15) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
+/** Exactly 32 hexadecimal digits, either case. */
+function isNonce(text: string): boolean {
+  if (text.length !== 32) return false;
+  for (let i = 0; i < 32; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) continue;
+    const lower = c | 0x20; // A-F → a-f (only they and a-f land there)
+    if (lower < 0x61 || lower > 0x66) return false;
+  }
+  return true;
+}
 
 /** Framework-neutral: the README has a recipe per framework (Express, Fastify, Koa, Hono, Next.js, NestJS). */
 export const RAW_HINT =
@@ -100,6 +120,7 @@ export function toRawBytes(rawBody: unknown): { bytes: Uint8Array; wasString: bo
 }
 
 export function normaliseSecrets(secrets: string | readonly string[] | undefined): string[] {
+  if (typeof secrets === 'string' && secrets.length > 0) return [secrets]; // the common case, no copy + filter
   const list = typeof secrets === 'string' ? [secrets] : Array.isArray(secrets) ? [...secrets] : [];
   const usable = list.filter((s): s is string => typeof s === 'string' && s.length > 0);
   if (usable.length === 0) {
@@ -122,12 +143,12 @@ function nowMs(now: VerifyCallbackOptions['now']): number {
   return now;
 }
 
-function required(headers: HeaderIndex, name: string): string {
-  const value = readHeader(headers, name)?.trim();
+function required(given: string | undefined, field: CallbackHeaderField): string {
+  const value = given?.trim();
   if (!value) {
     fail(
       'missing_header',
-      `Header ${name} is missing`,
+      `Header ${CALLBACK_HEADER_NAMES[field]} is missing`,
       'Every callback carries X-IM-Signature, X-IM-Timestamp and X-IM-Nonce; a proxy may have dropped it, or the request did not come from the service.',
     );
   }
@@ -136,7 +157,7 @@ function required(headers: HeaderIndex, name: string): string {
 
 /** What the checks before the signature found; carried into the checks after it. */
 interface Prechecked {
-  headers: HeaderIndex;
+  headers: CallbackHeaders;
   bytes: Uint8Array;
   wasString: boolean;
   secrets: string[];
@@ -148,15 +169,17 @@ interface Prechecked {
 
 /** Headers well-formed, secrets configured, body raw: everything before the HMAC. */
 function precheck(options: VerifyCallbackOptions): Prechecked {
-  const headers = HeaderIndex.of(options.headers);
-  const { bytes, wasString } = toRawBytes(options.rawBody);
+  const headers = readCallbackHeaders(options.headers);
+  const raw = options.rawBody;
+  // A Buffer/Uint8Array (what servers hand over) is used as is, without a wrapper object.
+  const { bytes, wasString } = raw instanceof Uint8Array ? { bytes: raw, wasString: false } : toRawBytes(raw);
   const secrets = normaliseSecrets(options.secrets);
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (!(tolerance >= 0)) throw new TypeError('toleranceSeconds must be a number >= 0');
 
-  const signatureHeader = required(headers, 'X-IM-Signature');
-  const timestampHeader = required(headers, 'X-IM-Timestamp');
-  const nonce = required(headers, 'X-IM-Nonce');
+  const signatureHeader = required(headers.signature, 'signature');
+  const timestampHeader = required(headers.timestamp, 'timestamp');
+  const nonce = required(headers.nonce, 'nonce');
 
   const parsed = parseSignatureHeader(signatureHeader);
   if (!parsed.ok) {
@@ -166,14 +189,14 @@ function precheck(options: VerifyCallbackOptions): Prechecked {
       'The header is "v1=" and 64 hexadecimal characters, two such values separated by a comma during a secret rotation.',
     );
   }
-  if (!TIMESTAMP.test(timestampHeader)) {
+  if (!isTimestamp(timestampHeader)) {
     fail(
       'malformed_timestamp',
       'X-IM-Timestamp is not a decimal Unix time in seconds',
       'The header carries whole seconds since the epoch (e.g. 1767225600), not milliseconds or a date.',
     );
   }
-  if (!NONCE.test(nonce)) {
+  if (!isNonce(nonce)) {
     fail(
       'malformed_nonce',
       'X-IM-Nonce is not 32 hexadecimal characters',
@@ -217,7 +240,9 @@ export async function verifyCallbackWith<R extends CallbackRequestBase = Callbac
   match: SignatureMatcher,
 ): Promise<VerifiedCallback<R>> {
   const pre = precheck(options);
-  const secretIndex = await match(pre.secrets, pre.timestampHeader, pre.nonce, pre.bytes, pre.candidates);
+  const matched = match(pre.secrets, pre.timestampHeader, pre.nonce, pre.bytes, pre.candidates);
+  // node:crypto answers synchronously: no await (a microtask turn) for a plain number.
+  const secretIndex = typeof matched === 'number' ? matched : await matched;
   const { timestamp, skewSeconds } = checkSignatureAndTime(pre, secretIndex, options.now);
 
   if (options.nonceStore) {
@@ -270,31 +295,17 @@ function finish<R extends CallbackRequestBase>(pre: Prechecked, secretIndex: num
   }
   const record = body as Record<string, unknown>;
 
-  const disagreements: HeaderDisagreement[] = [];
-  const pick = (header: string, field: string): string | undefined => {
-    const headerValue = readHeader(headers, header)?.trim();
-    const bodyValue = record[field];
-    if (bodyValue !== undefined && bodyValue !== null) {
-      // JSON text for objects: String() throws on a parsed object like {"toString": 0}.
-      const text = typeof bodyValue === 'string' ? bodyValue : typeof bodyValue === 'object' ? JSON.stringify(bodyValue) : String(bodyValue);
-      if (headerValue !== undefined && headerValue !== text) {
-        disagreements.push({ header, headerValue, bodyField: field, bodyValue });
-      }
-      return text;
-    }
-    return headerValue || undefined;
-  };
-
   if (record.kind !== undefined && typeof record.kind !== 'string') {
     fail('malformed_body', 'The body field `kind` is not a string', 'A callback body carries kind = event, hook or verify.');
   }
-  const kind = pick('X-IM-Kind', 'kind');
+  const disagreements: HeaderDisagreement[] = [];
+  const kind = pick(disagreements, headers.kind, 'kind', record, 'kind');
   if (!kind) {
     fail('malformed_body', 'Neither the body nor X-IM-Kind says the kind', 'A callback body carries kind = event, hook or verify.');
   }
-  const requestId = pick('X-IM-Request-Id', 'request_id');
-  const endpointId = pick('X-IM-Endpoint-Id', 'endpoint_id');
-  const hook = kind === 'hook' ? pick('X-IM-Hook', 'hook') : undefined;
+  const requestId = pick(disagreements, headers.requestId, 'requestId', record, 'request_id');
+  const endpointId = pick(disagreements, headers.endpointId, 'endpointId', record, 'endpoint_id');
+  const hook = kind === 'hook' ? pick(disagreements, headers.hook, 'hook', record, 'hook') : undefined;
 
   const result: VerifiedCallback<R> = {
     kind: kind as R['kind'],
@@ -309,4 +320,25 @@ function finish<R extends CallbackRequestBase>(pre: Prechecked, secretIndex: num
   };
   if (hook !== undefined) result.hook = hook;
   return result;
+}
+
+/** The body's value of `field` as text (the body is authoritative), else the header's; a difference is recorded. */
+function pick(
+  disagreements: HeaderDisagreement[],
+  given: string | undefined,
+  header: CallbackHeaderField,
+  record: Record<string, unknown>,
+  field: string,
+): string | undefined {
+  const headerValue = given?.trim();
+  const bodyValue = record[field];
+  if (bodyValue !== undefined && bodyValue !== null) {
+    // JSON text for objects: String() throws on a parsed object like {"toString": 0}.
+    const text = typeof bodyValue === 'string' ? bodyValue : typeof bodyValue === 'object' ? JSON.stringify(bodyValue) : String(bodyValue);
+    if (headerValue !== undefined && headerValue !== text) {
+      disagreements.push({ header: CALLBACK_HEADER_NAMES[header], headerValue, bodyField: field, bodyValue });
+    }
+    return text;
+  }
+  return headerValue || undefined;
 }

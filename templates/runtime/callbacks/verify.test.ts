@@ -244,16 +244,24 @@ describe('refusals', () => {
     expect((await refusal({ ...base(), secrets: OLD_SECRET })).reason).toBe('signature_mismatch');
   });
 
-  it.each(['-1', '1.5', '1767225600000x', ' ', 'abc', '1e9', '0x10'])('malformed timestamp %j', async (ts) => {
+  it.each(['-1', '1.5', '1767225600000x', ' ', 'abc', '1e9', '0x10', '1'.repeat(16), '\u0011767225600', '１767225600'])('malformed timestamp %j', async (ts) => {
     const o = base();
     (o.headers as Record<string, string>)['X-IM-Timestamp'] = ts;
     expect((await refusal(o)).reason).toBe(ts.trim() === '' ? 'missing_header' : 'malformed_timestamp');
   });
 
-  it.each(['0123', 'g'.repeat(32), 'a'.repeat(31), 'a'.repeat(33), '0123456789abcdef-123456789abcdef'])('malformed nonce %j', async (n) => {
+  it.each(['0123', 'g'.repeat(32), 'a'.repeat(31), 'a'.repeat(33), '0123456789abcdef-123456789abcdef', '\u0010'.repeat(32), `${'A'.repeat(31)}\u0016`, `${'a'.repeat(31)}G`, `${'0'.repeat(31)}@`])('malformed nonce %j', async (n) => {
     const o = base();
     (o.headers as Record<string, string>)['X-IM-Nonce'] = n;
     expect((await refusal(o)).reason).toBe('malformed_nonce');
+  });
+
+  it('an upper-case nonce and a 15-digit timestamp are well-formed (refused only by the clock)', async () => {
+    const body = eventBody();
+    const upper = signed(body, { nonce: NONCE.toUpperCase() });
+    await expect(verifyCallback({ ...base(), headers: upper })).resolves.toMatchObject({ nonce: NONCE.toUpperCase() });
+    const far = signed(body, { timestamp: '9'.repeat(15) });
+    expect((await refusal({ ...base(), headers: far })).reason).toBe('timestamp_out_of_tolerance');
   });
 
   it('timestamp tolerance applies in both directions, inclusive at the edge, configurable', async () => {
@@ -399,5 +407,27 @@ describe('verifyCallbackSync (node:crypto) and the WebCrypto verify of the edge 
     expect(() => verifyCallbackSync(bad)).toThrow(CallbackVerificationError);
     await expect(edge.verifyCallback(bad)).rejects.toMatchObject({ reason: 'signature_mismatch' });
     expect(() => verifyCallbackSync({ ...options, nonceStore: new MemoryDedupeStore() })).toThrow(/no nonceStore/);
+  });
+});
+
+describe('verifyCallback without a nonce store (the synchronous checks in one promise)', () => {
+  it('a refusal is a rejected promise, never a synchronous throw; a good request resolves like verifyCallbackSync', async () => {
+    const body = eventBody();
+    const options = { headers: signed(body), rawBody: Buffer.from(body), secrets: SECRET, now: NOW };
+    const good = verifyCallback(options);
+    expect(good).toBeInstanceOf(Promise);
+    const { verifyCallbackSync } = await import('./verify.js');
+    expect(await good).toEqual(verifyCallbackSync(options));
+    let bad: Promise<unknown> | undefined;
+    expect(() => {
+      bad = verifyCallback({ ...options, secrets: 'not-it' });
+    }).not.toThrow();
+    await expect(bad).rejects.toMatchObject({ reason: 'signature_mismatch' });
+    await expect(verifyCallback({ ...options, rawBody: { parsed: true } as never })).rejects.toMatchObject({ reason: 'body_not_raw' });
+    let missing: Promise<unknown> | undefined;
+    expect(() => {
+      missing = verifyCallback(undefined as never);
+    }).not.toThrow();
+    await expect(missing).rejects.toBeInstanceOf(TypeError);
   });
 });

@@ -18,6 +18,14 @@ export type { HeaderDisagreement, VerifiedCallback, VerifyCallbackOptions } from
  * replay → body parsed. Throws `CallbackVerificationError`.
  */
 export function verifyCallback<R extends CallbackRequestBase = CallbackRequest>(options: VerifyCallbackOptions): Promise<VerifiedCallback<R>> {
+  // Without a store nothing is asynchronous: the synchronous checks, settled in one promise
+  // (an async function would add its own promise and a turn per await). Refusals still reject,
+  // never throw, whatever was passed.
+  try {
+    if (!options.nonceStore) return Promise.resolve(verifyCallbackSyncWith<R>(options, matchSignature));
+  } catch (err) {
+    return Promise.reject(err);
+  }
   return verifyCallbackWith<R>(options, matchSignature);
 }
 
