@@ -14,6 +14,7 @@ import { emitExamplesCopy, emitRuntimeCopy } from './emit/emit-runtime-copy.js';
 import { emitSchemaTypes } from './emit/emit-schema-types.js';
 import { emitValidators, validatorImport } from './emit/emit-validators.js';
 import { formatFiles, type GeneratorCache } from './format.js';
+import type { BiomeMode } from './format-biome.js';
 import { parseSpec } from './load-spec.js';
 import { checkExtensions, type ExtensionsSchema } from './check-extensions.js';
 import { SpecError } from './spec-error.js';
@@ -40,6 +41,8 @@ export interface GeneratorInput {
   changelog?: string;
   /** spec/extensions.schema.json: when given, every x- name and value of both specs is checked against it. */
   extensionsSchema?: ExtensionsSchema;
+  /** Force Biome's native binary or its WebAssembly build (tests compare them); by default native where installed. */
+  biome?: BiomeMode;
 }
 
 export interface GeneratorOutput {
@@ -88,5 +91,5 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
       files.set(path, text);
     }
   }
-  return { model, files: await formatFiles(files, cache, new Set([...runtimeCopy.keys(), ...examples.keys()])) };
+  return { model, files: await formatFiles(files, cache, { asIs: new Set([...runtimeCopy.keys(), ...examples.keys()]), ...(input.biome ? { biome: input.biome } : {}) }) };
 }
