@@ -2,6 +2,7 @@
  * Child process: where the generator's time goes. Runs the same steps as generator/generate.ts
  * (parse → model → each emitter → format) one by one with wall and CPU time per step, then the
  * real `generate()` once for the total, and counts the output by kind. Prints one JSON line.
+ * argv[2] (optional): another spec to read instead of spec/openapi.yaml (the scale bench's).
  * If generate.ts gains a step, the sum of the phases and the real total drift apart: the report
  * shows both.
  */
@@ -34,7 +35,9 @@ async function phase<T>(name: string, f: () => T | Promise<T>): Promise<T> {
   return r;
 }
 
-const input = await phase('read inputs', () => readGeneratorInput(root));
+const specPath = process.argv[2];
+const { readFileSync } = await import('node:fs');
+const input = await phase('read inputs', () => ({ ...readGeneratorInput(root), ...(specPath ? { openapiText: readFileSync(specPath, 'utf8') } : {}) }));
 const doc = await phase('parse YAML', () => parseSpec(input.openapiText, input.openapiSource));
 const model = await phase('build model', () => buildApiModel(doc, input.openapiSource));
 const maps = [
@@ -58,7 +61,7 @@ await phase('format (Biome, all files but validators and copies)', () => formatF
 
 const c = process.cpuUsage();
 const s = performance.now();
-const out = await generate(readGeneratorInput(root));
+const out = await generate(input);
 const u = process.cpuUsage(c);
 const realGenerate = { wallMs: performance.now() - s, cpuMs: (u.user + u.system) / 1000 };
 
