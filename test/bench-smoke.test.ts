@@ -22,7 +22,7 @@ describe('bench harness (smoke)', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench/run.ts'), '--smoke', '--out', md, '--json', json], {
       cwd: root,
       encoding: 'utf8',
-      timeout: 170_000, // a smoke run checks that every section produces numbers, not speed; the cap only stops a hang
+      timeout: 240_000, // a smoke run checks that every section produces numbers, not speed; the cap only stops a hang
     });
     expect(run.status, `${run.stderr}`.slice(-3000)).toBe(0);
     const r = JSON.parse(readFileSync(json, 'utf8'));
@@ -75,5 +75,5 @@ describe('bench harness (smoke)', () => {
       expect(text).toContain(heading);
     expect(text).toContain('SMOKE RUN');
     expect(text).not.toMatch(/NaN|undefined/);
-  }, 180_000);
+  }, 250_000);
 });
