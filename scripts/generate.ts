@@ -18,7 +18,8 @@ import { formatSpecError, readablePath, yamlLocator } from '../generator/spec-lo
 import { reportSummary } from '../generator/diff/report.js';
 import { buildChangeReport, writeChangeReport } from './lib/change-report.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+// run from the bundle scripts/generate.mjs builds, the repository is given; else it is one up from here
+const root = (globalThis as { imOpenapiRoot?: string }).imOpenapiRoot ?? fileURLToPath(new URL('..', import.meta.url));
 const outDir = join(root, 'generated');
 /** Folders of generated/ that the generator does not own. */
 const NOT_OURS = new Set(['dist', 'node_modules']);
