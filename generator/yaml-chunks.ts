@@ -22,7 +22,8 @@ const MAX_PIECE_INDENT = 4;
 /** `key:` or `key: value`, key plain or quoted, not a list item or a comment. */
 const KEY_LINE = /^( *)(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"\-?:[\]{},&*!|>%@`][^#]*?)[ \t]*:(?:[ \t]+(.*))?$/;
 /** Anything a piece-by-piece reading would not see across pieces. */
-const WHOLE_ONLY = /(^|[\s[{,])[&*!][^\s]|^(%|---|\.\.\.)|^ *\t|<<\s*:/m;
+// where a node starts (line start, after `: `, `- `, `[`, `{` or `,`): not a `*` inside a text
+const WHOLE_ONLY = /(^ *|: +|- +|[[{,] *)[&*!][^\s]|^(%|---|\.\.\.)|^ *\t|<<\s*:/m;
 
 interface Piece {
   indent: number;

@@ -65,6 +65,14 @@ describe('parseYamlCached', () => {
     expect(parseYamlCached(text)).toEqual(parse(text));
   });
 
+  it('a * or & inside a text is no alias: the callbacks spec is read in pieces too', () => {
+    const cache = memoryCache();
+    const text = read('spec/callbacks.asyncapi.yaml');
+    expect(text).toMatch(/ \*Bytes/);
+    expect(parseYamlCached(text, cache)).toEqual(parse(text));
+    expect(cache.entries.size).toBeGreaterThan(50);
+  });
+
   it('anchors and aliases are read whole (they reach across pieces)', () => {
     const text = 'a:\n  b: &x\n    c: 1\nd:\n  e: *x\n';
     const cache = memoryCache();
