@@ -4,7 +4,7 @@
  * --no-cache), and gives what the tsx run gives.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers/seed.js';
@@ -26,6 +26,8 @@ describe('scripts/generate.mjs', () => {
     const inputs = Object.keys(JSON.parse(readFileSync(manifest, 'utf8')).inputs);
     expect(inputs).toEqual(expect.arrayContaining(['scripts/generate.ts', 'generator/generate.ts', 'generator/format-biome.ts', 'package-lock.json']));
     const built = statSync(bundle).mtimeMs;
+    // V8's compiled code of the CommonJS packages is kept beside the bundle
+    expect(existsSync(join(repoRoot, 'node_modules/.cache/im-openapi/v8'))).toBe(true);
     expect(run().status).toBe(0);
     expect(statSync(bundle).mtimeMs).toBe(built);
     // a source whose hash no longer matches (as after an edit) makes the next run rebuild
