@@ -65,14 +65,14 @@ function checkRefs(doc: OpenApiDocument): SpecProblem[] {
     if (!node || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
       if (key === '$ref' && typeof value === 'string') collectSpecErrors(problems, () => resolveRef(doc, value, `${pointer}/$ref`));
-      else walk(value, pointerOf(...pointer.split('/').slice(1).map(unescapePointer), key));
+      // the parent's pointer plus this key, escaped (not re-split and re-escaped at every level)
+      else walk(value, pointer + pointerOf(key));
     }
   };
   walk(doc, '');
   return problems;
 }
 
-const unescapePointer = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
 
 /** Deref one level (parameters and request bodies may be $refs). */
 export function deref(doc: OpenApiDocument, node: any, at: string): any {
