@@ -4,7 +4,7 @@
  * --no-cache), and gives what the tsx run gives.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers/seed.js';
@@ -43,6 +43,7 @@ describe('scripts/generate.mjs', () => {
     const bad = join(repoRoot, 'node_modules/.cache/im-openapi/bad-spec.yaml');
     writeFileSync(bad, readFileSync(join(repoRoot, 'spec/openapi.yaml'), 'utf8').replace("x-retry-class: Q", 'x-retry-class: Z'));
     const r = run('--spec', bad);
+    rmSync(bad);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/spec\/openapi\.yaml:\d+:\d+/);
     expect(r.stderr).toContain('x-retry-class must be one of Q, I, U, D, N, found "Z"');
