@@ -30,8 +30,9 @@ export interface CallbackModel {
 
 const REF = /^#\/components\/schemas\/(.+)$/;
 
-export function buildCallbackModel(text: string, source = 'spec/callbacks.asyncapi.yaml'): CallbackModel {
-  const doc = parse(text);
+/** `parsed`: the document already parsed from `text` (generate.ts parses it once, through its cache). */
+export function buildCallbackModel(text: string, source = 'spec/callbacks.asyncapi.yaml', parsed?: unknown): CallbackModel {
+  const doc = (parsed ?? parse(text)) as any;
   if (typeof doc?.asyncapi !== 'string' || !doc.asyncapi.startsWith('3.')) {
     throw new SpecError('/asyncapi', 'asyncapi-version', `${source}: expected AsyncAPI 3.x, found ${JSON.stringify(doc?.asyncapi)}`);
   }

@@ -14,6 +14,13 @@ const CLIENT_FILLED = new Set(['org_name', 'app_name']);
 /** Headers the runtime writes itself: a header parameter may not take them over. */
 const RUNTIME_HEADERS = ['authorization', 'content-type', 'accept', 'content-length', 'host', 'transfer-encoding', 'cookie'];
 
+/** The document's component schemas by name, made once per document (once per JSON body made it quadratic in the spec's size). */
+const componentsByDoc = new WeakMap<object, Map<string, JsonSchema>>();
+function componentSchemas(doc: OpenApiDocument): Map<string, JsonSchema> {
+  let map = componentsByDoc.get(doc);
+  if (!map) componentsByDoc.set(doc, (map = new Map(Object.entries<JsonSchema>(doc.components?.schemas ?? {}))));
+  return map;
+}
 export interface WireParams {
   pathParams: FieldModel[];
   queryParams: FieldModel[];
@@ -137,8 +144,7 @@ export function wireBodies(doc: OpenApiDocument, id: string, at: string, request
     }
     if (kind === 'json') {
       // JSON bodies may also be a top-level oneOf/anyOf (a union of flat params objects) or an allOf
-      const components = new Map(Object.entries<JsonSchema>(doc.components?.schemas ?? {}));
-      return { ...bodyFieldsOf(media?.schema, (s) => derefSchema(doc, s, where), components, where, id, contentType), contentType, kind };
+      return { ...bodyFieldsOf(media?.schema, (s) => derefSchema(doc, s, where), componentSchemas(doc), where, id, contentType), contentType, kind };
     }
     if (!schema || schema.type !== 'object') {
       throw new SpecError(where, 'body-not-object', `${id}: a ${contentType} request body must have an object schema (its properties become params fields); send other shapes as application/octet-stream or text/plain`);

@@ -46,17 +46,29 @@ const escape = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
 export function checkExtensions(doc: unknown, schema: ExtensionsSchema, kind: 'openapi' | 'asyncapi'): SpecProblem[] {
   const { byPlace, all } = compile(schema);
   const problems: SpecProblem[] = [];
-  const walk = (node: unknown, path: string[], place: Place | undefined): void => {
-    if (Array.isArray(node)) return node.forEach((v, i) => walk(v, [...path, String(i)], undefined));
+  // one path array, pushed and popped as the walk goes (a copy per node was most of this step's time)
+  const path: string[] = [];
+  const walk = (node: unknown, place: Place | undefined): void => {
+    if (Array.isArray(node)) {
+      node.forEach((v, i) => {
+        path.push(String(i));
+        walk(v, undefined);
+        path.pop();
+      });
+      return;
+    }
     if (!node || typeof node !== 'object') return;
     const parentKey = path[path.length - 1];
+    const grandparentKey = path[path.length - 2];
     const keysAreNames = parentKey !== undefined && (NAME_MAPS.has(parentKey) || parentKey === 'paths');
     for (const [key, value] of Object.entries(node)) {
-      const here = [...path, key];
-      if (key.startsWith('x-') && !keysAreNames) checkOne(key, value, here, place);
-      if (key.startsWith('x-') || DATA.has(key)) continue;
-      const childPlace: Place | undefined = kind === 'asyncapi' ? 'callbacks' : parentKey !== undefined && path[path.length - 2] === 'paths' && OPERATION_KEYS.has(key) ? 'operation' : undefined;
-      walk(value, here, childPlace);
+      path.push(key);
+      if (key.startsWith('x-') && !keysAreNames) checkOne(key, value, [...path], place);
+      if (!key.startsWith('x-') && !DATA.has(key)) {
+        const childPlace: Place | undefined = kind === 'asyncapi' ? 'callbacks' : parentKey !== undefined && grandparentKey === 'paths' && OPERATION_KEYS.has(key) ? 'operation' : undefined;
+        walk(value, childPlace);
+      }
+      path.pop();
     }
   };
   const checkOne = (name: string, value: unknown, path: string[], place: Place | undefined): void => {
@@ -74,7 +86,7 @@ export function checkExtensions(doc: unknown, schema: ExtensionsSchema, kind: 'o
     const near = nearestName(name, [...(place ? byPlace[place].keys() : []), ...byPlace.anywhere.keys(), ...all]);
     if (near) problems.push({ pointer, rule: 'unknown-extension', message: `${name} is not an extension im-openapi reads, so it would be ignored`, hint: `did you mean ${near}?` });
   };
-  walk(doc, [], kind === 'asyncapi' ? 'callbacks' : undefined);
+  walk(doc, kind === 'asyncapi' ? 'callbacks' : undefined);
   return problems;
 }
 

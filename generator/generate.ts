@@ -14,10 +14,11 @@ import { emitExamplesCopy, emitRuntimeCopy } from './emit/emit-runtime-copy.js';
 import { emitSchemaTypes } from './emit/emit-schema-types.js';
 import { emitValidators, validatorImport } from './emit/emit-validators.js';
 import { formatFiles, type GeneratorCache } from './format.js';
+import type { BiomeMode } from './format-biome.js';
 import { parseSpec } from './load-spec.js';
 import { checkExtensions, type ExtensionsSchema } from './check-extensions.js';
 import { SpecError } from './spec-error.js';
-import { parse as parseYaml } from 'yaml';
+import { parseYamlCached } from './yaml-chunks.js';
 import { normalizeDocument } from './normalize-schema.js';
 import type { ApiModel } from './model.js';
 
@@ -40,6 +41,8 @@ export interface GeneratorInput {
   changelog?: string;
   /** spec/extensions.schema.json: when given, every x- name and value of both specs is checked against it. */
   extensionsSchema?: ExtensionsSchema;
+  /** Force Biome's native binary or its WebAssembly build (tests compare them); by default native where installed. */
+  biome?: BiomeMode;
 }
 
 export interface GeneratorOutput {
@@ -62,8 +65,10 @@ export function specModel(text: string, source: string, extensions?: ExtensionsS
 /** `cache`: formatted files and compiled validators by their inputs (the CLI keeps one on disk); optional. */
 export async function generate(input: GeneratorInput, cache?: GeneratorCache): Promise<GeneratorOutput> {
   const model = specModel(input.openapiText, input.openapiSource, input.extensionsSchema, cache);
+  // parsed once (in pieces, through the cache) for the extension check and the callbacks model
+  const callbacksDoc = input.callbacksText ? parseYamlCached(input.callbacksText, cache) : undefined;
   if (input.callbacksText && input.extensionsSchema) {
-    const problems = checkExtensions(parseYaml(input.callbacksText), input.extensionsSchema, 'asyncapi');
+    const problems = checkExtensions(callbacksDoc, input.extensionsSchema, 'asyncapi');
     if (problems.length) throw SpecError.of(problems.map((p) => ({ ...p, file: input.callbacksSource ?? 'callbacks spec' })));
   }
   // Copies of hand-written files (runtime, examples) are not re-formatted: they stay as written.
@@ -78,7 +83,7 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
     emitValidators(model, cache),
     runtimeCopy,
     emitPackageFiles(model, input.packageTemplates, { ...(input.packageVersion ? { packageVersion: input.packageVersion } : {}), ...(input.changelog ? { changelog: input.changelog } : {}) }),
-    input.callbacksText ? emitCallbackTypes(buildCallbackModel(input.callbacksText, input.callbacksSource)) : new Map<string, string>(),
+    input.callbacksText ? emitCallbackTypes(buildCallbackModel(input.callbacksText, input.callbacksSource, callbacksDoc)) : new Map<string, string>(),
     examples,
   ];
   const files = new Map<string, string>();
@@ -88,5 +93,5 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
       files.set(path, text);
     }
   }
-  return { model, files: await formatFiles(files, cache, new Set([...runtimeCopy.keys(), ...examples.keys()])) };
+  return { model, files: await formatFiles(files, cache, { asIs: new Set([...runtimeCopy.keys(), ...examples.keys()]), ...(input.biome ? { biome: input.biome } : {}) }) };
 }

@@ -2,8 +2,7 @@
  * Parse and check an OpenAPI document before any model is built. Every refusal is a SpecError
  * naming the JSON pointer and the rule, so a spec author can find and fix it.
  */
-import { createHash } from 'node:crypto';
-import { parse } from 'yaml';
+import { parseYamlCached } from './yaml-chunks.js';
 import { checkExtensions, type ExtensionsSchema } from './check-extensions.js';
 import type { GeneratorCache } from './format.js';
 import { nearestName } from './nearest-name.js';
@@ -17,22 +16,17 @@ const OPERATION_ID = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 export type OpenApiDocument = Record<string, any>;
 
 /**
- * `cache` (optional) keeps the parsed document by the YAML text: YAML parsing is the slow part.
+ * `cache` (optional) keeps the parsed pieces of the YAML text (yaml-chunks.ts), so an edit
+ * re-parses only the piece it touched: YAML parsing is the slow part.
  * `extensions` (spec/extensions.schema.json): when given, every x- name and value is checked.
  * Every problem found is reported at once, in one SpecError.
  */
 export function parseSpec(text: string, source = 'spec/openapi.yaml', cache?: GeneratorCache, extensions?: ExtensionsSchema): OpenApiDocument {
   let doc: unknown;
-  const key = cache ? `yaml\0${createHash('sha256').update(text).digest('hex')}` : '';
-  const cached = cache?.get(key);
-  if (cached !== undefined) doc = JSON.parse(cached);
-  else {
-    try {
-      doc = parse(text);
-    } catch (error) {
-      throw new SpecError('', 'yaml-syntax', `${source} is not valid YAML: ${(error as Error).message}`);
-    }
-    cache?.set(key, JSON.stringify(doc));
+  try {
+    doc = parseYamlCached(text, cache);
+  } catch (error) {
+    throw new SpecError('', 'yaml-syntax', `${source} is not valid YAML: ${(error as Error).message}`);
   }
   if (!doc || typeof doc !== 'object') throw new SpecError('', 'document', `${source} is not a YAML mapping`);
   const d = doc as OpenApiDocument;
@@ -71,14 +65,14 @@ function checkRefs(doc: OpenApiDocument): SpecProblem[] {
     if (!node || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
       if (key === '$ref' && typeof value === 'string') collectSpecErrors(problems, () => resolveRef(doc, value, `${pointer}/$ref`));
-      else walk(value, pointerOf(...pointer.split('/').slice(1).map(unescapePointer), key));
+      // the parent's pointer plus this key, escaped (not re-split and re-escaped at every level)
+      else walk(value, pointer + pointerOf(key));
     }
   };
   walk(doc, '');
   return problems;
 }
 
-const unescapePointer = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
 
 /** Deref one level (parameters and request bodies may be $refs). */
 export function deref(doc: OpenApiDocument, node: any, at: string): any {

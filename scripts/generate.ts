@@ -3,7 +3,9 @@
  * `npm run generate -- --check`: write nothing; exit 1 naming every file that differs.
  * Every run also prints a change report against the spec as last committed (`--base <ref|file>`
  * for another base) and writes it to dist-artifacts/change-report/; `--fail-on breaking` (or
- * `addition`) exits 1 when the report has such a change.
+ * `addition`) exits 1 when the report has such a change. `--spec <file>`: generate from another
+ * copy of the spec (named spec/openapi.yaml in the output, as if it were the spec; the bench
+ * uses it to time a one-line edit without touching the repository).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -16,7 +18,8 @@ import { formatSpecError, readablePath, yamlLocator } from '../generator/spec-lo
 import { reportSummary } from '../generator/diff/report.js';
 import { buildChangeReport, writeChangeReport } from './lib/change-report.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+// run from the bundle scripts/generate.mjs builds, the repository is given; else it is one up from here
+const root = (globalThis as { imOpenapiRoot?: string }).imOpenapiRoot ?? fileURLToPath(new URL('..', import.meta.url));
 const outDir = join(root, 'generated');
 /** Folders of generated/ that the generator does not own. */
 const NOT_OURS = new Set(['dist', 'node_modules']);
@@ -26,7 +29,8 @@ async function main(): Promise<number> {
   const started = performance.now();
   // --no-cache: format and compile everything afresh (what a fresh clone does on its first run).
   const cache = process.argv.includes('--no-cache') ? undefined : new DiskGeneratorCache(join(root, 'node_modules/.cache/im-openapi/generator-cache.json'), generatorFingerprint(root));
-  const input = readGeneratorInput(root);
+  const specFile = argValue('--spec');
+  const input = { ...readGeneratorInput(root), ...(specFile ? { openapiText: readFileSync(specFile, 'utf8') } : {}) };
   const { model, files } = await generate(input, cache);
   cache?.save();
   if (model.warnings.length) {
@@ -36,7 +40,7 @@ async function main(): Promise<number> {
   }
   const failOn = argValue('--fail-on');
   if (failOn !== undefined && failOn !== 'breaking' && failOn !== 'addition') throw new Error(`--fail-on takes breaking or addition, not ${failOn}`);
-  const report = buildChangeReport(root, model, argValue('--base') ?? 'HEAD', input.openapiText);
+  const report = buildChangeReport(root, model, argValue('--base') ?? 'HEAD', input.openapiText, cache);
   let reportFails = false;
   if ('error' in report) console.log(`change report: skipped, ${report.error}`);
   else {
@@ -89,8 +93,9 @@ main().then(
   (code) => process.exit(code),
   (error) => {
     if (error instanceof SpecError) {
-      const read = (file: string) => [file, readFileSync(join(root, file), 'utf8')] as const;
-      console.error(formatSpecError(error, Object.fromEntries([read('spec/openapi.yaml'), read('spec/callbacks.asyncapi.yaml')]), 'spec/openapi.yaml'));
+      const read = (file: string, from = join(root, file)) => [file, readFileSync(from, 'utf8')] as const;
+      const spec = argValue('--spec');
+      console.error(formatSpecError(error, Object.fromEntries([read('spec/openapi.yaml', spec), read('spec/callbacks.asyncapi.yaml')]), 'spec/openapi.yaml'));
     }
     else console.error(error);
     process.exit(1);

@@ -25,7 +25,7 @@ describe('bench harness (smoke)', () => {
         cwd: root,
         encoding: 'utf8',
         maxBuffer: 64 * 2 ** 20,
-        timeout: 170_000, // a smoke run checks that every section produces numbers, not speed; the cap only stops a hang
+        timeout: 240_000, // a smoke run checks that every section produces numbers, not speed; the cap only stops a hang
       }, (error, _stdout, stderr) => resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr }));
     });
     expect(run.status, `${run.stderr}`.slice(-3000)).toBe(0);
@@ -43,6 +43,9 @@ describe('bench harness (smoke)', () => {
       expect(t.wallMs.every(positive)).toBe(true);
       expect(positive(t.output.files) && positive(t.output.lines)).toBe(true);
     }
+    // 1b. scale: every size generated with its operation count, wall, CPU and memory
+    expect(r.scale.rows.map((x: any) => x.operations)).toEqual([178, 356]);
+    for (const row of r.scale.rows) expect(row.wallMs.every(positive) && positive(row.files) && (row.maxRssKb.length === 0 || row.maxRssKb.every(positive)), `${row.factor}×`).toBe(true);
     // 2. per-call: every client at every concurrency
     for (const c of r.perCall.concurrencies)
       for (const client of ['ours', 'openapi-fetch', 'fetch', 'ours-fetch', 'node-http', 'ours-novalid', 'fetch-signal']) {
@@ -84,9 +87,9 @@ describe('bench harness (smoke)', () => {
 
     // the written file has every section and the table against the targets
     const text = readFileSync(md, 'utf8');
-    for (const heading of ['## Machine', '## Tool versions', '## Method', '## Results against the targets', '## 1. Generation', '## 2. Per-call overhead', '## 3. Cold start', '## 4. Size', '## 5. Type-check', '## 6. Callback verification', '## 7. Upload', '## 8. Callback inbox'])
+    for (const heading of ['## Machine', '## Tool versions', '## Method', '## Results against the targets', '## 1. Generation', '## 1b. Generation at scale', '## 2. Per-call overhead', '## 3. Cold start', '## 4. Size', '## 5. Type-check', '## 6. Callback verification', '## 7. Upload', '## 8. Quota at fleet scale', '## 9. Callback inbox'])
       expect(text).toContain(heading);
     expect(text).toContain('SMOKE RUN');
     expect(text).not.toMatch(/NaN|undefined/);
-  }, 180_000);
+  }, 250_000);
 });

@@ -97,6 +97,8 @@ describe('the real spec', async () => {
     const cache = { get: (k: string) => entries.get(k), set: (k: string, v: string) => void entries.set(k, v) };
     const cold = await generate(realInput, cache);
     const warm = await generate(realInput, cache);
+    // every file, byte for byte, and no file more or less
+    for (const run of [cold, warm]) expect([...run.files.keys()]).toEqual([...first.files.keys()]);
     for (const [path, text] of first.files) {
       expect(cold.files.get(path), path).toBe(text);
       expect(warm.files.get(path), path).toBe(text);
@@ -107,7 +109,10 @@ describe('the real spec', async () => {
     const uncached = await generate({ ...realInput, openapiText: edited });
     const changed = [...afterEdit.files].filter(([p, t]) => first.files.get(p) !== t).map(([p]) => p);
     expect(changed.length).toBeGreaterThan(0);
+    expect([...afterEdit.files.keys()]).toEqual([...uncached.files.keys()]);
     for (const [path, text] of uncached.files) expect(afterEdit.files.get(path), path).toBe(text);
+    // the cache holds the spec in pieces: the edit re-parsed one of them, not the whole spec
+    expect([...entries.keys()].filter((k) => k.startsWith('yaml-piece\0')).length).toBeGreaterThan(300);
   }, 60_000);
   it('copies the runtime unchanged but for its header', () => {
     for (const [rel, text] of realInput.runtimeFiles) {

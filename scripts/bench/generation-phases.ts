@@ -1,11 +1,11 @@
 /**
  * Child process: where the generator's time goes. Runs the same steps as generator/generate.ts
- * (parse → model → each emitter → prettier) one by one with wall and CPU time per step, then the
+ * (parse → model → each emitter → format) one by one with wall and CPU time per step, then the
  * real `generate()` once for the total, and counts the output by kind. Prints one JSON line.
+ * argv[2] (optional): another spec to read instead of spec/openapi.yaml (the scale bench's).
  * If generate.ts gains a step, the sum of the phases and the real total drift apart: the report
  * shows both.
  */
-import * as prettier from 'prettier';
 const importStarted = performance.now();
 const { readGeneratorInput } = await import('../../generator/read-inputs.js');
 const { generate } = await import('../../generator/generate.js');
@@ -21,6 +21,7 @@ const { emitPackageFiles } = await import('../../generator/emit/emit-package-fil
 const { emitRuntimeCopy } = await import('../../generator/emit/emit-runtime-copy.js');
 const { emitSchemaTypes } = await import('../../generator/emit/emit-schema-types.js');
 const { emitValidators, validatorImport } = await import('../../generator/emit/emit-validators.js');
+const { formatFiles } = await import('../../generator/format.js');
 const importMs = performance.now() - importStarted;
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -34,7 +35,9 @@ async function phase<T>(name: string, f: () => T | Promise<T>): Promise<T> {
   return r;
 }
 
-const input = await phase('read inputs', () => readGeneratorInput(root));
+const specPath = process.argv[2];
+const { readFileSync } = await import('node:fs');
+const input = await phase('read inputs', () => ({ ...readGeneratorInput(root), ...(specPath ? { openapiText: readFileSync(specPath, 'utf8') } : {}) }));
 const doc = await phase('parse YAML', () => parseSpec(input.openapiText, input.openapiSource));
 const model = await phase('build model', () => buildApiModel(doc, input.openapiSource));
 const maps = [
@@ -50,25 +53,15 @@ const maps = [
 ];
 const files = new Map<string, string>();
 for (const m of maps) for (const [p, t] of m) files.set(p, t);
+const asIs = new Set([...maps[6]!.keys(), ...(input.staticFiles ?? new Map()).keys()]);
 for (const [p, t] of input.staticFiles ?? []) files.set(p, t);
-const PRETTIER: prettier.Options = { printWidth: 100, singleQuote: true, trailingComma: 'all' };
-let formatted = 0;
-await phase('prettier (all files but validators)', () =>
-  Promise.all(
-    [...files].map(async ([path, text]) => {
-      if (/^src\/validators\//.test(path)) return;
-      const parser = path.endsWith('.ts') ? 'typescript' : path.endsWith('.json') ? 'json' : path.endsWith('.md') ? 'markdown' : null;
-      if (parser) {
-        formatted++;
-        await prettier.format(text, { ...PRETTIER, parser });
-      }
-    }),
-  ),
-);
+// what formatFiles hands to the formatter: .ts and .json, not validators, not hand-written copies
+const formatted = [...files.keys()].filter((p) => !asIs.has(p) && !p.startsWith('src/validators/') && /\.(ts|json)$/.test(p)).length;
+await phase('format (Biome, all files but validators and copies)', () => formatFiles(files, undefined, { asIs }));
 
 const c = process.cpuUsage();
 const s = performance.now();
-const out = await generate(readGeneratorInput(root));
+const out = await generate(input);
 const u = process.cpuUsage(c);
 const realGenerate = { wallMs: performance.now() - s, cpuMs: (u.user + u.system) / 1000 };
 

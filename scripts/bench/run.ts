@@ -20,15 +20,17 @@ import { benchPerCall, type PerCallResult } from './per-call.js';
 import { benchQuota, type QuotaResult } from './quota.js';
 import { preparePackage } from './prepare.js';
 import { renderResults } from './report.js';
+import { benchScale, type ScaleResult } from './scale.js';
 import { benchSize, type SizeResult } from './size.js';
 import { benchTypecheck, type TypecheckResult } from './typecheck.js';
 import { benchUpload, type UploadResult } from './upload.js';
 
-export const SECTIONS = ['generation', 'per-call', 'cold-start', 'size', 'typecheck', 'callbacks', 'upload', 'quota', 'inbox'] as const;
+export const SECTIONS = ['generation', 'scale', 'per-call', 'cold-start', 'size', 'typecheck', 'callbacks', 'upload', 'quota', 'inbox'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface Counts {
   generationRuns: number;
+  scale: { factors: number[]; runs: number };
   perCall: { count: number; warmup: number; reps: number; concurrencies: number[]; profile: boolean };
   coldRuns: number;
   typecheckRuns: number;
@@ -40,6 +42,7 @@ export interface Counts {
 
 const FULL: Counts = {
   generationRuns: 5,
+  scale: { factors: [1, 10, 30], runs: 2 },
   perCall: { count: 20_000, warmup: 2_000, reps: 3, concurrencies: [1, 50], profile: true },
   coldRuns: 11,
   typecheckRuns: 5,
@@ -50,6 +53,7 @@ const FULL: Counts = {
 };
 const SMOKE: Counts = {
   generationRuns: 1,
+  scale: { factors: [1, 2], runs: 1 },
   perCall: { count: 100, warmup: 10, reps: 1, concurrencies: [1, 5], profile: false },
   coldRuns: 1,
   typecheckRuns: 1,
@@ -70,6 +74,7 @@ export interface BenchResults {
   build: { ms: number };
   loadBySection: Record<string, [number, number]>;
   generation?: GenerationResult;
+  scale?: ScaleResult;
   perCall?: PerCallResult;
   coldStart?: ColdStartResult;
   size?: SizeResult;
@@ -111,7 +116,7 @@ async function main(): Promise<void> {
       esbuild: versionOf('esbuild'),
       typescript: versionOf('typescript'),
       tsx: versionOf('tsx'),
-      prettier: versionOf('prettier'),
+      '@biomejs/biome (formats generated code)': versionOf('@biomejs/biome'),
     },
     counts,
     build: { ms: 0 },
@@ -133,6 +138,7 @@ async function main(): Promise<void> {
     await compileChildren(prepared.appsDir, ['server.ts', 'per-call-client.ts', 'callbacks-worker.ts', 'upload-client.ts']);
 
     results.generation = await section('generation', () => benchGeneration({ runs: counts.generationRuns, phases: !smoke }));
+    results.scale = await section('scale', () => benchScale({ ...counts.scale, phases: !smoke }));
     results.perCall = await section('per-call', () => benchPerCall({ ...counts.perCall, esmEntry: prepared.esmEntry, pkgDir: prepared.pkgDir }));
     results.coldStart = await section('cold-start', () => benchColdStart({ runs: counts.coldRuns, appsDir: prepared.appsDir }));
     results.size = await section('size', () =>

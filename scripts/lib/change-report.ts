@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { changeReport, reportMarkdown, type ChangeReport } from '../../generator/diff/report.js';
 import { specModel } from '../../generator/generate.js';
 import type { ApiModel } from '../../generator/model.js';
+import type { GeneratorCache } from '../../generator/format.js';
 
 export const REPORT_DIR = 'dist-artifacts/change-report';
 
@@ -26,14 +27,17 @@ export function readBaseSpec(root: string, base: string, specPath = 'spec/openap
   }
 }
 
-/** `headText`: the spec being generated; when the base is the same text there is nothing to compare. */
-export function buildChangeReport(root: string, head: ApiModel, base: string, headText?: string): ChangeReport | { error: string } {
+/**
+ * `headText`: the spec being generated; when the base is the same text there is nothing to compare.
+ * `cache`: the generator's, which keeps the base spec's parsed YAML between runs.
+ */
+export function buildChangeReport(root: string, head: ApiModel, base: string, headText?: string, cache?: GeneratorCache): ChangeReport | { error: string } {
   const spec = readBaseSpec(root, base);
   if ('error' in spec) return spec;
   if (headText !== undefined && spec.text === headText) return { base: spec.label, bump: 'none', counts: { breaking: 0, addition: 0, 'non-breaking': 0 }, changes: [] };
   let baseModel: ApiModel;
   try {
-    baseModel = specModel(spec.text, head.source);
+    baseModel = specModel(spec.text, head.source, undefined, cache);
   } catch (error) {
     return { error: `the base spec ${spec.label} does not build a model: ${(error as Error).message.split('\n')[0]}` };
   }
