@@ -14,6 +14,8 @@ export interface CallbackEventTypeModel {
   /** Data field marked x-ordering-version, if any. */
   orderingField?: string;
   bestEffort: boolean;
+  /** REST call that fetches what truncation dropped (`x-truncated-refetch`): operationId, param → data field. */
+  refetch?: { operationId: string; params: Record<string, string> };
 }
 
 export interface CallbackModel {
@@ -54,7 +56,8 @@ export function buildCallbackModel(text: string, source = 'spec/callbacks.asynca
     const dataRef = schema.properties?.data?.$ref;
     const data = dataRef ? byRef(dataRef, `/components/schemas/${schemaName}/properties/data`)[1] : {};
     const orderingField = Object.entries<JsonSchema>(data.properties ?? {}).find(([, s]) => s['x-ordering-version'] === true)?.[0];
-    eventTypes.push({ type, schemaName, ...(orderingField ? { orderingField } : {}), bestEffort: schema['x-best-effort'] === true });
+    const refetch = refetchOf(schema['x-truncated-refetch'], `/components/schemas/${schemaName}/x-truncated-refetch`, source);
+    eventTypes.push({ type, schemaName, ...(orderingField ? { orderingField } : {}), bestEffort: schema['x-best-effort'] === true, ...(refetch ? { refetch } : {}) });
   }
   if (!unknownEventSchema) throw new SpecError('/components/schemas/EventItem', 'unknown-event', `${source}: EventItem needs a branch for unknown event types`);
   const hookTypes = (schemas.HookType?.anyOf ?? []).map((b: JsonSchema) => b.const).filter((c: unknown): c is string => typeof c === 'string');
@@ -65,4 +68,15 @@ export function buildCallbackModel(text: string, source = 'spec/callbacks.asynca
     hookTypes,
     unknownEventSchema,
   };
+}
+
+/** `x-truncated-refetch: { operationId, params: { <param>: <data field> } }`, checked for shape. */
+function refetchOf(mark: unknown, at: string, source: string): CallbackEventTypeModel['refetch'] {
+  if (mark === undefined) return undefined;
+  const m = mark as { operationId?: unknown; params?: unknown };
+  const params = m?.params;
+  if (typeof m?.operationId !== 'string' || params === null || typeof params !== 'object' || Array.isArray(params) || !Object.values(params).every((v) => typeof v === 'string')) {
+    throw new SpecError(at, 'truncated-refetch', `${source}: x-truncated-refetch needs operationId (string) and params (parameter → data field, strings)`);
+  }
+  return { operationId: m.operationId, params: { ...(params as Record<string, string>) } };
 }

@@ -65,10 +65,13 @@ describe('bench harness (smoke)', () => {
     // 7. upload: every byte arrived, throughput and memory measured
     expect(r.upload.serverBytes).toBe(2 * r.upload.runs * r.upload.total);
     for (const row of r.upload.rows) expect(positive(row.mbPerSec) && positive(row.peakRssMiB), row.mode).toBe(true);
+    // 8. inbox: ours and the bare Streams loop, events per second
+    expect(r.inbox.rows.map((x: any) => x.mode)).toEqual(['ours', 'bare']);
+    for (const row of r.inbox.rows) expect(positive(row.eventsPerSec), row.mode).toBe(true);
 
     // the written file has every section and the table against the targets
     const text = readFileSync(md, 'utf8');
-    for (const heading of ['## Machine', '## Tool versions', '## Method', '## Results against the targets', '## 1. Generation', '## 2. Per-call overhead', '## 3. Cold start', '## 4. Size', '## 5. Type-check', '## 6. Callback verification', '## 7. Upload'])
+    for (const heading of ['## Machine', '## Tool versions', '## Method', '## Results against the targets', '## 1. Generation', '## 2. Per-call overhead', '## 3. Cold start', '## 4. Size', '## 5. Type-check', '## 6. Callback verification', '## 7. Upload', '## 8. Callback inbox'])
       expect(text).toContain(heading);
     expect(text).toContain('SMOKE RUN');
     expect(text).not.toMatch(/NaN|undefined/);

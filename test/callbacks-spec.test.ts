@@ -466,6 +466,25 @@ describe('callbacks.asyncapi.yaml structure', () => {
     );
   });
 
+  it('points each x-truncated-refetch at a GET operation of the REST spec, its parameters at kept data fields', () => {
+    const rest = parseYaml(readFileSync(fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url)), 'utf8')) as Obj;
+    const marks = [...walk(spec)].filter(([, k]) => k === 'x-truncated-refetch');
+    expect(marks.length).toBeGreaterThan(0);
+    for (const [path, , mark] of marks) {
+      const m = mark as { operationId: string; params: Record<string, string> };
+      const found = Object.entries(rest.paths as Obj).find(([, item]) => isObj(item) && isObj(item.get) && item.get.operationId === m.operationId);
+      expect(found, `${path.join('.')}: operation ${m.operationId}`).toBeDefined();
+      const [route] = found!;
+      for (const [param, field] of Object.entries(m.params)) {
+        expect(route, `${m.operationId} takes {${param}}`).toContain(`{${param}}`);
+        // the field survives truncation (ids stay: seed 2.6) and is required in the data shape
+        const dataRef = get(spec, `${path.join('.')}.properties.data.$ref`) as string;
+        const data = get(spec, dataRef.replace('#/', '').replace(/\//g, '.')) as Obj;
+        expect(data.required as Json[], `${dataRef} requires ${field}`).toContain(field);
+      }
+    }
+  });
+
   it('gives group.members_added its full data shape', () => {
     const text = seedSection(/^### 2\.6 /).match(/Data shape of group\.members_added: (.+?)\. The value/)![1]!;
     const fields = splitTopLevel(text.replace(/;/g, ',')).map((f) => f.split(' ')[0]!);

@@ -145,6 +145,9 @@ describe('the real spec', async () => {
     expect(mod.isKnownEvent({ type: 'group.renamed' } as never)).toBe(false);
     // The hand-written default table of the receiver kit agrees with the spec's marks.
     expect(mod.orderingVersionFields).toEqual(mod.eventOrderingFields);
+    // … and so does the inbox's table of REST calls for truncated events (x-truncated-refetch).
+    expect(mod.eventRefetchOperations).toEqual({ 'group.members_added': { operationId: 'groups.members', params: { group_id: 'group_id' } } });
+    expect(mod.truncatedRefetch).toEqual(mod.eventRefetchOperations);
   });
   it('generated/ on disk is what the spec gives (npm run generate -- --check)', () => {
     for (const [path, text] of first.files) {

@@ -35,6 +35,7 @@ export {
   isHookType,
   knownEventTypes,
   eventOrderingFields,
+  eventRefetchOperations,
   bestEffortEventTypes,
   knownHookTypes,
 } from './callbacks/payloads.js';

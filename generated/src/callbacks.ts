@@ -35,6 +35,7 @@ export {
   isHookType,
   knownEventTypes,
   eventOrderingFields,
+  eventRefetchOperations,
   bestEffortEventTypes,
   knownHookTypes,
 } from './callbacks/payloads.js';
@@ -71,6 +72,16 @@ export function createCallbackHandler<
 >(options: kit.CallbackHandlerOptions<E, H>): kit.CallbackHandler {
   return kit.createCallbackHandler<E, H>(options);
 }
+
+/** The in-memory inbox (one process, tests); its workers get a `CallbackEventItem`. */
+export class MemoryInbox<
+  E extends kit.CallbackEvent = CallbackEventItem,
+> extends kit.MemoryInbox<E> {}
+
+/** The Redis Streams inbox (a fleet of workers); its workers get a `CallbackEventItem`. */
+export class RedisInbox<
+  E extends kit.CallbackEvent = CallbackEventItem,
+> extends kit.RedisInbox<E> {}
 
 /** `createCallbackHandler` as a node:http / Express `(req, res)` handler. */
 export function createNodeCallbackHandler<

@@ -39,7 +39,7 @@ export function emitCallbackEntries(model: CallbackModel): Map<string, string> {
       `export * from '${flavour.kit}';`,
       `export type * as payloads from './callbacks/payloads.js';`,
       `export type { KnownCallbackEvent, CallbackEventItem, CallbackEventTypeMap, ${model.unknownEventSchema} as UnknownCallbackEvent, KnownHookRequest, CallbackHookRequest, CallbackHookTypeMap, CallbackRequestBody, ${model.hookTypes.map(hookRequestTypeName).join(', ')}, VerifyBody, EventBody, HookBody, HookAnswer, HookType, EventType, Origin } from './callbacks/payloads.js';`,
-      `export { isEventType, isKnownEvent, isHookType, knownEventTypes, eventOrderingFields, bestEffortEventTypes, knownHookTypes } from './callbacks/payloads.js';`,
+      `export { isEventType, isKnownEvent, isHookType, knownEventTypes, eventOrderingFields, eventRefetchOperations, bestEffortEventTypes, knownHookTypes } from './callbacks/payloads.js';`,
       '// The kit bound to the generated payload types (these declarations take precedence over `export *`).',
       `/** Options of \`createCallbackHandler\`: \`onEvent\` gets a \`CallbackEventItem\` (narrow with \`isEventType\`/\`isKnownEvent\`), \`onHook\` a \`CallbackHookRequest\`. */\nexport type CallbackHandlerOptions<${E}, ${H}> = kit.CallbackHandlerOptions<E, H>;`,
       `export type EventContext<${E}> = kit.EventContext<E>;`,
@@ -50,6 +50,12 @@ export function emitCallbackEntries(model: CallbackModel): Map<string, string> {
         ? [`/** \`verifyCallback\` without a promise (node:crypto; WebCrypto has no synchronous HMAC). Takes no nonceStore. */\nexport function verifyCallbackSync<${R}>(options: kit.VerifyCallbackOptions): kit.VerifiedCallback<R> {\n  return kit.verifyCallbackSync<R>(options);\n}`]
         : []),
       `/** A Web-standard receiver \`(request: Request) => Promise<Response>\`: verify, dedupe, \`onEvent\` per new event, hook decisions. */\nexport function createCallbackHandler<${E}, ${H}>(options: kit.CallbackHandlerOptions<E, H>): kit.CallbackHandler {\n  return kit.createCallbackHandler<E, H>(options);\n}`,
+      ...(flavour.node
+        ? [
+            `/** The in-memory inbox (one process, tests); its workers get a \`CallbackEventItem\`. */\nexport class MemoryInbox<${E}> extends kit.MemoryInbox<E> {}`,
+            `/** The Redis Streams inbox (a fleet of workers); its workers get a \`CallbackEventItem\`. */\nexport class RedisInbox<${E}> extends kit.RedisInbox<E> {}`,
+          ]
+        : []),
       ...(flavour.node
         ? [`/** \`createCallbackHandler\` as a node:http / Express \`(req, res)\` handler. */\nexport function createNodeCallbackHandler<${E}, ${H}>(options: kit.CallbackHandlerOptions<E, H>): kit.NodeCallbackHandler {\n  return kit.createNodeCallbackHandler<E, H>(options);\n}`]
         : []),

@@ -57,6 +57,13 @@ export function emitCallbackTypes(model: CallbackModel): Map<string, string> {
       kind: StructureKind.VariableStatement,
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
+      docs: ['Event type → the REST call that fetches what truncation (`data.truncated`) dropped: operationId and, per parameter, the data field holding it (from the spec\'s x-truncated-refetch marks). The inbox passes it as `context.truncated.refetch`.'],
+      declarations: [{ name: 'eventRefetchOperations', type: 'Readonly<Record<string, { operationId: string; params: Readonly<Record<string, string>> }>>', initializer: JSON.stringify(Object.fromEntries(model.eventTypes.filter((e) => e.refetch).map((e) => [e.type, e.refetch]))) }],
+    },
+    {
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
       docs: ['Best-effort event types: buffered about 1 s before queueing; lost if the instance crashes, never replayed.'],
       declarations: [{ name: 'bestEffortEventTypes', type: 'ReadonlySet<string>', initializer: `new Set(${JSON.stringify(model.eventTypes.filter((e) => e.bestEffort).map((e) => e.type))})` }],
     },

@@ -88,6 +88,15 @@ export function targets(r: BenchResults): TargetRow[] {
       pass: null,
     });
   }
+  if (r.inbox) {
+    const o = r.inbox.rows.find((x) => x.mode === 'ours')!;
+    const b = r.inbox.rows.find((x) => x.mode === 'bare')!;
+    rows.push({
+      target: '8. Callback inbox throughput on Redis (no target: reported)',
+      measured: `${num(o.eventsPerSec)} vs bare Streams loop ${num(b.eventsPerSec)} events/s (${ratio(o.eventsPerSec, b.eventsPerSec)})`,
+      pass: null,
+    });
+  }
   return rows;
 }
 
@@ -254,6 +263,15 @@ export function renderResults(r: BenchResults): string {
     p(`${mib(u.total / 2 ** 20)} from an async generator of 64 KiB chunks (never held whole) to the bench server (its own process; it counts the bytes and keeps none: ${num(u.serverBytes / 2 ** 20)} MiB received in all), in ${mib(u.partSize / 2 ** 20)} parts, ${u.concurrency} in flight; ${u.runs} runs each, alternating. Memory sampled every 10 ms (and at each progress callback) in the uploading process: peak RSS, peak \`process.memoryUsage().arrayBuffers\` (where part bytes live); the maxima over the runs.`, '');
     p('| client | MB/s (median) | peak RSS | RSS growth | peak arrayBuffers | parts | MB/s per run |', '|---|---|---|---|---|---|---|');
     for (const row of u.rows) p(`| ${row.label} | ${num(row.mbPerSec)} | ${mib(row.peakRssMiB)} | ${mib(row.rssGrowthMiB)} | ${mib(row.peakArrayBuffersMiB)} | ${row.parts} | ${row.runsMbPerSec.join(', ')} |`);
+    p('');
+  }
+
+  if (r.inbox) {
+    const x = r.inbox;
+    p('## 8. Callback inbox', '');
+    p(`${num(x.events)} events (group.members_added, ${num(x.eventBytes)} bytes of JSON each on average) appended in batches of ${x.batch} while one worker consumes them (concurrency ${x.concurrency}, a handler that does nothing); a run ends when the last event is acknowledged. Ours: \`RedisInbox.append\` (one Lua script per batch: SET NX dedupe marker + XADD per event) and \`consume\` (a TAKE script: due retries, XAUTOCLAIM, XREADGROUP; blocking XREADGROUP on a second connection when idle; a SETTLE script per event: ownership check, processed marker, XACK + XDEL, counters). Bare: XADD per event (the batch pipelined), XREADGROUP COUNT ${x.concurrency} BLOCK 100, JSON.parse and XACK per entry (no dedupe, no retry, no marker). Same private redis-server ${x.redisVersion} (no persistence), same client (node-redis, two connections each), this process; one unmeasured warm-up each, then ${x.rounds} interleaved rounds, alternating which goes first.`, '');
+    p('| loop | events/s (median) | events/s per run |', '|---|---|---|');
+    for (const row of x.rows) p(`| ${row.label} | ${num(row.eventsPerSec)} | ${row.runsEventsPerSec.map((v) => num(v)).join(', ')} |`);
     p('');
   }
 

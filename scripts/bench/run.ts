@@ -14,6 +14,7 @@ import { dirname, join, relative } from 'node:path';
 import { benchCallbacks, type CallbacksResult } from './callbacks.js';
 import { benchColdStart, type ColdStartResult } from './cold-start.js';
 import { benchGeneration, type GenerationResult } from './generation.js';
+import { benchInbox, type InboxResult } from './inbox.js';
 import { cleanupTemp, compileChildren, load1, machine, ROOT, versionOf } from './lib.js';
 import { benchPerCall, type PerCallResult } from './per-call.js';
 import { preparePackage } from './prepare.js';
@@ -22,7 +23,7 @@ import { benchSize, type SizeResult } from './size.js';
 import { benchTypecheck, type TypecheckResult } from './typecheck.js';
 import { benchUpload, type UploadResult } from './upload.js';
 
-export const SECTIONS = ['generation', 'per-call', 'cold-start', 'size', 'typecheck', 'callbacks', 'upload'] as const;
+export const SECTIONS = ['generation', 'per-call', 'cold-start', 'size', 'typecheck', 'callbacks', 'upload', 'inbox'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface Counts {
@@ -32,6 +33,7 @@ export interface Counts {
   typecheckRuns: number;
   callbacks: { rounds: number; iter1: number; iter100: number };
   upload: { total: number; partSize: number; concurrency: number; runs: number };
+  inbox: { events: number; batch: number; concurrency: number; rounds: number };
 }
 
 const FULL: Counts = {
@@ -41,6 +43,7 @@ const FULL: Counts = {
   typecheckRuns: 5,
   callbacks: { rounds: 9, iter1: 20_000, iter100: 400 },
   upload: { total: 200 * 2 ** 20, partSize: 8 * 2 ** 20, concurrency: 3, runs: 3 },
+  inbox: { events: 20_000, batch: 100, concurrency: 16, rounds: 3 },
 };
 const SMOKE: Counts = {
   generationRuns: 1,
@@ -49,6 +52,7 @@ const SMOKE: Counts = {
   typecheckRuns: 1,
   callbacks: { rounds: 1, iter1: 100, iter100: 5 },
   upload: { total: 3 * 2 ** 20, partSize: 2 ** 20, concurrency: 2, runs: 1 },
+  inbox: { events: 300, batch: 100, concurrency: 8, rounds: 1 },
 };
 
 export interface BenchResults {
@@ -68,6 +72,7 @@ export interface BenchResults {
   typecheck?: TypecheckResult;
   callbacks?: CallbacksResult;
   upload?: UploadResult;
+  inbox?: InboxResult;
 }
 
 function arg(name: string): string | undefined {
@@ -139,6 +144,7 @@ async function main(): Promise<void> {
     });
     results.callbacks = await section('callbacks', () => benchCallbacks({ pkgDir: prepared.pkgDir, ...counts.callbacks }));
     results.upload = await section('upload', () => benchUpload({ ...counts.upload, esmEntry: prepared.esmEntry }));
+    results.inbox = await section('inbox', () => benchInbox({ ...counts.inbox, callbacksModule: join(prepared.pkgDir, 'dist/esm/callbacks.js') }));
   } finally {
     cleanupTemp();
   }

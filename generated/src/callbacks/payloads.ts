@@ -476,6 +476,10 @@ export const eventOrderingFields: Readonly<Record<string, string>> = {
   'group.members_added': 'member_version',
   'presence.changed': 'version',
 };
+/** Event type → the REST call that fetches what truncation (`data.truncated`) dropped: operationId and, per parameter, the data field holding it (from the spec's x-truncated-refetch marks). The inbox passes it as `context.truncated.refetch`. */
+export const eventRefetchOperations: Readonly<
+  Record<string, { operationId: string; params: Readonly<Record<string, string>> }>
+> = { 'group.members_added': { operationId: 'groups.members', params: { group_id: 'group_id' } } };
 /** Best-effort event types: buffered about 1 s before queueing; lost if the instance crashes, never replayed. */
 export const bestEffortEventTypes: ReadonlySet<string> = new Set([
   'chatroom.message_recalled',

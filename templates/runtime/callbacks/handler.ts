@@ -22,6 +22,10 @@
  * "done" after it; a duplicate that arrives while another delivery is still processing the event
  * gets a 503 with Retry-After (the service resends the batch later), so it is never acknowledged
  * before the event is stored. A store with only claim/release falls back to claim-then-process.
+ *
+ * With `inbox` instead of `onEvent` (seed 001 §4.2: store, answer 2xx at once, process
+ * asynchronously): the batch is appended to the inbox, deduplicated by event id there, within the
+ * store budget, and only then answered 2xx; a store failure or overrun → 503 and the service resends.
  */
 import { concatBytes } from '../internal/bytes.js';
 import { CallbackVerificationError } from './errors.js';
@@ -30,6 +34,7 @@ import type { HookDecision } from './decisions.js';
 import { DEFAULT_STORE_BUDGET_MS, withStoreBudget } from '../stores/store-budget.js';
 import { DEFAULT_DEDUPE_TTL_MS, MemoryDedupeStore } from './stores.js';
 import type { DedupeStore, NonceStore } from './stores.js';
+import type { CallbackInbox } from './inbox/types.js';
 import type {
   CallbackEvent,
   CallbackLogger,
@@ -73,6 +78,12 @@ export interface CallbackHandlerOptions<
   secrets: string | readonly string[];
   /** Called once per new event (after dedupe); awaited before the 2xx. Throw to get a redelivery. */
   onEvent?: (event: E, context: EventContext<E>) => unknown;
+  /**
+   * Durable inbox (`MemoryInbox`, `RedisInbox`) instead of `onEvent`: each verified event is
+   * appended (deduplicated by id, with the inbox's retention) before the 2xx; workers process it
+   * with `inbox.consume(…)`. Not together with `onEvent` or `dedupeStore`.
+   */
+  inbox?: Pick<CallbackInbox<E>, 'append'>;
   /** Decides a synchronous callback; return allow(), reject(reason) or rewrite(data). */
   onHook?: (request: H, context: HookContext<H>) => HookDecision | Promise<HookDecision>;
   /** Observes a URL verification before the challenge is echoed (throwing answers 500). */
@@ -176,6 +187,11 @@ export function createCallbackHandlerWith<
     throw new TypeError('toleranceSeconds must be a number >= 0');
   }
   if (!(maxBodyBytes > 0)) throw new TypeError('maxBodyBytes must be a positive number');
+  if (options.inbox !== undefined) {
+    if (typeof options.inbox?.append !== 'function') throw new TypeError('inbox must be an inbox (MemoryInbox, RedisInbox) with append(events)');
+    if (options.onEvent) throw new TypeError('inbox and onEvent exclude each other: with an inbox, events are processed by inbox.consume(handler)');
+    if (options.dedupeStore) throw new TypeError('inbox and dedupeStore exclude each other: the inbox deduplicates by event id itself');
+  }
   const fallback = options.hookDefaultDecision ?? 'allow';
   const defaultDecision: HookDecision =
     fallback === 'allow' ? allow() : fallback === 'reject' ? reject() : fallback;
@@ -262,6 +278,7 @@ export function createCallbackHandlerWith<
     const request = verified.body;
     const store = budgeted(givenStore, () => storeTimeoutMs, 'dedupe store');
     if (!Array.isArray(request.events)) return json(400, { error: 'malformed_body' });
+    if (options.inbox) return appendToInbox(options.inbox, verified);
     const onEvent = options.onEvent;
     if (!onEvent) {
       logger.error?.('event callback received but no onEvent handler is configured; answering 500', {
@@ -325,6 +342,22 @@ export function createCallbackHandlerWith<
       }
     }
     return json(200, { received: request.events.length, processed, duplicates });
+  }
+
+  async function appendToInbox(inbox: Pick<CallbackInbox<E>, 'append'>, verified: VerifiedCallback<EventCallbackRequest<E>>): Promise<CallbackCoreResult> {
+    const events: E[] = [];
+    verified.body.events.forEach((event, index) => {
+      // every event has an id (seed 001 §2.5); one without cannot be deduplicated or tracked
+      if (event !== null && typeof event === 'object' && typeof event.id === 'string' && event.id.length > 0) events.push(event);
+      else logger.warn?.('skipping an event item that is not an object with an id', { index, requestId: verified.requestId });
+    });
+    try {
+      const result = await withStoreBudget(Promise.resolve().then(() => inbox.append(events)), storeTimeoutMs, 'inbox append');
+      return json(200, { received: verified.body.events.length, stored: result.stored, duplicates: result.duplicates });
+    } catch (err) {
+      logger.error?.('inbox append failed or was too slow; answering 503 so the batch is redelivered', { error: errorText(err), requestId: verified.requestId });
+      return json(503, { error: 'inbox_unavailable' });
+    }
   }
 
   async function handleHook(verified: VerifiedCallback<H>, startedAt: number): Promise<CallbackCoreResult> {

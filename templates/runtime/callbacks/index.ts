@@ -1,7 +1,8 @@
 /**
  * Callback receiver kit (seed 001), Node entry: verification (node:crypto, async and sync),
- * signing for tests, a delivery simulator (simulator/), a Web-standard handler, a node:http adapter and a Fastify plugin, dedupe and
- * nonce stores, ordering and time helpers, URL validation. `edge.ts` is the subset that runs
+ * signing for tests, a delivery simulator (simulator/), a Web-standard handler, a node:http adapter
+ * and a Fastify plugin, dedupe and nonce stores, a durable inbox with workers (memory, Redis
+ * Streams), ordering and time helpers, URL validation. `edge.ts` is the subset that runs
  * without Node built-ins (WebCrypto). The package entries bind both to the generated event types.
  *
  * ```ts
@@ -44,6 +45,27 @@ export type {
   MemoryDedupeStoreOptions,
   RedisDedupeStoreOptions,
 } from './stores.js';
+export { MemoryInbox } from './inbox/memory-inbox.js';
+export { RedisInbox } from './inbox/redis-inbox.js';
+export type { RedisInboxOptions } from './inbox/redis-inbox.js';
+export { DEFAULT_INBOX_RETENTION_MS, DEFAULT_VISIBILITY_TIMEOUT_MS, DEFAULT_MAX_ATTEMPTS } from './inbox/inbox-base.js';
+export { truncatedRefetch } from './inbox/marks.js';
+export type {
+  CallbackInbox,
+  ConsumeOptions,
+  InboxAppendResult,
+  InboxBackoff,
+  InboxCommitOutcome,
+  InboxContext,
+  InboxDeadLetter,
+  InboxHandler,
+  InboxOptions,
+  InboxOrderingInfo,
+  InboxOrderingOptions,
+  InboxRefetch,
+  InboxStateChange,
+  InboxStats,
+} from './inbox/types.js';
 export { isNewer, compareOrdering, orderingMarkOf, orderingVersionFields } from './ordering.js';
 export type { OrderingMark } from './ordering.js';
 export { compareCallbackTimes, parseCallbackTime } from './times.js';

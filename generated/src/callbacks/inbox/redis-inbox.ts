@@ -1,0 +1,350 @@
+// Copied by im-openapi from templates/runtime/callbacks/inbox/redis-inbox.ts. Do not edit here: edit the template and run `npm run generate`.
+/**
+ * The fleet inbox on Redis Streams with a consumer group: XADD on append, XREADGROUP to hand an
+ * event to one worker, XAUTOCLAIM to take over the events of a worker that died (idle longer than
+ * the visibility timeout), XACK + XDEL when done. Each step that must be atomic is one Lua script:
+ * dedupe + XADD (APPEND), the move of due retries + XAUTOCLAIM + XREADGROUP (TAKE), ownership
+ * check + state changes + ordering guard + processed marker + XACK (SETTLE), and the retry/dead-letter
+ * move (FAIL). Scripts never block; the wait for new events is a separate `XREADGROUP … BLOCK`,
+ * sent on `blockingClient` only — it holds that connection for up to a second, so give the inbox a
+ * connection of its own for it (without one the inbox polls every 50 ms).
+ *
+ * Keys, all under `prefix` (default `{im-inbox}:`; the hash tag keeps them in one Cluster slot):
+ * `events` (stream), `seen:<id>` (dedupe, then processed marker; PX retention), `retry` (zset by
+ * due time), `dead` (hash id → dead letter), `mark:<entity>` (ordering guard), `s:<key>` (state of
+ * `commit`), `stats` (hash). Durability is Redis's: use `appendonly yes` (fsync everysec or always)
+ * or replicas with WAIT for the "stored before 2xx" promise to survive a Redis crash.
+ */
+import type { RedisCommandClient } from '../../stores/redis-client.js';
+import { replyText } from '../../stores/redis-client.js';
+import type { CallbackEvent } from '../types.js';
+import { InboxBase } from './inbox-base.js';
+import type { Claimed, TakeRequest } from './inbox-base.js';
+import type { EncodedMark, GuardPlan } from './marks.js';
+import type { InboxAppendResult, InboxCommitOutcome, InboxDeadLetter, InboxOptions, InboxStateChange, InboxStats } from './types.js';
+
+export interface RedisInboxOptions extends InboxOptions {
+  /** Commands (node-redis: `fromNodeRedis(client)`, ioredis: `fromIoredis(client)`). */
+  client: RedisCommandClient;
+  /**
+   * A SEPARATE connection for the blocking `XREADGROUP … BLOCK` wait of `consume` (a blocked
+   * connection answers nothing else). Optional: without it, idle workers poll every 50 ms.
+   */
+  blockingClient?: RedisCommandClient;
+  /** Key prefix. Default `{im-inbox}:`. */
+  prefix?: string;
+  /** Consumer group name. Default `workers`. */
+  group?: string;
+  /**
+   * Longest `XREADGROUP … BLOCK` wait of an idle worker, in ms (default 1 000): a stopping worker
+   * may wait this long for it. Workers of one process sharing `blockingClient` wait in turn.
+   */
+  blockMs?: number;
+}
+
+const APPEND = `
+local n = 0
+for i = 3, #ARGV, 2 do
+  if redis.call('SET', ARGV[1] .. ARGV[i], 'q', 'NX', 'PX', ARGV[2]) then
+    redis.call('XADD', KEYS[1], '*', 'id', ARGV[i], 'e', ARGV[i + 1], 'r', '0')
+    n = n + 1
+  end
+end
+return n`;
+
+// KEYS: stream, retry, dead. ARGV: group, consumer, now, count, visibilityMs, maxAttempts, autoclaim ('1' = look for
+// events of dead workers; done every quarter of the visibility timeout, not on every take).
+// Returns a flat list: entryId, eventId, eventJson, attempt, … (attempt counts this run).
+const TAKE = `
+local out = {}
+local count = tonumber(ARGV[4])
+local due = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[3], 'LIMIT', 0, 100)
+for _, m in ipairs(due) do
+  local r = cjson.decode(m)
+  redis.call('XADD', KEYS[1], '*', 'id', r.id, 'e', r.e, 'r', tostring(r.r), 'x', r.err)
+  redis.call('ZREM', KEYS[2], m)
+end
+local function field(f, name)
+  for i = 1, #f, 2 do if f[i] == name then return f[i + 1] end end
+  return nil
+end
+local claimed = {nil, {}}
+if ARGV[7] == '1' then claimed = redis.call('XAUTOCLAIM', KEYS[1], ARGV[1], ARGV[2], ARGV[5], '0-0', 'COUNT', count) end
+for _, e in ipairs(claimed[2]) do
+  local id, f = e[1], e[2]
+  local p = redis.call('XPENDING', KEYS[1], ARGV[1], id, id, 1)
+  local runs = tonumber(field(f, 'r')) + p[1][4]
+  if runs > tonumber(ARGV[6]) then
+    local err = field(f, 'x') or 'worker stopped before settling the event (visibility timeout)'
+    redis.call('HSET', KEYS[3], field(f, 'id'), cjson.encode({e = field(f, 'e'), a = runs - 1, err = err, at = tonumber(ARGV[3])}))
+    redis.call('XACK', KEYS[1], ARGV[1], id)
+    redis.call('XDEL', KEYS[1], id)
+  else
+    table.insert(out, id); table.insert(out, field(f, 'id')); table.insert(out, field(f, 'e')); table.insert(out, runs)
+    count = count - 1
+  end
+end
+if count > 0 then
+  local r = redis.call('XREADGROUP', 'GROUP', ARGV[1], ARGV[2], 'COUNT', count, 'STREAMS', KEYS[1], '>')
+  if r then
+    for _, e in ipairs(r[1][2]) do
+      local f = e[2]
+      table.insert(out, e[1]); table.insert(out, field(f, 'id')); table.insert(out, field(f, 'e')); table.insert(out, tonumber(field(f, 'r')) + 1)
+    end
+  end
+end
+return out`;
+
+// KEYS: stream, seen:<id>, mark:<entity> (or the stream when unguarded), stats, s:<key>…
+// ARGV: group, entryId, consumer, retentionMs, guard, v, t, then op ('!op' = always), value per state key.
+const SETTLE = `
+local p = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[2], ARGV[2], 1)
+if #p == 0 or p[1][2] ~= ARGV[3] then return 'lost' end
+redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
+redis.call('XDEL', KEYS[1], ARGV[2])
+if redis.call('GET', KEYS[2]) == 'd' then return 'duplicate' end
+redis.call('SET', KEYS[2], 'd', 'PX', ARGV[4])
+redis.call('HINCRBY', KEYS[4], 'processed', 1)
+local newer = true
+if ARGV[5] == '1' then
+  if redis.call('EXISTS', KEYS[3]) == 1 then
+    local sv = redis.call('HGET', KEYS[3], 'v') or ''
+    local st = redis.call('HGET', KEYS[3], 't') or ''
+    local c = 0
+    if ARGV[6] ~= '' and sv ~= '' then c = (ARGV[6] < sv and -1) or (ARGV[6] > sv and 1) or 0 end
+    if c == 0 and ARGV[7] ~= '' and st ~= '' then c = (ARGV[7] < st and -1) or (ARGV[7] > st and 1) or 0 end
+    newer = c == 1
+  end
+  if newer then
+    redis.call('HSET', KEYS[3], 'v', ARGV[6], 't', ARGV[7])
+    redis.call('PEXPIRE', KEYS[3], ARGV[4])
+  else
+    redis.call('HINCRBY', KEYS[4], 'superseded', 1)
+  end
+end
+for i = 5, #KEYS do
+  local op, value = ARGV[8 + (i - 5) * 2], ARGV[9 + (i - 5) * 2]
+  local always = string.sub(op, 1, 1) == '!'
+  if always then op = string.sub(op, 2) end
+  if newer or always then
+    if op == 'set' then redis.call('SET', KEYS[i], value)
+    elseif op == 'del' then redis.call('DEL', KEYS[i])
+    else redis.call('INCRBY', KEYS[i], value) end
+  end
+end
+if newer then return 'applied' end
+return 'superseded'`;
+
+// KEYS: stream, retry, dead. ARGV: group, entryId, consumer, eventId, eventJson, runs, error, dueAt ('' = dead), now.
+const FAIL = `
+local p = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[2], ARGV[2], 1)
+if #p == 0 or p[1][2] ~= ARGV[3] then return 0 end
+redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
+redis.call('XDEL', KEYS[1], ARGV[2])
+if ARGV[8] == '' then
+  redis.call('HSET', KEYS[3], ARGV[4], cjson.encode({e = ARGV[5], a = tonumber(ARGV[6]), err = ARGV[7], at = tonumber(ARGV[9])}))
+else
+  redis.call('ZADD', KEYS[2], ARGV[8], cjson.encode({id = ARGV[4], e = ARGV[5], r = tonumber(ARGV[6]), err = ARGV[7]}))
+end
+return 1`;
+
+// KEYS: stream, dead. ARGV: one event id, or none for all.
+const REPLAY = `
+local ids = ARGV
+if #ids == 0 then ids = redis.call('HKEYS', KEYS[2]) end
+local n = 0
+for _, id in ipairs(ids) do
+  local d = redis.call('HGET', KEYS[2], id)
+  if d then
+    redis.call('XADD', KEYS[1], '*', 'id', id, 'e', cjson.decode(d).e, 'r', '0')
+    redis.call('HDEL', KEYS[2], id)
+    n = n + 1
+  end
+end
+return n`;
+
+const OUTCOMES = new Set<InboxCommitOutcome>(['applied', 'superseded', 'duplicate', 'lost']);
+
+export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBase<E> {
+  readonly #client: RedisCommandClient;
+  readonly #blocking: RedisCommandClient | undefined;
+  readonly #prefix: string;
+  readonly #group: string;
+  readonly #stream: string;
+  readonly #shas = new Map<string, string>();
+  readonly #blockMs: number;
+  #lastAutoclaim = 0;
+  #groupReady: Promise<void> | undefined;
+
+  constructor(options: RedisInboxOptions) {
+    super(options);
+    if (!options || typeof options.client?.command !== 'function') throw new TypeError('RedisInbox: client must be a RedisCommandClient (fromNodeRedis / fromIoredis)');
+    this.#client = options.client;
+    this.#blocking = options.blockingClient;
+    this.#prefix = options.prefix ?? '{im-inbox}:';
+    this.#group = options.group ?? 'workers';
+    if (!/^[\w.:{}-]{1,200}$/.test(this.#prefix)) throw new TypeError('RedisInbox: prefix must be 1 to 200 characters of [A-Za-z0-9_.:{}-]');
+    if (!/^[\w.:-]{1,200}$/.test(this.#group)) throw new TypeError('RedisInbox: group must be 1 to 200 characters of [A-Za-z0-9_.:-]');
+    this.#stream = this.#prefix + 'events';
+    this.#blockMs = options.blockMs ?? 1000;
+    if (!(Number.isSafeInteger(this.#blockMs) && this.#blockMs >= 1 && this.#blockMs <= 60_000)) throw new TypeError('RedisInbox: blockMs must be an integer from 1 to 60000');
+  }
+
+  async #eval(script: string, keys: string[], args: string[]): Promise<unknown> {
+    for (let round = 0; ; round++) {
+      let sha = this.#shas.get(script);
+      if (sha === undefined) {
+        sha = replyText(await this.#client.command(['SCRIPT', 'LOAD', script])) ?? '';
+        this.#shas.set(script, sha);
+      }
+      try {
+        return await this.#client.command(['EVALSHA', sha, String(keys.length), ...keys, ...args]);
+      } catch (err) {
+        // the server lost its script cache (restart, SCRIPT FLUSH): load again, once
+        if (round === 0 && /NOSCRIPT/.test(String((err as Error)?.message ?? err))) {
+          this.#shas.delete(script);
+          continue;
+        }
+        throw err;
+      }
+    }
+  }
+
+  /** The consumer group, created once (from the stream's start, so nothing appended earlier is missed). */
+  #ensureGroup(): Promise<void> {
+    this.#groupReady ??= this.#client.command(['XGROUP', 'CREATE', this.#stream, this.#group, '0', 'MKSTREAM']).then(
+      () => undefined,
+      (err: unknown) => {
+        if (/BUSYGROUP/.test(String((err as Error)?.message ?? err))) return;
+        this.#groupReady = undefined;
+        throw err;
+      },
+    );
+    return this.#groupReady;
+  }
+
+  async append(events: readonly E[]): Promise<InboxAppendResult> {
+    if (events.length === 0) return { stored: 0, duplicates: 0 };
+    await this.#ensureGroup();
+    const args = [this.#prefix + 'seen:', String(this.retentionMs)];
+    for (const event of events) args.push(event.id, JSON.stringify(event));
+    const stored = Number(await this.#eval(APPEND, [this.#stream], args));
+    return { stored, duplicates: events.length - stored };
+  }
+
+  protected async take(req: TakeRequest): Promise<Claimed<E>[]> {
+    try {
+      return await this.#take(req);
+    } catch (err) {
+      // the stream or group was deleted (FLUSHALL, a key eviction): create it again on the next take
+      if (/NOGROUP/.test(String((err as Error)?.message ?? err))) this.#groupReady = undefined;
+      throw err;
+    }
+  }
+
+  async #take(req: TakeRequest): Promise<Claimed<E>[]> {
+    await this.#ensureGroup();
+    const now = this.now();
+    const autoclaim = now - this.#lastAutoclaim >= Math.min(1000, this.visibilityMs / 4);
+    if (autoclaim) this.#lastAutoclaim = now;
+    const reply = await this.#eval(TAKE, [this.#stream, this.#prefix + 'retry', this.#prefix + 'dead'], [
+      this.#group, req.consumer, String(now), String(req.count), String(this.visibilityMs), String(req.maxAttempts), autoclaim ? '1' : '0',
+    ]);
+    const out = this.#claimedOf(reply);
+    if (out.length > 0 || req.signal.aborted) return out;
+    if (!this.#blocking) {
+      await new Promise((r) => setTimeout(r, Math.min(50, req.waitMs)));
+      return [];
+    }
+    const blocked = await this.#blocking.command([
+      'XREADGROUP', 'GROUP', this.#group, req.consumer, 'COUNT', String(req.count), 'BLOCK', String(Math.min(req.waitMs, this.#blockMs)), 'STREAMS', this.#stream, '>',
+    ]);
+    const claimed: Claimed<E>[] = [];
+    for (const entry of streamEntries(blocked)) {
+      const f = entry.fields;
+      claimed.push({ entryId: entry.id, eventId: f.id ?? '', event: JSON.parse(f.e ?? 'null') as E, attempt: Number(f.r ?? 0) + 1 });
+    }
+    return claimed;
+  }
+
+  #claimedOf(reply: unknown): Claimed<E>[] {
+    const flat = Array.isArray(reply) ? reply : [];
+    const out: Claimed<E>[] = [];
+    for (let i = 0; i + 3 < flat.length; i += 4) {
+      out.push({ entryId: replyText(flat[i]) ?? '', eventId: replyText(flat[i + 1]) ?? '', event: JSON.parse(replyText(flat[i + 2]) ?? 'null') as E, attempt: Number(flat[i + 3]) });
+    }
+    return out;
+  }
+
+  protected async settle(consumer: string, c: Claimed<E>, changes: readonly InboxStateChange[], guard: GuardPlan | undefined): Promise<InboxCommitOutcome> {
+    const keys = [this.#stream, this.#prefix + 'seen:' + c.eventId, guard ? this.#prefix + 'mark:' + guard.entity : this.#stream, this.#prefix + 'stats'];
+    const args = [this.#group, c.entryId, consumer, String(this.retentionMs), guard ? '1' : '0', guard?.mark.v ?? '', guard?.mark.t ?? ''];
+    for (const change of changes) {
+      keys.push(this.#prefix + 's:' + change.key);
+      args.push((change.always === true ? '!' : '') + change.op, change.op === 'set' ? change.value : change.op === 'incr' ? String(change.by ?? 1) : '');
+    }
+    const outcome = replyText(await this.#eval(SETTLE, keys, args)) as InboxCommitOutcome;
+    if (!OUTCOMES.has(outcome)) throw new Error(`RedisInbox: unexpected SETTLE reply ${String(outcome)}`);
+    return outcome;
+  }
+
+  protected async fail(consumer: string, c: Claimed<E>, error: string, dueAt: number | undefined): Promise<void> {
+    await this.#eval(FAIL, [this.#stream, this.#prefix + 'retry', this.#prefix + 'dead'], [
+      this.#group, c.entryId, consumer, c.eventId, JSON.stringify(c.event), String(c.attempt), error.slice(0, 2000), dueAt === undefined ? '' : String(dueAt), String(this.now()),
+    ]);
+  }
+
+  protected async peekMark(entity: string): Promise<EncodedMark | null> {
+    const reply = await this.#client.command(['HMGET', this.#prefix + 'mark:' + entity, 'v', 't']);
+    const [v, t] = Array.isArray(reply) ? reply.map(replyText) : [null, null];
+    return v === null && t === null ? null : { v: v ?? '', t: t ?? '' };
+  }
+
+  async getState(key: string): Promise<string | null> {
+    return replyText(await this.#client.command(['GET', this.#prefix + 's:' + key]));
+  }
+
+  async stats(): Promise<InboxStats> {
+    const [len, retrying, dead, counters] = await Promise.all([
+      this.#client.command(['XLEN', this.#stream]),
+      this.#client.command(['ZCARD', this.#prefix + 'retry']),
+      this.#client.command(['HLEN', this.#prefix + 'dead']),
+      this.#client.command(['HMGET', this.#prefix + 'stats', 'processed', 'superseded']),
+    ]);
+    const [processed, superseded] = Array.isArray(counters) ? counters.map((x) => Number(replyText(x) ?? 0)) : [0, 0];
+    return { pending: Number(len) + Number(retrying), retrying: Number(retrying), deadLetters: Number(dead), processed: processed ?? 0, superseded: superseded ?? 0 };
+  }
+
+  async deadLetters(limit = 100): Promise<InboxDeadLetter<E>[]> {
+    const flat = await this.#client.command(['HGETALL', this.#prefix + 'dead']);
+    const out: InboxDeadLetter<E>[] = [];
+    const list = Array.isArray(flat) ? flat : [];
+    for (let i = 0; i + 1 < list.length && out.length < limit; i += 2) {
+      const d = JSON.parse(replyText(list[i + 1]) ?? '{}') as { e: string; a: number; err: string; at: number };
+      out.push({ eventId: replyText(list[i]) ?? '', event: JSON.parse(d.e) as E, attempts: d.a, lastError: d.err, failedAt: d.at });
+    }
+    return out;
+  }
+
+  async replay(eventId?: string): Promise<number> {
+    await this.#ensureGroup();
+    return Number(await this.#eval(REPLAY, [this.#stream, this.#prefix + 'dead'], eventId === undefined ? [] : [eventId]));
+  }
+}
+
+/** XREADGROUP reply (RESP2 arrays) → entries with their fields as a record. */
+function streamEntries(reply: unknown): { id: string; fields: Record<string, string> }[] {
+  const out: { id: string; fields: Record<string, string> }[] = [];
+  if (!Array.isArray(reply)) return out;
+  for (const stream of reply) {
+    const entries = Array.isArray(stream) ? stream[1] : undefined;
+    if (!Array.isArray(entries)) continue;
+    for (const e of entries) {
+      if (!Array.isArray(e) || !Array.isArray(e[1])) continue;
+      const fields: Record<string, string> = {};
+      for (let i = 0; i + 1 < e[1].length; i += 2) fields[replyText(e[1][i]) ?? ''] = replyText(e[1][i + 1]) ?? '';
+      out.push({ id: replyText(e[0]) ?? '', fields });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,199 @@
+/**
+ * The embedded inbox: one process, in memory (nothing survives a restart — the durable engine is
+ * `RedisInbox`). Every step below is synchronous between awaits, so each is atomic on its own: the
+ * ordering guard's compare-and-set needs no lock.
+ */
+import type { CallbackEvent } from '../types.js';
+import { InboxBase } from './inbox-base.js';
+import type { Claimed, TakeRequest } from './inbox-base.js';
+import { isNewerMark } from './marks.js';
+import type { EncodedMark, GuardPlan } from './marks.js';
+import type { InboxAppendResult, InboxCommitOutcome, InboxDeadLetter, InboxOptions, InboxStateChange, InboxStats } from './types.js';
+
+interface Entry<E> {
+  entryId: string;
+  eventId: string;
+  event: E;
+  /** Runs so far (failed, or cut by a worker that held it too long). */
+  runs: number;
+  owner?: string;
+  claimedAt?: number;
+  dueAt?: number;
+  lastError?: string;
+}
+
+export class MemoryInbox<E extends CallbackEvent = CallbackEvent> extends InboxBase<E> {
+  /** event id → expiry of its dedupe record; `done` once processed. */
+  readonly #seen = new Map<string, { expires: number; done: boolean }>();
+  readonly #entries = new Map<string, Entry<E>>();
+  readonly #dead = new Map<string, InboxDeadLetter<E>>();
+  readonly #state = new Map<string, string>();
+  readonly #marks = new Map<string, EncodedMark>();
+  readonly #waiters = new Set<() => void>();
+  #seq = 0;
+  #processed = 0;
+  #superseded = 0;
+
+  constructor(options: InboxOptions = {}) {
+    super(options);
+  }
+
+  async append(events: readonly E[]): Promise<InboxAppendResult> {
+    const now = this.now();
+    this.#sweep(now);
+    let stored = 0;
+    let duplicates = 0;
+    for (const event of events) {
+      const id = event.id;
+      const seen = this.#seen.get(id);
+      if (seen && seen.expires > now) {
+        duplicates++;
+        continue;
+      }
+      this.#seen.set(id, { expires: now + this.retentionMs, done: false });
+      this.#add(id, event, 0);
+      stored++;
+    }
+    this.#wake();
+    return { stored, duplicates };
+  }
+
+  #add(eventId: string, event: E, runs: number): void {
+    const entryId = String(++this.#seq);
+    this.#entries.set(entryId, { entryId, eventId, event, runs });
+  }
+
+  protected async take(req: TakeRequest): Promise<Claimed<E>[]> {
+    const out = this.#takeNow(req);
+    if (out.length > 0 || req.signal.aborted) return out;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.#waiters.delete(done);
+        req.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      // wake at the next due retry or expiring claim at the latest
+      const timer = setTimeout(done, Math.max(1, Math.min(req.waitMs, this.#nextChange() - this.now())));
+      this.#waiters.add(done);
+      req.signal.addEventListener('abort', done, { once: true });
+    });
+    return this.#takeNow(req);
+  }
+
+  #takeNow(req: TakeRequest): Claimed<E>[] {
+    const now = this.now();
+    const out: Claimed<E>[] = [];
+    for (const entry of this.#entries.values()) {
+      if (out.length >= req.count) break;
+      if (entry.dueAt !== undefined && entry.dueAt > now) continue;
+      if (entry.owner !== undefined) {
+        if (now - entry.claimedAt! < this.visibilityMs) continue;
+        // its worker died or overran: that run counts
+        if (entry.runs >= req.maxAttempts) {
+          this.#bury(entry, entry.lastError ?? 'worker stopped before settling the event (visibility timeout)', now);
+          continue;
+        }
+      }
+      entry.owner = req.consumer;
+      entry.claimedAt = now;
+      entry.runs++;
+      delete entry.dueAt;
+      out.push({ entryId: entry.entryId, eventId: entry.eventId, event: entry.event, attempt: entry.runs });
+    }
+    return out;
+  }
+
+  #nextChange(): number {
+    let next = Infinity;
+    for (const e of this.#entries.values()) {
+      if (e.owner !== undefined) next = Math.min(next, e.claimedAt! + this.visibilityMs);
+      else if (e.dueAt !== undefined) next = Math.min(next, e.dueAt);
+    }
+    return next;
+  }
+
+  #held(consumer: string, c: Claimed<E>): Entry<E> | undefined {
+    const entry = this.#entries.get(c.entryId);
+    return entry && entry.owner === consumer && entry.runs === c.attempt ? entry : undefined;
+  }
+
+  protected async settle(consumer: string, c: Claimed<E>, changes: readonly InboxStateChange[], guard: GuardPlan | undefined): Promise<InboxCommitOutcome> {
+    const entry = this.#held(consumer, c);
+    if (!entry) return 'lost';
+    const now = this.now();
+    this.#entries.delete(entry.entryId);
+    const seen = this.#seen.get(c.eventId);
+    if (seen?.done && seen.expires > now) return 'duplicate';
+    this.#seen.delete(c.eventId); // re-inserted last: the map stays in expiry order
+    this.#seen.set(c.eventId, { expires: now + this.retentionMs, done: true });
+    this.#processed++;
+    const newer = !guard || isNewerMark(guard.mark, this.#marks.get(guard.entity));
+    if (guard && newer) this.#marks.set(guard.entity, guard.mark);
+    if (!newer) this.#superseded++;
+    for (const change of changes) {
+      if (!newer && change.always !== true) continue;
+      if (change.op === 'set') this.#state.set(change.key, change.value);
+      else if (change.op === 'del') this.#state.delete(change.key);
+      else this.#state.set(change.key, String(Number(this.#state.get(change.key) ?? 0) + (change.by ?? 1)));
+    }
+    return newer ? 'applied' : 'superseded';
+  }
+
+  protected async fail(consumer: string, c: Claimed<E>, error: string, dueAt: number | undefined): Promise<void> {
+    const entry = this.#held(consumer, c);
+    if (!entry) return;
+    entry.lastError = error;
+    delete entry.owner;
+    delete entry.claimedAt;
+    if (dueAt === undefined) this.#bury(entry, error, this.now());
+    else entry.dueAt = dueAt;
+    this.#wake();
+  }
+
+  #bury(entry: Entry<E>, error: string, now: number): void {
+    this.#entries.delete(entry.entryId);
+    this.#dead.set(entry.eventId, { eventId: entry.eventId, event: entry.event, attempts: entry.runs, lastError: error, failedAt: now });
+  }
+
+  protected async peekMark(entity: string): Promise<EncodedMark | null> {
+    return this.#marks.get(entity) ?? null;
+  }
+
+  async getState(key: string): Promise<string | null> {
+    return this.#state.get(key) ?? null;
+  }
+
+  async stats(): Promise<InboxStats> {
+    let retrying = 0;
+    for (const e of this.#entries.values()) if (e.dueAt !== undefined) retrying++;
+    return { pending: this.#entries.size, retrying, deadLetters: this.#dead.size, processed: this.#processed, superseded: this.#superseded };
+  }
+
+  async deadLetters(limit = 100): Promise<InboxDeadLetter<E>[]> {
+    return [...this.#dead.values()].slice(0, limit).map((d) => ({ ...d }));
+  }
+
+  async replay(eventId?: string): Promise<number> {
+    const ids = eventId === undefined ? [...this.#dead.keys()] : this.#dead.has(eventId) ? [eventId] : [];
+    for (const id of ids) {
+      const d = this.#dead.get(id)!;
+      this.#dead.delete(id);
+      this.#add(id, d.event, 0);
+    }
+    this.#wake();
+    return ids.length;
+  }
+
+  #wake(): void {
+    for (const w of [...this.#waiters]) w();
+  }
+
+  #sweep(now: number): void {
+    // insertion order is expiry order (one retention for all), so stop at the first live one
+    for (const [id, s] of this.#seen) {
+      if (s.expires > now) break;
+      this.#seen.delete(id);
+    }
+  }
+}
