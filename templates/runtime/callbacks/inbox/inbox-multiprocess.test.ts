@@ -1,6 +1,7 @@
 /**
  * Issue 19 part 1, done-when shape: three worker PROCESSES on one RedisInbox (real redis-server),
- * one SIGKILLed mid-run. 2 000 events (plus duplicates, shuffled, in batches of 1 to 100) arrive
+ * one SIGKILLed mid-run from outside while it holds events, one killing itself right after it sent
+ * an atomic commit (the window between a side effect and its ack). 2 000 events (plus duplicates, shuffled, in batches of 1 to 100) arrive
  * through `createCallbackHandler({ inbox })` while the workers run. Proven from Redis afterwards:
  * every event processed, each side effect applied exactly once per id, every group's state is its
  * newest version, nothing pending, no dead letters.
@@ -24,10 +25,10 @@ const N = 2000;
 const GROUPS = 20;
 const script = fileURLToPath(new URL('../../../../test/fixtures/callbacks/inbox-worker.ts', import.meta.url));
 
-function startWorker(redisUrl: string): Promise<ChildProcess> {
+function startWorker(redisUrl: string, extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
   const child = fork(script, [], {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, REDIS_URL: redisUrl, INBOX_PREFIX: PREFIX, CONCURRENCY: '4', VISIBILITY_MS: '1000', WORK_MS: '3' },
+    env: { ...process.env, REDIS_URL: redisUrl, INBOX_PREFIX: PREFIX, CONCURRENCY: '4', VISIBILITY_MS: '1000', WORK_MS: '3', ...extraEnv },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   const stderr: string[] = [];
@@ -48,7 +49,7 @@ function stopWorker(child: ChildProcess): Promise<void> {
   });
 }
 
-describe('RedisInbox with three worker processes, one SIGKILLed mid-run', () => {
+describe('RedisInbox with three worker processes, two SIGKILLed mid-run', () => {
   let server: RedisServerHandle;
   let redis: ReturnType<typeof createClient>;
   let workers: ChildProcess[] = [];
@@ -57,7 +58,8 @@ describe('RedisInbox with three worker processes, one SIGKILLed mid-run', () => 
     server = await startRedisServer();
     redis = createClient({ url: server.url });
     await redis.connect();
-    workers = await Promise.all([0, 1, 2].map(() => startWorker(server.url)));
+    // the third worker also dies, by its own SIGKILL sent right after its 200th commit left (or not)
+    workers = await Promise.all(([{}, {}, { DIE_IN_COMMIT_AT: '200' }] as Record<string, string>[]).map((env) => startWorker(server.url, env)));
   }, 30_000);
   afterAll(async () => {
     await Promise.all(workers.map(stopWorker));
@@ -111,6 +113,8 @@ describe('RedisInbox with three worker processes, one SIGKILLed mid-run', () => 
       if (Date.now() > deadline) throw new Error(`not drained: ${JSON.stringify(s)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
+    expect(workers[2]!.signalCode).toBe('SIGKILL'); // died in its commit window
+    expect(workers[1]!.exitCode ?? workers[1]!.signalCode).toBeNull(); // the survivor did the rest
     const stats = await inbox.stats();
     expect(stats).toMatchObject({ pending: 0, retrying: 0, deadLetters: 0, processed: N });
     // exactly once per id: read every effects counter
