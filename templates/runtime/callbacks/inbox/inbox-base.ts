@@ -116,7 +116,14 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     const onAbort = (): void => stop.abort();
     if (outer?.aborted) return;
     outer?.addEventListener('abort', onAbort, { once: true });
-    const report = options.onError ?? (() => undefined);
+    const onError = options.onError;
+    const report = (err: unknown, info: { eventId: string; attempt: number; dead: boolean }): void => {
+      try {
+        onError?.(err, info);
+      } catch {
+        // a throwing onError must not stop the worker
+      }
+    };
     const inFlight = new Set<Promise<void>>();
 
     const run = async (c: Claimed<E>): Promise<void> => {

@@ -126,7 +126,7 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
     let fail = true;
     const w = worker(inbox, () => {
       if (fail) throw new TypeError('nope');
-    }, { maxAttempts: 1 });
+    }, { maxAttempts: 1, onError: () => { throw new Error('a broken onError does not stop the worker'); } });
     await waitFor('2 dead', async () => (await inbox.stats()).deadLetters === 2);
     fail = false;
     expect(await inbox.replay()).toBe(2);

@@ -11,7 +11,8 @@
  * Keys, all under `prefix` (default `{im-inbox}:`; the hash tag keeps them in one Cluster slot):
  * `events` (stream), `seen:<id>` (dedupe, then processed marker; PX retention), `retry` (zset by
  * due time), `dead` (hash id → dead letter), `mark:<entity>` (ordering guard), `s:<key>` (state of
- * `commit`), `stats` (hash). Durability is Redis's: use `appendonly yes` (fsync everysec or always)
+ * `commit`), `stats` (hash). Every key a script touches is passed in KEYS, all under the one
+ * hash-tagged prefix (one Cluster slot). Durability is Redis's: use `appendonly yes` (fsync everysec or always)
  * or replicas with WAIT for the "stored before 2xx" promise to survive a Redis crash.
  */
 import type { RedisCommandClient } from '../../stores/redis-client.js';
@@ -41,11 +42,13 @@ export interface RedisInboxOptions extends InboxOptions {
   blockMs?: number;
 }
 
+// KEYS: stream, seen:<id> per event. ARGV: retentionMs, then id, eventJson per event.
 const APPEND = `
 local n = 0
-for i = 3, #ARGV, 2 do
-  if redis.call('SET', ARGV[1] .. ARGV[i], 'q', 'NX', 'PX', ARGV[2]) then
-    redis.call('XADD', KEYS[1], '*', 'id', ARGV[i], 'e', ARGV[i + 1], 'r', '0')
+for i = 2, #KEYS do
+  local a = (i - 2) * 2 + 2
+  if redis.call('SET', KEYS[i], 'q', 'NX', 'PX', ARGV[1]) then
+    redis.call('XADD', KEYS[1], '*', 'id', ARGV[a], 'e', ARGV[a + 1], 'r', '0')
     n = n + 1
   end
 end
@@ -225,9 +228,13 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
   async append(events: readonly E[]): Promise<InboxAppendResult> {
     if (events.length === 0) return { stored: 0, duplicates: 0 };
     await this.#ensureGroup();
-    const args = [this.#prefix + 'seen:', String(this.retentionMs)];
-    for (const event of events) args.push(event.id, JSON.stringify(event));
-    const stored = Number(await this.#eval(APPEND, [this.#stream], args));
+    const keys = [this.#stream];
+    const args = [String(this.retentionMs)];
+    for (const event of events) {
+      keys.push(this.#prefix + 'seen:' + event.id);
+      args.push(event.id, JSON.stringify(event));
+    }
+    const stored = Number(await this.#eval(APPEND, keys, args));
     return { stored, duplicates: events.length - stored };
   }
 
