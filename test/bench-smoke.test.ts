@@ -3,7 +3,7 @@
  * must come out with numbers. The targets are not checked here (the real benchmark is not part of
  * npm test; see scripts/bench/ and bench/RESULTS.md).
  */
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,13 +16,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const positive = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x > 0;
 
 describe('bench harness (smoke)', () => {
-  it('produces every section with numbers', () => {
+  it('produces every section with numbers', async () => {
     const md = join(dir, 'RESULTS.md');
     const json = join(dir, 'results.json');
-    const run = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench/run.ts'), '--smoke', '--out', md, '--json', json], {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 170_000, // a smoke run checks that every section produces numbers, not speed; the cap only stops a hang
+    // asynchronous: a synchronous wait of this length blocks the test worker's RPC with vitest
+    // ("Timeout calling onTaskUpdate", an unhandled error that fails the run)
+    const run = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', join(root, 'scripts/bench/run.ts'), '--smoke', '--out', md, '--json', json],
+        { cwd: root, encoding: 'utf8', maxBuffer: 64 * 2 ** 20, timeout: 170_000 }, // a smoke run checks that every section produces numbers, not speed; the cap only stops a hang
+        (err, _stdout, stderr) => resolve({ status: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stderr }),
+      );
     });
     expect(run.status, `${run.stderr}`.slice(-3000)).toBe(0);
     const r = JSON.parse(readFileSync(json, 'utf8'));
@@ -68,10 +73,14 @@ describe('bench harness (smoke)', () => {
     // 8. inbox: ours and the bare Streams loop, events per second
     expect(r.inbox.rows.map((x: any) => x.mode)).toEqual(['ours', 'bare']);
     for (const row of r.inbox.rows) expect(positive(row.eventsPerSec), row.mode).toBe(true);
+    // 9. simulator: the default run and the 2 000-event run, timed
+    expect(r.simulator.rows.map((x: any) => x.shape)).toEqual(['default', '2000 events']);
+    for (const row of r.simulator.rows) expect(positive(row.medianRealMs) && positive(row.requests), row.shape).toBe(true);
+    expect(r.simulator.rows[1].delivered).toBeGreaterThanOrEqual(2000);
 
     // the written file has every section and the table against the targets
     const text = readFileSync(md, 'utf8');
-    for (const heading of ['## Machine', '## Tool versions', '## Method', '## Results against the targets', '## 1. Generation', '## 2. Per-call overhead', '## 3. Cold start', '## 4. Size', '## 5. Type-check', '## 6. Callback verification', '## 7. Upload', '## 8. Callback inbox'])
+    for (const heading of ['## Machine', '## Tool versions', '## Method', '## Results against the targets', '## 1. Generation', '## 2. Per-call overhead', '## 3. Cold start', '## 4. Size', '## 5. Type-check', '## 6. Callback verification', '## 7. Upload', '## 8. Callback inbox', '## 9. Delivery simulator'])
       expect(text).toContain(heading);
     expect(text).toContain('SMOKE RUN');
     expect(text).not.toMatch(/NaN|undefined/);

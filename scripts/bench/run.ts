@@ -15,6 +15,7 @@ import { benchCallbacks, type CallbacksResult } from './callbacks.js';
 import { benchColdStart, type ColdStartResult } from './cold-start.js';
 import { benchGeneration, type GenerationResult } from './generation.js';
 import { benchInbox, type InboxResult } from './inbox.js';
+import { benchSimulator, type SimulatorResult } from './simulator.js';
 import { cleanupTemp, compileChildren, load1, machine, ROOT, versionOf } from './lib.js';
 import { benchPerCall, type PerCallResult } from './per-call.js';
 import { preparePackage } from './prepare.js';
@@ -23,7 +24,7 @@ import { benchSize, type SizeResult } from './size.js';
 import { benchTypecheck, type TypecheckResult } from './typecheck.js';
 import { benchUpload, type UploadResult } from './upload.js';
 
-export const SECTIONS = ['generation', 'per-call', 'cold-start', 'size', 'typecheck', 'callbacks', 'upload', 'inbox'] as const;
+export const SECTIONS = ['generation', 'per-call', 'cold-start', 'size', 'typecheck', 'callbacks', 'upload', 'inbox', 'simulator'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface Counts {
@@ -34,6 +35,7 @@ export interface Counts {
   callbacks: { rounds: number; iter1: number; iter100: number };
   upload: { total: number; partSize: number; concurrency: number; runs: number };
   inbox: { events: number; batch: number; concurrency: number; rounds: number };
+  simulator: { runs: number; timeScale: number };
 }
 
 const FULL: Counts = {
@@ -44,6 +46,7 @@ const FULL: Counts = {
   callbacks: { rounds: 9, iter1: 20_000, iter100: 400 },
   upload: { total: 200 * 2 ** 20, partSize: 8 * 2 ** 20, concurrency: 3, runs: 3 },
   inbox: { events: 20_000, batch: 100, concurrency: 16, rounds: 3 },
+  simulator: { runs: 3, timeScale: 1000 },
 };
 const SMOKE: Counts = {
   generationRuns: 1,
@@ -53,6 +56,7 @@ const SMOKE: Counts = {
   callbacks: { rounds: 1, iter1: 100, iter100: 5 },
   upload: { total: 3 * 2 ** 20, partSize: 2 ** 20, concurrency: 2, runs: 1 },
   inbox: { events: 300, batch: 100, concurrency: 8, rounds: 1 },
+  simulator: { runs: 1, timeScale: 1000 },
 };
 
 export interface BenchResults {
@@ -73,6 +77,7 @@ export interface BenchResults {
   callbacks?: CallbacksResult;
   upload?: UploadResult;
   inbox?: InboxResult;
+  simulator?: SimulatorResult;
 }
 
 function arg(name: string): string | undefined {
@@ -145,6 +150,7 @@ async function main(): Promise<void> {
     results.callbacks = await section('callbacks', () => benchCallbacks({ pkgDir: prepared.pkgDir, ...counts.callbacks }));
     results.upload = await section('upload', () => benchUpload({ ...counts.upload, esmEntry: prepared.esmEntry }));
     results.inbox = await section('inbox', () => benchInbox({ ...counts.inbox, callbacksModule: join(prepared.pkgDir, 'dist/esm/callbacks.js') }));
+    results.simulator = await section('simulator', () => benchSimulator(counts.simulator));
   } finally {
     cleanupTemp();
   }
