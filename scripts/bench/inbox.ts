@@ -17,6 +17,8 @@ export interface InboxRow {
   label: string;
   eventsPerSec: number;
   runsEventsPerSec: number[];
+  /** redis-server CPU (user + sys, from INFO cpu before and after) per event, µs; median of the runs. */
+  redisCpuUsPerEvent: number;
 }
 export interface InboxResult {
   events: number;
@@ -44,6 +46,18 @@ function sampleEvents(n: number, run: string): { id: string; type: string; occur
     occurred_at: '2026-01-01T00:00:00.000Z',
     data: { origin: 'client', group_id: `g${i % 50}`, member_version: i, member_count: 3, members: [{ username: `u${i}`, role: 'member', joined_via: 'create' }] },
   }));
+}
+
+async function redisCpuS(client: Client): Promise<number> {
+  const info = String(await client.sendCommand(['INFO', 'cpu']));
+  return Number(/used_cpu_user:([\d.]+)/.exec(info)?.[1] ?? NaN) + Number(/used_cpu_sys:([\d.]+)/.exec(info)?.[1] ?? NaN);
+}
+
+/** events/s of one run and the redis-server CPU it cost per event (µs). */
+async function measured(probe: Client, n: number, f: () => Promise<number>): Promise<[number, number]> {
+  const before = await redisCpuS(probe);
+  const rate = await f();
+  return [rate, ((await redisCpuS(probe)) - before) * 1e6 / n];
 }
 
 async function runOurs(mod: any, command: Client, blocking: Client, n: number, batch: number, concurrency: number, run: string): Promise<number> {
@@ -102,17 +116,29 @@ export async function benchInbox(opts: { events: number; batch: number; concurre
     const redisVersion = /redis_version:(\S+)/.exec(info)?.[1] ?? '?';
     const ours: number[] = [];
     const bare: number[] = [];
+    const oursCpu: number[] = [];
+    const bareCpu: number[] = [];
+    const oursRun = async (r: number) => {
+      const [rate, cpu] = await measured(c1, opts.events, () => runOurs(mod, c1, b1, opts.events, opts.batch, opts.concurrency, `o${r}`));
+      ours.push(rate);
+      oursCpu.push(cpu);
+    };
+    const bareRun = async (r: number) => {
+      const [rate, cpu] = await measured(c1, opts.events, () => runBare(c2, b2, opts.events, opts.batch, opts.concurrency, `b${r}`));
+      bare.push(rate);
+      bareCpu.push(cpu);
+    };
     // one unmeasured warm-up of each, then interleaved rounds (alternating which goes first)
     await runOurs(mod, c1, b1, Math.min(500, opts.events), opts.batch, opts.concurrency, 'warm-o');
     await runBare(c2, b2, Math.min(500, opts.events), opts.batch, opts.concurrency, 'warm-b');
     for (let r = 0; r < opts.rounds; r++) {
       await c1.sendCommand(['FLUSHALL']);
       if (r % 2 === 0) {
-        ours.push(await runOurs(mod, c1, b1, opts.events, opts.batch, opts.concurrency, `o${r}`));
-        bare.push(await runBare(c2, b2, opts.events, opts.batch, opts.concurrency, `b${r}`));
+        await oursRun(r);
+        await bareRun(r);
       } else {
-        bare.push(await runBare(c2, b2, opts.events, opts.batch, opts.concurrency, `b${r}`));
-        ours.push(await runOurs(mod, c1, b1, opts.events, opts.batch, opts.concurrency, `o${r}`));
+        await bareRun(r);
+        await oursRun(r);
       }
     }
     return {
@@ -123,8 +149,8 @@ export async function benchInbox(opts: { events: number; batch: number; concurre
       redisVersion,
       eventBytes: round(sampleEvents(opts.events, 'size').reduce((sum, e) => sum + JSON.stringify(e).length, 0) / opts.events, 0),
       rows: [
-        { mode: 'ours', label: 'RedisInbox: append + consume + settle', eventsPerSec: round(median(ours), 0), runsEventsPerSec: ours.map((x) => round(x, 0)) },
-        { mode: 'bare', label: 'bare XADD + XREADGROUP + XACK', eventsPerSec: round(median(bare), 0), runsEventsPerSec: bare.map((x) => round(x, 0)) },
+        { mode: 'ours', label: 'RedisInbox: append + consume + settle', eventsPerSec: round(median(ours), 0), runsEventsPerSec: ours.map((x) => round(x, 0)), redisCpuUsPerEvent: round(median(oursCpu), 1) },
+        { mode: 'bare', label: 'bare XADD + XREADGROUP + XACK', eventsPerSec: round(median(bare), 0), runsEventsPerSec: bare.map((x) => round(x, 0)), redisCpuUsPerEvent: round(median(bareCpu), 1) },
       ],
     };
   } finally {

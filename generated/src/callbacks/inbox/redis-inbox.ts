@@ -14,7 +14,8 @@
  * due time), `dead` (hash id → dead letter), `mark:<entity>` (ordering guard), `s:<key>` (state of
  * `commit`), `stats` (hash). Every key a script touches is passed in KEYS, all under the one
  * hash-tagged prefix (one Cluster slot). Durability is Redis's: use `appendonly yes` (fsync everysec or always)
- * or replicas with WAIT for the "stored before 2xx" promise to survive a Redis crash.
+ * or replicas with WAIT for the "stored before 2xx" promise to survive a Redis crash, and
+ * `maxmemory-policy noeviction` (an evicted dedupe key lets a duplicate in; an evicted stream loses events).
  */
 import type { RedisCommandClient } from '../../stores/redis-client.js';
 import { replyText } from '../../stores/redis-client.js';
@@ -98,45 +99,76 @@ if count > 0 then
 end
 return out`;
 
-// KEYS: stream, seen:<id>, mark:<entity> (or the stream when unguarded), stats, s:<key>…
-// ARGV: group, entryId, consumer, retentionMs, guard, v, t, then op ('!op' = always), value per state key.
+// Settles a batch of events (those whose handlers finished together), each on its own terms.
+// KEYS: stream, stats, then per event: seen:<id>, mark:<entity> (or the stream when unguarded), s:<key> per change.
+// ARGV: group, retentionMs, count, then per event: entryId, consumer, guard, v, t, n, then op ('!op' = always), value per change.
+// Returns one outcome per event, or 'E:<message>' for an event whose changes cannot apply.
 const SETTLE = `
-local p = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[2], ARGV[2], 1)
-if #p == 0 or p[1][2] ~= ARGV[3] then return 'lost' end
-redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
-redis.call('XDEL', KEYS[1], ARGV[2])
-if redis.call('GET', KEYS[2]) == 'd' then return 'duplicate' end
-redis.call('SET', KEYS[2], 'd', 'PX', ARGV[4])
-redis.call('HINCRBY', KEYS[4], 'processed', 1)
-local newer = true
-if ARGV[5] == '1' then
-  if redis.call('EXISTS', KEYS[3]) == 1 then
-    local sv = redis.call('HGET', KEYS[3], 'v') or ''
-    local st = redis.call('HGET', KEYS[3], 't') or ''
-    local c = 0
-    if ARGV[6] ~= '' and sv ~= '' then c = (ARGV[6] < sv and -1) or (ARGV[6] > sv and 1) or 0 end
-    if c == 0 and ARGV[7] ~= '' and st ~= '' then c = (ARGV[7] < st and -1) or (ARGV[7] > st and 1) or 0 end
-    newer = c == 1
+local processed, superseded = 0, 0
+local function settle(entry, consumer, seen, guard, mark, v, t, stateKeys, ops)
+  local p = redis.call('XPENDING', KEYS[1], ARGV[1], entry, entry, 1)
+  if #p == 0 or p[1][2] ~= consumer then return 'lost' end
+  -- a script that fails half-way keeps its earlier writes: check every change BEFORE writing anything
+  for i, key in ipairs(stateKeys) do
+    if string.gsub(ops[i * 2 - 1], '^!', '') == 'incr' then
+      local ty = redis.call('TYPE', key).ok
+      if ty ~= 'none' and (ty ~= 'string' or not string.match(redis.call('GET', key), '^%-?%d+$')) then
+        return 'E:commit: incr of state key ' .. key .. ', which does not hold an integer; nothing was written'
+      end
+    end
   end
-  if newer then
-    redis.call('HSET', KEYS[3], 'v', ARGV[6], 't', ARGV[7])
-    redis.call('PEXPIRE', KEYS[3], ARGV[4])
-  else
-    redis.call('HINCRBY', KEYS[4], 'superseded', 1)
+  redis.call('XACK', KEYS[1], ARGV[1], entry)
+  redis.call('XDEL', KEYS[1], entry)
+  -- the processed marker, read and written in one call (a duplicate only refreshes its expiry)
+  if redis.call('SET', seen, 'd', 'PX', ARGV[2], 'GET') == 'd' then return 'duplicate' end
+  processed = processed + 1
+  local newer = true
+  if guard == '1' then
+    if redis.call('EXISTS', mark) == 1 then
+      local sv = redis.call('HGET', mark, 'v') or ''
+      local st = redis.call('HGET', mark, 't') or ''
+      local c = 0
+      if v ~= '' and sv ~= '' then c = (v < sv and -1) or (v > sv and 1) or 0 end
+      if c == 0 and t ~= '' and st ~= '' then c = (t < st and -1) or (t > st and 1) or 0 end
+      newer = c == 1
+    end
+    if newer then
+      redis.call('HSET', mark, 'v', v, 't', t)
+      redis.call('PEXPIRE', mark, ARGV[2])
+    else
+      superseded = superseded + 1
+    end
   end
+  for i, key in ipairs(stateKeys) do
+    local op, value = ops[i * 2 - 1], ops[i * 2]
+    local always = string.sub(op, 1, 1) == '!'
+    if always then op = string.sub(op, 2) end
+    if newer or always then
+      if op == 'set' then redis.call('SET', key, value)
+      elseif op == 'del' then redis.call('DEL', key)
+      else redis.call('INCRBY', key, value) end
+    end
+  end
+  if newer then return 'applied' end
+  return 'superseded'
 end
-for i = 5, #KEYS do
-  local op, value = ARGV[8 + (i - 5) * 2], ARGV[9 + (i - 5) * 2]
-  local always = string.sub(op, 1, 1) == '!'
-  if always then op = string.sub(op, 2) end
-  if newer or always then
-    if op == 'set' then redis.call('SET', KEYS[i], value)
-    elseif op == 'del' then redis.call('DEL', KEYS[i])
-    else redis.call('INCRBY', KEYS[i], value) end
+local out = {}
+local k, a = 3, 4
+for r = 1, tonumber(ARGV[3]) do
+  local n = tonumber(ARGV[a + 5])
+  local stateKeys, ops = {}, {}
+  for i = 1, n do
+    stateKeys[i] = KEYS[k + 1 + i]
+    ops[i * 2 - 1] = ARGV[a + 4 + i * 2]
+    ops[i * 2] = ARGV[a + 5 + i * 2]
   end
+  out[r] = settle(ARGV[a], ARGV[a + 1], KEYS[k], ARGV[a + 2], KEYS[k + 1], ARGV[a + 3], ARGV[a + 4], stateKeys, ops)
+  k = k + 2 + n
+  a = a + 6 + 2 * n
 end
-if newer then return 'applied' end
-return 'superseded'`;
+if processed > 0 then redis.call('HINCRBY', KEYS[2], 'processed', processed) end
+if superseded > 0 then redis.call('HINCRBY', KEYS[2], 'superseded', superseded) end
+return out`;
 
 // KEYS: stream, retry, dead. ARGV: group, entryId, consumer, eventId, eventJson, runs, error, dueAt ('' = dead), now.
 const FAIL = `
@@ -174,9 +206,17 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
   readonly #prefix: string;
   readonly #group: string;
   readonly #stream: string;
-  readonly #shas = new Map<string, string>();
+  readonly #shas = new Map<string, Promise<string>>();
   readonly #blockMs: number;
   #lastAutoclaim = 0;
+  readonly #settles: {
+    consumer: string;
+    c: Claimed<E>;
+    changes: readonly InboxStateChange[];
+    guard: GuardPlan | undefined;
+    resolve: (outcome: InboxCommitOutcome) => void;
+    reject: (err: unknown) => void;
+  }[] = [];
   #groupReady: Promise<void> | undefined;
 
   constructor(options: RedisInboxOptions) {
@@ -195,11 +235,14 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
 
   async #eval(script: string, keys: string[], args: string[]): Promise<unknown> {
     for (let round = 0; ; round++) {
-      let sha = this.#shas.get(script);
-      if (sha === undefined) {
-        sha = replyText(await this.#client.command(['SCRIPT', 'LOAD', script])) ?? '';
-        this.#shas.set(script, sha);
+      // one SCRIPT LOAD per script however many calls start at once
+      let loading = this.#shas.get(script);
+      if (loading === undefined) {
+        loading = this.#client.command(['SCRIPT', 'LOAD', script]).then((reply) => replyText(reply) ?? '');
+        this.#shas.set(script, loading);
+        loading.catch(() => this.#shas.delete(script));
       }
+      const sha = await loading;
       try {
         return await this.#client.command(['EVALSHA', sha, String(keys.length), ...keys, ...args]);
       } catch (err) {
@@ -283,16 +326,44 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
     return out;
   }
 
-  protected async settle(consumer: string, c: Claimed<E>, changes: readonly InboxStateChange[], guard: GuardPlan | undefined): Promise<InboxCommitOutcome> {
-    const keys = [this.#stream, this.#prefix + 'seen:' + c.eventId, guard ? this.#prefix + 'mark:' + guard.entity : this.#stream, this.#prefix + 'stats'];
-    const args = [this.#group, c.entryId, consumer, String(this.retentionMs), guard ? '1' : '0', guard?.mark.v ?? '', guard?.mark.t ?? ''];
-    for (const change of changes) {
-      keys.push(this.#prefix + 's:' + change.key);
-      args.push((change.always === true ? '!' : '') + change.op, change.op === 'set' ? change.value : change.op === 'incr' ? String(change.by ?? 1) : '');
+  /**
+   * Settles are queued and sent together: every settle requested in the same turn of the event
+   * loop (the events a batch of handlers finished) goes in one SETTLE call, up to 100 — one script
+   * run instead of one per event. Each event still gets its own outcome.
+   */
+  protected settle(consumer: string, c: Claimed<E>, changes: readonly InboxStateChange[], guard: GuardPlan | undefined): Promise<InboxCommitOutcome> {
+    return new Promise<InboxCommitOutcome>((resolve, reject) => {
+      this.#settles.push({ consumer, c, changes, guard, resolve, reject });
+      if (this.#settles.length === 1) queueMicrotask(() => this.#flushSettles());
+    });
+  }
+
+  #flushSettles(): void {
+    while (this.#settles.length > 0) {
+      const batch = this.#settles.splice(0, 100);
+      const keys = [this.#stream, this.#prefix + 'stats'];
+      const args = [this.#group, String(this.retentionMs), String(batch.length)];
+      for (const { consumer, c, changes, guard } of batch) {
+        keys.push(this.#prefix + 'seen:' + c.eventId, guard ? this.#prefix + 'mark:' + guard.entity : this.#stream);
+        args.push(c.entryId, consumer, guard ? '1' : '0', guard?.mark.v ?? '', guard?.mark.t ?? '', String(changes.length));
+        for (const change of changes) {
+          keys.push(this.#prefix + 's:' + change.key);
+          args.push((change.always === true ? '!' : '') + change.op, change.op === 'set' ? change.value : change.op === 'incr' ? String(change.by ?? 1) : '');
+        }
+      }
+      this.#eval(SETTLE, keys, args).then(
+        (reply) => {
+          const outcomes = Array.isArray(reply) ? reply.map(replyText) : [];
+          batch.forEach((item, i) => {
+            const outcome = outcomes[i];
+            if (outcome?.startsWith('E:')) item.reject(new Error(outcome.slice(2)));
+            else if (outcome && OUTCOMES.has(outcome as InboxCommitOutcome)) item.resolve(outcome as InboxCommitOutcome);
+            else item.reject(new Error(`RedisInbox: unexpected SETTLE reply ${String(outcome)}`));
+          });
+        },
+        (err: unknown) => batch.forEach((item) => item.reject(err)),
+      );
     }
-    const outcome = replyText(await this.#eval(SETTLE, keys, args)) as InboxCommitOutcome;
-    if (!OUTCOMES.has(outcome)) throw new Error(`RedisInbox: unexpected SETTLE reply ${String(outcome)}`);
-    return outcome;
   }
 
   protected async fail(consumer: string, c: Claimed<E>, error: string, dueAt: number | undefined): Promise<void> {

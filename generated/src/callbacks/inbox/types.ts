@@ -73,7 +73,8 @@ export interface InboxContext {
    * Writes `changes` to the inbox's state store and acknowledges the event in ONE atomic step,
    * guarded by the ordering guard when it applies. This is the exactly-once path: a worker that
    * dies before it leaves nothing written and the event is handed out again; after it, the event is
-   * done. Call it at most once, last. Without a call, the event is acknowledged when the handler
+   * done. Call it at most once, last. A change that cannot apply (`incr` of a key that holds no
+   * integer) rejects it with nothing written and the event still held (a throw then retries). Without a call, the event is acknowledged when the handler
    * returns (side effects elsewhere must then be idempotent by `eventId`).
    */
   commit(changes?: readonly InboxStateChange[]): Promise<InboxCommitOutcome>;

@@ -200,6 +200,24 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
     expect(await inbox.getState('n')).toBe('6');
   });
 
+  it('a commit that cannot be applied writes nothing and leaves the event unacknowledged', async () => {
+    const inbox = make();
+    await inbox.append([ev('k1')]);
+    const errors: string[] = [];
+    const w = worker(inbox, async (e, ctx) => {
+      if (e.id === 'k1') await ctx.commit([{ op: 'set', key: 'word', value: 'abc' }]);
+      else await ctx.commit([{ op: 'set', key: 'side', value: 'written?' }, { op: 'incr', key: 'word' }]);
+    }, { maxAttempts: 1, onError: (err) => void errors.push(String(err)) });
+    await waitFor('k1', async () => (await inbox.stats()).processed === 1);
+    await inbox.append([ev('k2')]);
+    await waitFor('k2 dead', async () => (await inbox.stats()).deadLetters === 1);
+    await w.stop();
+    expect(errors[0]).toMatch(/incr of state key \S*word, which does not hold an integer; nothing was written/);
+    expect(await inbox.getState('side')).toBeNull();
+    expect(await inbox.stats()).toMatchObject({ processed: 1, pending: 0 });
+    expect((await inbox.deadLetters())[0]).toMatchObject({ eventId: 'k2', attempts: 1 });
+  });
+
   it('ordering guard: an older version never overwrites newer state, also when workers race', async () => {
     const inbox = make({ ordering: true });
     const g = (id: string, v: number, at = '2026-01-01T00:00:00.000Z'): CallbackEvent =>

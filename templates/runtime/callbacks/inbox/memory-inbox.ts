@@ -1,6 +1,7 @@
 /**
  * The embedded inbox: one process, in memory (nothing survives a restart — the durable engine is
- * `RedisInbox`). Every step below is synchronous between awaits, so each is atomic on its own: the
+ * `RedisInbox`), and it keeps every event id for `retentionMs` (7 days by default): size the
+ * process for a week of ids, or shorten the retention (24 h at least). Every step below is synchronous between awaits, so each is atomic on its own: the
  * ordering guard's compare-and-set needs no lock.
  */
 import type { CallbackEvent } from '../types.js';
@@ -122,9 +123,19 @@ export class MemoryInbox<E extends CallbackEvent = CallbackEvent> extends InboxB
     const entry = this.#held(consumer, c);
     if (!entry) return 'lost';
     const now = this.now();
-    this.#entries.delete(entry.entryId);
     const seen = this.#seen.get(c.eventId);
-    if (seen?.done && seen.expires > now) return 'duplicate';
+    if (seen?.done && seen.expires > now) {
+      this.#entries.delete(entry.entryId);
+      return 'duplicate';
+    }
+    // as in Redis: check every change before writing anything
+    for (const change of changes) {
+      const held = this.#state.get(change.key);
+      if (change.op === 'incr' && held !== undefined && !/^-?\d+$/.test(held)) {
+        throw new Error(`commit: incr of state key ${change.key}, which does not hold an integer; nothing was written`);
+      }
+    }
+    this.#entries.delete(entry.entryId);
     this.#seen.delete(c.eventId); // re-inserted last: the map stays in expiry order
     this.#seen.set(c.eventId, { expires: now + this.retentionMs, done: true });
     this.#processed++;
