@@ -171,6 +171,7 @@ describe('issue 19 done-when: the simulator drives a receiver on the Redis inbox
         eventsPerBatch: 10,
         ...PLAN,
         ratePerSecond: 200,
+        timeoutMs: 10_000, // the longest address timeout (§2.1): the whole test suite may share the 2 cores with this run
         observe: () => receiverStateFromRedis(redis),
         settleMs: 30_000, // the simulator waits (bounded) until every delivered id shows up processed
         maxRealMs: 60_000,
