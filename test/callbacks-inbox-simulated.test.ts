@@ -104,9 +104,9 @@ describe('issue 19 done-when: the simulator drives a receiver on the Redis inbox
   it('processes every event once, keeps the newest state per entity, leaves nothing pending, and the report is clean', async () => {
     const inbox = new RedisInbox({ client: fromNodeRedis(redis), prefix: PREFIX });
     const handlers = SECRETS.map((secret) => createNodeCallbackHandler({ secrets: secret, inbox, logger: {}, onHook: () => allow() }));
-    // Failures on purpose, on event requests only (verification and hooks answer normally): per
-    // address, every 10th request (4th of ten) is refused before storing, every 8th of ten is
-    // stored but its answer turned into a 503 — a lost answer, so stored events come again.
+    // Failures on purpose, on event requests only (verification and hooks answer normally): of
+    // every ten event requests to an address, the 5th is refused before storing (503) and the 9th
+    // is stored but its answer turned into a 503 (a lost answer), so stored events come again.
     const requestsSeen = [0, 0];
     const injected = { refused: 0, answerLost: 0 };
     http = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -133,13 +133,13 @@ describe('issue 19 done-when: the simulator drives a receiver on the Redis inbox
     const port = (http.address() as AddressInfo).port;
 
     // Mid-run, from outside: SIGKILL worker 0 while it holds events; list the dead letters once the
-    // poison events are all there, fix the cause and replay them.
+    // poison events are all there, fix the cause and replay them. Stops with the simulation.
     let simulating = true;
     const mid = { killedWhileSimulating: false, heldAtKill: 0, deadListed: [] as { eventId: string; attempts: number; lastError: string }[], replayed: 0 };
     const watcher = (async () => {
       const until = Date.now() + 60_000;
       let killed = false;
-      while (Date.now() < until && (!killed || mid.replayed === 0)) {
+      while (simulating && Date.now() < until && (!killed || mid.replayed === 0)) {
         if (!killed && (await inbox.stats()).processed >= 500) {
           const { held } = await pendingOf(redis, `${PREFIX}events`, `pid-${workers[0]!.pid}`);
           if (held > 0) {
