@@ -142,6 +142,13 @@ export function targets(r: BenchResults): TargetRow[] {
       pass: null,
     });
   }
+  if (r.simulator) {
+    rows.push({
+      target: `10. Delivery simulator run time at ${r.simulator.timeScale}× (no target: reported)`,
+      measured: r.simulator.rows.map((x) => `${x.shape}: ${ms(x.medianRealMs)} (${num(x.delivered)} events delivered)`).join('; '),
+      pass: null,
+    });
+  }
   return rows;
 }
 
@@ -405,6 +412,15 @@ export function renderResults(r: BenchResults): string {
     p(`${num(x.events)} events (group.members_added, ${num(x.eventBytes)} bytes of JSON each on average) appended in batches of ${x.batch} while one worker consumes them (concurrency ${x.concurrency}, a handler that does nothing); a run ends when the last event is acknowledged. Ours: \`RedisInbox.append\` (one Lua script per batch: SET NX dedupe marker + XADD per event) and \`consume\` (a TAKE script: due retries, XAUTOCLAIM, XREADGROUP; blocking XREADGROUP on a second connection when idle; a SETTLE script per group of events finished in the same turn: per event the ownership check, XACK + XDEL, processed marker; counters once). Bare: XADD per event (the batch pipelined), XREADGROUP COUNT ${x.concurrency} BLOCK 100, JSON.parse and XACK per entry (no dedupe, no retry, no marker). Same private redis-server ${x.redisVersion} (no persistence), same client (node-redis, two connections each), this process; one unmeasured warm-up each, then ${x.rounds} interleaved rounds, alternating which goes first.`, '');
     p('| loop | events/s (median) | redis-server CPU per event (µs, median; INFO cpu before and after a run) | events/s per run |', '|---|---|---|---|');
     for (const row of x.rows) p(`| ${row.label} | ${num(row.eventsPerSec)} | ${num(row.redisCpuUsPerEvent, 1)} | ${row.runsEventsPerSec.map((v) => num(v)).join(', ')} |`);
+    p('');
+  }
+
+  if (r.simulator) {
+    const x = r.simulator;
+    p('## 10. Delivery simulator', '');
+    p(`Real time of \`simulateDelivery\` runs at ${x.timeScale}× (answer timeouts real; the requests-per-second limit is real too, so it bounds the larger shape from below) against a correct receiver built with the kit on 127.0.0.1 (verifies, deduplicates across its addresses, counts each event in memory, answers hooks allow); a fresh receiver per run; ${x.runs} round(s), the shapes interleaved; each run checked complete with every delivered event processed once before its time counts. \`default\`: the simulator's defaults; \`2000 events\`: the shape of the done-when test (test/callbacks-inbox-simulated.test.ts), receiver without Redis here.`, '');
+    p('| shape | settings | real ms (median) | real ms per run | service time covered | requests | events delivered | runs with findings |', '|---|---|---|---|---|---|---|---|');
+    for (const row of x.rows) p(`| ${row.shape} | ${row.settings} | ${ms(row.medianRealMs)} | ${row.realMs.join(', ')} | ${num(row.medianSimulatedMs / 1000, 1)} s | ${num(row.requests)} | ${num(row.delivered)} | ${row.unclean} |`);
     p('');
   }
 

@@ -15,6 +15,7 @@ import { benchCallbacks, type CallbacksResult } from './callbacks.js';
 import { benchColdStart, type ColdStartResult } from './cold-start.js';
 import { benchGeneration, type GenerationResult } from './generation.js';
 import { benchInbox, type InboxResult } from './inbox.js';
+import { benchSimulator, type SimulatorResult } from './simulator.js';
 import { cleanupTemp, compileChildren, load1, machine, ROOT, versionOf } from './lib.js';
 import { benchPerCall, type PerCallResult } from './per-call.js';
 import { benchQuota, type QuotaResult } from './quota.js';
@@ -25,7 +26,7 @@ import { benchSize, type SizeResult } from './size.js';
 import { benchTypecheck, type TypecheckResult } from './typecheck.js';
 import { benchUpload, type UploadResult } from './upload.js';
 
-export const SECTIONS = ['generation', 'scale', 'per-call', 'cold-start', 'size', 'typecheck', 'callbacks', 'upload', 'quota', 'inbox'] as const;
+export const SECTIONS = ['generation', 'scale', 'per-call', 'cold-start', 'size', 'typecheck', 'callbacks', 'upload', 'quota', 'inbox', 'simulator'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface Counts {
@@ -38,6 +39,7 @@ export interface Counts {
   upload: { total: number; partSize: number; concurrency: number; runs: number };
   quota: { quotaPerSecond: number; warmupMs: number; measureMs: number; runs: number };
   inbox: { events: number; batch: number; concurrency: number; rounds: number };
+  simulator: { runs: number; timeScale: number };
 }
 
 const FULL: Counts = {
@@ -50,6 +52,7 @@ const FULL: Counts = {
   upload: { total: 200 * 2 ** 20, partSize: 8 * 2 ** 20, concurrency: 3, runs: 3 },
   quota: { quotaPerSecond: 200, warmupMs: 2_000, measureMs: 8_000, runs: 2 },
   inbox: { events: 20_000, batch: 100, concurrency: 16, rounds: 3 },
+  simulator: { runs: 3, timeScale: 1000 },
 };
 const SMOKE: Counts = {
   generationRuns: 1,
@@ -61,6 +64,7 @@ const SMOKE: Counts = {
   upload: { total: 3 * 2 ** 20, partSize: 2 ** 20, concurrency: 2, runs: 1 },
   quota: { quotaPerSecond: 100, warmupMs: 500, measureMs: 1_000, runs: 1 },
   inbox: { events: 300, batch: 100, concurrency: 8, rounds: 1 },
+  simulator: { runs: 1, timeScale: 1000 },
 };
 
 export interface BenchResults {
@@ -83,6 +87,7 @@ export interface BenchResults {
   upload?: UploadResult;
   quota?: QuotaResult;
   inbox?: InboxResult;
+  simulator?: SimulatorResult;
 }
 
 function arg(name: string): string | undefined {
@@ -157,6 +162,7 @@ async function main(): Promise<void> {
     results.upload = await section('upload', () => benchUpload({ ...counts.upload, esmEntry: prepared.esmEntry }));
     results.quota = await section('quota', () => benchQuota(counts.quota));
     results.inbox = await section('inbox', () => benchInbox({ ...counts.inbox, callbacksModule: join(prepared.pkgDir, 'dist/esm/callbacks.js') }));
+    results.simulator = await section('simulator', () => benchSimulator(counts.simulator));
   } finally {
     cleanupTemp();
   }

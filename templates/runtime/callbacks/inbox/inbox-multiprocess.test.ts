@@ -6,11 +6,11 @@
  * every event processed, each side effect applied exactly once per id, every group's state is its
  * newest version, nothing pending, no dead letters.
  */
-import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pendingOf, startWorkerProcess, stopWorkerProcess } from '../../../../test/fixtures/callbacks/inbox-worker-process.js';
 import { startRedisServer } from '../../../../test/fixtures/callbacks/redis-server.js';
 import type { RedisServerHandle } from '../../../../test/fixtures/callbacks/redis-server.js';
 import { fromNodeRedis } from '../../stores/redis-client.js';
@@ -25,30 +25,6 @@ const N = 2000;
 const GROUPS = 20;
 const script = fileURLToPath(new URL('../../../../test/fixtures/callbacks/inbox-worker.ts', import.meta.url));
 
-function startWorker(redisUrl: string, extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = fork(script, [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, REDIS_URL: redisUrl, INBOX_PREFIX: PREFIX, CONCURRENCY: '4', VISIBILITY_MS: '1000', WORK_MS: '3', ...extraEnv },
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-  });
-  const stderr: string[] = [];
-  child.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start: ${stderr.join('')}`)), 15_000);
-    child.once('message', () => (clearTimeout(timer), resolve(child)));
-    child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`worker exited (${code}): ${stderr.join('')}`))));
-  });
-}
-
-function stopWorker(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const t = setTimeout(() => (child.kill('SIGKILL'), resolve()), 5000);
-    child.once('exit', () => (clearTimeout(t), resolve()));
-    child.send('stop');
-  });
-}
-
 describe('RedisInbox with three worker processes, two SIGKILLed mid-run', () => {
   let server: RedisServerHandle;
   let redis: ReturnType<typeof createClient>;
@@ -59,10 +35,11 @@ describe('RedisInbox with three worker processes, two SIGKILLed mid-run', () => 
     redis = createClient({ url: server.url });
     await redis.connect();
     // the third worker also dies, by its own SIGKILL sent right after its 200th commit left (or not)
-    workers = await Promise.all(([{}, {}, { DIE_IN_COMMIT_AT: '200' }] as Record<string, string>[]).map((env) => startWorker(server.url, env)));
+    const env = { REDIS_URL: server.url, INBOX_PREFIX: PREFIX, CONCURRENCY: '4', VISIBILITY_MS: '1000', WORK_MS: '3' };
+    workers = await Promise.all(([{}, {}, { DIE_IN_COMMIT_AT: '200' }] as Record<string, string>[]).map((extra) => startWorkerProcess(script, { ...env, ...extra })));
   }, 30_000);
   afterAll(async () => {
-    await Promise.all(workers.map(stopWorker));
+    await Promise.all(workers.map(stopWorkerProcess));
     await redis?.close().catch(() => undefined);
     await server?.stop();
   });
@@ -82,10 +59,6 @@ describe('RedisInbox with three worker processes, two SIGKILLed mid-run', () => 
     let statuses = 0;
     let killed = false;
     let heldAtKill = 0;
-    const heldBy = async (consumer: string): Promise<number> => {
-      const summary = (await redis.sendCommand(['XPENDING', `${PREFIX}events`, 'workers'])) as [unknown, unknown, unknown, [string, string][] | null];
-      return Number(summary[3]?.find(([name]) => name === consumer)?.[1] ?? 0);
-    };
     for (let at = 0; at < deliveries.length; ) {
       const size = 1 + Math.floor(Math.random() * 100);
       const batch = deliveries.slice(at, at + size);
@@ -98,7 +71,7 @@ describe('RedisInbox with three worker processes, two SIGKILLed mid-run', () => 
         // mid-run, while the first worker holds events it has not settled (its handler runs up to 3 ms)
         const victim = `pid-${workers[0]!.pid}`;
         const until = Date.now() + 5000;
-        while ((heldAtKill = await heldBy(victim)) === 0 && Date.now() < until) await new Promise((r) => setImmediate(r));
+        while ((heldAtKill = (await pendingOf(redis, `${PREFIX}events`, victim)).held) === 0 && Date.now() < until) await new Promise((r) => setImmediate(r));
         workers[0]!.kill('SIGKILL');
         killed = true;
       }
@@ -124,7 +97,6 @@ describe('RedisInbox with three worker processes, two SIGKILLed mid-run', () => 
     expect(stats.superseded).toBeGreaterThan(0);
     for (let g = 0; g < GROUPS; g++) expect(await inbox.getState(`group:g${g}`)).toBe(String(N / 2 / GROUPS));
     // the dead worker's claims were taken over: no entry is left in the consumer group's PEL
-    const pel = (await redis.sendCommand(['XPENDING', `${PREFIX}events`, 'workers'])) as unknown[];
-    expect(Number(pel[0])).toBe(0);
+    expect((await pendingOf(redis, `${PREFIX}events`)).total).toBe(0);
   }, 120_000);
 });
