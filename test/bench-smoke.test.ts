@@ -45,7 +45,7 @@ describe('bench harness (smoke)', () => {
     }
     // 2. per-call: every client at every concurrency
     for (const c of r.perCall.concurrencies)
-      for (const client of ['ours', 'openapi-fetch', 'fetch', 'ours-novalid', 'fetch-signal']) {
+      for (const client of ['ours', 'openapi-fetch', 'fetch', 'ours-fetch', 'node-http', 'ours-novalid', 'fetch-signal']) {
         const row = r.perCall.rows.find((x: any) => x.client === client && x.concurrency === c);
         expect(positive(row?.callsPerSec) && positive(row?.cpuUsPerCall), `${client} @${c}`).toBe(true);
       }

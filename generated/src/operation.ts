@@ -6,6 +6,7 @@
  * (`generated/src/operations.ts`); the runtime reads nothing else about an operation.
  * Keep this file free of behaviour: it is the contract between generator and runtime.
  */
+import type { ResponseHeaders } from './internal/http-attempt.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -123,7 +124,7 @@ export interface WireCodec {
 export interface WireAnswer {
   operationId: string;
   status: number;
-  headers: Headers;
+  headers: ResponseHeaders;
   /** The body read (bounded) as text; '' for a binary answer, whose body is `stream`. */
   bodyText: string;
   stream: ReadableStream<Uint8Array> | null | undefined;

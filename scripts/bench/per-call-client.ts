@@ -1,9 +1,14 @@
 /**
  * Child process: `count` calls of users.get (GET /{org}/{app}/users/{username}, a Q operation)
  * to the bench server with `concurrency` calls in flight, through one client:
- *   ours          — ImClient from the built package (request validation on, token cached after
- *                   the warm-up; one token exchange in all)
+ *   ours          — ImClient from the built package with its defaults: on Node the node:http
+ *                   transport (keep-alive agent), retries (maxRetries 2), per-attempt timeout
+ *                   (60 s), request validation and auth on (token cached after the warm-up;
+ *                   one token exchange in all)
  *   ours-novalid  — the same with validateRequests: false (how much validation costs)
+ *   ours-fetch    — the same with transport: 'fetch' (the transport before issue 18)
+ *   node-http     — bare http.request on a keep-alive Agent + JSON.parse: the ceiling of any
+ *                   node:http client (an explanation, not a target)
  *   openapi-fetch — createClient<paths>() with the bearer token as a static header
  *   fetch         — bare global fetch + res.json() (the floor)
  *   fetch-signal  — bare fetch with what our per-attempt timeout adds: an AbortController
@@ -11,7 +16,7 @@
  *                   given to fetch (an explanation, not a target)
  *   validator-load — not a client: times `await op.loadValidator()` (the dynamic import() that
  *                   the core runs on every validated call) and `validate(params)` for users.get
- * Every client uses Node's global fetch (undici, keep-alive). Prints one JSON line.
+ * The peers and `ours-fetch` use Node's global fetch (undici, keep-alive). Prints one JSON line.
  */
 const [client, countArg, concArg, warmArg, baseUrl, esmEntry] = process.argv.slice(2);
 const count = Number(countArg);
@@ -24,15 +29,18 @@ const TOKEN = 'bench-app-token';
 type Call = (i: number) => Promise<unknown>;
 
 async function makeCall(): Promise<Call> {
-  if (client === 'ours' || client === 'ours-novalid') {
+  if (client === 'ours' || client === 'ours-novalid' || client === 'ours-fetch') {
     const { ImClient } = await import(esmEntry!);
     const im = new ImClient({
       baseUrl,
       appKey: `${ORG}#${APP}`,
       clientId: 'bench-client',
       clientSecret: 'bench-secret',
-      validateRequests: client === 'ours',
+      validateRequests: client !== 'ours-novalid',
+      ...(client === 'ours-fetch' ? { transport: 'fetch' } : {}),
     });
+    const want = client === 'ours-fetch' ? 'fetch' : 'node';
+    if (im.transport !== want) throw new Error(`${client}: the client chose the ${im.transport} transport, not ${want}`);
     return () => im.users.get({ username: 'alice' });
   }
   if (client === 'openapi-fetch') {
@@ -53,6 +61,24 @@ async function makeCall(): Promise<Call> {
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       return res.json();
     };
+  }
+  if (client === 'node-http') {
+    const http = await import('node:http');
+    const agent = new http.Agent({ keepAlive: true });
+    const url = new URL(baseUrl!);
+    const path = `/${encodeURIComponent(ORG)}/${encodeURIComponent(APP)}/users/${encodeURIComponent('alice')}`;
+    const headers = { authorization: `Bearer ${TOKEN}`, accept: 'application/json' };
+    return () =>
+      new Promise((resolve, reject) => {
+        const req = http.request({ hostname: url.hostname, port: url.port, path, method: 'GET', headers, agent }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))) : reject(new Error(`HTTP ${res.statusCode}`))));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end();
+      });
   }
   if (client === 'fetch-signal') {
     const headers = { authorization: `Bearer ${TOKEN}`, accept: 'application/json' };

@@ -1,6 +1,6 @@
 /**
  * `npx tsx scripts/bench/profile-per-call.ts [concurrency] [calls]`: where per-call CPU goes, for
- * ours, ours without validation and bare fetch, each in a fresh process under `--cpu-prof` against
+ * ours (node:http transport), ours without validation, ours through fetch, bare node:http and bare fetch, each in a fresh process under `--cpu-prof` against
  * the bench server: self time by place (node internals, undici, gc, each file of the package) and
  * the package's busiest functions. A diagnosis for the per-call rows of bench/RESULTS.md (issue
  * 18), not a benchmark: CPU profiling slows everything down.
@@ -19,7 +19,7 @@ const pkg = join(prepared.pkgDir, 'dist/esm/');
 const place = (url: string, fn: string): string =>
   fn === '(idle)' ? 'idle' : fn === '(garbage collector)' ? 'gc' : url.includes(pkg) ? `package ${url.slice(url.indexOf(pkg) + pkg.length)}` : url.includes('undici') ? 'undici' : url.startsWith('node:') || url === '' ? 'node internals' : 'other';
 try {
-  for (const client of ['ours', 'ours-novalid', 'fetch']) {
+  for (const client of ['ours', 'ours-novalid', 'ours-fetch', 'node-http', 'fetch']) {
     const dir = tempDir('profile-per-call');
     const r = await runJsonChild<{ callsPerSec: number; cpuUsPerCall: number }>('per-call-client.ts', [client, String(calls), String(concurrency), '2000', server.baseUrl, prepared.esmEntry], {
       nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],

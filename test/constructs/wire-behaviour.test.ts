@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { watchArrayBuffers } from '../helpers/memory.js';
+import { transportUnderTest } from '../../templates/runtime/test-support/fake-service.js';
 import { generateConstructsPackage } from './wire-package.js';
 import { APP, json, ORG, startWireServer, type WireServer } from './wire-server.js';
 
@@ -17,7 +18,7 @@ let dir: string;
 let server: WireServer;
 let client: any;
 const newClient = (extra: object = {}) =>
-  new pkg.ImClient({ baseUrl: server.baseUrl, orgName: ORG, appName: APP, clientId: 'wire-client', clientSecret: 'wire-secret', internals: { sleep: async () => {}, random: () => 0 }, ...extra });
+  new pkg.ImClient({ baseUrl: server.baseUrl, orgName: ORG, appName: APP, clientId: 'wire-client', clientSecret: 'wire-secret', transport: transportUnderTest(), internals: { sleep: async () => {}, random: () => 0 }, ...extra });
 
 beforeAll(async () => {
   dir = await generateConstructsPackage();

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, CredentialsRevokedError, ImError, TimeoutError } from '../../generated/src/index.js';
 import { FAULTS, FaultServer } from './fault-server.js';
+import { transportUnderTest } from '../../templates/runtime/test-support/fake-service.js';
 import { expectedCell, ROWS, runCell, SEEDED_TOKEN, type Observed } from './matrix.js';
 
 const server = new FaultServer();
@@ -20,7 +21,7 @@ afterAll(async () => {
   await server.stop();
   const cells = ROWS.length * FAULTS.length;
   const width = Math.max(...ROWS.map((r) => r.name.length));
-  const lines = [`[fault-matrix] ${ROWS.length} call kinds × ${FAULTS.length} faults = ${cells} cells (${results.size} run)`];
+  const lines = [`[fault-matrix, ${transportUnderTest()} transport] ${ROWS.length} call kinds × ${FAULTS.length} faults = ${cells} cells (${results.size} run)`];
   lines.push(`${''.padEnd(width)} | ${FAULTS.map((f) => f.padEnd(8).slice(0, 8)).join(' ')}`);
   for (const row of ROWS) {
     const cellsText = FAULTS.map((f) => {

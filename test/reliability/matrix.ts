@@ -11,6 +11,8 @@ import {
   type StoredToken,
   type TokenStore,
 } from '../../generated/src/index.js';
+import { Agent, type ClientRequest } from 'node:http';
+import { transportUnderTest } from '../../templates/runtime/test-support/fake-service.js';
 import { closedPort, MATRIX_MAX_RESPONSE_BYTES, type Fault, type FaultServer, type SeenRequest } from './fault-server.js';
 
 export interface Row {
@@ -160,6 +162,17 @@ export interface CellOptions {
   extra?: Partial<ClientOptions>;
 }
 
+/** A keep-alive agent that counts the requests it carries to operations (not to /token). */
+function countingAgent(count: () => void): Agent {
+  const agent = new Agent({ keepAlive: true });
+  const addRequest = (agent as unknown as { addRequest: (req: ClientRequest, options: unknown) => void }).addRequest;
+  (agent as unknown as { addRequest: typeof addRequest }).addRequest = function (req, options) {
+    if (!req.path.endsWith('/token')) count();
+    return addRequest.call(this, req, options);
+  };
+  return agent;
+}
+
 export async function runCell(server: FaultServer, row: Row, fault: Fault, o: CellOptions = {}): Promise<Observed> {
   server.reset(fault);
   if (o.exchangeFault) server.exchangeFault = o.exchangeFault;
@@ -182,10 +195,16 @@ export async function runCell(server: FaultServer, row: Row, fault: Fault, o: Ce
     ...(storeFault ? { tokenStoreTimeoutMs: STORE_BUDGET_MS } : {}),
     maxResponseBytes: MATRIX_MAX_RESPONSE_BYTES,
     ...(o.logger ? { logger: o.logger } : {}),
-    fetch: (url, init) => {
-      if (!url.endsWith('/token')) attempts += 1;
-      return fetch(url, init);
-    },
+    // Attempts to operations are counted where each transport hands a request out: the fetch
+    // call, or the node agent (which the `agent` option lets the test give).
+    ...(transportUnderTest() === 'fetch'
+      ? {
+          fetch: (url: string, init: RequestInit) => {
+            if (!url.endsWith('/token')) attempts += 1;
+            return fetch(url, init);
+          },
+        }
+      : { agent: countingAgent(() => (attempts += 1)) }),
     internals: {
       now: () => now,
       random: () => 0.5,

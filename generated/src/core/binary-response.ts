@@ -6,7 +6,7 @@
  * or `cancel()` it: an unread body keeps its connection busy. The call's `timeoutMs`, deadline
  * and signal cover the request until the answer's headers; reading the body is up to you.
  */
-import { declaredLength } from '../internal/http-attempt.js';
+import { declaredLength, type ResponseHeaders } from '../internal/http-attempt.js';
 import { concatBytes } from '../internal/bytes.js';
 import { ImError, ResponseTooLargeError } from './errors.js';
 
@@ -21,7 +21,7 @@ export class BinaryResponse {
   readonly #status: number;
   #used = false;
 
-  constructor(init: { stream: ReadableStream<Uint8Array> | null | undefined; headers: Headers; limitBytes: number; operationId: string; status: number }) {
+  constructor(init: { stream: ReadableStream<Uint8Array> | null | undefined; headers: ResponseHeaders; limitBytes: number; operationId: string; status: number }) {
     this.#source = init.stream ?? null;
     this.#limit = init.limitBytes;
     this.#operationId = init.operationId;

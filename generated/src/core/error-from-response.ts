@@ -5,6 +5,7 @@
  */
 import type { RetryClass } from '../operation.js';
 import { SecretRedactor, redactHeaders } from '../internal/redact.js';
+import type { ResponseHeaders } from '../internal/http-attempt.js';
 import {
   AlreadyExistsError,
   ApiError,
@@ -84,7 +85,7 @@ export function revokedReason(parsed: ParsedErrorBody): 'app_deleted' | 'tenant_
 export function errorFromResponse(
   status: number,
   body: unknown,
-  headers: Headers | Record<string, string> | undefined,
+  headers: ResponseHeaders | Record<string, string> | undefined,
   ctx: ErrorContext,
 ): ApiError {
   const redactor = ctx.redactor ?? new SecretRedactor();

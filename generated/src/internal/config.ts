@@ -8,7 +8,8 @@ import { ConfigError } from '../core/errors.js';
 import type { ClientOptions, ClientSecretSource, ResponseDrift } from '../core/options.js';
 import { realSleep, type Sleep } from './call-scope.js';
 import { assertServerSide } from './server-only.js';
-import type { FetchLike } from './http-attempt.js';
+import type { Transport } from './http-attempt.js';
+import { chooseTransport, type TransportKind } from './transport/choose.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './send-with-retries.js';
 import type { Logger } from './logger.js';
 import { SDK_NAME, SDK_VERSION } from '../sdk-version.js';
@@ -24,7 +25,9 @@ export interface ResolvedConfig {
   maxRetries: number;
   timeoutMs: number;
   deadlineMs: number | undefined;
-  fetch: FetchLike;
+  /** Sends one attempt: the node:http transport or the fetch transport (transport/choose.ts). */
+  send: Transport;
+  transport: TransportKind;
   logger: Logger | undefined;
   tokenStore: TokenStore;
   tokenStoreTimeoutMs: number;
@@ -172,12 +175,7 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
   const { orgName, appName } = orgAndApp(o);
   const clientId = nonEmptyString('clientId', o.clientId, 'Give the client id shown in the console.');
   const clientSecret = secretSource(o.clientSecret);
-  const givenFetch = o.fetch ?? (globalThis.fetch as FetchLike | undefined);
-  if (typeof givenFetch !== 'function') {
-    throw new ConfigError('fetch', o.fetch === undefined ? 'this runtime has no global fetch; pass one.' : 'must be a function.');
-  }
-  // Called unbound: browsers and workers refuse a fetch called with another `this`.
-  const fetchImpl: FetchLike = o.fetch ? (input, init) => givenFetch(input, init) : (input, init) => globalThis.fetch(input, init);
+  const transport = chooseTransport(o, baseUrl);
   if (o.logger !== undefined && (typeof o.logger !== 'object' || o.logger === null)) {
     throw new ConfigError('logger', 'must be an object with any of debug/info/warn/error.');
   }
@@ -197,7 +195,8 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     maxRetries: number('maxRetries', o.maxRetries, 2, 0, true),
     timeoutMs: number('timeoutMs', o.timeoutMs, 60_000, 1, false, MAX_TIMER_MS),
     deadlineMs: o.deadlineMs === undefined ? undefined : number('deadlineMs', o.deadlineMs, 0, 1, false, MAX_TIMER_MS),
-    fetch: fetchImpl,
+    send: transport.send,
+    transport: transport.kind,
     logger: o.logger,
     tokenStore: tokenStoreOf(o.tokenStore),
     tokenStoreTimeoutMs: number('tokenStoreTimeoutMs', o.tokenStoreTimeoutMs, DEFAULT_STORE_BUDGET_MS, 1, false, MAX_TIMER_MS),

@@ -48,6 +48,10 @@ const SHARED_SESSION = Symbol('im-openapi.shared-session');
 /** Options that decide which App Token a client holds: overriding one starts a session of its own. */
 const IDENTITY_OPTIONS = ['baseUrl', 'orgName', 'appName', 'appKey', 'clientId', 'clientSecret', 'tokenStore'] as const;
 
+/** Carries the transport (its keep-alive connections) from `withOptions` when these options stay the same. */
+const SHARED_TRANSPORT = Symbol('im-openapi.shared-transport');
+const TRANSPORT_OPTIONS = ['baseUrl', 'transport', 'fetch', 'agent', 'proxy'] as const;
+
 export class ImCore {
   readonly #options: ClientOptions;
   readonly #config: ResolvedConfig;
@@ -61,9 +65,11 @@ export class ImCore {
   constructor(options: ClientOptions) {
     const config = resolveConfig(options);
     const shared = (options as { [SHARED_SESSION]?: Session })[SHARED_SESSION];
+    const sharedTransport = (options as { [SHARED_TRANSPORT]?: Pick<ResolvedConfig, 'send' | 'transport'> })[SHARED_TRANSPORT];
     this.#options = { ...options };
     delete (this.#options as { [SHARED_SESSION]?: Session })[SHARED_SESSION];
-    this.#config = config;
+    delete (this.#options as { [SHARED_TRANSPORT]?: unknown })[SHARED_TRANSPORT];
+    this.#config = sharedTransport ? { ...config, ...sharedTransport } : config;
     this.#redactor = shared?.redactor ?? new SecretRedactor();
     this.#state = shared?.state ?? { secret: config.clientSecret, revoked: undefined };
     if (typeof config.clientSecret === 'string') this.#redactor.add(config.clientSecret);
@@ -83,7 +89,7 @@ export class ImCore {
     });
     this.#gate = shared?.gate ?? new QuotaGate(config.now, config.sleep);
     this.#runtime = {
-      fetch: config.fetch,
+      send: this.#config.send,
       logger: this.#logger,
       gate: this.#gate,
       redactor: this.#redactor,
@@ -121,6 +127,9 @@ export class ImCore {
     const ownSession = IDENTITY_OPTIONS.some((name) => overrides[name] !== undefined && overrides[name] !== this.#options[name]);
     const session: Session = { tokens: this.#tokens, gate: this.#gate, redactor: this.#redactor, state: this.#state };
     const Ctor = this.constructor as new (options: ClientOptions) => this;
+    // one pool of connections for the clients derived with the same transport options
+    const sameTransport = TRANSPORT_OPTIONS.every((name) => overrides[name] === undefined || overrides[name] === this.#options[name]);
+    if (sameTransport) Object.assign(merged, { [SHARED_TRANSPORT]: { send: this.#config.send, transport: this.#config.transport } });
     return new Ctor(ownSession ? merged : Object.assign(merged, { [SHARED_SESSION]: session }));
   }
 
@@ -144,12 +153,16 @@ export class ImCore {
   get rateLimit(): RateLimitState {
     return this.#gate.view();
   }
-  /** True once the service said app_deleted / tenant_closed; every call then fails at once. */
+  /** How this client sends requests: 'node' (node:http, the default on Node) or 'fetch' (see the transport option). */
+  get transport(): 'node' | 'fetch' {
+    return this.#config.transport;
+  }
   /** Whether calls are validated before they are sent, unless a call's `validate` option says otherwise. */
   get validatesRequests(): boolean {
     return this.#config.validateRequests;
   }
 
+  /** True once the service said app_deleted / tenant_closed; every call then fails at once. */
   get credentialsRevoked(): boolean {
     return this.#state.revoked !== undefined;
   }

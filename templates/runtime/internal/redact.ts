@@ -5,6 +5,7 @@
  * Rule: the App Token, the client secret and any Authorization header value never appear in
  * an error, a log line or a printed object.
  */
+import type { ResponseHeaders } from './http-attempt.js';
 
 export const REDACTED = '***';
 
@@ -58,13 +59,13 @@ export function maskUrlQuery(url: string): string {
 
 /** Lower-cased copy of a header map with secret header values replaced by `***`. */
 export function redactHeaders(
-  headers: Headers | Record<string, string> | undefined,
+  headers: ResponseHeaders | Record<string, string> | undefined,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   if (!headers) return out;
   const entries: Iterable<[string, string]> =
-    typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function'
-      ? headersEntries(headers as Headers)
+    typeof (headers as ResponseHeaders).forEach === 'function' && typeof (headers as ResponseHeaders).get === 'function'
+      ? headersEntries(headers as ResponseHeaders)
       : Object.entries(headers as Record<string, string>);
   for (const [name, value] of entries) {
     const key = name.toLowerCase();
@@ -73,7 +74,7 @@ export function redactHeaders(
   return out;
 }
 
-function headersEntries(headers: Headers): Array<[string, string]> {
+function headersEntries(headers: ResponseHeaders): Array<[string, string]> {
   const list: Array<[string, string]> = [];
   headers.forEach((value, name) => list.push([name, value]));
   return list;

@@ -13,7 +13,7 @@ import {
 } from '../core/errors.js';
 import { errorFromResponse } from '../core/error-from-response.js';
 import type { CallScope, Sleep } from './call-scope.js';
-import { sendAttempt, type FetchLike } from './http-attempt.js';
+import type { Transport } from './http-attempt.js';
 import type { SafeLogger } from './logger.js';
 import type { QuotaGate } from './quota-gate.js';
 import { maskUrlQuery, redactHeaders, type SecretRedactor } from './redact.js';
@@ -35,7 +35,8 @@ export interface WithResponse<T> {
 
 /** What the loop needs from the client. */
 export interface RuntimeContext {
-  fetch: FetchLike;
+  /** Sends one attempt (node:http or fetch transport). */
+  send: Transport;
   logger: SafeLogger;
   gate: QuotaGate;
   redactor: SecretRedactor;
@@ -123,7 +124,7 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
     const attempt = scope.attempts;
     const started = rt.now();
     const timeoutMs = Math.max(1, Math.min(call.timeoutMs, scope.remainingMs() ?? Infinity));
-    const outcome = await sendAttempt({ fetch: rt.fetch, method: request.method, url: request.url, headers, body: request.body, timeoutMs, signal: scope.signal, maxBytes, ...(streamsStatus ? { streamsStatus } : {}), ...(request.oneShot ? { stream: true } : {}) });
+    const outcome = await rt.send({ method: request.method, url: request.url, headers, body: request.body, timeoutMs, signal: scope.signal, maxBytes, ...(streamsStatus ? { streamsStatus } : {}), ...(request.oneShot ? { stream: true } : {}) });
     const tookMs = rt.now() - started;
 
     if (outcome.kind === 'ended') throw scope.endError(outcome.cause);

@@ -120,6 +120,14 @@ function send(res: ServerResponse, reply: Reply): void {
   else write();
 }
 
+/**
+ * The transport the behaviour suite runs on: `fetch` in the vitest project fetch-transport
+ * (IM_TEST_TRANSPORT=fetch), else `node`, named explicitly so that a fallback cannot hide.
+ */
+export function transportUnderTest(): 'node' | 'fetch' {
+  return process.env.IM_TEST_TRANSPORT === 'fetch' ? 'fetch' : 'node';
+}
+
 /** A client with fast, deterministic retries (jitter 0 → no backoff wait) unless overridden. */
 export function makeClient(baseUrl: string, overrides: Partial<ClientOptions> = {}): ImCore {
   return new ImCore({
@@ -129,6 +137,7 @@ export function makeClient(baseUrl: string, overrides: Partial<ClientOptions> = 
     clientSecret: SECRET,
     timeoutMs: 2_000,
     internals: { random: () => 0 },
+    ...(overrides.fetch === undefined ? { transport: transportUnderTest() } : {}),
     ...overrides,
   });
 }

@@ -1,0 +1,116 @@
+// Copied by im-openapi from templates/runtime/internal/transport/node-proxy.ts. Do not edit here: edit the template and run `npm run generate`.
+/**
+ * Proxy support of the node transport (internal, unstable): which proxy a base URL goes
+ * through (HTTPS_PROXY / HTTP_PROXY / NO_PROXY, read as curl and undici's EnvHttpProxyAgent
+ * read them) and an agent that reaches the service through an HTTP CONNECT tunnel, kept alive
+ * like any other connection. No dependency: a CONNECT request and, for https, TLS over the
+ * tunnel's socket.
+ *
+ * The proxy's credentials (`http://user:pass@proxy:3128`) go only into Proxy-Authorization;
+ * every message names the proxy by `proxyLabel`, which never carries them.
+ */
+import type * as Http from 'node:http';
+import type * as Https from 'node:https';
+import type * as Tls from 'node:tls';
+import type { Duplex } from 'node:stream';
+
+/** The proxy for a request to `target`, from the environment; undefined: go direct. */
+export function proxyFromEnv(target: URL, env: Record<string, string | undefined>): string | undefined {
+  // lower case first, as curl and undici read them
+  const pick = (name: string): string | undefined => nonEmpty(env[name]) ?? nonEmpty(env[name.toUpperCase()]);
+  const proxy = target.protocol === 'https:' ? pick('https_proxy') : pick('http_proxy');
+  if (proxy === undefined) return undefined;
+  return bypassed(target, pick('no_proxy') ?? '') ? undefined : proxy;
+}
+
+function nonEmpty(v: string | undefined): string | undefined {
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+/**
+ * NO_PROXY: entries split by commas or spaces. `*` bypasses everything; `example.com` and
+ * `.example.com` match that host and its subdomains; `host:port` matches that port only; an IP
+ * matches itself. (No CIDR ranges, as in curl before 7.86 and undici.)
+ */
+export function bypassed(target: URL, noProxy: string): boolean {
+  const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const port = target.port || (target.protocol === 'https:' ? '443' : '80');
+  for (const raw of noProxy.split(/[\s,]+/)) {
+    let entry = raw.trim().toLowerCase();
+    if (entry === '') continue;
+    if (entry === '*') return true;
+    let entryPort: string | undefined;
+    const m = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(entry);
+    if (m) {
+      entry = m[1]!;
+      entryPort = m[2];
+    }
+    entry = entry.replace(/^\[|\]$/g, '').replace(/^\*?\./, '');
+    if (entryPort !== undefined && entryPort !== port) continue;
+    if (host === entry || host.endsWith(`.${entry}`)) return true;
+  }
+  return false;
+}
+
+/** The proxy URL without user info (for messages and logs). */
+export function proxyLabel(proxy: URL): string {
+  return `${proxy.protocol}//${proxy.host}`;
+}
+
+/** Parses a proxy URL; throws a plain Error (the caller names the option) that never repeats its credentials. */
+export function parseProxy(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text.includes('://') ? text : `http://${text}`);
+  } catch {
+    throw new Error('is not a URL like http://proxy.example:3128');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`must be an http:// or https:// proxy (got ${url.protocol})`);
+  return url;
+}
+
+type Builtins = { http: typeof Http; https: typeof Https; tls: typeof Tls };
+
+/**
+ * A keep-alive agent whose connections are CONNECT tunnels through `proxy` (https targets: TLS
+ * inside the tunnel, so the proxy sees only host:port).
+ */
+export function tunnelAgent(b: Builtins, secure: boolean, proxy: URL, agentOptions: Https.AgentOptions): Http.Agent {
+  const label = proxyLabel(proxy);
+  const credentials = proxy.username || proxy.password ? `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}` : undefined;
+  const proxyPort = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
+  const proxyHost = proxy.hostname.replace(/^\[|\]$/g, '');
+  const Base = (secure ? b.https.Agent : b.http.Agent) as typeof Http.Agent;
+  type Callback = (err: Error | null, socket?: Duplex) => void;
+
+  class TunnelAgent extends Base {
+    override createConnection(options: Http.ClientRequestArgs & Tls.ConnectionOptions, callback: Callback): undefined {
+      const host = String(options.host ?? options.hostname ?? 'localhost').replace(/^\[|\]$/g, '');
+      const target = `${host.includes(':') ? `[${host}]` : host}:${options.port}`;
+      const headers: Record<string, string> = { host: target };
+      if (credentials) headers['proxy-authorization'] = credentials;
+      const connect = (proxy.protocol === 'https:' ? b.https : b.http).request({ host: proxyHost, port: proxyPort, method: 'CONNECT', path: target, headers, agent: false, servername: proxyHost });
+      const fail = (why: string, code: string, cause?: unknown): void =>
+        callback(Object.assign(new Error(`proxy ${label}: ${why} (tunnel to ${target})`), { code, ...(cause !== undefined ? { cause } : {}) }));
+      connect.once('connect', (res: Http.IncomingMessage, socket: Duplex, head: Buffer) => {
+        if (res.statusCode !== 200) {
+          socket.destroy();
+          return fail(`answered ${res.statusCode ?? 0} to CONNECT${res.statusCode === 407 ? ' (proxy authentication required or refused)' : ''}`, 'ERR_PROXY_TUNNEL');
+        }
+        if (head.byteLength > 0) socket.unshift(head);
+        if (!secure) return callback(null, socket);
+        const tls = b.tls.connect({ ...options, socket, servername: options.servername ?? (isIp(host) ? undefined : host) } as Tls.ConnectionOptions);
+        callback(null, tls);
+      });
+      // the proxy's own address is in these messages; its credentials are not
+      connect.once('error', (err: Error & { code?: string }) => fail(`could not connect (${err.code ?? err.message})`, err.code ?? 'ERR_PROXY_TUNNEL', err));
+      connect.end();
+      return undefined;
+    }
+  }
+  return new TunnelAgent(agentOptions);
+}
+
+function isIp(host: string): boolean {
+  return /^[\d.]+$/.test(host) || host.includes(':');
+}
