@@ -73,6 +73,9 @@ describe('bench harness (smoke)', () => {
     // 7. upload: every byte arrived, throughput and memory measured
     expect(r.upload.serverBytes).toBe(2 * r.upload.runs * r.upload.total);
     for (const row of r.upload.rows) expect(positive(row.mbPerSec) && positive(row.peakRssMiB), row.mode).toBe(true);
+    // 8. quota: both rows (with and without the shared limiter) counted by the quota server
+    expect(r.quota.rows.map((x: any) => x.limiterPerSecond)).toEqual([0.9 * r.quota.quotaPerSecond, null]);
+    for (const row of r.quota.rows) expect(positive(row.requests) && positive(row.throughputPerS), row.label).toBe(true);
 
     // the written file has every section and the table against the targets
     const text = readFileSync(md, 'utf8');

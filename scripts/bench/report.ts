@@ -105,6 +105,20 @@ export function targets(r: BenchResults): TargetRow[] {
       pass: null,
     });
   }
+  if (r.quota) {
+    const [shared, none] = r.quota.rows;
+    const R = r.quota.quotaPerSecond;
+    rows.push({
+      target: `8. Fleet of 4 processes × 50 at a quota of ${R}/s, shared limiter at 0.9 R: 429s < 1 % and throughput ≥ 0.85 R`,
+      measured: `${num(shared!.rateLimitedPct, 2)} % 429 of ${num(shared!.requests)} requests; ${num(shared!.throughputPerS, 1)}/s = ${num(shared!.ofQuota, 3)} R; ${num(shared!.redisCommandsPerCall, 2)} Redis commands per attempt`,
+      pass: shared!.rateLimitedPct < 1 && shared!.ofQuota >= 0.85,
+    });
+    rows.push({
+      target: '8. The same fleet without the limiter (no target: reported)',
+      measured: `${num(none!.rateLimitedPct, 2)} % 429 of ${num(none!.requests)} requests; ${num(none!.throughputPerS, 1)}/s = ${num(none!.ofQuota, 3)} R`,
+      pass: null,
+    });
+  }
   return rows;
 }
 
@@ -310,6 +324,17 @@ export function renderResults(r: BenchResults): string {
     p(`${mib(u.total / 2 ** 20)} from an async generator of 64 KiB chunks (never held whole) to the bench server (its own process; it counts the bytes and keeps none: ${num(u.serverBytes / 2 ** 20)} MiB received in all), in ${mib(u.partSize / 2 ** 20)} parts, ${u.concurrency} in flight; ${u.runs} runs each, alternating. Memory sampled every 10 ms (and at each progress callback) in the uploading process: peak RSS, peak \`process.memoryUsage().arrayBuffers\` (where part bytes live); the maxima over the runs.`, '');
     p('| client | MB/s (median) | peak RSS | RSS growth | peak arrayBuffers | parts | MB/s per run |', '|---|---|---|---|---|---|---|');
     for (const row of u.rows) p(`| ${row.label} | ${num(row.mbPerSec)} | ${mib(row.peakRssMiB)} | ${mib(row.rssGrowthMiB)} | ${mib(row.peakArrayBuffersMiB)} | ${row.parts} | ${row.runsMbPerSec.join(', ')} |`);
+    p('');
+  }
+
+  if (r.quota) {
+    const q = r.quota;
+    p('## 8. Quota at fleet scale', '');
+    p(`A quota server (\`test/fixtures/quota/quota-server.ts\`, its own process, 127.0.0.1) lets ${q.quotaPerSecond} requests/s of the application through (a token bucket refilled at R/s holding at most R) and answers 429 with Retry-After: 1 above it. ${q.processes} client processes × concurrency ${q.concurrency} call \`users.get\` in a loop for ${num(q.warmupMs / 1000, 1)} s of warm-up + ${num(q.measureMs / 1000, 1)} s measured, sharing the App Token through RedisTokenStore on one private redis-server; with the shared limiter they also share RedisQuotaStore with \`rateLimit: { perSecond: 0.9 R }\`. Figures are the server's counts in the measured windows; ${q.runs} run(s) per row, alternating. Redis commands: counted by each client process around its Redis client (token and quota stores), per attempt sent.`, '');
+    p('| row | requests | 429 | 429 % | throughput | ÷ R | Redis commands per attempt |', '|---|---|---|---|---|---|---|');
+    for (const row of q.rows) p(`| ${row.label} | ${num(row.requests)} | ${num(row.rateLimited)} | ${num(row.rateLimitedPct, 2)} | ${num(row.throughputPerS, 1)}/s | ${num(row.ofQuota, 3)} | ${num(row.redisCommandsPerCall, 2)} |`);
+    p('', 'Each run:', '', '| limiter | requests | 429 % | ÷ R | client outcomes |', '|---|---|---|---|---|');
+    for (const s of q.samples) p(`| ${s.limiterPerSecond === null ? 'none' : `${num(s.limiterPerSecond)}/s`} | ${num(s.requests)} | ${num(s.rateLimitedPct, 2)} | ${num(s.ofQuota, 3)} | ${Object.entries(s.clientOutcomes).map(([k, v]) => `${k} ${v}`).join(', ')} |`);
     p('');
   }
 

@@ -16,13 +16,14 @@ import { benchColdStart, type ColdStartResult } from './cold-start.js';
 import { benchGeneration, type GenerationResult } from './generation.js';
 import { cleanupTemp, compileChildren, load1, machine, ROOT, versionOf } from './lib.js';
 import { benchPerCall, type PerCallResult } from './per-call.js';
+import { benchQuota, type QuotaResult } from './quota.js';
 import { preparePackage } from './prepare.js';
 import { renderResults } from './report.js';
 import { benchSize, type SizeResult } from './size.js';
 import { benchTypecheck, type TypecheckResult } from './typecheck.js';
 import { benchUpload, type UploadResult } from './upload.js';
 
-export const SECTIONS = ['generation', 'per-call', 'cold-start', 'size', 'typecheck', 'callbacks', 'upload'] as const;
+export const SECTIONS = ['generation', 'per-call', 'cold-start', 'size', 'typecheck', 'callbacks', 'upload', 'quota'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface Counts {
@@ -32,6 +33,7 @@ export interface Counts {
   typecheckRuns: number;
   callbacks: { rounds: number; iter1: number; iter100: number };
   upload: { total: number; partSize: number; concurrency: number; runs: number };
+  quota: { quotaPerSecond: number; warmupMs: number; measureMs: number; runs: number };
 }
 
 const FULL: Counts = {
@@ -41,6 +43,7 @@ const FULL: Counts = {
   typecheckRuns: 5,
   callbacks: { rounds: 9, iter1: 20_000, iter100: 400 },
   upload: { total: 200 * 2 ** 20, partSize: 8 * 2 ** 20, concurrency: 3, runs: 3 },
+  quota: { quotaPerSecond: 200, warmupMs: 2_000, measureMs: 8_000, runs: 2 },
 };
 const SMOKE: Counts = {
   generationRuns: 1,
@@ -49,6 +52,7 @@ const SMOKE: Counts = {
   typecheckRuns: 1,
   callbacks: { rounds: 1, iter1: 100, iter100: 5 },
   upload: { total: 3 * 2 ** 20, partSize: 2 ** 20, concurrency: 2, runs: 1 },
+  quota: { quotaPerSecond: 100, warmupMs: 500, measureMs: 1_000, runs: 1 },
 };
 
 export interface BenchResults {
@@ -68,6 +72,7 @@ export interface BenchResults {
   typecheck?: TypecheckResult;
   callbacks?: CallbacksResult;
   upload?: UploadResult;
+  quota?: QuotaResult;
 }
 
 function arg(name: string): string | undefined {
@@ -139,6 +144,7 @@ async function main(): Promise<void> {
     });
     results.callbacks = await section('callbacks', () => benchCallbacks({ pkgDir: prepared.pkgDir, ...counts.callbacks }));
     results.upload = await section('upload', () => benchUpload({ ...counts.upload, esmEntry: prepared.esmEntry }));
+    results.quota = await section('quota', () => benchQuota(counts.quota));
   } finally {
     cleanupTemp();
   }

@@ -260,6 +260,39 @@ export class RateLimitPausedError extends ImError {
 }
 
 /**
+ * The client-side rate limit (`rateLimit` option) or the token exchange pacing (120 a minute per
+ * source IP) would make this call wait longer than it may: past its deadline, or past
+ * `rateLimit.maxWaitMs`. Nothing was sent.
+ */
+export class RateLimitWaitError extends ImError {
+  readonly code = 'rate_limit_wait' as const;
+  readonly sent = false as const;
+  readonly operationId: string;
+  /** What the call waited for: a send slot of the rate limit, or a token exchange slot of this host. */
+  readonly limit: 'rateLimit' | 'exchangePacing';
+  /** Ms the call had waited when it was given up. */
+  readonly waitedMs: number;
+  /** The wait it would have needed, as far as known (at least this much). */
+  readonly neededMs: number;
+  /** The call's budget: its remaining deadline or rateLimit.maxWaitMs, whichever was shorter. */
+  readonly budgetMs: number;
+  constructor(init: { operationId: string; limit: 'rateLimit' | 'exchangePacing'; waitedMs: number; neededMs: number; budgetMs: number; perSecond: number; cause?: unknown }) {
+    const what = init.limit === 'rateLimit' ? `a send slot of the client's rateLimit (${init.perSecond}/s)` : `a token exchange slot of this host (the service allows 120 a minute per source IP)`;
+    super(
+      `${init.operationId} was not sent: it would wait at least ${Math.round(init.neededMs)} ms for ${what}, longer than its budget of ` +
+        `${Math.round(init.budgetMs)} ms (its deadline or rateLimit.maxWaitMs). Lower the call rate, raise deadlineMs or rateLimit.maxWaitMs, ` +
+        "or send bulk work with priority 'background' so interactive calls go first.",
+      init.cause !== undefined ? { cause: init.cause } : undefined,
+    );
+    this.operationId = init.operationId;
+    this.limit = init.limit;
+    this.waitedMs = Math.round(init.waitedMs);
+    this.neededMs = Math.round(init.neededMs);
+    this.budgetMs = Math.round(init.budgetMs);
+  }
+}
+
+/**
  * `details.reason` app_deleted or tenant_closed: the credentials are gone for good. The client
  * has discarded them; every later call of this client fails at once with this error.
  */

@@ -27,6 +27,7 @@ export {
   PaginationCycleError,
   PermissionDeniedError,
   RateLimitPausedError,
+  RateLimitWaitError,
   RateLimitedError,
   ResponseTooLargeError,
   TenantUnavailableError,
@@ -44,8 +45,10 @@ export { browserLikeScope } from '../internal/server-only.js';
 export { MemoryTokenStore } from '../internal/token-manager.js';
 export type { RateLimitState } from '../internal/quota-gate.js';
 export type { StoredToken, TokenEvent, TokenStore } from '../internal/token-manager.js';
-export { RedisTokenStore, StoreTimeoutError, fromIoredis, fromNodeRedis } from '../stores/index.js';
-export type { RedisCommandClient, RedisTokenStoreOptions } from '../stores/index.js';
+export { MemoryQuotaStore, RedisQuotaStore, RedisTokenStore, StoreTimeoutError, fromIoredis, fromNodeRedis } from '../stores/index.js';
+export type { QuotaCounters, QuotaReservation, QuotaStore, RedisCommandClient, RedisQuotaStoreOptions, RedisTokenStoreOptions } from '../stores/index.js';
+export type { CallPriority, FleetRateLimitState, RateLimitMetrics, RateLimitOptions } from '../internal/quota-control.js';
+export type { RateSpec } from '../internal/gcra.js';
 export type { Logger } from '../internal/logger.js';
 export type {
   DedupeKeySpec,

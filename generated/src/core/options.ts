@@ -6,6 +6,8 @@ import type { Sleep } from '../internal/call-scope.js';
 import type { FetchLike } from '../internal/http-attempt.js';
 import type { Logger } from '../internal/logger.js';
 import type { TokenEvent, TokenStore } from '../internal/token-manager.js';
+import type { CallPriority, RateLimitOptions } from '../internal/quota-control.js';
+import type { QuotaStore } from '../stores/quota-store.js';
 import type { CredentialsRevokedError } from './errors.js';
 import type { ValidationIssue } from '../operation.js';
 
@@ -112,6 +114,18 @@ export interface ClientOptions {
    * `headers` option wins). Authorization and Content-Type are always set by the client.
    */
   defaultHeaders?: Record<string, string> | undefined;
+  /**
+   * Where the application's OpenAPI quota is shared by a fleet (e.g. `new RedisQuotaStore({ client })`):
+   * a 429 closes the gate for every process, `rateLimit` draws from one schedule, token exchanges
+   * are paced per host, counters add up per fleet. Default: this client alone.
+   */
+  quotaStore?: QuotaStore | undefined;
+  /**
+   * A client-side rate limit, e.g. `{ perSecond: 0.9 * quota }`: calls wait for a send slot
+   * (interactive before background) instead of collecting 429s. With `quotaStore` the rate is the
+   * whole fleet's. Default: none.
+   */
+  rateLimit?: RateLimitOptions | undefined;
   /** Called once when the service says app_deleted / tenant_closed. */
   onCredentialsRevoked?: ((error: CredentialsRevokedError) => void) | undefined;
   /**
@@ -176,4 +190,9 @@ export interface RequestOptions {
   contentType?: string | undefined;
   /** Largest success body read for this call, in bytes (default: the client's maxResponseBytes). */
   maxResponseBytes?: number | undefined;
+  /**
+   * Who goes first for a send slot of `rateLimit`: 'interactive' (default) calls before
+   * 'background' ones (the batch helpers' default), so bulk work never starves them.
+   */
+  priority?: CallPriority | undefined;
 }

@@ -96,7 +96,9 @@ export async function sendInBatches<TResult>(
   if (!Array.isArray(list) || list.length === 0) {
     throw new ValidationError(op.id, [{ pointer: `/${split.field}`, rule: 'minItems', message: `\`${split.field}\` must be a non-empty list` }]);
   }
-  const { concurrency = DEFAULT_CONCURRENCY, settled = false, ...requestOptions } = options;
+  // Bulk work yields to the client's interactive calls for rateLimit slots unless told otherwise.
+  const { concurrency = DEFAULT_CONCURRENCY, settled = false, priority = 'background', ...rest } = options;
+  const requestOptions = { ...rest, priority };
   // the client's default applies when the call says nothing (a client built with validateRequests: false)
   const validate = requestOptions.validate ?? client.validatesRequests;
   if (validate) {

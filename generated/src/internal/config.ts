@@ -15,6 +15,8 @@ import type { Logger } from './logger.js';
 import { SDK_NAME, SDK_VERSION } from '../sdk-version.js';
 import { MemoryTokenStore, type TokenEvent, type TokenStore } from './token-manager.js';
 import type { CredentialsRevokedError } from '../core/errors.js';
+import { resolveQuotaStore, resolveRateLimit, type ResolvedRateLimit } from './quota-control.js';
+import type { QuotaStore } from '../stores/quota-store.js';
 
 export interface ResolvedConfig {
   baseUrl: string;
@@ -39,6 +41,8 @@ export interface ResolvedConfig {
   tokenRefreshMarginMs: number | undefined;
   onTokenEvent: ((event: TokenEvent) => void) | undefined;
   onCredentialsRevoked: ((error: CredentialsRevokedError) => void) | undefined;
+  quotaStore: QuotaStore | undefined;
+  rateLimit: ResolvedRateLimit | undefined;
   /** Sent with every request (lower-case names): the User-Agent, then the defaultHeaders option. */
   baseHeaders: Record<string, string>;
   random: () => number;
@@ -208,6 +212,8 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     tokenRefreshMarginMs: o.tokenRefreshMarginMs === undefined ? undefined : number('tokenRefreshMarginMs', o.tokenRefreshMarginMs, 0, 0),
     onTokenEvent: optionalFunction('onTokenEvent', o.onTokenEvent),
     onCredentialsRevoked: optionalFunction('onCredentialsRevoked', o.onCredentialsRevoked),
+    quotaStore: resolveQuotaStore(o.quotaStore),
+    rateLimit: resolveRateLimit(o.rateLimit),
     baseHeaders: { 'user-agent': userAgent(), ...checkedHeaders('defaultHeaders', o.defaultHeaders) },
     random: internals.random ?? Math.random,
     sleep: internals.sleep ?? realSleep,

@@ -5,3 +5,7 @@ export { DEFAULT_STORE_BUDGET_MS, StoreTimeoutError, withStoreBudget } from './s
 export type { RedisTokenStoreOptions } from './redis-token-store.js';
 export { fromIoredis, fromNodeRedis } from './redis-client.js';
 export type { RedisCommandClient } from './redis-client.js';
+export { MemoryQuotaStore } from './quota-store.js';
+export type { QuotaCounters, QuotaReservation, QuotaStore } from './quota-store.js';
+export { RedisQuotaStore } from './redis-quota-store.js';
+export type { RedisQuotaStoreOptions } from './redis-quota-store.js';

@@ -11,7 +11,8 @@ import { CallScope } from '../internal/call-scope.js';
 import { checkedHeaders, MAX_TIMER_MS, resolveConfig, type ResolvedConfig } from '../internal/config.js';
 import { fillDedupeKey } from '../internal/dedupe-key.js';
 import { safeLogger, type SafeLogger } from '../internal/logger.js';
-import { QuotaGate, type RateLimitState } from '../internal/quota-gate.js';
+import { QuotaGate } from '../internal/quota-gate.js';
+import { QuotaControl, quotaKey, type FleetRateLimitState } from '../internal/quota-control.js';
 import { SecretRedactor } from '../internal/redact.js';
 import { nearMissIssues } from '../internal/near-miss.js';
 import { asParams, buildRequest } from '../internal/request-builder.js';
@@ -38,6 +39,8 @@ async function loadValidator(op: OperationSpec): Promise<RequestValidator> {
 interface Session {
   tokens: TokenManager;
   gate: QuotaGate;
+  /** Absent when the new client has a rateLimit of its own (it still shares the gate). */
+  quota: QuotaControl | undefined;
   redactor: SecretRedactor;
   state: { secret: ClientSecretSource | undefined; revoked: CredentialsRevokedError | undefined };
 }
@@ -46,7 +49,7 @@ interface Session {
 const SHARED_SESSION = Symbol('im-openapi.shared-session');
 
 /** Options that decide which App Token a client holds: overriding one starts a session of its own. */
-const IDENTITY_OPTIONS = ['baseUrl', 'orgName', 'appName', 'appKey', 'clientId', 'clientSecret', 'tokenStore'] as const;
+const IDENTITY_OPTIONS = ['baseUrl', 'orgName', 'appName', 'appKey', 'clientId', 'clientSecret', 'tokenStore', 'quotaStore'] as const;
 
 /** Carries the transport (its keep-alive connections) from `withOptions` when these options stay the same. */
 const SHARED_TRANSPORT = Symbol('im-openapi.shared-transport');
@@ -60,6 +63,7 @@ export class ImCore {
   readonly #tokens: TokenManager;
   readonly #runtime: RuntimeContext;
   readonly #gate: QuotaGate;
+  readonly #quota: QuotaControl;
   readonly #state: Session['state'];
 
   constructor(options: ClientOptions) {
@@ -88,10 +92,14 @@ export class ImCore {
       logger: this.#logger,
     });
     this.#gate = shared?.gate ?? new QuotaGate(config.now, config.sleep);
+    this.#quota = shared?.quota ?? new QuotaControl({
+      gate: this.#gate, store: config.quotaStore, rateLimit: config.rateLimit, key: quotaKey(config.baseUrl, config.orgName, config.appName), now: config.now, sleep: config.sleep, logger: this.#logger,
+    });
     this.#runtime = {
       send: this.#config.send,
       logger: this.#logger,
       gate: this.#gate,
+      quota: this.#quota,
       redactor: this.#redactor,
       now: config.now,
       sleep: config.sleep,
@@ -125,7 +133,7 @@ export class ImCore {
     if (overrides.orgName !== undefined || overrides.appName !== undefined) delete merged.appKey;
     for (const [name, value] of Object.entries(overrides)) if (value !== undefined) (merged as unknown as Record<string, unknown>)[name] = value;
     const ownSession = IDENTITY_OPTIONS.some((name) => overrides[name] !== undefined && overrides[name] !== this.#options[name]);
-    const session: Session = { tokens: this.#tokens, gate: this.#gate, redactor: this.#redactor, state: this.#state };
+    const session: Session = { tokens: this.#tokens, gate: this.#gate, quota: overrides.rateLimit === undefined ? this.#quota : undefined, redactor: this.#redactor, state: this.#state };
     const Ctor = this.constructor as new (options: ClientOptions) => this;
     // one pool of connections for the clients derived with the same transport options
     const sameTransport = TRANSPORT_OPTIONS.every((name) => overrides[name] === undefined || overrides[name] === this.#options[name]);
@@ -148,10 +156,12 @@ export class ImCore {
   /**
    * The client-wide pause after a 429 (the quota is per application): `pausedUntil` (epoch ms, or
    * null when calls go out), `remainingMs`, and `clear()` to open it now. A pause lasts at most
-   * 1 hour whatever Retry-After says.
+   * 1 hour whatever Retry-After says. With a `quotaStore` the pause is the fleet's. `metrics`:
+   * this client's calls sent, waited (count, ms), throttled, 429s, gate state;
+   * `fleetMetrics()`: the same totals of every process sharing the quota store.
    */
-  get rateLimit(): RateLimitState {
-    return this.#gate.view();
+  get rateLimit(): FleetRateLimitState {
+    return this.#quota.view();
   }
   /** How this client sends requests: 'node' (node:http, the default on Node) or 'fetch' (see the transport option). */
   get transport(): 'node' | 'fetch' {
@@ -210,6 +220,7 @@ export class ImCore {
         timeoutMs: options.timeoutMs ?? this.#config.timeoutMs,
         scope,
         maxResponseBytes: options.maxResponseBytes ?? this.#config.maxResponseBytes,
+        ...(options.priority ? { priority: options.priority } : {}),
       });
       if ((options.validateResponse ?? this.#config.validateResponses) && op.loadValidator) await this.#reportDrift(op, result);
       return result;
@@ -316,7 +327,10 @@ export class ImCore {
 
 function checkRequestOptions(options: RequestOptions): Record<string, string> {
   if (typeof options !== 'object' || options === null) throw new ConfigError('requestOptions', 'must be an object.');
-  const { maxRetries, timeoutMs, deadlineMs, headers, signal, maxResponseBytes } = options;
+  const { maxRetries, timeoutMs, deadlineMs, headers, signal, maxResponseBytes, priority } = options;
+  if (priority !== undefined && priority !== 'interactive' && priority !== 'background') {
+    throw new ConfigError('requestOptions.priority', `must be 'interactive' or 'background' (got ${String(priority)}).`);
+  }
   // (contentType is checked against the operation's media types when the request is built)
   if (maxResponseBytes !== undefined && !(Number.isInteger(maxResponseBytes) && maxResponseBytes > 0)) {
     throw new ConfigError('requestOptions.maxResponseBytes', `must be an integer > 0 (got ${String(maxResponseBytes)}).`);

@@ -16,6 +16,7 @@ import type { CallScope, Sleep } from './call-scope.js';
 import type { Transport } from './http-attempt.js';
 import type { SafeLogger } from './logger.js';
 import type { QuotaGate } from './quota-gate.js';
+import type { CallPriority, QuotaControl } from './quota-control.js';
 import { maskUrlQuery, redactHeaders, type SecretRedactor } from './redact.js';
 import { wireOf, type BuiltRequest } from './request-builder.js';
 import { backoffDelayMs, isRetryableStatus, parseRetryAfterMs, type RetryPolicy } from './retry.js';
@@ -39,6 +40,8 @@ export interface RuntimeContext {
   send: Transport;
   logger: SafeLogger;
   gate: QuotaGate;
+  /** The fleet side of the quota: shared gate, rate limit, exchange pacing, counters. */
+  quota?: QuotaControl;
   redactor: SecretRedactor;
   now: () => number;
   sleep: Sleep;
@@ -66,6 +69,8 @@ export interface CallSettings {
   scope: CallScope;
   /** Largest success body read, in bytes (default DEFAULT_MAX_RESPONSE_BYTES). */
   maxResponseBytes?: number;
+  /** Who goes first for a rate limit slot (default interactive). */
+  priority?: CallPriority;
 }
 
 /** Default bound of a success body (JSON, text or binary), in bytes: 64 MiB. */
@@ -95,16 +100,21 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
     const revoked = rt.revokedError(op.id);
     if (revoked) throw revoked;
     if (scope.isDone()) throw scope.endError();
+    rt.quota?.readGate();
     const gated = rt.gate.remainingMs();
-    if (gated > rt.maxRetryAfterMs) throw rt.gate.notSentError(op.id, scope.attempts, rt.maxRetryAfterMs);
+    if (gated > rt.maxRetryAfterMs) {
+      rt.quota?.count('throttled');
+      throw rt.gate.notSentError(op.id, scope.attempts, rt.maxRetryAfterMs);
+    }
     if (gated > 0) {
       rt.logger.debug(`${op.id} waits ${gated} ms: the client is paused by an earlier 429`);
       try {
-        await rt.gate.wait(scope.signal);
+        rt.quota?.countWait(await rt.gate.wait(scope.signal));
       } catch {
         throw scope.endError();
       }
     }
+    if (rt.quota && op.isTokenExchange) await rt.quota.paceExchange(op.id, scope);
     let token: string | undefined;
     if (op.auth) {
       try {
@@ -115,12 +125,19 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
       }
       rt.redactor.add(token);
     }
+    // The slot last, right before sending: slots held while a token is exchanged went out in one clump.
+    if (rt.quota?.limited) {
+      await rt.quota.acquire(op.id, call.priority, scope);
+      // A 429 closed the gate while this call waited for its slot: wait it out, then take a new one.
+      if (rt.gate.remainingMs() > 0) continue;
+    }
     const headers: Record<string, string> = { accept: 'application/json', ...rt.baseHeaders, ...call.headers };
     if (request.headers) Object.assign(headers, request.headers);
     if (request.body !== undefined) headers['content-type'] = request.contentType ?? 'application/json';
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
 
     scope.attempts += 1;
+    rt.quota?.count('sent');
     const attempt = scope.attempts;
     const started = rt.now();
     const timeoutMs = Math.max(1, Math.min(call.timeoutMs, scope.remainingMs() ?? Infinity));
@@ -194,6 +211,7 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
     if (status === 429) {
       // No (usable) Retry-After: back off as after a failure, but never less than half a second.
       const wait = retryAfterMs ?? Math.max(500, backoffDelayMs(resends + 1, rt.random));
+      rt.quota?.rateLimited(retryAfterMs ?? wait);
       if (retryAfterMs !== undefined && retryAfterMs > rt.maxRetryAfterMs) {
         rt.gate.pauseUntil(rt.now() + retryAfterMs);
         throw errorFromResponse(status, bodyText, resHeaders, { ...ctx, hint: `Retry-After asks for ${retryAfterMs} ms, more than maxRetryAfterMs (${rt.maxRetryAfterMs} ms); not waiting. Retry after retryAfterMs, or raise maxRetryAfterMs.` });

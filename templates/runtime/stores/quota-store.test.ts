@@ -1,0 +1,174 @@
+/**
+ * Issue 20: one behaviour suite for both quota stores (MemoryQuotaStore; RedisQuotaStore on a
+ * private real redis-server through node-redis), then Redis stopped mid-run under a client with
+ * a shared rate limit: it degrades to per-process limiting and gate, never a hang.
+ */
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedisServer, type RedisServerHandle } from '../../../test/fixtures/callbacks/redis-server.js';
+import { apiError, makeClient, ops, recordingLogger, startFakeService } from '../test-support/fake-service.js';
+import { fromNodeRedis } from './redis-client.js';
+import { MemoryQuotaStore, type QuotaStore } from './quota-store.js';
+import { RedisQuotaStore } from './redis-quota-store.js';
+
+let server: RedisServerHandle;
+let redis: ReturnType<typeof createClient>;
+beforeAll(async () => {
+  server = await startRedisServer();
+  redis = createClient({ url: server.url });
+  await redis.connect();
+});
+afterAll(async () => {
+  await redis?.close().catch(() => undefined);
+  await server?.stop();
+});
+
+let n = 0;
+const fresh = (): string => `t${++n}-${Date.now()}`;
+
+describe.each([
+  ['MemoryQuotaStore', () => new MemoryQuotaStore()],
+  ['RedisQuotaStore', () => new RedisQuotaStore({ client: fromNodeRedis(redis) })],
+] as Array<[string, () => QuotaStore]>)('%s', (_name, make) => {
+  it('hands out slots on one schedule: burst at once, then one per interval; past maxWaitMs nothing is taken', async () => {
+    const store = make();
+    const key = fresh();
+    const rate = { perSecond: 10, burst: 2 };
+    const waits: number[] = [];
+    for (let i = 0; i < 5; i++) waits.push((await store.reserve(key, rate, 10_000, `${key}:gate`)).waitMs);
+    expect(waits.slice(0, 2)).toEqual([0, 0]);
+    // ~100, ~200, ~300 ms, less the time the calls took
+    waits.slice(2).forEach((w, i) => {
+      expect(w).toBeGreaterThan((i + 1) * 100 - 50);
+      expect(w).toBeLessThanOrEqual((i + 1) * 100);
+    });
+    const refused = await store.reserve(key, rate, 50, `${key}:gate`);
+    expect(refused.reserved).toBe(false);
+    expect(refused.waitMs).toBeGreaterThan(350);
+    const next = await store.reserve(key, rate, 10_000, `${key}:gate`);
+    expect(next.waitMs).toBeLessThanOrEqual(refused.waitMs + 1); // the refusal took no slot
+  });
+
+  it('the gate: closed for ms, never shortened, read by reserve and sync, opened by openGate', async () => {
+    const store = make();
+    const key = fresh();
+    const gate = `${key}:gate`;
+    expect(await store.sync(key, gate)).toBe(0);
+    await store.closeGate(gate, 2_000);
+    await store.closeGate(gate, 500); // shorter: ignored
+    const left = await store.sync(key, gate);
+    expect(left).toBeGreaterThan(1_800);
+    expect(left).toBeLessThanOrEqual(2_000);
+    expect((await store.reserve(key, { perSecond: 100, burst: 1 }, 1_000, gate)).gateMs).toBeGreaterThan(1_800);
+    await store.openGate(gate);
+    expect(await store.sync(key, gate)).toBe(0);
+  });
+
+  it('adds the counters of every writer', async () => {
+    const store = make();
+    const key = fresh();
+    await store.sync(key, `${key}:gate`, { sent: 3, rateLimited: 1 });
+    await store.reserve(key, { perSecond: 100, burst: 5 }, 1_000, `${key}:gate`, { sent: 2, waited: 1, waitedMs: 40.4, throttled: 1 });
+    expect(await store.counters(key)).toEqual({ sent: 5, waited: 1, waitedMs: 40, throttled: 1, rateLimited: 1 });
+  });
+});
+
+describe('RedisQuotaStore specifics', () => {
+  it('schedules by Redis time: two stores (two processes) draw from one schedule', async () => {
+    const a = new RedisQuotaStore({ client: fromNodeRedis(redis) });
+    const b = new RedisQuotaStore({ client: fromNodeRedis(redis) });
+    const key = fresh();
+    const rate = { perSecond: 20, burst: 1 };
+    const waits = [];
+    for (let i = 0; i < 6; i++) waits.push((await (i % 2 ? a : b).reserve(key, rate, 10_000, `${key}:gate`)).waitMs);
+    expect(waits[0]).toBe(0);
+    expect(waits[5]).toBeGreaterThan(200); // 5 intervals of 50 ms, not 2.5 per store
+  });
+
+  it('reloads its script after SCRIPT FLUSH (a restarted Redis)', async () => {
+    const store = new RedisQuotaStore({ client: fromNodeRedis(redis) });
+    const key = fresh();
+    await store.sync(key, `${key}:gate`);
+    await redis.scriptFlush();
+    await expect(store.sync(key, `${key}:gate`, { sent: 1 })).resolves.toBe(0);
+    expect((await store.counters(key)).sent).toBe(1);
+  });
+});
+
+describe('the fleet gate through Redis (two clients with their own stores stand for two processes)', () => {
+  it("a 429 to one closes the other's gate within the read interval; both send again together", async () => {
+    let refuse = true;
+    const svc = await startFakeService({
+      handle: (req) => (refuse && req.path.endsWith('/first') ? ((refuse = false), apiError(429, 'rate_limited', undefined, { 'retry-after': '1' })) : { status: 200, body: {} }),
+    });
+    const a = makeClient(svc.baseUrl, { quotaStore: new RedisQuotaStore({ client: fromNodeRedis(redis) }), appKey: 'gate#app' });
+    const b = makeClient(svc.baseUrl, { quotaStore: new RedisQuotaStore({ client: fromNodeRedis(redis) }), appKey: 'gate#app', clientId: 'client-2' });
+    await Promise.all([a.request(ops.usersGet, { username: 'warm-a' }), b.request(ops.usersGet, { username: 'warm-b' })]);
+    const first = a.request(ops.usersGet, { username: 'first' });
+    await new Promise((r) => setTimeout(r, 150));
+    // b reads the fleet gate in the background (never on a call's path): a call may go out before the read lands
+    await b.request(ops.usersGet, { username: 'b-read' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(b.rateLimit.metrics.gate).toBe('closed');
+    const started = Date.now();
+    await b.request(ops.usersGet, { username: 'b-after' });
+    const bWaited = Date.now() - started;
+    await first;
+    expect(bWaited).toBeGreaterThan(500);
+    const retry = svc.calls.filter((c) => c.path.endsWith('/first'))[1]!.at;
+    const bAfter = svc.calls.find((c) => c.path.endsWith('/b-after'))!.at;
+    expect(Math.abs(bAfter - retry)).toBeLessThan(150);
+    const fleet = (await b.rateLimit.fleetMetrics())!;
+    await a.rateLimit.fleetMetrics();
+    expect((await b.rateLimit.fleetMetrics())!.rateLimited).toBe(1);
+    expect(fleet.sent).toBeGreaterThanOrEqual(b.rateLimit.metrics.sent);
+  });
+});
+
+describe('Redis stopped mid-run (issue 20)', () => {
+  it('calls go on, limited per process; the 429 gate stays local; no hang; back to shared when Redis answers', async () => {
+    const own = await startRedisServer();
+    const client = createClient({ url: own.url, socket: { reconnectStrategy: () => 50 } });
+    client.on('error', () => undefined);
+    await client.connect();
+    let refuseNext = false;
+    const svc = await startFakeService({
+      handle: () => (refuseNext ? ((refuseNext = false), apiError(429, 'rate_limited', undefined, { 'retry-after': '1' })) : { status: 200, body: {} }),
+    });
+    const { lines, logger } = recordingLogger();
+    const quotaStore = new RedisQuotaStore({ client: fromNodeRedis(client), commandTimeoutMs: 100 });
+    const im = makeClient(svc.baseUrl, { quotaStore, rateLimit: { perSecond: 100, fallbackPerSecond: 50 }, logger });
+    try {
+      await Promise.all(Array.from({ length: 20 }, (_, i) => im.request(ops.usersGet, { username: `a${i}` })));
+      expect(im.rateLimit.metrics.limiter).toEqual({ perSecond: 100, shared: true });
+      own.pause(); // SIGSTOP: connections stay open, nothing answers (the worst case: no error, only silence)
+      const started = Date.now();
+      const during = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => im.request(ops.usersGet, { username: `b${i}` }, { deadlineMs: 5_000 })));
+      const took = Date.now() - started;
+      expect(during.every((r) => r.status === 'fulfilled')).toBe(true);
+      // 40 calls at the fallback 50/s (~0.8 s) plus the budget of the failed Redis command
+      expect(took).toBeLessThan(3_000);
+      expect(im.rateLimit.metrics.limiter).toEqual({ perSecond: 50, shared: false });
+      expect(lines.some((l) => /quota store failed \(StoreTimeoutError: Redis EVALSHA did not answer within 100 ms\)/.test(l))).toBe(true);
+      // a 429 while the store is gone still closes this client's gate
+      refuseNext = true;
+      const t0 = Date.now();
+      await im.request(ops.usersGet, { username: 'limited' });
+      expect(Date.now() - t0).toBeGreaterThan(900);
+      expect(im.rateLimit.metrics.rateLimited).toBe(1);
+      own.resume();
+      await new Promise((r) => setTimeout(r, 1_100)); // STORE_RETRY_MS
+      await Promise.all(Array.from({ length: 5 }, (_, i) => im.request(ops.usersGet, { username: `c${i}` })));
+      expect(im.rateLimit.metrics.limiter).toEqual({ perSecond: 100, shared: true });
+      // own.stop() below kills it for good: still no hang
+      await own.stop();
+      const afterKill = Date.now();
+      await Promise.all(Array.from({ length: 10 }, (_, i) => im.request(ops.usersGet, { username: `d${i}` })));
+      expect(Date.now() - afterKill).toBeLessThan(2_000);
+      expect(lines.join('\n')).not.toContain('LEAKCHECK');
+    } finally {
+      await client.disconnect().catch(() => undefined);
+      await own.stop();
+    }
+  }, 20_000);
+});
