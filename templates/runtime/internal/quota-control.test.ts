@@ -103,6 +103,24 @@ describe('rateLimit option', () => {
   }, 15_000);
 });
 
+describe('withOptions', () => {
+  it('shares the limiter, gate and counters; a client with its own rateLimit keeps the shared gate', async () => {
+    const svc = await startFakeService({ handle: (req) => (req.path.endsWith('/limited') ? apiError(429, 'rate_limited', undefined, { 'retry-after': '5' }) : { status: 200, body: {} }) });
+    const im = makeClient(svc.baseUrl, { rateLimit: { perSecond: 1_000 } });
+    const slower = im.withOptions({ timeoutMs: 1_000 });
+    await im.request(ops.usersGet, { username: 'a' });
+    await slower.request(ops.usersGet, { username: 'b' });
+    expect(im.rateLimit.metrics.sent).toBe(3); // exchange + 2, counted once for both
+    const own = im.withOptions({ rateLimit: { perSecond: 5 } });
+    expect(own.rateLimit.metrics.limiter).toEqual({ perSecond: 5, shared: false });
+    expect(im.rateLimit.metrics.limiter).toEqual({ perSecond: 1_000, shared: false });
+    await expect(own.request(ops.usersGet, { username: 'limited' }, { maxRetries: 0 })).rejects.toThrow(/Rate limited/);
+    expect(im.rateLimit.remainingMs).toBeGreaterThan(4_000); // the gate is the session's
+    im.rateLimit.clear();
+    expect(own.rateLimit.remainingMs).toBe(0);
+  });
+});
+
 describe('the quota gate through a quota store (two clients standing for two processes)', () => {
   it("a 429 to one client closes the other's gate for the Retry-After wait; both open together; counters add up", async () => {
     let refuse = true;

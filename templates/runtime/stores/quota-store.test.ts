@@ -160,11 +160,16 @@ describe('Redis stopped mid-run (issue 20)', () => {
       await new Promise((r) => setTimeout(r, 1_100)); // STORE_RETRY_MS
       await Promise.all(Array.from({ length: 5 }, (_, i) => im.request(ops.usersGet, { username: `c${i}` })));
       expect(im.rateLimit.metrics.limiter).toEqual({ perSecond: 100, shared: true });
-      // own.stop() below kills it for good: still no hang
-      await own.stop();
+      // killed for good while 30 calls are under way: they and later ones all finish, no hang
       const afterKill = Date.now();
-      await Promise.all(Array.from({ length: 10 }, (_, i) => im.request(ops.usersGet, { username: `d${i}` })));
-      expect(Date.now() - afterKill).toBeLessThan(2_000);
+      const inFlight = Promise.allSettled(Array.from({ length: 30 }, (_, i) => im.request(ops.usersGet, { username: `d${i}` })));
+      await new Promise((r) => setTimeout(r, 50));
+      await own.stop();
+      const killed = await inFlight;
+      await Promise.all(Array.from({ length: 10 }, (_, i) => im.request(ops.usersGet, { username: `e${i}` })));
+      expect(killed.every((r) => r.status === 'fulfilled')).toBe(true);
+      expect(Date.now() - afterKill).toBeLessThan(4_000);
+      expect(im.rateLimit.metrics.storeFailures).toBeGreaterThanOrEqual(2);
       expect(lines.join('\n')).not.toContain('LEAKCHECK');
     } finally {
       await client.disconnect().catch(() => undefined);

@@ -18,12 +18,13 @@ import type * as Http from 'node:http';
 import type * as Https from 'node:https';
 import type * as Tls from 'node:tls';
 import type * as Zlib from 'node:zlib';
+import type * as Stream from 'node:stream';
 import type { Readable, Transform } from 'node:stream';
 import { NEVER_ABORTED } from '../call-scope.js';
 import { concatBytes } from '../bytes.js';
 import { ERROR_BODY_BYTES, lowLevelCode, type AttemptOutcome, type AttemptRequest, type ResponseHeaders, type Transport } from '../http-attempt.js';
 
-export type Builtins = { http: typeof Http; https: typeof Https; tls: typeof Tls; zlib: typeof Zlib };
+export type Builtins = { http: typeof Http; https: typeof Https; tls: typeof Tls; zlib: typeof Zlib; stream: typeof Stream };
 
 interface NodeProcess {
   getBuiltinModule?: (id: string) => unknown;
@@ -59,6 +60,9 @@ export function builtins(): Builtins {
     },
     get zlib() {
       return (loaded.zlib ??= get('node:zlib') as typeof Zlib);
+    },
+    get stream() {
+      return (loaded.stream ??= get('node:stream') as typeof Stream);
     },
   };
 }
@@ -266,12 +270,33 @@ class NodeAttempt {
     const flush = { flush: z.constants.Z_SYNC_FLUSH, finishFlush: z.constants.Z_SYNC_FLUSH };
     let decoder: Transform;
     if (coding === 'gzip' || coding === 'x-gzip') decoder = z.createGunzip(flush);
-    else if (coding === 'deflate') decoder = z.createUnzip(flush);
+    else if (coding === 'deflate') return this.#inflate(res, flush);
     else if (coding === 'br') decoder = z.createBrotliDecompress({ flush: z.constants.BROTLI_OPERATION_FLUSH, finishFlush: z.constants.BROTLI_OPERATION_FLUSH });
     else return res; // identity, or a coding fetch does not decode either: the bytes as they came
     res.on('error', (err) => decoder.destroy(err));
     res.pipe(decoder);
     return decoder;
+  }
+
+  /**
+   * `deflate` is zlib-wrapped (RFC 1950) by the RFC, raw (RFC 1951) from some servers; fetch
+   * decodes both, so the first byte picks the decoder here too.
+   */
+  #inflate(res: Http.IncomingMessage, flush: Zlib.ZlibOptions): Readable {
+    const z = this.#t.builtins.zlib;
+    const out = new this.#t.builtins.stream.PassThrough();
+    const onEmptyEnd = (): void => void out.end();
+    res.once('end', onEmptyEnd);
+    res.once('data', (first: Buffer) => {
+      res.off('end', onEmptyEnd);
+      const decoder = (first[0]! & 0x0f) === 0x08 ? z.createInflate(flush) : z.createInflateRaw(flush);
+      decoder.on('error', (err) => out.destroy(err));
+      out.once('close', () => decoder.destroy());
+      decoder.write(first);
+      res.pipe(decoder).pipe(out);
+    });
+    res.on('error', (err) => out.destroy(err));
+    return out;
   }
 
   readonly #onData = (chunk: Buffer): void => {

@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
@@ -177,6 +177,7 @@ describe(`${kind} transport`, () => {
   test.each([
     ['gzip', gzipSync],
     ['deflate', deflateSync],
+    ['deflate', deflateRawSync],
     ['br', brotliCompressSync],
   ] as const)('%s answers are decoded, and bounded after decoding', async (coding, compress) => {
     const json = JSON.stringify({ items: Array.from({ length: 500 }, (_, i) => ({ i, name: `user-${i}` })) });
@@ -185,6 +186,9 @@ describe(`${kind} transport`, () => {
     // the compressed size is far below the bound, the decoded one above it
     handler = (_req, res) => res.writeHead(200, { 'content-encoding': coding }).end(compress(Buffer.alloc(4_000_000, 'a')));
     expect(await attempt({ maxBytes: 100_000 })).toMatchObject({ kind: 'too-large', limitBytes: 100_000 });
+    // an empty body that says it is compressed is an empty answer
+    handler = (_req, res) => res.writeHead(200, { 'content-encoding': coding }).end();
+    expect(textOf(await attempt())).toBe('');
   });
 
   test('a binary success body comes as a web stream, not covered by the attempt timeout once headers came', async () => {
