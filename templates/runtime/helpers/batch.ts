@@ -13,14 +13,14 @@
  * (an `<key>:<index>` suffix gave chunk 0's key to other recipients on a partial resend, and a
  * deduplicating service dropped them). Order counts: the chunk is sent as given, and the brief
  * "same recipients in the same chunk → same key" holds for a resend of the chunk as it was.
- *
- * This module holds what an app names (types, BatchError); the batch run itself (batch-run.ts)
- * loads on the first batch, so an app that never sends one does not carry it at start (issue 18).
  */
 import type { ImCore } from '../core/client.js';
-import { ImError } from '../core/errors.js';
+import { AbortError, CredentialsRevokedError, ImError, ValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
-import type { OperationSpec } from '../operation.js';
+import type { OperationSpec, ValidationIssue } from '../operation.js';
+import { freshDedupeKey } from '../internal/dedupe-key.js';
+import { nearMissIssues } from '../internal/near-miss.js';
+import { asParams } from '../internal/request-builder.js';
 
 export interface BatchOptions extends RequestOptions {
   /** Chunks in flight at once (default 2). */
@@ -80,12 +80,169 @@ export class BatchError<TResult = unknown> extends ImError {
   }
 }
 
-/** Sends `givenParams` in chunks (see the top of this module); the work is in batch-run.ts, loaded on first use. */
+const DEFAULT_CONCURRENCY = 2;
+
 export async function sendInBatches<TResult>(
   client: ImCore,
   op: OperationSpec,
   givenParams: Record<string, unknown>,
   options: BatchOptions = {},
 ): Promise<BatchResult<TResult>> {
-  return (await import('./batch-run.js')).sendInBatches<TResult>(client, op, givenParams, options);
+  const split = op.batchSplit;
+  if (!split) throw new ImError(`${op.id} has no batch split in its table entry.`);
+  const params = asParams(op.id, givenParams);
+  const list = params[split.field];
+  if (!Array.isArray(list) || list.length === 0) {
+    throw new ValidationError(op.id, [{ pointer: `/${split.field}`, rule: 'minItems', message: `\`${split.field}\` must be a non-empty list` }]);
+  }
+  // Bulk work yields to the client's interactive calls for rateLimit slots unless told otherwise.
+  const { concurrency = DEFAULT_CONCURRENCY, settled = false, priority = 'background', ...rest } = options;
+  const requestOptions = { ...rest, priority };
+  // the client's default applies when the call says nothing (a client built with validateRequests: false)
+  const validate = requestOptions.validate ?? client.validatesRequests;
+  if (validate) {
+    // before the batch key is derived: a misspelt key field (clientMsgId) must not be replaced by a fresh key
+    const misses = nearMissIssues(op, params);
+    if (misses.length > 0) throw new ValidationError(op.id, misses);
+  }
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new ImError(`concurrency must be a whole number ≥ 1, got ${String(concurrency)}.`);
+
+  const ranges: { start: number; end: number }[] = [];
+  for (let start = 0; start < list.length; start += split.max) ranges.push({ start, end: Math.min(start + split.max, list.length) });
+  const batchKey = await batchKeyOf(op, params, requestOptions, list.slice(0, split.max), validate);
+  const keys = await Promise.all(ranges.map(({ start, end }) => (batchKey === undefined ? undefined : chunkKey(batchKey, list.slice(start, end)))));
+  await refuseInvalidChunks(op, params, requestOptions, ranges, list, keys);
+
+  const chunks: (BatchChunk<TResult> | undefined)[] = new Array(ranges.length);
+  let stopReason: string | undefined;
+  let next = 0;
+
+  const worker = async () => {
+    while (next < ranges.length) {
+      const index = next++;
+      const { start, end } = ranges[index]!;
+      const dedupeKey = keys[index];
+      if (stopReason) {
+        chunks[index] = { index, start, end, dedupeKey, status: 'not_attempted', reason: stopReason };
+        continue;
+      }
+      try {
+        const chunk = withKey(op, { ...params, [split.field]: list.slice(start, end) }, requestOptions, dedupeKey);
+        const { data, response } = await client.request<TResult>(op, chunk.params, chunk.options).withResponse();
+        chunks[index] = { index, start, end, dedupeKey, status: 'fulfilled', result: data, requestId: response.requestId };
+      } catch (err) {
+        const error = err instanceof ImError ? err : new ImError(`chunk ${index} failed: ${String(err)}`);
+        chunks[index] = { index, start, end, dedupeKey, status: 'rejected', error };
+        // Nothing after these can succeed: leave the rest unsent and say so.
+        if (error instanceof AbortError) stopReason = 'the call was aborted';
+        else if (error instanceof CredentialsRevokedError) stopReason = 'the credentials were revoked';
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, ranges.length) }, worker));
+
+  const done = chunks as BatchChunk<TResult>[];
+  const result: BatchResult<TResult> = {
+    ok: done.every((c) => c.status === 'fulfilled'),
+    chunks: done,
+    results: done.flatMap((c) => (c.status === 'fulfilled' ? [c.result] : [])),
+    errors: done.flatMap((c) => (c.status === 'rejected' ? [c.error] : [])),
+    batchKey,
+  };
+  if (!result.ok && !settled) throw new BatchError<TResult>(op.id, result);
+  return result;
+}
+
+/**
+ * The batch key of a D operation: the caller's (`idempotencyKey` option or the key field),
+ * checked BEFORE anything is derived from it (a string the operation's own validator accepts:
+ * `""` was once sent as `":0"`), else a fresh one for this batch. Undefined without a dedupe key.
+ */
+async function batchKeyOf(
+  op: OperationSpec,
+  params: Record<string, unknown>,
+  options: RequestOptions,
+  firstChunk: unknown[],
+  validate: boolean,
+): Promise<string | undefined> {
+  const spec = op.dedupeKey;
+  if (!spec) return undefined;
+  const inBody = spec.in === 'body' ? params[spec.name] : undefined;
+  // null is no key: the spec types the key a string, so it is refused below, never replaced
+  const given = options.idempotencyKey ?? inBody;
+  if (given === undefined) return freshDedupeKey();
+  const pointer = options.idempotencyKey !== undefined || spec.in === 'header' ? '' : `/${spec.name}`;
+  if (typeof given !== 'string' || given.trim() === '' || /[\u0000-\u001f\u007f]/.test(given)) {
+    throw new ValidationError(op.id, [
+      { pointer, rule: 'dedupeKey', message: `the batch's dedupe key (${spec.name}) must be a non-empty string without control characters; nothing was sent` },
+    ]);
+  }
+  if (options.idempotencyKey !== undefined && inBody !== undefined && inBody !== null && inBody !== options.idempotencyKey) {
+    throw new ValidationError(op.id, [{ pointer: `/${spec.name}`, rule: 'idempotencyKey', message: `\`${spec.name}\` and the idempotencyKey option differ; give one of them` }]);
+  }
+  if (spec.in === 'body' && op.loadValidator && validate) {
+    // The spec's own rules for the key (its length limit among them), on the caller's key as given.
+    const issues = (await op.loadValidator()).validate({ ...params, [op.batchSplit!.field]: firstChunk, [spec.name]: given });
+    const keyIssues = (issues ?? []).filter((i) => i.pointer === `/${spec.name}`);
+    if (keyIssues.length > 0) throw new ValidationError(op.id, keyIssues);
+  }
+  return given;
+}
+
+/**
+ * Bad input is refused before ANY chunk is sent (one ValidationError for the whole batch, list
+ * pointers in the caller's numbering: `/usernames/1003`), so a batch is never half sent because
+ * of an entry the validator would refuse.
+ */
+async function refuseInvalidChunks(
+  op: OperationSpec,
+  params: Record<string, unknown>,
+  options: RequestOptions,
+  ranges: { start: number; end: number }[],
+  list: unknown[],
+  keys: (string | undefined)[],
+): Promise<void> {
+  if (!op.loadValidator || options.validate === false) return;
+  const field = op.batchSplit!.field;
+  let validator;
+  try {
+    validator = await op.loadValidator();
+  } catch {
+    return; // the call itself reports a validator that fails to load
+  }
+  const issues: ValidationIssue[] = [];
+  const listPrefix = `/${field}/`;
+  for (let i = 0; i < ranges.length; i++) {
+    const { start, end } = ranges[i]!;
+    const chunk = withKey(op, { ...params, [field]: list.slice(start, end) }, options, keys[i]).params;
+    for (const issue of validator.validate(chunk) ?? []) {
+      if (issue.pointer.startsWith(listPrefix)) {
+        const rest = issue.pointer.slice(listPrefix.length);
+        const slash = rest.indexOf('/');
+        const index = Number(slash < 0 ? rest : rest.slice(0, slash));
+        issues.push({ ...issue, pointer: `${listPrefix}${index + start}${slash < 0 ? '' : rest.slice(slash)}` });
+      } else if (i === 0) {
+        issues.push(issue); // the same for every chunk: once
+      }
+    }
+  }
+  if (issues.length > 0) throw new ValidationError(op.id, issues);
+}
+
+/** `b1-` + base64url(SHA-256 of the batch key and the chunk's entries): 46 characters. */
+async function chunkKey(batchKey: string, entries: unknown[]): Promise<string> {
+  const data = new TextEncoder().encode(JSON.stringify([batchKey, entries]));
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', data));
+  let binary = '';
+  for (const b of digest) binary += String.fromCharCode(b);
+  return `b1-${btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
+}
+
+/** The chunk's params and options with its dedupe key in the place the operation takes it. */
+function withKey(op: OperationSpec, params: Record<string, unknown>, options: RequestOptions, key: string | undefined): { params: Record<string, unknown>; options: RequestOptions } {
+  const spec = op.dedupeKey;
+  if (!spec || key === undefined) return { params, options };
+  const { idempotencyKey: _given, ...rest } = options;
+  if (spec.in === 'body') return { params: { ...params, [spec.name]: key }, options: rest };
+  return { params, options: { ...rest, idempotencyKey: key } };
 }
