@@ -4,16 +4,12 @@
  * to those addresses, complete. A resumed upload lists the parts the service has, sends only the
  * missing ones and completes (class I). Part addresses are used as given and never get the App
  * Token: they are not API calls.
- *
- * This module holds what an app names (types, UploadInterruptedError, DEFAULT_PART_SIZE); the
- * upload itself (upload-run.ts, upload-source.ts) loads on the first upload, so an app that
- * never uploads does not carry it at start (issue 18: ImClient app size).
  */
 import type { ImCore } from '../core/client.js';
-import { ImError } from '../core/errors.js';
+import { AbortError, ConnectionError, ImError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec } from '../operation.js';
-import type { UploadSource } from './upload-source.js';
+import { openPartReader, type PartReader, type SourcePart, type UploadSource } from './upload-source.js';
 
 export interface UploadOperations {
   /** The helper's own name for errors, e.g. `media.upload` (default: the create operation's id). */
@@ -68,13 +64,178 @@ export class UploadInterruptedError extends ImError {
   }
 }
 
+// Field names of the upload resources are not documented by the service; the spec marks each
+// x-assumed (UploadSession.file_id, PartURL.part_number/url, UploadedPart.part_number).
+const FILE_ID = 'file_id';
+const PART_NUMBER = 'part_number';
+const PART_URL = 'url';
 export const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 
-
 export async function uploadFile<TFile>(client: ImCore, ops: UploadOperations, source: UploadSource, options: UploadOptions = {}): Promise<UploadResult<TFile>> {
-  return (await import('./upload-run.js')).uploadFile<TFile>(client, ops, source, options);
+  const reader = await openPartReader(source, options.partSize ?? DEFAULT_PART_SIZE, ops.helperId ?? ops.create.id);
+  const size = reader.size ?? options.size;
+  let fileId: string;
+  try {
+    const session = await client.request<Record<string, unknown>>(
+      ops.create,
+      {
+        ...options.createParams,
+        ...(options.filename !== undefined ? { filename: options.filename } : {}),
+        ...(options.contentType !== undefined ? { content_type: options.contentType } : {}),
+        ...(size !== undefined ? { size } : {}),
+      },
+      callOptions(options),
+    );
+    const id = session?.[FILE_ID];
+    if (typeof id !== 'string' || id === '') throw new ImError(`media.create_upload answered without a ${FILE_ID}; cannot upload.`);
+    fileId = id;
+  } catch (err) {
+    await reader.close();
+    throw err;
+  }
+  return sendAndComplete<TFile>(client, ops, fileId, reader, new Set(), options);
 }
 
 export async function resumeUpload<TFile>(client: ImCore, ops: UploadOperations, fileId: string, source: UploadSource, options: UploadOptions = {}): Promise<UploadResult<TFile>> {
-  return (await import('./upload-run.js')).resumeUpload<TFile>(client, ops, fileId, source, options);
+  // the source first: a bad one is refused before anything is sent
+  const reader = await openPartReader(source, options.partSize ?? DEFAULT_PART_SIZE, ops.helperId ?? ops.uploadedParts.id);
+  let uploaded: Record<string, unknown>;
+  try {
+    uploaded = await client.request<Record<string, unknown>>(ops.uploadedParts, { file_id: fileId }, callOptions(options));
+  } catch (err) {
+    await reader.close().catch(() => undefined);
+    throw err;
+  }
+  const items = Array.isArray(uploaded?.items) ? (uploaded.items as Record<string, unknown>[]) : [];
+  const done = new Set(items.map((p) => Number(p[PART_NUMBER])).filter((n) => Number.isInteger(n) && n > 0));
+  return sendAndComplete<TFile>(client, ops, fileId, reader, done, options);
+}
+
+async function sendAndComplete<TFile>(
+  client: ImCore,
+  ops: UploadOperations,
+  fileId: string,
+  reader: PartReader,
+  alreadyUploaded: ReadonlySet<number>,
+  options: UploadOptions,
+): Promise<UploadResult<TFile>> {
+  const concurrency = options.concurrency ?? 3;
+  const totalBytes = reader.size ?? options.size;
+  const lastPart = totalBytes === undefined ? undefined : Math.max(1, Math.ceil(totalBytes / reader.partSize));
+  const controller = new AbortController();
+  const addresses = new PartAddresses(client, ops.partUrls, fileId, lastPart, alreadyUploaded, { ...callOptions(options), signal: controller.signal });
+  const onAbort = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const sent: number[] = [...alreadyUploaded];
+  let bytesSent = 0;
+  let parts = alreadyUploaded.size;
+  let failure: unknown;
+  let reading = Promise.resolve();
+  // Reads are serialised (a stream is read in order); each worker holds at most one part.
+  const nextPart = (): Promise<SourcePart | null> => {
+    const result = reading.then(async () => {
+      for (;;) {
+        const part = await reader.next();
+        if (!part || !alreadyUploaded.has(part.partNumber)) return part;
+      }
+    });
+    reading = result.then(() => undefined, () => undefined);
+    return result;
+  };
+  const worker = async () => {
+    while (!failure && !controller.signal.aborted) {
+      const part = await nextPart();
+      if (!part) return;
+      await sendPart(addresses, ops, part, options, controller.signal);
+      sent.push(part.partNumber);
+      parts++;
+      bytesSent += part.bytes.byteLength;
+      options.onProgress?.({ bytesSent, totalBytes, partNumber: part.partNumber });
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: concurrency }, () => worker().catch((err) => {
+      failure ??= err;
+      controller.abort(err);
+    })));
+    if (options.signal?.aborted) failure ??= new AbortError(ops.complete.id);
+    if (failure) throw new UploadInterruptedError(fileId, sent.sort((a, b) => a - b), failure);
+    const file = await client.request<TFile>(ops.complete, { file_id: fileId }, callOptions(options));
+    return { fileId, file, parts, bytesSent };
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    await reader.close();
+  }
+}
+
+async function sendPart(addresses: PartAddresses, ops: UploadOperations, part: SourcePart, options: UploadOptions, signal: AbortSignal): Promise<void> {
+  const url = await addresses.get(part.partNumber);
+  const doFetch = options.fetch ?? fetch;
+  const retries = options.partRetries ?? 2;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // No Authorization header: the part address carries its own authorisation.
+      const response = await doFetch(url, { method: 'PUT', body: part.bytes as Uint8Array<ArrayBuffer>, headers: { 'content-type': 'application/octet-stream' }, signal });
+      await response.body?.cancel();
+      if (response.ok) return;
+      if (response.status < 500 || attempt >= retries) throw new ImError(`Part ${part.partNumber} was refused with HTTP ${response.status}.`);
+    } catch (err) {
+      if (signal.aborted) throw err;
+      if (err instanceof ImError) throw err;
+      if (attempt >= retries) throw new ConnectionError(`Part ${part.partNumber} could not be sent to its upload address: ${err instanceof Error ? err.message : String(err)}`, { attempts: attempt + 1, cause: err });
+    }
+  }
+}
+
+/** The request options of the API calls an upload makes (the upload's own options left out). */
+/** Part addresses asked for in batches (one media.part_urls call per few parts, not per part). */
+const ADDRESS_BATCH = 16;
+
+class PartAddresses {
+  readonly #pending = new Map<number, Promise<string>>();
+
+  constructor(
+    private readonly client: ImCore,
+    private readonly partUrls: OperationSpec,
+    private readonly fileId: string,
+    /** The last part number when the size is known; unknown (a stream): one part at a time. */
+    private readonly lastPart: number | undefined,
+    private readonly skip: ReadonlySet<number>,
+    private readonly options: RequestOptions,
+  ) {}
+
+  /** The upload address of a part; each is handed out once. */
+  get(partNumber: number): Promise<string> {
+    if (!this.#pending.has(partNumber)) this.#fetchFrom(partNumber);
+    const address = this.#pending.get(partNumber)!;
+    this.#pending.delete(partNumber);
+    return address;
+  }
+
+  #fetchFrom(first: number): void {
+    const numbers: number[] = [];
+    const last = this.lastPart === undefined ? first : Math.min(this.lastPart, first + ADDRESS_BATCH * 2);
+    for (let n = first; n <= last && numbers.length < ADDRESS_BATCH; n++) {
+      if (n === first || (!this.skip.has(n) && !this.#pending.has(n))) numbers.push(n);
+    }
+    const answer = this.client.request<Record<string, unknown>>(this.partUrls, { file_id: this.fileId, part_numbers: numbers }, this.options);
+    for (const n of numbers) {
+      const address = answer.then((a) => {
+        const entry = (Array.isArray(a?.items) ? (a.items as Record<string, unknown>[]) : []).find((p) => Number(p[PART_NUMBER]) === n);
+        const url = entry?.[PART_URL];
+        if (typeof url !== 'string') throw new ImError(`media.part_urls gave no ${PART_URL} for part ${n}.`);
+        return url;
+      });
+      // Parts of a batch that are never sent (an abort, a failure) must not leave an unhandled rejection.
+      address.catch(() => {});
+      this.#pending.set(n, address);
+    }
+  }
+}
+
+function callOptions(options: UploadOptions): RequestOptions {
+  const { signal, timeoutMs, deadlineMs, maxRetries, headers, validate } = options;
+  const picked: RequestOptions = { signal, timeoutMs, deadlineMs, maxRetries, headers, validate };
+  for (const key of Object.keys(picked) as (keyof RequestOptions)[]) if (picked[key] === undefined) delete picked[key];
+  return picked;
 }
