@@ -20,11 +20,11 @@ const FEATURES: { feature: string; why: string; test: RegExp }[] = [
   { feature: 'request validation (lazy)', why: 'the operation\'s validator, its shared component checks and the issue wording, loaded on the first call', test: /^src\/(validators\/|internal\/(validation-issues|ajv-runtime|ajv-formats)\.ts)/ },
   { feature: 'transports', why: 'node:http (default on Node) and fetch (Bun, Deno, workers, or `fetch:` given) are picked at run time, so both ship; proxy support (HTTPS_PROXY is read at run time)', test: /^src\/internal\/(transport\/|http-attempt\.ts|bytes\.ts)/ },
   { feature: 'fleet quota', why: 'the 429 gate, rateLimit, quotaStore and the metrics every client exposes (`client.rateLimit`)', test: /^src\/(internal\/(quota-control|quota-gate|gcra)\.ts|stores\/(quota-store|store-budget)\.ts)/ },
-  { feature: 'errors and hints', why: 'one class per documented error code, the hints that name cause and fix, secret masking', test: /^src\/(core\/(errors|error-from-response)\.ts|internal\/redact\.ts)/ },
+  { feature: 'errors and hints', why: 'one class per documented error code, the hints that name cause and fix, secret masking', test: /^src\/(core\/(errors|error-from-response)\.ts|internal\/(redact|secret-names)\.ts)/ },
   { feature: 'attempt loop', why: 'retries by class, per-attempt timeout and deadline, 401 re-exchange, 429 pause, lossless int64 JSON, dedupe keys', test: /^src\/internal\/(send-with-retries|retry|call-scope|lossless-json|dedupe-key)\.ts/ },
   { feature: 'client and options', why: 'ImCore, checking every client and call option, withOptions, the browser refusal', test: /^src\/(core\/(client|api-promise)\.ts|internal\/(config|server-only|logger)\.ts|sdk-version\.ts)/ },
   { feature: 'App Token', why: 'the token exchange, its cache and the token store contract', test: /^src\/internal\/(token-manager|token-exchange)\.ts/ },
-  { feature: 'request building', why: 'path/query/body from params, near-miss names, the operation entry', test: /^src\/(internal\/(request-builder|near-miss|operation-names)\.ts|operations\.ts|funcs\/)/ },
+  { feature: 'request building', why: 'path/query/body from params, near-miss names, the operation entry', test: /^src\/(internal\/(request-builder|near-miss|operation-names|operation-entry)\.ts|operations\.ts|funcs\/)/ },
   { feature: 'the app itself', why: 'its three lines', test: /^size-ours-one-op/ },
 ];
 
