@@ -43,7 +43,7 @@ function sizes(out: string) {
   const js = jsFiles.map((f) => readFileSync(f));
   const jsBytes = js.reduce((a, b) => a + b.length, 0);
   const gzEach = js.reduce((a, b) => a + gzipSync(b).length, 0);
-  const helpers = ['internal/ajv-runtime.js', 'internal/validation-issues.js'].map((f) => readFileSync(join(out, f)));
+  const helpers = ['internal/ajv-runtime.js', 'internal/ajv-formats.js', 'internal/validation-issues.js'].map((f) => readFileSync(join(out, f)));
   const helperBytes = helpers.reduce((a, b) => a + b.length, 0);
   const perFile = js.map((b) => b.length).sort((a, b) => a - b);
   return {
@@ -122,7 +122,7 @@ async function main() {
     console.log(`| TypeScript sources (generated/src/validators) | ${s.srcBytes} bytes (${kb(s.srcBytes)}) |`);
     console.log(`| compiled ESM .js | ${s.jsBytes} bytes (${kb(s.jsBytes)}); per module min ${s.smallest} / median ${s.median} / max ${s.largest} bytes |`);
     console.log(`| compiled, gzip per module, summed | ${s.gzEach} bytes (${kb(s.gzEach)}) |`);
-    console.log(`| shared helpers (ajv-runtime.js + validation-issues.js) | ${s.helperBytes} bytes |\n`);
+    console.log(`| shared helpers (ajv-runtime.js + ajv-formats.js + validation-issues.js) | ${s.helperBytes} bytes |\n`);
 
     console.log(`## Cold import (fresh node process, median of ${RUNS}; Node ${process.version})`);
     console.log('| scenario | import time in process | process wall time |\n|---|---|---|');

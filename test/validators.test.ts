@@ -257,7 +257,7 @@ describe('(c) messages of representative mistakes', () => {
 /** Compiles a model variant's validator in memory (same code path as the emitter) and runs it. */
 async function compileAndValidate(o: OperationModel, params: unknown): Promise<ValidationIssue[] | null> {
   const { code, imports } = compileValidatorCode(model, o);
-  const runtime = await import('../templates/runtime/internal/ajv-runtime.js');
+  const runtime = { ...(await import('../templates/runtime/internal/ajv-runtime.js')), ...(await import('../templates/runtime/internal/ajv-formats.js')) };
   const { issuesFromAjv } = await import('../templates/runtime/internal/validation-issues.js');
   const fn = new Function(...imports, `${code}\nreturn validateParams;`)(...imports.map((n) => (runtime as any)[n]));
   return fn(params) ? null : issuesFromAjv(fn.errors, params, { pathParams: o.pathParams.map((p) => p.name) });

@@ -4,6 +4,7 @@
  */
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
 import type { OperationSpec, RequestBodySpec } from '../../templates/runtime/operation.js';
+import { OPERATION_DEFAULTS } from '../../templates/runtime/internal/operation-entry.js';
 import { reachesFormat } from '../transform/refs.js';
 import type { ApiModel, BodyModel, OperationModel } from '../model.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
@@ -78,16 +79,30 @@ function wireSpecOf(op: OperationModel): Partial<OperationSpec> {
   };
 }
 
+/**
+ * The spec as operations.ts writes it: fields equal to their default (internal/operation-entry.ts)
+ * left out; `operation()` fills them back at load.
+ */
+export function operationEntryOf(spec: OperationSpec): Partial<OperationSpec> {
+  const entry: Partial<OperationSpec> = {};
+  for (const [name, value] of Object.entries(spec) as [keyof OperationSpec, unknown][]) {
+    const fallback = (OPERATION_DEFAULTS as Partial<Record<keyof OperationSpec, unknown>>)[name];
+    if (fallback === undefined || JSON.stringify(value) !== JSON.stringify(fallback)) (entry as Record<string, unknown>)[name] = value;
+  }
+  return entry;
+}
+
 export function emitOperationTable(model: ApiModel, validatorImport?: (op: OperationModel) => string): Map<string, string> {
   const statements: (string | StatementStructures)[] = [
     `import type { OperationSpec } from './operation.js';`,
+    `import { operation } from './internal/operation-entry.js';`,
   ];
   const components = new Map(model.schemas.map((s) => [s.name, s.schema]));
   const specs = new Map(model.operations.map((op) => [op, operationSpecOf(op, components)]));
   // Only entries that need the wire codec reference it (an app calling JSON operations never bundles it).
   if ([...specs.values()].some(needsWireCodec)) statements.push(`import { wireCodec } from './internal/wire-codec.js';`);
   for (const op of model.operations) {
-    const spec = JSON.stringify(specs.get(op));
+    const spec = JSON.stringify(operationEntryOf(specs.get(op)!));
     const codec = needsWireCodec(specs.get(op)!) ? ', wire: wireCodec' : '';
     const loader = `${codec}${validatorImport ? `, loadValidator: () => import(${JSON.stringify(validatorImport(op))})` : ''}`;
     statements.push({
@@ -97,7 +112,8 @@ export function emitOperationTable(model: ApiModel, validatorImport?: (op: Opera
       docs: [op.isTokenExchange
         ? `${op.id}: ${op.method} ${op.path} (the token exchange: the seed gives it no retry class, so it is never resent after a failure).`
         : `${op.id}: ${op.method} ${op.path} (retry class ${op.retryClass}).`],
-      declarations: [{ name: operationConstName(op), type: 'OperationSpec', initializer: `${spec.slice(0, -1)}${loader}}` }],
+      // pure: a bundler drops the entries an app does not call
+      declarations: [{ name: operationConstName(op), type: 'OperationSpec', initializer: `/* @__PURE__ */ operation(${spec.slice(0, -1)}${loader}})` }],
     });
   }
   statements.push({

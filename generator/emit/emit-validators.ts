@@ -31,7 +31,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import namesModule from 'ajv/dist/compile/names.js';
 import { callValidateCode } from 'ajv/dist/vocabularies/code.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
-import { ajvFormats } from '../../templates/runtime/internal/ajv-runtime.js';
+import { ajvFormats } from '../../templates/runtime/internal/ajv-formats.js';
 import { ANNOTATION_FORMATS, CHECKED_FORMATS } from '../transform/formats.js';
 import { createHash } from 'node:crypto';
 import type { GeneratorCache } from '../format.js';
@@ -77,7 +77,7 @@ const RUNTIME_REQUIRES: Record<string, string> = {
   'require("ajv/dist/runtime/ucs2length").default': 'ajvUcs2length',
   'require("ajv/dist/runtime/equal").default': 'ajvDeepEqual',
 };
-/** Name of the formats table in ajv-runtime.ts (`code.formats` below); Ajv's code reads `ajvFormats["date-time"]`. */
+/** Name of the formats table in ajv-formats.ts (`code.formats` below); Ajv's code reads `ajvFormats["date-time"]`. */
 const FORMATS_NAME = 'ajvFormats';
 /** ajv-runtime.ts helper the shared keyword's code calls. */
 const NEST_ERRORS = 'ajvNestErrors';
@@ -128,6 +128,19 @@ function sharedCallCode(cxt: KeywordCxt): void {
     gen.assign(N.vErrors, _`${new Name(NEST_ERRORS)}(${N.vErrors}, ${fn}.errors, ${`${cxt.it.errSchemaPath}/${SHARED_KEYWORD}`})`);
     gen.assign(N.errors, _`${N.vErrors}.length`);
   });
+}
+
+/**
+ * Import lines of the runtime names a module's code uses (`dir`: path up to `internal/`). The
+ * format checks come from their own module, so a validator without a checked format (most) does
+ * not load them.
+ */
+function runtimeImportLines(imports: readonly string[], dir: string): string[] {
+  const helpers = imports.filter((name) => name !== FORMATS_NAME);
+  return [
+    ...(helpers.length ? [`import { ${helpers.join(', ')} } from '${dir}ajv-runtime.js';`] : []),
+    ...(imports.includes(FORMATS_NAME) ? [`import { ${FORMATS_NAME} } from '${dir}ajv-formats.js';`] : []),
+  ];
 }
 
 export class ValidatorEmitError extends Error {}
@@ -215,7 +228,7 @@ function validatorModule(model: ApiModel, op: OperationModel, schemas: Validator
     doNotEditHeader(model.source).trimEnd(),
     `// @ts-nocheck: Ajv standalone code (plain JavaScript) validating the params of ${op.id}.`,
     `import type { ValidationIssue } from '../operation.js';`,
-    ...(imports.length ? [`import { ${imports.join(', ')} } from '../internal/ajv-runtime.js';`] : []),
+    ...runtimeImportLines(imports, '../internal/'),
     `import { issuesFromAjv } from '../internal/validation-issues.js';`,
     ...(int64 ? [`import { bigintsAsNumbers } from '../internal/lossless-json.js';`] : []),
     ...sharedImports(schemas, './shared/'),
@@ -312,7 +325,7 @@ function sharedModule(model: ApiModel, key: string, component: string, view: Sch
   return [
     doNotEditHeader(model.source).trimEnd(),
     `// @ts-nocheck: Ajv standalone code (plain JavaScript) validating the component schema ${component} ${as}; called by the validators of the operations that reach it.`,
-    ...(imports.length ? [`import { ${imports.join(', ')} } from '../../internal/ajv-runtime.js';`] : []),
+    ...runtimeImportLines(imports, '../../internal/'),
     ...sharedImports(schema, './'),
     '',
     code.trim(),

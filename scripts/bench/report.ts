@@ -4,6 +4,7 @@ import type { PhaseReport } from './generation.js';
 import { perOpRatio, type ScaleRow } from './scale.js';
 import { HAVE_GNU_TIME, round } from './lib.js';
 import { perCallTargets } from './per-call.js';
+import { featureGroups, missByFeature } from './size-features.js';
 
 const ms = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : `${Math.round(x).toLocaleString('en-US')} ms`);
 const num = (x: number, d = 0) => round(x, d).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
@@ -345,6 +346,10 @@ export function renderResults(r: BenchResults): string {
     const srcTotal = s.oneOpInputs.reduce((n, x) => n + x.bytes, 0);
     p(`What the one-operation app carries, by source module: the same app built from the package's TypeScript sources (the published chunks merge modules), bytes each module adds to the minified output (${kib(srcTotal)} in all; modules under 100 bytes left out):`, '');
     p('| module | bytes | share | loaded |', '|---|---|---|---|', ...s.oneOpInputs.filter((x) => x.bytes >= 100).map((x) => `| ${x.path} | ${num(x.bytes)} | ${num((100 * x.bytes) / srcTotal, 1)} % | ${x.lazy ? 'lazily' : 'at start'} |`), '');
+    // the same bytes by feature: what the miss is made of (scripts/bench/size-features.ts)
+    p(`By feature (the modules above summed; *≈ gzip* is the feature's share of the minified bytes times the app's ${kib(one.gzip)} gzip, an estimate: gzip does not split by module):`, '');
+    p('| feature | minified | share | ≈ gzip | why the one-operation app carries it | modules |', '|---|---|---|---|---|---|', ...featureGroups(s.oneOpInputs).map((g) => `| ${g.feature} | ${num(g.bytes)} | ${num((100 * g.bytes) / srcTotal, 1)} % | ${kib((g.bytes / srcTotal) * one.gzip)} | ${g.why} | ${g.modules.join(', ')} |`), '');
+    if (one.gzip > 12 * 1024) p(missByFeature(featureGroups(s.oneOpInputs), srcTotal, one.gzip, one.gzip - 12 * 1024), '');
   }
 
   if (r.typecheck) {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKED_FORMATS } from '../../generator/transform/formats.js';
 import { inlineContext, inlinedComponentOf, inlineSchema, mergeAllOf, recursiveComponents, withDefs, type SchemaView } from '../../generator/transform/inline-schema.js';
-import { ajvFormats } from '../../templates/runtime/internal/ajv-runtime.js';
+import { ajvFormats } from '../../templates/runtime/internal/ajv-formats.js';
 
 const components = new Map<string, any>([
   ['A', { type: 'object', required: ['a'], properties: { a: { type: 'string', description: 'dropped' } } }],

@@ -17,7 +17,7 @@
  * - A response drift issue (`ctx.response`) speaks of the response, never of params.
  */
 import type { ValidationIssue } from '../operation.js';
-import { isSecretLookingName } from './redact.js';
+import { isSecretLookingName } from './secret-names.js';
 
 /** What an Ajv error object carries (the fields this module reads). */
 export interface AjvErrorLike {

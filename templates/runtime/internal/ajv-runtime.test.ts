@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { ajvDeepEqual, ajvFormats, ajvNestErrors, ajvUcs2length, isDateTime } from './ajv-runtime.js';
+import { ajvFormats, isDateTime } from './ajv-formats.js';
+import { ajvDeepEqual, ajvNestErrors, ajvUcs2length } from './ajv-runtime.js';
 
 describe('ajv-runtime helpers', () => {
   test('ucs2length counts code points', () => {

@@ -5,6 +5,7 @@
  * Rule: the App Token, the client secret and any Authorization header value never appear in
  * an error, a log line or a printed object.
  */
+import { isSecretLookingName } from './secret-names.js';
 import type { ResponseHeaders } from './http-attempt.js';
 
 export const REDACTED = '***';
@@ -23,12 +24,8 @@ const SECRET_HEADERS = new Set([
   'x-api-key',
 ]);
 
-/** Field names that look like they hold a secret (their values are never echoed). */
-const SECRET_NAME = /secret|password|passwd|token|authorization|api[-_]?key|credential|private[-_]?key|ticket/i;
-
-export function isSecretLookingName(name: string): boolean {
-  return SECRET_NAME.test(name);
-}
+/** Field names that look like they hold a secret (their values are never echoed): see secret-names.ts. */
+export { isSecretLookingName };
 
 /**
  * Replaces every query value of a URL with `***` (the service's own display rule), keeping

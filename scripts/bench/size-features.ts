@@ -1,0 +1,56 @@
+/**
+ * The one-operation app's bytes by feature (issue 18, the ≤ 12 KB gzip row): the per-module bytes
+ * of the size section (size.ts `oneOpInputs`, minified bytes each source module adds) summed by
+ * the feature each module serves, so a miss says what it is made of. gzip is not additive over
+ * modules, so a feature's gzip share is estimated as its minified share of the app's gzip
+ * (labelled so in the report); the minified bytes are measured.
+ */
+
+export interface FeatureGroup {
+  feature: string;
+  /** Why the one-operation app carries it although it calls one GET operation. */
+  why: string;
+  modules: string[];
+  bytes: number;
+  lazy: boolean;
+}
+
+/** First match wins; a module no rule names lands in "other". Paths as size.ts gives them (`src/...`). */
+const FEATURES: { feature: string; why: string; test: RegExp }[] = [
+  { feature: 'request validation (lazy)', why: 'the operation\'s validator, its shared component checks and the issue wording, loaded on the first call', test: /^src\/(validators\/|internal\/(validation-issues|ajv-runtime|ajv-formats)\.ts)/ },
+  { feature: 'transports', why: 'node:http (default on Node) and fetch (Bun, Deno, workers, or `fetch:` given) are picked at run time, so both ship; proxy support (HTTPS_PROXY is read at run time)', test: /^src\/internal\/(transport\/|http-attempt\.ts|bytes\.ts)/ },
+  { feature: 'fleet quota', why: 'the 429 gate, rateLimit, quotaStore and the metrics every client exposes (`client.rateLimit`)', test: /^src\/(internal\/(quota-control|quota-gate|gcra)\.ts|stores\/(quota-store|store-budget)\.ts)/ },
+  { feature: 'errors and hints', why: 'one class per documented error code, the hints that name cause and fix, secret masking', test: /^src\/(core\/(errors|error-from-response)\.ts|internal\/(redact|secret-names)\.ts)/ },
+  { feature: 'attempt loop', why: 'retries by class, per-attempt timeout and deadline, 401 re-exchange, 429 pause, lossless int64 JSON, dedupe keys', test: /^src\/internal\/(send-with-retries|retry|call-scope|lossless-json|dedupe-key)\.ts/ },
+  { feature: 'client and options', why: 'ImCore, checking every client and call option, withOptions, the browser refusal', test: /^src\/(core\/(client|api-promise)\.ts|internal\/(config|server-only|logger)\.ts|sdk-version\.ts)/ },
+  { feature: 'App Token', why: 'the token exchange, its cache and the token store contract', test: /^src\/internal\/(token-manager|token-exchange)\.ts/ },
+  { feature: 'request building', why: 'path/query/body from params, near-miss names, the operation entry', test: /^src\/(internal\/(request-builder|near-miss|operation-names|operation-entry)\.ts|operations\.ts|funcs\/)/ },
+  { feature: 'the app itself', why: 'its three lines', test: /^size-ours-one-op/ },
+];
+
+export function featureGroups(inputs: readonly { path: string; bytes: number; lazy: boolean }[]): FeatureGroup[] {
+  const groups = new Map<string, FeatureGroup>();
+  for (const input of inputs) {
+    const rule = FEATURES.find((f) => f.test.test(input.path));
+    const feature = rule?.feature ?? 'other';
+    const group = groups.get(feature) ?? { feature, why: rule?.why ?? 'modules no feature rule names (scripts/bench/size-features.ts)', modules: [], bytes: 0, lazy: true };
+    group.modules.push(input.path.replace(/^src\//, ''));
+    group.bytes += input.bytes;
+    group.lazy &&= input.lazy;
+    groups.set(feature, group);
+  }
+  return [...groups.values()].sort((a, b) => b.bytes - a.bytes);
+}
+
+/** One sentence: how many of the largest features weigh (≈ gzip) as much as the miss. */
+export function missByFeature(groups: readonly FeatureGroup[], totalBytes: number, gzip: number, overBytes: number): string {
+  const taken: FeatureGroup[] = [];
+  let sum = 0;
+  for (const g of groups) {
+    if (sum >= overBytes) break;
+    taken.push(g);
+    sum += (g.bytes / totalBytes) * gzip;
+  }
+  const kb = (b: number) => `${(b / 1024).toFixed(1)} KB`;
+  return `The miss (${kb(overBytes)} gzip) is as large as the ${taken.length} largest feature(s) together (≈ ${kb(sum)}: ${taken.map((g) => g.feature).join(', ')}). Most bytes are behaviour every call has (options checked, retries and timeouts, error classes and hints, the App Token); the parts only some apps use (the transport not picked, proxy support, the fleet quota) are chosen at run time from options, so they ship with every app. 12 KB would take leaving whole features out of the core, chosen by an import instead of an option (a change of the public API), not trimming.`;
+}
