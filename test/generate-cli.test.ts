@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers/seed.js';
 
 const launcher = join(repoRoot, 'scripts/generate.mjs');
-const bundle = join(repoRoot, 'node_modules/.cache/im-openapi/generate-cli.mjs');
+const bundle = join(repoRoot, 'node_modules/.cache/im-openapi/generate-cli.cjs');
 const manifest = join(repoRoot, 'node_modules/.cache/im-openapi/generate-cli.json');
 const run = (...args: string[]) => spawnSync(process.execPath, [launcher, '--check', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
 

@@ -18,6 +18,8 @@ export interface TargetRow {
   pass: boolean | null;
 }
 
+const signedMs = (v: number): string => (v < 0 ? `−${ms(-v)}` : `+${ms(v)}`);
+
 export function targets(r: BenchResults): TargetRow[] {
   const rows: TargetRow[] = [];
   if (r.generation) {
@@ -88,7 +90,8 @@ export function targets(r: BenchResults): TargetRow[] {
     const b = get('bare-fetch');
     rows.push({
       target: '3. Cold start (import + first call): ≤ +30 ms over bare Node (issue 18)',
-      measured: `${ms(o.wallMs)} vs ${ms(b.wallMs)}: +${ms(o.wallMs - b.wallMs)} (funcs entry +${ms(get('ours-funcs').wallMs - b.wallMs)}; openapi-fetch +${ms(get('openapi-fetch').wallMs - b.wallMs)})`,
+      // signed: ours can start faster than the floor (bare fetch loads undici on its first call; ours uses node:http)
+      measured: `${ms(o.wallMs)} vs ${ms(b.wallMs)}: ${signedMs(o.wallMs - b.wallMs)} (funcs entry ${signedMs(get('ours-funcs').wallMs - b.wallMs)}; openapi-fetch ${signedMs(get('openapi-fetch').wallMs - b.wallMs)})`,
       pass: o.wallMs - b.wallMs <= 30,
     });
   }

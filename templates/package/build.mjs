@@ -13,7 +13,7 @@
 // ESM only: CommonJS callers load it with require(), which Node supports for ES modules from
 // 20.19 and 22.12 (package.json's engines).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -93,6 +93,23 @@ function pruneDeclarations(root, typeEntries) {
   return reached.size;
 }
 
+/**
+ * esbuild keeps `import "./chunks/x.js"` for modules an entry reaches but takes nothing from
+ * (they hold only code other files import by name). The package declares `sideEffects: false`,
+ * so an app's bundler drops those imports anyway, and esbuild warns once per import
+ * (ignored-bare-import: ~180 warnings in every app that bundles the package). Nothing in the
+ * runtime runs for its side effects, so the imports go here, before any app sees them.
+ */
+function dropBareChunkImports(outputs) {
+  const bare = /^import "\.{1,2}\/(?:[\w.-]+\/)*chunk-[\w-]+\.js";\n/gm;
+  for (const file of outputs) {
+    const path = join(pkgDir, file);
+    const text = readFileSync(path, 'utf8');
+    const stripped = text.replace(bare, '');
+    if (stripped !== text) writeFileSync(path, stripped);
+  }
+}
+
 export async function buildPackage() {
   const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
   const entries = entryNames(pkg, '.js');
@@ -115,6 +132,8 @@ export async function buildPackage() {
     logLevel: 'silent',
     metafile: true,
   }).catch((error) => fail(`esbuild: ${error.message}`));
+
+  dropBareChunkImports(Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')));
 
   const tsc = requireTool('typescript', 'bin/tsc');
   try {
