@@ -38,4 +38,18 @@ describe('a fleet of 4 processes against a per-application quota (issue 20)', ()
     expect(row.throughputPerS).toBeLessThanOrEqual(R * 1.3); // the server enforces R (a bucket of R lets ~R more through once)
     expect(row.clientCounters.rateLimited).toBeGreaterThan(0); // 200 lanes against R/s: they do hit the quota
   }, 90_000);
+
+  it('Redis stopped mid-run: every process goes on at its own share of the rate, none hangs', async () => {
+    // the store dies 2 s into a 6 s run; each client then limits on its own at rate ÷ the 4
+    // processes the store last counted, and keeps its App Token from memory
+    const row = await runQuotaFleet({ ...base, measureMs: 4_500, limiterPerSecond: 0.9 * R, stopRedisAfterMs: 2_000 });
+    const after = row.afterRedisStop!;
+    show('shared limiter 0.9 R, Redis stopped at 2 s', row);
+    console.info(`after the stop: ${after.requests} requests in ${after.measuredS} s, 429 ${after.rateLimitedPct.toFixed(2)} %, ${after.ofQuota.toFixed(3)} R`);
+    expect(row.clientCounters.storeFailures).toBeGreaterThan(0); // the clients did meet the dead store
+    expect(after.requests).toBeGreaterThan(0); // still sending without it
+    expect(after.ofQuota).toBeGreaterThanOrEqual(0.5); // per-process shares, not a stall
+    expect(after.rateLimitedPct).toBeLessThan(5); // and still under the quota: the shares add up to 0.9 R
+  }, 90_000);
 });
+
