@@ -6,7 +6,7 @@ import { operationConstName, operationEntryOf, operationSpecOf } from '../genera
 import { parseSpec } from '../generator/load-spec.js';
 import * as table from '../generated/src/operations.js';
 import type { OperationSpec } from '../generated/src/operation.js';
-import { operation } from '../templates/runtime/internal/operation-entry.js';
+import { OPERATION_DEFAULTS, operation } from '../templates/runtime/internal/operation-entry.js';
 import { repoRoot } from './helpers/seed.js';
 
 // operations.ts leaves out the fields most operations share (issue 18: ImClient app size);
@@ -42,5 +42,6 @@ describe('operations.ts entries', () => {
     expect(a).toEqual(spec);
     expect(a.queryParams).not.toBe(b.queryParams);
     expect(a.successStatuses).not.toBe(b.successStatuses);
+    expect(a.successStatuses).not.toBe(OPERATION_DEFAULTS.successStatuses);
   });
 });

@@ -245,7 +245,8 @@ export class QuotaControl {
       if (signal.aborted) return onAbort();
       // NEVER_ABORTED (no signal, no deadline) never fires: no listener on the one shared signal
       if (signal !== NEVER_ABORTED) signal.addEventListener('abort', onAbort, { once: true });
-      if (Number.isFinite(limit.maxWaitMs) && scope.remainingMs() === undefined) {
+      // The call's deadline ends the wait through the signal; maxWaitMs needs a timer when it comes first.
+      if (Number.isFinite(limit.maxWaitMs) && limit.maxWaitMs < (scope.remainingMs() ?? Infinity)) {
         timer = setTimeout(() => {
           leave();
           const waited = this.#o.now() - started;

@@ -101,6 +101,27 @@ describe('rateLimit option', () => {
     expect(svc.calls.some((c) => c.path.endsWith('/late'))).toBe(false);
     expect(abortable === undefined || abortable instanceof RateLimitWaitError || (abortable as { ok?: boolean }).ok === true).toBe(true);
   }, 15_000);
+
+  it('maxWaitMs bounds the wait for a slot even when the call has a longer deadline', async () => {
+    const svc = await startFakeService();
+    const quotaStore = new MemoryQuotaStore();
+    const rateLimit = { perSecond: 10, burst: 1, maxWaitMs: 300 };
+    const a = makeClient(svc.baseUrl, { quotaStore, rateLimit });
+    const b = makeClient(svc.baseUrl, { quotaStore, rateLimit: { ...rateLimit, maxWaitMs: 10_000 }, clientId: 'client-2' });
+    await Promise.all([a.request(ops.usersGet, { username: 'warm-a' }), b.request(ops.usersGet, { username: 'warm-b' })]);
+    // b's queue takes the shared slots for ~2 s; a's own estimate (its queue is empty) says it can go soon
+    const fleet = Array.from({ length: 20 }, (_, i) => b.request(ops.usersGet, { username: `b${i}` }));
+    await new Promise((r) => setTimeout(r, 50));
+    const started = Date.now();
+    const err = await a.request(ops.usersGet, { username: 'bounded' }, { deadlineMs: 10_000 }).catch((e: unknown) => e);
+    const waited = Date.now() - started;
+    expect(err).toBeInstanceOf(RateLimitWaitError);
+    expect((err as RateLimitWaitError).sent).toBe(false);
+    expect(waited).toBeGreaterThanOrEqual(250);
+    expect(waited).toBeLessThan(1_500);
+    await Promise.all(fleet);
+    expect(svc.calls.some((c) => c.path.endsWith('/bounded'))).toBe(false);
+  }, 15_000);
 });
 
 describe('withOptions', () => {
