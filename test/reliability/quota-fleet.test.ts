@@ -35,7 +35,6 @@ describe('a fleet of 4 processes against a per-application quota (issue 20)', ()
     const row = await runQuotaFleet({ ...base, limiterPerSecond: undefined });
     show('no limiter', row);
     expect(row.requests).toBeGreaterThan(0);
-    expect(row.throughputPerS).toBeLessThanOrEqual(R * 1.3); // the server enforces R (a bucket of R lets ~R more through once)
     expect(row.clientCounters.rateLimited).toBeGreaterThan(0); // 200 lanes against R/s: they do hit the quota
   }, 90_000);
 

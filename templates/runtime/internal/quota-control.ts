@@ -87,16 +87,18 @@ export function resolveRateLimit(value: unknown): ResolvedRateLimit | undefined 
   if (value === undefined) return undefined;
   if (typeof value !== 'object' || value === null) throw new ConfigError('rateLimit', 'must be an object like { perSecond: 90 }.');
   const o = value as RateLimitOptions;
-  const positive = (name: string, v: unknown, fallback: number, min: number): number => {
-    if (v === undefined) return fallback;
+  /** The option's value when given (checked), else undefined. */
+  const atLeast = (name: keyof RateLimitOptions, min: number): number | undefined => {
+    const v = o[name];
+    if (v === undefined) return undefined;
     if (typeof v !== 'number' || !Number.isFinite(v) || v < min) throw new ConfigError(`rateLimit.${name}`, `must be a finite number >= ${min} (got ${String(v)}).`);
     return v;
   };
-  if (o.perSecond === undefined) throw new ConfigError('rateLimit.perSecond', 'is required (slots per second, e.g. 0.9 × the application quota).');
-  const perSecond = positive('perSecond', o.perSecond, 0, Number.MIN_VALUE);
-  const burst = positive('burst', o.burst, rateOf(perSecond).burst, 1);
-  const fallbackPerSecond = o.fallbackPerSecond === undefined ? undefined : positive('fallbackPerSecond', o.fallbackPerSecond, perSecond, Number.MIN_VALUE);
-  const maxWaitMs = positive('maxWaitMs', o.maxWaitMs, 60_000, 0);
+  const perSecond = atLeast('perSecond', Number.MIN_VALUE);
+  if (perSecond === undefined) throw new ConfigError('rateLimit.perSecond', 'is required (slots per second, e.g. 0.9 × the application quota).');
+  const burst = atLeast('burst', 1) ?? rateOf(perSecond).burst;
+  const fallbackPerSecond = atLeast('fallbackPerSecond', Number.MIN_VALUE);
+  const maxWaitMs = atLeast('maxWaitMs', 0) ?? 60_000;
   return { rate: { perSecond, burst }, fallback: fallbackPerSecond === undefined ? undefined : rateOf(fallbackPerSecond), maxWaitMs };
 }
 
@@ -187,11 +189,16 @@ export class QuotaControl {
     if (!store || this.#reading || this.#o.now() - this.#gateReadAt < GATE_CACHE_MS) return;
     this.#reading = true;
     this.#gateReadAt = this.#o.now();
+    void this.#sync(store).finally(() => (this.#reading = false));
+  }
+
+  /** Sends this process's pending counters and brings the fleet gate into the local one. */
+  #sync(store: QuotaStore): Promise<void> {
     const counters = this.#takePending();
-    store.sync(this.#o.key, this.#gateKey, counters).then(
+    return store.sync(this.#o.key, this.#gateKey, counters).then(
       (ms) => this.#gateSeen(ms),
       (err: unknown) => this.#storeFailed(err, counters),
-    ).finally(() => (this.#reading = false));
+    );
   }
 
   /** A 429 closed the local gate for `ms`: close the fleet's too. */
@@ -305,7 +312,7 @@ export class QuotaControl {
           ...self.#counters,
           gate: self.#o.gate.remainingMs() > 0 ? 'closed' : 'open',
           storeFailures: self.#storeFailures,
-          limiter: limit ? { perSecond: shared ? limit.rate.perSecond : self.#rateNow().perSecond, shared } : null,
+          limiter: limit ? { perSecond: self.#rateNow().perSecond, shared } : null,
         };
       },
       clear: () => {
@@ -315,8 +322,7 @@ export class QuotaControl {
       fleetMetrics: async () => {
         const store = this.#o.store;
         if (!store) return null;
-        const counters = this.#takePending();
-        await store.sync(this.#o.key, this.#gateKey, counters).catch((err: unknown) => this.#storeFailed(err, counters));
+        await this.#sync(store);
         return store.counters(this.#o.key);
       },
       toJSON() {
@@ -347,8 +353,7 @@ export class QuotaControl {
   /** One slot: reserved in the store (or this process), then waited for; no slots are taken while the gate is closed. */
   async #takeSlot(): Promise<void> {
     for (;;) {
-      const closed = this.#o.gate.remainingMs();
-      if (closed > 0) await this.#o.sleep(closed);
+      await this.#o.gate.wait();
       const r = await this.#reserve();
       if (!r.reserved) {
         await this.#o.sleep(Math.min(r.waitMs, RESERVE_HORIZON_MS));
