@@ -29,7 +29,7 @@ describe('size bench: the one-operation app by feature', () => {
     expect(groups.map((g) => g.bytes)).toEqual([...groups.map((g) => g.bytes)].sort((a, b) => b - a));
     const of = (m: string) => groups.find((g) => g.modules.includes(m))!.feature;
     expect(of('internal/transport/fetch.ts')).toBe('transports');
-    expect(of('stores/quota-store.ts')).toBe('fleet quota');
+    expect(of('stores/quota-store.ts')).toBe('429 pause and fleet quota');
     expect(of('internal/ajv-formats.ts')).toBe('request validation (lazy)');
     expect(of('size-ours-one-op-sources.mjs')).toBe('the app itself');
     // a module no rule names is shown, not dropped

@@ -56,7 +56,7 @@ describe('bench harness (smoke)', () => {
     for (const app of ['node-empty', 'bare-fetch', 'openapi-fetch', 'ours-client', 'ours-funcs'])
       expect(positive(r.coldStart.rows.find((x: any) => x.app === app)?.wallMs), app).toBe(true);
     // 4. size: bundles and the tarball
-    for (const app of ['ours-one-op', 'ours-all-ops', 'openapi-fetch-one-op', 'hey-api-one-op']) {
+    for (const app of ['ours-one-op', 'ours-one-op-full', 'ours-all-ops', 'openapi-fetch-one-op', 'hey-api-one-op']) {
       const row = r.size.rows.find((x: any) => x.app === app);
       expect(positive(row?.gzip) && row.gzip < row.minified, app).toBe(true);
     }

@@ -9,7 +9,7 @@ export function emitEntryPoints(model: ApiModel, packageVersion: string = model.
   const files = new Map<string, string>();
 
   const client: (string | StatementStructures)[] = [
-    `import { ImCore } from './core/client.js';`,
+    `import { ImCore } from './core/im-core.js';`,
     `import type { ClientOptions } from './core/options.js';`,
     `import { clientOptionsFromEnv, type Env } from './core/from-env.js';`,
     ...model.namespaces.map((ns) => `import { ${ns.className} } from './resources/${ns.name}.js';`),
@@ -52,8 +52,9 @@ export function emitEntryPoints(model: ApiModel, packageVersion: string = model.
   ]));
 
   files.set('src/funcs/index.ts', header + renderSource([
-    '// Standalone functions, one per operation, over the small core client: an app that calls one\n// operation bundles only that one.',
-    `export { ImCore } from '../core/client.js';`,
+    '// Standalone functions, one per operation, over a core client: an app that calls one\n// operation bundles only that one. ImLeanCore leaves out the features only some apps use\n// (node:http transport, proxy, fleet quota); ImCore has them all.',
+    `export { ImLeanCore } from '../core/client.js';`,
+    `export { ImCore } from '../core/im-core.js';`,
     `export { clientOptionsFromEnv } from '../core/from-env.js';`,
     ...model.namespaces.map((ns) => `export * from './${ns.name}.js';`),
   ]));

@@ -79,7 +79,7 @@ const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 export function emitOperationsCode(model: ApiModel): Map<string, string> {
   const files = new Map<string, string>();
   for (const ns of model.namespaces) {
-    const runtimeImports: RuntimeImport[] = [runtimeType('core/client', 'ImCore'), runtimeType('core/options', 'RequestOptions')];
+    const runtimeImports: RuntimeImport[] = [runtimeType('core/client', 'ImLeanCore'), runtimeType('core/options', 'RequestOptions')];
     const typeNames = new Set<string>();
     const consts = new Set<string>();
     const funcs: FunctionDeclarationStructure[] = [];
@@ -102,7 +102,7 @@ export function emitOperationsCode(model: ApiModel): Map<string, string> {
         isExported: true,
         docs: [operationDocs(op)],
         typeParameters,
-        parameters: [{ name: 'client', type: 'ImCore' }, params, options],
+        parameters: [{ name: 'client', type: 'ImLeanCore' }, params, options],
         returnType: code.returnType,
         statements: [`return ${code.call};`],
       });
@@ -146,7 +146,7 @@ export function emitOperationsCode(model: ApiModel): Map<string, string> {
         name: ns.className,
         isExported: true,
         docs: [`The \`${ns.name}.*\` operations. Reach them as \`client.${ns.name}\`.`],
-        ctors: [{ parameters: [{ name: 'client', type: 'ImCore', isReadonly: true, scope: Scope.Private }] }],
+        ctors: [{ parameters: [{ name: 'client', type: 'ImLeanCore', isReadonly: true, scope: Scope.Private }] }],
         methods,
       },
     ]));

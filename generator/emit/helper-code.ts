@@ -103,7 +103,7 @@ export function helperCode(h: HelperMethodModel): HelperCode {
     ...(alias && aliasDocs
       ? {
           deprecated: {
-            func: { kind: StructureKind.Function, name: alias.funcName, isExported: true, docs: [aliasDocs], parameters: [{ name: 'client', type: 'ImCore' }, ...shape.parameters], returnType: shape.returnType, statements: [`return ${h.funcName}(client, ${args});`] },
+            func: { kind: StructureKind.Function, name: alias.funcName, isExported: true, docs: [aliasDocs], parameters: [{ name: 'client', type: 'ImLeanCore' }, ...shape.parameters], returnType: shape.returnType, statements: [`return ${h.funcName}(client, ${args});`] },
             method: { kind: StructureKind.Method, name: alias.methodName, docs: [aliasDocs], parameters: shape.parameters, returnType: shape.returnType, statements: [`return ${alias.funcName}(this.client, ${args});`] },
           },
         }
@@ -116,7 +116,7 @@ export function helperCode(h: HelperMethodModel): HelperCode {
       name: h.funcName,
       isExported: true,
       docs: [docs],
-      parameters: [{ name: 'client', type: 'ImCore' }, ...shape.parameters],
+      parameters: [{ name: 'client', type: 'ImLeanCore' }, ...shape.parameters],
       returnType: shape.returnType,
       statements: [shape.body],
     },

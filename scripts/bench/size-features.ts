@@ -18,11 +18,11 @@ export interface FeatureGroup {
 /** First match wins; a module no rule names lands in "other". Paths as size.ts gives them (`src/...`). */
 const FEATURES: { feature: string; why: string; test: RegExp }[] = [
   { feature: 'request validation (lazy)', why: 'the operation\'s validator, its shared component checks and the issue wording, loaded on the first call', test: /^src\/(validators\/|internal\/(validation-issues|ajv-runtime|ajv-formats)\.ts)/ },
-  { feature: 'transports', why: 'node:http (default on Node) and fetch (Bun, Deno, workers, or `fetch:` given) are picked at run time, so both ship; proxy support (HTTPS_PROXY is read at run time)', test: /^src\/internal\/(transport\/|http-attempt\.ts|bytes\.ts)/ },
-  { feature: 'fleet quota', why: 'the 429 gate, rateLimit, quotaStore and the metrics every client exposes (`client.rateLimit`)', test: /^src\/(internal\/(quota-control|quota-gate|gcra)\.ts|stores\/(quota-store|store-budget)\.ts)/ },
+  { feature: 'transports', why: 'the fetch transport (ImLeanCore sends with fetch; node:http and proxy support come with ImCore, by import)', test: /^src\/internal\/(transport\/|http-attempt\.ts|bytes\.ts)/ },
+  { feature: '429 pause and fleet quota', why: 'the client-wide 429 pause (rateLimit, quotaStore and the fleet metrics come with ImCore, by import)', test: /^src\/(internal\/(quota-control|quota-gate|gcra)\.ts|stores\/(quota-store|store-budget)\.ts)/ },
   { feature: 'errors and hints', why: 'one class per documented error code, the hints that name cause and fix, secret masking', test: /^src\/(core\/(errors|error-from-response)\.ts|internal\/(redact|secret-names)\.ts)/ },
   { feature: 'attempt loop', why: 'retries by class, per-attempt timeout and deadline, 401 re-exchange, 429 pause, lossless int64 JSON, dedupe keys', test: /^src\/internal\/(send-with-retries|retry|call-scope|lossless-json|dedupe-key)\.ts/ },
-  { feature: 'client and options', why: 'ImCore, checking every client and call option, withOptions, the browser refusal', test: /^src\/(core\/(client|api-promise)\.ts|internal\/(config|server-only|logger)\.ts|sdk-version\.ts)/ },
+  { feature: 'client and options', why: 'ImLeanCore, checking every client and call option (and refusing those of left-out features), withOptions, the browser refusal', test: /^src\/(core\/(client|api-promise)\.ts|internal\/(config|server-only|logger|core-features)\.ts|sdk-version\.ts)/ },
   { feature: 'App Token', why: 'the token exchange, its cache and the token store contract', test: /^src\/internal\/(token-manager|token-exchange)\.ts/ },
   { feature: 'request building', why: 'path/query/body from params, near-miss names, the operation entry', test: /^src\/(internal\/(request-builder|near-miss|operation-names|operation-entry)\.ts|operations\.ts|funcs\/)/ },
   { feature: 'the app itself', why: 'its three lines', test: /^size-ours-one-op/ },
@@ -52,5 +52,5 @@ export function missByFeature(groups: readonly FeatureGroup[], totalBytes: numbe
     sum += (g.bytes / totalBytes) * gzip;
   }
   const kb = (b: number) => `${(b / 1024).toFixed(1)} KB`;
-  return `The miss (${kb(overBytes)} gzip) is as large as the ${taken.length} largest feature(s) together (≈ ${kb(sum)}: ${taken.map((g) => g.feature).join(', ')}). Most bytes are behaviour every call has (options checked, retries and timeouts, error classes and hints, the App Token); the parts only some apps use (the transport not picked, proxy support, the fleet quota) are chosen at run time from options, so they ship with every app. 12 KB would take leaving whole features out of the core, chosen by an import instead of an option (a change of the public API), not trimming.`;
+  return `The miss (${kb(overBytes)} gzip) is as large as the ${taken.length} largest feature(s) together (≈ ${kb(sum)}: ${taken.map((g) => g.feature).join(', ')}). The parts only some apps use (the node:http transport, proxy support, the fleet quota) are already chosen by import (ImCore) and absent here; what remains is behaviour every call has and the seeds or our standards require (options checked with errors that name the field, retries by class and timeouts, error classes per documented code with hints, secret masking, the App Token exchange and cache, the validator and its issue wording). 12 KB would take removing some of that behaviour, not leaving out an optional feature.`;
 }

@@ -3,7 +3,7 @@
  * ESM, platform node, code splitting), raw and gzip (zlib level 9, each output file on its own);
  * the packed tarball of the package (`npm pack`) and whether each of its files is needed; and how
  * many generated files one optional field added to the most shared schema rewrites.
- * Apps: one operation via 'im-server-sdk/funcs'; every method of every ImClient namespace;
+ * Apps: one operation via 'im-server-sdk/funcs' (over ImLeanCore, and over ImCore); every method of every ImClient namespace;
  * the same one operation through openapi-fetch and through @hey-api/openapi-ts's output.
  * An app's output splits into what loads at start (the entry and the chunks it imports statically)
  * and lazy chunks (reached only by a dynamic import(): our per-operation validators).
@@ -71,6 +71,13 @@ function loadedOutputs(outputs: Outputs, entryFile: string): { atStart: Set<stri
   return { atStart, later };
 }
 
+/** The one-operation app over a core class of the funcs entry (features chosen by import). */
+function oneOperationApp(core: 'ImLeanCore' | 'ImCore'): string {
+  return `import { ${core}, usersGet } from 'im-server-sdk/funcs';
+const core = new ${core}({ baseUrl: process.env.BASE, appKey: 'o#a', clientId: 'c', clientSecret: 's' });
+console.log(await usersGet(core, { username: 'alice' }));`;
+}
+
 export async function benchSize(opts: { appsDir: string; esmEntry: string; pkgDir: string; heyOut: string | undefined; smoke: boolean }): Promise<SizeResult> {
   const esbuild = await import('esbuild');
   // every method of every namespace of ImClient, found on a client (the constructor sends nothing)
@@ -87,11 +94,14 @@ export async function benchSize(opts: { appsDir: string; esmEntry: string; pkgDi
   }
   const apps: Record<string, { label: string; code: string; ext: string }> = {
     'ours-one-op': {
-      label: "ours: one operation (usersGet) via 'im-server-sdk/funcs'",
+      label: "ours: one operation (usersGet) via 'im-server-sdk/funcs' over ImLeanCore (App Token, retries, timeouts, 429 pause, errors, validation; sends with fetch)",
       ext: 'mjs',
-      code: `import { ImCore, usersGet } from 'im-server-sdk/funcs';
-const core = new ImCore({ baseUrl: process.env.BASE, appKey: 'o#a', clientId: 'c', clientSecret: 's' });
-console.log(await usersGet(core, { username: 'alice' }));`,
+      code: oneOperationApp('ImLeanCore'),
+    },
+    'ours-one-op-full': {
+      label: 'ours: the same over ImCore (every feature: node:http and fetch picked at run time, proxy support, fleet quota)',
+      ext: 'mjs',
+      code: oneOperationApp('ImCore'),
     },
     'ours-all-ops': {
       label: `ours: ImClient calling every method (${calls.length} methods, all operations + helpers)`,

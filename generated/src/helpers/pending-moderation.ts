@@ -7,7 +7,7 @@
  * retried or thrown.
  */
 import { listPages } from '../core/pagination.js';
-import type { ImCore } from '../core/client.js';
+import type { ImLeanCore } from '../core/client.js';
 import { ImError, VersionConflictError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec } from '../operation.js';
@@ -49,7 +49,7 @@ export interface PendingItemsOperations {
 }
 
 export async function processPendingItems<TItem extends Record<string, unknown>>(
-  client: ImCore,
+  client: ImLeanCore,
   ops: PendingItemsOperations,
   options: PendingItemsOptions<TItem>,
 ): Promise<PendingItemsReport<TItem>> {

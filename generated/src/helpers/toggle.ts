@@ -4,14 +4,14 @@
  * picks the operation of the pair from the flag (x-toggle in the spec).
  */
 import { ApiPromise } from '../core/api-promise.js';
-import type { ImCore } from '../core/client.js';
+import type { ImLeanCore } from '../core/client.js';
 import { ValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec } from '../operation.js';
 import { asParams } from '../internal/request-builder.js';
 
 export function toggle<T>(
-  client: ImCore,
+  client: ImLeanCore,
   pair: { field: string; whenTrue: OperationSpec; whenFalse: OperationSpec; helperId: string },
   givenParams: Record<string, unknown>,
   options?: RequestOptions,

@@ -4,7 +4,7 @@
  * with `known_version`, and hand back the items and the version to pass next time.
  */
 import { listPages } from '../core/pagination.js';
-import type { ImCore } from '../core/client.js';
+import type { ImLeanCore } from '../core/client.js';
 import { ImError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec } from '../operation.js';
@@ -20,7 +20,7 @@ export interface VersionedSnapshot<TItem> {
 }
 
 export async function fetchVersionedList<TItem>(
-  client: ImCore,
+  client: ImLeanCore,
   op: OperationSpec,
   params: Record<string, unknown>,
   options?: RequestOptions,

@@ -9,13 +9,13 @@ import type { ClientOptions, ClientSecretSource, ResponseDrift } from '../core/o
 import { realSleep, type Sleep } from './call-scope.js';
 import { assertServerSide } from './server-only.js';
 import type { Transport } from './http-attempt.js';
-import { chooseTransport, type TransportKind } from './transport/choose.js';
+import { refuseQuotaOptions, type CoreFeatures, type TransportKind } from './core-features.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './send-with-retries.js';
 import type { Logger } from './logger.js';
 import { SDK_NAME, SDK_VERSION } from '../sdk-version.js';
 import { MemoryTokenStore, type TokenEvent, type TokenStore } from './token-manager.js';
 import type { CredentialsRevokedError } from '../core/errors.js';
-import { resolveQuotaStore, resolveRateLimit, type ResolvedRateLimit } from './quota-control.js';
+import type { ResolvedRateLimit } from './quota-control.js';
 import type { QuotaStore } from '../stores/quota-store.js';
 
 export interface ResolvedConfig {
@@ -169,7 +169,12 @@ export function userAgent(): string {
   return `${SDK_NAME}/${SDK_VERSION} ${runtime}`;
 }
 
-export function resolveConfig(options: ClientOptions): ResolvedConfig {
+/**
+ * The options checked and normalised; `features` (the client class's) checks the transport and
+ * quota options. `sharedTransport`: the transport of the client `withOptions` derives from, when
+ * its transport options stay the same (its connections are reused, no second one is made).
+ */
+export function resolveConfig(options: ClientOptions, features: CoreFeatures, sharedTransport?: Pick<ResolvedConfig, 'send' | 'transport'>): ResolvedConfig {
   if (typeof options !== 'object' || options === null) {
     throw new ConfigError('options', 'must be an object with baseUrl, appKey (or orgName and appName), clientId and clientSecret.');
   }
@@ -179,7 +184,8 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
   const { orgName, appName } = orgAndApp(o);
   const clientId = nonEmptyString('clientId', o.clientId, 'Give the client id shown in the console.');
   const clientSecret = secretSource(o.clientSecret);
-  const transport = chooseTransport(o, baseUrl);
+  const transport = sharedTransport ? { kind: sharedTransport.transport, send: sharedTransport.send } : features.transport(o, baseUrl);
+  const quota = features.quota ? features.quota.resolve(o) : refuseQuotaOptions(o);
   if (o.logger !== undefined && (typeof o.logger !== 'object' || o.logger === null)) {
     throw new ConfigError('logger', 'must be an object with any of debug/info/warn/error.');
   }
@@ -212,8 +218,8 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     tokenRefreshMarginMs: o.tokenRefreshMarginMs === undefined ? undefined : number('tokenRefreshMarginMs', o.tokenRefreshMarginMs, 0, 0),
     onTokenEvent: optionalFunction('onTokenEvent', o.onTokenEvent),
     onCredentialsRevoked: optionalFunction('onCredentialsRevoked', o.onCredentialsRevoked),
-    quotaStore: resolveQuotaStore(o.quotaStore),
-    rateLimit: resolveRateLimit(o.rateLimit),
+    quotaStore: quota.store,
+    rateLimit: quota.rateLimit,
     baseHeaders: { 'user-agent': userAgent(), ...checkedHeaders('defaultHeaders', o.defaultHeaders) },
     random: internals.random ?? Math.random,
     sleep: internals.sleep ?? realSleep,

@@ -3,7 +3,7 @@ import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { SECRET, SECRET_2, TOKEN_PREFIX, apiError, makeClient, ops, startFakeService, type Recorded } from '../test-support/fake-service.js';
 import { MemoryTokenStore, tokenStoreKey, type StoredToken, type TokenEvent, type TokenStore } from '../internal/token-manager.js';
-import { ImCore } from './client.js';
+import { ImCore } from './im-core.js';
 import { ConfigError, CredentialsRevokedError, InvalidClientError, UnauthenticatedError } from './errors.js';
 
 const bearer = (r: Recorded | undefined): string | undefined => r?.headers.authorization;

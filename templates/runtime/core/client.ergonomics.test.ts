@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ConfigError, NotFoundError } from './errors.js';
-import { ImCore } from './client.js';
+import { ImCore } from './im-core.js';
 import { SDK_NAME, SDK_VERSION } from '../sdk-version.js';
 import { apiError, makeClient, ops, startFakeService } from '../test-support/fake-service.js';
 

@@ -1,7 +1,9 @@
 /**
- * `ImCore`: the small core client that every generated operation goes through. Generated code
+ * `ImLeanCore`: the core client that every generated operation goes through. Generated code
  * only calls `request(op, params, options)` or `list(op, params, options)` with the
  * operation's table entry; everything else (auth, retries, errors, pagination) lives here.
+ * The features only some apps use come with the class an app imports (internal/core-features.ts):
+ * `ImCore` (im-core.ts) and `ImClient` have them all.
  */
 import type { OperationSpec, RequestValidator } from '../operation.js';
 import { ApiPromise, type WithResponse } from './api-promise.js';
@@ -12,7 +14,9 @@ import { checkedHeaders, MAX_TIMER_MS, resolveConfig, type ResolvedConfig } from
 import { fillDedupeKey } from '../internal/dedupe-key.js';
 import { safeLogger, type SafeLogger } from '../internal/logger.js';
 import { QuotaGate } from '../internal/quota-gate.js';
-import { QuotaControl, quotaKey, type FleetRateLimitState } from '../internal/quota-control.js';
+import type { QuotaControl } from '../internal/quota-control.js';
+import type { RateLimitState } from '../internal/quota-gate.js';
+import { LEAN_FEATURES, type CoreFeatures } from '../internal/core-features.js';
 import { SecretRedactor } from '../internal/redact.js';
 import { nearMissIssues } from '../internal/near-miss.js';
 import { asParams, buildRequest } from '../internal/request-builder.js';
@@ -55,7 +59,16 @@ const IDENTITY_OPTIONS = ['baseUrl', 'orgName', 'appName', 'appKey', 'clientId',
 const SHARED_TRANSPORT = Symbol('im-openapi.shared-transport');
 const TRANSPORT_OPTIONS = ['baseUrl', 'transport', 'fetch', 'agent', 'proxy'] as const;
 
-export class ImCore {
+/**
+ * The lean core client: what every call needs (the App Token, retries by class, timeouts and
+ * deadlines, the 429 pause, errors, request validation), sending with fetch. It leaves out the
+ * node:http transport and its proxy support, `rateLimit` and `quotaStore` (those options are
+ * refused with a ConfigError that says so), so an app of a few standalone functions stays small.
+ * `ImCore` is the same client with every feature.
+ */
+export class ImLeanCore {
+  /** The features clients of this class are built with (a subclass sets its own). */
+  protected static readonly features: CoreFeatures = LEAN_FEATURES;
   readonly #options: ClientOptions;
   readonly #config: ResolvedConfig;
   readonly #redactor: SecretRedactor;
@@ -63,17 +76,18 @@ export class ImCore {
   readonly #tokens: TokenManager;
   readonly #runtime: RuntimeContext;
   readonly #gate: QuotaGate;
-  readonly #quota: QuotaControl;
+  readonly #quota: QuotaControl | undefined;
   readonly #state: Session['state'];
 
   constructor(options: ClientOptions) {
-    const config = resolveConfig(options);
+    const features = (new.target as unknown as { features: CoreFeatures }).features;
     const shared = (options as { [SHARED_SESSION]?: Session })[SHARED_SESSION];
     const sharedTransport = (options as { [SHARED_TRANSPORT]?: Pick<ResolvedConfig, 'send' | 'transport'> })[SHARED_TRANSPORT];
+    const config = resolveConfig(options, features, sharedTransport);
     this.#options = { ...options };
     delete (this.#options as { [SHARED_SESSION]?: Session })[SHARED_SESSION];
     delete (this.#options as { [SHARED_TRANSPORT]?: unknown })[SHARED_TRANSPORT];
-    this.#config = sharedTransport ? { ...config, ...sharedTransport } : config;
+    this.#config = config;
     this.#redactor = shared?.redactor ?? new SecretRedactor();
     this.#state = shared?.state ?? { secret: config.clientSecret, revoked: undefined };
     if (typeof config.clientSecret === 'string') this.#redactor.add(config.clientSecret);
@@ -92,9 +106,9 @@ export class ImCore {
       logger: this.#logger,
     });
     this.#gate = shared?.gate ?? new QuotaGate(config.now, config.sleep);
-    this.#quota = shared?.quota ?? new QuotaControl({
-      gate: this.#gate, store: config.quotaStore, rateLimit: config.rateLimit, key: quotaKey(config.baseUrl, config.orgName, config.appName), now: config.now, sleep: config.sleep, logger: this.#logger,
-    });
+    this.#quota = shared?.quota ?? features.quota?.create({
+      gate: this.#gate, store: config.quotaStore, rateLimit: config.rateLimit, now: config.now, sleep: config.sleep, logger: this.#logger,
+    }, config);
     this.#runtime = {
       send: this.#config.send,
       logger: this.#logger,
@@ -156,12 +170,10 @@ export class ImCore {
   /**
    * The client-wide pause after a 429 (the quota is per application): `pausedUntil` (epoch ms, or
    * null when calls go out), `remainingMs`, and `clear()` to open it now. A pause lasts at most
-   * 1 hour whatever Retry-After says. With a `quotaStore` the pause is the fleet's. `metrics`:
-   * this client's calls sent, waited (count, ms), throttled, 429s, gate state;
-   * `fleetMetrics()`: the same totals of every process sharing the quota store.
+   * 1 hour whatever Retry-After says. (`ImCore` adds the fleet quota's metrics.)
    */
-  get rateLimit(): FleetRateLimitState {
-    return this.#quota.view();
+  get rateLimit(): RateLimitState {
+    return this.#quota?.view() ?? this.#gate.view();
   }
   /** How this client sends requests: 'node' (node:http, the default on Node) or 'fetch' (see the transport option). */
   get transport(): 'node' | 'fetch' {

@@ -12,7 +12,7 @@ import type { ValidationIssue } from '../operation.js';
 
 export type ClientSecretSource = string | (() => string | Promise<string>);
 
-/** Options of `new ImClient(...)` / `new ImCore(...)`; `client.withOptions(...)` takes any subset. */
+/** Options of `new ImClient(...)` / `new ImCore(...)` / `new ImLeanCore(...)` (which refuses the node transport, proxy and quota options); `client.withOptions(...)` takes any subset. */
 export interface ClientOptions {
   /** The service's base URL (http or https), e.g. `https://api.example.com`. */
   baseUrl: string;

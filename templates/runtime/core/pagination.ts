@@ -129,7 +129,7 @@ export function listPages<TPage, TItem>(client: PageSource, op: OperationSpec, p
   return new PagePromise<TPage, TItem>(fetchPage(undefined));
 }
 
-/** What listPages needs of the client (ImCore has it). */
+/** What listPages needs of the client (every core client has it). */
 export interface PageSource {
   request<T>(op: OperationSpec, params?: object, options?: RequestOptions): ApiPromise<T>;
 }

@@ -14,7 +14,7 @@
  * deduplicating service dropped them). Order counts: the chunk is sent as given, and the brief
  * "same recipients in the same chunk → same key" holds for a resend of the chunk as it was.
  */
-import type { ImCore } from '../core/client.js';
+import type { ImLeanCore } from '../core/client.js';
 import { AbortError, CredentialsRevokedError, ImError, ValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec, ValidationIssue } from '../operation.js';
@@ -83,7 +83,7 @@ export class BatchError<TResult = unknown> extends ImError {
 const DEFAULT_CONCURRENCY = 2;
 
 export async function sendInBatches<TResult>(
-  client: ImCore,
+  client: ImLeanCore,
   op: OperationSpec,
   givenParams: Record<string, unknown>,
   options: BatchOptions = {},

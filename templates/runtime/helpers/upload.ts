@@ -4,7 +4,7 @@
  * missing ones and completes (class I). Part addresses are used as given and never get the App
  * Token: they are not API calls.
  */
-import type { ImCore } from '../core/client.js';
+import type { ImLeanCore } from '../core/client.js';
 import { AbortError, ConnectionError, ImError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec } from '../operation.js';
@@ -70,7 +70,7 @@ const PART_NUMBER = 'part_number';
 const PART_URL = 'url';
 export const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 
-export async function uploadFile<TFile>(client: ImCore, ops: UploadOperations, source: UploadSource, options: UploadOptions = {}): Promise<UploadResult<TFile>> {
+export async function uploadFile<TFile>(client: ImLeanCore, ops: UploadOperations, source: UploadSource, options: UploadOptions = {}): Promise<UploadResult<TFile>> {
   const reader = await openPartReader(source, options.partSize ?? DEFAULT_PART_SIZE, ops.helperId ?? ops.create.id);
   const size = reader.size ?? options.size;
   let fileId: string;
@@ -95,7 +95,7 @@ export async function uploadFile<TFile>(client: ImCore, ops: UploadOperations, s
   return sendAndComplete<TFile>(client, ops, fileId, reader, new Set(), options);
 }
 
-export async function resumeUpload<TFile>(client: ImCore, ops: UploadOperations, fileId: string, source: UploadSource, options: UploadOptions = {}): Promise<UploadResult<TFile>> {
+export async function resumeUpload<TFile>(client: ImLeanCore, ops: UploadOperations, fileId: string, source: UploadSource, options: UploadOptions = {}): Promise<UploadResult<TFile>> {
   // the source first: a bad one is refused before anything is sent
   const reader = await openPartReader(source, options.partSize ?? DEFAULT_PART_SIZE, ops.helperId ?? ops.uploadedParts.id);
   let uploaded: Record<string, unknown>;
@@ -111,7 +111,7 @@ export async function resumeUpload<TFile>(client: ImCore, ops: UploadOperations,
 }
 
 async function sendAndComplete<TFile>(
-  client: ImCore,
+  client: ImLeanCore,
   ops: UploadOperations,
   fileId: string,
   reader: PartReader,
@@ -194,7 +194,7 @@ class PartAddresses {
   readonly #pending = new Map<number, Promise<string>>();
 
   constructor(
-    private readonly client: ImCore,
+    private readonly client: ImLeanCore,
     private readonly partUrls: OperationSpec,
     private readonly fileId: string,
     /** The last part number when the size is known; unknown (a stream): one part at a time. */

@@ -41,7 +41,7 @@ export interface RuntimeContext {
   logger: SafeLogger;
   gate: QuotaGate;
   /** The fleet side of the quota: shared gate, rate limit, exchange pacing, counters. */
-  quota?: QuotaControl;
+  quota?: QuotaControl | undefined;
   redactor: SecretRedactor;
   now: () => number;
   sleep: Sleep;

@@ -6,7 +6,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
-import { ImCore } from '../core/client.js';
+import { ImCore } from '../core/im-core.js';
 import type { ClientOptions } from '../core/options.js';
 import type { OperationSpec } from '../operation.js';
 

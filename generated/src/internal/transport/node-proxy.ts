@@ -16,11 +16,19 @@ import type { Duplex } from 'node:stream';
 
 /** The proxy for a request to `target`, from the environment; undefined: go direct. */
 export function proxyFromEnv(target: URL, env: Record<string, string | undefined>): string | undefined {
-  // lower case first, as curl and undici read them
-  const pick = (name: string): string | undefined => nonEmpty(env[name]) ?? nonEmpty(env[name.toUpperCase()]);
-  const proxy = target.protocol === 'https:' ? pick('https_proxy') : pick('http_proxy');
+  const proxy = target.protocol === 'https:' ? envValue(env, 'https_proxy') : envValue(env, 'http_proxy');
   if (proxy === undefined) return undefined;
-  return bypassed(target, pick('no_proxy') ?? '') ? undefined : proxy;
+  return bypassed(target, noProxyOf(env)) ? undefined : proxy;
+}
+
+/** NO_PROXY as every proxy path reads it (an explicit proxy option honours it too); '' when unset. */
+export function noProxyOf(env: Record<string, string | undefined>): string {
+  return envValue(env, 'no_proxy') ?? '';
+}
+
+/** A proxy variable: lower case first, as curl and undici read them; empty counts as unset. */
+function envValue(env: Record<string, string | undefined>, name: string): string | undefined {
+  return nonEmpty(env[name]) ?? nonEmpty(env[name.toUpperCase()]);
 }
 
 function nonEmpty(v: string | undefined): string | undefined {

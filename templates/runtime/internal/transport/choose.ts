@@ -8,12 +8,11 @@
  */
 import { ConfigError } from '../../core/errors.js';
 import type { ClientOptions } from '../../core/options.js';
-import type { FetchLike, Transport } from '../http-attempt.js';
+import type { Transport } from '../http-attempt.js';
+import { fetchOf, type TransportKind } from '../core-features.js';
 import { fetchTransport } from './fetch.js';
-import { bypassed, parseProxy, proxyFromEnv, tunnelAgent } from './node-proxy.js';
+import { bypassed, noProxyOf, parseProxy, proxyFromEnv, tunnelAgent } from './node-proxy.js';
 import { nodeTransport, nodeTransportAvailable, type NodeAgent } from './node-http.js';
-
-export type TransportKind = 'node' | 'fetch';
 
 export function chooseTransport(o: ClientOptions, baseUrl: string): { kind: TransportKind; send: Transport } {
   if (o.transport !== undefined && o.transport !== 'node' && o.transport !== 'fetch') {
@@ -46,13 +45,6 @@ export function chooseTransport(o: ClientOptions, baseUrl: string): { kind: Tran
   };
 }
 
-function fetchOf(given: FetchLike | undefined): FetchLike {
-  if (given !== undefined && typeof given !== 'function') throw new ConfigError('fetch', 'must be a function.');
-  if (given === undefined && typeof globalThis.fetch !== 'function') throw new ConfigError('fetch', 'this runtime has no global fetch; pass one.');
-  // Called unbound: browsers and workers refuse a fetch called with another `this`.
-  return given ? (input, init) => given(input, init) : (input, init) => globalThis.fetch(input, init);
-}
-
 /**
  * The proxy of the node transport: a URL, 'env' (HTTPS_PROXY / HTTP_PROXY / NO_PROXY), false
  * (none). Default: none, unless NODE_USE_ENV_PROXY=1 (Node's own switch for its fetch and http
@@ -70,7 +62,7 @@ function proxyOf(option: ClientOptions['proxy'], target: URL): URL | undefined {
   } else {
     text = mode;
     // an explicit proxy still honours NO_PROXY for the service's host
-    if (bypassed(target, env.no_proxy ?? env.NO_PROXY ?? '')) return undefined;
+    if (bypassed(target, noProxyOf(env))) return undefined;
   }
   if (text === undefined) return undefined;
   try {

@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { ConfigError, ConnectionError } from '../../core/errors.js';
 import { NEVER_ABORTED } from '../call-scope.js';
 import { builtins, nodeTransport } from './node-http.js';
-import { bypassed, proxyFromEnv, tunnelAgent } from './node-proxy.js';
+import { bypassed, noProxyOf, proxyFromEnv, tunnelAgent } from './node-proxy.js';
 import { SECRET, TOKEN_PREFIX, makeClient, ops, recordingLogger, startFakeService } from '../../test-support/fake-service.js';
 
 /** A CONNECT proxy: `user:p@ss w0rd` required; every CONNECT recorded (line and headers). */
@@ -72,6 +72,13 @@ describe('NO_PROXY and the environment', () => {
     expect(proxyFromEnv(u('http://api.example.com'), env)).toBe('http://plain:1');
     expect(proxyFromEnv(u('http://api.example.com'), {})).toBeUndefined();
     expect(proxyFromEnv(u('https://api.example.com'), { HTTPS_PROXY: 'http://p:1', NO_PROXY: 'example.com' })).toBeUndefined();
+  });
+  test('noProxyOf: one reading for the env proxy and an explicit one — lower case first, empty counts as unset, trimmed', () => {
+    expect(noProxyOf({ no_proxy: 'a.com', NO_PROXY: 'b.com' })).toBe('a.com');
+    expect(noProxyOf({ no_proxy: '', NO_PROXY: 'b.com' })).toBe('b.com');
+    expect(noProxyOf({ no_proxy: '  ', NO_PROXY: ' 127.0.0.1 ' })).toBe('127.0.0.1');
+    expect(noProxyOf({})).toBe('');
+    expect(proxyFromEnv(u('http://127.0.0.1:9'), { HTTP_PROXY: 'http://p:1', no_proxy: '', NO_PROXY: '127.0.0.1' })).toBeUndefined();
   });
   test.each([
     ['*', 'https://a.b', true],
@@ -140,6 +147,22 @@ describe('through a CONNECT proxy (node transport)', () => {
       for (const name of ['HTTP_PROXY', 'NO_PROXY', 'NODE_USE_ENV_PROXY']) {
         if (saved[name] === undefined) delete process.env[name];
         else process.env[name] = saved[name];
+      }
+    }
+  });
+
+  test('an explicit proxy reads NO_PROXY as the env proxy does (an empty no_proxy does not hide NO_PROXY)', async () => {
+    const svc = await startFakeService();
+    const saved = { no_proxy: process.env.no_proxy, NO_PROXY: process.env.NO_PROXY };
+    try {
+      process.env.no_proxy = '';
+      process.env.NO_PROXY = '127.0.0.1';
+      await makeClient(svc.baseUrl, { transport: 'node', proxy: `http://${proxy.url}` }).request(ops.usersGet, { username: 'a' });
+      expect(proxy.tunnels).toHaveLength(0);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
       }
     }
   });

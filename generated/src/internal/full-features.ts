@@ -1,0 +1,17 @@
+// Copied by im-openapi from templates/runtime/internal/full-features.ts. Do not edit here: edit the template and run `npm run generate`.
+/**
+ * Every feature of the core (internal, unstable): the transport picked from the options at run
+ * time (node:http by default on Node, with proxy support; fetch when given or off Node) and the
+ * fleet quota. `ImCore`, and so `ImClient`, are built with these.
+ */
+import type { CoreFeatures } from './core-features.js';
+import { QuotaControl, quotaKey, resolveQuotaStore, resolveRateLimit } from './quota-control.js';
+import { chooseTransport } from './transport/choose.js';
+
+export const FULL_FEATURES: CoreFeatures = {
+  transport: chooseTransport,
+  quota: {
+    resolve: (o) => ({ store: resolveQuotaStore(o.quotaStore), rateLimit: resolveRateLimit(o.rateLimit) }),
+    create: (options, app) => new QuotaControl({ ...options, key: quotaKey(app.baseUrl, app.orgName, app.appName) }),
+  },
+};
