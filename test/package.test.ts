@@ -82,6 +82,26 @@ describe('standalone functions tree-shake', () => {
   });
 });
 
+describe('features chosen by import, from the published dist', () => {
+  it('an app over ImLeanCore bundles neither the node:http transport, proxy support nor the fleet quota; over ImCore it does', async () => {
+    const bundle = async (core: string) => {
+      const entry = join(work, `one-op-${core}.mjs`);
+      writeFileSync(entry, `import { ${core}, usersGet } from ${JSON.stringify(join(pkgDir, 'dist/esm/funcs/index.js'))};\nconst core = new ${core}({ baseUrl: 'http://127.0.0.1:1', appKey: 'o#a', clientId: 'i', clientSecret: 's' });\nusersGet(core, { username: 'alice' }).catch(() => {});\n`);
+      const result = await build({ entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'node', write: false, treeShaking: true });
+      return result.outputFiles[0]!.text;
+    };
+    // one string of each left-out feature: the exchange pacing key (quota), the CONNECT tunnel (proxy), the builtin lookup (node:http)
+    const marks = ['im-openapi:exchange-pace', 'CONNECT', 'getBuiltinModule'];
+    const lean = await bundle('ImLeanCore');
+    const full = await bundle('ImCore');
+    for (const mark of marks) {
+      expect(lean, mark).not.toContain(mark);
+      expect(full, mark).toContain(mark);
+    }
+    expect(lean.length).toBeLessThan(full.length * 0.85);
+  });
+});
+
 describe('validators load lazily, as their own chunks', () => {
   it('an ImClient app split by esbuild keeps every validator out of the chunks loaded at start', async () => {
     const entry = join(work, 'client-app.mjs');

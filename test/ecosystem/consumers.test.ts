@@ -199,7 +199,7 @@ describe('consumers of the packed tarball', () => {
 
   it('a TypeScript project type-checks under moduleResolution node16, bundler and node10 (CommonJS under node20)', () => {
     const source = `import { ImClient, ApiError, NotFoundError, ValidationError, type UsersCreateParams, type ClientOptions } from 'im-server-sdk';
-import { ImCore, usersGet } from 'im-server-sdk/funcs';
+import { ImCore, ImLeanCore, usersGet } from 'im-server-sdk/funcs';
 import { createCallbackHandler, isKnownEvent } from 'im-server-sdk/callbacks';
 import * as edge from 'im-server-sdk/callbacks/edge';
 
@@ -216,6 +216,7 @@ export async function main(): Promise<string> {
   for await (const group of im.groups.ofUser({ username: 'alice' })) void group;
   const core = new ImCore({ baseUrl: 'http://127.0.0.1:1', appKey: 'acme#chat', clientId: 'id', clientSecret: 's' });
   await usersGet(core, { username: 'alice' });
+  await usersGet(new ImLeanCore({ baseUrl: 'http://127.0.0.1:1', appKey: 'acme#chat', clientId: 'id', clientSecret: 's' }), { username: 'alice' });
   try {
     await im.users.get({ username: 'bob' });
   } catch (e) {
