@@ -172,7 +172,8 @@ export function createCallbackHandlerWith<
 >(match: SignatureMatcher, options: CallbackHandlerOptions<E, H>): CallbackHandlerWithInternals {
   const secrets = normaliseSecrets(options.secrets); // fail at start-up, not on the first request
   const logger = options.logger ?? defaultLogger;
-  const givenStore = options.dedupeStore ?? new MemoryDedupeStore();
+  // the inbox deduplicates by itself: a default store only where onEvent's direct path needs one
+  const givenStore = options.inbox === undefined ? (options.dedupeStore ?? new MemoryDedupeStore()) : undefined;
   const dedupeTtlMs = options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS;
   const processingTtlMs = options.processingTimeoutMs ?? DEFAULT_PROCESSING_TIMEOUT_MS;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -276,7 +277,6 @@ export function createCallbackHandlerWith<
 
   async function handleEvents(verified: VerifiedCallback<EventCallbackRequest<E>>): Promise<CallbackCoreResult> {
     const request = verified.body;
-    const store = budgeted(givenStore, () => storeTimeoutMs, 'dedupe store');
     if (!Array.isArray(request.events)) return json(400, { error: 'malformed_body' });
     if (options.inbox) return appendToInbox(options.inbox, verified);
     const onEvent = options.onEvent;
@@ -286,6 +286,7 @@ export function createCallbackHandlerWith<
       });
       return json(500, { error: 'no_event_handler' });
     }
+    const store = budgeted(givenStore!, () => storeTimeoutMs, 'dedupe store'); // set whenever there is no inbox
     let processed = 0;
     let duplicates = 0;
     for (let index = 0; index < request.events.length; index++) {
