@@ -19,7 +19,7 @@
  * Keys: `<prefix>…` as the client names them (application or host, never a secret).
  */
 import type { RateSpec } from '../internal/gcra.js';
-import { replyText, type RedisCommandClient } from './redis-client.js';
+import { evalScript, replyText, type RedisCommandClient } from './redis-client.js';
 import { COUNTER_NAMES, zeroCounters, type QuotaCounters, type QuotaReservation, type QuotaStore } from './quota-store.js';
 import { withStoreBudget } from './store-budget.js';
 
@@ -121,21 +121,8 @@ export class RedisQuotaStore implements QuotaStore {
     return withStoreBudget(this.#client.command(args), this.#commandTimeoutMs, `Redis ${args[0]}`);
   }
 
-  /** EVALSHA, loading the script first (and again after NOSCRIPT, e.g. a restarted Redis). */
-  async #script(script: string, keys: string[], args: string[]): Promise<unknown> {
-    let sha = this.#shas.get(script);
-    if (!sha) {
-      sha = this.#command(['SCRIPT', 'LOAD', script]).then((r) => replyText(r) ?? '');
-      this.#shas.set(script, sha);
-      sha.catch(() => this.#shas.delete(script));
-    }
-    try {
-      return await this.#command(['EVALSHA', await sha, String(keys.length), ...keys, ...args]);
-    } catch (err) {
-      if (!/NOSCRIPT/.test(err instanceof Error ? err.message : String(err))) throw err;
-      this.#shas.delete(script);
-      return this.#command(['EVAL', script, String(keys.length), ...keys, ...args]);
-    }
+  #script(script: string, keys: string[], args: string[]): Promise<unknown> {
+    return evalScript((a) => this.#command(a), this.#shas, script, keys, args);
   }
 
   toJSON(): Record<string, unknown> {
