@@ -29,7 +29,7 @@
  * store budget, and only then answered 2xx; a store failure or overrun → 503 and the service resends.
  */
 import { concatBytes } from '../internal/bytes.js';
-import { CallbackVerificationError } from './errors.js';
+import { CallbackVerificationError, errorText } from './errors.js';
 import { allow, hookAnswerBody, isHookDecision, MAX_HOOK_ANSWER_BYTES, reject } from './decisions.js';
 import type { HookDecision } from './decisions.js';
 import { DEFAULT_STORE_BUDGET_MS, withStoreBudget } from '../stores/store-budget.js';
@@ -155,10 +155,6 @@ function json(status: number, value: unknown, extra: Record<string, string> = {}
  * pino/winston adapter) to see refusals and fallbacks; the HTTP answers say the same thing.
  */
 export const defaultLogger: CallbackLogger = {};
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-}
 
 /** A handler as the node adapter finds it: a Web handler plus the internal byte entry. */
 export type CallbackHandlerWithInternals = CallbackHandler & { [HANDLER_INTERNALS]: HandlerInternals };
