@@ -66,3 +66,10 @@ export async function evalScript(
     return command(['EVAL', script, String(keys.length), ...keys, ...args]);
   }
 }
+
+/** A unique-enough id for a lock owner or a store's name among a key's members. */
+export function randomOwner(): string {
+  const c = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+}

@@ -19,7 +19,7 @@
  * Keys: `<prefix>…` as the client names them (application or host, never a secret).
  */
 import type { RateSpec } from '../internal/gcra.js';
-import { evalScript, replyText, type RedisCommandClient } from './redis-client.js';
+import { evalScript, randomOwner, replyText, type RedisCommandClient } from './redis-client.js';
 import { COUNTER_NAMES, zeroCounters, type QuotaCounters, type QuotaReservation, type QuotaStore } from './quota-store.js';
 import { withStoreBudget } from './store-budget.js';
 
@@ -73,7 +73,7 @@ export class RedisQuotaStore implements QuotaStore {
   /** SHA1 of each script, from SCRIPT LOAD (the package has no hashing of its own to spare). */
   readonly #shas = new Map<string, Promise<string>>();
   /** This store's name among the key's members (a process with one store counts once). */
-  readonly #member = `m-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  readonly #member = randomOwner();
 
   constructor(options: RedisQuotaStoreOptions) {
     if (!options || typeof options.client?.command !== 'function') {
