@@ -122,8 +122,11 @@ export class RedisQuotaStore implements QuotaStore {
     return withStoreBudget(this.#client.command(args), this.#commandTimeoutMs, `Redis ${args[0]}`);
   }
 
+  /** `#command` as one function for `evalScript` (made once, not per call). */
+  readonly #send = (args: string[]): Promise<unknown> => this.#command(args);
+
   #script(script: string, keys: string[], args: string[]): Promise<unknown> {
-    return evalScript((a) => this.#command(a), this.#shas, script, keys, args);
+    return evalScript(this.#send, this.#shas, script, keys, args);
   }
 
   toJSON(): Record<string, unknown> {

@@ -232,8 +232,11 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
     if (!(Number.isSafeInteger(this.#blockMs) && this.#blockMs >= 1 && this.#blockMs <= 60_000)) throw new TypeError('RedisInbox: blockMs must be an integer from 1 to 60000');
   }
 
+  /** The client's `command` as one function for `evalScript` (made once, not per call). */
+  readonly #send = (args: string[]): Promise<unknown> => this.#client.command(args);
+
   #eval(script: string, keys: string[], args: string[]): Promise<unknown> {
-    return evalScript((a) => this.#client.command(a), this.#shas, script, keys, args);
+    return evalScript(this.#send, this.#shas, script, keys, args);
   }
 
   /** The consumer group, created once (from the stream's start, so nothing appended earlier is missed). */
