@@ -26,17 +26,17 @@ function fail(message) {
   process.exit(1);
 }
 
-/** A tool's file from this folder's node_modules or any folder above it (a workspace, a link). */
-export function toolFile(name, file) {
+/**
+ * A tool's file from this folder's node_modules or any folder above it (a workspace, a link);
+ * when it is absent, `stop` gets how to install it (this script's and prepack's one tool lookup).
+ */
+export function requireTool(name, file, stop = fail) {
   for (let dir = pkgDir; ; dir = dirname(dir)) {
     const candidate = join(dir, 'node_modules', name, file);
     if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) return undefined;
+    if (dirname(dir) === dir) break;
   }
-}
-
-function requireTool(name, file) {
-  return toolFile(name, file) ?? fail(`${name} is not installed. Run \`npm install\` in ${pkgDir} first: it installs the devDependencies that build and check this package.`);
+  return stop(`${name} is not installed. Run \`npm install\` in ${pkgDir} first: it installs the devDependencies that build and check this package.`);
 }
 
 /** `./dist/esm/x/y.js` → `x/y` for every file of that kind (`.js`, `.d.ts`) package.json points at. */
@@ -112,12 +112,15 @@ function dropBareChunkImports(outputs) {
 }
 
 export async function buildPackage() {
+  // both tools named before anything is removed (a fresh clone without `npm install`)
+  const esbuildFile = requireTool('esbuild', 'lib/main.js');
+  const tsc = requireTool('typescript', 'bin/tsc');
   const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
   const entries = entryNames(pkg, '.js');
   for (const e of entries) if (!existsSync(join(pkgDir, 'src', `${e}.ts`))) fail(`package.json points at ${OUT}/${e}.js but src/${e}.ts does not exist`);
   rmSync(join(pkgDir, 'dist'), { recursive: true, force: true });
 
-  const esbuild = await import(pathToFileURL(requireTool('esbuild', 'lib/main.js')).href);
+  const esbuild = await import(pathToFileURL(esbuildFile).href);
   const result = await esbuild.build({
     absWorkingDir: pkgDir,
     entryPoints: Object.fromEntries(entries.map((e) => [e, `src/${e}.ts`])),
@@ -136,7 +139,6 @@ export async function buildPackage() {
 
   dropBareChunkImports(Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')));
 
-  const tsc = requireTool('typescript', 'bin/tsc');
   try {
     execFileSync(process.execPath, [tsc, '-p', 'tsconfig.esm.json', '--emitDeclarationOnly', '--outDir', OUT], { cwd: pkgDir, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
   } catch (error) {

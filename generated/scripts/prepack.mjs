@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { requireTool } from './build.mjs';
 
 const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 // publint and attw pack the package themselves: their pack must not run this script again.
@@ -19,16 +20,6 @@ function refuse(message) {
   process.exit(1);
 }
 
-/** The entry file of a tool's bin, from this folder's node_modules or any folder above it. */
-function toolBin(name, bin) {
-  for (let dir = pkgDir; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'node_modules', name, bin);
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) break;
-  }
-  return refuse(`${name} is not installed. Run \`npm install\` in ${pkgDir} first: it installs the devDependencies that build and check this package.`);
-}
-
 function run(label, file, args) {
   try {
     execFileSync(process.execPath, [file, ...args], { cwd: pkgDir, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
@@ -37,9 +28,7 @@ function run(label, file, args) {
   }
 }
 
-// the build's tools, named before anything runs (a fresh clone without `npm install`)
-toolBin('typescript', 'bin/tsc');
-toolBin('esbuild', 'lib/main.js');
+// the build names its own tools before it removes anything (a fresh clone without `npm install`)
 run('the build (scripts/build.mjs)', join(pkgDir, 'scripts/build.mjs'), ['--quiet']);
 
 const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
@@ -49,7 +38,7 @@ collect(pkg.exports);
 const missing = [...targets].filter((t) => t && t.startsWith('./dist/') && !existsSync(join(pkgDir, t)));
 if (missing.length) refuse(`these entry points are missing after the build: ${missing.join(', ')}`);
 
-run('publint --strict', toolBin('publint', 'src/cli.js'), [pkgDir, '--strict']);
+run('publint --strict', requireTool('publint', 'src/cli.js', refuse), [pkgDir, '--strict']);
 const work = mkdtempSync(join(tmpdir(), 'im-prepack-'));
 try {
   // under `npm pack --dry-run` npm passes dry_run on to child npm commands: this pack must be real
@@ -57,7 +46,7 @@ try {
   const tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz')));
   // ESM only (see scripts/build.mjs): attw's esm-only profile leaves out the CommonJS resolutions
   // that cannot see ES modules' types (node10, node16 from CommonJS); require() still loads it.
-  run('attw (are the types wrong)', toolBin('@arethetypeswrong/cli', 'dist/index.js'), [tarball, '--profile', 'esm-only', '--format', 'table-flipped']);
+  run('attw (are the types wrong)', requireTool('@arethetypeswrong/cli', 'dist/index.js', refuse), [tarball, '--profile', 'esm-only', '--format', 'table-flipped']);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

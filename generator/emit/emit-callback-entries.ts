@@ -54,10 +54,8 @@ export function emitCallbackEntries(model: CallbackModel): Map<string, string> {
         ? [
             `/** The in-memory inbox (one process, tests); its workers get a \`CallbackEventItem\`. */\nexport class MemoryInbox<${E}> extends kit.MemoryInbox<E> {}`,
             `/** The Redis Streams inbox (a fleet of workers); its workers get a \`CallbackEventItem\`. */\nexport class RedisInbox<${E}> extends kit.RedisInbox<E> {}`,
+            `/** \`createCallbackHandler\` as a node:http / Express \`(req, res)\` handler. */\nexport function createNodeCallbackHandler<${E}, ${H}>(options: kit.CallbackHandlerOptions<E, H>): kit.NodeCallbackHandler {\n  return kit.createNodeCallbackHandler<E, H>(options);\n}`,
           ]
-        : []),
-      ...(flavour.node
-        ? [`/** \`createCallbackHandler\` as a node:http / Express \`(req, res)\` handler. */\nexport function createNodeCallbackHandler<${E}, ${H}>(options: kit.CallbackHandlerOptions<E, H>): kit.NodeCallbackHandler {\n  return kit.createNodeCallbackHandler<E, H>(options);\n}`]
         : []),
     ]));
   }

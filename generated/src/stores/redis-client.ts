@@ -35,3 +35,42 @@ export function replyText(reply: unknown): string | null {
   if (reply instanceof Uint8Array) return new TextDecoder().decode(reply);
   return null;
 }
+
+/** A Redis client's `command`, possibly within a budget (what `evalScript` sends through). */
+export type RedisCommand = (args: string[]) => Promise<unknown>;
+
+/**
+ * Runs a Lua script by EVALSHA, loading it once (one SCRIPT LOAD however many calls start at
+ * once; `shas` holds the SHA1 of each script per client: the package has no hashing of its own to
+ * spare). When the server has lost its script cache (NOSCRIPT: a restart, SCRIPT FLUSH) the call
+ * is sent once as EVAL and the next one loads the script again. Shared by the Redis quota store
+ * and the Redis inbox.
+ */
+export async function evalScript(
+  command: RedisCommand,
+  shas: Map<string, Promise<string>>,
+  script: string,
+  keys: readonly string[],
+  args: readonly string[],
+): Promise<unknown> {
+  let sha = shas.get(script);
+  if (sha === undefined) {
+    sha = command(['SCRIPT', 'LOAD', script]).then((reply) => replyText(reply) ?? '');
+    shas.set(script, sha);
+    sha.catch(() => shas.delete(script));
+  }
+  try {
+    return await command(['EVALSHA', await sha, String(keys.length), ...keys, ...args]);
+  } catch (err) {
+    if (!/NOSCRIPT/.test(err instanceof Error ? err.message : String(err))) throw err;
+    shas.delete(script);
+    return command(['EVAL', script, String(keys.length), ...keys, ...args]);
+  }
+}
+
+/** A unique-enough id for a lock owner or a store's name among a key's members. */
+export function randomOwner(): string {
+  const c = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+}

@@ -20,7 +20,7 @@
  * Keys: `<prefix>…` as the client names them (application or host, never a secret).
  */
 import type { RateSpec } from '../internal/gcra.js';
-import { replyText, type RedisCommandClient } from './redis-client.js';
+import { evalScript, randomOwner, replyText, type RedisCommandClient } from './redis-client.js';
 import { COUNTER_NAMES, zeroCounters, type QuotaCounters, type QuotaReservation, type QuotaStore } from './quota-store.js';
 import { withStoreBudget } from './store-budget.js';
 
@@ -74,7 +74,7 @@ export class RedisQuotaStore implements QuotaStore {
   /** SHA1 of each script, from SCRIPT LOAD (the package has no hashing of its own to spare). */
   readonly #shas = new Map<string, Promise<string>>();
   /** This store's name among the key's members (a process with one store counts once). */
-  readonly #member = `m-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  readonly #member = randomOwner();
 
   constructor(options: RedisQuotaStoreOptions) {
     if (!options || typeof options.client?.command !== 'function') {
@@ -122,21 +122,11 @@ export class RedisQuotaStore implements QuotaStore {
     return withStoreBudget(this.#client.command(args), this.#commandTimeoutMs, `Redis ${args[0]}`);
   }
 
-  /** EVALSHA, loading the script first (and again after NOSCRIPT, e.g. a restarted Redis). */
-  async #script(script: string, keys: string[], args: string[]): Promise<unknown> {
-    let sha = this.#shas.get(script);
-    if (!sha) {
-      sha = this.#command(['SCRIPT', 'LOAD', script]).then((r) => replyText(r) ?? '');
-      this.#shas.set(script, sha);
-      sha.catch(() => this.#shas.delete(script));
-    }
-    try {
-      return await this.#command(['EVALSHA', await sha, String(keys.length), ...keys, ...args]);
-    } catch (err) {
-      if (!/NOSCRIPT/.test(err instanceof Error ? err.message : String(err))) throw err;
-      this.#shas.delete(script);
-      return this.#command(['EVAL', script, String(keys.length), ...keys, ...args]);
-    }
+  /** `#command` as one function for `evalScript` (made once, not per call). */
+  readonly #send = (args: string[]): Promise<unknown> => this.#command(args);
+
+  #script(script: string, keys: string[], args: string[]): Promise<unknown> {
+    return evalScript(this.#send, this.#shas, script, keys, args);
   }
 
   toJSON(): Record<string, unknown> {

@@ -28,7 +28,7 @@
  *   its in-memory token.
  */
 import type { StoredToken, TokenStore } from '../internal/token-manager.js';
-import { replyText, type RedisCommandClient } from './redis-client.js';
+import { randomOwner, replyText, type RedisCommandClient } from './redis-client.js';
 import { withStoreBudget } from './store-budget.js';
 
 export interface RedisTokenStoreOptions {
@@ -194,12 +194,6 @@ function parseToken(text: string | null): StoredToken | null {
     ...(typeof v.application === 'string' ? { application: v.application } : {}),
     ...(typeof v.obtainedAt === 'number' && Number.isFinite(v.obtainedAt) ? { obtainedAt: v.obtainedAt } : {}),
   };
-}
-
-function randomOwner(): string {
-  const c = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
-  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
 }
 
 function delay(ms: number): Promise<void> {

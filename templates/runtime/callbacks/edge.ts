@@ -22,7 +22,9 @@ import { verifyCallbackWith } from './verify-core.js';
 import type { VerifiedCallback, VerifyCallbackOptions } from './verify-core.js';
 
 export * from './types.js';
-export * from './errors.js';
+// by name: errors.ts also holds the kit's internal errorText()
+export { CallbackVerificationError } from './errors.js';
+export type { CallbackVerificationReason } from './errors.js';
 export { SIGNATURE_VERSION, formatSignatureHeader, parseSignatureHeader } from './signature-scheme.js';
 export { computeSignatureWeb } from './signature-web.js';
 export { DEFAULT_TOLERANCE_SECONDS } from './verify-core.js';

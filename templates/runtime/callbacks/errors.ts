@@ -43,3 +43,8 @@ export class CallbackVerificationError extends Error {
     return { name: this.name, reason: this.reason, message: this.message, hint: this.hint };
   }
 }
+
+/** An error as one line for a log field (`Name: message`), whatever was thrown. */
+export function errorText(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+}

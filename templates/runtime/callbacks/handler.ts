@@ -28,7 +28,7 @@
  * store budget, and only then answered 2xx; a store failure or overrun → 503 and the service resends.
  */
 import { concatBytes } from '../internal/bytes.js';
-import { CallbackVerificationError } from './errors.js';
+import { CallbackVerificationError, errorText } from './errors.js';
 import { allow, hookAnswerBody, isHookDecision, MAX_HOOK_ANSWER_BYTES, reject } from './decisions.js';
 import type { HookDecision } from './decisions.js';
 import { DEFAULT_STORE_BUDGET_MS, withStoreBudget } from '../stores/store-budget.js';
@@ -155,10 +155,6 @@ function json(status: number, value: unknown, extra: Record<string, string> = {}
  */
 export const defaultLogger: CallbackLogger = {};
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-}
-
 /** A handler as the node adapter finds it: a Web handler plus the internal byte entry. */
 export type CallbackHandlerWithInternals = CallbackHandler & { [HANDLER_INTERNALS]: HandlerInternals };
 
@@ -172,7 +168,8 @@ export function createCallbackHandlerWith<
 >(match: SignatureMatcher, options: CallbackHandlerOptions<E, H>): CallbackHandlerWithInternals {
   const secrets = normaliseSecrets(options.secrets); // fail at start-up, not on the first request
   const logger = options.logger ?? defaultLogger;
-  const givenStore = options.dedupeStore ?? new MemoryDedupeStore();
+  // the inbox deduplicates by itself: a default store only where onEvent's direct path needs one
+  const givenStore = options.inbox === undefined ? (options.dedupeStore ?? new MemoryDedupeStore()) : undefined;
   const dedupeTtlMs = options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS;
   const processingTtlMs = options.processingTimeoutMs ?? DEFAULT_PROCESSING_TIMEOUT_MS;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -276,7 +273,6 @@ export function createCallbackHandlerWith<
 
   async function handleEvents(verified: VerifiedCallback<EventCallbackRequest<E>>): Promise<CallbackCoreResult> {
     const request = verified.body;
-    const store = budgeted(givenStore, () => storeTimeoutMs, 'dedupe store');
     if (!Array.isArray(request.events)) return json(400, { error: 'malformed_body' });
     if (options.inbox) return appendToInbox(options.inbox, verified);
     const onEvent = options.onEvent;
@@ -286,6 +282,7 @@ export function createCallbackHandlerWith<
       });
       return json(500, { error: 'no_event_handler' });
     }
+    const store = budgeted(givenStore!, () => storeTimeoutMs, 'dedupe store'); // set whenever there is no inbox
     let processed = 0;
     let duplicates = 0;
     for (let index = 0; index < request.events.length; index++) {

@@ -16,7 +16,9 @@
  * ```
  */
 export * from './types.js';
-export * from './errors.js';
+// by name: errors.ts also holds the kit's internal errorText()
+export { CallbackVerificationError } from './errors.js';
+export type { CallbackVerificationReason } from './errors.js';
 export { SIGNATURE_VERSION, formatSignatureHeader, parseSignatureHeader } from './signature-scheme.js';
 export { computeSignature } from './signature-node.js';
 export { verifyCallback, verifyCallbackSync, DEFAULT_TOLERANCE_SECONDS } from './verify.js';

@@ -158,10 +158,10 @@ export function binarySignatureEquals(expected: string, candidate: Uint8Array): 
  * Every secret × candidate pair is compared (no early exit on a byte, none on a pair either).
  * `equal` compares one expected signature (bytes, or a binary string) with one candidate.
  */
-export function firstMatch<E = Uint8Array>(
+export function firstMatch<E>(
   expectedPerSecret: readonly E[],
   candidates: readonly Uint8Array[],
-  equal: (expected: E, candidate: Uint8Array) => boolean = signaturesEqual as unknown as (expected: E, candidate: Uint8Array) => boolean,
+  equal: (expected: E, candidate: Uint8Array) => boolean,
 ): number {
   let matched = -1;
   for (let i = 0; i < expectedPerSecret.length; i++) {

@@ -4,7 +4,7 @@
  * asynchronously, so everything built on it returns a promise; a synchronous verify exists only
  * on Node (`verifyCallbackSync`, node:crypto).
  */
-import { firstMatch, signedPrefix } from './signature-scheme.js';
+import { firstMatch, signaturesEqual, signedPrefix } from './signature-scheme.js';
 import type { SignatureMatcher } from './signature-scheme.js';
 
 const UTF8 = new TextEncoder();
@@ -45,4 +45,4 @@ export async function computeSignatureWeb(secret: string, timestamp: string, non
 
 /** Async `SignatureMatcher` over WebCrypto. */
 export const matchSignatureWeb = (async (secrets, timestamp, nonce, body, candidates) =>
-  firstMatch(await Promise.all(secrets.map((s) => computeSignatureWeb(s, timestamp, nonce, body))), candidates)) satisfies SignatureMatcher;
+  firstMatch(await Promise.all(secrets.map((s) => computeSignatureWeb(s, timestamp, nonce, body))), candidates, signaturesEqual)) satisfies SignatureMatcher;

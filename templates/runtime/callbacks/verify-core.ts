@@ -169,9 +169,7 @@ interface Prechecked {
 /** Headers well-formed, secrets configured, body raw: everything before the HMAC. */
 function precheck(options: VerifyCallbackOptions): Prechecked {
   const headers = readCallbackHeaders(options.headers);
-  const raw = options.rawBody;
-  // A Buffer/Uint8Array (what servers hand over) is used as is, without a wrapper object.
-  const { bytes, wasString } = raw instanceof Uint8Array ? { bytes: raw, wasString: false } : toRawBytes(raw);
+  const { bytes, wasString } = toRawBytes(options.rawBody); // a Buffer/Uint8Array (what servers hand over) as is, not copied
   const secrets = normaliseSecrets(options.secrets);
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (!(tolerance >= 0)) throw new TypeError('toleranceSeconds must be a number >= 0');

@@ -5,6 +5,7 @@
  * An engine supplies only the storage steps (`take`, `settle`, `fail`, `peekMark`), each of
  * which it makes atomic: in Redis a single command or Lua script, in memory a synchronous block.
  */
+import { errorText } from '../errors.js';
 import type { CallbackEvent } from '../types.js';
 import { isNewerMark, orderingPlan, truncationOf, truncatedRefetch } from './marks.js';
 import type { EncodedMark, GuardPlan, OrderingPlan } from './marks.js';
@@ -41,10 +42,6 @@ export interface TakeRequest {
   /** Longest wait for a new event when there is none. */
   waitMs: number;
   signal: AbortSignal;
-}
-
-export function errorText(err: unknown): string {
-  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
 
 function checkMs(name: string, value: number, min = 1): number {

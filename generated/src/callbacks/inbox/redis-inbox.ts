@@ -18,7 +18,7 @@
  * `maxmemory-policy noeviction` (an evicted dedupe key lets a duplicate in; an evicted stream loses events).
  */
 import type { RedisCommandClient } from '../../stores/redis-client.js';
-import { replyText } from '../../stores/redis-client.js';
+import { evalScript, replyText } from '../../stores/redis-client.js';
 import type { CallbackEvent } from '../types.js';
 import { InboxBase } from './inbox-base.js';
 import type { Claimed, TakeRequest } from './inbox-base.js';
@@ -233,27 +233,11 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
     if (!(Number.isSafeInteger(this.#blockMs) && this.#blockMs >= 1 && this.#blockMs <= 60_000)) throw new TypeError('RedisInbox: blockMs must be an integer from 1 to 60000');
   }
 
-  async #eval(script: string, keys: string[], args: string[]): Promise<unknown> {
-    for (let round = 0; ; round++) {
-      // one SCRIPT LOAD per script however many calls start at once
-      let loading = this.#shas.get(script);
-      if (loading === undefined) {
-        loading = this.#client.command(['SCRIPT', 'LOAD', script]).then((reply) => replyText(reply) ?? '');
-        this.#shas.set(script, loading);
-        loading.catch(() => this.#shas.delete(script));
-      }
-      const sha = await loading;
-      try {
-        return await this.#client.command(['EVALSHA', sha, String(keys.length), ...keys, ...args]);
-      } catch (err) {
-        // the server lost its script cache (restart, SCRIPT FLUSH): load again, once
-        if (round === 0 && /NOSCRIPT/.test(String((err as Error)?.message ?? err))) {
-          this.#shas.delete(script);
-          continue;
-        }
-        throw err;
-      }
-    }
+  /** The client's `command` as one function for `evalScript` (made once, not per call). */
+  readonly #send = (args: string[]): Promise<unknown> => this.#client.command(args);
+
+  #eval(script: string, keys: string[], args: string[]): Promise<unknown> {
+    return evalScript(this.#send, this.#shas, script, keys, args);
   }
 
   /** The consumer group, created once (from the stream's start, so nothing appended earlier is missed). */

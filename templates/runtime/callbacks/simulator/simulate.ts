@@ -235,6 +235,7 @@ class Run {
   private readonly findings = new Map<string, SimulationFinding>();
   private readonly appRate = new RateWindow(APP_RATE_CAP);
   private readonly hooksDue: PlannedHook[];
+  private readonly eventsById: Map<string, PlannedEvent>;
   private inFlight = 0;
   private wake: (() => void) | undefined;
   private lateGraces: Array<Promise<void>> = [];
@@ -256,6 +257,7 @@ class Run {
       units: [],
     }));
     this.hooksDue = [...plan.hooks].sort((a, b) => a.atMs - b.atMs);
+    this.eventsById = new Map(plan.events.map((e) => [e.id, e]));
   }
 
   private simNow(): number {
@@ -274,13 +276,12 @@ class Run {
   }
 
   async execute(shape: { eventsPerBatch: number; events: number; hooks: number; hookTimeoutMs: number }): Promise<SimulationReport> {
-    const byId = new Map(this.plan.events.map((e) => [e.id, e]));
     await Promise.all(this.addresses.map((a) => this.verify(a)));
     this.started = performance.now();
     for (const a of this.addresses) {
       for (const batch of this.plan.batches) {
         const items = batch.map((id) => {
-          const item: Item = { ev: byId.get(id)!, address: a, sends: 0, duplicateSends: 0, state: a.state === 'normal' ? 'pending' : 'not_created' };
+          const item: Item = { ev: this.eventsById.get(id)!, address: a, sends: 0, duplicateSends: 0, state: a.state === 'normal' ? 'pending' : 'not_created' };
           this.items.push(item);
           return item;
         });
@@ -600,7 +601,6 @@ class Run {
   }
 
   private report(shape: { eventsPerBatch: number; events: number; hooks: number; hookTimeoutMs: number }, state: ReceiverState | undefined): SimulationReport {
-    const byId = new Map(this.plan.events.map((e) => [e.id, e]));
     const deliveredIds = new Set(this.items.filter((i) => i.state === 'delivered').map((i) => i.ev.id));
     for (const item of this.items) if (item.state === 'pending') Object.assign(item, { state: 'pending', reason: 'run ended' });
     const failed = this.items.filter((i) => i.state === 'failed');
@@ -618,15 +618,22 @@ class Run {
       }
       const newest = new Map<string, number>();
       for (const id of deliveredIds) {
-        const e = byId.get(id)!;
+        const e = this.eventsById.get(id)!;
         if (e.entity !== undefined && e.version !== undefined) newest.set(e.entity, Math.max(newest.get(e.entity) ?? 0, e.version));
       }
       for (const [key, id] of Object.entries(state.current ?? {})) {
-        const e = byId.get(id);
+        const e = this.eventsById.get(id);
         if (e?.entity === undefined || e.version === undefined) continue;
         const top = newest.get(e.entity) ?? 0;
         if (top > e.version) this.finding('older_over_newer', 'error', 'older state written over newer: the current state comes from an event with a lower version than one delivered (§6 rule 2)', `${key}: v${e.version} < v${top}`);
       }
+    }
+    // each event's deliveries (one item per address), grouped in one pass over the items
+    const itemsOf = new Map<PlannedEvent, Item[]>();
+    for (const i of this.items) {
+      const list = itemsOf.get(i.ev);
+      if (list) list.push(i);
+      else itemsOf.set(i.ev, [i]);
     }
     const events: EventRecord[] = this.plan.events.map((e) => ({
       id: e.id,
@@ -634,9 +641,7 @@ class Run {
       ...(e.entity !== undefined ? { entity: e.entity, version: e.version } : {}),
       lost: e.lost,
       truncated: e.truncated,
-      deliveries: this.items
-        .filter((i) => i.ev === e)
-        .map((i) => ({ address: i.address.index, sends: i.sends, state: i.state, ...(i.reason ? { reason: i.reason } : {}), ...(i.lastStatus !== undefined ? { lastStatus: i.lastStatus } : {}), duplicateSends: i.duplicateSends })),
+      deliveries: (itemsOf.get(e) ?? []).map((i) => ({ address: i.address.index, sends: i.sends, state: i.state, ...(i.reason ? { reason: i.reason } : {}), ...(i.lastStatus !== undefined ? { lastStatus: i.lastStatus } : {}), duplicateSends: i.duplicateSends })),
     }));
     const order: Record<string, number> = { error: 0, warning: 1, info: 2 };
     const count = (f: (i: Item) => boolean): number => this.items.filter(f).length;
