@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { allow } from '../../templates/runtime/callbacks/decisions.js';
 import { createNodeCallbackHandler } from '../../templates/runtime/callbacks/node.js';
 import type { NodeCallbackHandler } from '../../templates/runtime/callbacks/node.js';
-import { MemoryDedupeStore } from '../../templates/runtime/callbacks/stores.js';
+import { MemoryDedupeStore } from '../../templates/runtime/stores/dedupe-store.js';
 import { simulateDelivery } from '../../templates/runtime/callbacks/simulator/simulate.js';
 import type { SimulateDeliveryOptions } from '../../templates/runtime/callbacks/simulator/simulate.js';
 import { median, round, spread } from './lib.js';

@@ -33,8 +33,8 @@ import { CallbackVerificationError, errorText } from './errors.js';
 import { allow, hookAnswerBody, isHookDecision, MAX_HOOK_ANSWER_BYTES, reject } from './decisions.js';
 import type { HookDecision } from './decisions.js';
 import { DEFAULT_STORE_BUDGET_MS, withStoreBudget } from '../stores/store-budget.js';
-import { DEFAULT_DEDUPE_TTL_MS, MemoryDedupeStore } from './stores.js';
-import type { DedupeStore, NonceStore } from './stores.js';
+import { DEFAULT_DEDUPE_TTL_MS, MemoryDedupeStore } from '../stores/dedupe-store.js';
+import type { DedupeStore, NonceStore } from '../stores/dedupe-store.js';
 import type { CallbackInbox } from './inbox/types.js';
 import type {
   CallbackEvent,

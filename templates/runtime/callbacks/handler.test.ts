@@ -7,7 +7,7 @@ import type { HookDecision } from './decisions.js';
 import { createCallbackHandler, createNodeCallbackHandler, toNodeHandler } from './node.js';
 import type { NodeCallbackRequest } from './node.js';
 import { signCallbackRequest } from './sign.js';
-import { MemoryDedupeStore } from './stores.js';
+import { MemoryDedupeStore } from '../stores/dedupe-store.js';
 import type { CallbackEvent, CallbackLogger, HookCallbackRequest } from './types.js';
 
 const SECRET = 'whsec_handler_S3cr3t_Vx9';

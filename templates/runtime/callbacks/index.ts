@@ -33,20 +33,10 @@ export { DEFAULT_MAX_BODY_BYTES } from './handler.js';
 export type { CallbackHandler, CallbackHandlerOptions, EventContext, HookContext } from './handler.js';
 export { createCallbackHandler, toNodeHandler, createNodeCallbackHandler, BODY_CONSUMED_HINT } from './node.js';
 export type { NodeCallbackHandler, NodeCallbackRequest, NodeHandlerOptions } from './node.js';
-export {
-  MemoryDedupeStore,
-  RedisDedupeStore,
-  fromNodeRedis,
-  fromIoredis,
-  DEFAULT_DEDUPE_TTL_MS,
-} from './stores.js';
-export type {
-  DedupeStore,
-  NonceStore,
-  RedisCommandClient,
-  MemoryDedupeStoreOptions,
-  RedisDedupeStoreOptions,
-} from './stores.js';
+export { MemoryDedupeStore, RedisDedupeStore, DEFAULT_DEDUPE_TTL_MS } from '../stores/dedupe-store.js';
+export type { DedupeStore, NonceStore, MemoryDedupeStoreOptions, RedisDedupeStoreOptions } from '../stores/dedupe-store.js';
+export { fromNodeRedis, fromIoredis } from '../stores/redis-client.js';
+export type { RedisCommandClient } from '../stores/redis-client.js';
 export { MemoryInbox } from './inbox/memory-inbox.js';
 export { RedisInbox } from './inbox/redis-inbox.js';
 export type { RedisInboxOptions } from './inbox/redis-inbox.js';

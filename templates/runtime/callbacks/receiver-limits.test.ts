@@ -16,7 +16,8 @@ import { DEFAULT_BODY_TIMEOUT_MS, readWebBody } from './handler.js';
 import { createCallbackHandler } from './node.js';
 import { createNodeCallbackHandler } from './node.js';
 import { signCallbackRequest } from './sign.js';
-import { fromNodeRedis, RedisDedupeStore } from './stores.js';
+import { RedisDedupeStore } from '../stores/dedupe-store.js';
+import { fromNodeRedis } from '../stores/redis-client.js';
 
 const SECRET = 'whsec-receiver-limits-test-secret';
 const servers: Server[] = [];

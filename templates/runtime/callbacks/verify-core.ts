@@ -9,7 +9,7 @@ import { CALLBACK_HEADER_NAMES, readCallbackHeaders } from './headers.js';
 import type { CallbackHeaderField, CallbackHeaders } from './headers.js';
 import { parseSignatureHeader } from './signature-scheme.js';
 import type { SignatureMatcher } from './signature-scheme.js';
-import type { NonceStore } from './stores.js';
+import type { NonceStore } from '../stores/dedupe-store.js';
 import type {
   CallbackRequest,
   CallbackRequestBase,

@@ -6,7 +6,7 @@ import { CallbackVerificationError } from './errors.js';
 import { signCallback, signCallbackRequest } from './sign.js';
 import { formatSignatureHeader, parseSignatureHeader, signaturesEqual } from './signature-scheme.js';
 import { computeSignature } from './signature-node.js';
-import { MemoryDedupeStore } from './stores.js';
+import { MemoryDedupeStore } from '../stores/dedupe-store.js';
 import { verifyCallback } from './verify.js';
 import type { VerifyCallbackOptions } from './verify.js';
 

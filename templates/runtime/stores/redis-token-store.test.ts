@@ -2,7 +2,7 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startRedisServer } from '../../../test/fixtures/callbacks/redis-server.js';
 import type { RedisServerHandle } from '../../../test/fixtures/callbacks/redis-server.js';
-import { fromIoredis, fromNodeRedis as fromNodeRedisViaCallbacks } from '../callbacks/stores.js';
+import { fromIoredis, fromNodeRedis as fromNodeRedisViaCallbacks } from '../callbacks/index.js';
 import { fromNodeRedis, type RedisCommandClient } from './redis-client.js';
 import { RedisTokenStore } from './redis-token-store.js';
 

@@ -2,7 +2,8 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer } from '../../../test/fixtures/callbacks/redis-server.js';
 import type { RedisServerHandle } from '../../../test/fixtures/callbacks/redis-server.js';
-import { fromIoredis, fromNodeRedis, MemoryDedupeStore, RedisDedupeStore } from './stores.js';
+import { MemoryDedupeStore, RedisDedupeStore } from './dedupe-store.js';
+import { fromIoredis, fromNodeRedis } from './redis-client.js';
 
 describe('MemoryDedupeStore', () => {
   it('claims once, releases, expires after the TTL', async () => {

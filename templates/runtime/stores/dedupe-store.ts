@@ -4,11 +4,7 @@
  * adapters for node-redis and ioredis.
  */
 
-import type { RedisCommandClient } from '../stores/redis-client.js';
-
-// Moved to ../stores/redis-client.ts (shared with the App Token store); re-exported here.
-export { fromIoredis, fromNodeRedis } from '../stores/redis-client.js';
-export type { RedisCommandClient } from '../stores/redis-client.js';
+import type { RedisCommandClient } from './redis-client.js';
 
 export const DEFAULT_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
 

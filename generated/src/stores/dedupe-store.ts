@@ -1,15 +1,11 @@
-// Copied by im-openapi from templates/runtime/callbacks/stores.ts. Do not edit here: edit the template and run `npm run generate`.
+// Copied by im-openapi from templates/runtime/stores/dedupe-store.ts. Do not edit here: edit the template and run `npm run generate`.
 /**
  * Deduplication (event ids, seed 6 rule 1) and replay (nonces) stores behind one interface.
  * The package has no Redis dependency: the Redis store takes a minimal command client, with
  * adapters for node-redis and ioredis.
  */
 
-import type { RedisCommandClient } from '../stores/redis-client.js';
-
-// Moved to ../stores/redis-client.ts (shared with the App Token store); re-exported here.
-export { fromIoredis, fromNodeRedis } from '../stores/redis-client.js';
-export type { RedisCommandClient } from '../stores/redis-client.js';
+import type { RedisCommandClient } from './redis-client.js';
 
 export const DEFAULT_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
 
