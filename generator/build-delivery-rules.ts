@@ -35,6 +35,9 @@ export interface DeliveryRulesModel {
   timeoutMs: { min: SpecValue<number>; max: SpecValue<number> };
   concurrency: { min: SpecValue<number>; max: SpecValue<number> };
   ratePerSecond: { min: SpecValue<number>; max: SpecValue<number> };
+  /** Defaults of the address settings the seed gives (events per batch is the simulator's own choice). */
+  settingDefaults: { timeoutMs: SpecValue<number>; concurrency: SpecValue<number>; ratePerSecond: SpecValue<number> };
+  redeliveryWindowDays: SpecValue<number>;
   appRateCap: SpecValue<number>;
   maxAddresses: SpecValue<number>;
   bestEffortTypes: SpecValue<string[]>;
@@ -88,6 +91,8 @@ export function buildDeliveryRules(doc: any, source: string): DeliveryRulesModel
     timeoutMs: { min: limit('event timeout', 'minMs'), max: limit('event timeout', 'maxMs') },
     concurrency: range('concurrency'),
     ratePerSecond: range('rateLimit'),
+    settingDefaults: { timeoutMs: limit('event timeout', 'defaultMs'), concurrency: d('concurrency.default'), ratePerSecond: d('rateLimit.requestsPerSecondDefault') },
+    redeliveryWindowDays: d('redelivery.failureTimeWindowMaxDays'),
     appRateCap: d('rateLimit.applicationCapDefault'),
     maxAddresses: limit('addresses per application', 'max'),
     bestEffortTypes: d('bestEffort.types', 'strings'),

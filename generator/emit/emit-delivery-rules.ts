@@ -57,6 +57,15 @@ export function emitDeliveryRules(model: CallbackModel): Map<string, string> {
     'Address settings ranges, [min, max] (timeoutMs in ms, ratePerSecond in requests per second).',
     [r.eventsPerBatch.min, r.eventsPerBatch.max, r.timeoutMs.min, r.timeoutMs.max, r.concurrency.min, r.concurrency.max, r.ratePerSecond.min, r.ratePerSecond.max],
   );
+  const defaults = r.settingDefaults;
+  add(
+    'SETTING_DEFAULTS',
+    "Readonly<Record<'timeoutMs' | 'concurrency' | 'ratePerSecond', number>>",
+    `{ timeoutMs: ${defaults.timeoutMs.value}, concurrency: ${defaults.concurrency.value}, ratePerSecond: ${defaults.ratePerSecond.value} }`,
+    'Address settings defaults (timeoutMs in ms, ratePerSecond in requests per second).',
+    [defaults.timeoutMs, defaults.concurrency, defaults.ratePerSecond],
+  );
+  add('REDELIVERY_WINDOW_MS', '', ms(r.redeliveryWindowDays, 24 * HOUR), 'A failed event can be redelivered by hand for this long.', [r.redeliveryWindowDays]);
   add('APP_RATE_CAP', '', String(r.appRateCap.value), 'Application cap of requests per second over all addresses (the default).', [r.appRateCap]);
   add('MAX_ADDRESSES', '', String(r.maxAddresses.value), 'At most this many addresses per application.', [r.maxAddresses]);
   add(

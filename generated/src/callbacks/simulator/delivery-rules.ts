@@ -127,6 +127,20 @@ export const SETTING_RANGES: Readonly<
 };
 
 /**
+ * Address settings defaults (timeoutMs in ms, ratePerSecond in requests per second).
+ * Spec: `x-limits[limit=event timeout].defaultMs`, `operations.receiveEvent.x-delivery.concurrency.default`, `operations.receiveEvent.x-delivery.rateLimit.requestsPerSecondDefault`.
+ */
+export const SETTING_DEFAULTS: Readonly<
+  Record<'timeoutMs' | 'concurrency' | 'ratePerSecond', number>
+> = { timeoutMs: 5000, concurrency: 10, ratePerSecond: 100 };
+
+/**
+ * A failed event can be redelivered by hand for this long.
+ * Spec: `operations.receiveEvent.x-delivery.redelivery.failureTimeWindowMaxDays`.
+ */
+export const REDELIVERY_WINDOW_MS = 604800000;
+
+/**
  * Application cap of requests per second over all addresses (the default).
  * Spec: `operations.receiveEvent.x-delivery.rateLimit.applicationCapDefault`.
  */

@@ -36,8 +36,10 @@ import {
   MAX_SENDS,
   RateWindow,
   READ_LIMIT,
+  REDELIVERY_WINDOW_MS,
   RETRY_AFTER_STATUSES,
   retryWaitMs,
+  SETTING_DEFAULTS,
   SETTING_RANGES,
   SINGLE_FROM_SEND,
   VERIFY_TIMEOUT_MS,
@@ -159,9 +161,9 @@ export async function simulateDelivery(options: SimulateDeliveryOptions): Promis
   const seed = options.seed ?? randomBytes(4).readUInt32BE(0);
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError('simulateDelivery: seed must be a whole number from 0 to 4294967295');
   const eventsPerBatch = intIn('eventsPerBatch', options.eventsPerBatch, 10, SETTING_RANGES.eventsPerBatch);
-  const timeoutMs = intIn('timeoutMs', options.timeoutMs, 5000, SETTING_RANGES.timeoutMs);
-  const concurrency = intIn('concurrency', options.concurrency, 10, SETTING_RANGES.concurrency);
-  const ratePerSecond = intIn('ratePerSecond', options.ratePerSecond, 100, SETTING_RANGES.ratePerSecond);
+  const timeoutMs = intIn('timeoutMs', options.timeoutMs, SETTING_DEFAULTS.timeoutMs, SETTING_RANGES.timeoutMs);
+  const concurrency = intIn('concurrency', options.concurrency, SETTING_DEFAULTS.concurrency, SETTING_RANGES.concurrency);
+  const ratePerSecond = intIn('ratePerSecond', options.ratePerSecond, SETTING_DEFAULTS.ratePerSecond, SETTING_RANGES.ratePerSecond);
   const eventCount = intIn('events', options.events, 100, [1, 100_000]);
   const hookCount = intIn('hooks', options.hooks, 3, [0, 1000]);
   const hookTimeoutMs = intIn('hookTimeoutMs', options.hookTimeoutMs, 3000, [100, 60_000]);
@@ -613,7 +615,7 @@ class Run {
     const deliveredIds = new Set(this.items.filter((i) => i.state === 'delivered').map((i) => i.ev.id));
     for (const item of this.items) if (item.state === 'pending') Object.assign(item, { state: 'pending', reason: 'run ended' });
     const failed = this.items.filter((i) => i.state === 'failed');
-    for (const i of failed) this.finding('gave_up', 'error', `the service gave up on these events (${MAX_SENDS} sends or ${formatDuration(GIVE_UP_AFTER_MS)} without success); a manual redelivery is possible for 7 days`, `${i.ev.id} (${i.reason})`);
+    for (const i of failed) this.finding('gave_up', 'error', `the service gave up on these events (${MAX_SENDS} sends or ${formatDuration(GIVE_UP_AFTER_MS)} without success); a manual redelivery is possible for ${formatDuration(REDELIVERY_WINDOW_MS)}`, `${i.ev.id} (${i.reason})`);
     for (const a of this.addresses) {
       if (a.breaker.openings > 0) this.finding('breaker_opened', 'warning', `after ${BREAKER_THRESHOLD} consecutive failures sending paused (${formatDuration(BREAKER_FIRST_PAUSE_MS)}, then one probe; a failed probe multiplies the pause by ${BREAKER_PAUSE_MULTIPLIER} up to ${formatDuration(BREAKER_MAX_PAUSE_MS)})`, `${a.endpointId}: ${a.breaker.openings}×`);
     }

@@ -23,6 +23,7 @@ import {
   RETRY_AFTER_STATUSES,
   RETRY_JITTER,
   RETRY_TABLE_MS,
+  SETTING_DEFAULTS,
   SETTING_RANGES,
   SINGLE_FROM_SEND,
   VERIFY_TIMEOUT_MS,
@@ -68,9 +69,9 @@ up to ${kb(READ_LIMIT.event)} (events) / ${kb(READ_LIMIT.hook)} (hooks) / ${kb(R
   --timeout-scale <n>     divide the answer timeouts by this (default 1: timeouts stay real)
   --events <n>            events created (default 100)
   --batch <n>             events per batch, ${range('eventsPerBatch')} (default 10)
-  --timeout-ms <n>        the address timeout, ${range('timeoutMs')} (default 5000)
-  --concurrency <n>       simultaneous event requests, ${range('concurrency')} (default 10)
-  --rate <n>              requests per second, ${range('ratePerSecond')} (default 100)
+  --timeout-ms <n>        the address timeout, ${range('timeoutMs')} (default ${SETTING_DEFAULTS.timeoutMs})
+  --concurrency <n>       simultaneous event requests, ${range('concurrency')} (default ${SETTING_DEFAULTS.concurrency})
+  --rate <n>              requests per second, ${range('ratePerSecond')} (default ${SETTING_DEFAULTS.ratePerSecond})
   --duplicates <r>        share of events delivered twice (default 0.1)
   --hooks <n>             synchronous callbacks sent (default 3); --hook-timeout-ms (default 3000)
   --hook-policy <p>       allow-on-failure (default) or reject-on-failure

@@ -35,7 +35,7 @@ describe('retry waits', () => {
 
 describe('formatDuration (the texts built from the spec\'s numbers)', () => {
   it('names the largest unit that gives at most one decimal', () => {
-    expect([30_000, 300_000, 3_600_000, 86_400_000, 5_400_000, 90_000, 1500, 250].map(formatDuration)).toEqual(['30 s', '5 min', '1 h', '24 h', '1.5 h', '1.5 min', '1.5 s', '250 ms']);
+    expect([30_000, 300_000, 3_600_000, 86_400_000, 5_400_000, 90_000, 1500, 250, 7 * 86_400_000].map(formatDuration)).toEqual(['30 s', '5 min', '1 h', '24 h', '1.5 h', '1.5 min', '1.5 s', '250 ms', '7 days']);
   });
 });
 

@@ -23,19 +23,22 @@ export {
   MAX_RETRY_AFTER_MS,
   MAX_SENDS,
   READ_LIMIT,
+  REDELIVERY_WINDOW_MS,
   RETRY_AFTER_STATUSES,
   RETRY_JITTER,
   RETRY_TABLE_MS,
+  SETTING_DEFAULTS,
   SETTING_RANGES,
   SINGLE_FROM_SEND,
   VERIFY_TIMEOUT_MS,
 } from './delivery-rules.js';
 
-/** A duration for people: `30 s`, `5 min`, `1 h`, `1.5 h` (the largest unit that divides into at most one decimal). */
+/** A duration for people: `30 s`, `5 min`, `1 h`, `1.5 h`, `7 days` (the largest unit that gives at most one decimal; hours up to 24 h). */
 export function formatDuration(ms: number): string {
-  for (const [unit, size] of [['h', 3_600_000], ['min', 60_000], ['s', 1000]] as const) {
+  for (const [unit, size] of [['days', 86_400_000], ['h', 3_600_000], ['min', 60_000], ['s', 1000]] as const) {
     const n = ms / size;
-    if (n >= 1 && Number.isInteger(n * 10)) return `${n} ${unit}`;
+    // days from 2 on: 24 h reads as the seed writes it
+    if (n >= (unit === 'days' ? 2 : 1) && Number.isInteger(n * 10)) return `${n} ${unit}`;
   }
   return `${ms} ms`;
 }
