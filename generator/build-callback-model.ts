@@ -5,6 +5,7 @@
 import { parse } from 'yaml';
 import type { JsonSchema, NamedSchema } from './model.js';
 import { SpecError } from './spec-error.js';
+import { buildDeliveryRules, type DeliveryRulesModel } from './build-delivery-rules.js';
 
 export interface CallbackEventTypeModel {
   /** e.g. `group.members_added` */
@@ -26,6 +27,8 @@ export interface CallbackModel {
   hookTypes: string[];
   /** Name of the schema every unnamed event type falls into. */
   unknownEventSchema: string;
+  /** The delivery numbers (retry table, breaker, limits) the delivery simulator follows. */
+  delivery: DeliveryRulesModel;
 }
 
 const REF = /^#\/components\/schemas\/(.+)$/;
@@ -68,6 +71,7 @@ export function buildCallbackModel(text: string, source = 'spec/callbacks.asynca
     eventTypes: eventTypes.sort((a, b) => a.type.localeCompare(b.type)),
     hookTypes,
     unknownEventSchema,
+    delivery: buildDeliveryRules(doc, source),
   };
 }
 

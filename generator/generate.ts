@@ -5,6 +5,7 @@
 import { buildApiModel } from './build-model.js';
 import { buildCallbackModel } from './build-callback-model.js';
 import { emitCallbackTypes } from './emit/emit-callback-types.js';
+import { emitDeliveryRules } from './emit/emit-delivery-rules.js';
 import { emitEntryPoints } from './emit/emit-entry-points.js';
 import { emitNamespaceTypes } from './emit/emit-namespace-types.js';
 import { emitOperationTable } from './emit/emit-operation-table.js';
@@ -71,6 +72,7 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
     const problems = checkExtensions(callbacksDoc, input.extensionsSchema, 'asyncapi');
     if (problems.length) throw SpecError.of(problems.map((p) => ({ ...p, file: input.callbacksSource ?? 'callbacks spec' })));
   }
+  const callbacks = input.callbacksText ? buildCallbackModel(input.callbacksText, input.callbacksSource, callbacksDoc) : undefined;
   // Copies of hand-written files (runtime, examples) are not re-formatted: they stay as written.
   const runtimeCopy = emitRuntimeCopy(input.runtimeFiles);
   const examples = emitExamplesCopy(input.staticFiles ?? new Map());
@@ -83,7 +85,8 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
     emitValidators(model, cache),
     runtimeCopy,
     emitPackageFiles(model, input.packageTemplates, { ...(input.packageVersion ? { packageVersion: input.packageVersion } : {}), ...(input.changelog ? { changelog: input.changelog } : {}) }),
-    input.callbacksText ? emitCallbackTypes(buildCallbackModel(input.callbacksText, input.callbacksSource, callbacksDoc)) : new Map<string, string>(),
+    callbacks ? emitCallbackTypes(callbacks) : new Map<string, string>(),
+    callbacks ? emitDeliveryRules(callbacks) : new Map<string, string>(),
     examples,
   ];
   const files = new Map<string, string>();

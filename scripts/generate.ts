@@ -7,13 +7,14 @@
  * copy of the spec (named spec/openapi.yaml in the output, as if it were the spec; the bench
  * uses it to time a one-line edit without touching the repository).
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate } from '../generator/generate.js';
 import { DiskGeneratorCache, generatorFingerprint } from '../generator/disk-cache.js';
 import { readGeneratorInput, readTree } from '../generator/read-inputs.js';
 import { SpecError } from '../generator/spec-error.js';
+import { DELIVERY_RULES_FILE, RUNTIME_SOURCE_DIR } from '../generator/emit/emit-runtime-copy.js';
 import { formatSpecError, readablePath, yamlLocator } from '../generator/spec-location.js';
 import { reportSummary } from '../generator/diff/report.js';
 import { buildChangeReport, writeChangeReport } from './lib/change-report.js';
@@ -51,15 +52,21 @@ async function main(): Promise<number> {
   const existing = readTree(outDir, NOT_OURS);
   const changed = [...files].filter(([path, text]) => existing.get(path) !== text).map(([path]) => path);
   const extra = [...existing.keys()].filter((path) => !files.has(path));
+  // The simulator's delivery rules are also checked in beside the runtime, where it type-checks
+  // and is tested: that copy is written (and checked) here too.
+  const rulesTemplate = `${RUNTIME_SOURCE_DIR}/${DELIVERY_RULES_FILE}`;
+  const rulesText = files.get(`src/${DELIVERY_RULES_FILE}`);
+  const rulesStale = rulesText !== undefined && (!existsSync(join(root, rulesTemplate)) || readFileSync(join(root, rulesTemplate), 'utf8') !== rulesText);
   const ms = Math.round(performance.now() - started);
   if (check) {
-    if (!changed.length && !extra.length) {
+    if (!changed.length && !extra.length && !rulesStale) {
       console.log(`generated/ is up to date (${files.size} files, ${model.operations.length} operations, ${ms} ms${cacheNote})`);
       return reportFails ? failed(failOn!) : 0;
     }
     console.error('generated/ is stale: run `npm run generate` and commit the result.');
     for (const path of changed) console.error(`  ${existing.has(path) ? 'differs' : 'missing'}: generated/${path}`);
     for (const path of extra) console.error(`  not generated (would be removed): generated/${path}`);
+    if (rulesStale) console.error(`  differs: ${rulesTemplate}`);
     return 1;
   }
   for (const path of changed) {
@@ -67,6 +74,7 @@ async function main(): Promise<number> {
     writeFileSync(join(outDir, path), files.get(path)!);
   }
   for (const path of extra) rmSync(join(outDir, path));
+  if (rulesStale) writeFileSync(join(root, rulesTemplate), rulesText!);
   console.log(`generated ${files.size} files (${changed.length} written, ${extra.length} removed) for ${model.operations.length} operations in ${ms} ms${cacheNote}`);
   return reportFails ? failed(failOn!) : 0;
 }

@@ -5,9 +5,15 @@ export const RUNTIME_SOURCE_DIR = 'templates/runtime';
 /** The runtime's placeholder of the package version: the generator writes the real one (emit-package-files.ts). */
 export const SDK_VERSION_FILE = 'sdk-version.ts';
 
-/** Test files and test helpers stay behind: the package carries no tests. Nor does the version placeholder. */
+/**
+ * The simulator's delivery numbers: emitted from the callbacks spec (emit-delivery-rules.ts); the
+ * template beside the simulator is a checked-in copy of that output, so it is not copied.
+ */
+export const DELIVERY_RULES_FILE = 'callbacks/simulator/delivery-rules.ts';
+
+/** Test files and test helpers stay behind: the package carries no tests. Nor do the version placeholder and the emitted delivery rules. */
 export function isRuntimeFileShipped(relativePath: string): boolean {
-  return relativePath.endsWith('.ts') && relativePath !== SDK_VERSION_FILE && !/\.test\.ts$/.test(relativePath) && !/(^|\/)(test-support|__fixtures__)\//.test(relativePath);
+  return relativePath.endsWith('.ts') && relativePath !== SDK_VERSION_FILE && relativePath !== DELIVERY_RULES_FILE && !/\.test\.ts$/.test(relativePath) && !/(^|\/)(test-support|__fixtures__)\//.test(relativePath);
 }
 
 export function runtimeHeader(relativePath: string): string {

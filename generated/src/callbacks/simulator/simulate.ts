@@ -22,14 +22,24 @@ import type { AddressRecord, EventRecord, ReceiverState, RequestRecord, Simulati
 import {
   APP_RATE_CAP,
   AUTO_DISABLE_AFTER_MS,
+  AUTO_DISABLE_FAILURE_WITHIN_MS,
+  BREAKER_FIRST_PAUSE_MS,
+  BREAKER_MAX_PAUSE_MS,
+  BREAKER_PAUSE_MULTIPLIER,
+  BREAKER_THRESHOLD,
   CircuitBreaker,
+  formatDuration,
   GIVE_UP_AFTER_MS,
   jitterFactor,
   MAX_ADDRESSES,
+  MAX_RETRY_AFTER_MS,
   MAX_SENDS,
   RateWindow,
   READ_LIMIT,
+  REDELIVERY_WINDOW_MS,
+  RETRY_AFTER_STATUSES,
   retryWaitMs,
+  SETTING_DEFAULTS,
   SETTING_RANGES,
   SINGLE_FROM_SEND,
   VERIFY_TIMEOUT_MS,
@@ -151,9 +161,9 @@ export async function simulateDelivery(options: SimulateDeliveryOptions): Promis
   const seed = options.seed ?? randomBytes(4).readUInt32BE(0);
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError('simulateDelivery: seed must be a whole number from 0 to 4294967295');
   const eventsPerBatch = intIn('eventsPerBatch', options.eventsPerBatch, 10, SETTING_RANGES.eventsPerBatch);
-  const timeoutMs = intIn('timeoutMs', options.timeoutMs, 5000, SETTING_RANGES.timeoutMs);
-  const concurrency = intIn('concurrency', options.concurrency, 10, SETTING_RANGES.concurrency);
-  const ratePerSecond = intIn('ratePerSecond', options.ratePerSecond, 100, SETTING_RANGES.ratePerSecond);
+  const timeoutMs = intIn('timeoutMs', options.timeoutMs, SETTING_DEFAULTS.timeoutMs, SETTING_RANGES.timeoutMs);
+  const concurrency = intIn('concurrency', options.concurrency, SETTING_DEFAULTS.concurrency, SETTING_RANGES.concurrency);
+  const ratePerSecond = intIn('ratePerSecond', options.ratePerSecond, SETTING_DEFAULTS.ratePerSecond, SETTING_RANGES.ratePerSecond);
   const eventCount = intIn('events', options.events, 100, [1, 100_000]);
   const hookCount = intIn('hooks', options.hooks, 3, [0, 1000]);
   const hookTimeoutMs = intIn('hookTimeoutMs', options.hookTimeoutMs, 3000, [100, 60_000]);
@@ -427,7 +437,7 @@ class Run {
         } else {
           a.lastFailureAt = now;
           if (result.status !== undefined && result.status >= 400 && result.status !== 401 && result.status !== 403) {
-            this.finding('error_status', result.status === 429 || result.status === 503 ? 'info' : 'warning', 'answered 4xx/5xx: the service retries on the §8 schedule', requestId);
+            this.finding('error_status', RETRY_AFTER_STATUSES.includes(result.status) ? 'info' : 'warning', 'answered 4xx/5xx: the service retries on the §8 schedule', requestId);
           }
           // A duplicate of a delivered event is not retried: the event is already delivered.
           if (!unit.duplicate) this.retry(a, unit, result, rec, now);
@@ -460,14 +470,14 @@ class Run {
       rec.nextWaitMs = wait.waitMs;
       if (wait.retryAfterMs !== undefined) {
         rec.retryAfterMs = wait.retryAfterMs;
-        this.finding('retry_after', 'info', 'Retry-After honoured: the next send waits the larger of Retry-After (at most 1 h) and the §8 table', rec.requestId);
+        this.finding('retry_after', 'info', `Retry-After honoured: the next send waits the larger of Retry-After (at most ${formatDuration(MAX_RETRY_AFTER_MS)}) and the §8 table`, rec.requestId);
       }
       const dueAt = now + wait.waitMs;
       const keep: Item[] = [];
       for (const item of g.items) {
         if (dueAt - item.ev.queuedAtMs >= GIVE_UP_AFTER_MS) {
           item.state = 'failed';
-          item.reason = '24 h without success: the next send would come after the deadline';
+          item.reason = `${formatDuration(GIVE_UP_AFTER_MS)} without success: the next send would come after the deadline`;
         } else keep.push(item);
       }
       if (keep.length > 0) a.units.push({ key: g.key, items: keep, send: unit.send + 1, dueAt });
@@ -572,11 +582,11 @@ class Run {
     }
   }
 
-  /** §3: 24 h without success and a failure in the last hour → auto-disabled; queued events fail. */
+  /** §3: AUTO_DISABLE_AFTER_MS without success and a failure within AUTO_DISABLE_FAILURE_WITHIN_MS → auto-disabled; queued events fail. */
   private autoDisable(a: Address, now: number): void {
-    if (a.lastFailureAt === undefined || now - (a.lastSuccessAt ?? 0) < AUTO_DISABLE_AFTER_MS || now - a.lastFailureAt > 3_600_000) return;
+    if (a.lastFailureAt === undefined || now - (a.lastSuccessAt ?? 0) < AUTO_DISABLE_AFTER_MS || now - a.lastFailureAt > AUTO_DISABLE_FAILURE_WITHIN_MS) return;
     a.state = 'auto-disabled';
-    this.finding('auto_disabled', 'error', '24 h without a success and a failure in the last hour: the service auto-disables the address (§3)', a.endpointId);
+    this.finding('auto_disabled', 'error', `${formatDuration(AUTO_DISABLE_AFTER_MS)} without a success and a failure in the last ${formatDuration(AUTO_DISABLE_FAILURE_WITHIN_MS)}: the service auto-disables the address (§3)`, a.endpointId);
     for (const u of a.units) for (const i of u.items) if (i.state === 'pending') Object.assign(i, { state: 'failed', reason: 'address auto-disabled' });
     a.units.length = 0;
   }
@@ -605,9 +615,9 @@ class Run {
     const deliveredIds = new Set(this.items.filter((i) => i.state === 'delivered').map((i) => i.ev.id));
     for (const item of this.items) if (item.state === 'pending') Object.assign(item, { state: 'pending', reason: 'run ended' });
     const failed = this.items.filter((i) => i.state === 'failed');
-    for (const i of failed) this.finding('gave_up', 'error', 'the service gave up on these events (12 sends or 24 h without success); a manual redelivery is possible for 7 days', `${i.ev.id} (${i.reason})`);
+    for (const i of failed) this.finding('gave_up', 'error', `the service gave up on these events (${MAX_SENDS} sends or ${formatDuration(GIVE_UP_AFTER_MS)} without success); a manual redelivery is possible for ${formatDuration(REDELIVERY_WINDOW_MS)}`, `${i.ev.id} (${i.reason})`);
     for (const a of this.addresses) {
-      if (a.breaker.openings > 0) this.finding('breaker_opened', 'warning', `after ${5} consecutive failures sending paused (30 s, then one probe; a failed probe doubles the pause up to 5 min)`, `${a.endpointId}: ${a.breaker.openings}×`);
+      if (a.breaker.openings > 0) this.finding('breaker_opened', 'warning', `after ${BREAKER_THRESHOLD} consecutive failures sending paused (${formatDuration(BREAKER_FIRST_PAUSE_MS)}, then one probe; a failed probe multiplies the pause by ${BREAKER_PAUSE_MULTIPLIER} up to ${formatDuration(BREAKER_MAX_PAUSE_MS)})`, `${a.endpointId}: ${a.breaker.openings}×`);
     }
     if (state) {
       const processed = state.processed ?? {};

@@ -10,6 +10,24 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { formatSimulationReport, isCleanReport } from './report.js';
+import {
+  BREAKER_FIRST_PAUSE_MS,
+  BREAKER_MAX_PAUSE_MS,
+  BREAKER_PAUSE_MULTIPLIER,
+  BREAKER_THRESHOLD,
+  formatDuration,
+  GIVE_UP_AFTER_MS,
+  MAX_RETRY_AFTER_MS,
+  MAX_SENDS,
+  READ_LIMIT,
+  RETRY_AFTER_STATUSES,
+  RETRY_JITTER,
+  RETRY_TABLE_MS,
+  SETTING_DEFAULTS,
+  SETTING_RANGES,
+  SINGLE_FROM_SEND,
+  VERIFY_TIMEOUT_MS,
+} from './rules.js';
 import { simulateDelivery } from './simulate.js';
 import type { SimulateDeliveryOptions } from './simulate.js';
 
@@ -20,17 +38,26 @@ export const SIMULATE_USAGE = `usage: im-callbacks simulate --url <url> [--url <
                          [--hook-policy allow-on-failure|reject-on-failure] [--old-secret <s>]
                          [--state-url <url>] [--json <file>] [--max-real-seconds <n>] [--allow-remote]`;
 
+/** `16384` → `16 KB` (the spec reads KB as 1024 bytes). */
+function kb(bytes: number): string {
+  return bytes % 1024 === 0 ? `${bytes / 1024} KB` : `${bytes} bytes`;
+}
+
+function range(setting: keyof typeof SETTING_RANGES): string {
+  return `${SETTING_RANGES[setting][0]} to ${SETTING_RANGES[setting][1]}`;
+}
+
 export const SIMULATE_HELP = `im-callbacks simulate: deliver events to your receiver the way the service does (seed 001), on a
 fast clock, and report how it fared.
 
 ${SIMULATE_USAGE}
 
-What it does: URL verification first (challenge, 5 s, 4 KB read); then events in batches (not in
-time order; one per request from the third send), at-least-once duplicates (also across two
+What it does: URL verification first (challenge, ${formatDuration(VERIFY_TIMEOUT_MS)}, ${kb(READ_LIMIT.verify)} read); then events in batches (not in
+time order; one per request from send ${SINGLE_FROM_SEND}), at-least-once duplicates (also across two
 --url addresses), lost best-effort events, truncated events, hooks with timeout_ms; failures are
-retried on the §8 schedule (10 s … 8 h, ±20 %), Retry-After honoured on 429/503 (≤ 1 h), the
-circuit breaker (5 failures → 30 s pause, probe, doubling to 5 min), 3xx is a failure, answers read
-up to 16 KB (events) / 64 KB (hooks) / 4 KB (verify); an event fails after 12 sends or 24 h.
+retried on the §8 schedule (${formatDuration(RETRY_TABLE_MS[0]!)} … ${formatDuration(Math.max(...RETRY_TABLE_MS))}, ±${Math.round(RETRY_JITTER * 100)} %), Retry-After honoured on ${RETRY_AFTER_STATUSES.join('/')} (≤ ${formatDuration(MAX_RETRY_AFTER_MS)}), the
+circuit breaker (${BREAKER_THRESHOLD} failures → ${formatDuration(BREAKER_FIRST_PAUSE_MS)} pause, probe, ×${BREAKER_PAUSE_MULTIPLIER} up to ${formatDuration(BREAKER_MAX_PAUSE_MS)}), 3xx is a failure, answers read
+up to ${kb(READ_LIMIT.event)} (events) / ${kb(READ_LIMIT.hook)} (hooks) / ${kb(READ_LIMIT.verify)} (verify); an event fails after ${MAX_SENDS} sends or ${formatDuration(GIVE_UP_AFTER_MS)}.
 
   --url <url>             the receiver (give twice for two addresses); loopback only unless --allow-remote
   --secret <secret>       the address signing secret (prefer IM_CALLBACK_SECRET); give it once per
@@ -38,13 +65,13 @@ up to 16 KB (events) / 64 KB (hooks) / 4 KB (verify); an event fails after 12 se
   --old-secret <s>        rotation: requests carry two signatures (new, old) during the grace period
                           (1 h of service time); IM_CALLBACK_OLD_SECRET works too
   --seed <n>              fixes the plan: events, order, batches, duplicates, losses, jitter (default random, printed)
-  --time-scale <n>        simulated ms per real ms (default 1000: the 24 h give-up takes 86 s)
+  --time-scale <n>        simulated ms per real ms (default 1000: the ${formatDuration(GIVE_UP_AFTER_MS)} give-up takes ${Math.round(GIVE_UP_AFTER_MS / 1000 / 1000)} s)
   --timeout-scale <n>     divide the answer timeouts by this (default 1: timeouts stay real)
   --events <n>            events created (default 100)
-  --batch <n>             events per batch, 1 to 100 (default 10)
-  --timeout-ms <n>        the address timeout, 1000 to 10000 (default 5000)
-  --concurrency <n>       simultaneous event requests, 1 to 50 (default 10)
-  --rate <n>              requests per second, 1 to 1000 (default 100)
+  --batch <n>             events per batch, ${range('eventsPerBatch')} (default 10)
+  --timeout-ms <n>        the address timeout, ${range('timeoutMs')} (default ${SETTING_DEFAULTS.timeoutMs})
+  --concurrency <n>       simultaneous event requests, ${range('concurrency')} (default ${SETTING_DEFAULTS.concurrency})
+  --rate <n>              requests per second, ${range('ratePerSecond')} (default ${SETTING_DEFAULTS.ratePerSecond})
   --duplicates <r>        share of events delivered twice (default 0.1)
   --hooks <n>             synchronous callbacks sent (default 3); --hook-timeout-ms (default 3000)
   --hook-policy <p>       allow-on-failure (default) or reject-on-failure

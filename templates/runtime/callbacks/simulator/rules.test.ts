@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from './plan.js';
 import type { PlanOptions } from './plan.js';
-import { CircuitBreaker, jitterFactor, MAX_RETRY_AFTER_MS, RETRY_TABLE_MS, retryWaitMs } from './rules.js';
+import { CircuitBreaker, formatDuration, jitterFactor, MAX_RETRY_AFTER_MS, RETRY_TABLE_MS, retryWaitMs } from './rules.js';
 
 const planOptions: PlanOptions = { seed: 5, events: 200, eventsPerBatch: 7, duplicateRate: 0.2, bestEffortLossRate: 0.3, truncatedRate: 0.2, hooks: 4, hookTimeoutMs: 3000 };
 
@@ -30,6 +30,12 @@ describe('retry waits', () => {
     expect(retryWaitMs(2, 1, { status: 429, retryAfter: new Date(now + 120_000).toUTCString(), nowEpochMs: now })!.waitMs).toBe(120_000);
     expect(retryWaitMs(1, 1, { status: 500, retryAfter: '90', nowEpochMs: now })).toEqual({ waitMs: 10_000 });
     expect(retryWaitMs(1, 1, { status: 429, retryAfter: 'soon', nowEpochMs: now })).toEqual({ waitMs: 10_000 });
+  });
+});
+
+describe('formatDuration (the texts built from the spec\'s numbers)', () => {
+  it('names the largest unit that gives at most one decimal', () => {
+    expect([30_000, 300_000, 3_600_000, 86_400_000, 5_400_000, 90_000, 1500, 250, 7 * 86_400_000].map(formatDuration)).toEqual(['30 s', '5 min', '1 h', '24 h', '1.5 h', '1.5 min', '1.5 s', '250 ms', '7 days']);
   });
 });
 

@@ -1,60 +1,47 @@
 /**
  * The delivery rules of seed 001 the simulator follows, as numbers and small pure functions:
- * the §8 retry table with ±20 % jitter, Retry-After on 429/503, the circuit breaker, the give-up
- * rules and the answer read limits. Numbers the seed does not give are marked ASSUMED.
+ * the §8 retry table with jitter, Retry-After, the circuit breaker, the give-up
+ * rules and the answer read limits. The numbers are the callbacks spec's (delivery-rules.ts).
  */
 import { parseRetryAfterMs } from '../../internal/retry.js';
+import { BREAKER_FIRST_PAUSE_MS, BREAKER_MAX_PAUSE_MS, BREAKER_PAUSE_MULTIPLIER, BREAKER_THRESHOLD, MAX_RETRY_AFTER_MS, RETRY_AFTER_STATUSES, RETRY_JITTER, RETRY_TABLE_MS } from './delivery-rules.js';
 
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
+// The numbers come from the callbacks spec (x-delivery, x-limits), emitted into delivery-rules.ts;
+// this file keeps the simulator's own logic and no copy of them.
+export {
+  APP_RATE_CAP,
+  AUTO_DISABLE_AFTER_MS,
+  AUTO_DISABLE_FAILURE_WITHIN_MS,
+  BEST_EFFORT_TYPES,
+  BREAKER_FIRST_PAUSE_MS,
+  BREAKER_MAX_PAUSE_MS,
+  BREAKER_PAUSE_MULTIPLIER,
+  BREAKER_THRESHOLD,
+  GIVE_UP_AFTER_MS,
+  MAX_ADDRESSES,
+  MAX_BATCH_BYTES,
+  MAX_RETRY_AFTER_MS,
+  MAX_SENDS,
+  READ_LIMIT,
+  REDELIVERY_WINDOW_MS,
+  RETRY_AFTER_STATUSES,
+  RETRY_JITTER,
+  RETRY_TABLE_MS,
+  SETTING_DEFAULTS,
+  SETTING_RANGES,
+  SINGLE_FROM_SEND,
+  VERIFY_TIMEOUT_MS,
+} from './delivery-rules.js';
 
-/** Seed 001 §8: wait after failure 1 to 11. */
-export const RETRY_TABLE_MS: readonly number[] = [
-  10 * SECOND, 30 * SECOND, MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 8 * HOUR,
-];
-/** "each varied randomly by 20 percent". */
-export const RETRY_JITTER = 0.2;
-/** An event is failed after this many sends … */
-export const MAX_SENDS = 12;
-/** … or this long after queueing without success (§3, §8). */
-export const GIVE_UP_AFTER_MS = 24 * HOUR;
-/** Retry-After is honoured up to this (§8). */
-export const MAX_RETRY_AFTER_MS = HOUR;
-/** Circuit breaker (§8): after this many consecutive failures sending pauses … */
-export const BREAKER_THRESHOLD = 5;
-/** … first for this long, doubling after each failed probe up to the maximum. */
-export const BREAKER_FIRST_PAUSE_MS = 30 * SECOND;
-export const BREAKER_MAX_PAUSE_MS = 5 * MINUTE;
-/** Auto-disable (§3): 24 h without success and a failure within the last hour. */
-export const AUTO_DISABLE_AFTER_MS = 24 * HOUR;
-
-/** Answer bytes the service reads (§4, §8). */
-export const READ_LIMIT = { event: 16 * 1024, hook: 64 * 1024, verify: 4 * 1024 } as const;
-/** Request body limit of a batch (§4.2). */
-export const MAX_BATCH_BYTES = 1024 * 1024;
-/** URL verification wait (§4.1). */
-export const VERIFY_TIMEOUT_MS = 5 * SECOND;
-/** From this send on, events go one per request (§4.2). */
-export const SINGLE_FROM_SEND = 3;
-
-/** Address settings ranges (§2.1). */
-export const SETTING_RANGES = {
-  eventsPerBatch: [1, 100],
-  timeoutMs: [1000, 10_000],
-  concurrency: [1, 50],
-  ratePerSecond: [1, 1000],
-} as const;
-/** Application cap of requests per second over all addresses (§2.1 default). */
-export const APP_RATE_CAP = 500;
-/** At most this many addresses per application (§8). */
-export const MAX_ADDRESSES = 5;
-
-/**
- * Best-effort types (§6 rule 4): buffered in memory about 1 s and lost on a crash or a full
- * buffer, never replayed.
- */
-export const BEST_EFFORT_TYPES: ReadonlySet<string> = new Set(['presence.changed', 'chatroom.message_sent', 'chatroom.message_recalled']);
+/** A duration for people: `30 s`, `5 min`, `1 h`, `1.5 h`, `7 days` (the largest unit that gives at most one decimal; hours up to 24 h). */
+export function formatDuration(ms: number): string {
+  for (const [unit, size] of [['days', 86_400_000], ['h', 3_600_000], ['min', 60_000], ['s', 1000]] as const) {
+    const n = ms / size;
+    // days from 2 on: 24 h reads as the seed writes it
+    if (n >= (unit === 'days' ? 2 : 1) && Number.isInteger(n * 10)) return `${n} ${unit}`;
+  }
+  return `${ms} ms`;
+}
 
 /**
  * A number in [0, 1) fixed by the seed and the keys, independent of the order in which the run
@@ -80,14 +67,15 @@ export function seededRandom(seed: number): () => number {
   return () => seededUnit(seed, 'seq', n++);
 }
 
-/** The jitter factor in [0.8, 1.2] of a send. */
+/** The jitter factor in [1 - RETRY_JITTER, 1 + RETRY_JITTER] of a send. */
 export function jitterFactor(seed: number, key: string, send: number): number {
   return 1 - RETRY_JITTER + 2 * RETRY_JITTER * seededUnit(seed, 'jitter', key, send);
 }
 
 /**
  * The wait after failed send number `send` (1-based): the table value varied by the jitter; on
- * 429/503 the larger of Retry-After (capped at 1 h) and that value. `undefined` after send 12.
+ * RETRY_AFTER_STATUSES the larger of Retry-After (capped at MAX_RETRY_AFTER_MS) and that value;
+ * `undefined` after the table's last wait.
  */
 export function retryWaitMs(
   send: number,
@@ -97,7 +85,7 @@ export function retryWaitMs(
   const base = RETRY_TABLE_MS[send - 1];
   if (base === undefined) return undefined;
   const table = Math.round(base * jitter);
-  if (answer && (answer.status === 429 || answer.status === 503)) {
+  if (answer && RETRY_AFTER_STATUSES.includes(answer.status)) {
     const given = parseRetryAfterMs(answer.retryAfter, answer.nowEpochMs);
     if (given !== undefined) {
       const retryAfterMs = Math.min(given, MAX_RETRY_AFTER_MS);
@@ -141,7 +129,7 @@ export class CircuitBreaker {
     this.consecutive++;
     if (wasProbe) {
       this.failedProbes++;
-      this.pauseMs = Math.min(this.pauseMs * 2, BREAKER_MAX_PAUSE_MS);
+      this.pauseMs = Math.min(this.pauseMs * BREAKER_PAUSE_MULTIPLIER, BREAKER_MAX_PAUSE_MS);
       this.open(now);
     } else if (this.openUntil === undefined && this.consecutive >= BREAKER_THRESHOLD) {
       this.open(now);
