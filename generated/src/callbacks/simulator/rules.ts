@@ -105,7 +105,6 @@ export class CircuitBreaker {
   /** A probe is in flight: nothing else is sent until it answers. */
   probing = false;
   openings = 0;
-  failedProbes = 0;
   readonly pauses: number[] = [];
 
   /** May a request start now? `probe` tells the caller that this one is the probe. */
@@ -129,7 +128,6 @@ export class CircuitBreaker {
     }
     this.consecutive++;
     if (wasProbe) {
-      this.failedProbes++;
       this.pauseMs = Math.min(this.pauseMs * BREAKER_PAUSE_MULTIPLIER, BREAKER_MAX_PAUSE_MS);
       this.open(now);
     } else if (this.openUntil === undefined && this.consecutive >= BREAKER_THRESHOLD) {
