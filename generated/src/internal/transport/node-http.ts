@@ -128,9 +128,11 @@ export class NodeResponseHeaders implements ResponseHeaders {
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
   }
   forEach(callback: (value: string, name: string) => void): void {
-    for (const name of Object.keys(this.#raw).sort()) {
-      const value = this.get(name);
-      if (value !== null) callback(value, name);
+    // Node's names are lower-case already: read each value directly (no get() per name)
+    const raw = this.#raw;
+    for (const name of Object.keys(raw).sort()) {
+      const value = raw[name];
+      if (value !== undefined) callback(Array.isArray(value) ? value.join(', ') : value, name);
     }
   }
 }
