@@ -21,6 +21,7 @@ import type * as Zlib from 'node:zlib';
 import type * as Stream from 'node:stream';
 import type { Readable, Transform } from 'node:stream';
 import { NEVER_ABORTED } from '../call-scope.js';
+import { idleDropAgent } from './idle-drop-agent.js';
 import { concatBytes } from '../bytes.js';
 import { ERROR_BODY_BYTES, lowLevelCode, type AttemptOutcome, type AttemptRequest, type ResponseHeaders, type Transport } from '../http-attempt.js';
 
@@ -77,6 +78,8 @@ export interface NodeTransportOptions {
   agent?: NodeAgent | undefined;
   /** Builds the default agent instead (the proxy tunnel does) from these agent options. */
   makeAgent?: ((b: Builtins, secure: boolean, agentOptions: Http.AgentOptions) => NodeAgent) | undefined;
+  /** Idle time after which the default agent drops a pooled socket (default IDLE_MS; tests shorten it). */
+  idleMs?: number | undefined;
 }
 
 /**
@@ -85,13 +88,16 @@ export interface NodeTransportOptions {
  * recently used socket first (the others may idle out).
  */
 const AGENT_OPTIONS: Http.AgentOptions = { keepAlive: true, timeout: 4_000, scheduling: 'lifo' };
+const IDLE_MS = 4_000;
+/** The same for the default agent, whose idle drop is its own (idle-drop-agent.ts: no per-request timeout work). */
+const DEFAULT_AGENT_OPTIONS: Http.AgentOptions = { keepAlive: true, scheduling: 'lifo' };
 
 /** One transport = one agent (one pool of keep-alive connections) for the client's origin. */
 export function nodeTransport(options: NodeTransportOptions): Transport {
   const b = builtins();
   const origin = new URL(options.origin);
   const secure = origin.protocol === 'https:';
-  const agent = options.agent ?? options.makeAgent?.(b, secure, AGENT_OPTIONS) ?? new (secure ? b.https.Agent : b.http.Agent)(AGENT_OPTIONS);
+  const agent = options.agent ?? options.makeAgent?.(b, secure, AGENT_OPTIONS) ?? idleDropAgent(secure ? b.https.Agent : b.http.Agent, DEFAULT_AGENT_OPTIONS, options.idleMs ?? IDLE_MS);
   const target: Target = {
     request: secure ? b.https.request : b.http.request,
     builtins: b,
