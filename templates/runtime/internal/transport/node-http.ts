@@ -105,6 +105,8 @@ export function nodeTransport(options: NodeTransportOptions): Transport {
     hostname: origin.hostname.replace(/^\[|\]$/g, ''),
     port: origin.port === '' ? (secure ? 443 : 80) : Number(origin.port),
     protocol: origin.protocol,
+    // Our own agent only: a user's agent may still set headers on the request (an http proxy agent does)
+    hostHeader: options.agent || options.makeAgent ? undefined : origin.host,
   };
   return (req) => {
     if (req.signal.aborted) return Promise.resolve({ kind: 'ended', cause: req.signal.reason });
@@ -120,6 +122,11 @@ interface Target {
   hostname: string;
   port: number;
   protocol: string;
+  /**
+   * Set (the Host header as Node would write it) when the headers may go to Node as a flat array:
+   * Node then writes them as given, with no setHeader per header (~2 µs of CPU per call).
+   */
+  hostHeader: string | undefined;
 }
 
 /** Read-only, case-insensitive view of Node's (already lower-cased) header object. */
@@ -207,7 +214,7 @@ class NodeAttempt {
     if (path === undefined) return this.#fail(Object.assign(new Error(`the node transport of ${t.prefix} was asked for another origin`), { code: 'ERR_INVALID_URL' }));
     let req: Http.ClientRequest;
     try {
-      req = t.request({ protocol: t.protocol, hostname: t.hostname, port: t.port, path, method: a.method, headers, agent: t.agent });
+      req = t.request({ protocol: t.protocol, hostname: t.hostname, port: t.port, path, method: a.method, headers: t.hostHeader === undefined ? headers : flatHeaders(headers, t.hostHeader), agent: t.agent });
     } catch (err) {
       // e.g. a header value Node refuses: reported as any failure to send, never thrown
       return this.#fail(err);
@@ -386,6 +393,17 @@ function drained(req: Http.ClientRequest): Promise<void> {
     };
     req.on('drain', go).on('close', go);
   });
+}
+
+/**
+ * `[name, value, name, value, …]` with the Host header Node would add. Names are lower-case
+ * already; Node still checks every name and value of the array (a bad one throws at request()).
+ */
+function flatHeaders(headers: Record<string, string>, host: string): string[] {
+  const flat: string[] = [];
+  for (const name in headers) flat.push(name, headers[name]!);
+  if (headers.host === undefined) flat.push('host', host);
+  return flat;
 }
 
 function declared(text: string | undefined): number | undefined {
