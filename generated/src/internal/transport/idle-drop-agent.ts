@@ -20,22 +20,35 @@ import type { Socket } from 'node:net';
 const HINT_MARGIN_MS = 1_000;
 
 export function idleDropAgent(Base: typeof Http.Agent, options: Http.AgentOptions, idleMs: number): Http.Agent {
+  const keepAliveMs = options.keepAliveMsecs ?? 1_000;
+  // A server sends the same hint on every answer: parsed once, not per call.
+  let lastHint: string | undefined;
+  let lastIdle = idleMs;
   class IdleDropAgent extends Base {
     override keepSocketAlive(duplex: Parameters<Http.Agent['keepSocketAlive']>[0]): boolean {
       const socket = duplex as Socket & { _httpMessage?: { res?: Http.IncomingMessage } | null };
-      socket.setKeepAlive(true, options.keepAliveMsecs ?? 1_000);
+      socket.setKeepAlive(true, keepAliveMs);
       socket.unref();
-      let idle = idleMs;
       const hint = socket._httpMessage?.res?.headers['keep-alive'];
-      const seconds = typeof hint === 'string' ? /^timeout=(\d+)/.exec(hint)?.[1] : undefined;
-      if (seconds !== undefined) {
-        const serverMs = Number(seconds) * 1_000 - HINT_MARGIN_MS;
-        if (serverMs <= 0) return false; // the server may close it any moment: not kept
-        if (serverMs < idle) idle = serverMs;
+      let idle = idleMs;
+      if (typeof hint === 'string') {
+        if (hint !== lastHint) {
+          lastHint = hint;
+          lastIdle = idleFor(hint, idleMs);
+        }
+        idle = lastIdle;
       }
+      if (idle <= 0) return false; // the server may close it any moment: not kept
       if (socket.timeout !== idle) socket.setTimeout(idle);
       return true;
     }
   }
   return new IdleDropAgent(options);
+}
+
+/** The idle time under a `Keep-Alive: timeout=N` hint (N s less Node's margin, at most idleMs); ≤ 0: do not keep. */
+function idleFor(hint: string, idleMs: number): number {
+  const seconds = /^timeout=(\d+)/.exec(hint)?.[1];
+  if (seconds === undefined) return idleMs;
+  return Math.min(idleMs, Number(seconds) * 1_000 - HINT_MARGIN_MS);
 }
