@@ -61,21 +61,17 @@ export function redactHeaders(
 ): Record<string, string> {
   const out: Record<string, string> = {};
   if (!headers) return out;
-  const entries: Iterable<[string, string]> =
-    typeof (headers as ResponseHeaders).forEach === 'function' && typeof (headers as ResponseHeaders).get === 'function'
-      ? headersEntries(headers as ResponseHeaders)
-      : Object.entries(headers as Record<string, string>);
-  for (const [name, value] of entries) {
+  const put = (name: string, value: unknown): void => {
     const key = name.toLowerCase();
     out[key] = SECRET_HEADERS.has(key) ? REDACTED : String(value);
+  };
+  if (typeof (headers as ResponseHeaders).forEach === 'function' && typeof (headers as ResponseHeaders).get === 'function') {
+    // straight from the view: no list of pairs in between (this runs once per answer)
+    (headers as ResponseHeaders).forEach((value, name) => put(name, value));
+  } else {
+    for (const [name, value] of Object.entries(headers as Record<string, string>)) put(name, value);
   }
   return out;
-}
-
-function headersEntries(headers: ResponseHeaders): Array<[string, string]> {
-  const list: Array<[string, string]> = [];
-  headers.forEach((value, name) => list.push([name, value]));
-  return list;
 }
 
 /**

@@ -216,12 +216,8 @@ export class ImLeanCore {
     const policy = retryPolicyFor(op, params);
     const filled = fillDedupeKey(op, params, ownHeaders, options.idempotencyKey);
     const request = buildRequest(op, filled.params, this.#config, options.contentType);
-    const scope = new CallScope({
-      operationId: op.id,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...((options.deadlineMs ?? this.#config.deadlineMs) !== undefined ? { deadlineMs: options.deadlineMs ?? this.#config.deadlineMs } : {}),
-      now: this.#config.now,
-    });
+    // (plain fields, no spreads: this runs on every call; undefined means "none" to both)
+    const scope = new CallScope({ operationId: op.id, signal: options.signal || undefined, deadlineMs: options.deadlineMs ?? this.#config.deadlineMs, now: this.#config.now });
     try {
       const result = await sendWithRetries(this.#runtime, {
         op,
@@ -232,7 +228,7 @@ export class ImLeanCore {
         timeoutMs: options.timeoutMs ?? this.#config.timeoutMs,
         scope,
         maxResponseBytes: options.maxResponseBytes ?? this.#config.maxResponseBytes,
-        ...(options.priority ? { priority: options.priority } : {}),
+        priority: options.priority || undefined,
       });
       if ((options.validateResponse ?? this.#config.validateResponses) && op.loadValidator) await this.#reportDrift(op, result);
       return result;
@@ -353,10 +349,13 @@ function checkRequestOptions(options: RequestOptions): Record<string, string> {
   if (maxRetries !== undefined && (!Number.isInteger(maxRetries) || maxRetries < 0)) {
     throw new ConfigError('requestOptions.maxRetries', `must be an integer >= 0 (got ${String(maxRetries)}).`);
   }
-  for (const [name, ms] of [['timeoutMs', timeoutMs], ['deadlineMs', deadlineMs]] as const) {
-    if (ms !== undefined && !(typeof ms === 'number' && ms > 0 && ms <= MAX_TIMER_MS)) {
-      throw new ConfigError(`requestOptions.${name}`, `must be a positive number of ms, at most ${MAX_TIMER_MS} (the longest timer wait) (got ${String(ms)}).`);
-    }
-  }
+  checkTimerMs('timeoutMs', timeoutMs);
+  checkTimerMs('deadlineMs', deadlineMs);
   return checkedHeaders('requestOptions.headers', headers);
+}
+
+function checkTimerMs(name: 'timeoutMs' | 'deadlineMs', ms: unknown): void {
+  if (ms !== undefined && !(typeof ms === 'number' && ms > 0 && ms <= MAX_TIMER_MS)) {
+    throw new ConfigError(`requestOptions.${name}`, `must be a positive number of ms, at most ${MAX_TIMER_MS} (the longest timer wait) (got ${String(ms)}).`);
+  }
 }

@@ -19,6 +19,8 @@ export interface SafeLogger {
   info(message: string, meta?: Record<string, unknown>): void;
   warn(message: string, meta?: Record<string, unknown>): void;
   error(message: string, meta?: Record<string, unknown>): void;
+  /** False when debug lines go nowhere: the hot path then skips building them (absent = assume they are wanted). */
+  debugEnabled?(): boolean;
 }
 
 export function safeLogger(logger: Logger | undefined, redactor: SecretRedactor): SafeLogger {
@@ -35,5 +37,5 @@ export function safeLogger(logger: Logger | undefined, redactor: SecretRedactor)
         // A logger must never break a call.
       }
     };
-  return { debug: make('debug'), info: make('info'), warn: make('warn'), error: make('error') };
+  return { debug: make('debug'), info: make('info'), warn: make('warn'), error: make('error'), debugEnabled: () => typeof logger?.debug === 'function' };
 }

@@ -13,6 +13,7 @@ describe('path helper', () => {
     ['..a', '/users/..a'],
     ['名前', '/users/%E5%90%8D%E5%89%8D'],
     [42, '/users/42'],
+    ['😀', '/users/%F0%9F%98%80'],
   ] as const)('%j → %s', (value, want) => {
     expect(path('users.get', '/users/{username}', { username: value })).toBe(want);
   });
@@ -23,6 +24,9 @@ describe('path helper', () => {
     ['', 'minLength'],
     ['a\nb', 'pattern'],
     ['a\u0000', 'pattern'],
+    ['a\u007f', 'pattern'],
+    ['a\uD800', 'wellFormed'],
+    ['\uDC00b', 'wellFormed'],
     [undefined, 'required'],
     [null, 'required'],
     [{}, 'type'],
@@ -47,6 +51,15 @@ describe('buildRequest', () => {
     const r = buildRequest(ops.usersGet, { username: 'al ice' }, { ...prefix, orgName: 'ac me' });
     expect(r.url).toBe('https://api.example.com/base/ac%20me/chat/users/al%20ice');
     expect(r.body).toBeUndefined();
+  });
+
+  test('the encoded /org/app kept per prefix object follows a changed name, and a bad name is refused on every call', () => {
+    const p = { ...prefix };
+    expect(buildRequest(ops.usersGet, { username: 'a' }, p).pathAndQuery).toBe('/acme/chat/users/a');
+    p.appName = 'ch at';
+    expect(buildRequest(ops.usersGet, { username: 'a' }, p).pathAndQuery).toBe('/acme/ch%20at/users/a');
+    const bad = { ...prefix, orgName: '..' };
+    for (let i = 0; i < 2; i++) expect(() => buildRequest(ops.usersGet, { username: 'a' }, bad)).toThrow(ValidationError);
   });
 
   test('query: undefined and null skipped, arrays repeated, booleans as words', () => {

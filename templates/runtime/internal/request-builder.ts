@@ -9,6 +9,8 @@ import { jsonStringifyLossless } from './lossless-json.js';
 import { operationNames } from './operation-names.js';
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+/** Either a control character or any surrogate: a value without one needs neither detailed check (the common case, one scan). */
+const MAYBE_BAD = /[\u0000-\u001f\u007f\uD800-\uDFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Returns the issue that makes `value` unusable as a path segment, or null. */
@@ -29,6 +31,7 @@ export function pathSegmentIssue(name: string, value: unknown): ValidationIssue 
   if (value === '.' || value === '..') {
     return { pointer, rule: 'pathSegment', message: `path parameter \`${name}\` must not be "." or ".." (it would change the path)` };
   }
+  if (!MAYBE_BAD.test(value)) return null;
   if (CONTROL_CHARS.test(value)) {
     return { pointer, rule: 'pattern', message: `path parameter \`${name}\` must not contain control characters` };
   }
@@ -50,16 +53,40 @@ export function encodePathSegment(operationId: string, name: string, value: unkn
  * helper): `path('users.get', '/users/{username}', { username: 'a/b' })` → `/users/a%2Fb`.
  */
 export function path(operationId: string, template: string, values: Record<string, unknown>): string {
-  const issues: ValidationIssue[] = [];
-  const out = template.replace(/\{([^}]+)\}/g, (_m, name: string) => {
-    const issue = pathSegmentIssue(name, values[name]);
-    if (issue) {
-      issues.push(issue);
-      return '';
-    }
-    return encodeURIComponent(String(values[name]));
-  });
-  if (issues.length) throw new ValidationError(operationId, issues);
+  return fillPath(operationId, splitTemplate(template), values);
+}
+
+/** A path template split once: literal pieces around the placeholder names (pieces.length = names.length + 1). */
+interface CompiledTemplate {
+  pieces: string[];
+  names: string[];
+}
+
+function splitTemplate(template: string): CompiledTemplate {
+  const pieces: string[] = [];
+  const names: string[] = [];
+  let at = 0;
+  for (const m of template.matchAll(/\{([^}]+)\}/g)) {
+    pieces.push(template.slice(at, m.index));
+    names.push(m[1]!);
+    at = m.index! + m[0].length;
+  }
+  pieces.push(template.slice(at));
+  return { pieces, names };
+}
+
+function fillPath(operationId: string, t: CompiledTemplate, values: Record<string, unknown>): string {
+  let out = t.pieces[0]!;
+  let issues: ValidationIssue[] | undefined;
+  for (let i = 0; i < t.names.length; i++) {
+    const name = t.names[i]!;
+    const value = values[name];
+    const issue = pathSegmentIssue(name, value);
+    if (issue) (issues ??= []).push(issue);
+    else out += encodeURIComponent(String(value));
+    out += t.pieces[i + 1]!;
+  }
+  if (issues) throw new ValidationError(operationId, issues);
   return out;
 }
 
@@ -87,6 +114,7 @@ export function queryValue(op: OperationSpec, name: string, v: unknown): string 
  */
 export function buildQuery(op: OperationSpec, params: Record<string, unknown>): string {
   if (op.queryStyles) return wireOf(op).query(op, params);
+  if (op.queryParams.length === 0) return '';
   const search = new URLSearchParams();
   for (const name of op.queryParams) {
     const v = params[name];
@@ -163,18 +191,7 @@ export interface Prefix {
  * so) gets those two filled from the client instead of the prefix being added again.
  */
 export function buildRequest(op: OperationSpec, params: Record<string, unknown>, prefix: Prefix, contentType?: string): BuiltRequest {
-  const org = encodePathSegment(op.id, 'org_name', prefix.orgName);
-  const app = encodePathSegment(op.id, 'app_name', prefix.appName);
-  const fullPrefix = '/{org_name}/{app_name}';
-  const ownPath = op.path.startsWith(fullPrefix) ? op.path.slice(fullPrefix.length) : op.path;
-  for (const m of ownPath.matchAll(/\{([^}]+)\}/g)) {
-    const name = m[1] ?? '';
-    if (!op.pathParams.includes(name)) {
-      throw new ImError(`Operation table entry ${op.id} is inconsistent: {${name}} is not in pathParams (regenerate the package).`);
-    }
-  }
-  const opPath = path(op.id, ownPath, params);
-  const pathAndQuery = `/${org}/${app}${opPath}${buildQuery(op, params)}`;
+  const pathAndQuery = `${encodedPrefix(op.id, prefix)}${fillPath(op.id, ownPathOf(op), params)}${buildQuery(op, params)}`;
   const built: BuiltRequest = { method: op.method, url: `${prefix.baseUrl}${pathAndQuery}`, pathAndQuery, body: undefined };
   if (op.headerParams || op.cookieParams) built.headers = wireOf(op).headers(op, params);
   if (op.requestBodies) {
@@ -189,6 +206,37 @@ export function buildRequest(op: OperationSpec, params: Record<string, unknown>,
   const body = buildBody(op, params);
   built.body = body === undefined ? undefined : toJson(op.id, body);
   return built;
+}
+
+/** `/{org}/{app}` encoded, kept per prefix object while its names stay the same (checked each call: a string compare). */
+const prefixes = new WeakMap<Prefix, { orgName: string; appName: string; encoded: string }>();
+
+function encodedPrefix(operationId: string, prefix: Prefix): string {
+  const known = prefixes.get(prefix);
+  if (known && known.orgName === prefix.orgName && known.appName === prefix.appName) return known.encoded;
+  // checked and encoded here, so a bad org/app name is refused (naming the operation) before anything is cached
+  const encoded = `/${encodePathSegment(operationId, 'org_name', prefix.orgName)}/${encodePathSegment(operationId, 'app_name', prefix.appName)}`;
+  prefixes.set(prefix, { orgName: prefix.orgName, appName: prefix.appName, encoded });
+  return encoded;
+}
+
+const FULL_PREFIX = '/{org_name}/{app_name}';
+
+/** The operation's own path (after `/{org}/{app}`), split and checked against pathParams once per entry. */
+const ownPaths = new WeakMap<OperationSpec, { path: string; compiled: CompiledTemplate }>();
+
+function ownPathOf(op: OperationSpec): CompiledTemplate {
+  const known = ownPaths.get(op);
+  if (known && known.path === op.path) return known.compiled;
+  const ownPath = op.path.startsWith(FULL_PREFIX) ? op.path.slice(FULL_PREFIX.length) : op.path;
+  const compiled = splitTemplate(ownPath);
+  for (const name of compiled.names) {
+    if (!op.pathParams.includes(name)) {
+      throw new ImError(`Operation table entry ${op.id} is inconsistent: {${name}} is not in pathParams (regenerate the package).`);
+    }
+  }
+  ownPaths.set(op, { path: op.path, compiled });
+  return compiled;
 }
 
 export function toJson(operationId: string, body: Record<string, unknown>): string {

@@ -13,7 +13,7 @@ import {
 } from '../core/errors.js';
 import { errorFromResponse } from '../core/error-from-response.js';
 import type { CallScope, Sleep } from './call-scope.js';
-import type { Transport } from './http-attempt.js';
+import type { AttemptRequest, Transport } from './http-attempt.js';
 import type { SafeLogger } from './logger.js';
 import type { QuotaGate } from './quota-gate.js';
 import type { CallPriority, QuotaControl } from './quota-control.js';
@@ -80,7 +80,10 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
   const { op, request, policy, scope } = call;
   const maxBytes = call.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const streamsStatus = op.response === 'binary' || op.responseByStatus ? (status: number) => (op.responseByStatus?.[status] ?? op.response) === 'binary' : undefined;
-  const where = `${request.method} ${maskUrlQuery(request.pathAndQuery)}`;
+  // masked on first use only: a call that logs nothing and fails nothing never needs it
+  let whereText: string | undefined;
+  const where = (): string => (whereText ??= `${request.method} ${maskUrlQuery(request.pathAndQuery)}`);
+  const debugs = rt.logger.debugEnabled?.() !== false;
   let resends = 0;
   let reauthenticated = false;
   /** True once an attempt may have been executed without us seeing its answer. */
@@ -141,7 +144,10 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
     const attempt = scope.attempts;
     const started = rt.now();
     const timeoutMs = Math.max(1, Math.min(call.timeoutMs, scope.remainingMs() ?? Infinity));
-    const outcome = await rt.send({ method: request.method, url: request.url, headers, body: request.body, timeoutMs, signal: scope.signal, maxBytes, ...(streamsStatus ? { streamsStatus } : {}), ...(request.oneShot ? { stream: true } : {}) });
+    const attemptRequest: AttemptRequest = { method: request.method, url: request.url, headers, body: request.body, timeoutMs, signal: scope.signal, maxBytes };
+    if (streamsStatus) attemptRequest.streamsStatus = streamsStatus;
+    if (request.oneShot) attemptRequest.stream = true;
+    const outcome = await rt.send(attemptRequest);
     const tookMs = rt.now() - started;
 
     if (outcome.kind === 'ended') throw scope.endError(outcome.cause);
@@ -149,11 +155,11 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
     if (outcome.kind === 'network' || outcome.kind === 'timeout') {
       mayHaveExecuted = true;
       const what = outcome.kind === 'timeout' ? `no answer within ${timeoutMs} ms` : `connection failed (${outcome.errorCode ?? 'network error'})`;
-      rt.logger.debug(`${op.id} ${where} attempt ${attempt}: ${what} after ${tookMs} ms`);
+      rt.logger.debug(`${op.id} ${where()} attempt ${attempt}: ${what} after ${tookMs} ms`);
       const canResend = policy.resendOnFailure && resends < call.maxRetries;
       const failure = outcome.kind === 'timeout'
-        ? new TimeoutError(`${op.id} (${where}): ${what}. ${afterFailure(op, policy, attempt, canResend)}`, { operationId: op.id, kind: 'attempt', timeoutMs, attempts: attempt })
-        : new ConnectionError(`${op.id} (${where}): ${what}. ${afterFailure(op, policy, attempt, canResend)}`, { operationId: op.id, attempts: attempt, ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}), cause: outcome.cause });
+        ? new TimeoutError(`${op.id} (${where()}): ${what}. ${afterFailure(op, policy, attempt, canResend)}`, { operationId: op.id, kind: 'attempt', timeoutMs, attempts: attempt })
+        : new ConnectionError(`${op.id} (${where()}): ${what}. ${afterFailure(op, policy, attempt, canResend)}`, { operationId: op.id, attempts: attempt, ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}), cause: outcome.cause });
       if (!canResend) throw failure;
       if (request.oneShot) throw wireOf(op).notReplayable(failure);
       resends += 1;
@@ -166,7 +172,7 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
     // never resent: the service answered, and asking again would bring the same answer
     if (outcome.kind === 'too-large') throw new ResponseTooLargeError({ operationId: op.id, status: outcome.status, limitBytes: outcome.limitBytes, attempts: attempt });
     const { status, headers: resHeaders, bodyText } = outcome;
-    rt.logger.debug(`${op.id} ${where} attempt ${attempt} -> ${status} in ${tookMs} ms`);
+    if (debugs) rt.logger.debug(`${op.id} ${where()} attempt ${attempt} -> ${status} in ${tookMs} ms`);
     const response: ResponseInfo = { status, headers: redactHeaders(resHeaders), requestId: resHeaders.get('x-request-id') ?? undefined };
 
     if (status >= 200 && status <= 299) {
@@ -251,7 +257,9 @@ function afterFailure(op: OperationSpec, policy: RetryPolicy, attempts: number, 
 }
 
 function parseSuccessBody(text: string, int64: boolean): { ok: true; value: unknown } | { ok: false } {
-  if (text.trim() === '') return { ok: true, value: undefined };
+  // a JSON body starts with `{` or `[` nearly always: then it is not blank, no trim() copy needed
+  const first = text.charCodeAt(0);
+  if (first !== 0x7b && first !== 0x5b && text.trim() === '') return { ok: true, value: undefined };
   try {
     // where the spec has int64 fields, values beyond 2^53 stay exact (bigint) instead of rounded
     return { ok: true, value: int64 ? jsonParseLossless(text) : JSON.parse(text) };

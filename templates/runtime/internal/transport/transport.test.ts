@@ -297,7 +297,7 @@ describe(`${kind} transport`, () => {
   test('no transport module imports a node: builtin at load time (edge and worker bundles stay free of it)', () => {
     const dir = import.meta.dirname;
     const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
-    expect(files.sort()).toEqual(['choose.ts', 'fetch.ts', 'node-http.ts', 'node-proxy.ts']);
+    expect(files.sort()).toEqual(['choose.ts', 'fetch.ts', 'idle-drop-agent.ts', 'node-http.ts', 'node-proxy.ts']);
     for (const f of files) {
       const text = readFileSync(join(dir, f), 'utf8');
       const staticNode = text.split('\n').filter((line) => /^\s*(import|export)\b(?!\s+type\b)[^;]*['"]node:/.test(line) || /\bimport\(\s*['"]node:/.test(line) || /\brequire\(/.test(line));
