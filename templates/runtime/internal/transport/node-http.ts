@@ -22,7 +22,7 @@ import type { Readable, Transform } from 'node:stream';
 import { NEVER_ABORTED } from '../call-scope.js';
 import { idleDropAgent } from './idle-drop-agent.js';
 import { concatBytes } from '../bytes.js';
-import { ERROR_BODY_BYTES, lowLevelCode, type AttemptOutcome, type AttemptRequest, type ResponseHeaders, type Transport } from '../http-attempt.js';
+import { declaredLength, ERROR_BODY_BYTES, lowLevelCode, type AttemptOutcome, type AttemptRequest, type ResponseHeaders, type Transport } from '../http-attempt.js';
 
 export type Builtins = { http: typeof Http; https: typeof Https; tls: typeof Tls; zlib: typeof Zlib; stream: typeof Stream };
 
@@ -264,8 +264,7 @@ class NodeAttempt {
     }
     this.#limit = success ? a.maxBytes : ERROR_BODY_BYTES;
     this.#cut = !success;
-    const encoding = res.headers['content-encoding'];
-    const length = encoding ? undefined : declared(res.headers['content-length']);
+    const length = declaredLength(headers);
     if (length !== undefined && length > this.#limit && !this.#cut) return this.#settle({ kind: 'too-large', status, headers, limitBytes: this.#limit }, true);
     const source = this.#decoded(res);
     this.#source = source;
@@ -286,7 +285,7 @@ class NodeAttempt {
     if (coding === 'gzip' || coding === 'x-gzip') decoder = z.createGunzip(flush);
     else if (coding === 'deflate') return this.#inflate(res, flush);
     else if (coding === 'br') decoder = z.createBrotliDecompress({ flush: z.constants.BROTLI_OPERATION_FLUSH, finishFlush: z.constants.BROTLI_OPERATION_FLUSH });
-    else return res; // identity, or a coding fetch does not decode either: the bytes as they came
+    else return res; // a coding fetch does not decode either: the bytes as they came
     res.on('error', (err) => decoder.destroy(err));
     res.pipe(decoder);
     return decoder;
@@ -404,10 +403,6 @@ function flatHeaders(headers: Record<string, string>, host: string): string[] {
   for (const name in headers) flat.push(name, headers[name]!);
   if (headers.host === undefined) flat.push('host', host);
   return flat;
-}
-
-function declared(text: string | undefined): number | undefined {
-  return text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined;
 }
 
 /** A web stream over a Node stream, one chunk per pull (no read-ahead); cancel destroys the source. */
