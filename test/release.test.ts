@@ -63,7 +63,7 @@ describe('npm pack of a freshly generated package', () => {
     unlinkSync(join(dir, 'node_modules'));
     const r = pack(dir);
     expect(r.status).not.toBe(0);
-    expect(r.out).toMatch(/prepack refused: typescript is not installed\. Run `npm install` in .* first/);
+    expect(r.out).toMatch(/prepack refused: the build \(scripts\/build.mjs\) failed:\s+build failed: esbuild is not installed\. Run `npm install` in .* first/);
   }, 120_000);
 });
 

@@ -71,7 +71,7 @@ export interface CallSettings {
   /** Largest success body read, in bytes (default DEFAULT_MAX_RESPONSE_BYTES). */
   maxResponseBytes?: number;
   /** Who goes first for a rate limit slot (default interactive). */
-  priority?: CallPriority;
+  priority?: CallPriority | undefined;
 }
 
 /** Default bound of a success body (JSON, text or binary), in bytes: 64 MiB. */
