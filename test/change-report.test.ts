@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { changeReport, reportMarkdown } from '../generator/diff/report.js';
 import { specModel } from '../generator/generate.js';
-import { git, repoCopy, runScript } from './helpers/repo-copy.js';
+import { git, repoCopy, runScript } from '../scripts/lib/repo-copy.js';
 import { repoRoot } from './helpers/seed.js';
 
 const specText = readFileSync(join(repoRoot, 'spec/openapi.yaml'), 'utf8');
@@ -132,66 +132,85 @@ describe('the gate cannot pass by accident (issue 27)', () => {
     return dir;
   }
 
-  it('a committed breaking edit fails the gate: its default base is the merge base with main, not HEAD', () => {
+  it('a committed breaking edit fails the gate: its default base is the merge base with main, not HEAD', async () => {
     const dir = featureWithCommittedEdit();
-    const gate = runScript(dir, 'generate.ts', ['--fail-on', 'breaking']);
+    const gate = await runScript(dir, 'generate.ts', ['--fail-on', 'breaking']);
     expect(gate.stdout).toMatch(/change report vs merge-base with main \([0-9a-f]{12}\) \(spec rules and type check\): 1 breaking/);
     expect(gate.stdout).toContain('breaking: im.users.disable() (POST /users/{username}/disable) was removed');
     expect(gate.stderr).toMatch(/--fail-on breaking: FAILED vs merge-base with main .*: 1 breaking change\(s\).*name each SDK call \(im\.users\.disable\(\)\) with a migration note in release-notes\/next\.md/);
     expect(gate.status).toBe(1);
     // what the gate compared with before: HEAD holds the edit, so nothing shows
-    const head = runScript(dir, 'generate.ts', ['--check', '--base', 'HEAD', '--fail-on', 'breaking']);
+    const head = await runScript(dir, 'generate.ts', ['--check', '--base', 'HEAD', '--fail-on', 'breaking']);
     expect(head.stdout).toContain('no API change');
     // meant: the notes name the call, and the gate passes saying so
     writeFileSync(join(dir, 'release-notes/next.md'), 'im.users.disable() is gone: the service dropped it; disable users in your own store instead.\n');
-    const noted = runScript(dir, 'generate.ts', ['--check', '--fail-on', 'breaking']);
+    const noted = await runScript(dir, 'generate.ts', ['--check', '--fail-on', 'breaking']);
     expect(noted.stdout).toContain('accepted (named in release-notes/next.md): im.users.disable() (POST /users/{username}/disable) was removed');
     expect(noted.stdout).toMatch(/--fail-on breaking: passed vs merge-base with main .*: 1 breaking change\(s\), each named in release-notes\/next\.md/);
     expect(noted.status, noted.out).toBe(0);
   }, 300_000);
 
-  it('a base that does not exist fails loudly (exit 2), with or without --fail-on', () => {
+  it('on main itself (CI runs on the submitted main): compared with the last release tag, else with what the last merge brought', async () => {
+    const dir = repoCopy();
+    temps.push(dir);
+    const doc = parse(readFileSync(join(dir, 'spec/openapi.yaml'), 'utf8'));
+    delete doc.paths[`${P}/users/{username}/disable`].post;
+    writeFileSync(join(dir, 'spec/openapi.yaml'), stringify(doc));
+    git(dir, 'commit', '-q', '-am', 'drop users.disable, on main');
+    const parent = await runScript(dir, 'generate.ts', ['--fail-on', 'breaking']);
+    expect(parent.stdout).toContain("change report: note: HEAD is main's tip and im-server-sdk@0.1.0 is not tagged here: compared with HEAD's first parent (what the last commit or merge brought)");
+    expect(parent.stdout).toContain('change report vs HEAD^1:spec/openapi.yaml (spec rules and type check): 1 breaking');
+    expect(parent.status).toBe(1);
+    git(dir, 'tag', 'im-server-sdk@0.1.0', 'HEAD^1');
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'another commit after the edit');
+    const tagged = await runScript(dir, 'generate.ts', ['--check', '--fail-on', 'breaking']);
+    expect(tagged.stdout).toContain("change report: note: HEAD is main's tip: compared with the last release, im-server-sdk@0.1.0");
+    expect(tagged.stdout).toContain('change report vs im-server-sdk@0.1.0:spec/openapi.yaml (spec rules and type check): 1 breaking');
+    expect(tagged.status).toBe(1);
+  }, 300_000);
+
+  it('a base that does not exist fails loudly (exit 2), with or without --fail-on', async () => {
     const dir = featureWithCommittedEdit();
-    const gate = runScript(dir, 'generate.ts', ['--check', '--fail-on', 'breaking', '--base', 'im-server-sdk@9.9.9']);
+    const gate = await runScript(dir, 'generate.ts', ['--check', '--fail-on', 'breaking', '--base', 'im-server-sdk@9.9.9']);
     expect(gate.stderr).toContain('change report: cannot compare with --base im-server-sdk@9.9.9: git revision im-server-sdk@9.9.9 does not exist here');
     expect(gate.stderr).toContain('a full clone with 2 commit(s) reachable from HEAD and 0 tag(s)');
     expect(gate.stderr).toContain('--fail-on breaking: FAILED, the gate has nothing to compare with');
     expect(gate.status).toBe(2);
-    const named = runScript(dir, 'generate.ts', ['--check', '--base', 'no-such-branch']);
+    const named = await runScript(dir, 'generate.ts', ['--check', '--base', 'no-such-branch']);
     expect(named.status).toBe(2);
     expect(named.stderr).toContain('git revision no-such-branch does not exist here');
-    const file = runScript(dir, 'generate.ts', ['--check', '--fail-on', 'breaking', '--base', 'file:nowhere.yaml']);
+    const file = await runScript(dir, 'generate.ts', ['--check', '--fail-on', 'breaking', '--base', 'file:nowhere.yaml']);
     expect([file.status, file.stderr]).toEqual([2, expect.stringContaining('base file nowhere.yaml does not exist')]);
     // IM_GATE_BASE names the gate's base too, and is held to the same rule
-    const env = runScript(dir, 'generate.ts', ['--check', '--fail-on', 'breaking'], { IM_GATE_BASE: 'v0.0.0-missing' });
+    const env = await runScript(dir, 'generate.ts', ['--check', '--fail-on', 'breaking'], { IM_GATE_BASE: 'v0.0.0-missing' });
     expect([env.status, env.stderr]).toEqual([2, expect.stringContaining("(the gate's default, from IM_GATE_BASE)")]);
   }, 300_000);
 
-  it('a shallow clone without main fails loudly, naming the fetch that fixes it', () => {
+  it('a shallow clone without main fails loudly, naming the fetch that fixes it', async () => {
     const dir = featureWithCommittedEdit();
     const shallow = mkdtempSync(join(tmpdir(), 'im-shallow-'));
     temps.push(shallow);
     git(tmpdir(), 'clone', '-q', '--depth', '1', '--branch', 'feature', `file://${dir}`, shallow);
     symlinkSync(join(repoRoot, 'node_modules'), join(shallow, 'node_modules'), 'dir');
-    const gate = runScript(shallow, 'generate.ts', ['--check', '--fail-on', 'breaking']);
+    const gate = await runScript(shallow, 'generate.ts', ['--check', '--fail-on', 'breaking']);
     expect(gate.stderr).toContain('no merge base: origin/main or main is not in this clone (a shallow clone with 1 commit(s) reachable from HEAD and 0 tag(s); fetch the history first: `git fetch --unshallow --tags origin`');
     expect(gate.stderr).toContain('--fail-on breaking: FAILED');
     expect(gate.status).toBe(2);
     // with main fetched but the history still cut off, there is no merge base either
     git(shallow, 'fetch', '-q', '--depth', '1', 'origin', 'main:refs/remotes/origin/main');
-    const cut = runScript(shallow, 'generate.ts', ['--check', '--fail-on', 'breaking']);
+    const cut = await runScript(shallow, 'generate.ts', ['--check', '--fail-on', 'breaking']);
     expect([cut.status, cut.stderr]).toEqual([2, expect.stringContaining('HEAD and origin/main have no merge base in this clone (a shallow clone')]);
     // the fix the message names
     git(shallow, 'fetch', '-q', '--unshallow', 'origin', 'main:refs/remotes/origin/main');
-    const full = runScript(shallow, 'generate.ts', ['--check', '--fail-on', 'breaking']);
+    const full = await runScript(shallow, 'generate.ts', ['--check', '--fail-on', 'breaking']);
     expect(full.stdout).toMatch(/change report vs merge-base with origin\/main .*: 1 breaking/);
     expect(full.status).toBe(1);
   }, 300_000);
 
-  it('without --fail-on and without git, the report is skipped and says why (nothing gates on it)', () => {
+  it('without --fail-on and without git, the report is skipped and says why (nothing gates on it)', async () => {
     const dir = repoCopy({ git: false });
     temps.push(dir);
-    const r = runScript(dir, 'generate.ts', ['--check']);
+    const r = await runScript(dir, 'generate.ts', ['--check']);
     expect(r.stdout).toContain('change report: skipped (git revision HEAD does not exist here: this folder is not a git repository)');
     expect(r.status, r.out).toBe(0);
   }, 300_000);

@@ -6,6 +6,7 @@
  * | a file path (or `file:<path>`) | that file |
  * | `npm:<version or dist-tag>` | `openapi.yaml` inside that published im-server-sdk (npm pack, the configured registry) |
  * | `merge-base` / `merge-base:<branch>` | the spec at `git merge-base HEAD <branch>` (default origin/main, else main) |
+ * | `auto` (the gate's default) | off main: the merge base with main; on main's tip: the tag of the version in generated/package.json (`im-server-sdk@<version>`: every break since the last release), else HEAD's first parent (what the last merge brought) |
  * | any git revision (tag, branch, sha, `HEAD~1`) | the spec at that commit |
  *
  * A base that does not resolve is an error that names what was tried and how to fix it (a
@@ -57,6 +58,7 @@ export function resolveBase(root: string, base: string): BaseResult {
   }
   if (base.startsWith('npm:')) return fromRegistry(root, base.slice(4) || 'latest');
   if (base === 'merge-base' || base.startsWith('merge-base:')) return fromMergeBase(root, base.slice('merge-base:'.length));
+  if (base === 'auto') return auto(root);
   return fromRevision(root, base, base);
 }
 
@@ -83,6 +85,26 @@ function fromMergeBase(root: string, branch: string): BaseResult {
   return { ...r, note: `HEAD is ${found}'s tip, so the merge base is HEAD and only uncommitted edits are compared (--base ${PACKAGE_NAME}@<version> compares with a release)` };
 }
 
+/** The gate's default: see the table above. */
+function auto(root: string): BaseResult {
+  const mb = fromMergeBase(root, '');
+  if ('error' in mb || !mb.note) return mb;
+  // HEAD is main's tip: the merge base says nothing; compare with the last release, or the last merge
+  let version = '';
+  try {
+    version = JSON.parse(readFileSync(join(root, 'generated/package.json'), 'utf8')).version;
+  } catch {
+    // no package yet: no release to compare with
+  }
+  const tag = `${PACKAGE_NAME}@${version}`;
+  if (version && git(root, ['rev-parse', '--verify', '--quiet', `refs/tags/${tag}^{commit}`]).ok) {
+    return { ...(fromRevision(root, tag, tag) as ResolvedBase), note: `HEAD is main's tip: compared with the last release, ${tag}` };
+  }
+  const parent = fromRevision(root, 'HEAD^1', 'HEAD^1');
+  if ('error' in parent) return { error: `HEAD is main's tip, there is no tag ${tag} and HEAD has no parent here (${cloneFacts(root)}): name a base, --base <tag|ref|file|npm:version>` };
+  return { ...parent, note: `HEAD is main's tip and ${tag} is not tagged here: compared with HEAD's first parent (what the last commit or merge brought)` };
+}
+
 function fromRegistry(root: string, version: string): BaseResult {
   const dir = mkdtempSync(join(tmpdir(), 'im-base-pkg-'));
   try {
@@ -98,9 +120,9 @@ function fromRegistry(root: string, version: string): BaseResult {
   }
 }
 
-/** The default base of a gate: IM_GATE_BASE when set, else the merge base with main. */
+/** The default base of a gate: IM_GATE_BASE when set, else `auto`. */
 export function gateBase(): string {
-  return process.env.IM_GATE_BASE || 'merge-base';
+  return process.env.IM_GATE_BASE || 'auto';
 }
 
 const SHIPPED_SOURCES = ['templates/runtime', 'templates/package', 'spec/callbacks.asyncapi.yaml'];

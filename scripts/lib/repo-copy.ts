@@ -3,11 +3,12 @@
  * main, one commit), with node_modules linked to this one's: for tests that run generate, the
  * gate or release the way a maintainer or CI does, on history they shape themselves.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from './seed.js';
+import { fileURLToPath } from 'node:url';
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 const PARTS = ['generator', 'scripts', 'spec', 'templates', 'release-notes', 'package.json', 'package-lock.json', 'tsconfig.json', 'release.config.json', '.gitignore'];
 
@@ -34,8 +35,17 @@ export function repoCopy(options: { git?: boolean } = {}): string {
   return dir;
 }
 
-/** `tsx scripts/<script> …args` in `cwd`: status, stdout and stderr. */
-export function runScript(cwd: string, script: string, args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string; out: string } {
-  const r = spawnSync(process.execPath, [TSX, `scripts/${script}`, ...args], { cwd, encoding: 'utf8', timeout: 300_000, env: { ...process.env, IM_GATE_BASE: '', ...env } });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, out: `${r.stdout}\n${r.stderr}` };
+/**
+ * `tsx scripts/<script> …args` in `cwd`: status, stdout and stderr. Asynchronous, so a long run
+ * does not block the test worker's event loop (vitest's own messages time out otherwise).
+ */
+export function runScript(cwd: string, script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string; out: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [TSX, `scripts/${script}`, ...args], { cwd, env: { ...process.env, IM_GATE_BASE: '', ...env }, timeout: 300_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (status) => done({ status, stdout, stderr, out: `${stdout}\n${stderr}` }));
+  });
 }
