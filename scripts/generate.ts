@@ -49,13 +49,14 @@ async function main(): Promise<number> {
   const specFile = argValue('--spec');
   const input = { ...readGeneratorInput(root), ...(specFile ? { openapiText: readFileSync(specFile, 'utf8') } : {}) };
   const { model, files } = await generate(input, cache);
-  cache?.save();
   if (model.warnings.length) {
     // parsed once for every warning's position, and only when there is one
     const locate = yamlLocator(input.openapiText);
     for (const w of model.warnings) console.warn(`warning: ${formatWarning(w, locate)}`);
   }
   const gate = runGate(model, input.openapiText, cache);
+  // after the report: the base spec's parsed YAML is kept too
+  cache?.save();
   const cacheNote = cache ? `, cache ${cache.hits} hit(s) ${cache.misses} miss(es)` : ', no cache';
   const existing = readTree(outDir, NOT_OURS);
   const changed = [...files].filter(([path, text]) => existing.get(path) !== text).map(([path]) => path);
@@ -126,7 +127,7 @@ function runGate(model: ApiModel, specText: string, cache: DiskGeneratorCache | 
   }
   const ms = Math.round(performance.now() - started);
   if (!('error' in resolved) && resolved.note) console.log(`change report: note: ${resolved.note}`);
-  console.log(`${reportSummary(report)}${report.changes.length || report.runtime?.length ? `\n  full report: ${writeChangeReport(root, report)}/report.md` : ''}${report.typeCheck === 'done' ? ` (${ms} ms with the type check)` : ''}`);
+  console.log(`${reportSummary(report)}${report.changes.length || report.runtime?.length ? `\n  full report: ${writeChangeReport(root, report)}/report.md` : ''} (${ms} ms${report.typeCheck === 'done' ? ' with the type check' : ''})`);
   if (!failOn) return { exitCode: 0 };
   const notesPath = join(root, NOTES_FILE);
   const { accepted, open } = acknowledged(report.changes, existsSync(notesPath) ? readFileSync(notesPath, 'utf8') : '');

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { changeReport, reportMarkdown } from '../generator/diff/report.js';
 import { specModel } from '../generator/generate.js';
+import { readTree } from '../generator/read-inputs.js';
 import { git, repoCopy, runScript } from '../scripts/lib/repo-copy.js';
 import { repoRoot } from './helpers/seed.js';
 
@@ -98,6 +99,33 @@ describe('change report rules', () => {
     expect(md).toMatch(/## Breaking changes \(1\)\n\n- `operation-removed` im\.users\.disable\(\) \(POST \/users\/\{username\}\/disable\) was removed\n  Migration: stop calling im\.users\.disable\(\)/);
     expect(md).toMatch(/## Additions \(1\)\n\n- `param-added-optional` im\.users\.create\(\): optional UsersCreateParams\.nickname_2 \(string\) was added/);
   });
+});
+
+describe('the type check on the real spec', () => {
+  const runtimeFiles = readTree(join(repoRoot, 'templates/runtime'));
+  const typed = (edit: (doc: any) => void) => {
+    const doc = parse(specText);
+    edit(doc);
+    return changeReport(baseModel, specModel(stringify(doc), 'spec/openapi.yaml'), 'base', { types: { runtimeFiles } });
+  };
+
+  it('finds nothing where only docs changed, though every declaration file differs (no false alarm for the gate)', () => {
+    const r = typed((d) => {
+      for (const s of Object.values<any>(d.components.schemas)) s.description = `${s.description ?? ''} (edited)`;
+    });
+    expect(r.typeCheck).toBe('done');
+    expect(r.changes).toEqual([]);
+  }, 120_000);
+
+  it('sees what the spec rules cannot: an exported schema renamed breaks `import type` of it', () => {
+    const r = typed((d) => {
+      d.components.schemas.CountResultRenamed = d.components.schemas.CountResult;
+      delete d.components.schemas.CountResult;
+      d.paths = JSON.parse(JSON.stringify(d.paths).replaceAll('#/components/schemas/CountResult"', '#/components/schemas/CountResultRenamed"'));
+    });
+    expect(r.changes.filter((c) => c.class === 'breaking').map((c) => [c.kind, c.typeName])).toEqual([['type-export-removed', 'CountResult']]);
+    expect(r.changes.find((c) => c.kind === 'type-export-removed')!.message).toBe('the exported type CountResult was removed: `import type { CountResult }` no longer compiles');
+  }, 120_000);
 });
 
 describe('npm run generate prints it and --fail-on breaking exits non-zero', () => {

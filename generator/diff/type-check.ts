@@ -125,7 +125,7 @@ function compareMethod(checker: ts.TypeChecker, old: MethodView, now: MethodView
   const [op, np] = [old.decl.parameters[0], now.decl.parameters[0]];
   if (op && np) {
     if (checker.isOptionalParameter(op) && !checker.isOptionalParameter(np)) {
-      add({ ...at, class: 'breaking', kind: 'type-params-required', typeName: label(np.type, 'params'), message: `${now.call}: the params argument is now required (${label(op.type, '')}${'?'} → ${label(np.type, '')})`, migration: `pass a params object to ${now.call}` });
+      add({ ...at, class: 'breaking', kind: 'type-params-required', typeName: label(np.type, 'params'), message: `${now.call}: the params argument is now required (${label(op.type, '')}? → ${label(np.type, '')})`, migration: `pass a params object to ${now.call}` });
     }
     compareParams(checker, paramsView(checker, op), paramsView(checker, np), label(np.type, 'params'), new TypeWalk(checker, now.call, (f) => add({ ...at, ...f })));
   } else if (!op && np && !checker.isOptionalParameter(np)) {
@@ -236,7 +236,8 @@ function compareExports(checker: ts.TypeChecker, program: ts.Program, fileOf: (r
   };
   const [oldExports, newExports] = [exportsOf('/pkg/base'), exportsOf('/pkg/head')];
   const derived = derivedNames(base);
-  const removedOps = new Set(base.operations.filter((op) => !head.operations.some((o) => o.id === op.id)).map((op) => op.typeStem));
+  const removedOps = base.operations.filter((op) => !head.operations.some((o) => o.id === op.id));
+  const goneWithOps = derivedNames({ ...base, operations: removedOps, namespaces: [] });
   const usage = usageOf(head);
   const oldUsage = usageOf(base);
   const newDerived = derivedNames(head);
@@ -248,7 +249,7 @@ function compareExports(checker: ts.TypeChecker, program: ts.Program, fileOf: (r
     const newSym = newExports.get(name);
     if (!newSym) {
       // an operation's own types go with it: its removal or rename says so
-      if ([...removedOps].some((stem) => name.startsWith(stem))) continue;
+      if (goneWithOps.has(name)) continue;
       const owner = base.operations.find((op) => derivedNames({ ...base, operations: [op], namespaces: [] }).has(name));
       add({ class: 'breaking', kind: 'type-export-removed', operation: owner?.id ?? '(types)', typeName: name, message: `the exported type ${name} was removed: \`import type { ${name} }\` no longer compiles`, migration: `stop importing ${name}`, source: 'types' });
       continue;
