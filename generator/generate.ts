@@ -63,6 +63,20 @@ export function specModel(text: string, source: string, extensions?: ExtensionsS
   return model;
 }
 
+const PACKAGE_EXTRAS = ['openapi.yaml', '.npmrc'];
+
+/**
+ * The spec the package was generated from (shipped: the change report can compare with a
+ * published version, `--base npm:<version>`) and an .npmrc that stops `npm install` in
+ * generated/ from writing a lockfile (which is not the generator's and would make --check fail).
+ */
+function packageExtras(input: GeneratorInput): Map<string, string> {
+  return new Map([
+    ['openapi.yaml', `# Copied by im-openapi from ${input.openapiSource}: the spec this package was generated from. Do not edit.\n${input.openapiText}`],
+    ['.npmrc', '# Written by im-openapi: generated/ is generated and committed, a lockfile here is not part of it. Do not edit.\npackage-lock=false\n'],
+  ]);
+}
+
 /** `cache`: formatted files and compiled validators by their inputs (the CLI keeps one on disk); optional. */
 export async function generate(input: GeneratorInput, cache?: GeneratorCache): Promise<GeneratorOutput> {
   const model = specModel(input.openapiText, input.openapiSource, input.extensionsSchema, cache);
@@ -88,6 +102,7 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
     callbacks ? emitCallbackTypes(callbacks) : new Map<string, string>(),
     callbacks ? emitDeliveryRules(callbacks) : new Map<string, string>(),
     examples,
+    packageExtras(input),
   ];
   const files = new Map<string, string>();
   for (const map of emitted) {
@@ -96,5 +111,5 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
       files.set(path, text);
     }
   }
-  return { model, files: await formatFiles(files, cache, { asIs: new Set([...runtimeCopy.keys(), ...examples.keys()]), ...(input.biome ? { biome: input.biome } : {}) }) };
+  return { model, files: await formatFiles(files, cache, { asIs: new Set([...runtimeCopy.keys(), ...examples.keys(), ...PACKAGE_EXTRAS]), ...(input.biome ? { biome: input.biome } : {}) }) };
 }

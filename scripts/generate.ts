@@ -1,11 +1,20 @@
 /**
  * `npm run generate`: spec/openapi.yaml → generated/ (the package im-server-sdk).
  * `npm run generate -- --check`: write nothing; exit 1 naming every file that differs.
- * Every run also prints a change report against the spec as last committed (`--base <ref|file>`
- * for another base) and writes it to dist-artifacts/change-report/; `--fail-on breaking` (or
- * `addition`) exits 1 when the report has such a change. `--spec <file>`: generate from another
- * copy of the spec (named spec/openapi.yaml in the output, as if it were the spec; the bench
- * uses it to time a one-line edit without touching the repository).
+ *
+ * Every run also prints a change report and writes it to dist-artifacts/change-report/. Plain
+ * runs compare with the spec as last committed (HEAD: your uncommitted edit) by the spec rules
+ * alone, in milliseconds; `--types` adds the TypeScript check of both packages (about a second or
+ * two). `--base <ref|tag|file|npm:version|merge-base>` names another base (resolve-base.ts); a
+ * named base that does not resolve is exit 2.
+ *
+ * The gate: `--fail-on breaking` (or `addition`) always runs the type check, compares with
+ * `--base`, else IM_GATE_BASE, else the merge base with main (so a committed edit is seen), and
+ * exits 1 on a breaking change that release-notes/next.md does not name (by its SDK call), 2 when
+ * the base does not resolve (a shallow clone, a missing tag): it never passes by skipping.
+ *
+ * `--spec <file>`: generate from another copy of the spec (named spec/openapi.yaml in the output,
+ * as if it were the spec; the bench uses it to time a one-line edit without touching the repository).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -17,13 +26,20 @@ import { SpecError } from '../generator/spec-error.js';
 import { DELIVERY_RULES_FILE, RUNTIME_SOURCE_DIR } from '../generator/emit/emit-runtime-copy.js';
 import { formatSpecError, readablePath, yamlLocator } from '../generator/spec-location.js';
 import { reportSummary } from '../generator/diff/report.js';
-import { buildChangeReport, writeChangeReport } from './lib/change-report.js';
+import type { ApiModel } from '../generator/model.js';
+import { acknowledged, buildChangeReport, NOTES_FILE, writeChangeReport } from './lib/change-report.js';
+import { gateBase, resolveBase } from './lib/resolve-base.js';
 
 // run from the bundle scripts/generate.mjs builds, the repository is given; else it is one up from here
 const root = (globalThis as { imOpenapiRoot?: string }).imOpenapiRoot ?? fileURLToPath(new URL('..', import.meta.url));
 const outDir = join(root, 'generated');
 /** Folders of generated/ that the generator does not own. */
 const NOT_OURS = new Set(['dist', 'node_modules']);
+/**
+ * Files of generated/ it does not own either: the lockfile an `npm install` there writes (never
+ * packed; the generated .npmrc stops npm writing it, this covers one written before).
+ */
+const NOT_OURS_FILES = new Set(['package-lock.json']);
 
 async function main(): Promise<number> {
   const check = process.argv.includes('--check');
@@ -33,25 +49,18 @@ async function main(): Promise<number> {
   const specFile = argValue('--spec');
   const input = { ...readGeneratorInput(root), ...(specFile ? { openapiText: readFileSync(specFile, 'utf8') } : {}) };
   const { model, files } = await generate(input, cache);
-  cache?.save();
   if (model.warnings.length) {
     // parsed once for every warning's position, and only when there is one
     const locate = yamlLocator(input.openapiText);
     for (const w of model.warnings) console.warn(`warning: ${formatWarning(w, locate)}`);
   }
-  const failOn = argValue('--fail-on');
-  if (failOn !== undefined && failOn !== 'breaking' && failOn !== 'addition') throw new Error(`--fail-on takes breaking or addition, not ${failOn}`);
-  const report = buildChangeReport(root, model, argValue('--base') ?? 'HEAD', input.openapiText, cache);
-  let reportFails = false;
-  if ('error' in report) console.log(`change report: skipped, ${report.error}`);
-  else {
-    console.log(`${reportSummary(report)}${report.changes.length ? `\n  full report: ${writeChangeReport(root, report)}/report.md` : ''}`);
-    reportFails = (failOn === 'breaking' && report.counts.breaking > 0) || (failOn === 'addition' && report.counts.breaking + report.counts.addition > 0);
-  }
+  const gate = runGate(model, input.openapiText, cache);
+  // after the report: the base spec's parsed YAML is kept too
+  cache?.save();
   const cacheNote = cache ? `, cache ${cache.hits} hit(s) ${cache.misses} miss(es)` : ', no cache';
   const existing = readTree(outDir, NOT_OURS);
   const changed = [...files].filter(([path, text]) => existing.get(path) !== text).map(([path]) => path);
-  const extra = [...existing.keys()].filter((path) => !files.has(path));
+  const extra = [...existing.keys()].filter((path) => !files.has(path) && !NOT_OURS_FILES.has(path));
   // The simulator's delivery rules are also checked in beside the runtime, where it type-checks
   // and is tested: that copy is written (and checked) here too.
   const rulesTemplate = `${RUNTIME_SOURCE_DIR}/${DELIVERY_RULES_FILE}`;
@@ -61,13 +70,14 @@ async function main(): Promise<number> {
   if (check) {
     if (!changed.length && !extra.length && !rulesStale) {
       console.log(`generated/ is up to date (${files.size} files, ${model.operations.length} operations, ${ms} ms${cacheNote})`);
-      return reportFails ? failed(failOn!) : 0;
+      return gate.exitCode;
     }
     console.error('generated/ is stale: run `npm run generate` and commit the result.');
     for (const path of changed) console.error(`  ${existing.has(path) ? 'differs' : 'missing'}: generated/${path}`);
     for (const path of extra) console.error(`  not generated (would be removed): generated/${path}`);
     if (rulesStale) console.error(`  differs: ${rulesTemplate}`);
-    return 1;
+    // a base that cannot be compared with (2) says more than staleness (1)
+    return Math.max(1, gate.exitCode);
   }
   for (const path of changed) {
     mkdirSync(dirname(join(outDir, path)), { recursive: true });
@@ -76,7 +86,7 @@ async function main(): Promise<number> {
   for (const path of extra) rmSync(join(outDir, path));
   if (rulesStale) writeFileSync(join(root, rulesTemplate), rulesText!);
   console.log(`generated ${files.size} files (${changed.length} written, ${extra.length} removed) for ${model.operations.length} operations in ${ms} ms${cacheNote}`);
-  return reportFails ? failed(failOn!) : 0;
+  return gate.exitCode;
 }
 
 /** `spec/openapi.yaml:LINE:COL readable.path: message`. */
@@ -92,9 +102,43 @@ function argValue(flag: string): string | undefined {
   return inline?.slice(flag.length + 1);
 }
 
-function failed(failOn: string): number {
-  console.error(`--fail-on ${failOn}: the change report has ${failOn === 'breaking' ? 'breaking' : 'breaking or added'} changes (see above).`);
-  return 1;
+/**
+ * The change report, and with --fail-on the gate: its base must resolve (an unresolvable base is
+ * exit 2, never "skipped"), it runs the type check, and it fails on breaking changes (or, for
+ * `addition`, on any addition too) that the next release's notes do not name.
+ */
+function runGate(model: ApiModel, specText: string, cache: DiskGeneratorCache | undefined): { exitCode: number } {
+  const failOn = argValue('--fail-on');
+  if (failOn !== undefined && failOn !== 'breaking' && failOn !== 'addition') throw new Error(`--fail-on takes breaking or addition, not ${failOn}`);
+  const explicit = argValue('--base');
+  const base = explicit ?? (failOn ? gateBase() : 'HEAD');
+  const loud = failOn !== undefined || explicit !== undefined;
+  const started = performance.now();
+  const resolved = resolveBase(root, base);
+  const report = 'error' in resolved ? resolved : buildChangeReport(root, model, resolved, { headText: specText, types: !!failOn || process.argv.includes('--types'), ...(cache ? { cache } : {}) });
+  if ('error' in report) {
+    if (!loud) {
+      console.log(`change report: skipped (${report.error})`);
+      return { exitCode: 0 };
+    }
+    console.error(`change report: cannot compare with --base ${base}${explicit ? '' : failOn ? ` (the gate's default${process.env.IM_GATE_BASE ? ', from IM_GATE_BASE' : ''})` : ''}: ${report.error}`);
+    if (failOn) console.error(`--fail-on ${failOn}: FAILED, the gate has nothing to compare with. Name a base that exists: --base <tag|ref|file|npm:version> (or IM_GATE_BASE).`);
+    return { exitCode: 2 };
+  }
+  const ms = Math.round(performance.now() - started);
+  if (!('error' in resolved) && resolved.note) console.log(`change report: note: ${resolved.note}`);
+  console.log(`${reportSummary(report)}${report.changes.length || report.runtime?.length ? `\n  full report: ${writeChangeReport(root, report)}/report.md` : ''} (${ms} ms${report.typeCheck === 'done' ? ' with the type check' : ''})`);
+  if (!failOn) return { exitCode: 0 };
+  const notesPath = join(root, NOTES_FILE);
+  const { accepted, open } = acknowledged(report.changes, existsSync(notesPath) ? readFileSync(notesPath, 'utf8') : '');
+  const additions = failOn === 'addition' ? report.changes.filter((c) => c.class === 'addition') : [];
+  for (const c of accepted) console.log(`  accepted (named in ${NOTES_FILE}): ${c.message}`);
+  if (!open.length && !additions.length) {
+    console.log(`--fail-on ${failOn}: passed vs ${report.base}: ${accepted.length ? `${accepted.length} breaking change(s), each named in ${NOTES_FILE}` : `no ${failOn === 'breaking' ? 'breaking' : 'breaking or added'} change`}`);
+    return { exitCode: 0 };
+  }
+  console.error(`--fail-on ${failOn}: FAILED vs ${report.base}: ${open.length} breaking change(s)${additions.length ? ` and ${additions.length} addition(s)` : ''} (see above).${open.length ? ` If they are meant, name each SDK call (${[...new Set(open.map((c) => c.call ?? c.typeName))].slice(0, 5).join(', ')}) with a migration note in ${NOTES_FILE}; the release puts it in the CHANGELOG.` : ''}`);
+  return { exitCode: 1 };
 }
 
 main().then(

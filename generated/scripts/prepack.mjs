@@ -1,8 +1,9 @@
 // Copied by im-openapi from templates/package/prepack.mjs. Do not edit: change the template and run `npm run generate`.
-// Runs before `npm pack` and `npm publish` (the package's prepack script): builds dist/ from clean
-// (scripts/build.mjs), so a fresh clone never ships an empty package and a deleted operation never
-// ships from a stale build, then checks the result with publint and attw and refuses the pack on any problem.
-// Kept out of the published files.
+// Runs before `npm pack` and `npm publish` (the package's prepack script): refuses a package whose
+// src/sdk-version.ts disagrees with package.json and, inside the repository, a stale generate; builds
+// dist/ from clean (scripts/build.mjs), so a fresh clone never ships an empty package and a deleted
+// operation never ships from a stale build, then checks the result with publint and attw and refuses
+// the pack on any problem. Kept out of the published files.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,14 +29,34 @@ function run(label, file, args) {
   }
 }
 
+const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+
+// The User-Agent names src/sdk-version.ts's version: `npm version` changes package.json alone.
+// (No src/sdk-version.ts: not a generated package; the build names what is missing.)
+const versionFile = join(pkgDir, 'src/sdk-version.ts');
+const sdkVersion = existsSync(versionFile) ? /SDK_VERSION = (["'])([^"']*)\1/.exec(readFileSync(versionFile, 'utf8'))?.[2] : pkg.version;
+if (sdkVersion !== pkg.version) {
+  refuse(`src/sdk-version.ts says ${sdkVersion ?? 'nothing'} but package.json says ${pkg.version}: the package would call itself ${sdkVersion} in its User-Agent. Run \`npm run generate\` at the repository root (it writes package.json's version into sdk-version.ts), then pack again.`);
+}
+
+// Inside the im-openapi repository (generated/ beside spec/), a stale generate is refused: an
+// edited spec, runtime or template not regenerated would ship the old package under a new version.
+const repo = join(pkgDir, '..');
+if (existsSync(join(repo, 'scripts/generate.mjs')) && existsSync(join(repo, 'spec/openapi.yaml'))) {
+  try {
+    execFileSync(process.execPath, [join(repo, 'scripts/generate.mjs'), '--check'], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  } catch (error) {
+    refuse(`generated/ is stale (the spec, runtime or templates changed since the last \`npm run generate\`):\n${error.stderr ?? ''}${error.stdout ?? error.message}Run \`npm run generate\` at ${repo}, commit, then pack again.`);
+  }
+}
+
 // the build names its own tools before it removes anything (a fresh clone without `npm install`)
 run('the build (scripts/build.mjs)', join(pkgDir, 'scripts/build.mjs'), ['--quiet']);
 
-const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
 const targets = new Set([pkg.main, pkg.module, pkg.types, ...Object.values(pkg.bin ?? {})]);
 const collect = (node) => (typeof node === 'string' ? targets.add(node) : node && typeof node === 'object' ? Object.values(node).forEach(collect) : undefined);
 collect(pkg.exports);
-const missing = [...targets].filter((t) => t && t.startsWith('./dist/') && !existsSync(join(pkgDir, t)));
+const missing = [...targets].filter((t) => t && t.replace(/^\.\//, '').startsWith('dist/') && !existsSync(join(pkgDir, t)));
 if (missing.length) refuse(`these entry points are missing after the build: ${missing.join(', ')}`);
 
 run('publint --strict', requireTool('publint', 'src/cli.js', refuse), [pkgDir, '--strict']);

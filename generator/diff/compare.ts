@@ -1,53 +1,66 @@
 /**
- * Two API surfaces → the list of changes, each classed by the rules below (after oasdiff's
- * breaking-change checks and openapi-diff, seen from a caller of the generated SDK: "breaking"
- * means code or expectations that held before may now fail).
+ * Two API surfaces → the list of changes, each classed by the rules below, seen from a caller of
+ * the generated SDK ("breaking": code that compiled, or a call that worked, may now fail). The
+ * type check (type-check.ts) adds what the TypeScript checker sees; these rules add what types
+ * cannot see (retry class, paging, validation, runtime refusals) and name every change.
+ * Field rules are in compare-fields.ts. After oasdiff's rule catalogue (read, not copied).
  *
  * | change | class |
  * |---|---|
- * | operation removed | breaking |
- * | operation renamed (same method and path, another operationId: the method name changes) | breaking |
+ * | operation removed; renamed (same method and path, another operationId: the method name changes) | breaking |
  * | operation added | addition |
  * | method or path of an operation changed (same operationId) | non-breaking (the SDK follows it) |
- * | params field added, required | breaking |
- * | params field added, optional | addition |
- * | params field removed (closed params) | breaking; (open params) non-breaking |
- * | params field made required / made optional | breaking / non-breaking |
- * | params field type changed | breaking |
- * | request enum value removed / added | breaking / addition |
- * | params field constraint tightened (minLength up, maximum down, pattern added or changed, …) / loosened | breaking / non-breaking |
- * | result field removed / made optional | breaking |
- * | result field added / made required | addition / non-breaking |
- * | result field type changed | breaking |
- * | result enum value added: closed enum (an exhaustive switch breaks) / open enum | breaking / addition |
- * | result enum value removed | non-breaking |
  * | retry class less safe or sideways (safety order Q, I, D or U, N) / safer | breaking / non-breaking |
  * | retry-class conditions changed | breaking |
- * | paging added or removed (the method's return type changes) | breaking |
- * | success statuses changed | non-breaking |
- * | operation or field deprecated | non-breaking |
+ * | paging added or removed (the method's return type changes); the page fields the walker reads or sends renamed | breaking |
+ * | response read another way (json → text, binary, empty) | breaking |
+ * | a success status added or removed whose body differs (the result becomes, or stops being, a `{ status, data }` union) | breaking |
+ * | success statuses changed, same body | non-breaking |
+ * | request media type removed / added | breaking / addition |
+ * | the params object became required (`im.x.y()` no longer compiles) / optional | breaking / non-breaking |
+ * | operation deprecated | non-breaking |
+ * | field rules (params in the caller's direction: what it sends must still be accepted; result in the other: what it reads must still be what it expects) | compare-fields.ts |
  *
- * Version bump from the worst class: breaking → major, addition → minor, else patch.
+ * Version bump (before the release script's pre-1.0 rules): breaking → major, addition → minor, else patch.
  */
-import type { FieldSurface, OperationSurface } from './surface.js';
+import { compareFields } from './compare-fields.js';
+import type { OperationSurface } from './surface.js';
 
 export type ChangeClass = 'breaking' | 'addition' | 'non-breaking';
 
 export interface Change {
   class: ChangeClass;
-  /** Stable kind, e.g. `operation-removed`, `param-added-required`, `retry-class-changed`. */
+  /** Stable kind, e.g. `operation-removed`, `param-added-required`, `type-result-changed`. */
   kind: string;
   operation: string;
-  /** The field's dotted path, when the change is about a field. */
+  /** The SDK call, e.g. `im.calls.stats()`. */
+  call?: string;
+  /** The field's path, when the change is about a field (`granularity`, `items[].id`). */
   field?: string;
+  /** The type and field as a caller names it, e.g. `CallsStatsParams.granularity`. */
+  typeName?: string;
+  /** The TypeScript types before and after, when the change is about a type. */
+  before?: string;
+  after?: string;
   message: string;
+  /** For a breaking change: what a caller does about it. */
+  migration?: string;
+  /** `types`: found (or confirmed) by the TypeScript checker on the two packages. */
+  source?: 'spec' | 'types';
 }
 
+export type AddChange = (c: Change) => void;
+
 const SAFETY: Record<string, number> = { '—': -1, Q: 0, I: 1, D: 2, U: 2, N: 3 };
+const ORDER: Record<ChangeClass, number> = { breaking: 0, addition: 1, 'non-breaking': 2 };
+
+export function sortChanges(changes: Change[]): Change[] {
+  return changes.sort((a, b) => ORDER[a.class] - ORDER[b.class] || a.operation.localeCompare(b.operation) || (a.field ?? '').localeCompare(b.field ?? '') || a.kind.localeCompare(b.kind));
+}
 
 export function compareSurfaces(base: Map<string, OperationSurface>, head: Map<string, OperationSurface>): Change[] {
   const changes: Change[] = [];
-  const add = (c: Change) => changes.push(c);
+  const add: AddChange = (c) => changes.push({ source: 'spec', ...c });
   const removed = [...base.values()].filter((op) => !head.has(op.id));
   const added = [...head.values()].filter((op) => !base.has(op.id));
   const renamedTo = new Map<string, OperationSurface>();
@@ -58,112 +71,64 @@ export function compareSurfaces(base: Map<string, OperationSurface>, head: Map<s
   for (const old of removed) {
     const twin = renamedTo.get(old.id);
     if (twin) {
-      add({ class: 'breaking', kind: 'operation-renamed', operation: old.id, message: `${old.id} was renamed to ${twin.id} (${old.method} ${old.path}): callers of ${old.id} must change` });
+      add({ class: 'breaking', kind: 'operation-renamed', operation: old.id, call: old.call, message: `${old.call} was renamed to ${twin.call} (${old.method} ${old.path}; op ${old.id} → ${twin.id}); its types ${old.paramsType} and ${old.resultType} are now ${twin.paramsType} and ${twin.resultType}`, migration: `call ${twin.call} where you called ${old.call}, and rename ${old.paramsType} → ${twin.paramsType}, ${old.resultType} → ${twin.resultType}` });
       compareOperation(old, twin, add);
     } else {
-      add({ class: 'breaking', kind: 'operation-removed', operation: old.id, message: `${old.id} (${old.method} ${old.path}) was removed` });
+      add({ class: 'breaking', kind: 'operation-removed', operation: old.id, call: old.call, message: `${old.call} (${old.method} ${old.path}) was removed`, migration: `stop calling ${old.call}; the service no longer offers ${old.method} ${old.path}` });
     }
   }
   for (const op of added) {
     if ([...renamedTo.values()].includes(op)) continue;
-    add({ class: 'addition', kind: 'operation-added', operation: op.id, message: `${op.id} (${op.method} ${op.path}) was added` });
+    add({ class: 'addition', kind: 'operation-added', operation: op.id, call: op.call, message: `${op.call} (${op.method} ${op.path}) was added` });
   }
   for (const [id, old] of base) {
     const now = head.get(id);
     if (now) compareOperation(old, now, add);
   }
-  const order: Record<ChangeClass, number> = { breaking: 0, addition: 1, 'non-breaking': 2 };
-  return changes.sort((a, b) => order[a.class] - order[b.class] || a.operation.localeCompare(b.operation) || (a.field ?? '').localeCompare(b.field ?? '') || a.kind.localeCompare(b.kind));
+  return sortChanges(changes);
 }
 
-function compareOperation(old: OperationSurface, now: OperationSurface, add: (c: Change) => void): void {
+function compareOperation(old: OperationSurface, now: OperationSurface, add: AddChange): void {
   const op = now.id;
+  const call = now.call;
+  const change = (c: Omit<Change, 'operation' | 'call'>) => add({ operation: op, call, ...c });
   if (old.method !== now.method || old.path !== now.path) {
-    add({ class: 'non-breaking', kind: 'operation-moved', operation: op, message: `${op} moved from ${old.method} ${old.path} to ${now.method} ${now.path}` });
+    change({ class: 'non-breaking', kind: 'operation-moved', message: `${call} moved from ${old.method} ${old.path} to ${now.method} ${now.path} (the SDK follows it)` });
   }
   if (old.retryClass !== now.retryClass) {
     const worse = (SAFETY[now.retryClass] ?? 9) >= (SAFETY[old.retryClass] ?? 9);
-    add({ class: worse ? 'breaking' : 'non-breaking', kind: 'retry-class-changed', operation: op, message: `${op}: retry class ${old.retryClass} → ${now.retryClass}${worse ? ' (less safe to repeat: callers relying on automatic resends must check)' : ' (safer to repeat)'}` });
+    change({ class: worse ? 'breaking' : 'non-breaking', kind: 'retry-class-changed', before: old.retryClass, after: now.retryClass, message: `${call}: retry class ${old.retryClass} → ${now.retryClass}${worse ? ' (less safe to repeat: the client resends it less, or not at all)' : ' (safer to repeat)'}`, ...(worse ? { migration: `check your own retries around ${call}: the client no longer resends it as before` } : {}) });
   }
   if (old.retryClassWhen !== now.retryClassWhen) {
-    add({ class: 'breaking', kind: 'retry-class-conditions-changed', operation: op, message: `${op}: retry-class conditions "${old.retryClassWhen || 'none'}" → "${now.retryClassWhen || 'none'}"` });
+    change({ class: 'breaking', kind: 'retry-class-conditions-changed', before: old.retryClassWhen || 'none', after: now.retryClassWhen || 'none', message: `${call}: retry-class conditions "${old.retryClassWhen || 'none'}" → "${now.retryClassWhen || 'none'}"`, migration: `check which calls of ${call} the client now resends` });
   }
   if (old.paging !== now.paging) {
-    add({ class: 'breaking', kind: 'paging-changed', operation: op, message: `${op}: paging ${old.paging ?? 'none'} → ${now.paging ?? 'none'} (the method's return type changes)` });
+    change({ class: 'breaking', kind: 'paging-changed', before: old.paging ?? 'none', after: now.paging ?? 'none', message: `${call}: paging ${old.paging ?? 'none'} → ${now.paging ?? 'none'} (it now returns ${now.paging ? `PagePromise<${now.resultType}, ${now.itemType}>` : now.resultType})`, migration: now.paging ? `await ${call} for the first page (${now.resultType}) or walk it with for await` : `await ${call} for its one ${now.resultType}; there are no pages to walk` });
+  } else if (old.pagingFields !== now.pagingFields) {
+    change({ class: 'breaking', kind: 'paging-fields-changed', before: old.pagingFields ?? '', after: now.pagingFields ?? '', message: `${call}: the page fields changed (${old.pagingFields} → ${now.pagingFields}); for await follows them, code that reads or passes them by hand breaks`, migration: `read and pass the new page fields (${now.pagingFields}) where you page ${call} by hand` });
   }
-  if (old.successStatuses.join(',') !== now.successStatuses.join(',')) {
-    add({ class: 'non-breaking', kind: 'success-statuses-changed', operation: op, message: `${op}: success statuses ${old.successStatuses.join(', ')} → ${now.successStatuses.join(', ')}` });
+  if (old.responseKind !== now.responseKind) {
+    change({ class: 'breaking', kind: 'response-media-changed', before: old.responseKind, after: now.responseKind, message: `${call}: the response is now read as ${now.responseKind}, was ${old.responseKind} (${now.resultType} changes)`, migration: `handle ${call}'s result as ${now.responseKind}` });
   }
-  if (!old.deprecated && now.deprecated) add({ class: 'non-breaking', kind: 'operation-deprecated', operation: op, message: `${op} is now deprecated` });
-  compareFields(op, 'param', old.params, now.params, add, { removedBreaks: !now.paramsOpen });
-  compareFields(op, 'result', old.result, now.result, add, { removedBreaks: true });
-}
-
-function compareFields(op: string, side: 'param' | 'result', old: Map<string, FieldSurface>, now: Map<string, FieldSurface>, add: (c: Change) => void, opts: { removedBreaks: boolean }): void {
-  const label = side === 'param' ? 'params field' : 'result field';
-  // A nested field under a removed or added parent is reported by its parent only.
-  const under = (path: string, set: Iterable<string>) => [...set].some((p) => path.startsWith(`${p}.`) || path.startsWith(`${p}[]`));
-  const gone = [...old.keys()].filter((k) => !now.has(k));
-  const fresh = [...now.keys()].filter((k) => !old.has(k));
-  for (const path of gone) {
-    if (under(path, gone.filter((g) => g !== path))) continue;
-    const breaking = side === 'result' || opts.removedBreaks;
-    add({ class: breaking ? 'breaking' : 'non-breaking', kind: `${side}-removed`, operation: op, field: path, message: `${op}: ${label} ${path} was removed` });
+  const shapes = (s: OperationSurface) => (s.statusShapes ?? []).join('; ');
+  if (shapes(old) !== shapes(now)) {
+    const becomes = !old.statusShapes ? `becomes a union by status ({ status, data })` : !now.statusShapes ? 'is no longer a union by status' : 'has other statuses or bodies';
+    change({ class: 'breaking', kind: 'success-responses-changed', before: shapes(old) || old.successStatuses.join(', '), after: shapes(now) || now.successStatuses.join(', '), message: `${call}: success responses ${old.successStatuses.join(', ')} → ${now.successStatuses.join(', ')} with different bodies: ${now.resultType} ${becomes}`, migration: now.statusShapes ? `narrow ${call}'s result on status before reading data` : `read ${call}'s result directly, without status/data` });
+  } else if (old.successStatuses.join(',') !== now.successStatuses.join(',')) {
+    change({ class: 'non-breaking', kind: 'success-statuses-changed', before: old.successStatuses.join(', '), after: now.successStatuses.join(', '), message: `${call}: success statuses ${old.successStatuses.join(', ')} → ${now.successStatuses.join(', ')} (same body)` });
   }
-  for (const path of fresh) {
-    if (under(path, fresh.filter((f) => f !== path))) continue;
-    const f = now.get(path)!;
-    if (side === 'param') {
-      add(f.required
-        ? { class: 'breaking', kind: 'param-added-required', operation: op, field: path, message: `${op}: required ${label} ${path} (${f.type}) was added: every call must now pass it` }
-        : { class: 'addition', kind: 'param-added-optional', operation: op, field: path, message: `${op}: optional ${label} ${path} (${f.type}) was added` });
-    } else {
-      add({ class: 'addition', kind: 'result-added', operation: op, field: path, message: `${op}: ${label} ${path} (${f.type}) was added` });
-    }
+  for (const media of old.requestMedia.filter((m) => !now.requestMedia.includes(m))) {
+    change({ class: 'breaking', kind: 'request-media-removed', before: media, message: `${call}: request body media type ${media} is no longer accepted${now.requestMedia.length ? ` (left: ${now.requestMedia.join(', ')})` : ''}`, migration: now.requestMedia.length ? `send ${call} as ${now.requestMedia[0]} (contentType option)` : `send ${call} without a body` });
   }
-  for (const [path, a] of old) {
-    const b = now.get(path);
-    if (!b) continue;
-    if (a.type !== b.type) add({ class: 'breaking', kind: `${side}-type-changed`, operation: op, field: path, message: `${op}: ${label} ${path} changed type ${a.type} → ${b.type}` });
-    if (a.required !== b.required) {
-      const breaking = side === 'param' ? b.required : !b.required;
-      add({ class: breaking ? 'breaking' : 'non-breaking', kind: `${side}-${b.required ? 'made-required' : 'made-optional'}`, operation: op, field: path, message: `${op}: ${label} ${path} was made ${b.required ? 'required' : 'optional'}` });
-    }
-    if (side === 'param') compareConstraints(op, path, a.constraints ?? {}, b.constraints ?? {}, add);
-    if (!a.deprecated && b.deprecated) add({ class: 'non-breaking', kind: `${side}-deprecated`, operation: op, field: path, message: `${op}: ${label} ${path} is now deprecated` });
-    if (a.enum && b.enum) {
-      const removed = a.enum.filter((v) => !b.enum!.includes(v));
-      const addedValues = b.enum.filter((v) => !a.enum!.includes(v));
-      if (removed.length) {
-        add({ class: side === 'param' ? 'breaking' : 'non-breaking', kind: `${side}-enum-value-removed`, operation: op, field: path, message: `${op}: ${label} ${path} no longer allows ${removed.map((v) => JSON.stringify(v)).join(', ')}` });
-      }
-      if (addedValues.length) {
-        const breaking = side === 'result' && !b.openEnum;
-        add({ class: breaking ? 'breaking' : 'addition', kind: `${side}-enum-value-added`, operation: op, field: path, message: `${op}: ${label} ${path} gained ${addedValues.map((v) => JSON.stringify(v)).join(', ')}${breaking ? ' (a closed enum: an exhaustive switch over it no longer compiles)' : ''}` });
-      }
-    }
+  for (const media of now.requestMedia.filter((m) => !old.requestMedia.includes(m))) {
+    change({ class: 'addition', kind: 'request-media-added', after: media, message: `${call}: request body media type ${media} was added (contentType option)` });
   }
-}
-
-/** Which way each bound tightens: up for lower bounds, down for upper bounds. */
-const LOWER = new Set(['minLength', 'minimum', 'exclusiveMinimum', 'minItems']);
-const UPPER = new Set(['maxLength', 'maximum', 'exclusiveMaximum', 'maxItems']);
-
-function compareConstraints(op: string, path: string, a: Record<string, number | string>, b: Record<string, number | string>, add: (c: Change) => void): void {
-  const tightened: string[] = [];
-  const loosened: string[] = [];
-  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-    const [x, y] = [a[k], b[k]];
-    if (x === y) continue;
-    const words = `${k} ${x ?? 'none'} → ${y ?? 'none'}`;
-    if (x === undefined) (k === 'pattern' || k === 'multipleOf' || LOWER.has(k) || UPPER.has(k) ? tightened : loosened).push(words);
-    else if (y === undefined) loosened.push(words);
-    else if (LOWER.has(k)) (Number(y) > Number(x) ? tightened : loosened).push(words);
-    else if (UPPER.has(k)) (Number(y) < Number(x) ? tightened : loosened).push(words);
-    else tightened.push(words); // a changed pattern or multipleOf may refuse what passed
+  if (old.paramsRequired !== now.paramsRequired) {
+    change({ class: now.paramsRequired ? 'breaking' : 'non-breaking', kind: now.paramsRequired ? 'params-made-required' : 'params-made-optional', message: `${call}: the params argument (${now.paramsType}) is now ${now.paramsRequired ? 'required' : 'optional'}`, ...(now.paramsRequired ? { migration: `pass a ${now.paramsType} object to ${call}` } : {}) });
   }
-  if (tightened.length) add({ class: 'breaking', kind: 'param-constraint-tightened', operation: op, field: path, message: `${op}: params field ${path} is stricter (${tightened.join(', ')}): calls that passed may now be refused` });
-  if (loosened.length) add({ class: 'non-breaking', kind: 'param-constraint-loosened', operation: op, field: path, message: `${op}: params field ${path} accepts more (${loosened.join(', ')})` });
+  if (!old.deprecated && now.deprecated) change({ class: 'non-breaking', kind: 'operation-deprecated', message: `${call} is now deprecated` });
+  compareFields(now, 'param', old.params, now.params, change, { removedBreaks: !now.paramsOpen });
+  compareFields(now, 'result', old.result, now.result, change, { removedBreaks: true });
 }
 
 export function versionBump(changes: readonly Change[]): 'major' | 'minor' | 'patch' | 'none' {

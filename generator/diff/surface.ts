@@ -1,66 +1,105 @@
 /**
- * The API surface of a model, as callers of the SDK meet it: per operation its method and path,
- * retry class, paging, and every params field and result field (nested fields by dotted path,
- * component $refs followed, cycles cut) with its type, requiredness and enum values. The change
- * report compares two surfaces; it never diffs YAML text or generated files.
+ * The API surface of a model, as callers of the SDK meet it: per operation its SDK call
+ * (`im.calls.stats()`), its params, result, page and item type names, retry class, paging, media
+ * types and success statuses, and every params and result field (nested fields by dotted path,
+ * component $refs followed, cycles cut; `oneOf`/`anyOf` branches under `<Key>`) with what a
+ * caller can see of it: JSON types, enum and const values, branches, discriminator mapping,
+ * validation bounds, format, default, deprecation. The change report compares two surfaces
+ * (compare.ts); it never diffs YAML text or generated files.
  */
+import { itemTypeName, paramsTypeName, resultTypeName } from '../emit/emit-namespace-types.js';
+import { typeContextOf, typeOf, type TypeContext } from '../emit/schema-to-ts.js';
 import type { ApiModel, FieldModel, JsonSchema, OperationModel } from '../model.js';
+import { discriminatedOf } from '../transform/discriminator.js';
+import { CHECKED_FORMATS } from '../transform/formats.js';
+import { componentNameOf } from '../transform/refs.js';
 
 export interface FieldSurface {
-  /** `text`, `items[].id`, `content.width` */
+  /** `text`, `items[].id`, `content<LabText>.width` ('' for the whole result). */
   path: string;
+  /** The TypeScript type as the package writes it, on one line (for messages). */
   type: string;
+  /** JSON types the schema admits (sorted; `integer` is a kind of `number`); undefined: any value. */
+  types?: string[];
   required: boolean;
   /** Known values when the field is an enum (closed unless `openEnum`). */
   enum?: string[];
   openEnum?: boolean;
+  /** `const`, as JSON. */
+  const?: string;
+  /** `default`, as JSON. */
+  default?: string;
   deprecated?: boolean;
-  /** Validation bounds (minLength, maximum, pattern, …) as the spec writes them. */
+  /** Validation bounds (minLength, maximum, pattern, a checked format, …) as the spec writes them. */
   constraints?: Record<string, number | string>;
-}
-
-/** Keywords whose change can refuse a value that was accepted (or accept one that was refused). */
-export const CONSTRAINT_KEYWORDS = ['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'pattern', 'multipleOf'] as const;
-
-function constraintsOf(schema: JsonSchema | undefined): Pick<FieldSurface, 'constraints'> {
-  if (!schema) return {};
-  const out: Record<string, number | string> = {};
-  for (const k of CONSTRAINT_KEYWORDS) if (typeof schema[k] === 'number' || typeof schema[k] === 'string') out[k] = schema[k];
-  return Object.keys(out).length ? { constraints: out } : {};
+  /** `oneOf`/`anyOf` branches by key (component name, discriminator values, or the branch's type). */
+  branches?: string[];
+  /** discriminator value → the branch key it selects. */
+  mapping?: Record<string, string>;
+  /** Where a params field travels: path, query, header, cookie, body. */
+  in?: string;
 }
 
 export interface OperationSurface {
   id: string;
+  /** `im.calls.stats()` */
+  call: string;
+  paramsType: string;
+  /** `<Stem>Result`, or `<Stem>Page` for a list. */
+  resultType: string;
+  itemType?: string;
   method: string;
   path: string;
   retryClass: string;
   /** `N when online_only = true; …` */
   retryClassWhen: string;
   paging?: string;
+  /** `itemsField=items, cursorParam=cursor, …`: the fields the page walker reads and sends. */
+  pagingFields?: string;
   successStatuses: number[];
-  /** Where each params field lives: `path`, `query`, `header`, `cookie`, `body`. */
-  params: Map<string, FieldSurface & { in: string }>;
+  /** How the (first) success body is read: json, text, binary, empty. */
+  responseKind: string;
+  /** `201 json {…}` per status, when success statuses answer differently (the result is then a union). */
+  statusShapes?: string[];
+  /** Request body media types, the default first. */
+  requestMedia: string[];
+  /** The params object must be passed (a required field, or x-params-required). */
+  paramsRequired: boolean;
+  params: Map<string, FieldSurface>;
   result: Map<string, FieldSurface>;
   /** True when the params object accepts fields the spec does not list (open body). */
   paramsOpen: boolean;
   deprecated: boolean;
 }
 
+/** Keywords whose change can refuse a value that was accepted (or accept one that was refused). */
+export const CONSTRAINT_KEYWORDS = ['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'pattern', 'multipleOf', 'uniqueItems'] as const;
+
 const MAX_DEPTH = 6;
-const REF = /^#\/components\/schemas\/(.+)$/;
+const RESPONSE_TYPES: Record<string, string> = { text: 'string', binary: 'BinaryResponse', empty: 'void' };
+
+interface Walk {
+  components: Map<string, JsonSchema>;
+  ctx: TypeContext;
+  out: Map<string, FieldSurface>;
+  where?: string;
+}
 
 export function surfaceOf(model: ApiModel): Map<string, OperationSurface> {
   const components = new Map(model.schemas.map((s) => [s.name, s.schema]));
+  const read = typeContextOf(model, (n) => n, 'read');
+  const write = typeContextOf(model, (n) => n, 'write');
   const out = new Map<string, OperationSurface>();
-  for (const op of model.operations) out.set(op.id, operationSurface(op, components));
+  for (const op of model.operations) out.set(op.id, operationSurface(op, components, read, write));
   return out;
 }
 
-function operationSurface(op: OperationModel, components: Map<string, JsonSchema>): OperationSurface {
-  const params = new Map<string, FieldSurface & { in: string }>();
+function operationSurface(op: OperationModel, components: Map<string, JsonSchema>, read: TypeContext, write: TypeContext): OperationSurface {
+  const params = new Map<string, FieldSurface>();
   const addParams = (fields: readonly FieldModel[], where: string, required?: boolean) => {
     for (const f of fields) {
-      for (const s of fieldsOf(f.schema, f.name, required ?? f.required, components, 0, [])) params.set(s.path, { ...s, in: where });
+      const extra = { ...(f.deprecated ? { deprecated: true } : {}), ...(f.default !== undefined ? { default: JSON.stringify(f.default) } : {}) };
+      fieldsOf(f.schema, f.name, required ?? f.required, { components, ctx: write, out: params, where }, 0, [], extra);
     }
   };
   addParams(op.pathParams, 'path', true);
@@ -68,21 +107,39 @@ function operationSurface(op: OperationModel, components: Map<string, JsonSchema
   addParams(op.headerParams, 'header');
   addParams(op.cookieParams, 'cookie');
   // every media type's fields (a field of any of them is one the caller may pass)
-  for (const body of op.bodies) addParams(body.fields, 'body');
+  for (const body of op.bodies) {
+    if (body.union) {
+      // a top-level oneOf/anyOf body: its branches as the params' own ('' path), their fields flat
+      const keys = body.union.variants.map((v, i) => (v.values?.length ? v.values.join('|') : `#${i}`));
+      const mapping = Object.fromEntries(body.union.variants.flatMap((v, i) => (v.values ?? []).map((value) => [value, keys[i]!])));
+      params.set('', { path: '', type: keys.join(' | '), required: true, branches: keys.sort(), ...(Object.keys(mapping).length ? { mapping } : {}) });
+      for (const v of body.union.variants) addParams(v.fields.map((f) => ({ ...f, required: f.required && body.union!.variants.every((w) => w.fields.some((g) => g.name === f.name && g.required)) })), 'body');
+    } else addParams(body.fields, 'body');
+  }
   const result = new Map<string, FieldSurface>();
-  const response = op.pagination && op.itemSchema ? { type: 'object', properties: { [`${op.pagination.itemsField}[]`]: op.itemSchema } } : op.response;
-  for (const s of fieldsOf(response, '', true, components, 0, [])) if (s.path) result.set(s.path, s);
+  // a text, binary or empty response has no fields: its whole type is what the SDK gives
+  if (op.responseKind === 'json') fieldsOf(op.response, '', true, { components, ctx: read, out: result }, 0, []);
+  else result.set('', { path: '', type: RESPONSE_TYPES[op.responseKind] ?? op.responseKind, types: [op.responseKind], required: true });
   const when = op.retryClassWhen
     .map((c) => `${c.class} when ${c.all.map((t) => ('equals' in t ? `${t.field} = ${JSON.stringify(t.equals)}` : `${t.field} ${t.present ? 'given' : 'absent'}`)).join(' and ')}`)
     .join('; ');
+  const p = op.pagination;
   return {
     id: op.id,
+    call: `im.${op.namespace}.${op.methodName}()`,
+    paramsType: paramsTypeName(op),
+    resultType: resultTypeName(op),
+    ...(p ? { itemType: itemTypeName(op) } : {}),
     method: op.method,
     path: op.path,
     retryClass: op.isTokenExchange ? '—' : op.retryClass,
     retryClassWhen: when,
-    ...(op.pagination ? { paging: op.pagination.kind } : {}),
+    ...(p ? { paging: p.kind, pagingFields: Object.entries(p).filter(([k]) => k !== 'kind').map(([k, v]) => `${k}=${v}`).sort().join(', ') } : {}),
     successStatuses: [...op.successStatuses],
+    responseKind: op.responseKind,
+    ...(op.statusResponses ? { statusShapes: op.statusResponses.map((r) => `${r.status} ${r.kind} ${oneLine(typeOf(r.schema, read))}`) } : {}),
+    requestMedia: op.bodies.map((b) => b.contentType),
+    paramsRequired: op.paramsRequired,
     params,
     result,
     paramsOpen: !!op.body?.open,
@@ -90,32 +147,72 @@ function operationSurface(op: OperationModel, components: Map<string, JsonSchema
   };
 }
 
-/** The field itself and its nested fields, by dotted path. */
-function fieldsOf(schema: JsonSchema | undefined, path: string, required: boolean, components: Map<string, JsonSchema>, depth: number, seen: string[]): FieldSurface[] {
-  const resolved = resolve(schema, components, seen);
-  const here: FieldSurface = { path, type: typeSummary(resolved.schema, components), required, ...enumOf(resolved.schema, components), ...constraintsOf(resolved.schema), ...(resolved.schema?.deprecated ? { deprecated: true } : {}) };
-  const out = [here];
-  if (depth >= MAX_DEPTH || !resolved.schema) return out;
+/** The field itself and its nested fields (properties, array items, union branches) by path. */
+function fieldsOf(schema: JsonSchema | undefined, path: string, required: boolean, w: Walk, depth: number, seen: string[], extra: Partial<FieldSurface> = {}): void {
+  const resolved = resolve(schema, w.components, seen);
   const s = resolved.schema;
-  const objects = [s, ...((s.allOf as JsonSchema[] | undefined) ?? []).map((p) => resolve(p, components, resolved.seen).schema ?? {})];
+  const here: FieldSurface = {
+    path,
+    type: oneLine(typeOf(schema, w.ctx)),
+    required,
+    ...typesOf(s, w.components),
+    ...enumOf(s, w.components),
+    ...(s && 'const' in s ? { const: JSON.stringify(s.const) } : {}),
+    ...(s && s.default !== undefined ? { default: JSON.stringify(s.default) } : {}),
+    ...(s?.deprecated ? { deprecated: true } : {}),
+    ...constraintsOf(s),
+    ...(w.where ? { in: w.where } : {}),
+    ...extra,
+  };
+  const branches = here.enum ? [] : branchesOf(s, w.components, w.ctx);
+  if (branches.length) {
+    here.branches = branches.map((b) => b.key).sort();
+    const mapping = Object.fromEntries(branches.flatMap((b) => b.values.map((v) => [v, b.key])));
+    if (Object.keys(mapping).length) here.mapping = mapping;
+  }
+  if (!w.out.has(path) || path === '') w.out.set(path, here);
+  if (depth >= MAX_DEPTH || !s) return;
+  const objects = [s, ...((s.allOf as JsonSchema[] | undefined) ?? []).map((p) => resolve(p, w.components, resolved.seen).schema ?? {})];
   for (const part of objects) {
     const req = new Set<string>(part.required ?? []);
     for (const [name, child] of Object.entries<JsonSchema>(part.properties ?? {})) {
-      out.push(...fieldsOf(child, path ? `${path}.${name}` : name, req.has(name), components, depth + 1, resolved.seen));
+      fieldsOf(child, path ? `${path}.${name}` : name, req.has(name), w, depth + 1, resolved.seen);
     }
   }
-  if (s.type === 'array' || s.items) {
-    const item = resolve(s.items, components, resolved.seen);
-    if (item.schema?.properties || item.schema?.allOf) out.push(...fieldsOf(s.items, `${path}[]`, true, components, depth + 1, resolved.seen).slice(1));
+  if (s.items) fieldsOf(s.items, `${path}[]`, true, w, depth + 1, resolved.seen);
+  for (const b of branches) if (b.follow) fieldsOf(b.schema, `${path}<${b.key}>`, true, w, depth + 1, resolved.seen);
+}
+
+interface Branch {
+  key: string;
+  values: string[];
+  schema: JsonSchema;
+  /** Whether the branch's fields are compared by key (a named or discriminated branch). */
+  follow: boolean;
+}
+
+function branchesOf(schema: JsonSchema | undefined, components: Map<string, JsonSchema>, ctx: TypeContext): Branch[] {
+  const list = (schema?.oneOf ?? schema?.anyOf) as JsonSchema[] | undefined;
+  if (!schema || !Array.isArray(list)) return [];
+  let disc: ReturnType<typeof discriminatedOf>;
+  try {
+    disc = discriminatedOf(schema, components);
+  } catch {
+    disc = undefined; // the generator refuses such a spec itself
   }
-  return out;
+  return list.map((b, i) => {
+    const name = componentNameOf(b.$ref);
+    const values = disc?.branches[i]?.values ?? [];
+    const key = name ?? (values.length ? values.join('|') : oneLine(typeOf(b, ctx)));
+    return { key, values, schema: b, follow: name !== undefined || values.length > 0 };
+  });
 }
 
 function resolve(schema: JsonSchema | undefined, components: Map<string, JsonSchema>, seen: string[]): { schema: JsonSchema | undefined; seen: string[] } {
   let s = schema;
   let trail = seen;
   for (let i = 0; s && typeof s.$ref === 'string' && i < 10; i++) {
-    const name = REF.exec(s.$ref)?.[1];
+    const name = componentNameOf(s.$ref);
     if (!name || trail.includes(name)) return { schema: undefined, seen: trail };
     trail = [...trail, name];
     s = components.get(name);
@@ -123,24 +220,54 @@ function resolve(schema: JsonSchema | undefined, components: Map<string, JsonSch
   return { schema: s, seen: trail };
 }
 
-/** A short, comparable type: `string`, `integer|null`, `array<string>`, `object`, `ref:User`. */
-function typeSummary(schema: JsonSchema | undefined, components: Map<string, JsonSchema>): string {
-  if (!schema) return 'any';
-  const types = Array.isArray(schema.type) ? [...schema.type].sort() : schema.type ? [schema.type] : [];
-  const base = types.length ? types.join('|') : schema.properties ? 'object' : schema.enum || 'const' in schema ? typeof (schema.enum?.[0] ?? schema.const) : schema.oneOf || schema.anyOf ? 'union' : schema.allOf ? 'object' : 'any';
-  if (types.includes('array')) return `array<${typeSummary(resolve(schema.items, components, []).schema, components)}>`;
-  return schema.format ? `${base}(${schema.format})` : base;
+/** The JSON types a value may have; undefined when any is allowed (no `type`, an unknown shape). */
+function typesOf(schema: JsonSchema | undefined, components: Map<string, JsonSchema>, depth = 0): Pick<FieldSurface, 'types'> {
+  if (!schema || depth > 4) return {};
+  if (Array.isArray(schema.type)) return { types: [...new Set<string>(schema.type)].sort() };
+  if (typeof schema.type === 'string') return { types: [schema.type] };
+  const values: unknown[] | undefined = 'const' in schema ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : undefined;
+  if (values) return { types: [...new Set(values.map(jsonTypeOf))].sort() };
+  if (schema.properties) return { types: ['object'] };
+  const list = (schema.oneOf ?? schema.anyOf) as JsonSchema[] | undefined;
+  if (Array.isArray(list)) {
+    const parts = list.map((b) => typesOf(resolve(b, components, []).schema, components, depth + 1).types);
+    return parts.every(Boolean) ? { types: [...new Set(parts.flat() as string[])].sort() } : {};
+  }
+  return {};
+}
+
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
 }
 
 function enumOf(schema: JsonSchema | undefined, components: Map<string, JsonSchema>): Pick<FieldSurface, 'enum' | 'openEnum'> {
   if (!schema) return {};
-  if (Array.isArray(schema.enum)) return { enum: schema.enum.map(String).sort() };
+  if (Array.isArray(schema.enum)) return { enum: schema.enum.map((v: unknown) => JSON.stringify(v)).sort() };
   const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
-  if (Array.isArray(branches)) {
-    const resolved = branches.map((b) => resolve(b, components, []).schema ?? {});
-    const values = resolved.flatMap((b) => (Array.isArray(b.enum) ? b.enum : 'const' in b ? [b.const] : []));
-    const open = resolved.some((b) => b.type === 'string' && !b.enum && !('const' in b));
-    if (values.length) return { enum: values.map(String).sort(), ...(open ? { openEnum: true } : {}) };
-  }
-  return {};
+  if (!Array.isArray(branches)) return {};
+  const resolved = branches.map((b) => resolve(b, components, []).schema ?? {});
+  const valued = resolved.filter((b) => Array.isArray(b.enum) || 'const' in b);
+  const open = resolved.filter((b) => b.type === 'string' && !b.enum && !('const' in b) && !b.properties);
+  // an enum only when every branch is a value list, but for at most one plain string (an open enum)
+  if (!valued.length || valued.length + open.length !== resolved.length || open.length > 1) return {};
+  const values = valued.flatMap((b) => (Array.isArray(b.enum) ? b.enum : [b.const]));
+  return { enum: values.map((v) => JSON.stringify(v)).sort(), ...(open.length ? { openEnum: true } : {}) };
+}
+
+function constraintsOf(schema: JsonSchema | undefined): Pick<FieldSurface, 'constraints'> {
+  if (!schema) return {};
+  const out: Record<string, number | string> = {};
+  for (const k of CONSTRAINT_KEYWORDS) if (typeof schema[k] === 'number' || typeof schema[k] === 'string' || schema[k] === true) out[k] = schema[k] === true ? 'true' : schema[k];
+  // only a format the validators check can refuse a value (an annotation format never does)
+  if (typeof schema.format === 'string' && schema.format in CHECKED_FORMATS) out.format = schema.format;
+  return Object.keys(out).length ? { constraints: out } : {};
+}
+
+/** A TypeScript type on one line without its doc comments, shortened for a message. */
+export function oneLine(type: string, max = 90): string {
+  const flat = type.replace(/\/\*\*[\s\S]*?\*\//g, '').replace(/\s+/g, ' ').replace(/\{ /g, '{ ').replace(/; \}/g, ' }').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

@@ -1,47 +1,40 @@
 /**
- * The change report step of `npm run generate`: the spec as last committed (or `--base <ref|file>`)
- * against the spec being generated. Writes dist-artifacts/change-report/report.{md,json} for CI.
+ * The change report step of `npm run generate` and `npm run release`: a resolved base spec
+ * (resolve-base.ts) against the spec being generated, optionally with the type check, and the
+ * runtime files changed since a git base. Writes dist-artifacts/change-report/report.{md,json}.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { changeReport, reportMarkdown, type ChangeReport } from '../../generator/diff/report.js';
+import { changeReport, reportMarkdown, reportOf, type ChangeReport } from '../../generator/diff/report.js';
+import type { Change } from '../../generator/diff/compare.js';
 import { specModel } from '../../generator/generate.js';
 import type { ApiModel } from '../../generator/model.js';
 import type { GeneratorCache } from '../../generator/format.js';
+import { readTree } from '../../generator/read-inputs.js';
+import { runtimeChangesSince, type ResolvedBase } from './resolve-base.js';
 
 export const REPORT_DIR = 'dist-artifacts/change-report';
 
-/** The base spec's text and label: a file path as given, else `<ref>:spec/openapi.yaml` from git. */
-export function readBaseSpec(root: string, base: string, specPath = 'spec/openapi.yaml'): { text: string; label: string } | { error: string } {
-  if (existsSync(join(root, base)) || existsSync(base)) {
-    const path = existsSync(join(root, base)) ? join(root, base) : base;
-    return { text: readFileSync(path, 'utf8'), label: base };
-  }
-  try {
-    const text = execFileSync('git', ['show', `${base}:${specPath}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
-    return { text, label: `${base}:${specPath}` };
-  } catch (error) {
-    const why = String((error as { stderr?: unknown }).stderr ?? error).split('\n')[0];
-    return { error: `no base spec at ${base} (${why})` };
-  }
+export interface ReportRun {
+  /** The spec being generated; when the base is the same text there is no API change to look for. */
+  headText?: string;
+  /** Run the TypeScript check of both packages (the gate and release always do). */
+  types?: boolean;
+  /** The generator's cache: keeps the base spec's parsed YAML between runs. */
+  cache?: GeneratorCache;
 }
 
-/**
- * `headText`: the spec being generated; when the base is the same text there is nothing to compare.
- * `cache`: the generator's, which keeps the base spec's parsed YAML between runs.
- */
-export function buildChangeReport(root: string, head: ApiModel, base: string, headText?: string, cache?: GeneratorCache): ChangeReport | { error: string } {
-  const spec = readBaseSpec(root, base);
-  if ('error' in spec) return spec;
-  if (headText !== undefined && spec.text === headText) return { base: spec.label, bump: 'none', counts: { breaking: 0, addition: 0, 'non-breaking': 0 }, changes: [] };
+export function buildChangeReport(root: string, head: ApiModel, base: ResolvedBase, run: ReportRun = {}): ChangeReport | { error: string } {
+  const runtime = base.commit ? runtimeChangesSince(root, base.commit) : undefined;
+  if (run.headText !== undefined && base.text === run.headText) return reportOf(base.label, [], run.types ? 'done' : 'skipped', runtime);
   let baseModel: ApiModel;
   try {
-    baseModel = specModel(spec.text, head.source, undefined, cache);
+    baseModel = specModel(base.text, head.source, undefined, run.cache);
   } catch (error) {
-    return { error: `the base spec ${spec.label} does not build a model: ${(error as Error).message.split('\n')[0]}` };
+    return { error: `the base spec ${base.label} does not build a model: ${(error as Error).message.split('\n')[0]}` };
   }
-  return changeReport(baseModel, head, spec.label);
+  const types = run.types ? { runtimeFiles: readTree(join(root, 'templates/runtime')) } : undefined;
+  return changeReport(baseModel, head, base.label, { ...(types ? { types } : {}), ...(runtime ? { runtime } : {}) });
 }
 
 export function writeChangeReport(root: string, report: ChangeReport): string {
@@ -50,4 +43,23 @@ export function writeChangeReport(root: string, report: ChangeReport): string {
   writeFileSync(join(dir, 'report.md'), reportMarkdown(report));
   writeFileSync(join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
   return REPORT_DIR;
+}
+
+/** The human notes of the next release: `release` puts them in the CHANGELOG; the gate reads them. */
+export const NOTES_FILE = 'release-notes/next.md';
+
+/**
+ * Breaking changes the notes acknowledge: the notes name the change's SDK call (`im.users.get()`)
+ * or, for a change to an exported type alone, the type (`CountResult`).
+ */
+export function acknowledged(changes: readonly Change[], notes: string): { accepted: Change[]; open: Change[] } {
+  const text = stripTemplate(notes);
+  const named = (c: Change) => (c.call ? text.includes(c.call) : !!c.typeName && new RegExp(`\\b${c.typeName.split('.')[0]}\\b`).test(text));
+  const breaking = changes.filter((c) => c.class === 'breaking');
+  return { accepted: breaking.filter(named), open: breaking.filter((c) => !named(c)) };
+}
+
+/** The notes without the template's own comment (which names an example call). */
+export function stripTemplate(notes: string): string {
+  return notes.replace(/<!--[\s\S]*?-->/g, '').trim();
 }
