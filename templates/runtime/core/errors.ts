@@ -302,3 +302,27 @@ export class CredentialsRevokedError extends ApiError {
     this.reason = init.reason;
   }
 }
+
+/**
+ * A shared store (Redis, or a store of your own: tokens, the quota gate, dedupe and nonces, the
+ * callback inbox) failed or refused. `what` names the call (`Redis EVALSHA`, `inbox append`, …),
+ * never a key's value; the store's own error is `cause`. The client falls back where its docs say
+ * so (exchanging instead of the token cache, limiting alone instead of the fleet), and the
+ * callback kit answers 503 or the hook's default decision.
+ */
+export class StoreError extends ImError {
+  readonly code: string = 'store_failed';
+  /** The store call that failed. */
+  readonly what: string;
+  constructor(what: string, problem: string, options?: { cause?: unknown }) {
+    super(`${what} ${problem}`, options);
+    this.what = what;
+  }
+}
+
+/** `err` as a StoreError of `what` (an ImError stays as it is: it already says what it is). */
+export function asStoreError(err: unknown, what: string): ImError {
+  if (err instanceof ImError) return err;
+  const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  return new StoreError(what, `failed (${text})`, { cause: err });
+}

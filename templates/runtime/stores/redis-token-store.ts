@@ -27,7 +27,7 @@
  *   its in-memory token.
  */
 import type { StoredToken, TokenStore } from '../internal/token-manager.js';
-import { randomOwner, replyText, type RedisCommandClient } from './redis-client.js';
+import { randomOwner, replyText, storeClient, type RedisCommandClient } from './redis-client.js';
 import { withStoreBudget } from './store-budget.js';
 
 export interface RedisTokenStoreOptions {
@@ -75,7 +75,7 @@ export class RedisTokenStore implements TokenStore {
     if (!options || typeof options.client?.command !== 'function') {
       throw new TypeError('RedisTokenStore needs { client } with command(args): use fromNodeRedis(client) or fromIoredis(client).');
     }
-    this.#client = options.client;
+    this.#client = storeClient(options.client);
     this.#prefix = options.prefix ?? '';
     this.#lockTtlMs = Math.max(1, Math.ceil(options.lockTtlMs ?? 15_000));
     this.#maxWaitMs = options.maxLockWaitMs ?? this.#lockTtlMs * 3;

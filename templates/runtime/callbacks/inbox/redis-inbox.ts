@@ -17,7 +17,8 @@
  * `maxmemory-policy noeviction` (an evicted dedupe key lets a duplicate in; an evicted stream loses events).
  */
 import type { RedisCommandClient } from '../../stores/redis-client.js';
-import { evalScript, replyText } from '../../stores/redis-client.js';
+import { evalScript, replyText, storeClient } from '../../stores/redis-client.js';
+import { StoreError } from '../../core/errors.js';
 import type { CallbackEvent } from '../types.js';
 import { InboxBase } from './inbox-base.js';
 import type { Claimed, TakeRequest } from './inbox-base.js';
@@ -112,7 +113,7 @@ local function settle(entry, consumer, seen, guard, mark, v, t, stateKeys, ops)
     if string.gsub(ops[i * 2 - 1], '^!', '') == 'incr' then
       local ty = redis.call('TYPE', key).ok
       if ty ~= 'none' and (ty ~= 'string' or not string.match(redis.call('GET', key), '^%-?%d+$')) then
-        return 'E:commit: incr of state key ' .. key .. ', which does not hold an integer; nothing was written'
+        return 'E:incr of state key ' .. key .. ', which does not hold an integer; nothing was written'
       end
     end
   end
@@ -221,8 +222,8 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
   constructor(options: RedisInboxOptions) {
     super(options);
     if (!options || typeof options.client?.command !== 'function') throw new TypeError('RedisInbox: client must be a RedisCommandClient (fromNodeRedis / fromIoredis)');
-    this.#client = options.client;
-    this.#blocking = options.blockingClient;
+    this.#client = storeClient(options.client);
+    this.#blocking = options.blockingClient === undefined ? undefined : storeClient(options.blockingClient);
     this.#prefix = options.prefix ?? '{im-inbox}:';
     this.#group = options.group ?? 'workers';
     if (!/^[\w.:{}-]{1,200}$/.test(this.#prefix)) throw new TypeError('RedisInbox: prefix must be 1 to 200 characters of [A-Za-z0-9_.:{}-]');
@@ -339,9 +340,9 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
           const outcomes = Array.isArray(reply) ? reply.map(replyText) : [];
           batch.forEach((item, i) => {
             const outcome = outcomes[i];
-            if (outcome?.startsWith('E:')) item.reject(new Error(outcome.slice(2)));
+            if (outcome?.startsWith('E:')) item.reject(new StoreError('inbox commit', `refused: ${outcome.slice(2)}`));
             else if (outcome && OUTCOMES.has(outcome as InboxCommitOutcome)) item.resolve(outcome as InboxCommitOutcome);
-            else item.reject(new Error(`RedisInbox: unexpected SETTLE reply ${String(outcome)}`));
+            else item.reject(new StoreError('RedisInbox SETTLE', `answered ${String(outcome)}, not an outcome`));
           });
         },
         (err: unknown) => batch.forEach((item) => item.reject(err)),
