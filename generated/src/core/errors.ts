@@ -246,12 +246,24 @@ export class RateLimitPausedError extends ImError {
   readonly retryAfterMs: number;
   /** Epoch ms when the pause ends. */
   readonly pausedUntil: number;
-  constructor(init: { operationId: string; attempts: number; retryAfterMs: number; pausedUntil: number; maxRetryAfterMs: number }) {
+  /**
+   * Which pause: `app`, every call of the application (a 429 to a REST call: the quota is per
+   * application), or `exchange`, the token exchanges of this host (a 429 to a token exchange: the
+   * service limits exchanges per source IP; calls with a valid App Token go on).
+   */
+  readonly gate: 'app' | 'exchange';
+  constructor(init: { operationId: string; attempts: number; retryAfterMs: number; pausedUntil: number; maxRetryAfterMs: number; gate?: 'app' | 'exchange' }) {
+    const gate = init.gate ?? 'app';
     super(
-      `${init.operationId} was not sent: the client is paused by an earlier 429 for ${init.retryAfterMs} ms more, longer than ` +
-        `maxRetryAfterMs (${init.maxRetryAfterMs} ms). Retry after retryAfterMs, raise maxRetryAfterMs, or call client.rateLimit.clear() ` +
-        'if you know the quota is available again.',
+      gate === 'app'
+        ? `${init.operationId} was not sent: the client is paused by an earlier 429 for ${init.retryAfterMs} ms more, longer than ` +
+            `maxRetryAfterMs (${init.maxRetryAfterMs} ms). Retry after retryAfterMs, raise maxRetryAfterMs, or call client.rateLimit.clear() ` +
+            'if you know the quota is available again.'
+        : `${init.operationId} was not sent: token exchanges of this host are paused by an earlier 429 to a token exchange (the service ` +
+            `limits exchanges per source IP) for ${init.retryAfterMs} ms more, longer than maxRetryAfterMs (${init.maxRetryAfterMs} ms). ` +
+            'Calls holding a valid App Token are not affected; retry after retryAfterMs, or share the App Token between processes (tokenStore) so fewer exchanges are needed.',
     );
+    this.gate = gate;
     this.operationId = init.operationId;
     this.attempts = init.attempts;
     this.retryAfterMs = init.retryAfterMs;
