@@ -42,6 +42,8 @@ export type { RedisCommandClient } from '../stores/redis-client.js';
 export { MemoryInbox } from './inbox/memory-inbox.js';
 export { RedisInbox } from './inbox/redis-inbox.js';
 export type { RedisInboxOptions } from './inbox/redis-inbox.js';
+export { InboxDurabilityError } from './inbox/redis-durability.js';
+export type { InboxDurability, InboxDurabilityReport, WaitForPersistence } from './inbox/redis-durability.js';
 export { DEFAULT_INBOX_RETENTION_MS, DEFAULT_VISIBILITY_TIMEOUT_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_STOP_TIMEOUT_MS, InboxHandlerTimeoutError } from './inbox/inbox-base.js';
 export { truncatedRefetch } from './inbox/marks.js';
 export type {

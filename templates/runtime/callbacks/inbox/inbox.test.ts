@@ -36,7 +36,7 @@ afterAll(async () => {
 
 const engines: [string, (o?: InboxOptions) => CallbackInbox][] = [
   ['memory', (o) => new MemoryInbox(o)],
-  ['redis', (o) => new RedisInbox({ ...o, client: fromNodeRedis(redis), blockingClient: fromNodeRedis(blocking), blockMs: 50, prefix: `{t${++n}}:` })],
+  ['redis', (o) => new RedisInbox({ durability: 'off', ...o, client: fromNodeRedis(redis), blockingClient: fromNodeRedis(blocking), blockMs: 50, prefix: `{t${++n}}:` })],
 ];
 
 function ev(id: string, extra: Partial<CallbackEvent> & { data?: Record<string, unknown> } = {}): CallbackEvent {
@@ -141,10 +141,13 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     let lateOutcome: string | undefined;
+    // the first worker stops answering: past its handler deadline its store writes never happen
+    const fail = (inbox as unknown as { fail: (consumer: string, ...rest: unknown[]) => Promise<void> }).fail.bind(inbox);
+    Object.assign(inbox, { fail: (consumer: string, ...rest: unknown[]) => (consumer === 'first' ? new Promise(() => undefined) : fail(consumer, ...rest)) });
     const first = worker(inbox, async (_e, ctx) => {
       await held;
       lateOutcome = await ctx.commit([{ op: 'incr', key: 'effects:slow' }]);
-    }, { consumer: 'first' });
+    }, { consumer: 'first', handlerTimeoutMs: 140, stopTimeoutMs: 50 });
     await waitFor('first holds it', async () => (await inbox.stats()).pending === 1);
     await new Promise((r) => setTimeout(r, 20));
     const attempts: number[] = [];
@@ -404,7 +407,7 @@ describe.each(engines)('issue 28 item 1: a stuck handler never stalls the inbox 
 
 describe('RedisInbox specifics', () => {
   it('recovers when its stream and group are deleted under it (FLUSHALL, eviction)', async () => {
-    const inbox = new RedisInbox({ client: fromNodeRedis(redis), blockMs: 50, prefix: '{rx}:' });
+    const inbox = new RedisInbox({ client: fromNodeRedis(redis), durability: 'off', blockMs: 50, prefix: '{rx}:' });
     const seen: string[] = [];
     const errors: unknown[] = [];
     const w = worker(inbox, (e) => void seen.push(e.id), { onError: (err) => void errors.push(err) });
@@ -419,7 +422,7 @@ describe('RedisInbox specifics', () => {
   });
 
   it('consume() resolves after its abort even while the store does not answer (a take under way)', async () => {
-    const silent = new RedisInbox({ client: { command: () => new Promise(() => undefined) } });
+    const silent = new RedisInbox({ client: { command: () => new Promise(() => undefined) }, durability: 'off' });
     const w = worker(silent, () => undefined, { stopTimeoutMs: 100 });
     await new Promise((r) => setTimeout(r, 100));
     const t0 = Date.now();
@@ -428,7 +431,7 @@ describe('RedisInbox specifics', () => {
   });
 
   it('loads its scripts again after SCRIPT FLUSH', async () => {
-    const inbox = new RedisInbox({ client: fromNodeRedis(redis), prefix: '{rs}:' });
+    const inbox = new RedisInbox({ client: fromNodeRedis(redis), durability: 'off', prefix: '{rs}:' });
     await inbox.append([ev('s1')]);
     await redis.sendCommand(['SCRIPT', 'FLUSH']);
     expect(await inbox.append([ev('s2'), ev('s1')])).toEqual({ stored: 1, duplicates: 1 });
