@@ -7,7 +7,9 @@
  * ```ts
  * import { createClient } from 'redis';
  * import { ImClient, RedisTokenStore, fromNodeRedis } from 'im-server-sdk';
- * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
+ * const redis = createClient({ url: process.env.REDIS_URL });
+ * redis.on('error', (err) => console.warn('redis:', err.message)); // else an outage crashes the app
+ * await redis.connect();
  * const im = new ImClient({ ...credentials, tokenStore: new RedisTokenStore({ client: fromNodeRedis(redis) }) });
  * ```
  *
