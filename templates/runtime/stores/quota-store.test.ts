@@ -199,7 +199,10 @@ describe('issue 28 item 3: a 429 to a token exchange pauses that host\'s exchang
     await new Promise((r) => setTimeout(r, 150)); // past the fleet gate's read interval (GATE_CACHE_MS)
     // Before: B's next call failed unsent with RateLimitPausedError (… 1799409 ms): the app-wide gate was closed.
     const exchangesBefore = svc.exchanges.length;
-    await expect(hostB.request(ops.usersGet, { username: 'b' })).resolves.toBeDefined();
+    await expect(hostB.request(ops.usersGet, { username: 'b' })).resolves.toBeDefined(); // reads the fleet gate in the background
+    await new Promise((r) => setTimeout(r, 150));
+    const second = await hostB.request(ops.usersGet, { username: 'b1' }).then(() => 'sent', (e: Error) => e.message);
+    expect(second).toBe('sent');
     expect(hostB.rateLimit.remainingMs).toBe(0);
     // another process of host A (its own client, the same store) does not send an exchange the service would refuse
     const hostA2 = shared('host-a');
