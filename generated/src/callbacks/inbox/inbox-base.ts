@@ -97,6 +97,21 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** What every run of one `consume` shares. */
+interface RunSettings<E extends CallbackEvent> {
+  handler: InboxHandler<E>;
+  consumer: string;
+  maxAttempts: number;
+  handlerTimeoutMs: number;
+  /** Aborts when the worker stops. */
+  stopper: AbortController;
+  stop: AbortSignal;
+  /** When a failed run's event is due again (exponential backoff, ±20 %). */
+  retryAt(attempt: number): number;
+  /** onError, never throwing. */
+  report(err: unknown, info: ConsumeErrorInfo): void;
+}
+
 export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> implements CallbackInbox<E> {
   protected readonly retentionMs: number;
   protected readonly visibilityMs: number;
@@ -136,131 +151,26 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     if (!(Number.isSafeInteger(concurrency) && concurrency >= 1 && concurrency <= 10_000)) {
       throw new TypeError('concurrency must be an integer from 1 to 10000');
     }
-    const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-    if (!(Number.isSafeInteger(maxAttempts) && maxAttempts >= 1)) throw new TypeError('maxAttempts must be an integer >= 1');
-    const baseMs = checkMs('backoff.baseMs', options.backoff?.baseMs ?? 1000, 0);
-    const maxMs = checkMs('backoff.maxMs', options.backoff?.maxMs ?? 5 * 60_000, 0);
-    const handlerTimeoutMs = checkMs('handlerTimeoutMs', options.handlerTimeoutMs ?? Math.max(1, Math.floor(this.visibilityMs * DEFAULT_HANDLER_SHARE)));
-    if (handlerTimeoutMs >= this.visibilityMs) {
-      throw new TypeError(`handlerTimeoutMs (${handlerTimeoutMs}) must be below the inbox's visibilityTimeoutMs (${this.visibilityMs}): past that another worker takes the event while this one still runs it`);
-    }
+    const run = this.#runSettings(handler, options);
     const stopTimeoutMs = checkMs('stopTimeoutMs', options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS, 0);
-    const consumer = options.consumer ?? `w-${Math.random().toString(36).slice(2, 10)}-${this.now().toString(36)}`;
-    if (!/^[\w.:-]{1,200}$/.test(consumer)) throw new TypeError('consumer must be 1 to 200 characters of [A-Za-z0-9_.:-]');
-    const stop = new AbortController();
+    const { consumer, report, stop } = run;
     const outer = options.signal;
-    const onAbort = (): void => stop.abort(outer?.reason);
+    const onAbort = (): void => run.stopper.abort(outer?.reason);
     if (outer?.aborted) return;
     outer?.addEventListener('abort', onAbort, { once: true });
-    const stopped = new Promise<undefined>((resolve) => stop.signal.addEventListener('abort', () => resolve(undefined), { once: true }));
-    const onError = options.onError;
-    const report = (err: unknown, info: ConsumeErrorInfo): void => {
-      try {
-        onError?.(err, info);
-      } catch {
-        // a throwing onError must not stop the worker
-      }
-    };
+    const stopped = new Promise<undefined>((resolve) => stop.addEventListener('abort', () => resolve(undefined), { once: true }));
     /** Runs in flight, each with the way to cut it (its deadline, or the end of a stop). */
     const inFlight = new Map<Promise<void>, { cut: (why: 'deadline' | 'stop') => void }>();
-    const retryAt = (attempt: number): number => this.now() + Math.round(Math.min(maxMs, baseMs * 2 ** Math.min(30, attempt - 1)) * (0.8 + Math.random() * 0.4));
-
-    const run = (c: Claimed<E>, started: number): { done: Promise<void>; cut: (why: 'deadline' | 'stop') => void } => {
-      // the handler's signal: aborted when the worker stops or the run's deadline passes
-      const own = new AbortController();
-      const onStop = (): void => own.abort(stop.signal.reason);
-      stop.signal.addEventListener('abort', onStop, { once: true });
-      let cutWhy: 'deadline' | 'stop' | undefined;
-      let cut!: (why: 'deadline' | 'stop') => void;
-      const wasCut = new Promise<'cut'>((resolve) => (cut = (why) => {
-        if (cutWhy === undefined) cutWhy = why;
-        resolve('cut');
-      }));
-      const timer = setTimeout(() => cut('deadline'), handlerTimeoutMs);
-      let committed: Promise<InboxCommitOutcome> | undefined;
-      const body = async (): Promise<void> => {
-        const guard = this.#ordering?.plan(c.event);
-        let superseded = false;
-        if (guard) {
-          const seen = await this.peekMark(guard.entity);
-          superseded = !isNewerMark(guard.mark, seen);
-          if (superseded && !this.#ordering!.deliverSuperseded) {
-            committed = this.settle(consumer, c, [], guard);
-            await committed;
-            return;
-          }
-        }
-        const truncated = truncationOf(c.event, this.#refetch);
-        const context: InboxContext = {
-          eventId: c.eventId,
-          attempt: c.attempt,
-          signal: own.signal,
-          ...(truncated ? { truncated } : {}),
-          ...(guard ? { ordering: { entity: guard.entity, superseded } } : {}),
-          commit: (changes = []) => {
-            if (committed) return Promise.reject(new Error('commit() was already called for this event'));
-            // past its deadline the run was counted as failed and the event given back: nothing is written
-            if (cutWhy !== undefined) return Promise.resolve<InboxCommitOutcome>('lost');
-            try {
-              checkChanges(changes); // refused changes leave nothing done: commit may be called again
-            } catch (err) {
-              return Promise.reject(err);
-            }
-            committed = this.settle(consumer, c, changes, guard);
-            return committed;
-          },
-          getState: (key) => this.getState(key),
-        };
-        await handler(c.event, context);
-        if (cutWhy !== undefined) return;
-        if (!committed) committed = this.settle(consumer, c, [], guard);
-        await committed;
-      };
-      const handled = body().then(() => undefined, (err: unknown) => ({ err }));
-      const done = Promise.race([handled, wasCut]).then(async (first) => {
-        clearTimeout(timer);
-        stop.signal.removeEventListener('abort', onStop);
-        if (first === 'cut') {
-          // a commit already under way decides the run
-          if (committed) {
-            if (await committed.then(() => true, () => false)) return;
-          }
-          const why = cutWhy!;
-          const runningMs = this.now() - started;
-          const err = new InboxHandlerTimeoutError(c.eventId, c.attempt, why === 'deadline' ? handlerTimeoutMs : runningMs, why);
-          own.abort(err);
-          handled.catch(() => undefined); // whatever the abandoned run does later is ignored
-          const dead = c.attempt >= maxAttempts;
-          report(err, { eventId: c.eventId, attempt: c.attempt, dead, timedOut: why === 'deadline', stuck: why === 'stop' });
-          // counted as a failed run; after a stop, handed to another worker at once
-          await this.fail(consumer, c, errorText(err), dead ? undefined : why === 'stop' ? this.now() : retryAt(c.attempt));
-          return;
-        }
-        if (first === undefined) return;
-        const err = first.err;
-        if (committed && (await committed.then(() => true, () => false))) {
-          report(err, { eventId: c.eventId, attempt: c.attempt, dead: false }); // after its commit: the event is done
-          return;
-        }
-        const dead = c.attempt >= maxAttempts;
-        report(err, { eventId: c.eventId, attempt: c.attempt, dead });
-        await this.fail(consumer, c, errorText(err), dead ? undefined : retryAt(c.attempt));
-      });
-      return { done, cut };
-    };
-
     const start = (c: Claimed<E>): void => {
-      const startedAt = this.now();
-      const { done, cut } = run(c, startedAt);
-      const entry = { cut };
+      const { done, cut } = this.#run(c, run);
       const p: Promise<void> = done
         .catch((err: unknown) => report(err, { eventId: c.eventId, attempt: c.attempt, dead: false })) // settle failed: the event stays claimed and is retaken after the visibility timeout
         .finally(() => inFlight.delete(p));
-      inFlight.set(p, entry);
+      inFlight.set(p, { cut });
     };
 
     let storeFailures = 0;
-    while (!stop.signal.aborted) {
+    while (!stop.aborted) {
       const room = concurrency - inFlight.size;
       // take in batches: wait until half the slots are free (one store round trip fills them)
       if (room <= 0 || (inFlight.size > 0 && room < Math.ceil(concurrency / 2))) {
@@ -269,7 +179,7 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
       }
       let batch: Claimed<E>[] | undefined;
       try {
-        const taking = this.take({ consumer, count: room, maxAttempts, waitMs: inFlight.size > 0 ? 50 : 1000, signal: stop.signal });
+        const taking = this.take({ consumer, count: room, maxAttempts: run.maxAttempts, waitMs: inFlight.size > 0 ? 50 : 1000, signal: stop });
         batch = await Promise.race([taking, stopped]);
         if (batch === undefined) {
           // stopped while a take was under way (a store that does not answer): events it hands out late are given back, not run
@@ -280,13 +190,136 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
       } catch (err) {
         // the store is down or slow: keep trying, spaced out, until it answers or we are stopped
         report(err, { eventId: '', attempt: 0, dead: false });
-        await sleep(Math.min(5000, 100 * 2 ** Math.min(6, storeFailures++)), stop.signal);
+        await sleep(Math.min(5000, 100 * 2 ** Math.min(6, storeFailures++)), stop);
         continue;
       }
       for (const c of batch) start(c);
     }
     outer?.removeEventListener('abort', onAbort);
     return this.#drain(inFlight, stopTimeoutMs);
+  }
+
+  /** The settings of one `consume` that each run uses, checked. */
+  #runSettings(handler: InboxHandler<E>, options: ConsumeOptions): RunSettings<E> {
+    const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    if (!(Number.isSafeInteger(maxAttempts) && maxAttempts >= 1)) throw new TypeError('maxAttempts must be an integer >= 1');
+    const baseMs = checkMs('backoff.baseMs', options.backoff?.baseMs ?? 1000, 0);
+    const maxMs = checkMs('backoff.maxMs', options.backoff?.maxMs ?? 5 * 60_000, 0);
+    const handlerTimeoutMs = checkMs('handlerTimeoutMs', options.handlerTimeoutMs ?? Math.max(1, Math.floor(this.visibilityMs * DEFAULT_HANDLER_SHARE)));
+    if (handlerTimeoutMs >= this.visibilityMs) {
+      throw new TypeError(`handlerTimeoutMs (${handlerTimeoutMs}) must be below the inbox's visibilityTimeoutMs (${this.visibilityMs}): past that another worker takes the event while this one still runs it`);
+    }
+    const consumer = options.consumer ?? `w-${Math.random().toString(36).slice(2, 10)}-${this.now().toString(36)}`;
+    if (!/^[\w.:-]{1,200}$/.test(consumer)) throw new TypeError('consumer must be 1 to 200 characters of [A-Za-z0-9_.:-]');
+    const onError = options.onError;
+    const stopper = new AbortController();
+    return {
+      handler,
+      consumer,
+      maxAttempts,
+      handlerTimeoutMs,
+      stopper,
+      stop: stopper.signal,
+      retryAt: (attempt) => this.now() + Math.round(Math.min(maxMs, baseMs * 2 ** Math.min(30, attempt - 1)) * (0.8 + Math.random() * 0.4)),
+      report: (err, info) => {
+        try {
+          onError?.(err, info);
+        } catch {
+          // a throwing onError must not stop the worker
+        }
+      },
+    };
+  }
+
+  /**
+   * One run of the handler for `c`, raced against its deadline: settled (commit or ack), retried
+   * or dead-lettered after a failure; past `handlerTimeoutMs` (or cut at the end of a stop)
+   * counted as a failed run, its signal aborted and its later commit refused.
+   */
+  #run(c: Claimed<E>, s: RunSettings<E>): { done: Promise<void>; cut: (why: 'deadline' | 'stop') => void } {
+    const started = this.now();
+    const own = new AbortController(); // the handler's signal: the worker stops or the deadline passes
+    const onStop = (): void => own.abort(s.stop.reason);
+    s.stop.addEventListener('abort', onStop, { once: true });
+    let cutWhy: 'deadline' | 'stop' | undefined;
+    let cut!: (why: 'deadline' | 'stop') => void;
+    const wasCut = new Promise<'cut'>((resolve) => (cut = (why) => {
+      cutWhy ??= why;
+      resolve('cut');
+    }));
+    const timer = setTimeout(() => cut('deadline'), s.handlerTimeoutMs);
+    let committed: Promise<InboxCommitOutcome> | undefined;
+    const commit = (changes: readonly InboxStateChange[], guard: GuardPlan | undefined): Promise<InboxCommitOutcome> => {
+      if (committed) return Promise.reject(new Error('commit() was already called for this event'));
+      // past its deadline the run was counted as failed and the event given back: nothing is written
+      if (cutWhy !== undefined) return Promise.resolve<InboxCommitOutcome>('lost');
+      try {
+        checkChanges(changes); // refused changes leave nothing done: commit may be called again
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      return (committed = this.settle(s.consumer, c, changes, guard));
+    };
+    // done without a commit: acknowledged as it is (or, after a commit, that commit's outcome)
+    const ack = (guard: GuardPlan | undefined): Promise<unknown> | undefined =>
+      cutWhy !== undefined ? undefined : (committed ??= this.settle(s.consumer, c, [], guard));
+    const handled = this.#handle(c, s.handler, own.signal, commit, ack).then(() => undefined, (err: unknown) => ({ err }));
+    const settled = async (): Promise<boolean> => committed !== undefined && (await committed.then(() => true, () => false));
+    const done = Promise.race([handled, wasCut]).then(async (first) => {
+      clearTimeout(timer);
+      s.stop.removeEventListener('abort', onStop);
+      if (first === undefined) return;
+      const dead = c.attempt >= s.maxAttempts;
+      if (first === 'cut') {
+        if (await settled()) return; // a commit already under way decides the run
+        const why = cutWhy!;
+        const err = new InboxHandlerTimeoutError(c.eventId, c.attempt, why === 'deadline' ? s.handlerTimeoutMs : this.now() - started, why);
+        own.abort(err);
+        handled.catch(() => undefined); // whatever the abandoned run does later is ignored
+        s.report(err, { eventId: c.eventId, attempt: c.attempt, dead, timedOut: why === 'deadline', stuck: why === 'stop' });
+        // counted as a failed run; after a stop, handed to another worker at once
+        await this.fail(s.consumer, c, errorText(err), dead ? undefined : why === 'stop' ? this.now() : s.retryAt(c.attempt));
+        return;
+      }
+      if (await settled()) {
+        s.report(first.err, { eventId: c.eventId, attempt: c.attempt, dead: false }); // after its commit: the event is done
+        return;
+      }
+      s.report(first.err, { eventId: c.eventId, attempt: c.attempt, dead });
+      await this.fail(s.consumer, c, errorText(first.err), dead ? undefined : s.retryAt(c.attempt));
+    });
+    return { done, cut };
+  }
+
+  /** The handler's part of a run: the ordering guard, the context, the handler, the ack. */
+  async #handle(
+    c: Claimed<E>,
+    handler: InboxHandler<E>,
+    signal: AbortSignal,
+    commit: (changes: readonly InboxStateChange[], guard: GuardPlan | undefined) => Promise<InboxCommitOutcome>,
+    ack: (guard: GuardPlan | undefined) => Promise<unknown> | undefined,
+  ): Promise<void> {
+    const guard = this.#ordering?.plan(c.event);
+    let superseded = false;
+    if (guard) {
+      superseded = !isNewerMark(guard.mark, await this.peekMark(guard.entity));
+      if (superseded && !this.#ordering!.deliverSuperseded) {
+        await ack(guard);
+        return;
+      }
+    }
+    const truncated = truncationOf(c.event, this.#refetch);
+    const context: InboxContext = {
+      eventId: c.eventId,
+      attempt: c.attempt,
+      signal,
+      ...(truncated ? { truncated } : {}),
+      ...(guard ? { ordering: { entity: guard.entity, superseded } } : {}),
+      commit: (changes = []) => commit(changes, guard),
+      getState: (key) => this.getState(key),
+    };
+    await handler(c.event, context);
+    await ack(guard);
   }
 
   /**
