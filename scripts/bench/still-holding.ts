@@ -257,6 +257,7 @@ async function clockSkew(): Promise<void> {
     });
   });
   const redisServer = spawn('/usr/bin/redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  process.once('exit', () => redisServer.kill('SIGKILL')); // never left behind, even when a check throws
   for (let i = 0; i < 200; i++) {
     const up = await new Promise<boolean>((r) => {
       const s = connect({ host: '127.0.0.1', port }, () => (s.end(), r(true)));
