@@ -13,6 +13,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  callbackBodyDeadline,
   createCallbackHandler,
   createNodeCallbackHandler,
   fastifyCallbackPlugin,
@@ -90,11 +91,11 @@ describe('callback receiver recipes, each against the real framework', () => {
     await jsonStillParsed(base);
   });
 
-  it('Express 5: express.raw() on the route when express.json() is global', async () => {
+  it('Express 5: callbackBodyDeadline() and express.raw() on the route when express.json() is global', async () => {
     const { default: express } = await import('express');
     const { seen, options } = receiver();
     const app = express();
-    app.post('/im/callbacks', express.raw({ type: '*/*', limit: '1mb' }), createNodeCallbackHandler(options));
+    app.post('/im/callbacks', callbackBodyDeadline(), express.raw({ type: '*/*', limit: '1mb' }), createNodeCallbackHandler(options));
     app.use(express.json());
     app.post('/api/echo', (req, res) => void res.json({ got: req.body }));
     const base = await listen(createServer(app));
@@ -197,6 +198,7 @@ describe('callback receiver recipes, each against the real framework', () => {
     class AppModule {}
     Module({ controllers: [CallbacksController] })(AppModule);
     const app = await NestFactory.create(AppModule, { rawBody: true, logger: false });
+    app.use('/im/callbacks', callbackBodyDeadline());
     await app.listen(0, '127.0.0.1');
     stops.push(() => app.close());
     const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;

@@ -101,7 +101,7 @@ describe('issue 19 done-when: the simulator drives a receiver on the Redis inbox
   });
 
   it('processes every event once, keeps the newest state per entity, leaves nothing pending, and the report is clean', async () => {
-    const inbox = new RedisInbox({ client: fromNodeRedis(redis), prefix: PREFIX });
+    const inbox = new RedisInbox({ client: fromNodeRedis(redis), durability: 'off', prefix: PREFIX });
     const handlers = SECRETS.map((secret) => createNodeCallbackHandler({ secrets: secret, inbox, logger: {}, onHook: () => allow() }));
     // Failures on purpose, on event requests only (verification and hooks answer normally): of
     // every ten event requests to an address, the 5th is refused before storing (503) and the 9th

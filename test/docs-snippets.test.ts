@@ -111,6 +111,23 @@ describe('package docs', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
+  it('every Redis client a snippet creates gets an error listener (issue 28 item 9: else an outage crashes the app)', () => {
+    const runtimeDocs = ['templates/runtime/stores/redis-token-store.ts', 'templates/runtime/stores/redis-quota-store.ts', 'templates/runtime/callbacks/index.ts', 'templates/runtime/callbacks/inbox/redis-inbox.ts'];
+    const texts = [...docs.map((d) => ({ name: d.name, code: tsSnippets(d.name, d.text).map((s) => s.code).join('\n') })), ...runtimeDocs.map((f) => ({ name: f, code: readFileSync(join(repoRoot, f), 'utf8').split('\n').filter((l) => /^\s*\*/.test(l)).join('\n') }))];
+    const missing: string[] = [];
+    let created = 0;
+    for (const { name, code } of texts) {
+      // a client made inline (fromNodeRedis(await createClient(…).connect())) has no name to listen on
+      if (/\(\s*await\s+createClient\(/.test(code)) missing.push(`${name}: a client created inline, with no error listener`);
+      for (const m of code.matchAll(/(?:const|let)\s+(\w+)\s*=\s*(?:await\s+)?(?:createClient\(|\w+\.duplicate\()/g)) {
+        created++;
+        if (!new RegExp(`\\b${m[1]}\\.on\\(\\s*'error'`).test(code)) missing.push(`${name}: ${m[1]} has no .on('error', …)`);
+      }
+    }
+    expect(created).toBeGreaterThanOrEqual(3);
+    expect(missing).toEqual([]);
+  });
+
   it('api.md lists every public method of every resource class with the return type in the code', () => {
     const api = docs.find((d) => d.name === 'api.md')!.text;
     const rows = api.split('\n').filter((l) => l.startsWith('| [`client.'));

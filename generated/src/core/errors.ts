@@ -246,12 +246,24 @@ export class RateLimitPausedError extends ImError {
   readonly retryAfterMs: number;
   /** Epoch ms when the pause ends. */
   readonly pausedUntil: number;
-  constructor(init: { operationId: string; attempts: number; retryAfterMs: number; pausedUntil: number; maxRetryAfterMs: number }) {
+  /**
+   * Which pause: `app`, every call of the application (a 429 to a REST call: the quota is per
+   * application), or `exchange`, the token exchanges of this host (a 429 to a token exchange: the
+   * service limits exchanges per source IP; calls with a valid App Token go on).
+   */
+  readonly gate: 'app' | 'exchange';
+  constructor(init: { operationId: string; attempts: number; retryAfterMs: number; pausedUntil: number; maxRetryAfterMs: number; gate?: 'app' | 'exchange' }) {
+    const gate = init.gate ?? 'app';
     super(
-      `${init.operationId} was not sent: the client is paused by an earlier 429 for ${init.retryAfterMs} ms more, longer than ` +
-        `maxRetryAfterMs (${init.maxRetryAfterMs} ms). Retry after retryAfterMs, raise maxRetryAfterMs, or call client.rateLimit.clear() ` +
-        'if you know the quota is available again.',
+      gate === 'app'
+        ? `${init.operationId} was not sent: the client is paused by an earlier 429 for ${init.retryAfterMs} ms more, longer than ` +
+            `maxRetryAfterMs (${init.maxRetryAfterMs} ms). Retry after retryAfterMs, raise maxRetryAfterMs, or call client.rateLimit.clear() ` +
+            'if you know the quota is available again.'
+        : `${init.operationId} was not sent: token exchanges of this host are paused by an earlier 429 to a token exchange (the service ` +
+            `limits exchanges per source IP) for ${init.retryAfterMs} ms more, longer than maxRetryAfterMs (${init.maxRetryAfterMs} ms). ` +
+            'Calls holding a valid App Token are not affected; retry after retryAfterMs, or share the App Token between processes (tokenStore) so fewer exchanges are needed.',
     );
+    this.gate = gate;
     this.operationId = init.operationId;
     this.attempts = init.attempts;
     this.retryAfterMs = init.retryAfterMs;
@@ -302,4 +314,28 @@ export class CredentialsRevokedError extends ApiError {
     super(init);
     this.reason = init.reason;
   }
+}
+
+/**
+ * A shared store (Redis, or a store of your own: tokens, the quota gate, dedupe and nonces, the
+ * callback inbox) failed or refused. `what` names the call (`Redis EVALSHA`, `inbox append`, …),
+ * never a key's value; the store's own error is `cause`. The client falls back where its docs say
+ * so (exchanging instead of the token cache, limiting alone instead of the fleet), and the
+ * callback kit answers 503 or the hook's default decision.
+ */
+export class StoreError extends ImError {
+  readonly code: string = 'store_failed';
+  /** The store call that failed. */
+  readonly what: string;
+  constructor(what: string, problem: string, options?: { cause?: unknown }) {
+    super(`${what} ${problem}`, options);
+    this.what = what;
+  }
+}
+
+/** `err` as a StoreError of `what` (an ImError stays as it is: it already says what it is). */
+export function asStoreError(err: unknown, what: string): ImError {
+  if (err instanceof ImError) return err;
+  const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  return new StoreError(what, `failed (${text})`, { cause: err });
 }

@@ -31,6 +31,7 @@ export {
   RateLimitWaitError,
   RateLimitedError,
   ResponseTooLargeError,
+  StoreError,
   TenantUnavailableError,
   TimeoutError,
   UnauthenticatedError,

@@ -48,6 +48,8 @@ export interface ResolvedConfig {
   random: () => number;
   sleep: Sleep;
   now: () => number;
+  /** This host's name as the exchange pacing keys it (internals.hostName; default os.hostname()). */
+  hostName: string | undefined;
 }
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -224,5 +226,6 @@ export function resolveConfig(options: ClientOptions, features: CoreFeatures, sh
     random: internals.random ?? Math.random,
     sleep: internals.sleep ?? realSleep,
     now: internals.now ?? Date.now,
+    hostName: internals.hostName,
   };
 }

@@ -28,10 +28,13 @@ export class QuotaGate {
   #pausedUntil = 0;
   readonly #now: () => number;
   readonly #sleep: Sleep;
+  /** `app`: every call of the application; `exchange`: the token exchanges of this host. */
+  readonly kind: 'app' | 'exchange';
 
-  constructor(now: () => number, sleep: Sleep) {
+  constructor(now: () => number, sleep: Sleep, kind: 'app' | 'exchange' = 'app') {
     this.#now = now;
     this.#sleep = sleep;
+    this.kind = kind;
   }
 
   /** Keeps every call from sending until `until` (epoch ms, capped at now + 1 h); never shortens a longer pause. */
@@ -69,7 +72,7 @@ export class QuotaGate {
   /** The error of a call that the gate keeps from being sent: it says so, with no status. */
   notSentError(operationId: string, attempts: number, maxRetryAfterMs: number): RateLimitPausedError {
     const waitMs = this.remainingMs();
-    return new RateLimitPausedError({ operationId, attempts, retryAfterMs: waitMs, pausedUntil: this.#pausedUntil, maxRetryAfterMs });
+    return new RateLimitPausedError({ operationId, attempts, retryAfterMs: waitMs, pausedUntil: this.#pausedUntil, maxRetryAfterMs, gate: this.kind });
   }
 
   /** Waits while the gate is closed; rejects with the signal's reason when it fires. */

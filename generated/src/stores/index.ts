@@ -1,7 +1,7 @@
 // Copied by im-openapi from templates/runtime/stores/index.ts. Do not edit here: edit the template and run `npm run generate`.
 /** Token stores shared between processes, and the minimal Redis client shape they use. */
 export { RedisTokenStore } from './redis-token-store.js';
-export { DEFAULT_STORE_BUDGET_MS, StoreTimeoutError, withStoreBudget } from './store-budget.js';
+export { DEFAULT_STORE_BUDGET_MS, StoreError, StoreTimeoutError, withStoreBudget } from './store-budget.js';
 export type { RedisTokenStoreOptions } from './redis-token-store.js';
 export { fromIoredis, fromNodeRedis } from './redis-client.js';
 export type { RedisCommandClient } from './redis-client.js';

@@ -7,7 +7,9 @@
  * ```ts
  * import { createClient } from 'redis';
  * import { ImClient, RedisTokenStore, fromNodeRedis } from 'im-server-sdk';
- * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
+ * const redis = createClient({ url: process.env.REDIS_URL });
+ * redis.on('error', (err) => console.warn('redis:', err.message)); // else an outage crashes the app
+ * await redis.connect();
  * const im = new ImClient({ ...credentials, tokenStore: new RedisTokenStore({ client: fromNodeRedis(redis) }) });
  * ```
  *
@@ -28,7 +30,7 @@
  *   its in-memory token.
  */
 import type { StoredToken, TokenStore } from '../internal/token-manager.js';
-import { randomOwner, replyText, type RedisCommandClient } from './redis-client.js';
+import { randomOwner, replyText, storeClient, type RedisCommandClient } from './redis-client.js';
 import { withStoreBudget } from './store-budget.js';
 
 export interface RedisTokenStoreOptions {
@@ -76,7 +78,7 @@ export class RedisTokenStore implements TokenStore {
     if (!options || typeof options.client?.command !== 'function') {
       throw new TypeError('RedisTokenStore needs { client } with command(args): use fromNodeRedis(client) or fromIoredis(client).');
     }
-    this.#client = options.client;
+    this.#client = storeClient(options.client);
     this.#prefix = options.prefix ?? '';
     this.#lockTtlMs = Math.max(1, Math.ceil(options.lockTtlMs ?? 15_000));
     this.#maxWaitMs = options.maxLockWaitMs ?? this.#lockTtlMs * 3;

@@ -141,3 +141,42 @@ describe('im-callbacks --help, --version, resending an event id', () => {
     for (const r of [first, later, ...bad]) expect(r.out).not.toContain(SECRET);
   }, 30_000);
 });
+
+describe('issue 28 item 7: the loopback guard checks addresses, not names; --secret is flagged', () => {
+  it('refuses evil.localhost and "localhost." before anything is sent; accepts literal loopback addresses and localhost', async () => {
+    const port = new URL(url).port;
+    const before = processedIds.length;
+    const [evil, dotted, sub, v6, local] = await Promise.all([
+      run(['send', '--url', `http://evil.localhost:${port}/callbacks`], { IM_CALLBACK_SECRET: SECRET }),
+      run(['send', '--url', `http://localhost.:${port}/callbacks`], { IM_CALLBACK_SECRET: SECRET }),
+      run(['simulate', '--url', `http://a.b.localhost:${port}/callbacks`, '--events', '1'], { IM_CALLBACK_SECRET: SECRET }),
+      run(['send', '--url', `http://[::ffff:127.0.0.1]:${port}/callbacks`, '--kind', 'verify'], { IM_CALLBACK_SECRET: SECRET }),
+      run(['send', '--url', `http://localhost:${port}/callbacks`, '--kind', 'verify'], { IM_CALLBACK_SECRET: SECRET }),
+    ]);
+    for (const refused of [evil, dotted, sub]) {
+      expect(refused.code, refused.out).toBe(2);
+      expect(refused.out).toMatch(/not a loopback address/);
+    }
+    expect(v6.code, v6.out).toBe(0); // a v4-mapped loopback address is loopback
+
+    expect(local.code, local.out).toBe(0);
+    expect(processedIds.length).toBe(before);
+    const { isLoopbackTarget } = await import('./url.js');
+    // a hosts file that sends localhost elsewhere is refused too
+    expect(await isLoopbackTarget(new URL('http://localhost/'), async () => [{ address: '127.0.0.1' }, { address: '10.0.0.7' }])).toBe(false);
+    expect(await isLoopbackTarget(new URL('http://localhost/'), async () => [{ address: '::1' }, { address: '127.0.0.1' }])).toBe(true);
+  });
+
+  it('--help says the secret options show in the process list; using them prints a note (never the secret)', async () => {
+    const help = await run(['--help']);
+    expect(help.out).toMatch(/--secret <secret> +the address signing secret\. Visible to every user of this machine in the\s+process list/);
+    const simHelp = await run(['simulate', '--help']);
+    expect(simHelp.out).toMatch(/Visible to other users in the process list/);
+    const sent = await run(['send', '--url', url, '--secret', SECRET, '--kind', 'verify']);
+    expect(sent.code).toBe(0);
+    expect(sent.out).toMatch(/--secret\/--old-secret are visible to other users in the process list.*prefer IM_CALLBACK_SECRET/);
+    expect(sent.out).not.toContain(SECRET);
+    const fromEnv = await run(['send', '--url', url, '--kind', 'verify'], { IM_CALLBACK_SECRET: SECRET });
+    expect(fromEnv.out).not.toMatch(/process list/);
+  });
+});

@@ -24,8 +24,8 @@ import { signCallbackRequest } from './sign.js';
 import { sampleCallbackBody } from './samples.js';
 import type { EventCallbackRequest } from './types.js';
 import { maskUrlQuery } from '../internal/redact.js';
-import { isLoopbackUrl } from './url.js';
-import { runSimulateCommand } from './simulator/cli.js';
+import { isLoopbackTarget, isLoopbackUrl } from './url.js';
+import { runSimulateCommand, warnSecretInArgs } from './simulator/cli.js';
 
 export { isLoopbackUrl };
 
@@ -42,9 +42,13 @@ const HELP = `im-callbacks: send a correctly signed sample callback to a local r
 ${USAGE}
 
 Options of send:
-  --url <url>          the receiver, http or https; loopback only unless --allow-remote
-  --secret <secret>    the address signing secret (prefer IM_CALLBACK_SECRET, see below)
-  --old-secret <s>     also sign with this one, as during a secret rotation (two v1= values)
+  --url <url>          the receiver, http or https; loopback only unless --allow-remote (a literal
+                       127.x.x.x or [::1], or localhost when it resolves only to those)
+  --secret <secret>    the address signing secret. Visible to every user of this machine in the
+                       process list (ps) while the command runs, and kept in shell history:
+                       prefer IM_CALLBACK_SECRET (see below)
+  --old-secret <s>     also sign with this one, as during a secret rotation (two v1= values);
+                       visible in the process list too: prefer IM_CALLBACK_OLD_SECRET
   --kind <kind>        event (default), hook or verify
   --type <type>        event type of the sample events (default group.members_added)
   --events <n>         events in the batch, 1 to 100 (default 1)
@@ -141,9 +145,10 @@ async function send(argv: string[]): Promise<number> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') usage('--url must be http or https');
   // seed 001 §2.2: an address has no user:password; refusing it also keeps credentials out of every line printed
   if (url.username || url.password) usage('--url must not contain user:password (callback addresses have none)');
-  if (!isLoopbackUrl(url) && !values['allow-remote']) {
-    usage(`refusing to send to a non-loopback host (${url.hostname}); pass --allow-remote to do it anyway`);
+  if (!values['allow-remote'] && !(await isLoopbackTarget(url))) {
+    usage(`refusing to send to ${url.hostname}: not a loopback address (127.0.0.1, [::1] or localhost resolving only to them); pass --allow-remote to do it anyway`);
   }
+  if (values.secret !== undefined || values['old-secret'] !== undefined) warnSecretInArgs();
   const secret = values.secret ?? process.env.IM_CALLBACK_SECRET;
   if (!secret) usage('--secret (or IM_CALLBACK_SECRET) is required');
   const kind = values.kind;

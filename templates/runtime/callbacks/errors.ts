@@ -19,7 +19,9 @@ export type CallbackVerificationReason =
   /** The signed body is not UTF-8 JSON of a callback request. */
   | 'malformed_body'
   /** The receiver has no usable secret configured. */
-  | 'no_secret_configured';
+  | 'no_secret_configured'
+  /** The signed request is for another address than the receiver's `endpointId` (or names none). */
+  | 'endpoint_mismatch';
 
 /**
  * A refused callback request. `reason` is machine-readable, `hint` names the likely cause and
@@ -29,14 +31,14 @@ export class CallbackVerificationError extends Error {
   override readonly name = 'CallbackVerificationError';
   readonly reason: CallbackVerificationReason;
   readonly hint: string;
-  /** The HTTP status a receiver should answer with (401 for authentication, 400 for a bad body). */
+  /** The HTTP status a receiver should answer with (401 for authentication, 400 for a bad body, 403 for another address's request). */
   readonly status: number;
 
   constructor(reason: CallbackVerificationReason, message: string, hint: string) {
     super(`${message} (${reason}). ${hint}`);
     this.reason = reason;
     this.hint = hint;
-    this.status = reason === 'malformed_body' ? 400 : reason === 'no_secret_configured' ? 500 : 401;
+    this.status = reason === 'malformed_body' ? 400 : reason === 'no_secret_configured' ? 500 : reason === 'endpoint_mismatch' ? 403 : 401;
   }
 
   toJSON(): { name: string; reason: CallbackVerificationReason; message: string; hint: string } {

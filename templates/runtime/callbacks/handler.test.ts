@@ -384,3 +384,71 @@ describe('decision builders', () => {
     expect(isHookDecision(reject())).toBe(true);
   });
 });
+
+describe('issue 28 items 6 and 7: nothing parsed before the signature; replayed hooks; endpointId', () => {
+  const post = (h: (r: Request) => Promise<Response>, headers: Record<string, string>, body: string): Promise<Response> =>
+    h(new Request('http://127.0.0.1/cb', { method: 'POST', headers, body }));
+
+  it('an unsigned body is never parsed, whatever it holds ("hook", "kind":"hook", timeout_ms)', async () => {
+    const { vi } = await import('vitest');
+    const handler = createCallbackHandler({ secrets: SECRET, onHook: () => allow(), onEvent: () => undefined });
+    const signed = signCallbackRequest({ body: { kind: 'hook', hook: 'message.before_send', timeout_ms: 3000, data: { pad: 'x'.repeat(1024 * 1024 - 200) } }, secrets: SECRET });
+    const forged = { ...signed.headers, 'X-IM-Signature': `v1=${'0'.repeat(64)}` };
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const res = await post(handler, forged, signed.body);
+      expect(res.status).toBe(401);
+      // Before: the raw body was decoded and JSON.parse'd to read timeout_ms (11.85 ms CPU per unsigned 1 MB request)
+      expect(parse.mock.calls.filter(([text]) => typeof text === 'string' && text.length > 1000)).toEqual([]);
+      parse.mockClear();
+      expect((await post(handler, signed.headers, signed.body)).status).toBe(200); // signed: parsed once, after the HMAC held
+      expect(parse.mock.calls.filter(([text]) => typeof text === 'string' && text.length > 1000)).toHaveLength(1);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('a hook replayed byte for byte runs onHook once with default options (an in-memory nonce store for hooks); nonceStore: false turns it off', async () => {
+    let runs = 0;
+    const make = (extra: { nonceStore?: false } = {}) => createCallbackHandler({ secrets: SECRET, onHook: () => (runs++, allow()), ...extra });
+    const hook = signCallbackRequest({ body: { kind: 'hook', hook: 'message.before_send', timeout_ms: 3000, data: {} }, secrets: SECRET });
+    const handler = make();
+    expect((await post(handler, hook.headers, hook.body)).status).toBe(200);
+    const replay = await post(handler, hook.headers, hook.body);
+    expect([replay.status, await replay.json()]).toEqual([401, { error: 'replayed_nonce' }]);
+    expect(runs).toBe(1); // before: 2
+    // an event replayed keeps its answer from the dedupe store (no nonce store for events by default)
+    const ev = signCallbackRequest({ body: { kind: 'event', events: [{ id: 'evt_replay', type: 'friend.added', data: {} }] }, secrets: SECRET });
+    const seen: string[] = [];
+    const events = createCallbackHandler({ secrets: SECRET, onEvent: (e) => void seen.push(e.id) });
+    expect((await post(events, ev.headers, ev.body)).status).toBe(200);
+    expect((await post(events, ev.headers, ev.body)).status).toBe(200);
+    expect(seen).toEqual(['evt_replay']);
+    const open = make({ nonceStore: false });
+    runs = 0;
+    await post(open, hook.headers, hook.body);
+    await post(open, hook.headers, hook.body);
+    expect(runs).toBe(2);
+  });
+
+  it('endpointId refuses a signed request for another address (403 endpoint_mismatch), or one naming none', async () => {
+    const seen: string[] = [];
+    const handler = createCallbackHandler({ secrets: SECRET, endpointId: ['ep_1', 'ep_2'], onEvent: (e) => void seen.push(e.id) });
+    const send = (endpointId: string | undefined, id: string) => {
+      const signed = signCallbackRequest({ body: { kind: 'event', ...(endpointId ? { endpoint_id: endpointId } : {}), events: [{ id, type: 'friend.added', data: {} }] }, secrets: SECRET, ...(endpointId ? {} : { endpointId: '' }) });
+      const headers = { ...signed.headers };
+      if (!endpointId) delete (headers as Record<string, string>)['X-IM-Endpoint-Id'];
+      return post(handler, headers, signed.body);
+    };
+    expect((await send('ep_1', 'a')).status).toBe(200);
+    expect((await send('ep_2', 'b')).status).toBe(200);
+    const other = await send('ep_9', 'c');
+    expect([other.status, await other.json()]).toEqual([403, { error: 'endpoint_mismatch' }]);
+    expect((await send(undefined, 'd')).status).toBe(403);
+    expect(seen).toEqual(['a', 'b']);
+    expect(() => createCallbackHandler({ secrets: SECRET, endpointId: '' })).toThrow(/endpointId/);
+    const { verifyCallback } = await import('./verify.js');
+    const v = signCallbackRequest({ body: { kind: 'verify', endpoint_id: 'ep_9', challenge: 'c' }, secrets: SECRET });
+    await expect(verifyCallback({ headers: v.headers, rawBody: v.body, secrets: SECRET, endpointId: 'ep_1' })).rejects.toMatchObject({ reason: 'endpoint_mismatch', status: 403 });
+  });
+});

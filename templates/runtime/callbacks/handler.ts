@@ -44,7 +44,7 @@ import type {
   VerifyCallbackRequest,
 } from './types.js';
 import type { SignatureMatcher } from './signature-scheme.js';
-import { normaliseSecrets, verifyCallbackWith } from './verify-core.js';
+import { claimNonce, normaliseSecrets, verifySignedWith } from './verify-core.js';
 import type { VerifiedCallback } from './verify-core.js';
 
 /** 1 MB: the largest event request the service sends (seed 4.2 / 8). */
@@ -97,8 +97,19 @@ export interface CallbackHandlerOptions<
    * a redelivery can process the event after this.
    */
   processingTimeoutMs?: number;
-  /** Optional nonce replay store. */
-  nonceStore?: NonceStore;
+  /**
+   * Nonce replay store: a nonce already seen within twice the tolerance is refused (401
+   * `replayed_nonce`). Given, it applies to every request. Default: hooks only, in memory (this
+   * process; up to 100 000 nonces), so a hook replayed byte for byte never runs `onHook` twice
+   * here (events are deduplicated by id anyway); give a `RedisDedupeStore` to refuse replays
+   * across processes, or `false` for none.
+   */
+  nonceStore?: NonceStore | false;
+  /**
+   * The address id(s) this receiver serves: a signed request for another address (its
+   * `endpoint_id`), or one naming none, is refused with 403 `endpoint_mismatch`. Default: any.
+   */
+  endpointId?: string | readonly string[];
   toleranceSeconds?: number;
   maxBodyBytes?: number;
   /**
@@ -184,6 +195,17 @@ export function createCallbackHandlerWith<
     throw new TypeError('toleranceSeconds must be a number >= 0');
   }
   if (!(maxBodyBytes > 0)) throw new TypeError('maxBodyBytes must be a positive number');
+  const endpointId = options.endpointId;
+  if (endpointId !== undefined && !(typeof endpointId === 'string' ? endpointId !== '' : Array.isArray(endpointId) && endpointId.length > 0 && endpointId.every((e) => typeof e === 'string' && e !== ''))) {
+    throw new TypeError('endpointId must be a non-empty string (the address id), or a non-empty list of them');
+  }
+  if (options.nonceStore !== undefined && options.nonceStore !== false && typeof options.nonceStore?.claim !== 'function') {
+    throw new TypeError('nonceStore must be a store with claim(id, ttlMs) (MemoryDedupeStore, RedisDedupeStore), or false');
+  }
+  // the default replay guard: hooks only (events are deduplicated by id), this process only
+  const nonceStoreFor = (kind: string): NonceStore | undefined =>
+    options.nonceStore === false ? undefined : (options.nonceStore ?? (kind === 'hook' ? (hookNonces ??= new MemoryDedupeStore({ now: clock })) : undefined));
+  let hookNonces: NonceStore | undefined;
   if (options.inbox !== undefined) {
     if (typeof options.inbox?.append !== 'function') throw new TypeError('inbox must be an inbox (MemoryInbox, RedisInbox) with append(events)');
     if (options.onEvent) throw new TypeError('inbox and onEvent exclude each other: with an inbox, events are processed by inbox.consume(handler)');
@@ -207,20 +229,25 @@ export function createCallbackHandlerWith<
     if (method.toUpperCase() !== 'POST') return json(405, { error: 'method_not_allowed' }, { allow: 'POST' });
     if (body.byteLength > maxBodyBytes) return json(413, { error: 'body_too_large' });
 
-    // A hook must be answered within timeout_ms of its ARRIVAL: the nonce store's budget ends
-    // there too. (Read before verification only to bound a wait; nothing else trusts it.)
-    const hookDeadline = hookAnswerDeadline(body, startedAt, safetyMs);
-    const budgetMs = (): number => (hookDeadline === undefined ? storeTimeoutMs : Math.min(storeTimeoutMs, hookDeadline - clock()));
     let verified: VerifiedCallback;
+    let hookDeadline: number | undefined;
     try {
-      verified = await verifyCallbackWith({
+      // nothing of the body is read, let alone parsed, before its signature holds (seed 001 §5)
+      verified = await verifySignedWith({
         headers,
         rawBody: body,
         secrets,
         ...(options.toleranceSeconds !== undefined ? { toleranceSeconds: options.toleranceSeconds } : {}),
+        ...(endpointId !== undefined ? { endpointId } : {}),
         now: clock,
-        ...(options.nonceStore ? { nonceStore: budgeted(options.nonceStore, budgetMs, 'nonce store') } : {}),
       }, match);
+      // A hook must be answered within timeout_ms of its ARRIVAL: the nonce store's budget ends there too.
+      if (verified.kind === 'hook') hookDeadline = startedAt + hookTimeoutMsOf((verified.body as { timeout_ms?: unknown }).timeout_ms) - safetyMs;
+      const nonceStore = nonceStoreFor(verified.kind);
+      if (nonceStore) {
+        const budgetMs = hookDeadline === undefined ? storeTimeoutMs : Math.min(storeTimeoutMs, hookDeadline - clock());
+        await claimNonce(budgeted(nonceStore, () => budgetMs, 'nonce store'), verified.nonce, options.toleranceSeconds);
+      }
     } catch (err) {
       if (err instanceof CallbackVerificationError) {
         logger.warn?.('callback refused', { reason: err.reason, hint: err.hint });
@@ -496,33 +523,6 @@ const UTF8 = new TextEncoder();
 /** UTF-8 byte length of `text`. */
 function utf8Length(text: string): number {
   return UTF8.encode(text).byteLength;
-}
-
-/** Bytes of `"hook"`, searched for in a raw body before parsing it. */
-const HOOK_BYTES = UTF8.encode('"hook"');
-function containsBytes(haystack: Uint8Array, needle: Uint8Array): boolean {
-  const first = needle[0]!;
-  outer: for (let i = haystack.indexOf(first); i >= 0 && i <= haystack.length - needle.length; i = haystack.indexOf(first, i + 1)) {
-    for (let j = 1; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
-    return true;
-  }
-  return false;
-}
-
-/**
- * The answer deadline of a hook request (epoch ms: arrival + timeout_ms - safety), read from the
- * raw body before verification only to bound the store waits; undefined for anything else.
- */
-function hookAnswerDeadline(body: Uint8Array, startedAt: number, safetyMs: number): number | undefined {
-  if (!containsBytes(body, HOOK_BYTES)) return undefined; // not a hook: spare event batches a second parse
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(new TextDecoder().decode(body));
-  } catch {
-    return undefined;
-  }
-  if (parsed === null || typeof parsed !== 'object' || (parsed as { kind?: unknown }).kind !== 'hook') return undefined;
-  return startedAt + hookTimeoutMsOf((parsed as { timeout_ms?: unknown }).timeout_ms) - safetyMs;
 }
 
 /** A hook's timeout_ms as a wait: the fallback when unusable, and never beyond what a timer holds (2^31 − 1 ms: Node turns a longer one into 1 ms). */

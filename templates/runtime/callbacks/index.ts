@@ -27,11 +27,13 @@ export { signCallback, signCallbackRequest } from './sign.js';
 export type { SignCallbackOptions, SignedCallbackHeaders } from './sign.js';
 export { allow, reject, rewrite, isHookDecision, hookAnswerBody, MAX_HOOK_ANSWER_BYTES } from './decisions.js';
 export type { HookDecision } from './decisions.js';
-export { handleRawCallback, fastifyCallbackPlugin } from './frameworks.js';
-export type { RawCallbackRequest, FastifyCallbackPluginOptions } from './frameworks.js';
+export { handleRawCallback } from './frameworks.js';
+export type { RawCallbackRequest } from './frameworks.js';
+export { fastifyCallbackPlugin } from './fastify.js';
+export type { FastifyCallbackPluginOptions } from './fastify.js';
 export { DEFAULT_MAX_BODY_BYTES } from './handler.js';
 export type { CallbackHandler, CallbackHandlerOptions, EventContext, HookContext } from './handler.js';
-export { createCallbackHandler, toNodeHandler, createNodeCallbackHandler, BODY_CONSUMED_HINT } from './node.js';
+export { createCallbackHandler, toNodeHandler, createNodeCallbackHandler, callbackBodyDeadline, BODY_CONSUMED_HINT } from './node.js';
 export type { NodeCallbackHandler, NodeCallbackRequest, NodeHandlerOptions } from './node.js';
 export { MemoryDedupeStore, RedisDedupeStore, DEFAULT_DEDUPE_TTL_MS } from '../stores/dedupe-store.js';
 export type { DedupeStore, NonceStore, MemoryDedupeStoreOptions, RedisDedupeStoreOptions } from '../stores/dedupe-store.js';
@@ -40,10 +42,13 @@ export type { RedisCommandClient } from '../stores/redis-client.js';
 export { MemoryInbox } from './inbox/memory-inbox.js';
 export { RedisInbox } from './inbox/redis-inbox.js';
 export type { RedisInboxOptions } from './inbox/redis-inbox.js';
-export { DEFAULT_INBOX_RETENTION_MS, DEFAULT_VISIBILITY_TIMEOUT_MS, DEFAULT_MAX_ATTEMPTS } from './inbox/inbox-base.js';
+export { InboxDurabilityError } from './inbox/redis-durability.js';
+export type { InboxDurability, InboxDurabilityReport, WaitForPersistence } from './inbox/redis-durability.js';
+export { DEFAULT_INBOX_RETENTION_MS, DEFAULT_VISIBILITY_TIMEOUT_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_STOP_TIMEOUT_MS, InboxHandlerTimeoutError } from './inbox/inbox-base.js';
 export { truncatedRefetch } from './inbox/marks.js';
 export type {
   CallbackInbox,
+  ConsumeErrorInfo,
   ConsumeOptions,
   InboxAppendResult,
   InboxBackoff,

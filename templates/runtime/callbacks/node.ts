@@ -94,6 +94,40 @@ export function toNodeHandler(handler: CallbackHandler, options: NodeHandlerOpti
 }
 
 /**
+ * Express/Connect middleware that bounds the body read of whatever body parser comes after it on
+ * the callback route (`express.raw(…)`, NestJS's `rawBody: true` parsers), which read without a
+ * time limit: the body must have arrived `bodyTimeoutMs` after the request (default 10 s, the
+ * longest the service waits), else `408` and the connection closed; a declared length over
+ * `maxBodyBytes` (default 1 MB) is `413` and closed at once. Mount it BEFORE the parser:
+ * `app.post('/im/callbacks', callbackBodyDeadline(), express.raw({ type: () => true, limit: '1mb' }), handler)`,
+ * or in NestJS `app.use('/im/callbacks', callbackBodyDeadline())` before `app.listen()`.
+ */
+export function callbackBodyDeadline(options: NodeHandlerOptions = {}): (req: NodeCallbackRequest, res: ServerResponse, next: (err?: unknown) => void) => void {
+  const logger = options.logger ?? defaultLogger;
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  if (!(bodyTimeoutMs > 0 && bodyTimeoutMs <= 2_147_483_647)) throw new TypeError('bodyTimeoutMs must be a positive number of ms, at most 2147483647');
+  return (req, res, next) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      logger.warn?.('callback body over the size limit refused with 413', { maxBodyBytes: limit });
+      return sendAndClose(req, res, 413, '{"error":"body_too_large"}');
+    }
+    if (req.complete) return next();
+    const timer = setTimeout(() => {
+      if (req.complete) return;
+      logger.warn?.('callback body did not arrive in time; answering 408 and closing the connection', { bodyTimeoutMs });
+      if (!res.headersSent) sendAndClose(req, res, 408, '{"error":"body_timeout"}');
+      else req.socket?.destroy();
+    }, bodyTimeoutMs);
+    const done = (): void => clearTimeout(timer);
+    req.once('end', done);
+    req.once('close', done);
+    next();
+  };
+}
+
+/**
  * A Web-standard receiver, `(request: Request) => Promise<Response>`, verifying with node:crypto
  * (see `handler.ts` for what it answers). The edge entry has the same function over WebCrypto.
  */

@@ -199,11 +199,35 @@ export async function validateCallbackUrl(
   return syntax;
 }
 
-/** True for a loopback host (127/8, ::1, localhost): where the im-callbacks tools send without --allow-remote. */
+/**
+ * True for a literal loopback address (127/8, ::1, ::ffff:127.x) or the name `localhost` exactly:
+ * where the im-callbacks tools send without --allow-remote. Other names (`evil.localhost`,
+ * `localhost.` with its dot) go to the system resolver, which may answer anything: refused.
+ */
 export function isLoopbackUrl(url: URL): boolean {
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost') return true;
+  return isLoopbackIp(host);
+}
+
+function isLoopbackIp(host: string): boolean {
   if (isIP(host) === 4) return host.startsWith('127.');
-  if (isIP(host) === 6) return host === '::1' || /^::ffff:(127\.|7f)/.test(host);
+  if (isIP(host) === 6) return host === '::1' || /^::ffff:(127\.|7f)/.test(host) || /^(0{1,4}:){7}0{0,3}1$/.test(host);
   return false;
+}
+
+/**
+ * `isLoopbackUrl`, and for `localhost` every address the system resolves it to is loopback too
+ * (a hosts file may say otherwise): the check the im-callbacks tools make before they send.
+ */
+export async function isLoopbackTarget(url: URL, resolve: (host: string) => Promise<readonly ResolvedAddress[]> = defaultResolve): Promise<boolean> {
+  if (!isLoopbackUrl(url)) return false;
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (isIP(host) !== 0) return true;
+  try {
+    const addresses = await resolve(host);
+    return addresses.length > 0 && addresses.every((a) => isLoopbackIp((typeof a === 'string' ? a : a.address).toLowerCase()));
+  } catch {
+    return false;
+  }
 }

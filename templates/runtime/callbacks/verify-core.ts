@@ -32,6 +32,12 @@ export interface VerifyCallbackOptions {
   now?: number | Date | (() => number);
   /** Optional replay protection: refuses a nonce already claimed within the tolerance window. */
   nonceStore?: NonceStore;
+  /**
+   * The address id(s) this receiver serves (`X-IM-Endpoint-Id`, body `endpoint_id`, the body
+   * authoritative): a signed request for another address, or naming none, is refused
+   * (`endpoint_mismatch`, 403). Default: any address.
+   */
+  endpointId?: string | readonly string[];
 }
 
 /** A header that disagrees with the (authoritative, signed) body. Reported, never fatal. */
@@ -229,10 +235,21 @@ function checkSignatureAndTime(pre: Prechecked, secretIndex: number, now: Verify
 /**
  * Verifies a callback request (seed 001 section 5 and the scheme in `signature-scheme.ts`) and
  * returns the parsed body. Order: headers well-formed → signature (constant time, over the raw
- * bytes) → timestamp tolerance → nonce replay → body parsed. Throws `CallbackVerificationError`.
+ * bytes) → timestamp tolerance → body parsed (never before the signature holds, whatever the
+ * bytes hold) → endpoint id → nonce replay. Throws `CallbackVerificationError`.
  * `match` computes the HMAC (node:crypto or WebCrypto).
  */
 export async function verifyCallbackWith<R extends CallbackRequestBase = CallbackRequest>(
+  options: VerifyCallbackOptions,
+  match: SignatureMatcher,
+): Promise<VerifiedCallback<R>> {
+  const verified = await verifySignedWith<R>(options, match);
+  if (options.nonceStore) await claimNonce(options.nonceStore, verified.nonce, options.toleranceSeconds);
+  return verified;
+}
+
+/** Every check of `verifyCallbackWith` but the nonce store's (the handler claims the nonce within its own budget). */
+export async function verifySignedWith<R extends CallbackRequestBase = CallbackRequest>(
   options: VerifyCallbackOptions,
   match: SignatureMatcher,
 ): Promise<VerifiedCallback<R>> {
@@ -241,19 +258,20 @@ export async function verifyCallbackWith<R extends CallbackRequestBase = Callbac
   // node:crypto answers synchronously: no await (a microtask turn) for a plain number.
   const secretIndex = typeof matched === 'number' ? matched : await matched;
   const { timestamp, skewSeconds } = checkSignatureAndTime(pre, secretIndex, options.now);
+  return finish<R>(pre, secretIndex, timestamp, skewSeconds, options.endpointId);
+}
 
-  if (options.nonceStore) {
-    const ttlMs = Math.ceil(2 * (Number.isFinite(pre.tolerance) ? pre.tolerance : 86_400) * 1000) + 1000;
-    const fresh = await options.nonceStore.claim(`nonce:${pre.nonce.toLowerCase()}`, ttlMs);
-    if (!fresh) {
-      fail(
-        'replayed_nonce',
-        'X-IM-Nonce was already seen within the tolerance window',
-        'The service sends a fresh nonce on every send, including retries: this request is a replay.',
-      );
-    }
+/** Claims a verified request's nonce for twice the tolerance window; a nonce seen before is refused (`replayed_nonce`). */
+export async function claimNonce(store: NonceStore, nonce: string, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS): Promise<void> {
+  const ttlMs = Math.ceil(2 * (Number.isFinite(toleranceSeconds) ? toleranceSeconds : 86_400) * 1000) + 1000;
+  const fresh = await store.claim(`nonce:${nonce.toLowerCase()}`, ttlMs);
+  if (!fresh) {
+    fail(
+      'replayed_nonce',
+      'X-IM-Nonce was already seen within the tolerance window',
+      'The service sends a fresh nonce on every send, including retries: this request is a replay.',
+    );
   }
-  return finish<R>(pre, secretIndex, timestamp, skewSeconds);
 }
 
 /**
@@ -270,11 +288,11 @@ export function verifyCallbackSyncWith<R extends CallbackRequestBase = CallbackR
   const pre = precheck(options);
   const secretIndex = match(pre.secrets, pre.timestampHeader, pre.nonce, pre.bytes, pre.candidates);
   const { timestamp, skewSeconds } = checkSignatureAndTime(pre, secretIndex, options.now);
-  return finish<R>(pre, secretIndex, timestamp, skewSeconds);
+  return finish<R>(pre, secretIndex, timestamp, skewSeconds, options.endpointId);
 }
 
-/** Parses the (now trusted) body and reconciles it with the headers. */
-function finish<R extends CallbackRequestBase>(pre: Prechecked, secretIndex: number, timestamp: number, skewSeconds: number): VerifiedCallback<R> {
+/** Parses the (now trusted) body and reconciles it with the headers; refuses another address's request when `expectedEndpoint` is given. */
+function finish<R extends CallbackRequestBase>(pre: Prechecked, secretIndex: number, timestamp: number, skewSeconds: number, expectedEndpoint: string | readonly string[] | undefined): VerifiedCallback<R> {
   const { headers, bytes, nonce } = pre;
   let body: unknown;
   try {
@@ -302,6 +320,13 @@ function finish<R extends CallbackRequestBase>(pre: Prechecked, secretIndex: num
   }
   const requestId = pick(disagreements, headers.requestId, 'requestId', record, 'request_id');
   const endpointId = pick(disagreements, headers.endpointId, 'endpointId', record, 'endpoint_id');
+  if (expectedEndpoint !== undefined && !(endpointId !== undefined && (typeof expectedEndpoint === 'string' ? endpointId === expectedEndpoint : expectedEndpoint.includes(endpointId)))) {
+    fail(
+      'endpoint_mismatch',
+      endpointId === undefined ? 'The request names no address (endpoint_id)' : 'The request is for another address (endpoint_id differs from endpointId)',
+      'This receiver serves only the address(es) in its endpointId option: a request signed for another address is not for it. Check the URL configured for each address in the console, and endpointId.',
+    );
+  }
   const hook = kind === 'hook' ? pick(disagreements, headers.hook, 'hook', record, 'hook') : undefined;
 
   const result: VerifiedCallback<R> = {

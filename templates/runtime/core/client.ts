@@ -43,6 +43,8 @@ async function loadValidator(op: OperationSpec): Promise<RequestValidator> {
 interface Session {
   tokens: TokenManager;
   gate: QuotaGate;
+  /** The pause of this session's token exchanges after a 429 to one (exchanges are limited per source IP). */
+  exchangeGate: QuotaGate;
   /** Absent when the new client has a rateLimit of its own (it still shares the gate). */
   quota: QuotaControl | undefined;
   redactor: SecretRedactor;
@@ -76,6 +78,7 @@ export class ImLeanCore {
   readonly #tokens: TokenManager;
   readonly #runtime: RuntimeContext;
   readonly #gate: QuotaGate;
+  readonly #exchangeGate: QuotaGate;
   readonly #quota: QuotaControl | undefined;
   readonly #state: Session['state'];
 
@@ -106,13 +109,15 @@ export class ImLeanCore {
       logger: this.#logger,
     });
     this.#gate = shared?.gate ?? new QuotaGate(config.now, config.sleep);
+    this.#exchangeGate = shared?.exchangeGate ?? new QuotaGate(config.now, config.sleep, 'exchange');
     this.#quota = shared?.quota ?? features.quota?.create({
-      gate: this.#gate, store: config.quotaStore, rateLimit: config.rateLimit, now: config.now, sleep: config.sleep, logger: this.#logger,
+      gate: this.#gate, exchangeGate: this.#exchangeGate, hostName: config.hostName, store: config.quotaStore, rateLimit: config.rateLimit, now: config.now, sleep: config.sleep, logger: this.#logger,
     }, config);
     this.#runtime = {
       send: this.#config.send,
       logger: this.#logger,
       gate: this.#gate,
+      exchangeGate: this.#exchangeGate,
       quota: this.#quota,
       redactor: this.#redactor,
       now: config.now,
@@ -147,7 +152,7 @@ export class ImLeanCore {
     if (overrides.orgName !== undefined || overrides.appName !== undefined) delete merged.appKey;
     for (const [name, value] of Object.entries(overrides)) if (value !== undefined) (merged as unknown as Record<string, unknown>)[name] = value;
     const ownSession = IDENTITY_OPTIONS.some((name) => overrides[name] !== undefined && overrides[name] !== this.#options[name]);
-    const session: Session = { tokens: this.#tokens, gate: this.#gate, quota: overrides.rateLimit === undefined ? this.#quota : undefined, redactor: this.#redactor, state: this.#state };
+    const session: Session = { tokens: this.#tokens, gate: this.#gate, exchangeGate: this.#exchangeGate, quota: overrides.rateLimit === undefined ? this.#quota : undefined, redactor: this.#redactor, state: this.#state };
     const Ctor = this.constructor as new (options: ClientOptions) => this;
     // one pool of connections for the clients derived with the same transport options
     const sameTransport = TRANSPORT_OPTIONS.every((name) => overrides[name] === undefined || overrides[name] === this.#options[name]);

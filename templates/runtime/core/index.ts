@@ -30,6 +30,7 @@ export {
   RateLimitWaitError,
   RateLimitedError,
   ResponseTooLargeError,
+  StoreError,
   TenantUnavailableError,
   TimeoutError,
   UnauthenticatedError,

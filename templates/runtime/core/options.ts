@@ -159,6 +159,8 @@ export interface RuntimeInternals {
   sleep?: Sleep | undefined;
   /** Replaces Date.now (token expiry, deadlines, pauses). */
   now?: (() => number) | undefined;
+  /** Replaces this host's name, the key of the token exchange pacing (tests stand for two hosts in one process). */
+  hostName?: string | undefined;
 }
 
 /** Options of one call (the last argument of every method); each overrides the client's own. */

@@ -13,6 +13,9 @@
  *   section 8, per source IP), keyed by host name in the quota store; without a store each
  *   client session paces its own (a process-wide default would make every extra client of a
  *   process, in tests too, wait for the others' exchanges; share one MemoryQuotaStore instead).
+ *   A 429 to a token exchange closes that host's exchange pacing (a gate under the pacing key)
+ *   for its Retry-After, never the application's gate: the limit is per source IP, and the other
+ *   hosts' exchanges and every call holding a valid App Token go on.
  * - Counters per client, added to the store's totals for the fleet.
  * - A store that fails or does not answer within its budget is left alone for
  *   STORE_RETRY_MS: the client limits on its own (fallbackPerSecond) and keeps its own gate.
@@ -129,6 +132,11 @@ function thisHost(): Promise<string> {
   return hostName;
 }
 
+/** The store key of a host's exchange pacing (its gate is `<key>:gate`, on the same Cluster slot). */
+export function exchangePaceKey(host: string): string {
+  return `im-openapi:exchange-pace:v1:{${host.replace(/[{}]/g, '_')}}`;
+}
+
 interface Waiter {
   resolve(): void;
   reject(err: unknown): void;
@@ -136,6 +144,10 @@ interface Waiter {
 
 export interface QuotaControlOptions {
   gate: QuotaGate;
+  /** The local pause of this session's token exchanges (the fleet's is read into it). */
+  exchangeGate: QuotaGate;
+  /** This host's name (default os.hostname()): the key of the exchange pacing. */
+  hostName?: string | undefined;
   store: QuotaStore | undefined;
   rateLimit: ResolvedRateLimit | undefined;
   key: string;
@@ -266,15 +278,43 @@ export class QuotaControl {
     this.countWait(this.#o.now() - started);
   }
 
+  #exchangeKey(): Promise<string> | string {
+    const given = this.#o.hostName;
+    return given !== undefined ? exchangePaceKey(given) : thisHost().then(exchangePaceKey);
+  }
+
+  /** Brings this host's exchange pause (closed by a 429 to any of its processes' exchanges) into the local exchange gate. */
+  async readExchangeGate(): Promise<void> {
+    const store = this.#sharedStore();
+    if (!store) return;
+    const key = await this.#exchangeKey();
+    try {
+      const ms = await store.sync(key, `${key}:gate`);
+      if (ms > 0) this.#o.exchangeGate.pauseUntil(this.#o.now() + ms);
+    } catch (err) {
+      this.#storeFailed(err);
+    }
+  }
+
+  /** A 429 answered a token exchange: pause this host's exchanges (every process of it, through the store), never the calls. */
+  exchangeRateLimited(ms: number): void {
+    this.count('rateLimited');
+    const store = this.#sharedStore();
+    if (!store) return;
+    void Promise.resolve(this.#exchangeKey())
+      .then((key) => store.closeGate(`${key}:gate`, Math.min(ms, MAX_PAUSE_MS)))
+      .catch((err: unknown) => this.#storeFailed(err));
+  }
+
   /** Waits for a token exchange slot of this host (120 a minute per source IP). */
   async paceExchange(operationId: string, scope: CallScope): Promise<void> {
-    const key = `im-openapi:exchange-pace:v1:{${await thisHost()}}`;
+    const key = await this.#exchangeKey();
     const budgetMs = Math.min(this.#o.rateLimit?.maxWaitMs ?? 60_000, scope.remainingMs() ?? Infinity);
     const store = this.#sharedStore();
     let r: Reservation | undefined;
     if (store) {
       try {
-        r = await store.reserve(key, EXCHANGE_RATE, budgetMs, this.#gateKey);
+        r = await store.reserve(key, EXCHANGE_RATE, budgetMs, `${key}:gate`);
       } catch (err) {
         this.#storeFailed(err);
       }

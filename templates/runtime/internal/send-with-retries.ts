@@ -1,7 +1,9 @@
 /**
  * The attempt loop of one call (internal, unstable): quota gate → token → attempt → decide.
  * Resends follow the operation's retry class (see `retry.ts`); a 401 unauthenticated gets one
- * re-exchange and one resend; a 429 closes the client-wide quota gate for its Retry-After wait.
+ * re-exchange and one resend; a 429 closes the client-wide quota gate for its Retry-After wait,
+ * except a 429 to the token exchange, which pauses only this host's exchanges (their own gate and,
+ * with a quota store, the host's exchange pacing shared by its processes).
  */
 import type { OperationSpec } from '../operation.js';
 import {
@@ -40,6 +42,11 @@ export interface RuntimeContext {
   send: Transport;
   logger: SafeLogger;
   gate: QuotaGate;
+  /**
+   * The pause of token exchanges after a 429 to one: the service limits exchanges per source IP
+   * (REST seed section 8), so such a 429 pauses this host's exchanges, never the calls.
+   */
+  exchangeGate: QuotaGate;
   /** The fleet side of the quota: shared gate, rate limit, exchange pacing, counters. */
   quota?: QuotaControl | undefined;
   redactor: SecretRedactor;
@@ -117,7 +124,24 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
         throw scope.endError();
       }
     }
-    if (rt.quota && op.isTokenExchange) await rt.quota.paceExchange(op.id, scope);
+    if (op.isTokenExchange) {
+      await rt.quota?.readExchangeGate();
+      const paused = rt.exchangeGate.remainingMs();
+      if (paused > rt.maxRetryAfterMs) {
+        rt.quota?.count('throttled');
+        throw rt.exchangeGate.notSentError(op.id, scope.attempts, rt.maxRetryAfterMs);
+      }
+      if (paused > 0) {
+        rt.logger.debug(`${op.id} waits ${paused} ms: this host's token exchanges are paused by an earlier 429 to one`);
+        try {
+          rt.quota?.countWait(await rt.exchangeGate.wait(scope.signal));
+        } catch {
+          throw scope.endError();
+        }
+        continue;
+      }
+      await rt.quota?.paceExchange(op.id, scope);
+    }
     let token: string | undefined;
     if (op.auth) {
       try {
@@ -217,18 +241,23 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
     if (status === 429) {
       // No (usable) Retry-After: back off as after a failure, but never less than half a second.
       const wait = retryAfterMs ?? Math.max(500, backoffDelayMs(resends + 1, rt.random));
-      rt.quota?.rateLimited(retryAfterMs ?? wait);
+      // The token exchange is limited per source IP (REST seed section 8): its 429 pauses this
+      // host's exchanges only; calls holding a valid App Token go on. (Were it the application's
+      // quota instead, the next REST call's own 429 closes the application's gate.)
+      const gate = op.isTokenExchange ? rt.exchangeGate : rt.gate;
+      if (op.isTokenExchange) rt.quota?.exchangeRateLimited(retryAfterMs ?? wait);
+      else rt.quota?.rateLimited(retryAfterMs ?? wait);
       if (retryAfterMs !== undefined && retryAfterMs > rt.maxRetryAfterMs) {
-        rt.gate.pauseUntil(rt.now() + retryAfterMs);
+        gate.pauseUntil(rt.now() + retryAfterMs);
         throw errorFromResponse(status, bodyText, resHeaders, { ...ctx, hint: `Retry-After asks for ${retryAfterMs} ms, more than maxRetryAfterMs (${rt.maxRetryAfterMs} ms); not waiting. Retry after retryAfterMs, or raise maxRetryAfterMs.` });
       }
-      rt.gate.pauseUntil(rt.now() + wait);
+      gate.pauseUntil(rt.now() + wait);
       if (resends >= call.maxRetries) {
         throw errorFromResponse(status, bodyText, resHeaders, { ...ctx, hint: `Rate limited; gave up after ${attempt} attempt(s) (maxRetries ${call.maxRetries}). Retry after retryAfterMs, or lower the call rate.` });
       }
       if (request.oneShot) throw wireOf(op).notReplayable(error);
       resends += 1;
-      rt.logger.debug(`${op.id} rate limited; every call of this client waits ${wait} ms (resend ${resends}/${call.maxRetries})`);
+      rt.logger.debug(`${op.id} rate limited; ${op.isTokenExchange ? "this host's token exchanges wait" : 'every call of this client waits'} ${wait} ms (resend ${resends}/${call.maxRetries})`);
       if (scope.wouldPassDeadline(wait)) throw scope.endError(error);
       continue;
     }

@@ -4,7 +4,7 @@
  * adapters for node-redis and ioredis.
  */
 
-import type { RedisCommandClient } from './redis-client.js';
+import { storeClient, type RedisCommandClient } from './redis-client.js';
 
 export const DEFAULT_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -131,7 +131,7 @@ export class RedisDedupeStore implements DedupeStore {
   readonly #prefix: string;
 
   constructor(options: RedisDedupeStoreOptions) {
-    this.#client = options.client;
+    this.#client = storeClient(options.client);
     this.#prefix = options.prefix ?? 'im:callbacks:';
   }
 

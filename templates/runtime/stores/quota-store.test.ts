@@ -179,6 +179,52 @@ describe('Redis stopped mid-run (issue 20)', () => {
   }, 20_000);
 });
 
+describe('issue 28 item 3: a 429 to a token exchange pauses that host\'s exchanges, never the fleet\'s calls', () => {
+  it("host A's exchange answered 429 (Retry-After 1800): host B's calls go on, A's other processes do not exchange, a REST 429 still closes the fleet gate", async () => {
+    let refuseExchange = true;
+    let refuseCall = false;
+    const svc = await startFakeService({
+      token: (_req, n) => (refuseExchange ? ((refuseExchange = false), apiError(429, 'rate_limited', undefined, { 'retry-after': '1800' })) : { status: 200, body: { access_token: `tok-${n}`, expires_in: 3600 } }),
+      handle: () => (refuseCall ? ((refuseCall = false), apiError(429, 'rate_limited', undefined, { 'retry-after': '1' })) : { status: 200, body: {} }),
+    });
+    const shared = (host: string) => makeClient(svc.baseUrl, { quotaStore: new RedisQuotaStore({ client: fromNodeRedis(redis), prefix: `x28-${n}:` }), internals: { hostName: host } });
+    n++;
+    const hostB = shared('host-b');
+    refuseExchange = false;
+    await hostB.request(ops.usersGet, { username: 'warm' }); // B holds a valid App Token
+    refuseExchange = true;
+    const hostA = shared('host-a');
+    const first = await hostA.request(ops.usersGet, { username: 'a' }).catch((e: unknown) => e);
+    expect((first as { status?: number }).status).toBe(429); // A's exchange: Retry-After 1800 s, over maxRetryAfterMs
+    await new Promise((r) => setTimeout(r, 150)); // past the fleet gate's read interval (GATE_CACHE_MS)
+    // Before: B's next call failed unsent with RateLimitPausedError (… 1799409 ms): the app-wide gate was closed.
+    const exchangesBefore = svc.exchanges.length;
+    await expect(hostB.request(ops.usersGet, { username: 'b' })).resolves.toBeDefined(); // reads the fleet gate in the background
+    await new Promise((r) => setTimeout(r, 150));
+    const second = await hostB.request(ops.usersGet, { username: 'b1' }).then(() => 'sent', (e: Error) => e.message);
+    expect(second).toBe('sent');
+    expect(hostB.rateLimit.remainingMs).toBe(0);
+    // another process of host A (its own client, the same store) does not send an exchange the service would refuse
+    const hostA2 = shared('host-a');
+    const refused = await hostA2.request(ops.usersGet, { username: 'a2' }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ name: 'RateLimitPausedError', gate: 'exchange', sent: false });
+    expect((refused as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(1_700_000);
+    expect(svc.exchanges.length).toBe(exchangesBefore);
+    // host C (another IP) exchanges as usual
+    const hostC = shared('host-c');
+    await expect(hostC.request(ops.usersGet, { username: 'c' })).resolves.toBeDefined();
+    // a 429 to a REST call keeps closing the application's gate for every process
+    refuseCall = true;
+    const b2 = hostB.request(ops.usersGet, { username: 'b2' });
+    await new Promise((r) => setTimeout(r, 300));
+    await hostC.request(ops.usersGet, { username: 'c2' }); // starts the read of the fleet gate
+    await new Promise((r) => setTimeout(r, 100));
+    await hostC.request(ops.usersGet, { username: 'c3' }); // goes by it: waits for the rest of the 1 s pause
+    expect(hostC.rateLimit.metrics.waited).toBeGreaterThanOrEqual(1);
+    await b2;
+  }, 20_000);
+});
+
 const INCR_BY = "return redis.call('INCRBY', KEYS[1], ARGV[1])";
 
 function recorded(): { sent: string[]; command: (args: string[]) => Promise<unknown> } {

@@ -3,6 +3,7 @@
  * reply. The package has no Redis dependency; adapters turn node-redis and ioredis clients
  * into this shape. (Shared by the callback dedupe store and the App Token store.)
  */
+import { asStoreError } from '../core/errors.js';
 
 /** The one thing the Redis stores need: send a command, get the reply. */
 export interface RedisCommandClient {
@@ -24,6 +25,26 @@ export function fromIoredis(client: {
     command: ([name, ...rest]) => {
       if (!name) return Promise.reject(new TypeError('empty Redis command'));
       return client.call(name, ...rest);
+    },
+  };
+}
+
+/**
+ * `client` as the stores use it: a command that fails (a Redis error reply, a closed client, a
+ * refused connection) rejects with a `StoreError` naming the command, the client's own error as
+ * its `cause`, so every store failure a caller sees is an `ImError`. Every Redis store wraps the
+ * client it is given with this once (the one seam between a Redis client and the stores).
+ */
+export function storeClient(client: RedisCommandClient): RedisCommandClient {
+  return {
+    command: (args) => {
+      let reply: Promise<unknown>;
+      try {
+        reply = client.command(args);
+      } catch (err) {
+        return Promise.reject(asStoreError(err, `Redis ${args[0] ?? 'command'}`));
+      }
+      return Promise.resolve(reply).catch((err: unknown) => Promise.reject(asStoreError(err, `Redis ${args[0] ?? 'command'}`)));
     },
   };
 }

@@ -19,7 +19,7 @@
  * Keys: `<prefix>…` as the client names them (application or host, never a secret).
  */
 import type { RateSpec } from '../internal/gcra.js';
-import { evalScript, randomOwner, replyText, type RedisCommandClient } from './redis-client.js';
+import { evalScript, randomOwner, replyText, storeClient, type RedisCommandClient } from './redis-client.js';
 import { COUNTER_NAMES, zeroCounters, type QuotaCounters, type QuotaReservation, type QuotaStore } from './quota-store.js';
 import { withStoreBudget } from './store-budget.js';
 
@@ -79,7 +79,7 @@ export class RedisQuotaStore implements QuotaStore {
     if (!options || typeof options.client?.command !== 'function') {
       throw new TypeError('RedisQuotaStore needs { client } with command(args): use fromNodeRedis(client) or fromIoredis(client).');
     }
-    this.#client = options.client;
+    this.#client = storeClient(options.client);
     this.#prefix = options.prefix ?? '';
     this.#commandTimeoutMs = Math.max(1, options.commandTimeoutMs ?? 1_000);
   }

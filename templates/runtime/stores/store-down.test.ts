@@ -124,3 +124,47 @@ describe('a custom token store that never answers (any store, not only Redis)', 
     expect(log).toMatch(/token store deleteIf did not answer within 100 ms/);
   });
 });
+
+describe('issue 28 item 8: every store failure is an ImError (StoreError / StoreTimeoutError)', () => {
+  it('fleetMetrics() on a stalled Redis, and each Redis store on a closed client, reject with ImErrors naming the call', async () => {
+    const { ImError, StoreError } = await import('../core/errors.js');
+    const { RedisQuotaStore } = await import('./redis-quota-store.js');
+    const { RedisDedupeStore } = await import('./dedupe-store.js');
+    const { RedisInbox } = await import('../callbacks/inbox/redis-inbox.js');
+    const own = await startRedisServer();
+    const redis = createClient({ url: own.url, socket: { reconnectStrategy: () => 100 } });
+    redis.on('error', () => undefined);
+    await redis.connect();
+    const svc = await startFakeService({});
+    try {
+      const quotaStore = new RedisQuotaStore({ client: fromNodeRedis(redis), commandTimeoutMs: 100 });
+      const im = makeClient(svc.baseUrl, { quotaStore });
+      own.pause();
+      const timedOut = await im.rateLimit.fleetMetrics().catch((e: unknown) => e);
+      own.resume();
+      expect(timedOut).toBeInstanceOf(StoreTimeoutError);
+      expect(timedOut).toBeInstanceOf(StoreError);
+      expect(timedOut).toBeInstanceOf(ImError);
+      expect((timedOut as StoreTimeoutError).what).toMatch(/^Redis /);
+      // a closed client: node-redis throws its own ClientClosedError; the stores hand out StoreErrors
+      await redis.close();
+      const failures = await Promise.all([
+        new RedisQuotaStore({ client: fromNodeRedis(redis) }).counters('k').catch((e: unknown) => e),
+        new RedisTokenStore({ client: fromNodeRedis(redis) }).get('k').catch((e: unknown) => e),
+        new RedisDedupeStore({ client: fromNodeRedis(redis) }).claim('k', 1000).catch((e: unknown) => e),
+        new RedisInbox({ client: fromNodeRedis(redis), durability: 'off' }).stats().catch((e: unknown) => e),
+        new RedisInbox({ client: fromNodeRedis(redis), durability: 'off' }).append([{ id: 'e1', type: 't', data: {} } as never]).catch((e: unknown) => e),
+      ]);
+      for (const err of failures) {
+        expect(err).toBeInstanceOf(StoreError);
+        expect(err).toBeInstanceOf(ImError);
+        expect((err as Error).message).toMatch(/^Redis \w+ failed \(.*closed/i);
+        expect((err as Error).cause).toBeInstanceOf(Error);
+      }
+    } finally {
+      await svc.close();
+      own.resume();
+      await own.stop();
+    }
+  });
+});

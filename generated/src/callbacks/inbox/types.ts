@@ -60,7 +60,7 @@ export interface InboxContext {
   eventId: string;
   /** 1 on the first hand-off; counts failed runs and runs cut by a worker's death. */
   attempt: number;
-  /** Aborted when the worker stops; finish or throw (a throw is retried later). */
+  /** Aborted when the worker stops or the run passes `handlerTimeoutMs`; finish or throw (a throw is retried later). */
   signal: AbortSignal;
   /**
    * Set when the event arrived with `truncated: true`: list-like and content fields were dropped,
@@ -94,16 +94,42 @@ export interface InboxBackoff {
 export interface ConsumeOptions {
   /** Events run at once by this worker. Default 1. */
   concurrency?: number;
-  /** Abort to stop: no new event is taken, in-flight ones finish, then `consume` resolves. */
+  /** Abort to stop: no new event is taken, in-flight ones finish (within `stopTimeoutMs`), then `consume` resolves. */
   signal?: AbortSignal;
   /** Runs (including runs cut by a worker's death) before an event goes to the dead letters. Default 5. */
   maxAttempts?: number;
   backoff?: InboxBackoff;
   /** Worker name, unique per live worker. Default a random one. */
   consumer?: string;
+  /**
+   * Longest run of the handler for one event, in ms: past it the run counts as a failed attempt
+   * (retried with backoff, dead-lettered after maxAttempts), its slot is freed and `context.signal`
+   * aborts; a commit it sends later answers `'lost'`. Must be below the inbox's
+   * `visibilityTimeoutMs`. Default 80 % of it (24 s of the default 30 s).
+   */
+  handlerTimeoutMs?: number;
+  /**
+   * After `signal` aborts: how long in-flight runs may finish (their signal is aborted) before they
+   * are cut (counted as a failed run, the event handed to another worker at once) and reported
+   * (`onError` with `stuck: true`, an `InboxHandlerTimeoutError` of phase 'stop'). `consume` resolves at most this + 1 s after
+   * the abort, whatever the handlers or the store do. Default 10 000 ms.
+   */
+  stopTimeoutMs?: number;
   /** Where handler failures are reported (the error text, never the event data). */
-  onError?: (error: unknown, info: { eventId: string; attempt: number; dead: boolean }) => void;
+  onError?: (error: unknown, info: ConsumeErrorInfo) => void;
 }
+
+export interface ConsumeErrorInfo {
+  eventId: string;
+  attempt: number;
+  /** The event went to the dead letters. */
+  dead: boolean;
+  /** The run passed `handlerTimeoutMs` (the error is an `InboxHandlerTimeoutError`). */
+  timedOut?: boolean;
+  /** The run was still going when the stop's `stopTimeoutMs` ran out. */
+  stuck?: boolean;
+}
+
 
 export interface InboxDeadLetter<E extends CallbackEvent = CallbackEvent> {
   eventId: string;
@@ -164,7 +190,7 @@ export interface InboxOptions {
 export interface CallbackInbox<E extends CallbackEvent = CallbackEvent> {
   /** Stores the events durably, deduplicated by id; resolves only once they are stored. */
   append(events: readonly E[]): Promise<InboxAppendResult>;
-  /** Runs workers until `options.signal` aborts; resolves after the in-flight events finished. */
+  /** Runs workers until `options.signal` aborts; resolves after the in-flight events finished or were cut (`stopTimeoutMs`). */
   consume(handler: InboxHandler<E>, options?: ConsumeOptions): Promise<void>;
   stats(): Promise<InboxStats>;
   deadLetters(limit?: number): Promise<InboxDeadLetter<E>[]>;

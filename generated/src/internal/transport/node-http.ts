@@ -68,6 +68,19 @@ export function builtins(): Builtins {
   };
 }
 
+/**
+ * What a proxy tunnel's `createConnection` learns of the attempt it opens a tunnel for, handed in
+ * the request options under this symbol (Node copies them through the agent): the CONNECT gets
+ * no longer than the attempt's timeout and is destroyed when the attempt ends first.
+ */
+export const TUNNEL_ATTEMPT: unique symbol = Symbol('im-openapi.tunnel-attempt');
+export interface TunnelAttempt {
+  /** The attempt's timeout in ms. */
+  timeoutMs: number;
+  /** Calls `onEnd` once when the attempt settles (at once if it has). */
+  onEnd(onEnd: () => void): void;
+}
+
 /** An agent as the node transport takes it: an `http.Agent` or `https.Agent` (or a subclass, e.g. a proxy agent). */
 export type NodeAgent = Http.Agent;
 
@@ -108,6 +121,7 @@ export function nodeTransport(options: NodeTransportOptions): Transport {
     protocol: origin.protocol,
     // Our own agent only: a user's agent may still set headers on the request (an http proxy agent does)
     hostHeader: options.agent || options.makeAgent ? undefined : origin.host,
+    tunnel: options.agent === undefined && options.makeAgent !== undefined,
   };
   return (req) => {
     if (req.signal.aborted) return Promise.resolve({ kind: 'ended', cause: req.signal.reason });
@@ -128,6 +142,8 @@ interface Target {
    * Node then writes them as given, with no setHeader per header (~2 µs of CPU per call).
    */
   hostHeader: string | undefined;
+  /** The agent opens CONNECT tunnels: each request tells it its attempt (TUNNEL_ATTEMPT). */
+  tunnel: boolean;
 }
 
 /** Read-only, case-insensitive view of Node's (already lower-cased) header object. */
@@ -172,6 +188,8 @@ class NodeAttempt {
   #cut = false;
   #status = 0;
   #headers: NodeResponseHeaders | undefined;
+  /** Called once when the attempt settles (a proxy tunnel still being opened gives up). */
+  #onSettled: (() => void) | undefined;
 
   constructor(t: Target, a: AttemptRequest, resolve: (o: AttemptOutcome) => void) {
     this.#t = t;
@@ -215,7 +233,9 @@ class NodeAttempt {
     if (path === undefined) return this.#fail(Object.assign(new Error(`the node transport of ${t.prefix} was asked for another origin`), { code: 'ERR_INVALID_URL' }));
     let req: Http.ClientRequest;
     try {
-      req = t.request({ protocol: t.protocol, hostname: t.hostname, port: t.port, path, method: a.method, headers: t.hostHeader === undefined ? headers : flatHeaders(headers, t.hostHeader), agent: t.agent });
+      const options: Http.RequestOptions & { [TUNNEL_ATTEMPT]?: TunnelAttempt } = { protocol: t.protocol, hostname: t.hostname, port: t.port, path, method: a.method, headers: t.hostHeader === undefined ? headers : flatHeaders(headers, t.hostHeader), agent: t.agent };
+      if (t.tunnel) options[TUNNEL_ATTEMPT] = { timeoutMs: a.timeoutMs, onEnd: (onEnd) => (this.#done ? onEnd() : (this.#onSettled = onEnd)) };
+      req = t.request(options);
     } catch (err) {
       // e.g. a header value Node refuses: reported as any failure to send, never thrown
       return this.#fail(err);
@@ -380,6 +400,7 @@ class NodeAttempt {
       this.#req?.destroy();
       void this.#uploading?.cancel().catch(() => undefined);
     }
+    this.#onSettled?.();
     this.#resolve(outcome);
   }
 }

@@ -4,12 +4,14 @@
  * An engine supplies only the storage steps (`take`, `settle`, `fail`, `peekMark`), each of
  * which it makes atomic: in Redis a single command or Lua script, in memory a synchronous block.
  */
+import { ImError } from '../../core/errors.js';
 import { errorText } from '../errors.js';
 import type { CallbackEvent } from '../types.js';
 import { isNewerMark, orderingPlan, truncationOf, truncatedRefetch } from './marks.js';
 import type { EncodedMark, GuardPlan, OrderingPlan } from './marks.js';
 import type {
   CallbackInbox,
+  ConsumeErrorInfo,
   ConsumeOptions,
   InboxAppendResult,
   InboxCommitOutcome,
@@ -24,6 +26,37 @@ import type {
 export const DEFAULT_INBOX_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 export const DEFAULT_VISIBILITY_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_ATTEMPTS = 5;
+/** Default handler deadline: this share of the visibility timeout (24 s of the default 30 s), so a run is cut before another worker may take its event. */
+const DEFAULT_HANDLER_SHARE = 0.8;
+/** Default wait for in-flight runs after a stop, before they are cut. */
+export const DEFAULT_STOP_TIMEOUT_MS = 10_000;
+/** After a stop's cut, the longest wait for the store to take the cut runs back. */
+const STOP_GRACE_MS = 1_000;
+/** A signal that never aborts (sleeps that only time can end). */
+const NEVER = new AbortController().signal;
+
+/**
+ * A handler run was cut: it passed `handlerTimeoutMs` (`phase: 'deadline'`) or was still running
+ * `stopTimeoutMs` after the worker was stopped (`phase: 'stop'`). The run counts as a failed
+ * attempt (retried with backoff; after a stop, by another worker at once) and its signal is
+ * aborted; whatever the handler does later is ignored, and its `commit` answers `'lost'`.
+ */
+export class InboxHandlerTimeoutError extends ImError {
+  readonly eventId: string;
+  readonly attempt: number;
+  /** The deadline (phase 'deadline') or how long it had run (phase 'stop'), in ms. */
+  readonly timeoutMs: number;
+  readonly phase: 'deadline' | 'stop';
+  constructor(eventId: string, attempt: number, timeoutMs: number, phase: 'deadline' | 'stop') {
+    super(phase === 'deadline'
+      ? `inbox handler did not finish event ${eventId} (attempt ${attempt}) within handlerTimeoutMs (${timeoutMs} ms): the run counts as failed and the event is retried`
+      : `inbox handler was still running event ${eventId} (attempt ${attempt}, ${timeoutMs} ms) when the stop's stopTimeoutMs ran out: the run counts as failed and the event goes to another worker`);
+    this.eventId = eventId;
+    this.attempt = attempt;
+    this.timeoutMs = timeoutMs;
+    this.phase = phase;
+  }
+}
 const MAX_TIMER_MS = 2_147_483_647;
 
 /** An event handed to one worker. `attempt` counts this run. */
@@ -61,6 +94,21 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/** What every run of one `consume` shares. */
+interface RunSettings<E extends CallbackEvent> {
+  handler: InboxHandler<E>;
+  consumer: string;
+  maxAttempts: number;
+  handlerTimeoutMs: number;
+  /** Aborts when the worker stops. */
+  stopper: AbortController;
+  stop: AbortSignal;
+  /** When a failed run's event is due again (exponential backoff, ±20 %). */
+  retryAt(attempt: number): number;
+  /** onError, never throwing. */
+  report(err: unknown, info: ConsumeErrorInfo): void;
 }
 
 export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> implements CallbackInbox<E> {
@@ -102,101 +150,189 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     if (!(Number.isSafeInteger(concurrency) && concurrency >= 1 && concurrency <= 10_000)) {
       throw new TypeError('concurrency must be an integer from 1 to 10000');
     }
-    const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-    if (!(Number.isSafeInteger(maxAttempts) && maxAttempts >= 1)) throw new TypeError('maxAttempts must be an integer >= 1');
-    const baseMs = checkMs('backoff.baseMs', options.backoff?.baseMs ?? 1000, 0);
-    const maxMs = checkMs('backoff.maxMs', options.backoff?.maxMs ?? 5 * 60_000, 0);
-    const consumer = options.consumer ?? `w-${Math.random().toString(36).slice(2, 10)}-${this.now().toString(36)}`;
-    if (!/^[\w.:-]{1,200}$/.test(consumer)) throw new TypeError('consumer must be 1 to 200 characters of [A-Za-z0-9_.:-]');
-    const stop = new AbortController();
+    const run = this.#runSettings(handler, options);
+    const stopTimeoutMs = checkMs('stopTimeoutMs', options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS, 0);
+    const { consumer, report, stop } = run;
     const outer = options.signal;
-    const onAbort = (): void => stop.abort();
+    const onAbort = (): void => run.stopper.abort(outer?.reason);
     if (outer?.aborted) return;
     outer?.addEventListener('abort', onAbort, { once: true });
-    const onError = options.onError;
-    const report = (err: unknown, info: { eventId: string; attempt: number; dead: boolean }): void => {
-      try {
-        onError?.(err, info);
-      } catch {
-        // a throwing onError must not stop the worker
-      }
-    };
-    const inFlight = new Set<Promise<void>>();
-
-    const run = async (c: Claimed<E>): Promise<void> => {
-      const guard = this.#ordering?.plan(c.event);
-      let superseded = false;
-      if (guard) {
-        const seen = await this.peekMark(guard.entity);
-        superseded = !isNewerMark(guard.mark, seen);
-        if (superseded && !this.#ordering!.deliverSuperseded) {
-          await this.settle(consumer, c, [], guard);
-          return;
-        }
-      }
-      let committed: Promise<InboxCommitOutcome> | undefined;
-      const truncated = truncationOf(c.event, this.#refetch);
-      const context: InboxContext = {
-        eventId: c.eventId,
-        attempt: c.attempt,
-        signal: stop.signal,
-        ...(truncated ? { truncated } : {}),
-        ...(guard ? { ordering: { entity: guard.entity, superseded } } : {}),
-        commit: (changes = []) => {
-          if (committed) return Promise.reject(new Error('commit() was already called for this event'));
-          try {
-            checkChanges(changes); // refused changes leave nothing done: commit may be called again
-          } catch (err) {
-            return Promise.reject(err);
-          }
-          committed = this.settle(consumer, c, changes, guard);
-          return committed;
-        },
-        getState: (key) => this.getState(key),
-      };
-      try {
-        await handler(c.event, context);
-        if (!committed) await this.settle(consumer, c, [], guard);
-        else await committed;
-      } catch (err) {
-        if (committed && (await committed.then(() => true, () => false))) {
-          report(err, { eventId: c.eventId, attempt: c.attempt, dead: false }); // after its commit: the event is done
-          return;
-        }
-        const dead = c.attempt >= maxAttempts;
-        const delay = Math.min(maxMs, baseMs * 2 ** Math.min(30, c.attempt - 1)) * (0.8 + Math.random() * 0.4);
-        report(err, { eventId: c.eventId, attempt: c.attempt, dead });
-        await this.fail(consumer, c, errorText(err), dead ? undefined : this.now() + Math.round(delay));
-      }
+    const stopped = new Promise<undefined>((resolve) => stop.addEventListener('abort', () => resolve(undefined), { once: true }));
+    /** Runs in flight, each with the way to cut it (its deadline, or the end of a stop). */
+    const inFlight = new Map<Promise<void>, { cut: (why: 'deadline' | 'stop') => void }>();
+    const start = (c: Claimed<E>): void => {
+      const { done, cut } = this.#run(c, run);
+      const p: Promise<void> = done
+        .catch((err: unknown) => report(err, { eventId: c.eventId, attempt: c.attempt, dead: false })) // settle failed: the event stays claimed and is retaken after the visibility timeout
+        .finally(() => inFlight.delete(p));
+      inFlight.set(p, { cut });
     };
 
     let storeFailures = 0;
-    while (!stop.signal.aborted) {
+    while (!stop.aborted) {
       const room = concurrency - inFlight.size;
       // take in batches: wait until half the slots are free (one store round trip fills them)
       if (room <= 0 || (inFlight.size > 0 && room < Math.ceil(concurrency / 2))) {
-        await Promise.race(inFlight);
+        await Promise.race([...inFlight.keys(), stopped]);
         continue;
       }
-      let batch: Claimed<E>[];
+      let batch: Claimed<E>[] | undefined;
       try {
-        batch = await this.take({ consumer, count: room, maxAttempts, waitMs: inFlight.size > 0 ? 50 : 1000, signal: stop.signal });
+        const taking = this.take({ consumer, count: room, maxAttempts: run.maxAttempts, waitMs: inFlight.size > 0 ? 50 : 1000, signal: stop });
+        batch = await Promise.race([taking, stopped]);
+        if (batch === undefined) {
+          // stopped while a take was under way (a store that does not answer): events it hands out late are given back, not run
+          taking.then((late) => late.forEach((c) => void this.fail(consumer, c, 'the worker stopped before running the event', this.now()).catch(() => undefined)), () => undefined);
+          break;
+        }
         storeFailures = 0;
       } catch (err) {
         // the store is down or slow: keep trying, spaced out, until it answers or we are stopped
         report(err, { eventId: '', attempt: 0, dead: false });
-        await sleep(Math.min(5000, 100 * 2 ** Math.min(6, storeFailures++)), stop.signal);
+        await sleep(Math.min(5000, 100 * 2 ** Math.min(6, storeFailures++)), stop);
         continue;
       }
-      for (const c of batch) {
-        const p: Promise<void> = run(c)
-          .catch((err: unknown) => report(err, { eventId: c.eventId, attempt: c.attempt, dead: false })) // settle failed: the event stays claimed and is retaken after the visibility timeout
-          .finally(() => inFlight.delete(p));
-        inFlight.add(p);
-      }
+      for (const c of batch) start(c);
     }
     outer?.removeEventListener('abort', onAbort);
-    await Promise.allSettled([...inFlight]);
+    return this.#drain(inFlight, stopTimeoutMs);
+  }
+
+  /** The settings of one `consume` that each run uses, checked. */
+  #runSettings(handler: InboxHandler<E>, options: ConsumeOptions): RunSettings<E> {
+    const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    if (!(Number.isSafeInteger(maxAttempts) && maxAttempts >= 1)) throw new TypeError('maxAttempts must be an integer >= 1');
+    const baseMs = checkMs('backoff.baseMs', options.backoff?.baseMs ?? 1000, 0);
+    const maxMs = checkMs('backoff.maxMs', options.backoff?.maxMs ?? 5 * 60_000, 0);
+    const handlerTimeoutMs = checkMs('handlerTimeoutMs', options.handlerTimeoutMs ?? Math.max(1, Math.floor(this.visibilityMs * DEFAULT_HANDLER_SHARE)));
+    if (handlerTimeoutMs >= this.visibilityMs) {
+      throw new TypeError(`handlerTimeoutMs (${handlerTimeoutMs}) must be below the inbox's visibilityTimeoutMs (${this.visibilityMs}): past that another worker takes the event while this one still runs it`);
+    }
+    const consumer = options.consumer ?? `w-${Math.random().toString(36).slice(2, 10)}-${this.now().toString(36)}`;
+    if (!/^[\w.:-]{1,200}$/.test(consumer)) throw new TypeError('consumer must be 1 to 200 characters of [A-Za-z0-9_.:-]');
+    const onError = options.onError;
+    const stopper = new AbortController();
+    return {
+      handler,
+      consumer,
+      maxAttempts,
+      handlerTimeoutMs,
+      stopper,
+      stop: stopper.signal,
+      retryAt: (attempt) => this.now() + Math.round(Math.min(maxMs, baseMs * 2 ** Math.min(30, attempt - 1)) * (0.8 + Math.random() * 0.4)),
+      report: (err, info) => {
+        try {
+          onError?.(err, info);
+        } catch {
+          // a throwing onError must not stop the worker
+        }
+      },
+    };
+  }
+
+  /**
+   * One run of the handler for `c`, raced against its deadline: settled (commit or ack), retried
+   * or dead-lettered after a failure; past `handlerTimeoutMs` (or cut at the end of a stop)
+   * counted as a failed run, its signal aborted and its later commit refused.
+   */
+  #run(c: Claimed<E>, s: RunSettings<E>): { done: Promise<void>; cut: (why: 'deadline' | 'stop') => void } {
+    const started = this.now();
+    const own = new AbortController(); // the handler's signal: the worker stops or the deadline passes
+    const onStop = (): void => own.abort(s.stop.reason);
+    s.stop.addEventListener('abort', onStop, { once: true });
+    let cutWhy: 'deadline' | 'stop' | undefined;
+    let cut!: (why: 'deadline' | 'stop') => void;
+    const wasCut = new Promise<'cut'>((resolve) => (cut = (why) => {
+      cutWhy ??= why;
+      resolve('cut');
+    }));
+    const timer = setTimeout(() => cut('deadline'), s.handlerTimeoutMs);
+    let committed: Promise<InboxCommitOutcome> | undefined;
+    const commit = (changes: readonly InboxStateChange[], guard: GuardPlan | undefined): Promise<InboxCommitOutcome> => {
+      if (committed) return Promise.reject(new Error('commit() was already called for this event'));
+      // past its deadline the run was counted as failed and the event given back: nothing is written
+      if (cutWhy !== undefined) return Promise.resolve<InboxCommitOutcome>('lost');
+      try {
+        checkChanges(changes); // refused changes leave nothing done: commit may be called again
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      return (committed = this.settle(s.consumer, c, changes, guard));
+    };
+    // done without a commit: acknowledged as it is (or, after a commit, that commit's outcome)
+    const ack = (guard: GuardPlan | undefined): Promise<unknown> | undefined =>
+      cutWhy !== undefined ? undefined : (committed ??= this.settle(s.consumer, c, [], guard));
+    const handled = this.#handle(c, s.handler, own.signal, commit, ack).then(() => undefined, (err: unknown) => ({ err }));
+    const settled = async (): Promise<boolean> => committed !== undefined && (await committed.then(() => true, () => false));
+    const done = Promise.race([handled, wasCut]).then(async (first) => {
+      clearTimeout(timer);
+      s.stop.removeEventListener('abort', onStop);
+      if (first === undefined) return;
+      const dead = c.attempt >= s.maxAttempts;
+      if (first === 'cut') {
+        if (await settled()) return; // a commit already under way decides the run
+        const why = cutWhy!;
+        const err = new InboxHandlerTimeoutError(c.eventId, c.attempt, why === 'deadline' ? s.handlerTimeoutMs : this.now() - started, why);
+        own.abort(err);
+        handled.catch(() => undefined); // whatever the abandoned run does later is ignored
+        s.report(err, { eventId: c.eventId, attempt: c.attempt, dead, timedOut: why === 'deadline', stuck: why === 'stop' });
+        // counted as a failed run; after a stop, handed to another worker at once
+        await this.fail(s.consumer, c, errorText(err), dead ? undefined : why === 'stop' ? this.now() : s.retryAt(c.attempt));
+        return;
+      }
+      if (await settled()) {
+        s.report(first.err, { eventId: c.eventId, attempt: c.attempt, dead: false }); // after its commit: the event is done
+        return;
+      }
+      s.report(first.err, { eventId: c.eventId, attempt: c.attempt, dead });
+      await this.fail(s.consumer, c, errorText(first.err), dead ? undefined : s.retryAt(c.attempt));
+    });
+    return { done, cut };
+  }
+
+  /** The handler's part of a run: the ordering guard, the context, the handler, the ack. */
+  async #handle(
+    c: Claimed<E>,
+    handler: InboxHandler<E>,
+    signal: AbortSignal,
+    commit: (changes: readonly InboxStateChange[], guard: GuardPlan | undefined) => Promise<InboxCommitOutcome>,
+    ack: (guard: GuardPlan | undefined) => Promise<unknown> | undefined,
+  ): Promise<void> {
+    const guard = this.#ordering?.plan(c.event);
+    let superseded = false;
+    if (guard) {
+      superseded = !isNewerMark(guard.mark, await this.peekMark(guard.entity));
+      if (superseded && !this.#ordering!.deliverSuperseded) {
+        await ack(guard);
+        return;
+      }
+    }
+    const truncated = truncationOf(c.event, this.#refetch);
+    const context: InboxContext = {
+      eventId: c.eventId,
+      attempt: c.attempt,
+      signal,
+      ...(truncated ? { truncated } : {}),
+      ...(guard ? { ordering: { entity: guard.entity, superseded } } : {}),
+      commit: (changes = []) => commit(changes, guard),
+      getState: (key) => this.getState(key),
+    };
+    await handler(c.event, context);
+    await ack(guard);
+  }
+
+  /**
+   * After a stop: in-flight runs get `stopTimeoutMs` to finish (their signal is aborted); those
+   * still running then are cut (counted as a failed run, the event handed to another worker at
+   * once) and reported. Resolves within stopTimeoutMs + STOP_GRACE_MS whatever the handlers or
+   * the store do.
+   */
+  async #drain(inFlight: Map<Promise<void>, { cut: (why: 'stop') => void }>, stopTimeoutMs: number): Promise<void> {
+    const all = (): Promise<unknown> => Promise.allSettled([...inFlight.keys()]);
+    if (inFlight.size > 0) await Promise.race([all(), sleep(stopTimeoutMs, NEVER)]);
+    if (inFlight.size === 0) return;
+    for (const entry of inFlight.values()) entry.cut('stop'); // each is reported through onError (stuck: true)
+    await Promise.race([all(), sleep(STOP_GRACE_MS, NEVER)]);
   }
 }
 

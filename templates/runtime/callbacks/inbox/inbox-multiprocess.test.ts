@@ -45,7 +45,7 @@ describe('RedisInbox with three worker processes, two SIGKILLed mid-run', () => 
   });
 
   it('processes every event once, applies each side effect once, keeps the newest group state, leaves nothing pending', async () => {
-    const inbox = new RedisInbox({ client: fromNodeRedis(redis), prefix: PREFIX, ordering: true });
+    const inbox = new RedisInbox({ client: fromNodeRedis(redis), durability: 'off', prefix: PREFIX, ordering: true });
     const handler = createCallbackHandler({ secrets: SECRET, inbox });
     const events: CallbackEvent[] = Array.from({ length: N }, (_, i) => {
       const group = (i / 2) % GROUPS;

@@ -12,6 +12,7 @@ import { signCallbackRequest } from '../sign.js';
 import type { CallbackEvent } from '../types.js';
 import { MemoryInbox } from './memory-inbox.js';
 import { RedisInbox } from './redis-inbox.js';
+import { InboxHandlerTimeoutError } from './inbox-base.js';
 import type { CallbackInbox, ConsumeOptions, InboxContext, InboxHandler, InboxOptions } from './types.js';
 
 const SECRET = 'whsec_inbox_suite_Q7p';
@@ -35,7 +36,7 @@ afterAll(async () => {
 
 const engines: [string, (o?: InboxOptions) => CallbackInbox][] = [
   ['memory', (o) => new MemoryInbox(o)],
-  ['redis', (o) => new RedisInbox({ ...o, client: fromNodeRedis(redis), blockingClient: fromNodeRedis(blocking), blockMs: 50, prefix: `{t${++n}}:` })],
+  ['redis', (o) => new RedisInbox({ durability: 'off', ...o, client: fromNodeRedis(redis), blockingClient: fromNodeRedis(blocking), blockMs: 50, prefix: `{t${++n}}:` })],
 ];
 
 function ev(id: string, extra: Partial<CallbackEvent> & { data?: Record<string, unknown> } = {}): CallbackEvent {
@@ -140,10 +141,13 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     let lateOutcome: string | undefined;
+    // the first worker stops answering: past its handler deadline its store writes never happen
+    const fail = (inbox as unknown as { fail: (consumer: string, ...rest: unknown[]) => Promise<void> }).fail.bind(inbox);
+    Object.assign(inbox, { fail: (consumer: string, ...rest: unknown[]) => (consumer === 'first' ? new Promise(() => undefined) : fail(consumer, ...rest)) });
     const first = worker(inbox, async (_e, ctx) => {
       await held;
       lateOutcome = await ctx.commit([{ op: 'incr', key: 'effects:slow' }]);
-    }, { consumer: 'first' });
+    }, { consumer: 'first', handlerTimeoutMs: 140, stopTimeoutMs: 50 });
     await waitFor('first holds it', async () => (await inbox.stats()).pending === 1);
     await new Promise((r) => setTimeout(r, 20));
     const attempts: number[] = [];
@@ -164,13 +168,15 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
   it('an event whose workers keep dying goes to the dead letters after maxAttempts', async () => {
     const inbox = make({ visibilityTimeoutMs: 60 });
     await inbox.append([ev('poison')]);
+    // a dying worker never settles: its store writes never happen
+    const never = (): Promise<never> => new Promise<never>(() => undefined);
+    Object.assign(inbox, { fail: never, settle: never });
     const hang = new Promise<void>(() => undefined);
     const runs: number[] = [];
     const w = worker(inbox, async (_e, ctx) => {
       runs.push(ctx.attempt);
-      await Promise.race([hang, new Promise((r) => ctx.signal.addEventListener('abort', r))]);
-      throw new Error('stopped');
-    }, { maxAttempts: 2, concurrency: 4 });
+      await hang;
+    }, { maxAttempts: 2, concurrency: 4, stopTimeoutMs: 10 });
     await waitFor('dead', async () => (await inbox.stats()).deadLetters === 1);
     await w.stop();
     expect(runs).toEqual([1, 2]);
@@ -332,9 +338,76 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
   });
 });
 
+describe.each(engines)('issue 28 item 1: a stuck handler never stalls the inbox (%s)', (name, make) => {
+  it('3 workers × concurrency 1, 200 events, one handler that never settles: the other 199 are processed, it is cut at handlerTimeoutMs each run and dead-lettered', async () => {
+    // Before: 150/200 processed and no progress after 5 s (each worker in turn hung on the poison event)
+    const inbox = make({ visibilityTimeoutMs: 1_000 });
+    await inbox.append(Array.from({ length: 200 }, (_, i) => ev(`s${i}`)));
+    const never = new Promise<void>(() => undefined);
+    const infos: { timedOut?: boolean; dead: boolean; attempt: number }[] = [];
+    const late: string[] = [];
+    const started = Date.now();
+    const workers = [0, 1, 2].map((i) => worker(inbox, async (e, ctx) => {
+      if (e.id === 's7') {
+        await never; // ignores its signal too
+        return;
+      }
+      if (e.id === 's8' && ctx.attempt === 1) {
+        await new Promise((r) => setTimeout(r, 400)); // over the deadline, then tries to commit
+        late.push(await ctx.commit([{ op: 'incr', key: 'late' }]));
+        return;
+      }
+      await ctx.commit([{ op: 'incr', key: `done:${e.id}` }]);
+    }, { consumer: `k${i}`, concurrency: 1, handlerTimeoutMs: 200, maxAttempts: 3, onError: (err, info) => void (info.eventId === 's7' && err instanceof InboxHandlerTimeoutError && infos.push(info)) }));
+    await waitFor('199 processed and the poison dead', async () => {
+      const st = await inbox.stats();
+      return st.processed === 199 && st.deadLetters === 1;
+    }, 20_000);
+    const settledMs = Date.now() - started;
+    await Promise.all(workers.map((w) => w.stop()));
+    console.info(`[inbox ${name}] 200 events, 3 workers × 1, one handler stuck: 199 processed and the stuck one dead-lettered after ${settledMs} ms`);
+    expect(infos.map((i) => [i.attempt, i.timedOut, i.dead])).toEqual([[1, true, false], [2, true, false], [3, true, true]]);
+    expect((await inbox.deadLetters())[0]).toMatchObject({ eventId: 's7', attempts: 3 });
+    expect((await inbox.deadLetters())[0]!.lastError).toMatch(/InboxHandlerTimeoutError: .*within handlerTimeoutMs \(200 ms\)/);
+    expect(late).toEqual(['lost']); // the cut run's late commit writes nothing
+    expect(await inbox.getState('late')).toBeNull();
+    expect(await inbox.getState('done:s8')).toBe('1'); // its retry did the work, once
+  }, 30_000);
+
+  it('consume() resolves within stopTimeoutMs (+1 s) of its abort even with a handler that ignores its signal; the stuck run is reported and handed to another worker', async () => {
+    // Before: consume() never resolved after its signal aborted (a graceful shutdown hung)
+    const inbox = make({ visibilityTimeoutMs: 5_000 });
+    await inbox.append([ev('stuck')]);
+    let running = false;
+    const reports: { stuck?: boolean; attempt: number }[] = [];
+    const first = worker(inbox, async () => {
+      running = true;
+      await new Promise<void>(() => undefined);
+    }, { stopTimeoutMs: 300, onError: (_err, info) => void reports.push(info) });
+    await waitFor('running', () => running);
+    const t0 = Date.now();
+    await first.stop();
+    const stopMs = Date.now() - t0;
+    console.info(`[inbox ${name}] consume() with a stuck handler resolved ${stopMs} ms after its abort (stopTimeoutMs 300)`);
+    expect(stopMs).toBeLessThan(1_300 + 2_000);
+    expect(reports).toEqual([expect.objectContaining({ stuck: true, attempt: 1 })]);
+    // handed on at once (not after the 5 s visibility timeout): another worker runs it, attempt 2
+    const attempts: number[] = [];
+    const second = worker(inbox, (_e, ctx) => void attempts.push(ctx.attempt));
+    await waitFor('taken over', () => attempts.length === 1, 4_000);
+    await second.stop();
+    expect(attempts).toEqual([2]);
+  });
+
+  it('refuses a handlerTimeoutMs at or above the visibility timeout', async () => {
+    const inbox = make({ visibilityTimeoutMs: 1_000 });
+    await expect(inbox.consume(() => undefined, { handlerTimeoutMs: 1_000 })).rejects.toThrow(/handlerTimeoutMs \(1000\) must be below the inbox's visibilityTimeoutMs \(1000\)/);
+  });
+});
+
 describe('RedisInbox specifics', () => {
   it('recovers when its stream and group are deleted under it (FLUSHALL, eviction)', async () => {
-    const inbox = new RedisInbox({ client: fromNodeRedis(redis), blockMs: 50, prefix: '{rx}:' });
+    const inbox = new RedisInbox({ client: fromNodeRedis(redis), durability: 'off', blockMs: 50, prefix: '{rx}:' });
     const seen: string[] = [];
     const errors: unknown[] = [];
     const w = worker(inbox, (e) => void seen.push(e.id), { onError: (err) => void errors.push(err) });
@@ -348,8 +421,17 @@ describe('RedisInbox specifics', () => {
     expect(String(errors[0])).toMatch(/NOGROUP/);
   });
 
+  it('consume() resolves after its abort even while the store does not answer (a take under way)', async () => {
+    const silent = new RedisInbox({ client: { command: () => new Promise(() => undefined) }, durability: 'off' });
+    const w = worker(silent, () => undefined, { stopTimeoutMs: 100 });
+    await new Promise((r) => setTimeout(r, 100));
+    const t0 = Date.now();
+    await w.stop();
+    expect(Date.now() - t0).toBeLessThan(2_000);
+  });
+
   it('loads its scripts again after SCRIPT FLUSH', async () => {
-    const inbox = new RedisInbox({ client: fromNodeRedis(redis), prefix: '{rs}:' });
+    const inbox = new RedisInbox({ client: fromNodeRedis(redis), durability: 'off', prefix: '{rs}:' });
     await inbox.append([ev('s1')]);
     await redis.sendCommand(['SCRIPT', 'FLUSH']);
     expect(await inbox.append([ev('s2'), ev('s1')])).toEqual({ stored: 1, duplicates: 1 });

@@ -4,6 +4,7 @@
  * process for a week of ids, or shorten the retention (24 h at least). Every step below is synchronous between awaits, so each is atomic on its own: the
  * ordering guard's compare-and-set needs no lock.
  */
+import { StoreError } from '../../core/errors.js';
 import type { CallbackEvent } from '../types.js';
 import { InboxBase } from './inbox-base.js';
 import type { Claimed, TakeRequest } from './inbox-base.js';
@@ -132,7 +133,7 @@ export class MemoryInbox<E extends CallbackEvent = CallbackEvent> extends InboxB
     for (const change of changes) {
       const held = this.#state.get(change.key);
       if (change.op === 'incr' && held !== undefined && !/^-?\d+$/.test(held)) {
-        throw new Error(`commit: incr of state key ${change.key}, which does not hold an integer; nothing was written`);
+        throw new StoreError('inbox commit', `refused: incr of state key ${change.key}, which does not hold an integer; nothing was written`);
       }
     }
     this.#entries.delete(entry.entryId);

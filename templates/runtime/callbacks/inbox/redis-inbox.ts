@@ -15,14 +15,20 @@
  * hash-tagged prefix (one Cluster slot). Durability is Redis's: use `appendonly yes` (fsync everysec or always)
  * or replicas with WAIT for the "stored before 2xx" promise to survive a Redis crash, and
  * `maxmemory-policy noeviction` (an evicted dedupe key lets a duplicate in; an evicted stream loses events).
+ * The inbox checks both once, before its first append or take (`durability`, redis-durability.ts),
+ * and can wait for each append to be persisted (`waitForPersistence`).
  */
 import type { RedisCommandClient } from '../../stores/redis-client.js';
-import { evalScript, replyText } from '../../stores/redis-client.js';
+import { evalScript, replyText, storeClient } from '../../stores/redis-client.js';
+import { StoreError } from '../../core/errors.js';
 import type { CallbackEvent } from '../types.js';
 import { InboxBase } from './inbox-base.js';
 import type { Claimed, TakeRequest } from './inbox-base.js';
 import type { EncodedMark, GuardPlan } from './marks.js';
 import type { InboxAppendResult, InboxCommitOutcome, InboxDeadLetter, InboxOptions, InboxStateChange, InboxStats } from './types.js';
+import type { CallbackLogger } from '../types.js';
+import { DurabilityGuard } from './redis-durability.js';
+import type { InboxDurability, InboxDurabilityReport, WaitForPersistence } from './redis-durability.js';
 
 export interface RedisInboxOptions extends InboxOptions {
   /** Commands (node-redis: `fromNodeRedis(client)`, ioredis: `fromIoredis(client)`). */
@@ -41,6 +47,18 @@ export interface RedisInboxOptions extends InboxOptions {
    * may wait this long for it. Workers of one process sharing `blockingClient` wait in turn.
    */
   blockMs?: number;
+  /**
+   * What the inbox does when Redis would lose events it answered 2xx for (checked once, before the
+   * first append or take: `appendonly`, `save`, `maxmemory-policy` by CONFIG GET, else INFO):
+   * `'require-aof'` refuses every append (the handler answers 503 and the service keeps the events)
+   * unless the append-only file is on and nothing is evicted; `'warn'` (default) logs one line;
+   * `'off'` checks nothing. Where CONFIG (and INFO) are not allowed, it says so once.
+   */
+  durability?: InboxDurability;
+  /** Each append waits until Redis confirms it persisted (`WAITAOF` / `WAIT`) before it resolves and the handler answers 2xx. */
+  waitForPersistence?: WaitForPersistence;
+  /** Where the durability check speaks (one line at most). Default: `console`, so that the warning is seen. */
+  logger?: CallbackLogger;
 }
 
 // KEYS: stream, seen:<id> per event. ARGV: retentionMs, then id, eventJson per event.
@@ -112,7 +130,7 @@ local function settle(entry, consumer, seen, guard, mark, v, t, stateKeys, ops)
     if string.gsub(ops[i * 2 - 1], '^!', '') == 'incr' then
       local ty = redis.call('TYPE', key).ok
       if ty ~= 'none' and (ty ~= 'string' or not string.match(redis.call('GET', key), '^%-?%d+$')) then
-        return 'E:commit: incr of state key ' .. key .. ', which does not hold an integer; nothing was written'
+        return 'E:incr of state key ' .. key .. ', which does not hold an integer; nothing was written'
       end
     end
   end
@@ -217,17 +235,19 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
     reject: (err: unknown) => void;
   }[] = [];
   #groupReady: Promise<void> | undefined;
+  readonly #guard: DurabilityGuard;
 
   constructor(options: RedisInboxOptions) {
     super(options);
     if (!options || typeof options.client?.command !== 'function') throw new TypeError('RedisInbox: client must be a RedisCommandClient (fromNodeRedis / fromIoredis)');
-    this.#client = options.client;
-    this.#blocking = options.blockingClient;
+    this.#client = storeClient(options.client);
+    this.#blocking = options.blockingClient === undefined ? undefined : storeClient(options.blockingClient);
     this.#prefix = options.prefix ?? '{im-inbox}:';
     this.#group = options.group ?? 'workers';
     if (!/^[\w.:{}-]{1,200}$/.test(this.#prefix)) throw new TypeError('RedisInbox: prefix must be 1 to 200 characters of [A-Za-z0-9_.:{}-]');
     if (!/^[\w.:-]{1,200}$/.test(this.#group)) throw new TypeError('RedisInbox: group must be 1 to 200 characters of [A-Za-z0-9_.:-]');
     this.#stream = this.#prefix + 'events';
+    this.#guard = new DurabilityGuard(this.#send, options, this.now);
     this.#blockMs = options.blockMs ?? 1000;
     if (!(Number.isSafeInteger(this.#blockMs) && this.#blockMs >= 1 && this.#blockMs <= 60_000)) throw new TypeError('RedisInbox: blockMs must be an integer from 1 to 60000');
   }
@@ -252,8 +272,18 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
     return this.#groupReady;
   }
 
+  /**
+   * Redis's persistence and eviction settings as the inbox judged them (read once; the same
+   * promise later). Runs by itself before the first append or take; call it at start-up to fail
+   * fast or to show the result.
+   */
+  checkDurability(): Promise<InboxDurabilityReport> {
+    return this.#guard.report();
+  }
+
   async append(events: readonly E[]): Promise<InboxAppendResult> {
     if (events.length === 0) return { stored: 0, duplicates: 0 };
+    const report = await this.#guard.beforeAppend();
     await this.#ensureGroup();
     const keys = [this.#stream];
     const args = [String(this.retentionMs)];
@@ -262,6 +292,8 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
       args.push(event.id, JSON.stringify(event));
     }
     const stored = Number(await this.#eval(APPEND, keys, args));
+    // on the same connection, right after the write: WAITAOF / WAIT cover it
+    await this.#guard.afterAppend(report);
     return { stored, duplicates: events.length - stored };
   }
 
@@ -276,6 +308,7 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
   }
 
   async #take(req: TakeRequest): Promise<Claimed<E>[]> {
+    void this.#guard.report(); // the warning at a worker's start too (appends wait for it)
     await this.#ensureGroup();
     const now = this.now();
     const autoclaim = now - this.#lastAutoclaim >= Math.min(1000, this.visibilityMs / 4);
@@ -339,9 +372,9 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
           const outcomes = Array.isArray(reply) ? reply.map(replyText) : [];
           batch.forEach((item, i) => {
             const outcome = outcomes[i];
-            if (outcome?.startsWith('E:')) item.reject(new Error(outcome.slice(2)));
+            if (outcome?.startsWith('E:')) item.reject(new StoreError('inbox commit', `refused: ${outcome.slice(2)}`));
             else if (outcome && OUTCOMES.has(outcome as InboxCommitOutcome)) item.resolve(outcome as InboxCommitOutcome);
-            else item.reject(new Error(`RedisInbox: unexpected SETTLE reply ${String(outcome)}`));
+            else item.reject(new StoreError('RedisInbox SETTLE', `answered ${String(outcome)}, not an outcome`));
           });
         },
         (err: unknown) => batch.forEach((item) => item.reject(err)),

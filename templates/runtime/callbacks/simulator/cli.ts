@@ -29,6 +29,7 @@ import {
   VERIFY_TIMEOUT_MS,
 } from './rules.js';
 import { simulateDelivery } from './simulate.js';
+import { isLoopbackTarget } from '../url.js';
 import type { SimulateDeliveryOptions } from './simulate.js';
 
 export const SIMULATE_USAGE = `usage: im-callbacks simulate --url <url> [--url <second url>] [--secret <secret> | env IM_CALLBACK_SECRET]
@@ -60,8 +61,10 @@ circuit breaker (${BREAKER_THRESHOLD} failures → ${formatDuration(BREAKER_FIRS
 up to ${kb(READ_LIMIT.event)} (events) / ${kb(READ_LIMIT.hook)} (hooks) / ${kb(READ_LIMIT.verify)} (verify); an event fails after ${MAX_SENDS} sends or ${formatDuration(GIVE_UP_AFTER_MS)}.
 
   --url <url>             the receiver (give twice for two addresses); loopback only unless --allow-remote
-  --secret <secret>       the address signing secret (prefer IM_CALLBACK_SECRET); give it once per
-                          --url when the addresses have their own secrets
+                          (a literal 127.x.x.x or [::1], or localhost when it resolves only to those)
+  --secret <secret>       the address signing secret; give it once per --url when the addresses have
+                          their own secrets. Visible to other users in the process list (ps) and kept
+                          in shell history: prefer IM_CALLBACK_SECRET
   --old-secret <s>        rotation: requests carry two signatures (new, old) during the grace period
                           (1 h of service time); IM_CALLBACK_OLD_SECRET works too
   --seed <n>              fixes the plan: events, order, batches, duplicates, losses, jitter (default random, printed)
@@ -94,6 +97,11 @@ function num(values: Record<string, unknown>, name: string): number | undefined 
 }
 
 /** Runs `im-callbacks simulate <args…>`; resolves to the exit code. */
+/** One line on stderr: a secret given as an argument is in the process list (never the secret itself). */
+export function warnSecretInArgs(): void {
+  console.error('im-callbacks: note: --secret/--old-secret are visible to other users in the process list (ps) and in shell history; prefer IM_CALLBACK_SECRET / IM_CALLBACK_OLD_SECRET');
+}
+
 export async function runSimulateCommand(args: string[]): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     console.log(SIMULATE_HELP);
@@ -136,6 +144,18 @@ export async function runSimulateCommand(args: string[]): Promise<number> {
     const envSecret = process.env.IM_CALLBACK_SECRET;
     const secret = values.secret ?? (envSecret ? [envSecret] : undefined);
     if (!secret) throw new SimulateUsageError('--secret (or IM_CALLBACK_SECRET) is required');
+    if (values.secret !== undefined || values['old-secret'] !== undefined) warnSecretInArgs();
+    if (values['allow-remote'] !== true) {
+      for (const u of [...values.url, ...(values['state-url'] ? [values['state-url']] : [])]) {
+        let url: URL | undefined;
+        try {
+          url = new URL(u);
+        } catch {
+          continue; // simulateDelivery names the bad URL
+        }
+        if (!(await isLoopbackTarget(url))) throw new SimulateUsageError(`refusing to drive ${url.hostname}: not a loopback address (127.0.0.1, [::1] or localhost resolving only to them); pass --allow-remote`);
+      }
+    }
     const envOld = process.env.IM_CALLBACK_OLD_SECRET;
     const oldSecret = values['old-secret'] ?? (envOld ? [envOld] : undefined);
     const policy = values['hook-policy'];

@@ -209,3 +209,67 @@ describe('through a CONNECT proxy (node transport)', () => {
     }
   });
 });
+
+describe('issue 28: the CONNECT of a tunnel is bounded; malformed proxy URLs are ConfigErrors', () => {
+  test('a proxy that never answers CONNECT: 20 calls time out and the proxy sees every socket closed soon after', async () => {
+    // Before: 20 sockets still open at the proxy 1 s after the calls timed out (the CONNECT had no timeout and was never destroyed).
+    const open = new Set<Socket>();
+    let accepted = 0;
+    const silent = createServer();
+    silent.on('connect', (_req: IncomingMessage, socket: Socket) => {
+      accepted += 1;
+      open.add(socket);
+      socket.resume(); // read, so that a FIN or RST is seen (a paused socket never learns of it)
+      socket.on('error', () => undefined);
+      // an http server's sockets are half-open: the client's FIN is 'end'; a proxy then closes its side too
+      socket.once('end', () => (open.delete(socket), socket.destroy()));
+      socket.once('close', () => open.delete(socket));
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const proxyUrl = new URL(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`);
+    try {
+      // as choose.ts builds it for `proxy: …`: 20 attempts at once, each opening its own tunnel
+      const send = nodeTransport({ origin: 'http://127.0.0.1:9', makeAgent: (b, secure, options) => tunnelAgent(b, secure, proxyUrl, options) });
+      const started = Date.now();
+      const aborted = new AbortController();
+      setTimeout(() => aborted.abort(new Error('caller gave up')), 100);
+      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+        send({ method: 'GET', url: `http://127.0.0.1:9/u${i}`, headers: {}, body: undefined, timeoutMs: 300, maxBytes: 1000, signal: i < 5 ? aborted.signal : NEVER_ABORTED })));
+      const settledAfter = Date.now() - started;
+      expect(outcomes.map((o) => o.kind)).toEqual([...Array(5).fill('ended'), ...Array(15).fill('timeout')]);
+      expect(accepted).toBe(20);
+      const openRightAfter = open.size;
+      const until = Date.now() + 1_000;
+      while (open.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      console.info(`[proxy] ${accepted} CONNECTs to a silent proxy (5 calls aborted at 100 ms, 15 timed out at 300 ms): settled in ${settledAfter} ms; sockets open at the proxy right after: ${openRightAfter}, 1 s later: ${open.size}`);
+      expect(open.size).toBe(0);
+      // and through a client: its token exchange is the one CONNECT, given up with the call
+      const svc = await startFakeService();
+      const before = accepted;
+      const im = makeClient(svc.baseUrl, { transport: 'node', proxy: proxyUrl.href, timeoutMs: 300, maxRetries: 0 });
+      const err = await im.request(ops.usersGet, { username: 'u' }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ name: 'TimeoutError' });
+      expect(accepted).toBe(before + 1);
+      const until2 = Date.now() + 1_000;
+      while (open.size > 0 && Date.now() < until2) await new Promise((r) => setTimeout(r, 20));
+      expect(open.size).toBe(0);
+    } finally {
+      for (const s of open) s.destroy();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
+  });
+
+  test('a malformed % in the proxy credentials is a ConfigError naming the proxy option, never echoing them', () => {
+    for (const proxyUrl of ['http://us%zzer:pw@127.0.0.1:3128', 'http://user:s3cr3t%E0%A4%A@127.0.0.1:3128']) {
+      let err: unknown;
+      try {
+        makeClient('http://127.0.0.1:9', { transport: 'node', proxy: proxyUrl });
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as Error).message).toMatch(/proxy.*malformed percent-encoding in its (user name|password)/);
+      expect((err as Error).message).not.toMatch(/s3cr3t|us%zzer/);
+    }
+  });
+});

@@ -12,6 +12,7 @@ import type * as Http from 'node:http';
 import type * as Https from 'node:https';
 import type * as Tls from 'node:tls';
 import type { Duplex } from 'node:stream';
+import { TUNNEL_ATTEMPT, type TunnelAttempt } from './node-http.js';
 
 /** The proxy for a request to `target`, from the environment; undefined: go direct. */
 export function proxyFromEnv(target: URL, env: Record<string, string | undefined>): string | undefined {
@@ -73,8 +74,17 @@ export function parseProxy(text: string): URL {
     throw new Error('is not a URL like http://proxy.example:3128');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`must be an http:// or https:// proxy (got ${url.protocol})`);
+  // the credentials are percent-decoded for Proxy-Authorization: a stray `%` would fail there, on the first call
+  for (const [part, value] of [['user name', url.username], ['password', url.password]] as const) {
+    try {
+      decodeURIComponent(value);
+    } catch {
+      throw new Error(`has a malformed percent-encoding in its ${part} (write a literal % as %25)`);
+    }
+  }
   return url;
 }
+
 
 type Builtins = { http: typeof Http; https: typeof Https; tls: typeof Tls };
 
@@ -91,17 +101,35 @@ export function tunnelAgent(b: Builtins, secure: boolean, proxy: URL, agentOptio
   type Callback = (err: Error | null, socket?: Duplex) => void;
 
   class TunnelAgent extends Base {
-    override createConnection(options: Http.ClientRequestArgs & Tls.ConnectionOptions, callback: Callback): undefined {
+    override createConnection(options: Http.ClientRequestArgs & Tls.ConnectionOptions & { [TUNNEL_ATTEMPT]?: TunnelAttempt }, callback: Callback): undefined {
       const host = String(options.host ?? options.hostname ?? 'localhost').replace(/^\[|\]$/g, '');
       const target = `${host.includes(':') ? `[${host}]` : host}:${options.port}`;
       const headers: Record<string, string> = { host: target };
       if (credentials) headers['proxy-authorization'] = credentials;
       const connect = (proxy.protocol === 'https:' ? b.https : b.http).request({ host: proxyHost, port: proxyPort, method: 'CONNECT', path: target, headers, agent: false, servername: proxyHost });
-      const fail = (why: string, code: string, cause?: unknown): void =>
+      let settled = false;
+      const fail = (why: string, code: string, cause?: unknown): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        connect.destroy();
         callback(Object.assign(new Error(`proxy ${label}: ${why} (tunnel to ${target})`), { code, ...(cause !== undefined ? { cause } : {}) }));
+      };
+      // A proxy that never answers CONNECT must not hold a socket (and a file descriptor) past the
+      // attempt: the CONNECT gets the attempt's timeout and ends with the attempt's request.
+      const attempt = options[TUNNEL_ATTEMPT];
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      if (attempt) {
+        timer = setTimeout(() => fail(`did not answer CONNECT within ${attempt.timeoutMs} ms`, 'ETIMEDOUT'), attempt.timeoutMs);
+        attempt.onEnd(() => fail('CONNECT given up: the call ended first', 'ERR_PROXY_TUNNEL'));
+      }
       connect.once('connect', (res: Http.IncomingMessage, socket: Duplex, head: Buffer) => {
+        if (settled) return void socket.destroy();
+        settled = true;
+        clearTimeout(timer);
         if (res.statusCode !== 200) {
           socket.destroy();
+          settled = false;
           return fail(`answered ${res.statusCode ?? 0} to CONNECT${res.statusCode === 407 ? ' (proxy authentication required or refused)' : ''}`, 'ERR_PROXY_TUNNEL');
         }
         if (head.byteLength > 0) socket.unshift(head);
