@@ -38,6 +38,8 @@ export interface PipelineEnv {
 }
 
 interface Exchange {
+  /** This request's entry in `fake.calls` (recorded on arrival, its answer filled in later). */
+  call: FakeCall | undefined;
   req: IncomingMessage;
   res: ServerResponse;
   request: FakeRequest;
@@ -89,7 +91,8 @@ export class Pipeline {
     }
     const request: FakeRequest = { method, url: req.url ?? '/', path: url.pathname, query: url.searchParams, headers: req.headers, bodyText, json, operationId: isPart ? PART_UPLOAD : match?.op.id, at: this.env.now() };
     const query = queryObject(url.searchParams);
-    const x: Exchange = { req, res, request, n: ++this.counter, match, params: flatParams(match?.pathParams ?? {}, query, json), bodyBytes: body.size };
+    const x: Exchange = { call: undefined, req, res, request, n: ++this.counter, match, params: flatParams(match?.pathParams ?? {}, query, json), bodyBytes: body.size };
+    this.record(x, { pending: true });
     if (this.env.script) {
       const reply = await this.env.script(request);
       if (reply) return this.writeReply(x, reply);
@@ -176,6 +179,7 @@ export class Pipeline {
     const m = /^\/_fake\/uploads\/([^/]+)\/parts\/(\d+)$/.exec(url.pathname);
     if (!m) return this.writeError(x, new FakeApiError(404, 'not_found', 'no such upload address'));
     x.params = { file_id: decodeURIComponent(m[1]!), part_number: Number(m[2]) };
+    x.call!.params = maskSecrets(x.params) as Record<string, unknown>;
     const fault = this.env.faults.pick(PART_UPLOAD, x.params);
     if (fault && fault.kind !== 'drop_after' && fault.kind !== 'slow') return this.writeFault(x, fault);
     try {
@@ -241,12 +245,19 @@ export class Pipeline {
     x.res.end(text);
   }
 
+  /** Records the call on arrival; later calls fill in its answer (and the fault that hit it). */
   private record(x: Exchange, answer: FakeCall['answer'], fault?: FakeCall['fault']): void {
+    if (x.call) {
+      x.call.answer = answer;
+      if (fault) x.call.fault = fault;
+      return;
+    }
     const url = new URL(x.request.url, 'http://fake.invalid');
-    this.env.calls.push({
+    x.call = {
       n: x.n, operationId: x.request.operationId, method: x.request.method, path: url.pathname,
       query: maskSecrets(queryObject(x.request.query)) as Record<string, string | string[]>, params: maskSecrets(x.params) as Record<string, unknown>,
       headers: maskedHeaders(x.request.headers), bodyBytes: x.bodyBytes, answer, ...(fault ? { fault } : {}), requestId: `fake-req-${x.n}`, at: x.request.at,
-    });
+    };
+    this.env.calls.push(x.call);
   }
 }

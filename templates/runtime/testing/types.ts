@@ -144,8 +144,11 @@ export interface FakeCall {
   headers: Record<string, string>;
   /** Bytes of the request body. */
   bodyBytes: number;
-  /** What the fake answered; `dropped` when it dropped the connection instead. */
-  answer: { status: number; body: unknown; headers: Record<string, string> } | { dropped: 'before' | 'after' } | { hung: true };
+  /**
+   * What the fake answered; `dropped` when it dropped the connection instead; `pending` while the
+   * answer is still to come (a slow answer); `hung` for a script's hang. Calls are recorded on arrival.
+   */
+  answer: { status: number; body: unknown; headers: Record<string, string> } | { dropped: 'before' | 'after' } | { hung: true } | { pending: true };
   /** The fault that hit this call, if any. */
   fault?: FaultKind | 'quota' | 'token_limit';
   /** The request id the fake gave the answer. */

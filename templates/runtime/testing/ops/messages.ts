@@ -18,8 +18,8 @@ function findConversation(c: HandlerContext, type: 'single' | 'group', key: stri
 
 const pairKey = (a: string, b: string): string => [a, b].sort().join('\u0000');
 
-/** The conversation a message from `from` to `to` goes into (made on first use), or undefined without `to`. */
-function conversationFor(c: HandlerContext, from: string | undefined, to: string | undefined, chatType: string): ConversationRecord | undefined {
+/** The conversation a message from `from` to `to` goes into (made on first use, with `newId` if given), or undefined without `to`. */
+function conversationFor(c: HandlerContext, from: string | undefined, to: string | undefined, chatType: string, newId?: string): ConversationRecord | undefined {
   if (to === undefined) return undefined;
   if (from !== undefined) requireUser(c, from);
   const type = chatType === 'group' ? 'group' : 'single';
@@ -36,7 +36,7 @@ function conversationFor(c: HandlerContext, from: string | undefined, to: string
   }
   let conv = findConversation(c, type, key);
   if (!conv) {
-    const conversation_id = c.state.newId('conv');
+    const conversation_id = newId ?? c.state.newId('conv');
     const info: Json = { conversation_id, type, key, ...(type === 'group' ? { group_id: to } : { members: [...new Set(members)].sort() }), created_at: isoTime(c) };
     conv = { info, members: new Set(members), messageIds: [], pins: [], lastSeq: 0 };
     c.state.conversations.set(conversation_id, conv);
@@ -45,12 +45,15 @@ function conversationFor(c: HandlerContext, from: string | undefined, to: string
   return conv;
 }
 
-/** Stores one message (the send params as given, plus id, conversation and sequence number) and queues message.sent. */
-export function storeMessage(c: HandlerContext, params: Json): Json {
+/**
+ * Stores one message (the send params as given, plus id, conversation and sequence number) and
+ * queues message.sent. `conversationId`: the id of its conversation if this makes it (seeding).
+ */
+export function storeMessage(c: HandlerContext, params: Json, conversationId?: string): Json {
   const from = typeof params.from === 'string' ? params.from : undefined;
   const to = typeof params.to === 'string' ? params.to : undefined;
   const chatType = typeof params.chat_type === 'string' ? params.chat_type : 'single';
-  const conv = conversationFor(c, from, to, chatType);
+  const conv = conversationFor(c, from, to, chatType, conversationId);
   const message: Json = { ...copy(params), message_id: typeof params.message_id === 'string' ? params.message_id : c.state.newId('msg'), chat_type: chatType, sent_at: isoTime(c), recalled: false };
   if (conv) {
     conv.lastSeq += 1;

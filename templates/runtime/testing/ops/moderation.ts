@@ -2,8 +2,9 @@
  * Content moderation (seed 000 §4.11): items wait in status pending or auto_violation (the two
  * states the seed names); a decision carrying the item's version is safe to repeat, and a
  * decision on an item decided already, or with another version, answers version_conflict.
- * What a decided item's status becomes is not shown: the fake writes `decided` (`escalated` after
- * an escalation) and moves `version` on.
+ * What a decided item's status becomes is not shown, and the spec lists only those two values: a
+ * decided (or escalated) item has no `status` (it carries `decided_at` or `escalated_at`), and its
+ * `version` moves on.
  */
 import { invalidArgument, versionConflict } from '../errors.js';
 import type { Json } from '../state/state.js';
@@ -29,7 +30,8 @@ function decide(c: HandlerContext, item: Json, version: unknown): Json {
   if (!OPEN_STATUSES.has(item.status)) throw versionConflict(`moderation item ${item.id} was decided already`);
   if (version !== undefined && String(version) !== String(item.version)) throw versionConflict(`moderation item ${item.id} is at version ${item.version}, not ${String(version)}`);
   const { item_ids: _ids, version: _v, ...decision } = changes(c);
-  Object.assign(item, decision, { status: 'decided', version: Number(item.version) + 1, decided_at: isoTime(c) });
+  Object.assign(item, decision, { version: Number(item.version) + 1, decided_at: isoTime(c) });
+  delete item.status;
   if (c.params.count_violation === true && typeof item.username === 'string') {
     const list = c.state.moderation.violations.get(item.username) ?? [];
     list.push({ item_id: item.id, scene: item.scene, decision: item.decision ?? null, at: item.decided_at });
@@ -66,7 +68,9 @@ export const moderationHandlers: Record<string, OpHandler> = {
   },
   'moderation.escalate': (c) => {
     const item = itemOf(c);
-    Object.assign(item, { status: 'escalated', version: Number(item.version) + 1, ...(c.params.note !== undefined ? { note: c.params.note } : {}) });
+    if (!OPEN_STATUSES.has(item.status)) throw versionConflict(`moderation item ${item.id} was decided already`);
+    Object.assign(item, { version: Number(item.version) + 1, escalated_at: isoTime(c), ...(c.params.note !== undefined ? { note: c.params.note } : {}) });
+    delete item.status;
     return { body: copy(item) };
   },
   'moderation.report': (c) => ({ body: copy(newItem(c, changes(c))) }),
@@ -82,7 +86,10 @@ export const moderationHandlers: Record<string, OpHandler> = {
   },
   'moderation.stats': (c) => {
     const byStatus: Record<string, number> = {};
-    for (const i of c.state.moderation.items.values()) byStatus[i.status] = (byStatus[i.status] ?? 0) + 1;
+    for (const i of c.state.moderation.items.values()) {
+      const status = i.status ?? (i.escalated_at ? 'escalated' : 'decided');
+      byStatus[status] = (byStatus[status] ?? 0) + 1;
+    }
     return { body: { items: c.state.moderation.items.size, by_status: byStatus } };
   },
   'moderation.platform_actions': (c) => page(c, c.state.moderation.platformActions),

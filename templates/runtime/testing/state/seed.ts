@@ -53,14 +53,20 @@ export function applySeed(state: FakeState, input: SeedInput, env: { now(): numb
   for (const [groupId, requests] of Object.entries(input.groupRequests ?? {})) state.groupRequests.set(groupId, requests.map((r) => ({ ...r })));
   (input.chatrooms ?? []).forEach((r, i) =>
     step(`chatrooms[${i}]`, () => {
-      const { members = [], ...profile } = r;
+      const { members = [], messages = [], ...profile } = r;
       const room_id = r.room_id ?? state.newId('room');
       const record = newRoom({ disabled: false, mute_all: false, created_at: at, ...profile, room_id });
       for (const username of members) record.members.set(username, { username, joined_at: at });
+      for (const m of messages) record.messages.push({ sent_at: at, ...m, message_id: typeof m.message_id === 'string' ? m.message_id : state.newId('room-msg'), room_id });
       state.chatrooms.set(room_id, record);
     }),
   );
-  (input.messages ?? []).forEach((m, i) => step(`messages[${i}]`, () => storeMessage(c, m)));
+  (input.messages ?? []).forEach((m, i) =>
+    step(`messages[${i}]`, () => {
+      const { conversation_id, ...params } = m;
+      storeMessage(c, params, typeof conversation_id === 'string' ? conversation_id : undefined);
+    }),
+  );
   for (const [username, sessions] of Object.entries(input.sessions ?? {})) state.sessions.set(username, sessions.map((s) => ({ session_id: state.newId('session'), created_at: at, ...s })));
   for (const [username, devices] of Object.entries(input.pushDevices ?? {})) state.pushDevices.set(username, devices.map((d) => ({ session_id: state.newId('session'), ...d })));
   (input.moderationItems ?? []).forEach((item) => newItem(c, item));

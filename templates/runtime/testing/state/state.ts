@@ -145,8 +145,9 @@ export interface SeedInput {
   friendRequests?: Readonly<Record<string, readonly Json[]>>;
   groups?: ReadonlyArray<{ owner: string; group_id?: string; members?: readonly string[] } & Json>;
   groupRequests?: Readonly<Record<string, readonly Json[]>>;
-  chatrooms?: ReadonlyArray<{ name: string; room_id?: string; owner?: string; members?: readonly string[] } & Json>;
-  /** Messages as `messages.send` takes them (`from`, `to`, `chat_type`, …; `message_id` optional). */
+  /** Chatrooms with their members and messages (the REST API adds no member: clients join). */
+  chatrooms?: ReadonlyArray<{ name: string; room_id?: string; owner?: string; members?: readonly string[]; messages?: readonly Json[] } & Json>;
+  /** Messages as `messages.send` takes them (`from`, `to`, `chat_type`, …; `message_id`, and `conversation_id` for a new conversation, optional). */
   messages?: readonly Json[];
   /** Sessions of users (`session_id` optional). */
   sessions?: Readonly<Record<string, readonly Json[]>>;
