@@ -90,7 +90,8 @@ export async function runImFake(
   try {
     fake = await create(options);
   } catch (e) {
-    err(`im-fake: ${e instanceof Error ? e.message : String(e)}`);
+    // the options' names as this command spells them
+    err(`im-fake: ${(e instanceof Error ? e.message : String(e)).replace('createFakeService: ', '').replace('allowRemote: true', '--allow-remote')}`);
     return 1;
   }
   out(JSON.stringify({ baseUrl: fake.baseUrl, appKey: `${fake.orgName}#${fake.appName}`, clientId: fake.clientOptions.clientId }));

@@ -26,6 +26,8 @@ import type { CallbackDeliveryRecord, FakeEventRecord } from './types.js';
 /** One event waiting for this address. */
 interface Item {
   event: FakeEventRecord;
+  /** Position in this address's queue since it started (the seeded draws key on it, not on the random event id). */
+  n: number;
   sends: number;
   queuedAt: number;
 }
@@ -46,14 +48,13 @@ export interface DeliverySettings extends SigningAddress {
   duplicateRate: number;
   eventsPerBatch: number;
   timeoutMs: number;
+  reorderWindowMs: number;
   seed: number;
   record(delivery: CallbackDeliveryRecord): void;
   /** Called when a unit ends or changes, so waiters on `settled` look again. */
   changed(): void;
 }
 
-/** Simulated ms between a change and its event's first send (seed 001 §1: normally within 1 to 2 seconds). */
-const FIRST_SEND_DELAY_MS: readonly [number, number] = [1000, 2000];
 /** Simulated delay of a duplicate after the first success (the simulator's choice: 5 s to 2 min). */
 const DUPLICATE_DELAY_MS: readonly [number, number] = [5000, 120_000];
 
@@ -66,6 +67,7 @@ export class AddressDelivery {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
   private draws = 0;
+  private queued = 0;
 
   constructor(private readonly s: DeliverySettings) {}
 
@@ -86,8 +88,9 @@ export class AddressDelivery {
   enqueue(events: readonly FakeEventRecord[]): void {
     const now = this.simNow();
     for (const event of events) {
-      const item: Item = { event, sends: 0, queuedAt: now };
-      const delay = this.s.mode === 'simulated' ? this.unit(FIRST_SEND_DELAY_MS[0], FIRST_SEND_DELAY_MS[1]) : 0;
+      const item: Item = { event, n: this.queued++, sends: 0, queuedAt: now };
+      // simulated: a random real wait within the reorder window (in simulated ms on this clock)
+      const delay = this.s.mode === 'simulated' ? this.unit(0, this.s.reorderWindowMs) * this.s.timeScale : 0;
       this.units.push({ key: event.id, items: [item], send: 1, dueAt: now + delay, duplicate: false });
     }
     this.pump();
@@ -181,7 +184,7 @@ export class AddressDelivery {
       for (const item of unit.items) {
         if (unit.duplicate) continue;
         item.event.deliveries[this.s.endpointId] = 'delivered';
-        if (this.s.mode === 'simulated' && seededUnit(this.s.seed, this.s.endpointId, 'dup', item.event.id) < this.s.duplicateRate) {
+        if (this.s.mode === 'simulated' && seededUnit(this.s.seed, this.s.endpointId, 'dup', item.n) < this.s.duplicateRate) {
           this.units.push({ key: `dup:${item.event.id}`, items: [item], send: item.sends + 1, dueAt: now + this.unit(DUPLICATE_DELAY_MS[0], DUPLICATE_DELAY_MS[1]), duplicate: true });
         }
       }
@@ -203,7 +206,7 @@ export class AddressDelivery {
     const answer = result.status !== undefined ? { status: result.status, retryAfter: result.retryAfter, nowEpochMs: Date.now() } : undefined;
     for (const g of groups) {
       if (g.items.length === 0) continue;
-      const jitter = this.s.mode === 'simulated' ? jitterFactor(this.s.seed, g.key, unit.send) : 1;
+      const jitter = this.s.mode === 'simulated' ? jitterFactor(this.s.seed, `${this.s.endpointId}:${g.items[0]!.n}`, unit.send) : 1;
       const wait = retryWaitMs(unit.send, jitter, answer);
       const dueAt = wait === undefined ? Number.POSITIVE_INFINITY : now + wait.waitMs;
       const keep = g.items.filter((item) => {

@@ -73,6 +73,7 @@ export class CallbackHub implements CallbacksView {
         duplicateRate: options.duplicateRate ?? 0.1,
         eventsPerBatch: intIn('eventsPerBatch', options.eventsPerBatch, 1, SETTING_RANGES.eventsPerBatch),
         timeoutMs: intIn('timeoutMs', options.timeoutMs, 5000, SETTING_RANGES.timeoutMs),
+        reorderWindowMs: intIn('reorderWindowMs', options.reorderWindowMs, 50, [0, 60_000]),
         record: (d) => this.deliveries.push(d),
         changed: () => this.wake(),
       }),
@@ -139,7 +140,7 @@ export class CallbackHub implements CallbacksView {
         if (!subscribed(a.options.events, r.type)) r.deliveries[a.endpointId] = 'not subscribed';
         else if (a.options.dropServerOrigin && !/recalled$/.test(r.type)) r.deliveries[a.endpointId] = 'filtered';
         else if (a.state !== 'normal') r.deliveries[a.endpointId] = 'address pending verification';
-        else if (simulated && BEST_EFFORT_TYPES.has(r.type) && seededUnit(this.env.seed, a.endpointId, 'lost', r.id) < (a.options.bestEffortLossRate ?? 0)) r.deliveries[a.endpointId] = 'lost (best effort)';
+        else if (simulated && BEST_EFFORT_TYPES.has(r.type) && seededUnit(this.env.seed, a.endpointId, 'lost', this.events.indexOf(r)) < (a.options.bestEffortLossRate ?? 0)) r.deliveries[a.endpointId] = 'lost (best effort)';
         else {
           r.deliveries[a.endpointId] = 'pending';
           take.push(r);

@@ -23,10 +23,17 @@ export interface CallbackAddressOptions {
   /**
    * `immediate` (default): each event is sent once, in order, right after the change; a failed
    * send is retried on the seed's schedule (10 s, 30 s, 1 min, …, divided by `timeScale`).
-   * `simulated`: the delivery simulator's rules: each event 1–2 s (simulated) after the change, so
-   * close events arrive out of order; jittered retries; duplicates of delivered events.
+   * `simulated`: the delivery simulator's rules: no ordering (each event waits a random part of
+   * `reorderWindowMs` before its first send, so close events arrive out of order); jittered
+   * retries; duplicates of delivered events.
    */
   delivery?: 'immediate' | 'simulated';
+  /**
+   * simulated: the longest real wait before an event's first send, in ms (default 50). The
+   * service sends within 1 to 2 s of a change (seed 001 §1); compressed by `timeScale` that would
+   * be a millisecond, shorter than one REST call, so the window is real time.
+   */
+  reorderWindowMs?: number;
   /** Simulated ms per real ms for every service wait (retry table, breaker, delays). Default 1000. */
   timeScale?: number;
   /** simulated: share of delivered events sent once more (an at-least-once duplicate). Default 0.1. */
