@@ -5,14 +5,18 @@ import type { FakeResponseData } from './types.js';
 export const fakeResponses: Readonly<Record<string, FakeResponseData>> = {
   'app.token': {
     schema: 'TokenResponse',
-    sample: { access_token: 'x', expires_in: 300, application: 'x' },
+    sample: {
+      access_token: 'example-app-token',
+      expires_in: 604800,
+      application: 'demo-org#demo-app',
+    },
   },
   'blacklist.add': { schema: 'OpenResult', sample: {} },
   'blacklist.batch_add': { schema: 'OpenResult', sample: {} },
   'blacklist.batch_remove': { schema: 'OpenResult', sample: {} },
   'blacklist.list': {
     schema: 'BlacklistEntryVersionedPage',
-    sample: { items: [], next_cursor: null },
+    sample: { items: [], next_cursor: null, version: '1' },
   },
   'blacklist.remove': { schema: 'OpenResult', sample: {} },
   'calls.active_of': { schema: 'ActiveCalls', sample: {} },
@@ -80,7 +84,10 @@ export const fakeResponses: Readonly<Record<string, FakeResponseData>> = {
   'friends.delete': { schema: 'OpenResult', sample: {} },
   'friends.delete_all': { schema: 'CountResult', sample: { count: 0 } },
   'friends.get': { schema: 'Friend', sample: {} },
-  'friends.list': { schema: 'FriendVersionedPage', sample: { items: [], next_cursor: null } },
+  'friends.list': {
+    schema: 'FriendVersionedPage',
+    sample: { items: [], next_cursor: null, version: '1' },
+  },
   'friends.requests': { schema: 'FriendRequestPage', sample: { items: [], next_cursor: null } },
   'friends.set_settings': { schema: 'FriendSettings', sample: {} },
   'friends.settings': { schema: 'FriendSettings', sample: {} },
@@ -101,7 +108,7 @@ export const fakeResponses: Readonly<Record<string, FakeResponseData>> = {
   'groups.member': { schema: 'GroupMember', sample: {} },
   'groups.members': {
     schema: 'GroupMemberVersionedPage',
-    sample: { items: [], next_cursor: null },
+    sample: { items: [], next_cursor: null, version: '1' },
   },
   'groups.mute_all': { schema: 'OpenResult', sample: {} },
   'groups.mute_member': { schema: 'OpenResult', sample: {} },
@@ -118,13 +125,23 @@ export const fakeResponses: Readonly<Record<string, FakeResponseData>> = {
   'groups.update_member': { schema: 'GroupMember', sample: {} },
   'media.cancel_upload': { schema: 'OpenResult', sample: {} },
   'media.complete_upload': { schema: 'MediaFile', sample: {} },
-  'media.create_upload': { schema: 'UploadSession', sample: {} },
+  'media.create_upload': { schema: 'UploadSession', sample: { file_id: 'file-1' } },
   'media.delete_file': { schema: 'OpenResult', sample: {} },
   'media.download_urls': { schema: 'DownloadURLItemList', sample: { items: [] } },
   'media.file': { schema: 'MediaFile', sample: {} },
   'media.group_files': { schema: 'MediaFilePage', sample: { items: [], next_cursor: null } },
-  'media.part_urls': { schema: 'PartURLList', sample: { items: [] } },
-  'media.uploaded_parts': { schema: 'UploadedPartList', sample: { items: [] } },
+  'media.part_urls': {
+    schema: 'PartURLList',
+    sample: {
+      items: [
+        {
+          part_number: 1,
+          url: 'http://127.0.0.1:4010/upload-parts/file-1/1?token=example-part-token',
+        },
+      ],
+    },
+  },
+  'media.uploaded_parts': { schema: 'UploadedPartList', sample: { items: [{ part_number: 1 }] } },
   'media.usage': { schema: 'MediaUsage', sample: {} },
   'messages.batch_recall': { schema: 'OpenResult', sample: {} },
   'messages.batch_send': { schema: 'OpenResult', sample: {} },
@@ -142,12 +159,24 @@ export const fakeResponses: Readonly<Record<string, FakeResponseData>> = {
   'moderation.clear_violations': { schema: 'CountResult', sample: { count: 0 } },
   'moderation.config': { schema: 'ModerationConfig', sample: {} },
   'moderation.create_word_list': { schema: 'WordList', sample: {} },
-  'moderation.decide': { schema: 'ModerationItem', sample: {} },
+  'moderation.decide': {
+    schema: 'ModerationItem',
+    sample: { id: 'item-1', version: 1, status: 'pending', scene: 'message' },
+  },
   'moderation.delete_word_list': { schema: 'OpenResult', sample: {} },
   'moderation.escalate': { schema: 'OpenResult', sample: {} },
-  'moderation.item': { schema: 'ModerationItem', sample: {} },
+  'moderation.item': {
+    schema: 'ModerationItem',
+    sample: { id: 'item-1', version: 1, status: 'pending', scene: 'message' },
+  },
   'moderation.item_content': { schema: 'ItemContent', sample: {} },
-  'moderation.items': { schema: 'ModerationItemPage', sample: { items: [], next_cursor: null } },
+  'moderation.items': {
+    schema: 'ModerationItemPage',
+    sample: {
+      items: [{ id: 'item-1', version: 1, status: 'pending', scene: 'message' }],
+      next_cursor: null,
+    },
+  },
   'moderation.platform_actions': {
     schema: 'PlatformActionPage',
     sample: { items: [], next_cursor: null },
@@ -168,7 +197,7 @@ export const fakeResponses: Readonly<Record<string, FakeResponseData>> = {
   'push.mute_single': { schema: 'ConversationMute', sample: {} },
   'push.mutes': {
     schema: 'ConversationMuteVersionedPage',
-    sample: { items: [], next_cursor: null },
+    sample: { items: [], next_cursor: null, version: '1' },
   },
   'push.settings': { schema: 'PushSettings', sample: {} },
   'push.unbind_device': { schema: 'OpenResult', sample: {} },

@@ -182,7 +182,7 @@ export class Pipeline {
     const fault = this.env.faults.pick(PART_UPLOAD, x.params);
     if (fault && fault.kind !== 'drop_after' && fault.kind !== 'slow') return this.writeFault(x, fault);
     try {
-      receivePart({ state: this.env.state(), keepUploadBytes: this.env.keepUploadBytes }, String(x.params.file_id), Number(x.params.part_number), url.searchParams.get('token'), { size: body.size, data: this.env.keepUploadBytes ? new Uint8Array(body.bytes) : undefined });
+      receivePart({ state: this.env.state(), keepUploadBytes: this.env.keepUploadBytes }, String(x.params.file_id), Number(x.params.part_number), url.searchParams.get('token'), { size: body.size, ...(this.env.keepUploadBytes ? { data: new Uint8Array(body.bytes) } : {}) });
     } catch (e) {
       return this.writeError(x, e);
     }
