@@ -45,6 +45,7 @@ function complete(c: HandlerContext, upload: UploadRecord): Json {
   const size = numbers.reduce((sum, n) => sum + upload.parts.get(n)!.size, 0);
   const file: Json = { ...copy(upload.session), status: 'ready', parts: numbers.length, size, completed_at: isoTime(c), url: `${c.baseUrl}${PART_UPLOAD_PREFIX}${upload.session.file_id}/file` };
   c.state.files.set(file.file_id, file);
+  if (numbers.every((n) => upload.parts.get(n)!.bytes)) c.state.fileContents.set(file.file_id, Buffer.concat(numbers.map((n) => upload.parts.get(n)!.bytes!)));
   c.state.uploads.delete(file.file_id);
   return file;
 }
@@ -84,6 +85,7 @@ export const mediaHandlers: Record<string, OpHandler> = {
   'media.delete_file': (c) => {
     requireIn(c.state.files, 'file', pathParam(c, 'file_id'));
     c.state.files.delete(pathParam(c, 'file_id'));
+    c.state.fileContents.delete(pathParam(c, 'file_id'));
     return { body: {} };
   },
   'media.group_files': (c) => {

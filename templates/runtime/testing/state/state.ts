@@ -109,6 +109,8 @@ export class FakeState {
   readonly userConversations = new Map<string, Json>();
   readonly uploads = new Map<string, UploadRecord>();
   readonly files = new Map<string, Json>();
+  /** The bytes of completed uploads (file_id → content), unless keepUploadBytes is false. */
+  readonly fileContents = new Map<string, Uint8Array>();
   readonly pushSettings = new Map<string, Json>();
   readonly pushMutes = new Map<string, VersionedList>();
   readonly pushDevices = new Map<string, Json[]>();
