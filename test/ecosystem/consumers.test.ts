@@ -197,6 +197,31 @@ describe('consumers of the packed tarball', () => {
     }
   }, 60_000);
 
+  it('a strict TypeScript app tests its backend with the fake in vitest, callbacks into the durable inbox included (issue 30)', async () => {
+    const fixtures = join(repoRoot, 'test/fixtures/fake-consumer');
+    const dir = consumer('fake-consumer', { type: 'module', scripts: { test: 'vitest run' } }, {
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, noEmit: true, skipLibCheck: true, types: ['node'], lib: ['ES2023'] },
+        include: ['src', 'test'],
+      }),
+    });
+    mkdirSync(join(dir, 'src'));
+    mkdirSync(join(dir, 'test'));
+    writeFileSync(join(dir, 'src/backend.ts'), readFileSync(join(fixtures, 'backend.ts.txt'), 'utf8'));
+    writeFileSync(join(dir, 'test/backend.test.ts'), readFileSync(join(fixtures, 'backend.test.ts.txt'), 'utf8'));
+    // the app's dev tools: this repository's own (the install above is offline)
+    for (const tool of ['vitest', '@types/node']) {
+      mkdirSync(join(dir, 'node_modules', tool, '..'), { recursive: true });
+      symlinkSync(join(repoRoot, 'node_modules', tool), join(dir, 'node_modules', tool), 'dir');
+    }
+    const tsc = await run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: dir, timeout: 120_000 }).catch((e: { stdout: string }) => e);
+    expect(tsc.stdout).toBe('');
+    const vitest = await run(process.execPath, [join(repoRoot, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir, '--reporter', 'verbose'], { cwd: dir, timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } }).catch((e: { stdout: string; stderr: string }) => e);
+    const out = `${vitest.stdout}\n${vitest.stderr}`;
+    expect(out).toMatch(/Tests\s+5 passed \(5\)/);
+    expect(out).toMatch(/the receiver stores the callbacks the fake sends after messages\.send/);
+  }, 240_000);
+
   it('a TypeScript project type-checks under moduleResolution node16, bundler and node10 (CommonJS under node20)', () => {
     const source = `import { ImClient, ApiError, NotFoundError, ValidationError, type UsersCreateParams, type ClientOptions } from 'im-server-sdk';
 import { ImCore, ImLeanCore, usersGet } from 'im-server-sdk/funcs';
