@@ -341,7 +341,7 @@ export const hidden = new ImClient({ ...options, internals: {} });
     // from CommonJS predates Node's require(esm) (20.19+, 22.12+); the CommonJS consumers above run it.
     const problems: { kind: string; entrypoint: string; resolutionKind: string }[] = JSON.parse(r.stdout).analysis.problems;
     expect(problems.filter((p) => !(p.kind === 'CJSResolvesToESM' && p.resolutionKind === 'node16-cjs'))).toEqual([]);
-    expect(problems.map((p) => p.entrypoint).sort()).toEqual(['.', './callbacks', './callbacks/edge', './funcs']);
+    expect(problems.map((p) => p.entrypoint).sort()).toEqual(['.', './callbacks', './callbacks/edge', './funcs', './testing']);
   }, 120_000);
 
   it('the tarball holds no test files, no outside-pointing source maps, no secrets, and the generated README', () => {

@@ -21,6 +21,10 @@ describe('createFakeService', () => {
       const uploaded = await im.media.upload(new Uint8Array(10).fill(1), { partSize: 5 });
       expect(uploaded.parts).toBe(2);
       expect(fake.callsTo('fake.part_upload')).toHaveLength(2);
+      // the completed file's url serves its bytes
+      const file = fake.state.files.get(uploaded.fileId)!;
+      expect(file.url).toMatch(new RegExp(`^${baseUrl}/`));
+      expect(new Uint8Array(await (await fetch(file.url)).arrayBuffer())).toEqual(new Uint8Array(10).fill(1));
     } finally {
       server.close();
       await fake.close();

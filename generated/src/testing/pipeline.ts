@@ -99,6 +99,8 @@ export class Pipeline {
     }
     if (body.tooLarge) return this.writeError(x, new FakeApiError(413, 'invalid_argument', `the body is over ${MAX_JSON_BYTES} bytes`));
     if (isPart) return this.part(x, url, body);
+    const download = method === 'GET' ? /^\/_fake\/uploads\/([^/]+)\/file$/.exec(url.pathname) : null;
+    if (download) return this.download(x, decodeURIComponent(download[1]!));
     if (!match) return this.writeError(x, new FakeApiError(404, 'not_found', `no operation ${method} ${url.pathname} (the path must start with /{org_name}/{app_name})`));
     if (bodyText !== '' && json === undefined) return this.writeError(x, new FakeApiError(400, 'invalid_argument', 'the body is not JSON'));
     try {
@@ -191,6 +193,17 @@ export class Pipeline {
     const done = (): void => this.write(x, 200, {}, {});
     if (fault?.kind === 'slow') void this.env.delay(fault.delayMs ?? 2000).then(done);
     else done();
+  }
+
+  /** GET of a completed file's `url`: its bytes, when the fake kept them. */
+  private download(x: Exchange, fileId: string): void {
+    const file = this.env.state().files.get(fileId);
+    const bytes = this.env.state().fileContents.get(fileId);
+    if (!file || !bytes) return this.writeError(x, new FakeApiError(404, 'not_found', `no content of file ${JSON.stringify(fileId)} (kept only with keepUploadBytes)`));
+    this.record(x, { status: 200, body: `(${bytes.length} bytes)`, headers: {} });
+    if (x.res.destroyed) return;
+    x.res.writeHead(200, { 'content-type': typeof file.content_type === 'string' ? file.content_type : 'application/octet-stream', 'content-length': String(bytes.length) });
+    x.res.end(bytes);
   }
 
   // ---------------------------------------------------------------- answers

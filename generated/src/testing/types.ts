@@ -240,7 +240,10 @@ export interface FakeService {
   fault(rule: FaultRule): FaultHandle;
   /** Removes every fault on demand (random faults stay). */
   clearFaults(): void;
-  /** Answers one operation your way; return undefined to let the fake answer. */
+  /**
+   * Answers one operation your way, after the fake's checks (token, quota, faults) and its request
+   * validation; return undefined to let the fake answer, or call `call.answer()` for its answer.
+   */
   override(operationId: string, handler: (call: OverrideCall) => ScriptReply | undefined | Promise<ScriptReply | undefined>): () => void;
   /** The application was deleted or its tenant closed: every later call gets 401 with that details.reason. */
   revokeCredentials(reason: 'app_deleted' | 'tenant_closed'): void;
