@@ -209,14 +209,15 @@ describe('consumers of the packed tarball', () => {
     mkdirSync(join(dir, 'test'));
     writeFileSync(join(dir, 'src/backend.ts'), readFileSync(join(fixtures, 'backend.ts.txt'), 'utf8'));
     writeFileSync(join(dir, 'test/backend.test.ts'), readFileSync(join(fixtures, 'backend.test.ts.txt'), 'utf8'));
-    // the app's dev tools: this repository's own (the install above is offline)
+    // the app's dev tools: this repository's own (the install above is offline); one vitest worker,
+    // so the nested run adds little load to this suite
     for (const tool of ['vitest', '@types/node']) {
       mkdirSync(join(dir, 'node_modules', tool, '..'), { recursive: true });
       symlinkSync(join(repoRoot, 'node_modules', tool), join(dir, 'node_modules', tool), 'dir');
     }
     const tsc = await run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: dir, timeout: 120_000 }).catch((e: { stdout: string }) => e);
     expect(tsc.stdout).toBe('');
-    const vitest = await run(process.execPath, [join(repoRoot, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir, '--reporter', 'verbose'], { cwd: dir, timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } }).catch((e: { stdout: string; stderr: string }) => e);
+    const vitest = await run(process.execPath, [join(repoRoot, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir, '--reporter', 'verbose', '--maxWorkers', '1', '--minWorkers', '1'], { cwd: dir, timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } }).catch((e: { stdout: string; stderr: string }) => e);
     const out = `${vitest.stdout}\n${vitest.stderr}`;
     expect(out).toMatch(/Tests\s+5 passed \(5\)/);
     expect(out).toMatch(/the receiver stores the callbacks the fake sends after messages\.send/);
