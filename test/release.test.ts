@@ -3,10 +3,11 @@
  * checks before anything is packed, a deleted operation never ships from a stale build, the
  * version is the maintainer's and survives generate, and the release script's pieces.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { generate } from '../generator/generate.js';
@@ -18,10 +19,14 @@ import { repoRoot } from './helpers/seed.js';
 const temps: string[] = [];
 afterAll(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-function pack(dir: string): { status: number | null; files: string[]; out: string; tarball?: string } {
+/** npm pack (prepack builds from clean): async, since a pack of a minute on a loaded machine would starve vitest's worker RPC. */
+async function pack(dir: string): Promise<{ status: number | null; files: string[]; out: string; tarball?: string }> {
   const dest = mkdtempSync(join(tmpdir(), 'im-packed-'));
   temps.push(dest);
-  const r = spawnSync('npm', ['pack', '--json', '--pack-destination', dest, '--loglevel=error'], { cwd: dir, encoding: 'utf8', timeout: 240_000, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const r = await promisify(execFile)('npm', ['pack', '--json', '--pack-destination', dest, '--loglevel=error'], { cwd: dir, encoding: 'utf8', timeout: 240_000, env: { ...process.env, npm_config_update_notifier: 'false' } }).then(
+    (ok) => ({ status: 0, stdout: ok.stdout, stderr: ok.stderr }),
+    (err: { code?: number; stdout?: string; stderr?: string }) => ({ status: typeof err.code === 'number' ? err.code : 1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' }),
+  );
   if (r.status !== 0) return { status: r.status, files: [], out: `${r.stdout}${r.stderr}` };
   const [info] = JSON.parse(r.stdout);
   return { status: 0, files: info.files.map((f: { path: string }) => f.path), out: r.stderr, tarball: join(dest, info.filename) };
@@ -31,7 +36,7 @@ describe('npm pack of a freshly generated package', () => {
   it('builds dist/ first (fresh clone: no dist), then leaves a deleted operation out of the next pack', async () => {
     const { dir } = await generateToTempDir(repoRoot, 'test/fixtures/mini-openapi.yaml');
     temps.push(dir);
-    const first = pack(dir);
+    const first = await pack(dir);
     expect(first.status, first.out).toBe(0);
     expect(first.files).toEqual(expect.arrayContaining(['dist/esm/index.js', 'dist/esm/index.d.ts', 'dist/esm/funcs/index.js', 'dist/esm/funcs/friends.d.ts', 'package.json', 'README.md', 'CHANGELOG.md']));
     expect(first.files.filter((f) => f.startsWith('scripts/') || f.startsWith('src/'))).toEqual([]);
@@ -51,7 +56,7 @@ describe('npm pack of a freshly generated package', () => {
     delete doc.paths['/{org_name}/{app_name}/users/{username}/friends'];
     const { files } = await generate({ ...readGeneratorInput(repoRoot), openapiText: stringify(doc), openapiSource: 'test/fixtures/mini-openapi.yaml' });
     writeGeneratedFiles(dir, files);
-    const second = pack(dir);
+    const second = await pack(dir);
     expect(second.status, second.out).toBe(0);
     expect(second.files.filter((f) => f.includes('friends'))).toEqual([]);
     // The fake service's hand-written handlers (templates/runtime/testing/ops/) name the seed's
@@ -64,7 +69,7 @@ describe('npm pack of a freshly generated package', () => {
     const { dir } = await generateToTempDir(repoRoot, 'test/fixtures/mini-openapi.yaml');
     temps.push(dir);
     unlinkSync(join(dir, 'node_modules'));
-    const r = pack(dir);
+    const r = await pack(dir);
     expect(r.status).not.toBe(0);
     expect(r.out).toMatch(/prepack refused: the build \(scripts\/build.mjs\) failed:\s+build failed: esbuild is not installed\. Run `npm install` in .* first/);
   }, 120_000);

@@ -74,9 +74,11 @@ beforeAll(async () => {
   });
   symlinkSync(join(repoRoot, 'node_modules'), join(pkgCopy, 'node_modules'), 'dir');
   const env = { ...npmEnv, PATH: `${join(repoRoot, 'node_modules/.bin')}:${process.env.PATH}` };
-  const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: pkgCopy, encoding: 'utf8', env, timeout: 180_000 });
-  if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}\n${build.stderr}`);
-  const [packed] = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', work, '--loglevel=error'], pkgCopy));
+  // async (not spawnSync): a build of a minute on a loaded machine would starve vitest's worker RPC
+  await run('npm', ['run', '-s', 'build'], { cwd: pkgCopy, encoding: 'utf8', env, timeout: 180_000 }).catch((e: { stdout?: string; stderr?: string }) => {
+    throw new Error(`build failed:\n${e.stdout}\n${e.stderr}`);
+  });
+  const [packed] = JSON.parse((await run('npm', ['pack', '--json', '--pack-destination', work, '--loglevel=error'], { cwd: pkgCopy, encoding: 'utf8', env: npmEnv, timeout: 120_000 })).stdout);
   tarball = join(work, packed.filename);
   mkdirSync(unpacked);
   sh('tar', ['-xzf', tarball, '-C', unpacked], work);
@@ -223,7 +225,7 @@ describe('consumers of the packed tarball', () => {
     expect(out).toMatch(/the receiver stores the callbacks the fake sends after messages\.send/);
   }, 240_000);
 
-  it('a TypeScript project type-checks under moduleResolution node16, bundler and node10 (CommonJS under node20)', () => {
+  it('a TypeScript project type-checks under moduleResolution node16, bundler and node10 (CommonJS under node20)', async () => {
     const source = `import { ImClient, ApiError, NotFoundError, ValidationError, type UsersCreateParams, type ClientOptions } from 'im-server-sdk';
 import { ImCore, ImLeanCore, usersGet } from 'im-server-sdk/funcs';
 import { createCallbackHandler, isKnownEvent } from 'im-server-sdk/callbacks';
@@ -279,7 +281,11 @@ export const made = [typeof ImClient, typeof usersGet, typeof verifyCallback, p.
       'tsconfig.json': JSON.stringify({ compilerOptions: { ...common, module: 'commonjs', moduleResolution: 'node10', esModuleInterop: true }, files: ['index.ts'] }),
     });
     for (const [cwd, project] of [[dir, 'tsconfig.node16.json'], [dir, 'tsconfig.node20.json'], [dir, 'tsconfig.bundler.json'], [legacy, 'tsconfig.json']] as const) {
-      const r = spawnSync(bin('tsc'), ['-p', project], { cwd, encoding: 'utf8', timeout: 120_000 });
+      // async (not spawnSync): four tsc runs in a row block the worker past vitest's 60 s RPC timeout on a loaded machine
+      const r = await run(bin('tsc'), ['-p', project], { cwd, encoding: 'utf8', timeout: 120_000 }).then(
+        (ok) => ({ status: 0, stdout: ok.stdout, stderr: ok.stderr }),
+        (err: { code?: number; stdout?: string; stderr?: string }) => ({ status: err.code ?? 1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' }),
+      );
       expect(`${project}: exit ${r.status}\n${r.stdout}${r.stderr}`).toBe(`${project}: exit 0\n`);
     }
   }, 180_000);
