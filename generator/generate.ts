@@ -13,6 +13,7 @@ import { emitOperationsCode } from './emit/emit-operations-code.js';
 import { emitPackageFiles, type PackageTemplates } from './emit/emit-package-files.js';
 import { emitExamplesCopy, emitRuntimeCopy } from './emit/emit-runtime-copy.js';
 import { emitSchemaTypes } from './emit/emit-schema-types.js';
+import { emitTestingEntry } from './emit/emit-testing-entry.js';
 import { emitValidators, validatorImport } from './emit/emit-validators.js';
 import { formatFiles, type GeneratorCache } from './format.js';
 import type { BiomeMode } from './format-biome.js';
@@ -96,6 +97,7 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
     emitNamespaceTypes(model),
     emitOperationsCode(model),
     emitEntryPoints(model, input.packageVersion ?? model.version),
+    emitTestingEntry(model, input.packageVersion ?? model.version),
     emitValidators(model, cache),
     runtimeCopy,
     emitPackageFiles(model, input.packageTemplates, { ...(input.packageVersion ? { packageVersion: input.packageVersion } : {}), ...(input.changelog ? { changelog: input.changelog } : {}) }),

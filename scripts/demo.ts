@@ -39,19 +39,16 @@ async function demo(mock: MockServer): Promise<void> {
   const message = await im.messages.send({ from: 'alice', to: 'bob', text: 'Hello from im-server-sdk' });
   line(`   messages.send → ${JSON.stringify(message)}`);
 
-  line('3. Walk a paged list (users.list; a page promise, following next_cursor)');
-  // The mock answers every page with the same placeholder next_cursor (a real service ends with
-  // null; the client refuses a repeated cursor rather than loop forever), so the demo stops after
-  // two pages. Against the service: `for await (const user of im.users.list()) { ... }`.
+  line('3. Walk a paged list (users.list; a page promise, following next_cursor until it is null)');
+  // The mock answers with the spec's example page, whose next_cursor is null: the walk ends.
   let pages = 0;
   let items = 0;
   for await (const page of (await im.users.list()).pages()) {
     pages++;
     items += page.items.length;
     line(`   page ${pages} (cursor ${JSON.stringify(page.cursor)}): ${page.items.length} item(s), next_cursor ${JSON.stringify(page.nextCursor)}`);
-    if (pages === 2) break;
   }
-  line(`   walked ${pages} pages, ${items} items`);
+  line(`   walked ${pages} page(s), ${items} items`);
 
   line('4. Bad input is refused before anything is sent');
   const before = wire.length;

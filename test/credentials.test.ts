@@ -5,13 +5,16 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, CredentialsRevokedError, ImClient, MemoryTokenStore, browserLikeScope, maskUrlQuery } from '../generated/src/index.js';
-import { CLIENT_ID, CLIENT_SECRET, TOKEN, clientOptions, startFakeService, type FakeService } from './helpers/fake-service.js';
+import { createFakeService, type FakeService } from '../generated/src/testing.js';
 
-let service: FakeService;
+const CLIENT_ID = 'client-id-for-tests';
+const CLIENT_SECRET = 'client-secret-SHOULD-NEVER-APPEAR';
+
+let fake: FakeService;
 beforeEach(async () => {
-  service = await startFakeService();
+  fake = await createFakeService({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, initialState: { users: [{ username: 'alice' }, { username: 'bob' }], groups: [{ group_id: 'g', owner: 'alice' }] } });
 });
-afterEach(() => service.close());
+afterEach(() => fake.close());
 
 describe('server only', () => {
   const g = globalThis as Record<string, unknown>;
@@ -30,7 +33,7 @@ describe('server only', () => {
       expect(browserLikeScope()).toBe('browser');
       const error = (() => {
         try {
-          new ImClient(clientOptions(service));
+          new ImClient(fake.clientOptions);
         } catch (e) {
           return e;
         }
@@ -41,7 +44,7 @@ describe('server only', () => {
       expect(error.message).toMatch(/CORS/);
       expect(error.message).toMatch(/dangerouslyAllowBrowser/);
       expect(error.message).not.toContain(CLIENT_SECRET);
-      expect(() => new ImClient({ ...clientOptions(service), dangerouslyAllowBrowser: true })).not.toThrow();
+      expect(() => new ImClient({ ...fake.clientOptions, dangerouslyAllowBrowser: true })).not.toThrow();
     });
     expect(browserLikeScope()).toBeUndefined();
   });
@@ -50,13 +53,13 @@ describe('server only', () => {
     function WorkerGlobalScope() {}
     withGlobals({ WorkerGlobalScope, importScripts: () => {} }, () => {
       expect(browserLikeScope()).toBe('web worker');
-      expect(() => new ImClient(clientOptions(service))).toThrow(/web worker/);
+      expect(() => new ImClient(fake.clientOptions)).toThrow(/web worker/);
     });
   });
 
   it('a user agent does not matter: Node with a browser-like navigator still works', () => {
     withGlobals({ navigator: { userAgent: 'Mozilla/5.0 (Windows NT 10.0) Chrome/120' } }, () => {
-      expect(() => new ImClient(clientOptions(service))).not.toThrow();
+      expect(() => new ImClient(fake.clientOptions)).not.toThrow();
     });
   });
 });
@@ -75,21 +78,20 @@ describe('ImClient.fromEnv', () => {
     expect(() => ImClient.fromEnv({}, partial)).toThrow(ConfigError);
   });
   it('overrides win over the environment', () => {
-    const im = ImClient.fromEnv({ baseUrl: service.baseUrl }, { ...env, IM_BASE_URL: undefined });
-    expect(im.baseUrl).toBe(service.baseUrl);
+    const im = ImClient.fromEnv({ baseUrl: fake.baseUrl }, { ...env, IM_BASE_URL: undefined });
+    expect(im.baseUrl).toBe(fake.baseUrl);
   });
 });
 
 describe('secret rotation without restart', () => {
   it('an invalid_client answer re-reads the secret function once and exchanges with the new secret', async () => {
-    await service.close();
-    service = await startFakeService();
-    const seen: string[] = [];
-    service.on('GET', '/users/{username}', () => ({ body: { username: 'alice' } }));
+    await fake.close();
     // This service accepts only the second (rotated) secret: the first exchange is refused in front of it.
+    fake = await createFakeService({ clientId: CLIENT_ID, clientSecret: 'new-secret-AFTER-ROTATION', initialState: { users: [{ username: 'alice' }] } });
+    const seen: string[] = [];
     let current = 'old-secret-ROTATED-AWAY';
     const im = new ImClient({
-      ...clientOptions(service),
+      ...fake.clientOptions,
       clientSecret: () => {
         seen.push(current);
         const s = current;
@@ -104,30 +106,27 @@ describe('secret rotation without restart', () => {
         return fetch(input, init);
       },
     });
-    await expect(im.users.get({ username: 'alice' })).resolves.toEqual({ username: 'alice' });
+    await expect(im.users.get({ username: 'alice' })).resolves.toMatchObject({ username: 'alice' });
     expect(seen).toEqual(['old-secret-ROTATED-AWAY', 'new-secret-AFTER-ROTATION']);
-    expect(service.requests.filter((r) => r.path === '/token')).toHaveLength(1); // only the accepted exchange reached the server
+    expect(fake.callsTo('app.token')).toHaveLength(1); // only the accepted exchange reached the server
   });
 });
 
 describe('credential loss', () => {
   it('app_deleted clears the token store, calls the hook once, and fails every later call without the network', async () => {
-    let calls = 0;
-    service.on('GET', '/users/{username}', () => {
-      calls++;
-      return { status: 401, body: { error: { code: 'unauthenticated', message: 'gone', request_id: 'r', details: { reason: 'app_deleted' } } } };
-    });
     const store = new MemoryTokenStore();
     const deleted: string[] = [];
     const recording = { get: (k: string) => store.get(k), set: (k: string, t: never) => store.set(k, t), delete: async (k: string) => (deleted.push(k), store.delete(k)) };
     const revoked: unknown[] = [];
-    const im = new ImClient({ ...clientOptions(service), tokenStore: recording, onCredentialsRevoked: (e) => revoked.push(e) });
-    await expect(im.users.get({ username: 'a' })).rejects.toBeInstanceOf(CredentialsRevokedError);
-    const before = service.requests.length;
-    await expect(im.users.get({ username: 'b' })).rejects.toBeInstanceOf(CredentialsRevokedError);
+    const im = new ImClient({ ...fake.clientOptions, tokenStore: recording, onCredentialsRevoked: (e) => revoked.push(e) });
+    await im.users.get({ username: 'alice' }); // a token is stored
+    fake.revokeCredentials('app_deleted');
+    await expect(im.users.get({ username: 'alice' })).rejects.toBeInstanceOf(CredentialsRevokedError);
+    const before = fake.calls.length;
+    await expect(im.users.get({ username: 'bob' })).rejects.toBeInstanceOf(CredentialsRevokedError);
     await expect(im.groups.list()).rejects.toBeInstanceOf(CredentialsRevokedError);
-    expect(service.requests.length).toBe(before);
-    expect(calls).toBe(1);
+    expect(fake.calls.length).toBe(before);
+    expect(fake.callsTo('users.get').map((c) => ('status' in c.answer ? c.answer.status : 0))).toEqual([200, 401]);
     expect(revoked).toHaveLength(1);
     expect(im.credentialsRevoked).toBe(true);
     expect(deleted).toHaveLength(1);
@@ -137,12 +136,16 @@ describe('credential loss', () => {
 
 describe('nothing shows a secret', () => {
   it('printing the client, its namespaces, errors, pages and logs never shows the secret or the token', async () => {
-    service.on('GET', '/users/{username}', () => ({ status: 403, body: { error: { code: 'permission_denied', message: `token ${TOKEN} secret ${CLIENT_SECRET}`, request_id: 'r' } } }));
-    service.on('GET', '/groups', () => ({ body: { items: [{ id: 'g' }], next_cursor: null } }));
+    // a careless service that echoes the token and the secret in its error message
+    let token = '';
+    fake.override('users.get', (call) => {
+      token = String(call.headers.authorization).replace(/^Bearer /, '');
+      return { status: 403, body: { error: { code: 'permission_denied', message: `token ${token} secret ${CLIENT_SECRET}`, request_id: 'r' } } };
+    });
     const lines: string[] = [];
     const logger = { debug: (m: string) => lines.push(m), info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) };
     const events: unknown[] = [];
-    const im = new ImClient({ ...clientOptions(service), logger, onTokenEvent: (e) => events.push(e) });
+    const im = new ImClient({ ...fake.clientOptions, logger, onTokenEvent: (e) => events.push(e) });
     const error = (await im.users.get({ username: 'alice' }).catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(Error);
     const page = await im.groups.list();
@@ -162,8 +165,9 @@ describe('nothing shows a secret', () => {
     ].join('\n');
     expect(lines.length).toBeGreaterThan(0);
     expect(shown).toContain(CLIENT_ID); // the scan looks at real output
+    expect(token.length).toBeGreaterThan(20);
     expect(shown).not.toContain(CLIENT_SECRET);
-    expect(shown).not.toContain(TOKEN);
+    expect(shown).not.toContain(token);
   });
 
   it('URLs with query values are shown masked, the service\'s own display rule', () => {

@@ -13,30 +13,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers/seed.js';
-
-const SKIP = /<!--\s*snippet:\s*not compiled,\s*([^>]+?)\s*-->\s*$/;
-
-interface Snippet {
-  doc: string;
-  line: number;
-  code: string;
-  skipped?: string;
-}
-
-export function tsSnippets(doc: string, text: string): Snippet[] {
-  const lines = text.split('\n');
-  const out: Snippet[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (!/^```(ts|typescript)\s*$/.test(lines[i]!)) continue;
-    const start = i;
-    const body: string[] = [];
-    for (i++; i < lines.length && !/^```\s*$/.test(lines[i]!); i++) body.push(lines[i]!);
-    const before = lines.slice(0, start).reverse().find((l) => l.trim() !== '') ?? '';
-    const skipped = before.match(SKIP)?.[1];
-    out.push({ doc, line: start + 1, code: body.join('\n'), ...(skipped ? { skipped } : {}) });
-  }
-  return out;
-}
+import { tsSnippets, type Snippet } from './helpers/snippets.js';
 
 /** `text` with the `## <title>` section's lines blanked (line numbers kept for the messages). */
 function withoutSection(text: string, title: string): string {
@@ -98,6 +75,7 @@ describe('package docs', () => {
           'im-server-sdk': ['../../../generated/src/index.ts'],
           'im-server-sdk/funcs': ['../../../generated/src/funcs/index.ts'],
           'im-server-sdk/callbacks': ['../../../generated/src/callbacks.ts'],
+          'im-server-sdk/testing': ['../../../generated/src/testing.ts'],
         },
       },
       include: ['*.ts'],

@@ -1,65 +1,69 @@
 /**
- * The helpers of seed sections 4.5–4.13 against a real HTTP server on 127.0.0.1 that records what
- * it received: batch splitting, resumable upload, pending moderation items, set-mute-all,
- * versioned fetch-all and the RTC rules.
+ * The helpers of seed sections 4.5–4.13 against the fake service (im-server-sdk/testing) on
+ * 127.0.0.1, which keeps state and records what it received: batch splitting, resumable upload,
+ * pending moderation items, set-mute-all, versioned fetch-all and the RTC rules. Where a test
+ * models a service behaviour of its own (a deduplicating batch, an abort mid-batch), it answers
+ * that operation with `fake.override`.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BatchError, ImClient, ImError, UploadInterruptedError, ValidationError } from '../generated/src/index.js';
-import { clientOptions, startFakeService, type FakeService } from './helpers/fake-service.js';
+import { createFakeService, type FakeCall, type FakeService } from '../generated/src/testing.js';
 import { watchArrayBuffers } from './helpers/memory.js';
 
-let service: FakeService;
+let fake: FakeService;
 let im: ImClient;
+const fast = { internals: { sleep: async () => {}, random: () => 0 } };
 beforeEach(async () => {
-  service = await startFakeService({ rawBody: false });
-  im = new ImClient({ ...clientOptions(service), internals: { sleep: async () => {}, random: () => 0 } });
+  fake = await createFakeService({ pageSize: 2 });
+  im = new ImClient({ ...fake.clientOptions, ...fast });
 });
-afterEach(() => service.close());
+afterEach(() => fake.close());
+
+/** Calls of operations (not the token exchange). */
+const operationCalls = (): FakeCall[] => fake.calls.filter((c) => c.operationId !== 'app.token');
+const bodyOf = (c: FakeCall): any => c.params;
+const users = (n: number, prefix = 'r') => Array.from({ length: n }, (_, i) => ({ username: `${prefix}${i}` }));
 
 describe('batch splitting (x-batch-split)', () => {
   it('250 users go out as 100/100/50, results in the caller\'s order', async () => {
-    service.on('POST', '/users/batch', (req) => ({ body: { created: req.body.users.map((u: any) => u.username) } }));
-    const users = Array.from({ length: 250 }, (_, i) => ({ username: `u${i}` }));
-    const result = await im.users.batchCreate({ users }, { concurrency: 3 });
-    expect(service.calls().map((r) => r.body.users.length).sort()).toEqual([100, 100, 50]);
+    const list = users(250, 'u');
+    const result = await im.users.batchCreate({ users: list }, { concurrency: 3 });
+    expect(fake.callsTo('users.batch_create').map((r) => bodyOf(r).users.length).sort()).toEqual([100, 100, 50]);
     expect(result.ok).toBe(true);
     expect(result.chunks.map((c) => [c.start, c.end])).toEqual([[0, 100], [100, 200], [200, 250]]);
-    expect(result.results.flatMap((r: any) => r.created)).toEqual(users.map((u) => u.username));
+    expect(result.results.flatMap((r: any) => r.items.map((u: any) => u.username))).toEqual(list.map((u) => u.username));
+    expect(fake.state.users.size).toBe(250);
   });
 
   it('2,500 recipients go out as 3 requests, each chunk with its own dedupe key kept across resends', async () => {
-    let failedOnce = false;
-    service.on('POST', '/messages/batch', (req) => {
-      if (req.body.usernames.length === 500 && !failedOnce) {
-        failedOnce = true;
-        return { status: 503, body: { error: { code: 'unavailable', message: 'try again', request_id: 'r1' } } };
-      }
-      return { body: { sent: req.body.usernames.length } };
-    });
-    const usernames = Array.from({ length: 2500 }, (_, i) => `r${i}`);
+    fake.seed({ users: users(2500) });
+    fake.fault({ operation: 'messages.batch_send', kind: 'server_error', when: (c) => (c.params.usernames as unknown[]).length === 500 });
+    const usernames = users(2500).map((u) => u.username);
     const result = await im.messages.batchSend({ usernames, body: 'hi' });
-    const calls = service.calls();
-    expect(calls.map((r) => r.body.usernames.length)).toEqual(expect.arrayContaining([1000, 1000, 500, 500]));
+    const calls = fake.callsTo('messages.batch_send');
+    expect(calls.map((r) => bodyOf(r).usernames.length)).toEqual(expect.arrayContaining([1000, 1000, 500, 500]));
     expect(calls).toHaveLength(4); // the 500-chunk was resent once
-    const keys = calls.map((r) => r.body.client_msg_id);
-    const lastChunk = calls.filter((r) => r.body.usernames.length === 500).map((r) => r.body.client_msg_id);
+    const keys = calls.map((r) => bodyOf(r).client_msg_id);
+    const lastChunk = calls.filter((r) => bodyOf(r).usernames.length === 500).map((r) => bodyOf(r).client_msg_id);
     expect(lastChunk[0]).toBe(lastChunk[1]); // the resend carries the same key
     expect(new Set(keys).size).toBe(3); // one key per chunk
     expect(result.ok).toBe(true);
+    expect(fake.state.messages.size).toBe(2500); // one message per recipient, none twice
   });
 
   it('a caller\'s key gives each chunk a derived key, the same on every run, within the 128-character limit', async () => {
-    service.on('POST', '/messages/batch', () => ({ body: {} }));
-    const usernames = Array.from({ length: 1500 }, (_, i) => `r${i}`);
+    fake.seed({ users: users(1500) });
+    const usernames = users(1500).map((u) => u.username);
     const first = await im.messages.batchSend({ usernames, client_msg_id: 'promo-7' }, { concurrency: 1 });
     const again = await im.messages.batchSend({ usernames, client_msg_id: 'promo-7' }, { concurrency: 1 });
-    const sent = service.calls().map((r) => r.body.client_msg_id);
+    const sent = fake.callsTo('messages.batch_send').map((r) => bodyOf(r).client_msg_id);
     expect(sent.slice(0, 2)).toEqual(sent.slice(2));
     expect(new Set(sent.slice(0, 2)).size).toBe(2);
     expect(sent.every((k: string) => /^b1-[A-Za-z0-9_-]{43}$/.test(k))).toBe(true);
     expect(first.chunks.map((c) => c.dedupeKey)).toEqual(sent.slice(0, 2));
     expect(first.batchKey).toBe('promo-7');
     expect(again.chunks.map((c) => c.dedupeKey)).toEqual(first.chunks.map((c) => c.dedupeKey));
+    expect(fake.state.messages.size).toBe(1500); // the second run was deduplicated
   });
 
   it('resending only the failed chunk under the same key reuses THAT chunk\'s key, never chunk 0\'s (issue 16 item 7)', async () => {
@@ -68,7 +72,8 @@ describe('batch splitting (x-batch-split)', () => {
     const seen = new Map<string, string>(); // key → first recipient it was used for
     let dropped = 0;
     let failSecond = true;
-    service.on('POST', '/messages/batch', (req) => {
+    // this test's service deduplicates by the key alone: a reused key drops whoever it carries
+    fake.override('messages.batch_send', (req) => {
       const key = req.body.client_msg_id as string;
       const firstRecipient = req.body.usernames[0] as string;
       if (firstRecipient === 'r1000' && failSecond) {
@@ -97,7 +102,7 @@ describe('batch splitting (x-batch-split)', () => {
 
   it('the caller\'s key is checked before anything is derived or sent: "" and 129 characters are refused, 128 is fine', async () => {
     // Before: "" was sent as ":0", and a valid 128-character key became an invalid 130-character one.
-    service.on('POST', '/messages/batch', () => ({ body: {} }));
+    fake.seed({ users: [{ username: 'a' }, { username: 'b' }] });
     const usernames = ['a', 'b'];
     const empty = await im.messages.batchSend({ usernames, client_msg_id: '' }).catch((e: unknown) => e);
     expect(empty).toBeInstanceOf(ValidationError);
@@ -109,16 +114,14 @@ describe('batch splitting (x-batch-split)', () => {
     const long = await im.messages.batchSend({ usernames, client_msg_id: 'k'.repeat(129) }).catch((e: unknown) => e);
     expect(long).toBeInstanceOf(ValidationError);
     expect((long as ValidationError).issues.map((i) => i.rule)).toContain('maxLength');
-    expect(service.calls()).toHaveLength(0);
+    expect(operationCalls()).toHaveLength(0);
     const ok = await im.messages.batchSend({ usernames, client_msg_id: 'k'.repeat(128) });
     expect(ok.ok).toBe(true);
-    expect(service.calls()[0]!.body.client_msg_id.length).toBeLessThanOrEqual(128);
+    expect(bodyOf(operationCalls()[0]!).client_msg_id.length).toBeLessThanOrEqual(128);
   });
 
   it('a near miss of a declared field (clientMsgId for client_msg_id) is refused, naming both, before anything is sent', async () => {
     // Before: the open body took clientMsgId as an extra field and a fresh client_msg_id was generated: the caller's dedupe key was lost.
-    service.on('POST', '/messages/batch', () => ({ body: {} }));
-    service.on('POST', '/messages', () => ({ body: {} }));
     const batch = await im.messages.batchSend({ usernames: ['a', 'b'], clientMsgId: 'promo-9' } as never).catch((e: unknown) => e);
     expect(batch).toBeInstanceOf(ValidationError);
     expect((batch as ValidationError).issues[0]).toMatchObject({ pointer: '/clientMsgId', rule: 'nearMiss' });
@@ -126,43 +129,39 @@ describe('batch splitting (x-batch-split)', () => {
     const single = await im.messages.send({ to: 'bob', clientMsgId: 'm-1' } as never).catch((e: unknown) => e);
     expect(single).toBeInstanceOf(ValidationError);
     expect((single as Error).message).toMatch(/`clientMsgId` is not a field of messages\.send, but `client_msg_id` is/);
-    expect(service.calls()).toHaveLength(0);
+    expect(operationCalls()).toHaveLength(0);
   });
 
   it('a client built with validateRequests: false is not second-guessed by the batch helper either (the call sends)', async () => {
-    service.on('POST', '/messages/batch', () => ({ body: {} }));
-    const lax = new ImClient({ ...clientOptions(service), validateRequests: false, internals: { sleep: async () => {}, random: () => 0 } });
+    fake.seed({ users: [{ username: 'a' }, { username: 'b' }] });
+    const lax = new ImClient({ ...fake.clientOptions, validateRequests: false, ...fast });
     const result = await lax.messages.batchSend({ usernames: ['a', 'b'], clientMsgId: 'promo-9' } as never);
     expect(result.ok).toBe(true);
-    expect(service.calls()).toHaveLength(1);
+    expect(fake.callsTo('messages.batch_send')).toHaveLength(1);
   });
 
   it('an invalid entry in a later chunk refuses the whole batch before anything is sent, named in the caller\'s numbering', async () => {
-    service.on('POST', '/messages/batch', () => ({ body: {} }));
     const usernames: unknown[] = Array.from({ length: 1500 }, (_, i) => `r${i}`);
     usernames[1200] = 42;
     const err = await im.messages.batchSend({ usernames: usernames as string[] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
     expect((err as ValidationError).issues.map((i) => i.pointer)).toContain('/usernames/1200');
-    expect(service.calls()).toHaveLength(0);
+    expect(operationCalls()).toHaveLength(0);
   });
 
   it('without a key of the caller\'s, a batch key is generated and exposed with each chunk\'s key', async () => {
-    service.on('POST', '/messages/batch', () => ({ body: {} }));
-    const result = await im.messages.batchSend({ usernames: Array.from({ length: 1200 }, (_, i) => `r${i}`) });
+    fake.seed({ users: users(1200) });
+    const result = await im.messages.batchSend({ usernames: users(1200).map((u) => u.username) });
     expect(result.batchKey).toMatch(/^[0-9a-f-]{36}$/);
-    expect(result.chunks.map((c) => c.dedupeKey)).toEqual(service.calls().map((r) => r.body.client_msg_id));
+    expect(result.chunks.map((c) => c.dedupeKey)).toEqual(fake.callsTo('messages.batch_send').map((r) => bodyOf(r).client_msg_id));
   });
 
   it('a chunk failing in the middle does not lose the others; the batch rejects with every chunk\'s outcome', async () => {
-    service.on('POST', '/users/batch', (req) =>
-      req.body.users[0].username === 'u100'
-        ? { status: 400, body: { error: { code: 'invalid_argument', message: 'bad user', request_id: 'r-bad' } } }
-        : { body: { n: req.body.users.length } },
-    );
-    const users = Array.from({ length: 250 }, (_, i) => ({ username: `u${i}` }));
+    const badChunk = { operation: 'users.batch_create', kind: 'error', status: 400, code: 'invalid_argument', message: 'bad user', when: (c: { params: any }) => c.params.users[0].username === 'u100' } as const;
+    fake.fault(badChunk);
+    const list = users(250, 'u');
     // Before: this resolved with ok: false, which looks like success to a caller who does not read `ok`.
-    const err = await im.users.batchCreate({ users }, { concurrency: 1 }).catch((e: unknown) => e);
+    const err = await im.users.batchCreate({ users: list }, { concurrency: 1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BatchError);
     expect((err as Error).message).toMatch(/2 of 3 chunk\(s\) succeeded, 1 failed/);
     const result = (err as BatchError).result;
@@ -170,9 +169,11 @@ describe('batch splitting (x-batch-split)', () => {
     expect(result.chunks.map((c) => c.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     const failed = result.chunks[1]!;
     expect(failed.status === 'rejected' && failed.error.message).toMatch(/bad user/);
-    expect(result.results).toEqual([{ n: 100 }, { n: 50 }]);
-    // The settled form, asked for explicitly, resolves with the same outcome.
-    const settled = await im.users.batchCreate({ users }, { concurrency: 1, settled: true });
+    expect(result.results.map((r: any) => r.items.length)).toEqual([100, 50]);
+    // The settled form, asked for explicitly, resolves with the same outcome (from a fresh state).
+    fake.reset();
+    fake.fault(badChunk);
+    const settled = await im.users.batchCreate({ users: list }, { concurrency: 1, settled: true });
     expect(settled.ok).toBe(false);
     expect(settled.chunks.map((c) => c.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
   });
@@ -180,47 +181,20 @@ describe('batch splitting (x-batch-split)', () => {
   it('an aborted batch reports the chunks it did not attempt', async () => {
     const controller = new AbortController();
     let calls = 0;
-    service.on('POST', '/users/batch', () => {
+    fake.override('users.batch_create', () => {
       if (++calls === 2) controller.abort(); // while the second chunk is in flight
       return { body: {} };
     });
-    const users = Array.from({ length: 300 }, (_, i) => ({ username: `u${i}` }));
-    const result = await im.users.batchCreate({ users }, { concurrency: 1, signal: controller.signal, settled: true });
+    const result = await im.users.batchCreate({ users: users(300, 'u') }, { concurrency: 1, signal: controller.signal, settled: true });
     expect(result.chunks.map((c) => c.status)).toEqual(['fulfilled', 'rejected', 'not_attempted']);
   });
 });
 
 describe('resumable upload (seed 4.8)', () => {
-  function uploadRoutes(options: { failPart?: number; failTimes?: number } = {}) {
-    const received = new Map<number, number>();
-    let failures = 0;
-    let authSeen = false;
-    service.on('POST', '/media/uploads', () => ({ body: { file_id: 'file-1' } }));
-    service.on('POST', '/media/uploads/{file_id}/parts', (req, m) => ({
-      body: { items: req.body.part_numbers.map((n: number) => ({ part_number: n, url: `${service.baseUrl}/upload/${m.file_id}/${n}` })) },
-    }));
-    service.on('GET', '/media/uploads/{file_id}/parts', () => ({ body: { items: [...received.keys()].map((n) => ({ part_number: n })) } }));
-    service.on('POST', '/media/uploads/{file_id}/complete', (_req, m) => ({ body: { file_id: m.file_id, parts: received.size, bytes: [...received.values()].reduce((a, b) => a + b, 0) } }));
-    for (let n = 1; n <= 200; n++) {
-      service.onRaw('PUT', `/upload/file-1/${n}`, (req, res, body) => {
-        if (req.headers.authorization) authSeen = true;
-        if (n === options.failPart && failures < (options.failTimes ?? 0)) {
-          failures++;
-          res.writeHead(500).end();
-          return;
-        }
-        received.set(n, body.length || Number(req.headers['content-length']));
-        res.writeHead(200).end();
-      });
-    }
-    return { received, authSeen: () => authSeen };
-  }
-
   it('streams a generated 50 MB source in small parts with bounded memory, no App Token on part addresses', async () => {
-    await service.close();
-    service = await startFakeService({ rawBody: true }); // the server counts bytes, keeps none
-    im = new ImClient(clientOptions(service));
-    const routes = uploadRoutes();
+    await fake.close();
+    fake = await createFakeService({ keepUploadBytes: false }); // the fake counts part bytes, keeps none
+    im = new ImClient(fake.clientOptions);
     const partSize = 1024 * 1024;
     const total = 50 * partSize;
     async function* generated() {
@@ -236,12 +210,13 @@ describe('resumable upload (seed 4.8)', () => {
     const peak = memory.peak;
     expect(result).toMatchObject({ fileId: 'file-1', parts: 50, bytesSent: total });
     expect(progressCalls).toBe(50);
-    const put = service.requests.filter((r) => r.method === 'PUT');
+    const put = fake.callsTo('fake.part_upload');
     expect(put).toHaveLength(50);
-    expect(put.reduce((a, r) => a + r.rawBytes, 0)).toBe(total);
-    expect(routes.authSeen()).toBe(false);
+    expect(put.every((r) => r.method === 'PUT')).toBe(true);
+    expect(put.reduce((a, r) => a + r.bodyBytes, 0)).toBe(total);
+    expect(fake.state.files.get('file-1')).toMatchObject({ size: total, parts: 50 });
     // Part addresses come 16 at a time when the size is known: 4 calls for 50 parts, not 50.
-    expect(service.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/parts'))).toHaveLength(4);
+    expect(fake.callsTo('media.part_urls')).toHaveLength(4);
     for (const r of put) expect(r.headers.authorization).toBeUndefined();
     // Bounded by parts in flight, not by the 50 MB: allow 4 × partSize × concurrency plus slack.
     console.log(`upload 50 MB in 1 MiB parts × 3: peak retained arrayBuffers growth ${(peak / 1024 / 1024).toFixed(1)} MiB`);
@@ -251,38 +226,23 @@ describe('resumable upload (seed 4.8)', () => {
   }, 60_000);
 
   it('a part that keeps failing interrupts with the file id; resume sends only the missing parts', async () => {
-    const routes = uploadRoutes({ failPart: 3, failTimes: 3 });
+    fake.fault({ operation: 'fake.part_upload', kind: 'server_error', status: 500, times: 3, when: (c) => c.params.part_number === 3 });
     const source = new Uint8Array(5 * 1000).fill(1);
     const error = await im.media.upload(source, { partSize: 1000, concurrency: 1, partRetries: 2 }).catch((e) => e);
     expect(error).toBeInstanceOf(UploadInterruptedError);
     expect(error.fileId).toBe('file-1');
     expect(error.uploadedParts).toEqual([1, 2]);
-    expect([...routes.received.keys()].sort()).toEqual([1, 2]);
-    const before = service.requests.filter((r) => r.method === 'PUT').length;
+    expect([...fake.state.uploads.get('file-1')!.parts.keys()].sort()).toEqual([1, 2]);
+    const before = fake.callsTo('fake.part_upload').length;
     const result = await im.media.resumeUpload(error.fileId, source, { partSize: 1000 });
-    const resumed = service.requests.filter((r) => r.method === 'PUT').slice(before).map((r) => Number(r.path.split('/').pop()));
+    const resumed = fake.callsTo('fake.part_upload').slice(before).map((r) => r.params.part_number);
     expect(resumed.sort()).toEqual([3, 4, 5]);
-    expect(result.file).toMatchObject({ parts: 5, bytes: 5000 });
+    expect(result.file).toMatchObject({ parts: 5, size: 5000 });
   });
 });
 
 describe('upload sources and abort', () => {
-  function partRoutes(onPart?: (n: number) => Promise<void> | void) {
-    const received = new Map<number, Buffer>();
-    service.on('POST', '/media/uploads', () => ({ body: { file_id: 'f2' } }));
-    service.on('POST', '/media/uploads/{file_id}/parts', (req) => ({ body: { items: req.body.part_numbers.map((n: number) => ({ part_number: n, url: `${service.baseUrl}/up/${n}` })) } }));
-    service.on('POST', '/media/uploads/{file_id}/complete', () => ({ body: { bytes: [...received.values()].reduce((a, b) => a + b.length, 0) } }));
-    for (let n = 1; n <= 20; n++) {
-      service.onRaw('PUT', `/up/${n}`, async (_req, res, body) => {
-        await onPart?.(n);
-        received.set(n, body);
-        if (!res.destroyed) res.writeHead(200).end();
-      });
-    }
-    return received;
-  }
   const bytes = (n: number) => Uint8Array.from({ length: n }, (_, i) => i % 251);
-  const joined = (received: Map<number, Buffer>) => Buffer.concat([...received.entries()].sort(([a], [b]) => a - b).map(([, b]) => b));
 
   it('a file path, a Blob and a Web ReadableStream of unknown size all arrive byte for byte', async () => {
     const data = bytes(10_500);
@@ -297,10 +257,9 @@ describe('upload sources and abort', () => {
         ['web stream', () => new ReadableStream<Uint8Array>({ start(c) { for (let i = 0; i < data.length; i += 999) c.enqueue(data.subarray(i, i + 999)); c.close(); } })],
       ];
       for (const [name, source] of sources) {
-        const received = partRoutes();
         const result = await im.media.upload(source() as never, { partSize: 4_000, concurrency: 2 });
         expect(result.parts, name).toBe(3);
-        expect(joined(received).equals(Buffer.from(data)), name).toBe(true);
+        expect(Buffer.from(fake.state.fileContents.get(result.fileId)!).equals(Buffer.from(data)), name).toBe(true);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -309,7 +268,7 @@ describe('upload sources and abort', () => {
 
   it('a bare string is never read as a path, and a missing file is a ValidationError: both before anything is sent', async () => {
     // Before: upload('hello world') opened a file called "hello world" and threw a plain ENOENT.
-    const before = service.requests.length;
+    const before = fake.calls.length;
     const asText = await im.media.upload('hello world' as never).catch((e: unknown) => e);
     expect(asText).toBeInstanceOf(ValidationError);
     expect(asText).toBeInstanceOf(ImError);
@@ -323,100 +282,91 @@ describe('upload sources and abort', () => {
     const resumed = await im.media.resumeUpload('f2', { path: '/nonexistent/dir/file.bin' }).catch((e: unknown) => e);
     expect((resumed as ValidationError).issues[0]).toMatchObject({ pointer: '/source/path', rule: 'file' });
     expect((resumed as Error).message).toMatch(/media\.resumeUpload/);
-    expect(service.requests.length).toBe(before);
+    expect(fake.calls.length).toBe(before);
   });
 
   it('abort cancels the parts in flight and ends with the file id to resume', async () => {
     const controller = new AbortController();
     let started = 0;
-    partRoutes(async () => {
-      if (++started === 2) controller.abort();
-      await new Promise((r) => setTimeout(r, 300)); // a slow upload address
-    });
+    // a slow upload address: every part answers 300 ms late; the second to start aborts the upload
+    fake.fault({ operation: 'fake.part_upload', kind: 'slow', delayMs: 300, times: Infinity, when: () => (++started === 2 && controller.abort(), true) });
     const began = Date.now();
     const error = await im.media.upload(bytes(20_000), { partSize: 2_000, concurrency: 2, signal: controller.signal }).catch((e) => e);
     expect(error).toBeInstanceOf(UploadInterruptedError);
-    expect(error.fileId).toBe('f2');
+    expect(error.fileId).toBe('file-1');
     expect(Date.now() - began).toBeLessThan(2_000); // not 10 parts × 300 ms
     expect(started).toBeLessThan(10);
-    expect(service.calls().some((r) => r.path.endsWith('/complete'))).toBe(false);
+    expect(fake.callsTo('media.complete_upload')).toHaveLength(0);
   });
 });
 
 describe('pending moderation items', () => {
   it('decides with the item version, skips a version_conflict, walks both statuses', async () => {
-    service.on('GET', '/moderation/items', (req) => {
-      const status = req.query.get('status');
-      expect(req.query.get('limit')).toBe('20');
-      if (status === 'pending') return { body: { items: [{ id: 'i1', version: 3 }, { id: 'i2', version: 8 }], next_cursor: null } };
-      return { body: { items: [{ id: 'i3', version: 1 }], next_cursor: null } };
-    });
-    service.on('POST', '/moderation/items/{item_id}/decide', (req, m) =>
-      m.item_id === 'i2'
-        ? { status: 409, body: { error: { code: 'version_conflict', message: 'decided by someone else', request_id: 'r' } } }
-        : { body: { id: m.item_id, decided: req.body.decision } },
-    );
+    fake.seed({ moderationItems: [{ id: 'i1', version: 3 }, { id: 'i2', version: 8 }, { id: 'i3', version: 1, status: 'auto_violation' }] });
+    // i2 is decided by someone else between the listing and our decision
+    fake.fault({ operation: 'moderation.decide', kind: 'error', status: 409, code: 'version_conflict', message: 'decided by someone else', when: (c) => c.params.item_id === 'i2' });
     const report = await im.moderation.processPending({ decide: () => ({ decision: 'no_violation' }) });
     expect(report.decided.map((d) => d.itemId)).toEqual(['i1', 'i3']);
     expect(report.skipped).toEqual([expect.objectContaining({ itemId: 'i2', reason: 'version_conflict' })]);
-    const decides = service.calls().filter((r) => r.path.endsWith('/decide'));
-    expect(decides.map((r) => r.body.version)).toEqual([3, 8, 1]);
-    expect(decides.filter((r) => r.path.includes('i2'))).toHaveLength(1); // not retried
+    expect(fake.callsTo('moderation.items').every((r) => r.query.limit === '20')).toBe(true);
+    const decides = fake.callsTo('moderation.decide');
+    expect(decides.map((r) => r.params.version)).toEqual([3, 8, 1]);
+    expect(decides.filter((r) => r.params.item_id === 'i2')).toHaveLength(1); // not retried
   });
 });
 
 describe('small helpers', () => {
   it('setMuteAll: PUT when on is true, DELETE when false', async () => {
-    service.on('PUT', '/groups/{group_id}/mute-all', () => ({ body: {} }));
-    service.on('DELETE', '/groups/{group_id}/mute-all', () => ({ body: {} }));
-    service.on('PUT', '/chatrooms/{room_id}/mute-all', () => ({ body: {} }));
-    service.on('DELETE', '/chatrooms/{room_id}/mute-all', () => ({ body: {} }));
+    fake.seed({ users: [{ username: 'alice' }], groups: [{ group_id: 'g1', owner: 'alice' }], chatrooms: [{ room_id: 'r1', name: 'lobby' }] });
     await im.groups.setMuteAll({ group_id: 'g1', on: true });
+    expect(fake.state.groups.get('g1')!.mute_all).toBe(true);
     await im.groups.setMuteAll({ group_id: 'g1', on: false });
     await im.chatrooms.setMuteAll({ room_id: 'r1', on: true });
+    expect(fake.state.chatrooms.get('r1')!.room.mute_all).toBe(true);
     await im.chatrooms.setMuteAll({ room_id: 'r1', on: false });
-    expect(service.calls().map((r) => `${r.method} ${r.path}`)).toEqual(['PUT /groups/g1/mute-all', 'DELETE /groups/g1/mute-all', 'PUT /chatrooms/r1/mute-all', 'DELETE /chatrooms/r1/mute-all']);
-    expect(service.calls().every((r) => r.body === undefined || !('on' in r.body))).toBe(true);
+    const prefix = `/${fake.orgName}/${fake.appName}`;
+    expect(operationCalls().map((r) => `${r.method} ${r.path.slice(prefix.length)}`)).toEqual(['PUT /groups/g1/mute-all', 'DELETE /groups/g1/mute-all', 'PUT /chatrooms/r1/mute-all', 'DELETE /chatrooms/r1/mute-all']);
+    expect(operationCalls().every((r) => r.bodyBytes === 0 || !('on' in r.params))).toBe(true);
+    expect([fake.state.groups.get('g1')!.mute_all, fake.state.chatrooms.get('r1')!.room.mute_all]).toEqual([false, false]);
     await expect(im.groups.setMuteAll({ group_id: 'g1', on: 'yes' as never })).rejects.toBeInstanceOf(ValidationError);
   });
 
   it('versioned fetch-all: every page with known_version, items and the next version', async () => {
-    service.on('GET', '/users/{username}/friends', (req) => {
-      expect(req.query.get('known_version')).toBe('v7');
-      return req.query.get('cursor') === 'c2'
-        ? { body: { items: [{ username: 'c' }], next_cursor: null, version: 'v9' } }
-        : { body: { items: [{ username: 'a' }, { username: 'b' }], next_cursor: 'c2', version: 'v9' } };
-    });
+    fake.seed({ users: ['alice', 'a', 'b', 'c'].map((username) => ({ username })), friends: { alice: ['a', 'b', 'c'] } });
+    const version = String(fake.state.friends.get('alice')!.version);
     const snapshot = await im.friends.listAllPages({ username: 'alice', known_version: 'v7' });
-    expect(snapshot).toEqual({ items: [{ username: 'a' }, { username: 'b' }, { username: 'c' }], version: 'v9', knownVersion: 'v7', pages: 2 });
+    expect(snapshot).toMatchObject({ version, knownVersion: 'v7', pages: 2 }); // 3 friends at 2 a page
+    expect(snapshot.items.map((f) => f.username)).toEqual(['a', 'b', 'c']);
+    expect(fake.callsTo('friends.list').map((r) => r.query.known_version)).toEqual(['v7', 'v7']);
   });
 
   it('RTC expires_at keeps its three forms on the wire', async () => {
-    service.on('PUT', '/rtc/channels/{channel_id}/bans/{username}', () => ({ body: {} }));
+    fake.seed({ rtcChannels: [{ channel_id: 'c1' }] });
     await im.rtc.ban({ channel_id: 'c1', username: 'bob' });
     await im.rtc.ban({ channel_id: 'c1', username: 'bob', expires_at: null });
     await im.rtc.ban({ channel_id: 'c1', username: 'bob', expires_at: '2027-01-01T00:00:00Z' });
-    const bodies = service.calls().map((r) => r.body);
+    expect(await im.rtc.getBan({ channel_id: 'c1', username: 'bob' })).toMatchObject({ expires_at: '2027-01-01T00:00:00Z' });
+    const bodies = fake.callsTo('rtc.ban').map((r) => { const { channel_id: _c, username: _u, ...body } = r.params; return body; });
     expect('expires_at' in (bodies[0] ?? {})).toBe(false);
     expect(bodies[1]).toHaveProperty('expires_at', null);
     expect(bodies[2]).toHaveProperty('expires_at', '2027-01-01T00:00:00Z');
   });
 
   it('RTC: a missing ban is null, 202 is visible, removal reuses its operation_id, tickets are never resent', async () => {
-    service.on('GET', '/rtc/channels/{channel_id}/bans/{username}', () => ({ body: null }));
-    let removals = 0;
-    service.on('POST', '/rtc/channels/{channel_id}/members/{username}/remove', () =>
-      ++removals === 1 ? { status: 503, body: { error: { code: 'unavailable', message: 'x', request_id: 'r' } } } : { status: 202, body: { pending: true } },
-    );
-    service.on('POST', '/rtc/channels/{channel_id}/tickets', () => ({ status: 503, body: { error: { code: 'unavailable', message: 'x', request_id: 'r' } } }));
+    fake.seed({ users: [{ username: 'bob' }], rtcChannels: [{ channel_id: 'c1', sessions: [{ username: 'bob' }] }] });
+    fake.fault({ operation: 'rtc.remove_member', kind: 'server_error' });
+    // this service finishes the removal later: 202 pending (the fake itself removes at once, 200)
+    fake.override('rtc.remove_member', async (call) => ({ status: 202, body: { pending: true, ...((await call.answer()).body as object) } }));
+    fake.fault({ operation: 'rtc.issue_tickets', kind: 'server_error' });
     expect(await im.rtc.getBan({ channel_id: 'c1', username: 'bob' })).toBeNull();
     const { response } = await im.rtc.removeMember({ channel_id: 'c1', username: 'bob' }).withResponse();
     expect(response.status).toBe(202);
-    const removeCalls = service.calls().filter((r) => r.path.endsWith('/remove'));
+    const removeCalls = fake.callsTo('rtc.remove_member');
     expect(removeCalls).toHaveLength(2);
-    expect(removeCalls[0]!.body.operation_id).toBeTruthy();
-    expect(removeCalls[1]!.body.operation_id).toBe(removeCalls[0]!.body.operation_id);
-    await expect(im.rtc.issueTickets({ channel_id: 'c1' })).rejects.toMatchObject({ status: 503 });
-    expect(service.calls().filter((r) => r.path.endsWith('/tickets'))).toHaveLength(1);
+    expect(removeCalls[0]!.params.operation_id).toBeTruthy();
+    expect(removeCalls[1]!.params.operation_id).toBe(removeCalls[0]!.params.operation_id);
+    expect(fake.state.rtcChannels.get('c1')!.sessions).toEqual([]);
+    await expect(im.rtc.issueTickets({ channel_id: 'c1', usernames: ['bob'] })).rejects.toMatchObject({ status: 503 });
+    expect(fake.callsTo('rtc.issue_tickets')).toHaveLength(1);
   });
 });

@@ -5,20 +5,20 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ImClient, type ResponseDrift } from '../generated/src/index.js';
-import { clientOptions, startFakeService, type FakeService } from './helpers/fake-service.js';
+import { createFakeService, type FakeService } from '../generated/src/testing.js';
 
-let service: FakeService;
+let fake: FakeService;
 beforeEach(async () => {
-  service = await startFakeService();
+  fake = await createFakeService();
 });
-afterEach(() => service.close());
+afterEach(() => fake.close());
 
 describe('validateResponses', () => {
   it('reports drift to the hook and returns the response unchanged', async () => {
     const page = { items: [{ id: 'i1', status: 'escalated', scene: 'message', note: 'kept' }], next_cursor: null, total: 1 };
-    service.on('GET', '/moderation/items', () => ({ body: page }));
+    fake.override('moderation.items', () => ({ body: page }));
     const drift: ResponseDrift[] = [];
-    const im = new ImClient({ ...clientOptions(service), validateResponses: true, onResponseDrift: (d) => drift.push(d) });
+    const im = new ImClient({ ...fake.clientOptions, validateResponses: true, onResponseDrift: (d) => drift.push(d) });
     const first = await im.moderation.items();
     expect(first.body).toEqual(page); // unknown fields and the new status value are kept
     expect(drift).toHaveLength(1);
@@ -31,9 +31,9 @@ describe('validateResponses', () => {
 
   it('a changed type is reported, not thrown; a matching response reports nothing', async () => {
     let body: unknown = { items: [], next_cursor: 42 };
-    service.on('GET', '/groups', () => ({ body }));
+    fake.override('groups.list', () => ({ body }));
     const drift: ResponseDrift[] = [];
-    const im = new ImClient({ ...clientOptions(service), validateResponses: true, onResponseDrift: (d) => drift.push(d) });
+    const im = new ImClient({ ...fake.clientOptions, validateResponses: true, onResponseDrift: (d) => drift.push(d) });
     await expect(im.groups.list()).resolves.toBeDefined();
     expect(drift.flatMap((d) => d.issues.map((i) => `${i.pointer} ${i.rule}`))).toEqual(['/next_cursor type']);
     body = { items: [{ anything: 1 }], next_cursor: null };
@@ -43,9 +43,9 @@ describe('validateResponses', () => {
   });
 
   it('is off by default and per call', async () => {
-    service.on('GET', '/groups', () => ({ body: { items: [], next_cursor: 42 } }));
+    fake.override('groups.list', () => ({ body: { items: [], next_cursor: 42 } }));
     const drift: ResponseDrift[] = [];
-    const off = new ImClient({ ...clientOptions(service), onResponseDrift: (d) => drift.push(d) });
+    const off = new ImClient({ ...fake.clientOptions, onResponseDrift: (d) => drift.push(d) });
     await off.groups.list();
     await off.groups.list({}, { validateResponse: true });
     expect(drift).toHaveLength(1);

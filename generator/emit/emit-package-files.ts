@@ -22,6 +22,8 @@ const ENTRY_POINTS = [
   { subpath: './callbacks', file: 'callbacks' },
   // No Node built-ins (WebCrypto): Workers, Vercel Edge, Deno, Bun.
   { subpath: './callbacks/edge', file: 'callbacks-edge' },
+  // The fake service for users' tests (issue 30): its own entry, out of the main bundle.
+  { subpath: './testing', file: 'testing' },
 ];
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');

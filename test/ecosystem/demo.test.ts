@@ -34,7 +34,7 @@ describe('npm run demo', () => {
     expect(stdout.match(/\/token → /g)).toHaveLength(1); // one exchange, then the cached token
     expect(stdout).toMatch(/POST \/acme\/chat\/users → 200/);
     expect(stdout).toMatch(/POST \/acme\/chat\/messages → 200 \(client_msg_id \S+\)/);
-    expect(stdout).toMatch(/walked 2 pages/);
+    expect(stdout).toMatch(/walked 1 page\(s\)/); // the spec's example page ends the walk (next_cursor: null)
     expect(stdout).toMatch(/ValidationError: Invalid params for users\.get; nothing was sent: \/username/);
     expect(stdout).toMatch(/requests sent for it: 0/);
     expect(stdout).toMatch(/Mock stopped\./);

@@ -1,14 +1,18 @@
 /**
- * Test support for the runtime tests (`test-support/` is not copied into the package): a fake
- * service on a real node:http server on 127.0.0.1 that records every request, operation table
- * fixtures and a client factory. Servers started in a test are closed after it.
+ * Test support for the runtime tests (`test-support/` is not copied into the package): scripted
+ * answers from THE fake service (`testing/`, the one the package ships as im-server-sdk/testing),
+ * operation table fixtures and a client factory. The runtime's own tests script every answer
+ * (`handle`, `token`): they go through the fake's `script` hook, which answers before its own
+ * checks, so the fake's server, recording, dropped connections and late answers are the ones
+ * these tests exercise. Fakes started in a test are closed after it.
  */
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { afterEach } from 'vitest';
 import { ImCore } from '../core/im-core.js';
 import type { ClientOptions } from '../core/options.js';
 import type { OperationSpec } from '../operation.js';
+import { createFakeServiceWith } from '../testing/server.js';
+import type { FakeRequest, ScriptReply } from '../testing/types.js';
 
 export const SECRET = 'sk-LEAKCHECK-secret-7f3a9c';
 export const SECRET_2 = 'sk-LEAKCHECK-rotated-51b0e2';
@@ -58,6 +62,18 @@ export function apiError(status: number, code: string, details?: Record<string, 
   return { status, body: { error: { code, message: `${code} said the service`, request_id: `req-${code}`, ...(details ? { details } : {}) } }, ...(headers ? { headers } : {}) };
 }
 
+function recorded(req: FakeRequest): Recorded {
+  const json = req.json !== null && typeof req.json === 'object' ? (req.json as Record<string, unknown>) : undefined;
+  return { method: req.method, url: req.url, path: req.path, query: req.query, headers: req.headers as IncomingHttpHeaders, body: req.bodyText, json, at: req.at };
+}
+
+/** A reply of these tests as the fake's script answer (the request id header they expect by default). */
+function scriptReply(reply: Reply): ScriptReply {
+  if ('reset' in reply) return { drop: true };
+  if ('hang' in reply) return { hang: true };
+  return { status: reply.status, body: reply.body, headers: { 'x-request-id': 'req-hdr-1', ...(reply.headers ?? {}) }, ...(reply.delayMs ? { delayMs: reply.delayMs } : {}) };
+}
+
 export async function startFakeService(options: FakeServiceOptions = {}): Promise<FakeService> {
   const requests: Recorded[] = [];
   const exchanges: Recorded[] = [];
@@ -67,57 +83,24 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
     accept.includes(String(req.json?.client_secret))
       ? { status: 200, body: { access_token: `${TOKEN_PREFIX}${n}`, expires_in: options.expiresIn ?? 3600, application: 'app-1' } }
       : apiError(401, 'invalid_client');
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const url = new URL(req.url ?? '/', 'http://x');
-      let json: Record<string, unknown> | undefined;
-      try {
-        json = body ? (JSON.parse(body) as Record<string, unknown>) : undefined;
-      } catch {
-        json = undefined;
-      }
-      const rec: Recorded = { method: req.method ?? '', url: req.url ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body, json, at: Date.now() };
+  const fake = await createFakeServiceWith({ operations: [], responses: {} }, {
+    script: async (req) => {
+      const rec = recorded(req);
       requests.push(rec);
       const isToken = rec.path.endsWith('/token');
       (isToken ? exchanges : calls).push(rec);
       const n = isToken ? exchanges.length : calls.length;
       const make = isToken ? (options.token ?? defaultToken) : (options.handle ?? (() => ({ status: 200, body: { ok: true } })));
-      Promise.resolve(make(rec, n)).then((reply) => send(res, reply), (err: unknown) => send(res, { status: 500, body: { error: { code: 'test_bug', message: String(err) } } }));
-    });
+      try {
+        return scriptReply(await make(rec, n));
+      } catch (err) {
+        return { status: 500, body: { error: { code: 'test_bug', message: String(err) } } };
+      }
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const service: FakeService = {
-    baseUrl: `http://127.0.0.1:${port}`,
-    requests,
-    exchanges,
-    calls,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const service: FakeService = { baseUrl: fake.baseUrl, requests, exchanges, calls, close: () => fake.close() };
   open.push(service);
   return service;
-}
-
-function send(res: ServerResponse, reply: Reply): void {
-  if ('reset' in reply) {
-    res.socket?.destroy();
-    return;
-  }
-  if ('hang' in reply) return;
-  const write = (): void => {
-    const text = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-    res.writeHead(reply.status, { 'content-type': 'application/json', 'x-request-id': 'req-hdr-1', ...(reply.headers ?? {}) });
-    res.end(text);
-  };
-  if (reply.delayMs) setTimeout(write, reply.delayMs);
-  else write();
 }
 
 /**
