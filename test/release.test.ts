@@ -206,7 +206,7 @@ describe('prepack refuses what would ship wrong, and npm has nothing to warn abo
     const published = npm(join(repoRoot, 'generated'), ['publish', '--dry-run', '--ignore-scripts', '--offline']);
     expect(`${published.stdout}${published.stderr}`).toContain('im-server-sdk@');
     expect(published.stderr).not.toMatch(/auto-corrected|was invalid and removed/);
-    expect(JSON.parse(readFileSync(join(repoRoot, 'generated/package.json'), 'utf8')).bin).toEqual({ 'im-callbacks': 'dist/esm/bin/im-callbacks.js' });
+    expect(JSON.parse(readFileSync(join(repoRoot, 'generated/package.json'), 'utf8')).bin).toEqual({ 'im-callbacks': 'dist/esm/bin/im-callbacks.js', 'im-fake': 'dist/esm/bin/im-fake.js' });
     expect(npm(join(repoRoot, 'generated'), ['config', 'get', 'package-lock']).stdout.trim()).toBe('false');
     const dir = repoCopy({ git: false });
     temps.push(dir);

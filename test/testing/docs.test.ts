@@ -32,7 +32,7 @@ describe('the fake in the package docs', () => {
     expect(index + client).not.toMatch(/testing/);
     const pkg = JSON.parse(readFileSync(join(repoRoot, 'generated/package.json'), 'utf8')) as { exports: Record<string, unknown>; bin: Record<string, string>; dependencies: object };
     expect(pkg.exports['./testing']).toEqual({ types: './dist/esm/testing.d.ts', default: './dist/esm/testing.js' });
-    expect(pkg.bin['im-fake']).toBe('./dist/esm/bin/im-fake.js');
+    expect(pkg.bin['im-fake']).toBe('dist/esm/bin/im-fake.js');
     expect(pkg.dependencies).toEqual({});
   });
 });
