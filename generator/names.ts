@@ -22,10 +22,3 @@ export function operationNames(id: string): { namespace: string; methodName: str
     typeStem: pascalCase(namespace) + pascalCase(rest),
   };
 }
-
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/** A property key as TypeScript source: bare when it is an identifier, quoted otherwise. */
-export function propertyKey(name: string): string {
-  return IDENT.test(name) ? name : JSON.stringify(name);
-}
