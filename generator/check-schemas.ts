@@ -19,7 +19,8 @@ import type { ErrorObject } from 'ajv';
 import { ANNOTATIONS, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP } from './transform/inline-schema.js';
 import { componentNameOf } from './transform/refs.js';
 import { refSegments } from './spec-document.js';
-import { pointerOf, quoted, type SpecProblem } from './spec-error.js';
+import { collectSpecErrors, pointerOf, quoted, type SpecProblem } from './spec-error.js';
+import { discriminatedOf } from './transform/discriminator.js';
 
 const AjvClass: typeof Ajv2020Module.default = (Ajv2020Module as any).default ?? Ajv2020Module;
 let ajv: InstanceType<typeof AjvClass> | undefined;
@@ -57,13 +58,14 @@ export function schemaRoots(doc: Record<string, any>): { pointer: string; schema
 
 export function checkSchemas(doc: Record<string, any>): SpecProblem[] {
   const problems: SpecProblem[] = [];
+  const components = new Map<string, any>(Object.entries(isMapping(doc.components?.schemas) ? doc.components.schemas : {}));
   for (const { pointer, schema } of schemaRoots(doc)) {
     if (typeof schema === 'boolean') continue;
     if (!isMapping(schema)) {
       problems.push({ pointer, rule: 'schema', message: `a schema is a mapping (or true/false), found ${quoted(schema)}`, hint: 'write the schema as a mapping, e.g. { type: string }' });
       continue;
     }
-    const own = keywordProblems(schema, pointer);
+    const own = keywordProblems(schema, pointer, components);
     // the meta-schema speaks when the keywords are sound (its errors on an unknown keyword say less)
     if (own.length) problems.push(...own);
     else if (!meta().validateSchema(withoutOpenApi30(schema) as object)) problems.push(metaProblem(pointer, schema, meta().errors ?? []));
@@ -84,12 +86,15 @@ function withoutOpenApi30(schema: unknown): unknown {
 }
 
 /** Unknown keywords, patterns that do not compile, `$ref`s that name no component schema: walked by hand, each at its pointer. */
-function keywordProblems(root: Record<string, any>, rootPointer: string): SpecProblem[] {
+function keywordProblems(root: Record<string, any>, rootPointer: string, components: ReadonlyMap<string, any>): SpecProblem[] {
   const problems: SpecProblem[] = [];
   const stack: { schema: unknown; pointer: string }[] = [{ schema: root, pointer: rootPointer }];
   while (stack.length) {
     const { schema, pointer } = stack.pop()!;
     if (!isMapping(schema)) continue;
+    // a discriminator is read by the types and the validators: its problems at its own place, now
+    if (isMapping(schema.discriminator)) collectSpecErrors(problems, () => discriminatedOf(schema, components, pointer));
+    else if (schema.discriminator !== undefined) problems.push({ pointer: `${pointer}/discriminator`, rule: 'discriminator', message: 'a discriminator is a mapping with propertyName (and mapping)', hint: 'write discriminator: { propertyName: <property> }' });
     for (const [key, value] of Object.entries(schema)) {
       const at = pointer + pointerOf(key);
       if (key.startsWith('x-') || ANNOTATIONS.has(key) || OPENAPI_30.has(key)) continue;

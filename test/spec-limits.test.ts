@@ -163,6 +163,13 @@ describe('schemas the validators could not compile', () => {
     expect(report).toMatch(new RegExp(`^spec/openapi\\.yaml:\\d+:\\d+ {2}components\\.schemas\\.Probe[^\\n]*\\n {2}${rule}: `, 'm'));
   });
 
+  it('a discriminator of a component schema is judged at its own place (not when the types are printed)', async () => {
+    const probe = '\n    Probe:\n      oneOf:\n        - $ref: "#/components/schemas/User"\n      discriminator:\n        propertyName: kind\n        mapping:\n          other: "#/components/schemas/Error"\n    User:\n';
+    const { error, report } = await refusal({ openapiText: replaceOnce(input.openapiText, '\n    User:\n', probe) });
+    expect(error.rule).toBe('discriminator');
+    expect(report).toMatch(/ {2}components\.schemas\.Probe\.discriminator\.mapping\n {2}discriminator: mapping "other" names Error, which is not one of the branches/);
+  });
+
   it('YAML .nan has no JSON form', async () => {
     const { error } = await refusal({ openapiText: replaceOnce(input.openapiText, '\n    User:\n', '\n    Probe:\n      const: .nan\n    User:\n') });
     expect(error.rule).toBe('not-json');
