@@ -354,6 +354,9 @@ export interface FuzzSummary {
   byPayload: Map<string, { refused: number; accepted: number }>;
   byRule: Map<string, number>;
   failures: { variant: Variant; problems: string[] }[];
+  /** Wall time in generate (refusals included) and in building and importing. */
+  generateMs: number;
+  buildMs: number;
 }
 
 export interface FuzzRun {
@@ -368,10 +371,12 @@ export interface FuzzRun {
 }
 
 export async function fuzzVariants(run: FuzzRun, variants: readonly Variant[]): Promise<FuzzSummary> {
-  const summary: FuzzSummary = { variants: 0, refused: 0, accepted: 0, dataOnly: 0, built: 0, byPayload: new Map(), byRule: new Map(), failures: [] };
+  const summary: FuzzSummary = { variants: 0, refused: 0, accepted: 0, dataOnly: 0, built: 0, byPayload: new Map(), byRule: new Map(), failures: [], generateMs: 0, buildMs: 0 };
   for (const variant of variants) {
     summary.variants++;
+    const started = performance.now();
     const outcome = await runVariant(run.input, variant, run.cache);
+    summary.generateMs += performance.now() - started;
     const problems = [...outcome.violations];
     const tally = summary.byPayload.get(variant.payload.name) ?? { refused: 0, accepted: 0 };
     if (outcome.kind === 'refused') {
@@ -385,7 +390,9 @@ export async function fuzzVariants(run: FuzzRun, variants: readonly Variant[]): 
       if (!changes.length) summary.dataOnly++;
       if (changes.length || run.alwaysBuild?.(variant)) {
         summary.built++;
+        const building = performance.now();
         problems.push(...(await run.bench.buildAndImport(outcome.files)));
+        summary.buildMs += performance.now() - building;
       }
     }
     summary.byPayload.set(variant.payload.name, tally);
