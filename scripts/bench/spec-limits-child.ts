@@ -1,13 +1,12 @@
 /**
  * Child of scripts/bench/spec-limits.ts: one `generate()` of the spec at argv[2] in a fresh
- * process, no cache, as `npm run generate` does after reading its inputs (the limit on input
- * size is the CLI's default unless argv[3] gives one). Prints one JSON line: accepted (files) or
+ * process, no cache, read as `npm run generate -- --spec <file>` reads it (the size checked
+ * before the text is read; the limit is the CLI's default unless argv[3] gives one). Prints one JSON line: accepted (files) or
  * refused (the SpecError's rule), and generate()'s own wall time; the parent measures peak RSS.
  */
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { generate } from '../../generator/generate.js';
-import { readGeneratorInput } from '../../generator/read-inputs.js';
+import { readGeneratorInput, readSpecFile } from '../../generator/read-inputs.js';
 import { SpecError } from '../../generator/spec-error.js';
 
 const [specPath, maxBytes] = process.argv.slice(2);
@@ -16,7 +15,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const started = performance.now();
 let out: Record<string, unknown>;
 try {
-  const input = { ...readGeneratorInput(root), openapiText: readFileSync(specPath, 'utf8'), ...(maxBytes ? { maxSpecBytes: Number(maxBytes) } : {}) };
+  const max = maxBytes ? Number(maxBytes) : undefined;
+  const input = { ...readGeneratorInput(root, 'spec/openapi.yaml', max), openapiText: readSpecFile(specPath, 'spec/openapi.yaml', max) };
   const { files } = await generate(input);
   out = { result: 'accepted', files: files.size };
 } catch (error) {
