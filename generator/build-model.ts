@@ -76,9 +76,9 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
       for (const f of fields) {
         const other = seen.get(f.name);
         if (other && b && (b.kind === 'binary' || b.kind === 'text') && f.name === BODY_PARAM) {
-          throw new SpecError(at, 'param-name-reserved', `${id}: the ${other} parameter "${BODY_PARAM}" clashes with the params field that carries the ${quoted(b.contentType)} body`, 'rename the parameter');
+          throw new SpecError(at, 'param-name-reserved', `${id}: the ${other} parameter "${BODY_PARAM}" clashes with the params field that carries the ${b.contentType} body`, 'rename the parameter');
         }
-        if (other) throw new SpecError(at, 'param-name-clash', `${id}: ${quoted(f.name)} is both a ${other} and a ${where} field${b ? ` (${quoted(b.contentType)})` : ''}`, 'rename one of them: params are one flat object, so names must differ');
+        if (other) throw new SpecError(at, 'param-name-clash', `${id}: ${quoted(f.name)} is both a ${other} and a ${where} field${b ? ` (${b.contentType})` : ''}`, 'rename one of them: params are one flat object, so names must differ');
         seen.set(f.name, where);
       }
     }

@@ -147,7 +147,7 @@ export function wireBodies(doc: OpenApiDocument, id: string, at: string, request
       return { ...bodyFieldsOf(media?.schema, (s) => derefSchema(doc, s, where), componentSchemas(doc), where, id, contentType), contentType, kind };
     }
     if (!schema || schema.type !== 'object') {
-      throw new SpecError(where, 'body-not-object', `${id}: a ${quoted(contentType)} request body must have an object schema (its properties become params fields)`, 'give it an object schema, or send other shapes as application/octet-stream or text/plain');
+      throw new SpecError(where, 'body-not-object', `${id}: a ${contentType} request body must have an object schema (its properties become params fields)`, 'give it an object schema, or send other shapes as application/octet-stream or text/plain');
     }
     const req = new Set<string>(schema.required ?? []);
     const fields = Object.entries<JsonSchema>(schema.properties ?? {}).map(([name, s]): FieldModel => {

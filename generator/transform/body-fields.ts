@@ -38,7 +38,7 @@ export type BodyFields = Pick<BodyModel, 'fields' | 'open' | 'union'>;
 
 export function bodyFieldsOf(raw: JsonSchema | undefined, deref: Deref, components: ReadonlyMap<string, JsonSchema>, at: string, id: string, mediaType = 'application/json'): BodyFields {
   const schema = deref(raw);
-  const refuse = () => new SpecError(at, 'body-not-object', `${id}: a ${quoted(mediaType)} request body must have an object schema (or a oneOf/anyOf of object schemas: their properties become params fields)`, 'give it an object schema, or send other shapes as application/octet-stream or text/plain');
+  const refuse = () => new SpecError(at, 'body-not-object', `${id}: a ${mediaType} request body must have an object schema (or a oneOf/anyOf of object schemas: their properties become params fields)`, 'give it an object schema, or send other shapes as application/octet-stream or text/plain');
   if (!schema) throw refuse();
   const keyword = Array.isArray(schema.oneOf) ? 'oneOf' : Array.isArray(schema.anyOf) ? 'anyOf' : undefined;
   if (!keyword) {
