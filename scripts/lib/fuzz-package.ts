@@ -3,7 +3,7 @@
  * baseline's with other data (TypeScript's tokens compared, package.json by its keys), and a
  * package folder where a variant is built (esbuild, as the package build bundles) and imported.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -134,7 +134,12 @@ export class PackageBench {
         `const r = spawnSync(process.execPath, ['--import', ${JSON.stringify(hook)}, ${JSON.stringify(bin)}, '--help'], { encoding: 'utf8' });`,
         `console.log(JSON.stringify({ sentinel: typeof globalThis.${SENTINEL}, binStatus: r.status, binSentinel: r.stderr.includes('SENTINEL-SET') }));`,
       ].join('\n');
-      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd, encoding: 'utf8', timeout: 60_000 });
+      // asynchronous: a test worker blocked for a minute misses its own RPC deadline
+      const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        execFile(process.execPath, ['--input-type=module', '-e', script], { cwd, encoding: 'utf8', timeout: 120_000 }, (error, stdout, stderr) => {
+          resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+        });
+      });
       const problems: string[] = [];
       const line = run.stdout.trim().split('\n').pop() ?? '';
       if (run.status !== 0 || !line.startsWith('{')) return [`importing the entries failed (exit ${run.status}): ${run.stderr.split('\n').slice(0, 3).join(' | ')}`];
