@@ -4,7 +4,7 @@
  */
 import type { OpenApiDocument } from './load-spec.js';
 import type { HelperMethodModel, OperationModel } from './model.js';
-import { operationNames } from './names.js';
+import { operationNames, RESOURCE_MEMBERS } from './names.js';
 import { SpecError, pointerOf, quoted } from './spec-error.js';
 
 export function buildHelperMethods(doc: OpenApiDocument, operations: OperationModel[]): HelperMethodModel[] {
@@ -24,6 +24,7 @@ export function buildHelperMethods(doc: OpenApiDocument, operations: OperationMo
     const named = (method: unknown, ext: string) => {
       if (typeof method !== 'string' || !/^[a-z][a-z0-9_]*$/.test(method)) throw new SpecError(`${at}/${ext}`, 'helper-method', `${op.id}: ${ext}.method must be a snake_case name, found ${quoted(method)}`, 'write lower-case letters, digits and _, starting with a letter (e.g. set_mute_all)');
       const names = operationNames(`${op.namespace}.${method}`);
+      if (RESOURCE_MEMBERS.has(names.methodName)) throw new SpecError(`${at}/${ext}`, 'name-collision', `${op.id}: ${ext} would name the resource class's own member ${names.methodName}`, 'give the helper another method name');
       return { namespace: op.namespace, methodName: names.methodName, funcName: names.funcName, typeStem: names.typeStem };
     };
     const toggle = raw['x-toggle'];

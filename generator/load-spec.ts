@@ -7,6 +7,7 @@ import { checkInlinedSize, checkSchemas } from './check-schemas.js';
 import { specIdentifier } from './emit/spec-text.js';
 import type { GeneratorCache } from './format.js';
 import { nearestName } from './nearest-name.js';
+import { CLIENT_MEMBERS, operationNames, RESOURCE_MEMBERS } from './names.js';
 import { externalRefs, readSpecDocument, refSegments, refsOf } from './spec-document.js';
 import { SpecError, collectSpecErrors, pointerOf, quoted, type SpecProblem } from './spec-error.js';
 
@@ -144,6 +145,11 @@ function checkOperation(op: any, at: string, seen: Map<string, string>): void {
   const id = op.operationId;
   if (typeof id !== 'string' || !OPERATION_ID.test(id)) {
     throw new SpecError(`${at}/operationId`, 'operation-id', `operationId must look like "namespace.op_name", found ${quoted(id)}`, 'write lower-case letters, digits and _ in two or more dotted parts, e.g. users.batch_create (it names the SDK method)');
+  }
+  const names = operationNames(id);
+  if (CLIENT_MEMBERS.has(names.namespace) || RESOURCE_MEMBERS.has(names.methodName)) {
+    const member = CLIENT_MEMBERS.has(names.namespace) ? `the client's own member ${names.namespace}` : `the resource class's own member ${names.methodName}`;
+    throw new SpecError(`${at}/operationId`, 'name-collision', `operationId ${id} would name ${member}`, 'rename the operation (its namespace becomes a client property, its second part a method)');
   }
   const earlier = seen.get(id);
   if (earlier) {

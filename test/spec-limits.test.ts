@@ -15,6 +15,7 @@ import { readGeneratorInput } from '../generator/read-inputs.js';
 import { DEFAULT_MAX_SPEC_BYTES, MAX_SPEC_DEPTH } from '../generator/spec-document.js';
 import { SpecError } from '../generator/spec-error.js';
 import { formatSpecError } from '../generator/spec-location.js';
+import { CLIENT_MEMBERS } from '../generator/names.js';
 import { repoRoot } from './helpers/seed.js';
 
 const input = readGeneratorInput(repoRoot);
@@ -141,6 +142,18 @@ describe('names and values that would reach code unsafely', () => {
     const text = replaceOnce(input.callbacksText!, 'const: message.before_send', 'const: "message.before send */"');
     const { error } = await refusal({ callbacksText: text });
     expect(error.problems[0]).toMatchObject({ rule: 'unsafe-identifier', file: 'spec/callbacks.asyncapi.yaml', pointer: expect.stringMatching(/^\/components\/schemas\/HookType\/anyOf\/\d+\/const$/) });
+  });
+
+  it('an operation or helper may not take a member of the client or of its resource class', async () => {
+    const helper = await refusal({ openapiText: replaceOnce(input.openapiText, 'method: set_mute_all', 'method: constructor') });
+    expect(helper.error.problems[0]).toMatchObject({ rule: 'name-collision', pointer: expect.stringMatching(/\/x-toggle$/) });
+    const op = await refusal({ openapiText: replaceOnce(input.openapiText, 'operationId: users.get\n', 'operationId: request.get\n') });
+    expect(op.error.problems[0]).toMatchObject({ rule: 'name-collision', pointer: expect.stringMatching(/\/operationId$/) });
+    // the list is the runtime's: every member of ImCore's prototype chain
+    const { ImCore } = await import('../templates/runtime/core/im-core.js');
+    const members = new Set<string>();
+    for (let p = ImCore.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) for (const n of Object.getOwnPropertyNames(p)) members.add(n);
+    expect([...members].sort()).toEqual([...CLIENT_MEMBERS].sort());
   });
 
   it('info.version that is not a semantic version is refused while it would be the package version', async () => {
