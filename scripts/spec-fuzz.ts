@@ -8,7 +8,8 @@
  * Options: `--payloads a,b` (names from the table), `--fields <regex>` (over `file:field`),
  * `--build-every N` (also build and import every Nth accepted variant whose code did not change,
  * a cross-check of the token comparison; default 25), `--limit N` (stop after N variants),
- * `--sample N` (N variants drawn with `--seed S`, default 1: the same ones every run).
+ * `--sample N` (N variants drawn with `--seed S`, default 1: the same ones every run), `--shard i/n`
+ * (every nth variant from the ith: run n processes side by side; each writes report-i-of-n.md).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,9 +43,11 @@ for (const [key, targets] of fields) {
 }
 const sample = arg('--sample') ? Number(arg('--sample')) : undefined;
 const random = seeded(Number(arg('--seed') ?? 1));
-const chosen = (sample ? variants.map((v) => ({ v, r: random() })).sort((a, b) => a.r - b.r).slice(0, sample).map(({ v }) => v) : variants).slice(0, limit);
+const shard = arg('--shard')?.split('/').map(Number);
+const drawn = sample ? variants.map((v) => ({ v, r: random() })).sort((a, b) => a.r - b.r).slice(0, sample).map(({ v }) => v) : variants;
+const chosen = (shard ? drawn.filter((_, i) => i % shard[1]! === shard[0]! - 1) : drawn).slice(0, limit);
 const occurrences = [...fields.values()].reduce((n, t) => n + t.length, 0);
-console.log(`${fields.size} fields (${occurrences} occurrences) in both specs × ${payloads.length} payloads: ${chosen.length} variants`);
+console.log(`${fields.size} fields (${occurrences} occurrences) in both specs × ${payloads.length} payloads: ${variants.length} variants${chosen.length !== variants.length ? `, ${chosen.length} run here` : ''}`);
 
 const bench = new PackageBench(root);
 let acceptedSoFar = 0;
@@ -89,7 +92,8 @@ const lines = [
 ];
 const dir = join(root, 'dist-artifacts/spec-fuzz');
 mkdirSync(dir, { recursive: true });
-writeFileSync(join(dir, 'report.md'), lines.join('\n'));
+const reportName = shard ? `report-${shard[0]}-of-${shard[1]}.md` : 'report.md';
+writeFileSync(join(dir, reportName), lines.join('\n'));
 console.log(lines.slice(4, 7).join('\n'));
-console.log(`report: dist-artifacts/spec-fuzz/report.md (${seconds} s: generate ${Math.round(summary.generateMs / 1000)} s, build and import ${Math.round(summary.buildMs / 1000)} s)`);
+console.log(`report: dist-artifacts/spec-fuzz/${reportName} (${seconds} s: generate ${Math.round(summary.generateMs / 1000)} s, build and import ${Math.round(summary.buildMs / 1000)} s)`);
 process.exit(summary.failures.length ? 1 : 0);
