@@ -4,7 +4,7 @@
  * (for the doc comment) and the spec's `x-assumed` note that covers it, so an assumption stays
  * marked in the generated code. Pure; a missing or mistyped value is a SpecError naming its path.
  */
-import { SpecError } from './spec-error.js';
+import { SpecError, quoted } from './spec-error.js';
 
 /** A value read from the spec: `at` is a readable path (`operations.receiveEvent.x-delivery.…`). */
 export interface SpecValue<T> {
@@ -55,7 +55,7 @@ export function buildDeliveryRules(doc: any, source: string): DeliveryRulesModel
     for (const key of path.split('.')) v = v?.[key];
     const at = `${rootPath}.${path}`;
     const ok = rule === 'number' ? isNumber(v) : Array.isArray(v) && v.length > 0 && v.every(rule === 'numbers' ? isNumber : (s: unknown) => typeof s === 'string');
-    if (!ok) throw new SpecError(`${rootPointer}/${path.split('.').join('/')}`, 'delivery-rule', `${source}: ${at} must be ${rule === 'number' ? 'a number' : rule === 'numbers' ? 'a non-empty list of numbers' : 'a non-empty list of strings'} (the delivery simulator reads it), found ${JSON.stringify(v)}`);
+    if (!ok) throw new SpecError(`${rootPointer}/${path.split('.').join('/')}`, 'delivery-rule', `${source}: ${at} must be ${rule === 'number' ? 'a number' : rule === 'numbers' ? 'a non-empty list of numbers' : 'a non-empty list of strings'} (the delivery simulator reads it), found ${quoted(v)}`, `write ${rule === 'number' ? 'a number' : rule === 'numbers' ? 'a list of numbers' : 'a list of strings'} there, as the callbacks seed gives it`, source);
     return { value: (Array.isArray(v) ? [...v] : v) as T, at, ...(assumed ? { assumed } : {}) };
   };
   const d = <T>(path: string, rule: Rule = 'number', assumed?: string) => read<T>(delivery, D, '/operations/receiveEvent/x-delivery', path, rule, assumed);

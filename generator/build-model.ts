@@ -6,7 +6,7 @@ import type { ApiModel, JsonSchema, OperationModel, Provenance } from './model.j
 import { operationNames, pascalCase } from './names.js';
 import { wireBodies, wireParams, wireResponses } from './build-wire.js';
 import { BODY_PARAM } from '../templates/runtime/operation.js';
-import { SpecError, collectSpecErrors, pointerOf, type SpecProblem } from './spec-error.js';
+import { SpecError, collectSpecErrors, pointerOf, quoted, type SpecProblem } from './spec-error.js';
 import { checkDerivedNames } from './transform/derived-names.js';
 
 const PREFIX = '/{org_name}/{app_name}';
@@ -37,8 +37,8 @@ export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml'
   }));
   const schemas = Object.keys(doc.components?.schemas ?? {}).sort().map((name) => ({ name, schema: doc.components.schemas[name] }));
   const model: ApiModel = {
-    title: doc.info?.title ?? 'API',
-    version: doc.info?.version ?? '0.0.0',
+    title: typeof doc.info?.title === 'string' ? doc.info.title : 'API',
+    version: typeof doc.info?.version === 'string' ? doc.info.version : '0.0.0',
     source,
     operations,
     namespaces,
@@ -56,14 +56,14 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
   const id: string = op.operationId;
   const names = operationNames(id);
   const isTokenExchange = Array.isArray(op.security) && op.security.length === 0;
-  if (!specPath.startsWith(PREFIX)) throw new SpecError(at, 'path-prefix', `${id}: every path must start with ${PREFIX}`);
+  if (!specPath.startsWith(PREFIX)) throw new SpecError(at, 'path-prefix', `${id}: every path must start with ${PREFIX}`, `write the path as ${PREFIX}/…`);
 
   const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any, i: number) => deref(doc, p, `${at}/parameters/${i}`));
   const dedupeKey = op['x-dedupe-key'];
   const { pathParams, queryParams, headerParams, cookieParams } = wireParams(doc, id, at, params, dedupeKey?.in === 'header' ? String(dedupeKey.name).toLowerCase() : undefined);
   const placeholders = [...specPath.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((n) => !CLIENT_FILLED.has(n));
   for (const name of placeholders) {
-    if (!pathParams.some((p) => p.name === name)) throw new SpecError(at, 'path-parameter-undeclared', `${id}: {${name}} in the path has no parameter`);
+    if (!pathParams.some((p) => p.name === name)) throw new SpecError(at, 'path-parameter-undeclared', `${id}: {${name}} in the path has no parameter`, `declare a parameter with name: ${name} and in: path`);
   }
   pathParams.sort((a, b) => placeholders.indexOf(a.name) - placeholders.indexOf(b.name));
 
@@ -76,24 +76,24 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
       for (const f of fields) {
         const other = seen.get(f.name);
         if (other && b && (b.kind === 'binary' || b.kind === 'text') && f.name === BODY_PARAM) {
-          throw new SpecError(at, 'param-name-reserved', `${id}: the ${other} parameter "${BODY_PARAM}" clashes with the params field that carries the ${b.contentType} body; rename the parameter`);
+          throw new SpecError(at, 'param-name-reserved', `${id}: the ${other} parameter "${BODY_PARAM}" clashes with the params field that carries the ${b.contentType} body`, 'rename the parameter');
         }
-        if (other) throw new SpecError(at, 'param-name-clash', `${id}: "${f.name}" is both a ${other} and a ${where} field${b ? ` (${b.contentType})` : ''}; params are one flat object, so names must differ`);
+        if (other) throw new SpecError(at, 'param-name-clash', `${id}: ${quoted(f.name)} is both a ${other} and a ${where} field${b ? ` (${b.contentType})` : ''}`, 'rename one of them: params are one flat object, so names must differ');
         seen.set(f.name, where);
       }
     }
   }
 
   if (dedupeKey && dedupeKey.in === 'body' && !body?.fields.some((f) => f.name === dedupeKey.name)) {
-    throw new SpecError(`${at}/x-dedupe-key`, 'dedupe-key-undeclared', `${id}: dedupe key ${dedupeKey.name} is not a declared body field`);
+    throw new SpecError(`${at}/x-dedupe-key`, 'dedupe-key-undeclared', `${id}: dedupe key ${quoted(dedupeKey.name)} is not a declared body field`, 'name a property of the request body, or write in: header');
   }
   const split = op['x-batch-split'];
   if (split && !body?.fields.some((f) => f.name === split.field)) {
-    throw new SpecError(`${at}/x-batch-split`, 'batch-split-undeclared', `${id}: batch split field ${split.field} is not a declared body field`);
+    throw new SpecError(`${at}/x-batch-split`, 'batch-split-undeclared', `${id}: batch split field ${quoted(split.field)} is not a declared body field`, 'name the array property of the request body that the helper splits');
   }
 
   const successStatuses = Object.keys(op.responses ?? {}).filter((s) => /^2\d\d$/.test(s)).map(Number).sort();
-  if (!successStatuses.length) throw new SpecError(`${at}/responses`, 'no-success-response', `${id}: no 2xx response`);
+  if (!successStatuses.length) throw new SpecError(`${at}/responses`, 'no-success-response', `${id}: no 2xx response`, 'add the success response (e.g. 200) with its content');
   const { response, responseKind, statusResponses } = wireResponses(doc, at, op.responses, successStatuses);
 
   let pagination: PaginationSpec | undefined;
@@ -103,8 +103,8 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
     pagination = { kind: px.kind, itemsField: px.itemsField, cursorParam: px.cursorParam, nextCursorField: px.nextCursorField, ...(px.versionField ? { versionField: px.versionField } : {}) };
     const page = derefSchema(doc, response, `${at}/responses`);
     itemSchema = page?.properties?.[px.itemsField]?.items;
-    if (!itemSchema) throw new SpecError(`${at}/x-pagination`, 'pagination-items', `${id}: the page schema has no array field ${px.itemsField}`);
-    if (!queryParams.some((q) => q.name === px.cursorParam)) throw new SpecError(`${at}/x-pagination`, 'pagination-cursor', `${id}: no query parameter ${px.cursorParam}`);
+    if (!itemSchema) throw new SpecError(`${at}/x-pagination`, 'pagination-items', `${id}: the page schema has no array field ${quoted(px.itemsField)}`, 'name the array property of the page in itemsField');
+    if (!queryParams.some((q) => q.name === px.cursorParam)) throw new SpecError(`${at}/x-pagination`, 'pagination-cursor', `${id}: no query parameter ${quoted(px.cursorParam)}`, 'name the query parameter that carries the cursor in cursorParam');
   }
 
   return {
@@ -113,9 +113,9 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
     method: method.toUpperCase() as HttpMethod,
     specPath,
     path: specPath.slice(PREFIX.length),
-    tag: op.tags?.[0] ?? names.namespace,
-    summary: op.summary ?? id,
-    description: op.description ?? '',
+    tag: typeof op.tags?.[0] === 'string' ? op.tags[0] : names.namespace,
+    summary: typeof op.summary === 'string' ? op.summary : id,
+    description: typeof op.description === 'string' ? op.description : '',
     auth: !isTokenExchange,
     isTokenExchange,
     pathParams,

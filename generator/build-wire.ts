@@ -7,7 +7,7 @@ import { BODY_PARAM } from '../templates/runtime/operation.js';
 import { deref, type OpenApiDocument } from './load-spec.js';
 import type { BodyKind, BodyModel, FieldModel, JsonSchema, PartEncoding, QueryStyle, ResponseKind, StatusResponseModel } from './model.js';
 import { bodyFieldsOf } from './transform/body-fields.js';
-import { SpecError } from './spec-error.js';
+import { SpecError, quoted } from './spec-error.js';
 
 const CLIENT_FILLED = new Set(['org_name', 'app_name']);
 
@@ -38,21 +38,21 @@ function queryStyle(id: string, at: string, p: any, schema: JsonSchema): Pick<Fi
   const style: string = p.style ?? 'form';
   const explode: boolean = p.explode ?? style === 'form';
   const type = schema.type;
-  const refuse = (why: string) => new SpecError(at, 'parameter-style', `${id}: query parameter ${p.name}: ${why}`);
+  const refuse = (why: string, fix: string) => new SpecError(at, 'parameter-style', `${id}: query parameter ${quoted(p.name)}: ${why}`, fix);
   switch (style) {
     case 'form':
       if (!explode) return { style: 'formNoExplode', explode: false };
       return type === 'object' ? { style: 'form', explode: true } : {};
     case 'spaceDelimited':
     case 'pipeDelimited':
-      if (explode) throw refuse(`style ${style} with explode: true is form style (write style: form), supported: explode: false`);
+      if (explode) throw refuse(`style ${style} with explode: true is form style`, 'write style: form, or explode: false');
       return { style: style as QueryStyle, explode: false };
     case 'deepObject':
-      if (!explode) throw refuse('style deepObject needs explode: true (OpenAPI defines no other form)');
-      if (type !== undefined && type !== 'object') throw refuse(`style deepObject is for objects (schema type is ${JSON.stringify(type)})`);
+      if (!explode) throw refuse('style deepObject needs explode: true (OpenAPI defines no other form)', 'remove explode: false');
+      if (type !== undefined && type !== 'object') throw refuse(`style deepObject is for objects (schema type is ${quoted(type)})`, 'give the parameter an object schema, or use style: form');
       return { style: 'deepObject', explode: true };
     default:
-      throw refuse(`style ${style} is not supported in the query; supported: form, spaceDelimited, pipeDelimited, deepObject`);
+      throw refuse(`style ${quoted(style)} is not supported in the query`, 'use one of form, spaceDelimited, pipeDelimited, deepObject');
   }
 }
 
@@ -70,13 +70,13 @@ export function wireParams(doc: OpenApiDocument, id: string, at: string, params:
       ...(p.deprecated === true ? { deprecated: true } : {}),
       ...(resolved.default !== undefined ? { default: resolved.default } : {}),
     };
-    if (p.content) throw new SpecError(at, 'parameter-content', `${id}: parameter ${p.name} uses \`content\`; supported: \`schema\` (with style/explode)`);
+    if (p.content) throw new SpecError(at, 'parameter-content', `${id}: parameter ${quoted(p.name)} uses \`content\``, 'describe it with `schema` (and style/explode) instead');
     if (p.in === 'path') {
       if (p.style !== undefined && p.style !== 'simple') {
-        throw new SpecError(at, 'parameter-style', `${id}: path parameter ${p.name}: style ${p.style} is not supported; supported: simple (the default)`);
+        throw new SpecError(at, 'parameter-style', `${id}: path parameter ${quoted(p.name)}: style ${quoted(p.style)} is not supported`, 'remove the style (simple, the default, is the one supported)');
       }
       if (resolved.type === 'array' || resolved.type === 'object') {
-        throw new SpecError(at, 'parameter-style', `${id}: path parameter ${p.name}: ${resolved.type} path parameters are not supported; supported: string, number, integer (style simple)`);
+        throw new SpecError(at, 'parameter-style', `${id}: path parameter ${quoted(p.name)}: ${resolved.type} path parameters are not supported`, 'give it a string, number or integer schema');
       }
       if (!CLIENT_FILLED.has(p.name)) out.pathParams.push(field);
     } else if (p.in === 'query') {
@@ -84,18 +84,18 @@ export function wireParams(doc: OpenApiDocument, id: string, at: string, params:
     } else if (p.in === 'header') {
       const lower = String(p.name).toLowerCase();
       if (RUNTIME_HEADERS.includes(lower) || lower === dedupeHeader) {
-        throw new SpecError(at, 'header-parameter-reserved', `${id}: header parameter ${p.name} would overwrite a header the client sends itself (${[...RUNTIME_HEADERS, ...(dedupeHeader ? [dedupeHeader] : [])].join(', ')}); remove it from the spec`);
+        throw new SpecError(at, 'header-parameter-reserved', `${id}: header parameter ${quoted(p.name)} would overwrite a header the client sends itself (${[...RUNTIME_HEADERS, ...(dedupeHeader ? [dedupeHeader] : [])].join(', ')})`, 'remove it from the spec');
       }
-      if (p.style !== undefined && p.style !== 'simple') throw new SpecError(at, 'parameter-style', `${id}: header parameter ${p.name}: style ${p.style}; supported: simple`);
+      if (p.style !== undefined && p.style !== 'simple') throw new SpecError(at, 'parameter-style', `${id}: header parameter ${quoted(p.name)}: style ${quoted(p.style)} is not supported`, 'remove the style (simple, the default, is the one supported)');
       out.headerParams.push({ ...field, ...(p.explode === true ? { explode: true } : {}) });
     } else if (p.in === 'cookie') {
-      if (p.style !== undefined && p.style !== 'form') throw new SpecError(at, 'parameter-style', `${id}: cookie parameter ${p.name}: style ${p.style}; supported: form`);
+      if (p.style !== undefined && p.style !== 'form') throw new SpecError(at, 'parameter-style', `${id}: cookie parameter ${quoted(p.name)}: style ${quoted(p.style)} is not supported`, 'remove the style (form, the default, is the one supported)');
       out.cookieParams.push(field);
-    } else throw new SpecError(at, 'parameter-location', `${id}: parameter ${p.name} in ${p.in} is not supported (path, query, header, cookie)`);
+    } else throw new SpecError(at, 'parameter-location', `${id}: parameter ${quoted(p.name)} in ${quoted(p.in)} is not supported`, 'write in: path, query, header or cookie');
   }
   const headerNames = out.headerParams.map((h) => h.name.toLowerCase());
   const twice = headerNames.find((n, i) => headerNames.indexOf(n) !== i);
-  if (twice) throw new SpecError(at, 'header-parameter-twice', `${id}: header parameter ${twice} is declared twice (header names are case-insensitive)`);
+  if (twice) throw new SpecError(at, 'header-parameter-twice', `${id}: header parameter ${quoted(twice)} is declared twice (header names are case-insensitive)`, 'keep one of them');
   return out;
 }
 
@@ -132,11 +132,11 @@ export function wireBodies(doc: OpenApiDocument, id: string, at: string, request
   if (!requestBody) return [];
   const content: Record<string, any> = requestBody.content ?? {};
   const where = `${at}/requestBody`;
-  if (!Object.keys(content).length) throw new SpecError(where, 'body-no-content', `${id}: the request body lists no media type`);
+  if (!Object.keys(content).length) throw new SpecError(where, 'body-no-content', `${id}: the request body lists no media type`, 'add a media type under content, e.g. application/json with its schema');
   const required = requestBody.required === true;
   return Object.entries(content).map(([contentType, media]) => {
     const kind = bodyKindOf(contentType);
-    if (!kind) throw new SpecError(where, 'body-content-type', `${id}: request body media type ${contentType} is not supported; supported: ${SUPPORTED_BODY_TYPES}`);
+    if (!kind) throw new SpecError(where, 'body-content-type', `${id}: request body media type ${quoted(contentType)} is not supported`, `use one of ${SUPPORTED_BODY_TYPES}`);
     const schema = derefSchema(doc, media?.schema, where);
     if (kind === 'binary' || kind === 'text') {
       const fieldSchema = kind === 'text' ? (media?.schema ?? { type: 'string' }) : {};
@@ -147,7 +147,7 @@ export function wireBodies(doc: OpenApiDocument, id: string, at: string, request
       return { ...bodyFieldsOf(media?.schema, (s) => derefSchema(doc, s, where), componentSchemas(doc), where, id, contentType), contentType, kind };
     }
     if (!schema || schema.type !== 'object') {
-      throw new SpecError(where, 'body-not-object', `${id}: a ${contentType} request body must have an object schema (its properties become params fields); send other shapes as application/octet-stream or text/plain`);
+      throw new SpecError(where, 'body-not-object', `${id}: a ${contentType} request body must have an object schema (its properties become params fields)`, 'give it an object schema, or send other shapes as application/octet-stream or text/plain');
     }
     const req = new Set<string>(schema.required ?? []);
     const fields = Object.entries<JsonSchema>(schema.properties ?? {}).map(([name, s]): FieldModel => {

@@ -8,7 +8,7 @@
 import Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { nearestName } from './nearest-name.js';
-import { pointerOf, type SpecProblem } from './spec-error.js';
+import { pointerOf, quoted, type SpecProblem } from './spec-error.js';
 
 export type ExtensionsSchema = { $defs: Record<string, any> };
 type Place = 'operation' | 'callbacks';
@@ -90,32 +90,34 @@ export function checkExtensions(doc: unknown, schema: ExtensionsSchema, kind: 'o
   return problems;
 }
 
+const SCHEMA_HINT = 'write the value as spec/extensions.schema.json describes it';
+
 function valueProblem(name: string, value: unknown, pointer: string, errors: ErrorObject[]): SpecProblem {
   // The most specific error speaks: enum/const/pattern/type inside, before the oneOf/anyOf around them.
   const inner = errors.filter((e) => !['oneOf', 'anyOf', 'if'].includes(e.keyword));
   const e = inner[0] ?? errors[0];
-  if (!e) return { pointer, rule: 'extension-value', message: `${name} has a value that is not allowed` };
+  if (!e) return { pointer, rule: 'extension-value', message: `${name} has a value that is not allowed`, hint: SCHEMA_HINT };
   const field = `${name}${e.instancePath.split('/').filter(Boolean).map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s}`)).join('')}`;
-  const got = (v: unknown) => ` (got ${JSON.stringify(v)})`;
+  const got = (v: unknown) => ` (got ${quoted(v)})`;
   const at = pointer + e.instancePath;
   const valueAt = e.instancePath.split('/').filter(Boolean).reduce<any>((v, s) => (v == null ? v : v[s.replace(/~1/g, '/').replace(/~0/g, '~')]), value);
   switch (e.keyword) {
     case 'enum':
-      return { pointer: at, rule: 'extension-value', message: `${field} must be one of ${(e.params as any).allowedValues.join(', ')}${got(valueAt)}`, hint: nearestHint(valueAt, (e.params as any).allowedValues) };
+      return { pointer: at, rule: 'extension-value', message: `${field} must be one of ${(e.params as any).allowedValues.join(', ')}${got(valueAt)}`, hint: nearestHint(valueAt, (e.params as any).allowedValues) ?? `write one of ${(e.params as any).allowedValues.join(', ')}` };
     case 'const':
-      return { pointer: at, rule: 'extension-value', message: `${field} must be ${JSON.stringify((e.params as any).allowedValue)}${got(valueAt)}` };
+      return { pointer: at, rule: 'extension-value', message: `${field} must be ${quoted((e.params as any).allowedValue)}${got(valueAt)}`, hint: `write ${quoted((e.params as any).allowedValue)}` };
     case 'type':
-      return { pointer: at, rule: 'extension-value', message: `${field} must be ${[(e.params as any).type].flat().join(' or ')}${got(valueAt)}`, ...(typeof valueAt === 'string' && /^-?\d+$/.test(valueAt) ? { hint: `write ${valueAt} without quotes` } : {}) };
+      return { pointer: at, rule: 'extension-value', message: `${field} must be ${[(e.params as any).type].flat().join(' or ')}${got(valueAt)}`, hint: typeof valueAt === 'string' && /^-?\d+$/.test(valueAt) ? `write ${valueAt} without quotes` : `write a value of type ${[(e.params as any).type].flat().join(' or ')}` };
     case 'required':
-      return { pointer: at, rule: 'extension-value', message: `${field} needs ${(e.params as any).missingProperty}` };
+      return { pointer: at, rule: 'extension-value', message: `${field} needs ${(e.params as any).missingProperty}`, hint: `add ${(e.params as any).missingProperty}` };
     case 'additionalProperties': {
       const extra = (e.params as any).additionalProperty as string;
       const parentSchemaKeys = Object.keys((e.parentSchema as any)?.properties ?? {});
       const near = nearestName(extra, parentSchemaKeys);
-      return { pointer: `${at}/${escape(extra)}`, rule: 'extension-value', message: `${field} has no field ${extra} (fields: ${parentSchemaKeys.join(', ')})`, ...(near ? { hint: `did you mean ${near}?` } : {}) };
+      return { pointer: `${at}/${escape(extra)}`, rule: 'extension-value', message: `${field} has no field ${quoted(extra)} (fields: ${parentSchemaKeys.join(', ')})`, hint: near ? `did you mean ${near}?` : `remove it (the fields are ${parentSchemaKeys.join(', ')})` };
     }
     default:
-      return { pointer: at, rule: 'extension-value', message: `${field} ${e.message ?? 'is not allowed'}${got(valueAt)}` };
+      return { pointer: at, rule: 'extension-value', message: `${field} ${e.message ?? 'is not allowed'}${got(valueAt)}`, hint: SCHEMA_HINT };
   }
 }
 

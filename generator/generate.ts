@@ -3,7 +3,7 @@
  * Pure: it reads and writes no files (the CLI in scripts/generate.ts does).
  */
 import { buildApiModel } from './build-model.js';
-import { buildCallbackModel } from './build-callback-model.js';
+import { buildCallbackModel, type CallbackModel } from './build-callback-model.js';
 import { emitCallbackTypes } from './emit/emit-callback-types.js';
 import { emitDeliveryRules } from './emit/emit-delivery-rules.js';
 import { emitEntryPoints } from './emit/emit-entry-points.js';
@@ -17,10 +17,10 @@ import { emitTestingEntry } from './emit/emit-testing-entry.js';
 import { emitValidators, validatorImport } from './emit/emit-validators.js';
 import { formatFiles, type GeneratorCache } from './format.js';
 import type { BiomeMode } from './format-biome.js';
-import { parseSpec } from './load-spec.js';
+import { parseSpec, type ParseOptions } from './load-spec.js';
 import { checkExtensions, type ExtensionsSchema } from './check-extensions.js';
-import { SpecError } from './spec-error.js';
-import { parseYamlCached } from './yaml-chunks.js';
+import { SpecError, collectSpecErrors, type SpecProblem } from './spec-error.js';
+import { checkSpecSize, externalRefs, readSpecDocument } from './spec-document.js';
 import { normalizeDocument } from './normalize-schema.js';
 import type { ApiModel } from './model.js';
 
@@ -45,6 +45,8 @@ export interface GeneratorInput {
   extensionsSchema?: ExtensionsSchema;
   /** Force Biome's native binary or its WebAssembly build (tests compare them); by default native where installed. */
   biome?: BiomeMode;
+  /** Refuse a spec file over this many bytes (default DEFAULT_MAX_SPEC_BYTES, 16 MiB; CLI `--max-spec-bytes`). */
+  maxSpecBytes?: number;
 }
 
 export interface GeneratorOutput {
@@ -57,8 +59,8 @@ export interface GeneratorOutput {
  * release): parsed and checked, 3.0 leftovers translated (or refused) so every emitter sees 3.1,
  * unknown formats as warnings on the model.
  */
-export function specModel(text: string, source: string, extensions?: ExtensionsSchema, cache?: GeneratorCache): ApiModel {
-  const { doc, warnings } = normalizeDocument(parseSpec(text, source, cache, extensions));
+export function specModel(text: string, source: string, extensions?: ExtensionsSchema, cache?: GeneratorCache, options: ParseOptions = {}): ApiModel {
+  const { doc, warnings } = normalizeDocument(parseSpec(text, source, cache, extensions, options));
   const model = buildApiModel(doc, source);
   model.warnings.push(...warnings);
   return model;
@@ -78,16 +80,29 @@ function packageExtras(input: GeneratorInput): Map<string, string> {
   ]);
 }
 
+/**
+ * The callbacks spec → its model: parsed once (in pieces, through the cache) within the same
+ * limits as the OpenAPI spec, no reference out of it, extensions checked.
+ */
+function callbacksModel(input: GeneratorInput, cache: GeneratorCache | undefined, limits: { maxBytes?: number }): CallbackModel {
+  const file = input.callbacksSource ?? 'spec/callbacks.asyncapi.yaml';
+  const { doc } = readSpecDocument(input.callbacksText!, file, { ...(cache ? { cache } : {}), ...limits });
+  const problems = externalRefs(doc, file);
+  if (!problems.length && input.extensionsSchema) problems.push(...checkExtensions(doc, input.extensionsSchema, 'asyncapi').map((p) => ({ ...p, file })));
+  if (problems.length) throw SpecError.of(problems);
+  return buildCallbackModel(input.callbacksText!, file, doc);
+}
+
 /** `cache`: formatted files and compiled validators by their inputs (the CLI keeps one on disk); optional. */
 export async function generate(input: GeneratorInput, cache?: GeneratorCache): Promise<GeneratorOutput> {
-  const model = specModel(input.openapiText, input.openapiSource, input.extensionsSchema, cache);
-  // parsed once (in pieces, through the cache) for the extension check and the callbacks model
-  const callbacksDoc = input.callbacksText ? parseYamlCached(input.callbacksText, cache) : undefined;
-  if (input.callbacksText && input.extensionsSchema) {
-    const problems = checkExtensions(callbacksDoc, input.extensionsSchema, 'asyncapi');
-    if (problems.length) throw SpecError.of(problems.map((p) => ({ ...p, file: input.callbacksSource ?? 'callbacks spec' })));
-  }
-  const callbacks = input.callbacksText ? buildCallbackModel(input.callbacksText, input.callbacksSource, callbacksDoc) : undefined;
+  const limits = input.maxSpecBytes !== undefined ? { maxBytes: input.maxSpecBytes } : {};
+  // both specs' sizes first, before either is parsed
+  const tooLarge: SpecProblem[] = [];
+  collectSpecErrors(tooLarge, () => checkSpecSize(Buffer.byteLength(input.openapiText), input.openapiSource, input.maxSpecBytes));
+  if (input.callbacksText !== undefined) collectSpecErrors(tooLarge, () => checkSpecSize(Buffer.byteLength(input.callbacksText!), input.callbacksSource ?? 'spec/callbacks.asyncapi.yaml', input.maxSpecBytes));
+  if (tooLarge.length) throw SpecError.of(tooLarge);
+  const model = specModel(input.openapiText, input.openapiSource, input.extensionsSchema, cache, limits);
+  const callbacks = input.callbacksText !== undefined ? callbacksModel(input, cache, limits) : undefined;
   // Copies of hand-written files (runtime, examples) are not re-formatted: they stay as written.
   const runtimeCopy = emitRuntimeCopy(input.runtimeFiles);
   const examples = emitExamplesCopy(input.staticFiles ?? new Map());

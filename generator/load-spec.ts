@@ -1,19 +1,36 @@
 /**
  * Parse and check an OpenAPI document before any model is built. Every refusal is a SpecError
- * naming the JSON pointer and the rule, so a spec author can find and fix it.
+ * naming the JSON pointer, the rule and the fix, so a spec author can find and fix it.
  */
-import { parseYamlCached } from './yaml-chunks.js';
 import { checkExtensions, type ExtensionsSchema } from './check-extensions.js';
+import { checkInlinedSize, checkSchemas } from './check-schemas.js';
+import { specIdentifier } from './emit/spec-text.js';
 import type { GeneratorCache } from './format.js';
 import { nearestName } from './nearest-name.js';
-import { SpecError, collectSpecErrors, pointerOf, type SpecProblem } from './spec-error.js';
+import { CLIENT_MEMBERS, operationNames, RESOURCE_MEMBERS } from './names.js';
+import { externalRefs, readSpecDocument, refSegments, refsOf } from './spec-document.js';
+import { SpecError, collectSpecErrors, pointerOf, quoted, type SpecProblem } from './spec-error.js';
 
 const RETRY_CLASSES = new Set(['Q', 'I', 'U', 'D', 'N']);
 /** The HTTP methods an operation may use, as OpenAPI path items spell them. */
 export const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 const OPERATION_ID = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
+/**
+ * One segment of a path template: URL path characters (RFC 3986 pchar) and `{name}`
+ * placeholders. The runtime sends the literal parts as they are, so nothing else may stand there.
+ */
+const PATH_SEGMENT = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2}|\{[A-Za-z_][A-Za-z0-9_]*\})+$/;
+/** An HTTP header or cookie name: an RFC 9110 token. */
+export const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A path parameter's name: what `{name}` in a path template can hold. */
+const PATH_PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export type OpenApiDocument = Record<string, any>;
+
+export interface ParseOptions {
+  /** Refuse a spec over this many bytes (default DEFAULT_MAX_SPEC_BYTES, spec-document.ts). */
+  maxBytes?: number;
+}
 
 /**
  * `cache` (optional) keeps the parsed pieces of the YAML text (yaml-chunks.ts), so an edit
@@ -21,58 +38,93 @@ export type OpenApiDocument = Record<string, any>;
  * `extensions` (spec/extensions.schema.json): when given, every x- name and value is checked.
  * Every problem found is reported at once, in one SpecError.
  */
-export function parseSpec(text: string, source = 'spec/openapi.yaml', cache?: GeneratorCache, extensions?: ExtensionsSchema): OpenApiDocument {
-  let doc: unknown;
-  try {
-    doc = parseYamlCached(text, cache);
-  } catch (error) {
-    throw new SpecError('', 'yaml-syntax', `${source} is not valid YAML: ${(error as Error).message}`);
-  }
-  if (!doc || typeof doc !== 'object') throw new SpecError('', 'document', `${source} is not a YAML mapping`);
+export function parseSpec(text: string, source = 'spec/openapi.yaml', cache?: GeneratorCache, extensions?: ExtensionsSchema, options: ParseOptions = {}): OpenApiDocument {
+  const { doc, nodes } = readSpecDocument(text, source, { ...(cache ? { cache } : {}), ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}) });
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new SpecError('', 'document', `${source} is not a YAML mapping`, 'start the file with openapi: 3.1.0, info and paths');
   const d = doc as OpenApiDocument;
   if (typeof d.openapi !== 'string' || !d.openapi.startsWith('3.1')) {
-    throw new SpecError('/openapi', 'openapi-version', `expected OpenAPI 3.1.x, found ${JSON.stringify(d.openapi)}`);
+    throw new SpecError('/openapi', 'openapi-version', `expected OpenAPI 3.1.x, found ${quoted(d.openapi)}`, 'write openapi: 3.1.0 (and translate 3.0 constructs)');
   }
-  if (!d.paths || typeof d.paths !== 'object') throw new SpecError('/paths', 'paths', 'the document has no paths');
+  if (!isMapping(d.paths)) throw new SpecError('/paths', 'paths', 'the document has no paths', 'add paths: with the operations');
+  const external = externalRefs(d);
+  if (external.length) throw SpecError.of(external);
   const problems = checkRefs(d);
+  checkNames(d, problems);
   checkOperations(d, problems);
+  problems.push(...checkSchemas(d));
   // The operation checks say more about the extensions they read (e.g. retry classes): keep theirs.
   const covered = (pointer: string) => problems.some((p) => pointer === p.pointer || pointer.startsWith(`${p.pointer}/`));
   if (extensions) problems.push(...checkExtensions(d, extensions, 'openapi').filter((p) => !covered(p.pointer)));
+  // the size of the schemas with their $refs inlined, once every reference resolves
+  if (!problems.length) problems.push(...checkInlinedSize(d, nodes));
   if (problems.length) throw SpecError.of(problems.sort((a, b) => a.pointer.localeCompare(b.pointer)));
   return d;
 }
 
+const isMapping = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
+
 /** Resolve a local `#/...` reference, or refuse it. */
 export function resolveRef(doc: OpenApiDocument, ref: string, at: string): any {
-  if (!ref.startsWith('#/')) throw new SpecError(at, 'unresolved-ref', `only local references are supported, found ${ref}`);
+  if (!ref.startsWith('#/')) throw new SpecError(at, 'unresolved-ref', `$ref ${quoted(ref)} is not a reference into this document`, 'write #/components/<kind>/<Name>');
   let node: any = doc;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!node || typeof node !== 'object' || !(key in node)) {
+  const segments = refSegments(ref);
+  for (const [i, key] of segments.entries()) {
+    if (!node || typeof node !== 'object' || !Object.hasOwn(node, key)) {
       const near = node && typeof node === 'object' ? nearestName(key, Object.keys(node)) : undefined;
-      throw new SpecError(at, 'unresolved-ref', `$ref ${ref} does not resolve: there is no ${JSON.stringify(key)} there`, near ? `did you mean ${ref.slice(0, ref.length - raw.length)}${near}?` : undefined);
+      const prefix = `#/${ref.slice(2).split('/').slice(0, i).join('/')}${i ? '/' : ''}`;
+      throw new SpecError(at, 'unresolved-ref', `$ref ${quoted(ref, 200)} does not resolve: there is no ${quoted(key)} there`, near ? `did you mean ${prefix}${near}?` : 'refer to a component that exists, or add it');
     }
     node = node[key];
   }
   return node;
 }
 
-function checkRefs(doc: OpenApiDocument): SpecProblem[] {
-  const problems: SpecProblem[] = [];
-  const walk = (node: unknown, pointer: string): void => {
-    if (Array.isArray(node)) return node.forEach((v, i) => walk(v, `${pointer}/${i}`));
-    if (!node || typeof node !== 'object') return;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === '$ref' && typeof value === 'string') collectSpecErrors(problems, () => resolveRef(doc, value, `${pointer}/$ref`));
-      // the parent's pointer plus this key, escaped (not re-split and re-escaped at every level)
-      else walk(value, pointer + pointerOf(key));
+/**
+ * Names that reach generated code or the wire: component schema names become type names (safe
+ * identifiers only), path templates are sent as written (URL path characters, no `.`/`..`
+ * segment), header and cookie parameter names are HTTP tokens, path parameter names fit `{name}`.
+ */
+function checkNames(doc: OpenApiDocument, problems: SpecProblem[]): void {
+  for (const name of Object.keys(isMapping(doc.components?.schemas) ? doc.components.schemas : {})) {
+    collectSpecErrors(problems, () => specIdentifier(name, { pointer: pointerOf('components', 'schemas', name) }));
+  }
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    const at = pointerOf('paths', path);
+    const segments = path.split('/').slice(1);
+    if (!path.startsWith('/') || segments.some((s) => !PATH_SEGMENT.test(s) || s === '.' || s === '..')) {
+      problems.push({ pointer: at, rule: 'path-template', message: `the path ${quoted(path)} is not a URL path template: the client sends its literal parts as they are`, hint: 'write /segment/{param}/… with letters, digits, -._~ (or %XX) in each segment, and no . or .. segment' });
     }
-  };
-  walk(doc, '');
-  return problems;
+    if (!isMapping(item)) continue;
+    const lists: [string, unknown][] = [[`${at}/parameters`, item.parameters], ...METHODS.filter((m) => isMapping(item[m])).map((m) => [`${at}/${m}/parameters`, item[m].parameters] as [string, unknown])];
+    for (const [where, list] of lists) {
+      if (!Array.isArray(list)) continue;
+      list.forEach((raw, i) => collectSpecErrors(problems, () => checkParameterName(doc, raw, `${where}/${i}`)));
+    }
+  }
 }
 
+function checkParameterName(doc: OpenApiDocument, raw: unknown, at: string): void {
+  const ref = isMapping(raw) && typeof raw.$ref === 'string' ? raw.$ref : undefined;
+  const p = ref ? resolveRef(doc, ref, `${at}/$ref`) : raw;
+  if (!isMapping(p)) return;
+  // a parameter defined in components is reported where it is defined
+  const where = ref ? `${ref.slice(1)}/name` : `${at}/name`;
+  if (typeof p.name !== 'string' || p.name === '') {
+    throw new SpecError(where, 'parameter-name', `a parameter needs a name, found ${quoted(p.name)}`, 'write the name as it goes on the wire');
+  }
+  if ((p.in === 'header' || p.in === 'cookie') && !HTTP_TOKEN.test(p.name)) {
+    throw new SpecError(where, 'parameter-name', `the ${p.in} name ${quoted(p.name)} is not an HTTP token (letters, digits and !#$%&'*+.^_\`|~-)`, `write the ${p.in} name as it goes on the wire, e.g. X-Request-Id`);
+  }
+  if (p.in === 'path' && !PATH_PARAM_NAME.test(p.name)) {
+    throw new SpecError(where, 'parameter-name', `the path parameter name ${quoted(p.name)} cannot stand in a path template ({name}: letters, digits and _)`, 'rename it, here and in the path');
+  }
+}
+
+function checkRefs(doc: OpenApiDocument): SpecProblem[] {
+  const problems: SpecProblem[] = [];
+  for (const { pointer, ref } of refsOf(doc)) collectSpecErrors(problems, () => resolveRef(doc, ref, pointer));
+  return problems;
+}
 
 /** Deref one level (parameters and request bodies may be $refs). */
 export function deref(doc: OpenApiDocument, node: any, at: string): any {
@@ -83,8 +135,8 @@ function checkOperations(doc: OpenApiDocument, problems: SpecProblem[]): void {
   const seen = new Map<string, string>();
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const method of METHODS) {
-      const op = item?.[method];
-      if (op) collectSpecErrors(problems, () => checkOperation(op, pointerOf('paths', path, method), seen));
+      const op = isMapping(item) ? item[method] : undefined;
+      if (isMapping(op)) collectSpecErrors(problems, () => checkOperation(op, pointerOf('paths', path, method), seen));
     }
   }
 }
@@ -92,7 +144,12 @@ function checkOperations(doc: OpenApiDocument, problems: SpecProblem[]): void {
 function checkOperation(op: any, at: string, seen: Map<string, string>): void {
   const id = op.operationId;
   if (typeof id !== 'string' || !OPERATION_ID.test(id)) {
-    throw new SpecError(`${at}/operationId`, 'operation-id', `operationId must look like "namespace.op_name", found ${JSON.stringify(id)}`);
+    throw new SpecError(`${at}/operationId`, 'operation-id', `operationId must look like "namespace.op_name", found ${quoted(id)}`, 'write lower-case letters, digits and _ in two or more dotted parts, e.g. users.batch_create (it names the SDK method)');
+  }
+  const names = operationNames(id);
+  if (CLIENT_MEMBERS.has(names.namespace) || RESOURCE_MEMBERS.has(names.methodName)) {
+    const member = CLIENT_MEMBERS.has(names.namespace) ? `the client's own member ${names.namespace}` : `the resource class's own member ${names.methodName}`;
+    throw new SpecError(`${at}/operationId`, 'name-collision', `operationId ${id} would name ${member}`, 'rename the operation (its namespace becomes a client property, its second part a method)');
   }
   const earlier = seen.get(id);
   if (earlier) {
@@ -105,19 +162,24 @@ function checkOperation(op: any, at: string, seen: Map<string, string>): void {
   if (!isTokenExchange || cls !== undefined) {
     if (typeof cls !== 'string' || !RETRY_CLASSES.has(cls)) {
       const near = typeof cls === 'string' && RETRY_CLASSES.has(cls.toUpperCase()) ? `did you mean ${cls.toUpperCase()}?` : undefined;
-      throw new SpecError(`${at}/x-retry-class`, 'unknown-retry-class', `${id}: x-retry-class must be one of Q, I, U, D, N, found ${JSON.stringify(cls)}`, near ?? 'Q read-only, I idempotent, U unique create, D deduplicated by a key, N never resent (REST seed section 4)');
+      throw new SpecError(`${at}/x-retry-class`, 'unknown-retry-class', `${id}: x-retry-class must be one of Q, I, U, D, N, found ${quoted(cls)}`, near ?? 'Q read-only, I idempotent, U unique create, D deduplicated by a key, N never resent (REST seed section 4)');
     }
   }
-  for (const [i, cond] of (op['x-retry-class-when'] ?? []).entries()) {
+  const conditions: unknown[] = Array.isArray(op['x-retry-class-when']) ? op['x-retry-class-when'] : [];
+  for (const [i, cond] of conditions.entries() as IterableIterator<[number, any]>) {
     if (!RETRY_CLASSES.has(cond?.class) || !Array.isArray(cond?.all) || cond.all.length === 0) {
-      throw new SpecError(`${at}/x-retry-class-when/${i}`, 'retry-class-condition', `${id}: each condition needs a class (Q, I, U, D, N) and a non-empty "all" list`);
+      throw new SpecError(`${at}/x-retry-class-when/${i}`, 'retry-class-condition', `${id}: each condition needs a class (Q, I, U, D, N) and a non-empty "all" list`, 'write { class: N, all: [{ field: online_only, equals: true }] }');
     }
     for (const [j, test] of cond.all.entries()) {
       const ok = typeof test?.field === 'string' && (('equals' in test) !== ('present' in test)) && (!('present' in test) || typeof test.present === 'boolean');
-      if (!ok) throw new SpecError(`${at}/x-retry-class-when/${i}/all/${j}`, 'retry-class-condition', `${id}: a test is {field, equals} or {field, present: boolean}`);
+      if (!ok) throw new SpecError(`${at}/x-retry-class-when/${i}/all/${j}`, 'retry-class-condition', `${id}: a test is {field, equals} or {field, present: boolean}`, 'write { field: <param>, equals: <value> } or { field: <param>, present: true }');
     }
   }
   if (cls === 'D' && !op['x-dedupe-key']) {
-    throw new SpecError(`${at}/x-dedupe-key`, 'dedupe-key-missing', `${id}: a D operation must name its x-dedupe-key`);
+    throw new SpecError(`${at}/x-dedupe-key`, 'dedupe-key-missing', `${id}: a D operation must name its x-dedupe-key`, 'add x-dedupe-key: { in: body, name: <field> } (or in: header)');
+  }
+  const dedupe = op['x-dedupe-key'];
+  if (isMapping(dedupe) && dedupe.in === 'header' && (typeof dedupe.name !== 'string' || !HTTP_TOKEN.test(dedupe.name))) {
+    throw new SpecError(`${at}/x-dedupe-key/name`, 'parameter-name', `${id}: the dedupe header name ${quoted(dedupe.name)} is not an HTTP token`, 'write the header name as it goes on the wire, e.g. Idempotency-Key');
   }
 }

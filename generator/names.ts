@@ -23,9 +23,12 @@ export function operationNames(id: string): { namespace: string; methodName: str
   };
 }
 
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/**
+ * Members of ImLeanCore and ImCore (the prototype chain of ImClient): a namespace, which becomes
+ * an ImClient property, may not take one (`request` would replace the method every call goes
+ * through). test/spec-limits.test.ts checks the list against the runtime's classes.
+ */
+export const CLIENT_MEMBERS: ReadonlySet<string> = new Set(['appName', 'baseUrl', 'clientId', 'constructor', 'credentialsRevoked', 'orgName', 'rateLimit', 'request', 'toJSON', 'transport', 'validatesRequests', 'withOptions']);
 
-/** A property key as TypeScript source: bare when it is an identifier, quoted otherwise. */
-export function propertyKey(name: string): string {
-  return IDENT.test(name) ? name : JSON.stringify(name);
-}
+/** Members of every resource class besides its methods: a method may not take one. */
+export const RESOURCE_MEMBERS: ReadonlySet<string> = new Set(['constructor', 'client']);

@@ -14,7 +14,7 @@
 import { isKnownFormat } from './transform/formats.js';
 import type { OpenApiDocument } from './load-spec.js';
 import type { GeneratorWarning } from './model.js';
-import { SpecError, pointerOf } from './spec-error.js';
+import { SpecError, pointerOf, quoted } from './spec-error.js';
 
 export type { GeneratorWarning };
 
@@ -39,7 +39,7 @@ export function normalizeSchema(schema: unknown, pointer: string, warnings: Gene
   for (const [bound, exclusive] of [['minimum', 'exclusiveMinimum'], ['maximum', 'exclusiveMaximum']] as const) {
     if (typeof out[exclusive] !== 'boolean') continue;
     if (out[exclusive] && typeof out[bound] !== 'number') {
-      throw new SpecError(`${pointer}/${exclusive}`, 'exclusive-bound', `${exclusive}: true (OpenAPI 3.0) needs a numeric ${bound}; in 3.1 write ${exclusive}: <number> instead`);
+      throw new SpecError(`${pointer}/${exclusive}`, 'exclusive-bound', `${exclusive}: true (OpenAPI 3.0) needs a numeric ${bound}`, `in 3.1 write ${exclusive}: <number> instead`);
     }
     if (out[exclusive]) {
       out[exclusive] = out[bound];
@@ -47,7 +47,7 @@ export function normalizeSchema(schema: unknown, pointer: string, warnings: Gene
     } else delete out[exclusive];
   }
   if (typeof out.format === 'string' && !isKnownFormat(out.format)) {
-    warnings.push({ pointer: `${pointer}/format`, message: `unknown format "${out.format}": an annotation only, not checked by the validators` });
+    warnings.push({ pointer: `${pointer}/format`, message: `unknown format ${quoted(out.format)}: an annotation only, not checked by the validators` });
   }
   if ('nullable' in out) out = nullableToNull(out, pointer);
   return out;
@@ -71,7 +71,7 @@ function nullableToNull(schema: Record<string, any>, pointer: string): Record<st
     if (Array.isArray(rest.enum) && !rest.enum.includes(null)) out.enum = [...rest.enum, null];
     return out;
   }
-  throw new SpecError(`${pointer}/nullable`, 'nullable-ambiguous', 'nullable: true (OpenAPI 3.0) without type, $ref, allOf, anyOf or oneOf says nothing about what may be null; in 3.1 write type: [<type>, "null"] or anyOf: [<schema>, { type: "null" }]');
+  throw new SpecError(`${pointer}/nullable`, 'nullable-ambiguous', 'nullable: true (OpenAPI 3.0) without type, $ref, allOf, anyOf or oneOf says nothing about what may be null', 'in 3.1 write type: [<type>, "null"] or anyOf: [<schema>, { type: "null" }]');
 }
 
 const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');

@@ -2,6 +2,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { GeneratorInput } from './generate.js';
+import { checkSpecSize, DEFAULT_MAX_SPEC_BYTES } from './spec-document.js';
 
 /** Every file below `dir` (relative path → text), sorted, skipping top-level folders in `skip`. */
 export function readTree(dir: string, skip: ReadonlySet<string> = new Set()): Map<string, string> {
@@ -39,12 +40,25 @@ function readReleaseState(root: string): Pick<GeneratorInput, 'packageVersion' |
   return { ...(packageVersion ? { packageVersion } : {}), ...(existsSync(changelogPath) ? { changelog: readFileSync(changelogPath, 'utf8') } : {}) };
 }
 
-export function readGeneratorInput(root: string, openapiSource = 'spec/openapi.yaml'): GeneratorInput {
+/**
+ * A spec file's text, refused before it is read when it is over the limit (DEFAULT_MAX_SPEC_BYTES
+ * unless `maxBytes`): a 60 MB spec costs nothing but a stat. `path` is where it is read from,
+ * `file` the name a refusal gives it.
+ */
+export function readSpecFile(path: string, file: string, maxBytes = DEFAULT_MAX_SPEC_BYTES): string {
+  checkSpecSize(statSync(path).size, file, maxBytes);
+  return readFileSync(path, 'utf8');
+}
+
+/** `maxSpecBytes`: the limit on each spec file (CLI `--max-spec-bytes`), kept in the input for generate(). */
+export function readGeneratorInput(root: string, openapiSource = 'spec/openapi.yaml', maxSpecBytes?: number): GeneratorInput {
+  const max = maxSpecBytes ?? DEFAULT_MAX_SPEC_BYTES;
   return {
     ...readReleaseState(root),
-    openapiText: readFileSync(join(root, openapiSource), 'utf8'),
+    ...(maxSpecBytes !== undefined ? { maxSpecBytes } : {}),
+    openapiText: readSpecFile(join(root, openapiSource), openapiSource, max),
     openapiSource,
-    callbacksText: readFileSync(join(root, 'spec/callbacks.asyncapi.yaml'), 'utf8'),
+    callbacksText: readSpecFile(join(root, 'spec/callbacks.asyncapi.yaml'), 'spec/callbacks.asyncapi.yaml', max),
     callbacksSource: 'spec/callbacks.asyncapi.yaml',
     runtimeFiles: readTree(join(root, 'templates/runtime')),
     packageTemplates: Object.fromEntries(readTree(join(root, 'templates/package'))),

@@ -3,7 +3,7 @@
  * person can jump to. Parsed only when there is something to report (never on a clean run).
  */
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
-import type { SpecError, SpecProblem } from './spec-error.js';
+import { printable, type SpecError, type SpecProblem } from './spec-error.js';
 
 const segmentsOf = (pointer: string): string[] =>
   pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
@@ -59,15 +59,23 @@ export function yamlLocator(text: string): (pointer: string) => Located | undefi
 export function formatSpecProblems(problems: readonly SpecProblem[], texts: Readonly<Record<string, string>>, source: string): string {
   const locators = new Map<string, ReturnType<typeof yamlLocator>>();
   const locatorOf = (file: string) => {
-    if (!locators.has(file) && texts[file] !== undefined) locators.set(file, yamlLocator(texts[file]!));
+    if (!locators.has(file) && texts[file] !== undefined) {
+      try {
+        locators.set(file, yamlLocator(texts[file]!));
+      } catch {
+        locators.set(file, () => undefined); // a text the YAML reader cannot take apart: the file is named without a line
+      }
+    }
     return locators.get(file);
   };
+  // the document itself (pointer '') stands at its first line; a YAML error at the parser's position
+  const whereOf = (p: SpecProblem) => p.position ?? (p.pointer ? locatorOf(p.file ?? source)?.(p.pointer) : { line: 1, col: 1 });
   return problems
-    .map((p) => ({ p, file: p.file ?? source, where: p.pointer ? locatorOf(p.file ?? source)?.(p.pointer) : undefined }))
+    .map((p) => ({ p, file: p.file ?? source, where: whereOf(p) }))
     .sort((a, b) => a.file.localeCompare(b.file) || (a.where?.line ?? 0) - (b.where?.line ?? 0))
     .map(({ p, file, where }) => {
       const position = where ? `${file}:${where.line}:${where.col}` : file;
-      return `${position}  ${readablePath(p.pointer)}\n  ${p.rule}: ${p.message}${p.hint ? `\n  fix: ${p.hint}` : ''}`;
+      return printable(`${position}  ${readablePath(p.pointer)}\n  ${p.rule}: ${p.message}\n  fix: ${p.hint}`);
     })
     .join('\n');
 }

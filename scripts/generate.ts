@@ -15,13 +15,16 @@
  *
  * `--spec <file>`: generate from another copy of the spec (named spec/openapi.yaml in the output,
  * as if it were the spec; the bench uses it to time a one-line edit without touching the repository).
+ *
+ * `--max-spec-bytes N`: refuse a spec file over N bytes (default 16 MiB, DEFAULT_MAX_SPEC_BYTES in
+ * generator/spec-document.ts).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate } from '../generator/generate.js';
 import { DiskGeneratorCache, generatorFingerprint } from '../generator/disk-cache.js';
-import { readGeneratorInput, readTree } from '../generator/read-inputs.js';
+import { readGeneratorInput, readSpecFile, readTree } from '../generator/read-inputs.js';
 import { SpecError } from '../generator/spec-error.js';
 import { DELIVERY_RULES_FILE, RUNTIME_SOURCE_DIR } from '../generator/emit/emit-runtime-copy.js';
 import { formatSpecError, readablePath, yamlLocator } from '../generator/spec-location.js';
@@ -47,7 +50,8 @@ async function main(): Promise<number> {
   // --no-cache: format and compile everything afresh (what a fresh clone does on its first run).
   const cache = process.argv.includes('--no-cache') ? undefined : new DiskGeneratorCache(join(root, 'node_modules/.cache/im-openapi/generator-cache.json'), generatorFingerprint(root));
   const specFile = argValue('--spec');
-  const input = { ...readGeneratorInput(root), ...(specFile ? { openapiText: readFileSync(specFile, 'utf8') } : {}) };
+  const maxSpecBytes = maxSpecBytesArg();
+  const input = { ...readGeneratorInput(root, 'spec/openapi.yaml', maxSpecBytes), ...(specFile ? { openapiText: readSpecFile(specFile, 'spec/openapi.yaml', maxSpecBytes) } : {}) };
   const { model, files } = await generate(input, cache);
   if (model.warnings.length) {
     // parsed once for every warning's position, and only when there is one
@@ -93,6 +97,14 @@ async function main(): Promise<number> {
 function formatWarning(w: { pointer: string; message: string }, locate: ReturnType<typeof yamlLocator>): string {
   const where = locate(w.pointer);
   return `spec/openapi.yaml${where ? `:${where.line}:${where.col}` : ''}  ${readablePath(w.pointer)}: ${w.message}`;
+}
+
+/** `--max-spec-bytes N` (a whole number of bytes), or the default. */
+function maxSpecBytesArg(): number | undefined {
+  const raw = argValue('--max-spec-bytes');
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`--max-spec-bytes takes a whole number of bytes, not ${JSON.stringify(raw)}`);
+  return Number(raw);
 }
 
 function argValue(flag: string): string | undefined {
@@ -145,7 +157,9 @@ main().then(
   (code) => process.exit(code),
   (error) => {
     if (error instanceof SpecError) {
-      const read = (file: string, from = join(root, file)) => [file, readFileSync(from, 'utf8')] as const;
+      // the texts only locate problems; a file refused for its size is not read back
+      const located = new Set(error.problems.filter((p) => p.pointer && !p.position).map((p) => p.file ?? 'spec/openapi.yaml'));
+      const read = (file: string, from = join(root, file)) => [file, located.has(file) ? readFileSync(from, 'utf8') : ''] as const;
       const spec = argValue('--spec');
       console.error(formatSpecError(error, Object.fromEntries([read('spec/openapi.yaml', spec), read('spec/callbacks.asyncapi.yaml')]), 'spec/openapi.yaml'));
     }

@@ -7,9 +7,9 @@
  * kit with the GENERATED unions as the defaults, so `onEvent` gets a `CallbackEventItem` and
  * `verifyCallback` returns a `CallbackRequestBody` with no type argument written.
  */
-import type { CallbackModel } from '../build-callback-model.js';
-import { hookRequestTypeName } from './emit-callback-types.js';
+import { hookRequestTypeName, type CallbackModel } from '../build-callback-model.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
+import { lineComment } from './spec-text.js';
 
 interface EntryFlavour {
   file: string;
@@ -24,6 +24,7 @@ const FLAVOURS: EntryFlavour[] = [
   { file: 'src/callbacks-edge.ts', kit: './callbacks/edge.js', what: 'The callback receiver kit for runtimes without Node built-ins (WebCrypto; no node:crypto, node:net, node:dns) and the payload types generated from the callbacks spec.', node: false },
 ];
 
+const VERIFY_DOC = '/** Verifies a callback request (signature over the raw bytes, timestamp, optional nonce) and returns the parsed body as the generated `CallbackRequestBody`. Throws `CallbackVerificationError`. */';
 const E = 'E extends kit.CallbackEvent = CallbackEventItem';
 const H = 'H extends kit.HookCallbackRequest = CallbackHookRequest';
 const R = 'R extends kit.CallbackRequestBase = CallbackRequestBody';
@@ -33,19 +34,22 @@ export function emitCallbackEntries(model: CallbackModel): Map<string, string> {
   const files = new Map<string, string>();
   for (const flavour of FLAVOURS) {
     files.set(flavour.file, header + renderSource([
-      `// ${flavour.what}`,
+      lineComment(flavour.what),
       `import * as kit from '${flavour.kit}';`,
       `import type { CallbackEventItem, CallbackHookRequest, CallbackRequestBody } from './callbacks/payloads.js';`,
       `export * from '${flavour.kit}';`,
       `export type * as payloads from './callbacks/payloads.js';`,
-      `export type { KnownCallbackEvent, CallbackEventItem, CallbackEventTypeMap, ${model.unknownEventSchema} as UnknownCallbackEvent, KnownHookRequest, CallbackHookRequest, CallbackHookTypeMap, CallbackRequestBody, ${model.hookTypes.map(hookRequestTypeName).join(', ')}, VerifyBody, EventBody, HookBody, HookAnswer, HookType, EventType, Origin } from './callbacks/payloads.js';`,
+      `export type { ${[
+        'KnownCallbackEvent', 'CallbackEventItem', 'CallbackEventTypeMap', `${model.unknownEventSchema} as UnknownCallbackEvent`, 'KnownHookRequest', 'CallbackHookRequest', 'CallbackHookTypeMap', 'CallbackRequestBody',
+        ...model.hookTypes.map((h) => hookRequestTypeName(h)), 'VerifyBody', 'EventBody', 'HookBody', 'HookAnswer', 'HookType', 'EventType', 'Origin',
+      ].join(', ')} } from './callbacks/payloads.js';`,
       `export { isEventType, isKnownEvent, isHookType, knownEventTypes, eventOrderingFields, eventRefetchOperations, bestEffortEventTypes, knownHookTypes } from './callbacks/payloads.js';`,
       '// The kit bound to the generated payload types (these declarations take precedence over `export *`).',
       `/** Options of \`createCallbackHandler\`: \`onEvent\` gets a \`CallbackEventItem\` (narrow with \`isEventType\`/\`isKnownEvent\`), \`onHook\` a \`CallbackHookRequest\`. */\nexport type CallbackHandlerOptions<${E}, ${H}> = kit.CallbackHandlerOptions<E, H>;`,
       `export type EventContext<${E}> = kit.EventContext<E>;`,
       `export type HookContext<H extends kit.HookCallbackRequest = CallbackHookRequest> = kit.HookContext<H>;`,
       `/** A verified callback; \`body\` is a \`CallbackRequestBody\` (narrow with \`body.kind\`). */\nexport type VerifiedCallback<${R}> = kit.VerifiedCallback<R>;`,
-      `/** Verifies a callback request (signature over the raw bytes, timestamp, optional nonce) and returns the parsed body as the generated \`CallbackRequestBody\`. Throws \`CallbackVerificationError\`.${flavour.node ? '' : ' WebCrypto: async only.'} */\nexport function verifyCallback<${R}>(options: kit.VerifyCallbackOptions): Promise<kit.VerifiedCallback<R>> {\n  return kit.verifyCallback<R>(options);\n}`,
+      `${flavour.node ? VERIFY_DOC : `${VERIFY_DOC.slice(0, -3)} WebCrypto: async only. */`}\nexport function verifyCallback<${R}>(options: kit.VerifyCallbackOptions): Promise<kit.VerifiedCallback<R>> {\n  return kit.verifyCallback<R>(options);\n}`,
       ...(flavour.node
         ? [`/** \`verifyCallback\` without a promise (node:crypto; WebCrypto has no synchronous HMAC). Takes no nonceStore. */\nexport function verifyCallbackSync<${R}>(options: kit.VerifyCallbackOptions): kit.VerifiedCallback<R> {\n  return kit.verifyCallbackSync<R>(options);\n}`]
         : []),

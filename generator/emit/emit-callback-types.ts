@@ -4,109 +4,107 @@
  * the callback entry points (`emit-callback-entries.ts`).
  */
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
-import type { CallbackModel } from '../build-callback-model.js';
+import { hookRequestTypeName, type CallbackModel } from '../build-callback-model.js';
 import { schemaDocs } from './emit-schema-types.js';
 import { typeOf } from './schema-to-ts.js';
 import { emitCallbackEntries } from './emit-callback-entries.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
+import { doc, jsDocs, jsonLiteral, stringLiteral } from './spec-text.js';
 
-/** `message.before_send` → `MessageBeforeSendHookRequest` */
-export function hookRequestTypeName(hook: string): string {
-  return `${hook.split(/[._]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}HookRequest`;
-}
+export { hookRequestTypeName };
 
 export function emitCallbackTypes(model: CallbackModel): Map<string, string> {
   const header = doNotEditHeader(model.source);
   const statements: (string | StatementStructures)[] = [];
   for (const { name, schema } of model.schemas) {
     const docs = schemaDocs(schema);
-    statements.push({ kind: StructureKind.TypeAlias, name, isExported: true, type: typeOf(schema, { refName: (n) => n }), ...(docs ? { docs: [docs] } : {}) });
+    statements.push({ kind: StructureKind.TypeAlias, name, isExported: true, type: typeOf(schema, { refName: (n) => n }), ...(docs ? { docs: jsDocs(docs) } : {}) });
   }
   const known = model.eventTypes.map((e) => e.schemaName);
   statements.push(
-    { kind: StructureKind.TypeAlias, name: 'KnownCallbackEvent', isExported: true, docs: ['Every event type the callbacks spec names, discriminated by `type`.'], type: known.join(' | ') },
+    { kind: StructureKind.TypeAlias, name: 'KnownCallbackEvent', isExported: true, docs: jsDocs('Every event type the callbacks spec names, discriminated by `type`.'), type: known.join(' | ') },
     {
       kind: StructureKind.TypeAlias,
       name: 'CallbackEventItem',
       isExported: true,
-      docs: [`One item of an event request: a known event, or an \`${model.unknownEventSchema}\` (new types are added over time; ignore them without failing). Narrow with \`isEventType(event, 'group.members_added')\`.`],
+      docs: jsDocs(doc`One item of an event request: a known event, or an \`${model.unknownEventSchema}\` (new types are added over time; ignore them without failing). Narrow with \`isEventType(event, 'group.members_added')\`.`),
       type: `KnownCallbackEvent | ${model.unknownEventSchema}`,
     },
     {
       kind: StructureKind.Interface,
       name: 'CallbackEventTypeMap',
       isExported: true,
-      docs: ['Event type → its event item type.'],
-      properties: model.eventTypes.map((e) => ({ name: JSON.stringify(e.type), type: e.schemaName })),
+      docs: jsDocs('Event type → its event item type.'),
+      properties: model.eventTypes.map((e) => ({ name: stringLiteral(e.type), type: e.schemaName })),
     },
     {
       kind: StructureKind.VariableStatement,
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
-      docs: ['The event types the callbacks spec names (anything else is an unknown event).'],
-      declarations: [{ name: 'knownEventTypes', type: 'ReadonlySet<string>', initializer: `new Set(${JSON.stringify(model.eventTypes.map((e) => e.type))})` }],
+      docs: jsDocs('The event types the callbacks spec names (anything else is an unknown event).'),
+      declarations: [{ name: 'knownEventTypes', type: 'ReadonlySet<string>', initializer: `new Set(${jsonLiteral(model.eventTypes.map((e) => e.type))})` }],
     },
     {
       kind: StructureKind.VariableStatement,
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
-      docs: ['Event type → the data field that orders its events (from the spec\'s x-ordering-version marks). Pass it to `isNewer`/`orderingMarkOf`.'],
-      declarations: [{ name: 'eventOrderingFields', type: 'Readonly<Record<string, string>>', initializer: JSON.stringify(Object.fromEntries(model.eventTypes.filter((e) => e.orderingField).map((e) => [e.type, e.orderingField]))) }],
+      docs: jsDocs('Event type → the data field that orders its events (from the spec\'s x-ordering-version marks). Pass it to `isNewer`/`orderingMarkOf`.'),
+      declarations: [{ name: 'eventOrderingFields', type: 'Readonly<Record<string, string>>', initializer: jsonLiteral(Object.fromEntries(model.eventTypes.filter((e) => e.orderingField).map((e) => [e.type, e.orderingField]))) }],
     },
     {
       kind: StructureKind.VariableStatement,
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
-      docs: ['Event type → the REST call that fetches what truncation (`data.truncated`) dropped: operationId and, per parameter, the data field holding it (from the spec\'s x-truncated-refetch marks). The inbox passes it as `context.truncated.refetch`.'],
-      declarations: [{ name: 'eventRefetchOperations', type: 'Readonly<Record<string, { operationId: string; params: Readonly<Record<string, string>> }>>', initializer: JSON.stringify(Object.fromEntries(model.eventTypes.filter((e) => e.refetch).map((e) => [e.type, e.refetch]))) }],
+      docs: jsDocs('Event type → the REST call that fetches what truncation (`data.truncated`) dropped: operationId and, per parameter, the data field holding it (from the spec\'s x-truncated-refetch marks). The inbox passes it as `context.truncated.refetch`.'),
+      declarations: [{ name: 'eventRefetchOperations', type: 'Readonly<Record<string, { operationId: string; params: Readonly<Record<string, string>> }>>', initializer: jsonLiteral(Object.fromEntries(model.eventTypes.filter((e) => e.refetch).map((e) => [e.type, e.refetch]))) }],
     },
     {
       kind: StructureKind.VariableStatement,
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
-      docs: ['Best-effort event types: buffered about 1 s before queueing; lost if the instance crashes, never replayed.'],
-      declarations: [{ name: 'bestEffortEventTypes', type: 'ReadonlySet<string>', initializer: `new Set(${JSON.stringify(model.eventTypes.filter((e) => e.bestEffort).map((e) => e.type))})` }],
+      docs: jsDocs('Best-effort event types: buffered about 1 s before queueing; lost if the instance crashes, never replayed.'),
+      declarations: [{ name: 'bestEffortEventTypes', type: 'ReadonlySet<string>', initializer: `new Set(${jsonLiteral(model.eventTypes.filter((e) => e.bestEffort).map((e) => e.type))})` }],
     },
     {
       kind: StructureKind.VariableStatement,
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
-      docs: ['Hook types the callbacks spec names (others may come).'],
-      declarations: [{ name: 'knownHookTypes', type: 'ReadonlySet<string>', initializer: `new Set(${JSON.stringify(model.hookTypes)})` }],
+      docs: jsDocs('Hook types the callbacks spec names (others may come).'),
+      declarations: [{ name: 'knownHookTypes', type: 'ReadonlySet<string>', initializer: `new Set(${jsonLiteral(model.hookTypes)})` }],
     },
     ...model.hookTypes.map((hook) => ({
       kind: StructureKind.TypeAlias as const,
       name: hookRequestTypeName(hook),
       isExported: true,
-      docs: [`A hook request of type \`${hook}\` (its data is not documented by the service: an open object).`],
-      type: `HookBody & { hook: ${JSON.stringify(hook)} }`,
+      docs: jsDocs(doc`A hook request of type \`${hook}\` (its data is not documented by the service: an open object).`),
+      type: `HookBody & { hook: ${stringLiteral(hook)} }`,
     })),
     {
       kind: StructureKind.TypeAlias,
       name: 'KnownHookRequest',
       isExported: true,
-      docs: ['Every hook request of a type the callbacks spec names, discriminated by `hook`.'],
-      type: model.hookTypes.map(hookRequestTypeName).join(' | ') || 'never',
+      docs: jsDocs('Every hook request of a type the callbacks spec names, discriminated by `hook`.'),
+      type: model.hookTypes.map((h) => hookRequestTypeName(h)).join(' | ') || 'never',
     },
     {
       kind: StructureKind.TypeAlias,
       name: 'CallbackHookRequest',
       isExported: true,
-      docs: ['A hook request: a known hook type, or another one (new hook types may come). Narrow with `isHookType(request, \'message.before_send\')`.'],
+      docs: jsDocs('A hook request: a known hook type, or another one (new hook types may come). Narrow with `isHookType(request, \'message.before_send\')`.'),
       type: 'KnownHookRequest | HookBody',
     },
     {
       kind: StructureKind.Interface,
       name: 'CallbackHookTypeMap',
       isExported: true,
-      docs: ['Hook type → its request type.'],
-      properties: model.hookTypes.map((hook) => ({ name: JSON.stringify(hook), type: hookRequestTypeName(hook) })),
+      docs: jsDocs('Hook type → its request type.'),
+      properties: model.hookTypes.map((hook) => ({ name: stringLiteral(hook), type: hookRequestTypeName(hook) })),
     },
     {
       kind: StructureKind.TypeAlias,
       name: 'CallbackRequestBody',
       isExported: true,
-      docs: ['Any callback request body, discriminated by `kind`: verify, event or hook.'],
+      docs: jsDocs('Any callback request body, discriminated by `kind`: verify, event or hook.'),
       type: 'VerifyBody | EventBody | HookBody',
     },
     {
@@ -114,7 +112,7 @@ export function emitCallbackTypes(model: CallbackModel): Map<string, string> {
       name: 'isHookType',
       isExported: true,
       typeParameters: [{ name: 'T', constraint: 'keyof CallbackHookTypeMap' }],
-      docs: ['True when `request` is a hook request of the named type; narrows it to that type.'],
+      docs: jsDocs('True when `request` is a hook request of the named type; narrows it to that type.'),
       parameters: [{ name: 'request', type: '{ hook?: unknown }' }, { name: 'hook', type: 'T' }],
       returnType: 'request is CallbackHookTypeMap[T]',
       statements: ['return request.hook === hook;'],
@@ -124,7 +122,7 @@ export function emitCallbackTypes(model: CallbackModel): Map<string, string> {
       name: 'isEventType',
       isExported: true,
       typeParameters: [{ name: 'T', constraint: 'keyof CallbackEventTypeMap' }],
-      docs: ['True when `event` is of the named type; narrows it to that event\'s type.'],
+      docs: jsDocs('True when `event` is of the named type; narrows it to that event\'s type.'),
       parameters: [{ name: 'event', type: '{ type?: unknown }' }, { name: 'type', type: 'T' }],
       returnType: 'event is CallbackEventTypeMap[T]',
       statements: ['return event.type === type;'],
@@ -133,7 +131,7 @@ export function emitCallbackTypes(model: CallbackModel): Map<string, string> {
       kind: StructureKind.Function,
       name: 'isKnownEvent',
       isExported: true,
-      docs: ['True for an event type the spec names; false for an unknown (newer) type.'],
+      docs: jsDocs('True for an event type the spec names; false for an unknown (newer) type.'),
       parameters: [{ name: 'event', type: 'CallbackEventItem' }],
       returnType: 'event is KnownCallbackEvent',
       statements: ['return knownEventTypes.has(event.type as string);'],

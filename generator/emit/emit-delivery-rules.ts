@@ -10,6 +10,7 @@ import type { CallbackModel } from '../build-callback-model.js';
 import type { SpecValue } from '../build-delivery-rules.js';
 import { DELIVERY_RULES_FILE } from './emit-runtime-copy.js';
 import { doNotEditHeader } from './source-file.js';
+import { doc, docComment, docJoin, type DocText, stringLiteral } from './spec-text.js';
 
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;
@@ -20,41 +21,41 @@ export function emitDeliveryRules(model: CallbackModel): Map<string, string> {
     doNotEditHeader(model.source),
     '/**\n * The delivery rules of the callbacks spec, as numbers for the delivery simulator (rules.ts):\n * times in ms, sizes in bytes.\n */\n',
   ];
-  const add = (name: string, type: string, value: string, doc: string, from: Array<SpecValue<unknown>>) => {
-    const lines = [doc, `Spec: ${[...new Set(from.map((v) => v.at))].map((at) => `\`${at}\``).join(', ')}.`];
-    for (const assumed of new Set(from.map((v) => v.assumed).filter((a): a is string => a !== undefined))) lines.push(`ASSUMED (x-assumed in the spec): ${assumed}`);
-    out.push(`/**\n${lines.map((l) => ` * ${l}`).join('\n')}\n */\nexport const ${name}${type ? `: ${type}` : ''} = ${value};\n`);
+  const add = (name: string, type: string, value: string, what: DocText, from: Array<SpecValue<unknown>>) => {
+    const lines = [what, doc`Spec: ${docJoin([...new Set(from.map((v) => v.at))].map((at) => doc`\`${at}\``), ', ')}.`];
+    for (const assumed of new Set(from.map((v) => v.assumed).filter((a): a is string => a !== undefined))) lines.push(doc`ASSUMED (x-assumed in the spec): ${assumed}`);
+    out.push(`${docComment(docJoin(lines, '\n'))}\nexport const ${name}${type ? `: ${type}` : ''} = ${value};\n`);
   };
   const ms = (v: SpecValue<number>, unit: number) => String(v.value * unit);
   const range = (x: { min: SpecValue<number>; max: SpecValue<number> }) => `[${x.min.value}, ${x.max.value}]`;
 
-  add('RETRY_TABLE_MS', 'readonly number[]', `[${r.retryWaitsSeconds.value.map((s) => s * SECOND).join(', ')}]`, 'The wait after failure 1, 2, … before the next send.', [r.retryWaitsSeconds]);
-  add('RETRY_JITTER', '', String(r.jitterPercent.value / 100), 'Each wait is varied randomly by this fraction either way.', [r.jitterPercent]);
-  add('MAX_SENDS', '', String(r.maxSends.value), 'An event is failed after this many sends …', [r.maxSends]);
-  add('GIVE_UP_AFTER_MS', '', ms(r.giveUpAfterHours, HOUR), '… or this long after queueing without success.', [r.giveUpAfterHours]);
-  add('RETRY_AFTER_STATUSES', 'readonly number[]', `[${r.retryAfterStatuses.value.join(', ')}]`, 'Answers whose Retry-After header is honoured.', [r.retryAfterStatuses]);
-  add('MAX_RETRY_AFTER_MS', '', ms(r.retryAfterCapSeconds, SECOND), 'Retry-After is honoured up to this.', [r.retryAfterCapSeconds]);
-  add('BREAKER_THRESHOLD', '', String(r.breakerConsecutiveFailures.value), 'Circuit breaker: after this many consecutive failures sending pauses …', [r.breakerConsecutiveFailures]);
-  add('BREAKER_FIRST_PAUSE_MS', '', ms(r.breakerInitialPauseSeconds, SECOND), '… first for this long, then one probe request.', [r.breakerInitialPauseSeconds]);
-  add('BREAKER_PAUSE_MULTIPLIER', '', String(r.breakerPauseMultiplier.value), 'A failed probe multiplies the pause by this …', [r.breakerPauseMultiplier]);
-  add('BREAKER_MAX_PAUSE_MS', '', ms(r.breakerMaxPauseSeconds, SECOND), '… up to this pause.', [r.breakerMaxPauseSeconds]);
-  add('AUTO_DISABLE_AFTER_MS', '', ms(r.autoDisableAfterHours, HOUR), 'Auto-disable: this long without success …', [r.autoDisableAfterHours]);
-  add('AUTO_DISABLE_FAILURE_WITHIN_MS', '', ms(r.autoDisableFailureWithinHours, HOUR), '… and a failure within this last stretch of time.', [r.autoDisableFailureWithinHours]);
+  add('RETRY_TABLE_MS', 'readonly number[]', `[${r.retryWaitsSeconds.value.map((s) => s * SECOND).join(', ')}]`, doc`The wait after failure 1, 2, … before the next send.`, [r.retryWaitsSeconds]);
+  add('RETRY_JITTER', '', String(r.jitterPercent.value / 100), doc`Each wait is varied randomly by this fraction either way.`, [r.jitterPercent]);
+  add('MAX_SENDS', '', String(r.maxSends.value), doc`An event is failed after this many sends …`, [r.maxSends]);
+  add('GIVE_UP_AFTER_MS', '', ms(r.giveUpAfterHours, HOUR), doc`… or this long after queueing without success.`, [r.giveUpAfterHours]);
+  add('RETRY_AFTER_STATUSES', 'readonly number[]', `[${r.retryAfterStatuses.value.join(', ')}]`, doc`Answers whose Retry-After header is honoured.`, [r.retryAfterStatuses]);
+  add('MAX_RETRY_AFTER_MS', '', ms(r.retryAfterCapSeconds, SECOND), doc`Retry-After is honoured up to this.`, [r.retryAfterCapSeconds]);
+  add('BREAKER_THRESHOLD', '', String(r.breakerConsecutiveFailures.value), doc`Circuit breaker: after this many consecutive failures sending pauses …`, [r.breakerConsecutiveFailures]);
+  add('BREAKER_FIRST_PAUSE_MS', '', ms(r.breakerInitialPauseSeconds, SECOND), doc`… first for this long, then one probe request.`, [r.breakerInitialPauseSeconds]);
+  add('BREAKER_PAUSE_MULTIPLIER', '', String(r.breakerPauseMultiplier.value), doc`A failed probe multiplies the pause by this …`, [r.breakerPauseMultiplier]);
+  add('BREAKER_MAX_PAUSE_MS', '', ms(r.breakerMaxPauseSeconds, SECOND), doc`… up to this pause.`, [r.breakerMaxPauseSeconds]);
+  add('AUTO_DISABLE_AFTER_MS', '', ms(r.autoDisableAfterHours, HOUR), doc`Auto-disable: this long without success …`, [r.autoDisableAfterHours]);
+  add('AUTO_DISABLE_FAILURE_WITHIN_MS', '', ms(r.autoDisableFailureWithinHours, HOUR), doc`… and a failure within this last stretch of time.`, [r.autoDisableFailureWithinHours]);
   add(
     'READ_LIMIT',
     "Readonly<Record<'event' | 'hook' | 'verify', number>>",
     `{ event: ${r.readBytes.event.value}, hook: ${r.readBytes.hook.value}, verify: ${r.readBytes.verify.value} }`,
-    'Answer bytes the service reads, per kind of request.',
+    doc`Answer bytes the service reads, per kind of request.`,
     [r.readBytes.event, r.readBytes.hook, r.readBytes.verify],
   );
-  add('MAX_BATCH_BYTES', '', String(r.maxBatchBytes.value), 'Request body limit of a batch.', [r.maxBatchBytes]);
-  add('VERIFY_TIMEOUT_MS', '', ms(r.verifyWaitSeconds, SECOND), 'URL verification wait.', [r.verifyWaitSeconds]);
-  add('SINGLE_FROM_SEND', '', String(r.onePerRequestFromSend.value), 'From this send on, events go one per request.', [r.onePerRequestFromSend]);
+  add('MAX_BATCH_BYTES', '', String(r.maxBatchBytes.value), doc`Request body limit of a batch.`, [r.maxBatchBytes]);
+  add('VERIFY_TIMEOUT_MS', '', ms(r.verifyWaitSeconds, SECOND), doc`URL verification wait.`, [r.verifyWaitSeconds]);
+  add('SINGLE_FROM_SEND', '', String(r.onePerRequestFromSend.value), doc`From this send on, events go one per request.`, [r.onePerRequestFromSend]);
   add(
     'SETTING_RANGES',
     "Readonly<Record<'eventsPerBatch' | 'timeoutMs' | 'concurrency' | 'ratePerSecond', readonly [number, number]>>",
     `{ eventsPerBatch: ${range(r.eventsPerBatch)}, timeoutMs: ${range(r.timeoutMs)}, concurrency: ${range(r.concurrency)}, ratePerSecond: ${range(r.ratePerSecond)} }`,
-    'Address settings ranges, [min, max] (timeoutMs in ms, ratePerSecond in requests per second).',
+    doc`Address settings ranges, [min, max] (timeoutMs in ms, ratePerSecond in requests per second).`,
     [r.eventsPerBatch.min, r.eventsPerBatch.max, r.timeoutMs.min, r.timeoutMs.max, r.concurrency.min, r.concurrency.max, r.ratePerSecond.min, r.ratePerSecond.max],
   );
   const defaults = r.settingDefaults;
@@ -62,17 +63,17 @@ export function emitDeliveryRules(model: CallbackModel): Map<string, string> {
     'SETTING_DEFAULTS',
     "Readonly<Record<'timeoutMs' | 'concurrency' | 'ratePerSecond', number>>",
     `{ timeoutMs: ${defaults.timeoutMs.value}, concurrency: ${defaults.concurrency.value}, ratePerSecond: ${defaults.ratePerSecond.value} }`,
-    'Address settings defaults (timeoutMs in ms, ratePerSecond in requests per second).',
+    doc`Address settings defaults (timeoutMs in ms, ratePerSecond in requests per second).`,
     [defaults.timeoutMs, defaults.concurrency, defaults.ratePerSecond],
   );
-  add('REDELIVERY_WINDOW_MS', '', ms(r.redeliveryWindowDays, 24 * HOUR), 'A failed event can be redelivered by hand for this long.', [r.redeliveryWindowDays]);
-  add('APP_RATE_CAP', '', String(r.appRateCap.value), 'Application cap of requests per second over all addresses (the default).', [r.appRateCap]);
-  add('MAX_ADDRESSES', '', String(r.maxAddresses.value), 'At most this many addresses per application.', [r.maxAddresses]);
+  add('REDELIVERY_WINDOW_MS', '', ms(r.redeliveryWindowDays, 24 * HOUR), doc`A failed event can be redelivered by hand for this long.`, [r.redeliveryWindowDays]);
+  add('APP_RATE_CAP', '', String(r.appRateCap.value), doc`Application cap of requests per second over all addresses (the default).`, [r.appRateCap]);
+  add('MAX_ADDRESSES', '', String(r.maxAddresses.value), doc`At most this many addresses per application.`, [r.maxAddresses]);
   add(
     'BEST_EFFORT_TYPES',
     'ReadonlySet<string>',
-    `new Set([${r.bestEffortTypes.value.map((t) => JSON.stringify(t)).join(', ')}])`,
-    'Best-effort event types: buffered in memory about 1 s and lost on a crash or a full buffer, never replayed.',
+    `new Set([${r.bestEffortTypes.value.map((t) => stringLiteral(t)).join(', ')}])`,
+    doc`Best-effort event types: buffered in memory about 1 s and lost on a crash or a full buffer, never replayed.`,
     [r.bestEffortTypes],
   );
   return new Map([[`src/${DELIVERY_RULES_FILE}`, out.join('\n')]]);

@@ -2,6 +2,7 @@
 import { Scope, StructureKind, type StatementStructures } from 'ts-morph';
 import type { ApiModel } from '../model.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
+import { fileStem, jsDocs, stringLiteral } from './spec-text.js';
 
 /** `packageVersion`: the package's own version, printed by `im-callbacks --version`. */
 export function emitEntryPoints(model: ApiModel, packageVersion: string = model.version): Map<string, string> {
@@ -12,17 +13,17 @@ export function emitEntryPoints(model: ApiModel, packageVersion: string = model.
     `import { ImCore } from './core/im-core.js';`,
     `import type { ClientOptions } from './core/options.js';`,
     `import { clientOptionsFromEnv, type Env } from './core/from-env.js';`,
-    ...model.namespaces.map((ns) => `import { ${ns.className} } from './resources/${ns.name}.js';`),
+    ...model.namespaces.map((ns) => `import { ${ns.className} } from './resources/${fileStem(ns.name)}.js';`),
     {
       kind: StructureKind.Class,
       name: 'ImClient',
       isExported: true,
       extends: 'ImCore',
-      docs: [
+      docs: jsDocs(
         'The client of the messaging service\'s server-side REST API: one namespace per op prefix.\n\n' +
           'Keep it on the server: it holds the Client Secret and the App Token, which stands for the administrative authority of the whole application.\n\n' +
           '@example\n```ts\nconst im = new ImClient({ baseUrl, appKey: \'org#app\', clientId, clientSecret });\nconst user = await im.users.create({ username: \'alice\' });\n```',
-      ],
+      ),
       properties: model.namespaces.map((ns) => ({ name: ns.name, type: ns.className, isReadonly: true, scope: Scope.Public })),
       ctors: [{
         parameters: [{ name: 'options', type: 'ClientOptions' }],
@@ -31,7 +32,7 @@ export function emitEntryPoints(model: ApiModel, packageVersion: string = model.
       methods: [{
         name: 'fromEnv',
         isStatic: true,
-        docs: ['A client from the environment: IM_BASE_URL, IM_APP_KEY (`org#app`), IM_CLIENT_ID and IM_CLIENT_SECRET; `overrides` win. A missing variable is a ConfigError naming it. (With the standalone functions: `new ImCore(clientOptionsFromEnv())`.)'],
+        docs: jsDocs('A client from the environment: IM_BASE_URL, IM_APP_KEY (`org#app`), IM_CLIENT_ID and IM_CLIENT_SECRET; `overrides` win. A missing variable is a ConfigError naming it. (With the standalone functions: `new ImCore(clientOptionsFromEnv())`.)'),
         parameters: [{ name: 'overrides', type: 'Partial<ClientOptions>', initializer: '{}' }, { name: 'env', type: 'Env', hasQuestionToken: true }],
         returnType: 'ImClient',
         statements: ['return new ImClient(clientOptionsFromEnv(overrides, env));'],
@@ -47,8 +48,8 @@ export function emitEntryPoints(model: ApiModel, packageVersion: string = model.
     `export type { OperationSpec, RetryClass, PaginationKind } from './operation.js';`,
     `export { operations } from './operations.js';`,
     `export type * from './types/schemas.js';`,
-    ...model.namespaces.map((ns) => `export type * from './types/${ns.name}.js';`),
-    ...model.namespaces.map((ns) => `export { ${ns.className} } from './resources/${ns.name}.js';`),
+    ...model.namespaces.map((ns) => `export type * from './types/${fileStem(ns.name)}.js';`),
+    ...model.namespaces.map((ns) => `export { ${ns.className} } from './resources/${fileStem(ns.name)}.js';`),
   ]));
 
   files.set('src/funcs/index.ts', header + renderSource([
@@ -56,12 +57,12 @@ export function emitEntryPoints(model: ApiModel, packageVersion: string = model.
     `export { ImLeanCore } from '../core/client.js';`,
     `export { ImCore } from '../core/im-core.js';`,
     `export { clientOptionsFromEnv } from '../core/from-env.js';`,
-    ...model.namespaces.map((ns) => `export * from './${ns.name}.js';`),
+    ...model.namespaces.map((ns) => `export * from './${fileStem(ns.name)}.js';`),
   ]));
   // The bin of the package: npx im-callbacks send --url http://127.0.0.1:PORT/path --kind event
   files.set('src/bin/im-callbacks.ts', `#!/usr/bin/env node\n${header}${renderSource([
     `import { runImCallbacks } from '../callbacks/cli.js';`,
-    `runImCallbacks(process.argv.slice(2), { version: ${JSON.stringify(packageVersion)} }).then(` + '\n  (code) => process.exit(code),\n  (err: unknown) => {\n    console.error(`im-callbacks: ${err instanceof Error ? err.message : String(err)}`);\n    process.exit(1);\n  },\n);',
+    `runImCallbacks(process.argv.slice(2), { version: ${stringLiteral(packageVersion)} }).then(` + '\n  (code) => process.exit(code),\n  (err: unknown) => {\n    console.error(`im-callbacks: ${err instanceof Error ? err.message : String(err)}`);\n    process.exit(1);\n  },\n);',
   ])}`);
   return files;
 }

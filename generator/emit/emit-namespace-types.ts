@@ -1,23 +1,27 @@
 /** Emits `src/types/<namespace>.ts`: the params and result types of each operation. */
 import { StructureKind, type StatementStructures } from 'ts-morph';
 import type { ApiModel, BodyModel, FieldModel, JsonSchema, OperationModel, ResponseKind } from '../model.js';
-import { propertyKey } from '../names.js';
 import { isHiddenIn } from '../transform/views.js';
 import { propertyDoc } from '../transform/jsdoc.js';
 import { typeContextOf, typeOf, type TypeContext } from './schema-to-ts.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
 import { withoutMarkSentences } from './mark-text.js';
+import { doc, docJoin, fileStem, jsDocs, propertyKey, stringLiteral, type DocText } from './spec-text.js';
 
-export const namespaceTypesFile = (namespace: string) => `src/types/${namespace}.ts`;
+export const namespaceTypesFile = (namespace: string) => `src/types/${fileStem(namespace)}.ts`;
 
 export const paramsTypeName = (op: OperationModel) => `${op.typeStem}Params`;
 export const resultTypeName = (op: OperationModel) => (op.pagination ? `${op.typeStem}Page` : `${op.typeStem}Result`);
 export const itemTypeName = (op: OperationModel) => `${op.typeStem}Item`;
 
 /** Field doc: description, location, assumption; `@deprecated` and `@default` as JSDoc tags. */
-function fieldDoc(field: FieldModel, where: string): string {
-  const description = field.description && field.assumed ? withoutMarkSentences(field.description, [field.assumed]) : field.description;
-  const text = [description, `(${where})`, field.assumed ? `Assumed: ${field.assumed.trim().replace(/[.!?]$/, '')}.` : undefined].filter(Boolean).join(' ');
+function fieldDoc(field: FieldModel, where: DocText | string): string {
+  const description = typeof field.description === 'string' && typeof field.assumed === 'string' ? withoutMarkSentences(field.description, [field.assumed]) : field.description;
+  const text = docJoin([
+    ...(description ? [String(description)] : []),
+    doc`(${where})`,
+    ...(typeof field.assumed === 'string' ? [doc`Assumed: ${field.assumed.trim().replace(/[.!?]$/, '')}.`] : []),
+  ], ' ');
   const schema = typeof field.schema === 'object' ? field.schema : {};
   // a parameter's own `deprecated` (beside its schema) and its schema's `default` both show
   return propertyDoc({ ...schema, ...(field.deprecated ? { deprecated: true } : {}), ...(field.default !== undefined ? { default: field.default } : {}) }, text);
@@ -30,7 +34,7 @@ const RUNTIME_TYPES: Record<string, string> = {
   BinaryResponse: '../core/binary-response.js',
 };
 
-function member(f: FieldModel, where: string, type: string, optional = !f.required): string {
+function member(f: FieldModel, where: DocText | string, type: string, optional = !f.required): string {
   return `${fieldDoc(f, where)}${propertyKey(f.name)}${optional ? '?' : ''}: ${type};`;
 }
 
@@ -53,7 +57,7 @@ function paramsMembers(op: OperationModel, body: BodyModel | null, ctx: TypeCont
 
 /** Body members in the write view (readOnly fields left out); `typeFor` overrides a field's type. */
 function bodyMembers(body: BodyModel, fields: readonly FieldModel[], open: boolean, ctx: TypeContext, runtime: Set<string>, typeFor: (f: FieldModel) => string | undefined = () => undefined): string[] {
-  const where = body.kind !== 'json' ? `body, ${body.contentType}` : 'body';
+  const where = body.kind !== 'json' ? doc`body, ${body.contentType}` : doc`body`;
   const members = fields
     .filter((f) => !isHiddenIn(f.schema, 'write', ctx.components))
     .map((f) => member(f, where, typeFor(f) ?? bodyFieldType(body, f, ctx, runtime)));
@@ -70,7 +74,7 @@ function paramsType(op: OperationModel, body: BodyModel | null, ctx: TypeContext
   const p = union.discriminator?.propertyName;
   const branches = union.variants.map((v) => {
     // the discriminator property typed as the value(s) selecting this branch, so the union narrows
-    const branch = bodyMembers(body!, v.fields, v.open, ctx, runtime, (f) => (f.name === p && v.values ? v.values.map((x) => JSON.stringify(x)).join(' | ') : undefined));
+    const branch = bodyMembers(body!, v.fields, v.open, ctx, runtime, (f) => (f.name === p && v.values ? v.values.map((x) => stringLiteral(x)).join(' | ') : undefined));
     return `{\n${branch.join('\n')}\n}`;
   });
   return members.length ? `${common} & (${branches.join(' | ')})` : branches.join(' | ');
@@ -100,20 +104,20 @@ export function emitNamespaceTypes(model: ApiModel): Map<string, string> {
     const runtime = new Set<string>();
     const statements: (string | StatementStructures)[] = [];
     for (const op of ns.operations) {
-      const docs = [`Params of \`${op.id}\`: ${op.headerParams.length || op.cookieParams.length ? 'path, query, header, cookie' : 'path, query'} and body fields under their wire names.`];
+      const docs = jsDocs(doc`Params of \`${op.id}\`: ${op.headerParams.length || op.cookieParams.length ? 'path, query, header, cookie' : 'path, query'} and body fields under their wire names.`);
       if (op.bodies.length > 1) {
         statements.push({
           kind: StructureKind.TypeAlias,
           name: paramsByContentTypeName(op),
           isExported: true,
-          docs: [`Params of \`${op.id}\` for each request body media type (pick one with the \`contentType\` request option; default ${op.bodies[0]!.contentType}).`],
-          type: `{\n${op.bodies.map((b) => `${JSON.stringify(b.contentType)}: ${paramsType(op, b, write, runtime)};`).join('\n')}\n}`,
+          docs: jsDocs(doc`Params of \`${op.id}\` for each request body media type (pick one with the \`contentType\` request option; default ${op.bodies[0]!.contentType}).`),
+          type: `{\n${op.bodies.map((b) => `${stringLiteral(b.contentType)}: ${paramsType(op, b, write, runtime)};`).join('\n')}\n}`,
         });
         statements.push({
           kind: StructureKind.TypeAlias,
           name: paramsTypeName(op),
           isExported: true,
-          typeParameters: [{ name: 'C', constraint: `keyof ${paramsByContentTypeName(op)}`, default: JSON.stringify(op.bodies[0]!.contentType) }],
+          typeParameters: [{ name: 'C', constraint: `keyof ${paramsByContentTypeName(op)}`, default: stringLiteral(op.bodies[0]!.contentType) }],
           docs,
           type: `${paramsByContentTypeName(op)}[C]`,
         });
@@ -130,7 +134,7 @@ export function emitNamespaceTypes(model: ApiModel): Map<string, string> {
         kind: StructureKind.TypeAlias,
         name: resultTypeName(op),
         isExported: true,
-        docs: [op.statusResponses ? `Result of \`${op.id}\`: its success statuses answer differently; narrow on \`status\`.` : `Response body of \`${op.id}\`.`],
+        docs: jsDocs(op.statusResponses ? doc`Result of \`${op.id}\`: its success statuses answer differently; narrow on \`status\`.` : doc`Response body of \`${op.id}\`.`),
         type: resultType(op, ctx, runtime),
       });
       if (op.pagination) {
@@ -138,7 +142,7 @@ export function emitNamespaceTypes(model: ApiModel): Map<string, string> {
           kind: StructureKind.TypeAlias,
           name: itemTypeName(op),
           isExported: true,
-          docs: [`One item of \`${op.id}\`.`],
+          docs: jsDocs(doc`One item of \`${op.id}\`.`),
           type: typeOf(op.itemSchema, ctx),
         });
       }
@@ -149,8 +153,8 @@ export function emitNamespaceTypes(model: ApiModel): Map<string, string> {
         kind: StructureKind.TypeAlias,
         name: `${helper.typeStem}Params`,
         isExported: true,
-        docs: [`Params of \`${helper.namespace}.${helper.methodName}\`: those of \`${helper.whenTrue.id}\` and \`${helper.whenFalse.id}\`, and \`${helper.field}\` to pick one.`],
-        type: `Omit<${paramsTypeName(helper.whenTrue)}, ${JSON.stringify(helper.field)}> & Omit<${paramsTypeName(helper.whenFalse)}, ${JSON.stringify(helper.field)}> & { ${helper.field}: boolean }`,
+        docs: jsDocs(doc`Params of \`${helper.namespace}.${helper.methodName}\`: those of \`${helper.whenTrue.id}\` and \`${helper.whenFalse.id}\`, and \`${helper.field}\` to pick one.`),
+        type: `Omit<${paramsTypeName(helper.whenTrue)}, ${stringLiteral(helper.field)}> & Omit<${paramsTypeName(helper.whenFalse)}, ${stringLiteral(helper.field)}> & { ${propertyKey(helper.field)}: boolean }`,
       });
     }
     const imports = used.size ? [`import type { ${[...used].sort().join(', ')} } from './schemas.js';`] : [];

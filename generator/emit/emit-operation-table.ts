@@ -8,6 +8,7 @@ import { OPERATION_DEFAULTS } from '../../templates/runtime/internal/operation-e
 import { reachesFormat } from '../transform/refs.js';
 import type { ApiModel, BodyModel, OperationModel } from '../model.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
+import { doc, jsDocs, jsonLiteral, stringLiteral } from './spec-text.js';
 
 export const OPERATIONS_FILE = 'src/operations.ts';
 
@@ -87,7 +88,7 @@ export function operationEntryOf(spec: OperationSpec): Partial<OperationSpec> {
   const entry: Partial<OperationSpec> = {};
   for (const [name, value] of Object.entries(spec) as [keyof OperationSpec, unknown][]) {
     const fallback = (OPERATION_DEFAULTS as Partial<Record<keyof OperationSpec, unknown>>)[name];
-    if (fallback === undefined || JSON.stringify(value) !== JSON.stringify(fallback)) (entry as Record<string, unknown>)[name] = value;
+    if (fallback === undefined || jsonLiteral(value) !== jsonLiteral(fallback)) (entry as Record<string, unknown>)[name] = value;
   }
   return entry;
 }
@@ -102,16 +103,16 @@ export function emitOperationTable(model: ApiModel, validatorImport?: (op: Opera
   // Only entries that need the wire codec reference it (an app calling JSON operations never bundles it).
   if ([...specs.values()].some(needsWireCodec)) statements.push(`import { wireCodec } from './internal/wire-codec.js';`);
   for (const op of model.operations) {
-    const spec = JSON.stringify(operationEntryOf(specs.get(op)!));
+    const spec = jsonLiteral(operationEntryOf(specs.get(op)!));
     const codec = needsWireCodec(specs.get(op)!) ? ', wire: wireCodec' : '';
-    const loader = `${codec}${validatorImport ? `, loadValidator: () => import(${JSON.stringify(validatorImport(op))})` : ''}`;
+    const loader = `${codec}${validatorImport ? `, loadValidator: () => import(${stringLiteral(validatorImport(op))})` : ''}`;
     statements.push({
       kind: StructureKind.VariableStatement,
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
-      docs: [op.isTokenExchange
-        ? `${op.id}: ${op.method} ${op.path} (the token exchange: the seed gives it no retry class, so it is never resent after a failure).`
-        : `${op.id}: ${op.method} ${op.path} (retry class ${op.retryClass}).`],
+      docs: jsDocs(op.isTokenExchange
+        ? doc`${op.id}: ${op.method} ${op.path} (the token exchange: the seed gives it no retry class, so it is never resent after a failure).`
+        : doc`${op.id}: ${op.method} ${op.path} (retry class ${op.retryClass}).`),
       // pure: a bundler drops the entries an app does not call
       declarations: [{ name: operationConstName(op), type: 'OperationSpec', initializer: `/* @__PURE__ */ operation(${spec.slice(0, -1)}${loader}})` }],
     });
@@ -120,10 +121,10 @@ export function emitOperationTable(model: ApiModel, validatorImport?: (op: Opera
     kind: StructureKind.VariableStatement,
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
-    docs: ['Every operation by its op name (the spec\'s operationId).'],
+    docs: jsDocs('Every operation by its op name (the spec\'s operationId).'),
     declarations: [{
       name: 'operations',
-      initializer: `{ ${model.operations.map((op) => `${JSON.stringify(op.id)}: ${operationConstName(op)}`).join(', ')} } as const`,
+      initializer: `{ ${model.operations.map((op) => `${stringLiteral(op.id)}: ${operationConstName(op)}`).join(', ')} } as const`,
     }],
   });
   return new Map([[OPERATIONS_FILE, doNotEditHeader(model.source) + renderSource(statements)]]);

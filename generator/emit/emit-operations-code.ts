@@ -10,9 +10,10 @@ import { itemTypeName, paramsByContentTypeName, paramsTypeName, resultTypeName }
 import { helperCode, type RuntimeImport } from './helper-code.js';
 import { operationDocs } from './operation-docs.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
+import { doc, fileStem, jsDocs, stringLiteral } from './spec-text.js';
 
-export const funcsFile = (namespace: string) => `src/funcs/${namespace}.ts`;
-export const resourceFile = (namespace: string) => `src/resources/${namespace}.ts`;
+export const funcsFile = (namespace: string) => `src/funcs/${fileStem(namespace)}.ts`;
+export const resourceFile = (namespace: string) => `src/resources/${fileStem(namespace)}.ts`;
 
 interface OperationCode {
   returnType: string;
@@ -92,7 +93,7 @@ export function emitOperationsCode(model: ApiModel): Map<string, string> {
       consts.add(operationConstName(op));
       // Several request media types: the `contentType` option picks one and the params type follows it.
       const picks = op.bodies.length > 1 && !op.pagination && !op.batchSplit;
-      const typeParameters = picks ? [{ name: 'C', constraint: `keyof ${paramsByContentTypeName(op)}`, default: JSON.stringify(op.bodies[0]!.contentType) }] : [];
+      const typeParameters = picks ? [{ name: 'C', constraint: `keyof ${paramsByContentTypeName(op)}`, default: stringLiteral(op.bodies[0]!.contentType) }] : [];
       if (picks) typeNames.add(paramsByContentTypeName(op));
       const params = { name: 'params', type: picks ? `${paramsTypeName(op)}<C>` : paramsTypeName(op), hasQuestionToken: !op.paramsRequired };
       const options = { name: 'options', type: picks ? `${code.optionsType} & { contentType?: C }` : code.optionsType, hasQuestionToken: true };
@@ -100,7 +101,7 @@ export function emitOperationsCode(model: ApiModel): Map<string, string> {
         kind: StructureKind.Function,
         name: op.funcName,
         isExported: true,
-        docs: [operationDocs(op)],
+        docs: jsDocs(operationDocs(op)),
         typeParameters,
         parameters: [{ name: 'client', type: 'ImLeanCore' }, params, options],
         returnType: code.returnType,
@@ -109,7 +110,7 @@ export function emitOperationsCode(model: ApiModel): Map<string, string> {
       methods.push({
         kind: StructureKind.Method,
         name: op.methodName,
-        docs: [operationDocs(op)],
+        docs: jsDocs(operationDocs(op)),
         typeParameters,
         parameters: [params, options],
         returnType: code.returnType,
@@ -130,7 +131,7 @@ export function emitOperationsCode(model: ApiModel): Map<string, string> {
     }
 
     const funcNames = funcs.map((f) => f.name!);
-    const typeImport = `import type { ${sorted(typeNames).join(', ')} } from '../types/${ns.name}.js';`;
+    const typeImport = `import type { ${sorted(typeNames).join(', ')} } from '../types/${fileStem(ns.name)}.js';`;
     files.set(funcsFile(ns.name), doNotEditHeader(model.source) + renderSource([
       ...importLines(runtimeImports, false),
       `import { ${sorted(consts).join(', ')} } from '../operations.js';`,
@@ -139,13 +140,13 @@ export function emitOperationsCode(model: ApiModel): Map<string, string> {
     ]));
     files.set(resourceFile(ns.name), doNotEditHeader(model.source) + renderSource([
       ...importLines(runtimeImports, true),
-      `import { ${funcNames.join(', ')} } from '../funcs/${ns.name}.js';`,
+      `import { ${funcNames.join(', ')} } from '../funcs/${fileStem(ns.name)}.js';`,
       typeImport,
       {
         kind: StructureKind.Class,
         name: ns.className,
         isExported: true,
-        docs: [`The \`${ns.name}.*\` operations. Reach them as \`client.${ns.name}\`.`],
+        docs: jsDocs(doc`The \`${ns.name}.*\` operations. Reach them as \`client.${ns.name}\`.`),
         ctors: [{ parameters: [{ name: 'client', type: 'ImLeanCore', isReadonly: true, scope: Scope.Private }] }],
         methods,
       },

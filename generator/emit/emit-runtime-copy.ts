@@ -1,4 +1,5 @@
 /** Copies the hand-written runtime into the package: `templates/runtime/x.ts` → `src/x.ts`. */
+import { lineComment } from './spec-text.js';
 
 export const RUNTIME_SOURCE_DIR = 'templates/runtime';
 
@@ -17,7 +18,7 @@ export function isRuntimeFileShipped(relativePath: string): boolean {
 }
 
 export function runtimeHeader(relativePath: string): string {
-  return `// Copied by im-openapi from ${RUNTIME_SOURCE_DIR}/${relativePath}. Do not edit here: edit the template and run \`npm run generate\`.\n`;
+  return `${lineComment(`Copied by im-openapi from ${RUNTIME_SOURCE_DIR}/${relativePath}. Do not edit here: edit the template and run \`npm run generate\`.`)}\n`;
 }
 
 /** `runtimeFiles`: path relative to templates/runtime → text. */
@@ -34,7 +35,7 @@ export function emitExamplesCopy(exampleFiles: ReadonlyMap<string, string>): Map
   const files = new Map<string, string>();
   for (const [path, text] of [...exampleFiles].sort(([a], [b]) => a.localeCompare(b))) {
     const source = `templates/${path}`;
-    files.set(path, `// Copied by im-openapi from ${source}. Do not edit here: edit the template and run \`npm run generate\`.\n${text}`);
+    files.set(path, `${lineComment(`Copied by im-openapi from ${source}. Do not edit here: edit the template and run \`npm run generate\`.`)}\n${text}`);
   }
   return files;
 }

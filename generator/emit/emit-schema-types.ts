@@ -5,19 +5,25 @@ import { doNotEditHeader, renderSource } from './source-file.js';
 import { typeContextOf, typeOf } from './schema-to-ts.js';
 import { writableName } from '../transform/views.js';
 import { withoutMarkSentences } from './mark-text.js';
+import { doc, docComment, docJoin, jsDocs, stringLiteral, type DocText } from './spec-text.js';
 
 export const SCHEMA_TYPES_FILE = 'src/types/schemas.ts';
 
-export function schemaDocs(schema: JsonSchema): string | undefined {
-  const parts: string[] = [];
+/** The doc of a component schema: its description, `@deprecated`, and its provenance marks as sentences. */
+export function schemaDocs(schema: JsonSchema): DocText | undefined {
+  if (!schema || typeof schema !== 'object') return undefined;
+  const parts: DocText[] = [];
   const own = [schema['x-assumed'], schema['x-not-documented']].filter((r): r is string => typeof r === 'string');
-  const description = schema.description ? withoutMarkSentences(String(schema.description), own) : '';
-  if (description) parts.push(description);
-  if (schema.deprecated === true) parts.push('@deprecated');
-  const sentence = (text: string) => text.trim().replace(/\.?$/, '.');
-  if (schema['x-assumed']) parts.push(`Assumed: ${sentence(schema['x-assumed'])}`);
-  if (schema['x-not-documented']) parts.push(`Not documented by the service: ${sentence(schema['x-not-documented'])}`);
-  return parts.length ? parts.join('\n\n') : undefined;
+  const description = typeof schema.description === 'string' ? withoutMarkSentences(schema.description, own) : '';
+  if (description) parts.push(doc`${description}`);
+  if (schema.deprecated === true) parts.push(doc`@deprecated`);
+  const sentence = (text: string) => {
+    const t = text.trim();
+    return t.endsWith('.') ? t : `${t}.`;
+  };
+  if (typeof schema['x-assumed'] === 'string' && schema['x-assumed']) parts.push(doc`Assumed: ${sentence(schema['x-assumed'])}`);
+  if (typeof schema['x-not-documented'] === 'string' && schema['x-not-documented']) parts.push(doc`Not documented by the service: ${sentence(schema['x-not-documented'])}`);
+  return parts.length ? docJoin(parts, '\n\n') : undefined;
 }
 
 export function emitSchemaTypes(model: ApiModel): Map<string, string> {
@@ -25,19 +31,19 @@ export function emitSchemaTypes(model: ApiModel): Map<string, string> {
   const write = { ...read, view: 'write' as const };
   const statements: TypeAliasDeclarationStructure[] = model.schemas.flatMap(({ name, schema }) => {
     const docs = schemaDocs(schema);
-    const alias = (aliasName: string, type: string, extra?: string): TypeAliasDeclarationStructure => {
-      const text = [docs, extra].filter(Boolean).join('\n\n');
-      return { kind: StructureKind.TypeAlias, name: aliasName, isExported: true, type, ...(text ? { docs: [text] } : {}) };
+    const alias = (aliasName: string, type: string, extra?: DocText): TypeAliasDeclarationStructure => {
+      const parts = [docs, extra].filter((p): p is DocText => p !== undefined);
+      return { kind: StructureKind.TypeAlias, name: aliasName, isExported: true, type, ...(parts.length ? { docs: jsDocs(docJoin(parts, '\n\n')) } : {}) };
     };
     // x-ts-brand: a nominal type, so that nothing else of the same shape (e.g. a token response)
     // is assignable to it; values of it come only from the service's answers.
-    const brand = schema['x-ts-brand'] === true ? ` & { readonly [brand]: ${JSON.stringify(name)} }` : '';
+    const brand = schema['x-ts-brand'] === true ? ` & { readonly [brand]: ${stringLiteral(name)} }` : '';
     const out = [alias(name, `${typeOf(schema, read)}${brand}`)];
     // the write view, only where it differs (readOnly / writeOnly somewhere inside)
-    if (read.writable!.has(name)) out.push(alias(writableName(name), typeOf(schema, write), `What the client sends as \`${name}\`: readOnly fields left out, writeOnly fields kept.`));
+    if (read.writable!.has(name)) out.push(alias(writableName(name), typeOf(schema, write), doc`What the client sends as \`${name}\`: readOnly fields left out, writeOnly fields kept.`));
     return out;
   });
   const branded = model.schemas.some(({ schema }) => schema['x-ts-brand'] === true);
-  const brandSymbol = branded ? ['/** The key of the brand of `x-ts-brand` types: type-only, never a value at run time. */\ndeclare const brand: unique symbol;'] : [];
+  const brandSymbol = branded ? [`${docComment('The key of the brand of `x-ts-brand` types: type-only, never a value at run time.')}\ndeclare const brand: unique symbol;`] : [];
   return new Map([[SCHEMA_TYPES_FILE, doNotEditHeader(model.source) + renderSource([...brandSymbol, ...statements])]]);
 }

@@ -7,6 +7,7 @@
  */
 import type { ApiModel, JsonSchema } from '../model.js';
 import { doNotEditHeader } from './source-file.js';
+import { jsonLiteral, stringLiteral } from './spec-text.js';
 
 const REF = /^#\/components\/schemas\/(.+)$/;
 
@@ -65,7 +66,7 @@ export function emitTestingEntry(model: ApiModel, packageVersion: string): Map<s
   const files = new Map<string, string>();
   const entries = [...model.operations]
     .sort((a, b) => a.id.localeCompare(b.id))
-    .map((op) => `  ${JSON.stringify(op.id)}: { schema: ${JSON.stringify(schemaName(op.response))}, sample: ${JSON.stringify(responseSample(model, op.response))} },`);
+    .map((op) => `  ${stringLiteral(op.id)}: { schema: ${stringLiteral(schemaName(op.response))}, sample: ${jsonLiteral(responseSample(model, op.response))} },`);
   files.set(
     'src/testing/catalog.ts',
     `${header}/** Per operation: its response schema's name and a body valid against it (for the fake service). */\nimport type { FakeResponseData } from './types.js';\n\nexport const fakeResponses: Readonly<Record<string, FakeResponseData>> = {\n${entries.join('\n')}\n};\n`,
@@ -91,7 +92,7 @@ export function createFakeService(options?: FakeServiceOptions): Promise<FakeSer
   );
   files.set(
     'src/bin/im-fake.ts',
-    `#!/usr/bin/env node\n${header}import { createFakeService, runImFake } from '../testing.js';\n\nrunImFake(process.argv.slice(2), createFakeService, { version: ${JSON.stringify(packageVersion)} }).then(\n  (code) => process.exit(code),\n  (err: unknown) => {\n    console.error(\`im-fake: \${err instanceof Error ? err.message : String(err)}\`);\n    process.exit(1);\n  },\n);\n`,
+    `#!/usr/bin/env node\n${header}import { createFakeService, runImFake } from '../testing.js';\n\nrunImFake(process.argv.slice(2), createFakeService, { version: ${stringLiteral(packageVersion)} }).then(\n  (code) => process.exit(code),\n  (err: unknown) => {\n    console.error(\`im-fake: \${err instanceof Error ? err.message : String(err)}\`);\n    process.exit(1);\n  },\n);\n`,
   );
   return files;
 }

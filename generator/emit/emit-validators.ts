@@ -39,16 +39,18 @@ import type { ApiModel, JsonSchema, OperationModel } from '../model.js';
 import { inlineContext, inlinedComponentOf, inlineSchema, recursiveComponents, withDefs, type SchemaView } from '../transform/inline-schema.js';
 import { componentMap, driftComponentMap, paramsSchemaOf, responseDriftSchemaOf } from './params-schema.js';
 import { doNotEditHeader } from './source-file.js';
+import { doc, docComment, fileStem, jsonLiteral, lineComment, stringLiteral, structuralKey } from './spec-text.js';
+import { SpecError, pointerOf } from '../spec-error.js';
 
 export const VALIDATORS_DIR = 'src/validators';
 
 export function validatorFile(op: OperationModel): string {
-  return `${VALIDATORS_DIR}/${op.funcName}.ts`;
+  return `${VALIDATORS_DIR}/${fileStem(op.funcName)}.ts`;
 }
 
 /** The import path that `src/operations.ts` uses for an operation's validator. */
 export function validatorImport(op: OperationModel): string {
-  return `./validators/${op.funcName}.js`;
+  return `./validators/${fileStem(op.funcName)}.js`;
 }
 
 /** The keyword that stands for a shared component's validator in a compiled schema. */
@@ -61,7 +63,7 @@ export function sharedKey(component: string, view: SchemaView): string {
 }
 
 export function sharedFile(key: string): string {
-  return `${VALIDATORS_DIR}/shared/${key}.ts`;
+  return `${VALIDATORS_DIR}/shared/${fileStem(key)}.ts`;
 }
 
 /**
@@ -216,17 +218,17 @@ function sharedKeysIn(schema: unknown, out = new Set<string>()): Set<string> {
 
 /** `import { validate as shared_X$request } from '<dir>X.request.js';` per shared module called. */
 function sharedImports(schemas: unknown, dir: string): string[] {
-  return [...sharedKeysIn(schemas)].sort().map((key) => `import { validate as ${sharedIdentifier(key)} } from '${dir}${key}.js';`);
+  return [...sharedKeysIn(schemas)].sort().map((key) => `import { validate as ${sharedIdentifier(key)} } from '${dir}${fileStem(key)}.js';`);
 }
 
 function validatorModule(model: ApiModel, op: OperationModel, schemas: ValidatorSchemas, int64: boolean): string {
   const { code, imports } = compileValidatorCode(model, op, schemas);
-  const context = JSON.stringify({ pathParams: op.pathParams.map((p) => p.name) });
+  const context = jsonLiteral({ pathParams: op.pathParams.map((p) => p.name) });
   // int64 fields may hold bigints (lossless-json.ts): the validator sees them as numbers.
   const arg = (name: string) => (int64 ? `bigintsAsNumbers(${name})` : name);
   return [
     doNotEditHeader(model.source).trimEnd(),
-    `// @ts-nocheck: Ajv standalone code (plain JavaScript) validating the params of ${op.id}.`,
+    lineComment(`@ts-nocheck: Ajv standalone code (plain JavaScript) validating the params of ${op.id}.`),
     `import type { ValidationIssue } from '../operation.js';`,
     ...runtimeImportLines(imports, '../internal/'),
     `import { issuesFromAjv } from '../internal/validation-issues.js';`,
@@ -237,12 +239,12 @@ function validatorModule(model: ApiModel, op: OperationModel, schemas: Validator
     '',
     `const context = ${context};`,
     '',
-    `/** Validates the flat params of \`${op.id}\` (path, query and body fields): null when valid, else the issues. */`,
+    docComment(doc`Validates the flat params of \`${op.id}\` (path, query and body fields): null when valid, else the issues.`),
     'export function validate(params: unknown): ValidationIssue[] | null {',
     `  return validateParams(${arg('params')}) ? null : issuesFromAjv(validateParams.errors, params, context);`,
     '}',
     '',
-    `/** Reports how a response body of \`${op.id}\` differs from the spec (unknown fields of documented shapes, new enum values, type changes): null when it matches. Never used to refuse a response. */`,
+    docComment(doc`Reports how a response body of \`${op.id}\` differs from the spec (unknown fields of documented shapes, new enum values, type changes): null when it matches. Never used to refuse a response.`),
     'export function validateResponse(body: unknown): ValidationIssue[] | null {',
     `  return validateResponseBody(${arg('body')}) ? null : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [], response: true });`,
     '}',
@@ -252,7 +254,7 @@ function validatorModule(model: ApiModel, op: OperationModel, schemas: Validator
 
 /** Ajv's `unevaluated*` keywords need the evaluated properties of every subschema: such a tree stays inline. */
 function usesUnevaluated(schema: unknown): boolean {
-  return /"unevaluated(Properties|Items)"/.test(JSON.stringify(schema));
+  return /"unevaluated(Properties|Items)"/.test(structuralKey(schema));
 }
 
 const SUBSCHEMA_KEYWORDS = ['properties', 'patternProperties', 'items', 'prefixItems', 'allOf', 'anyOf', 'oneOf', 'not', 'if', '$defs'];
@@ -302,7 +304,7 @@ function pruneDefs(schema: JsonSchema): JsonSchema {
   const { $defs, ...rest } = schema;
   const refsIn = (node: unknown, out: Set<string>): Set<string> => {
     const m = /"\$ref":"#\/\$defs\/([^"]+)"/g;
-    for (const hit of JSON.stringify(node).matchAll(m)) out.add(hit[1]!);
+    for (const hit of structuralKey(node).matchAll(m)) out.add(hit[1]!);
     return out;
   };
   const used = refsIn(rest, new Set());
@@ -324,7 +326,7 @@ function sharedModule(model: ApiModel, key: string, component: string, view: Sch
   const as = view === 'write' ? 'in request params (readOnly fields refused)' : 'in responses (the drift check)';
   return [
     doNotEditHeader(model.source).trimEnd(),
-    `// @ts-nocheck: Ajv standalone code (plain JavaScript) validating the component schema ${component} ${as}; called by the validators of the operations that reach it.`,
+    lineComment(`@ts-nocheck: Ajv standalone code (plain JavaScript) validating the component schema ${component} ${as}; called by the validators of the operations that reach it.`),
     ...runtimeImportLines(imports, '../../internal/'),
     ...sharedImports(schema, './'),
     '',
@@ -333,8 +335,25 @@ function sharedModule(model: ApiModel, key: string, component: string, view: Sch
   ].join('\n');
 }
 
+const operationPointer = (op: OperationModel) => pointerOf('paths', op.specPath, op.method.toLowerCase());
+
+/**
+ * Runs one step of turning the spec's schemas into validator code; when Ajv or the inlining
+ * cannot take them (a construct the spec checks let through), the spec author gets a SpecError
+ * at the operation or component, with Ajv's reason, instead of a stack trace.
+ */
+function compiling<T>(pointer: string, what: string, step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof SpecError) throw error;
+    const reason = String((error as Error)?.message ?? error).split('\n')[0]!.slice(0, 300);
+    throw new SpecError(pointer, 'schema-compile', `the validator of ${what} cannot be compiled from its schemas: ${reason}`, 'simplify the schema construct named there (every keyword must be JSON Schema 2020-12 that Ajv compiles in strict mode)');
+  }
+}
+
 function cacheKey(cache: GeneratorCache | undefined, parts: unknown[]): string {
-  return cache ? `validator\0${createHash('sha256').update(JSON.stringify(parts)).digest('hex')}` : '';
+  return cache ? `validator\0${createHash('sha256').update(structuralKey(parts)).digest('hex')}` : '';
 }
 
 /**
@@ -349,11 +368,11 @@ export function emitValidators(model: ApiModel, cache?: GeneratorCache): Map<str
   const components = componentMap(model);
   const driftComponents = driftComponentMap(model);
   const recursive = recursiveComponents(components);
-  const full = model.operations.map((op) => ({
+  const full = model.operations.map((op) => compiling(operationPointer(op), op.id, () => ({
     op,
     params: paramsSchemaOf(model, op, components, recursive),
     response: responseDriftSchemaOf(model, op, driftComponents, recursive),
-  }));
+  })));
   // A component (per view) is shared when two or more operations reach it as is.
   const reach = new Map<string, number>();
   for (const { params, response } of full) {
@@ -372,12 +391,13 @@ export function emitValidators(model: ApiModel, cache?: GeneratorCache): Map<str
     const name = key.slice(0, dot);
     const view: SchemaView = key.slice(dot + 1) === VIEW_FILE_NAMES.write ? 'write' : 'read';
     const ctx = inlineContext(view === 'write' ? components : driftComponents, view, recursive);
-    const inlined = inlineSchema(ctx.components.get(name), ctx, `#/components/schemas/${name}`);
+    const pointer = pointerOf('components', 'schemas', name);
+    const inlined = compiling(pointer, name, () => inlineSchema(ctx.components.get(name), ctx, `#/components/schemas/${name}`));
     const schema = withSharedRefs(typeof inlined === 'boolean' ? inlined : withDefs(inlined, ctx), view, shared, true);
     const k = cacheKey(cache, ['shared', model.source, key, schema]);
     let text = cache?.get(k);
     if (text === undefined) {
-      text = sharedModule(model, key, name, view, schema);
+      text = compiling(pointer, name, () => sharedModule(model, key, name, view, schema));
       cache?.set(k, text);
     }
     files.set(sharedFile(key), text);
@@ -385,11 +405,11 @@ export function emitValidators(model: ApiModel, cache?: GeneratorCache): Map<str
   for (const { op, params, response } of full) {
     const schemas: ValidatorSchemas = { params: withSharedRefs(params, 'write', shared, false), response: withSharedRefs(response, 'read', shared, false) };
     // int64 fields inside shared components count too: the whole params are converted up front
-    const int64 = JSON.stringify([params, response]).includes('"format":"int64"');
+    const int64 = structuralKey([params, response]).includes('"format":"int64"');
     const k = cacheKey(cache, [model.source, op.id, op.funcName, op.pathParams.map((p) => p.name), schemas.params, schemas.response, int64]);
     let text = cache?.get(k);
     if (text === undefined) {
-      text = validatorModule(model, op, schemas, int64);
+      text = compiling(operationPointer(op), op.id, () => validatorModule(model, op, schemas, int64));
       cache?.set(k, text);
     }
     files.set(validatorFile(op), text);

@@ -6,6 +6,7 @@ import { StructureKind, type FunctionDeclarationStructure, type MethodDeclaratio
 import type { HelperMethodModel } from '../model.js';
 import { operationConstName } from './emit-operation-table.js';
 import { itemTypeName, paramsTypeName, resultTypeName } from './emit-namespace-types.js';
+import { doc, docJoin, jsDocs, jsonLiteral, stringLiteral, type DocText } from './spec-text.js';
 
 export interface HelperCode {
   /** What it imports from the runtime (modules relative to src/). */
@@ -37,7 +38,7 @@ interface Shape {
   runtimeImports: RuntimeImport[];
   operationConsts: string[];
   typeNames: string[];
-  docs: string;
+  docs: DocText;
 }
 
 function shapeOf(h: HelperMethodModel): Shape {
@@ -47,11 +48,11 @@ function shapeOf(h: HelperMethodModel): Shape {
       return {
         parameters: [{ name: 'params', type: params }, { name: 'options', type: 'RequestOptions', hasQuestionToken: true }],
         returnType: `ApiPromise<${resultTypeName(h.whenTrue)} | ${resultTypeName(h.whenFalse)}>`,
-        body: `return toggle(client, { field: ${JSON.stringify(h.field)}, whenTrue: ${operationConstName(h.whenTrue)}, whenFalse: ${operationConstName(h.whenFalse)}, helperId: ${JSON.stringify(`${h.namespace}.${h.funcName}`)} }, params, options);`,
+        body: `return toggle(client, { field: ${stringLiteral(h.field)}, whenTrue: ${operationConstName(h.whenTrue)}, whenFalse: ${operationConstName(h.whenFalse)}, helperId: ${stringLiteral(`${h.namespace}.${h.funcName}`)} }, params, options);`,
         runtimeImports: [value('helpers/toggle', 'toggle'), type('core/api-promise', 'ApiPromise'), type('core/options', 'RequestOptions')],
         operationConsts: [operationConstName(h.whenTrue), operationConstName(h.whenFalse)],
         typeNames: [params, resultTypeName(h.whenTrue), resultTypeName(h.whenFalse)],
-        docs: `Sets or clears with one call: \`${h.field}: true\` calls \`${h.whenTrue.id}\` (${h.whenTrue.method}), \`${h.field}: false\` calls \`${h.whenFalse.id}\` (${h.whenFalse.method}). ${h.description}`,
+        docs: doc`Sets or clears with one call: \`${h.field}: true\` calls \`${h.whenTrue.id}\` (${h.whenTrue.method}), \`${h.field}: false\` calls \`${h.whenFalse.id}\` (${h.whenFalse.method}). ${h.description}`,
       };
     }
     case 'versioned-all':
@@ -62,21 +63,21 @@ function shapeOf(h: HelperMethodModel): Shape {
         runtimeImports: [value('helpers/versioned', 'fetchVersionedList'), type('helpers/versioned', 'VersionedSnapshot'), type('core/options', 'RequestOptions')],
         operationConsts: [operationConstName(h.list)],
         typeNames: [paramsTypeName(h.list), itemTypeName(h.list)],
-        docs: `Fetches every page of \`${h.list.id}\` and returns the items with the list version to pass as \`known_version\` next time.`,
+        docs: doc`Fetches every page of \`${h.list.id}\` and returns the items with the list version to pass as \`known_version\` next time.`,
       };
     case 'pending-items':
       return {
         parameters: [{ name: 'options', type: `PendingItemsOptions<${itemTypeName(h.items)}>` }],
         returnType: `Promise<PendingItemsReport<${itemTypeName(h.items)}>>`,
-        body: `return processPendingItems(client, { items: ${operationConstName(h.items)}, decide: ${operationConstName(h.decide)}, idField: ${JSON.stringify(h.idField)}, versionField: ${JSON.stringify(h.versionField)} }, { ...options, statuses: options.statuses ?? ${JSON.stringify(h.statuses)}, pageSize: options.pageSize ?? ${h.pageSize} });`,
+        body: `return processPendingItems(client, { items: ${operationConstName(h.items)}, decide: ${operationConstName(h.decide)}, idField: ${stringLiteral(h.idField)}, versionField: ${stringLiteral(h.versionField)} }, { ...options, statuses: options.statuses ?? ${jsonLiteral(h.statuses)}, pageSize: options.pageSize ?? ${jsonLiteral(h.pageSize)} });`,
         runtimeImports: [value('helpers/pending-moderation', 'processPendingItems'), type('helpers/pending-moderation', 'PendingItemsOptions'), type('helpers/pending-moderation', 'PendingItemsReport')],
         operationConsts: [operationConstName(h.items), operationConstName(h.decide)],
         typeNames: [itemTypeName(h.items)],
-        docs: `Walks items in status ${h.statuses.join(' or ')} (${h.pageSize} a page by default, optionally one \`scene\`), asks \`decide\` for each and submits the decision with the item's version (\`${h.decide.id}\`). An item already decided by someone else (version_conflict) is skipped and reported, not retried or thrown.`,
+        docs: doc`Walks items in status ${h.statuses.join(' or ')} (${h.pageSize} a page by default, optionally one \`scene\`), asks \`decide\` for each and submits the decision with the item's version (\`${h.decide.id}\`). An item already decided by someone else (version_conflict) is skipped and reported, not retried or thrown.`,
       };
     case 'upload':
     case 'resume-upload': {
-      const ops = `{ helperId: ${JSON.stringify(`${h.namespace}.${h.methodName}`)}, create: ${operationConstName(h.create)}, partUrls: ${operationConstName(h.partUrls)}, uploadedParts: ${operationConstName(h.uploadedParts)}, complete: ${operationConstName(h.complete)} }`;
+      const ops = `{ helperId: ${stringLiteral(`${h.namespace}.${h.methodName}`)}, create: ${operationConstName(h.create)}, partUrls: ${operationConstName(h.partUrls)}, uploadedParts: ${operationConstName(h.uploadedParts)}, complete: ${operationConstName(h.complete)} }`;
       const resume = h.kind === 'resume-upload';
       return {
         parameters: [...(resume ? [{ name: 'fileId', type: 'string' }] : []), { name: 'source', type: 'UploadSource' }, { name: 'options', type: 'UploadOptions', hasQuestionToken: true }],
@@ -86,8 +87,8 @@ function shapeOf(h: HelperMethodModel): Shape {
         operationConsts: [h.create, h.partUrls, h.uploadedParts, h.complete].map(operationConstName),
         typeNames: [resultTypeName(h.complete)],
         docs: resume
-          ? `Resumes an interrupted upload: lists the parts the service has (\`${h.uploadedParts.id}\`), sends only the missing ones and completes (class I). Give the same source again.`
-          : `Uploads a file: \`${h.create.id}\`, then each part to its own upload address from \`${h.partUrls.id}\` (never with the App Token), then \`${h.complete.id}\`. Memory stays near partSize × concurrency whatever the size. An interrupted upload throws \`UploadInterruptedError\` carrying the \`fileId\` to resume with.`,
+          ? doc`Resumes an interrupted upload: lists the parts the service has (\`${h.uploadedParts.id}\`), sends only the missing ones and completes (class I). Give the same source again.`
+          : doc`Uploads a file: \`${h.create.id}\`, then each part to its own upload address from \`${h.partUrls.id}\` (never with the App Token), then \`${h.complete.id}\`. Memory stays near partSize × concurrency whatever the size. An interrupted upload throws \`UploadInterruptedError\` carrying the \`fileId\` to resume with.`,
       };
     }
   }
@@ -95,16 +96,16 @@ function shapeOf(h: HelperMethodModel): Shape {
 
 export function helperCode(h: HelperMethodModel): HelperCode {
   const shape = shapeOf(h);
-  const docs = [shape.docs, h.assumed ? `Assumed (the seed is silent): ${h.assumed}.` : '', `From ${h.source} in the spec.`].filter(Boolean).join('\n\n');
+  const docs = jsDocs(docJoin([shape.docs, ...(h.assumed ? [doc`Assumed (the seed is silent): ${h.assumed}.`] : []), doc`From ${h.source} in the spec.`], '\n\n'));
   const args = shape.parameters.map((p) => p.name).join(', ');
   const alias = h.kind === 'versioned-all' ? h.alias : undefined;
-  const aliasDocs = alias && `@deprecated Renamed \`${h.methodName}\` (\`${h.funcName}\`): \`…All\` read like an operation on all items (as \`groups.muteAll\` is). Same behaviour.`;
+  const aliasDocs = alias && jsDocs(doc`@deprecated Renamed \`${h.methodName}\` (\`${h.funcName}\`): \`…All\` read like an operation on all items (as \`groups.muteAll\` is). Same behaviour.`);
   return {
     ...(alias && aliasDocs
       ? {
           deprecated: {
-            func: { kind: StructureKind.Function, name: alias.funcName, isExported: true, docs: [aliasDocs], parameters: [{ name: 'client', type: 'ImLeanCore' }, ...shape.parameters], returnType: shape.returnType, statements: [`return ${h.funcName}(client, ${args});`] },
-            method: { kind: StructureKind.Method, name: alias.methodName, docs: [aliasDocs], parameters: shape.parameters, returnType: shape.returnType, statements: [`return ${alias.funcName}(this.client, ${args});`] },
+            func: { kind: StructureKind.Function, name: alias.funcName, isExported: true, docs: aliasDocs, parameters: [{ name: 'client', type: 'ImLeanCore' }, ...shape.parameters], returnType: shape.returnType, statements: [`return ${h.funcName}(client, ${args});`] },
+            method: { kind: StructureKind.Method, name: alias.methodName, docs: aliasDocs, parameters: shape.parameters, returnType: shape.returnType, statements: [`return ${alias.funcName}(this.client, ${args});`] },
           },
         }
       : {}),
@@ -115,7 +116,7 @@ export function helperCode(h: HelperMethodModel): HelperCode {
       kind: StructureKind.Function,
       name: h.funcName,
       isExported: true,
-      docs: [docs],
+      docs,
       parameters: [{ name: 'client', type: 'ImLeanCore' }, ...shape.parameters],
       returnType: shape.returnType,
       statements: [shape.body],
@@ -123,7 +124,7 @@ export function helperCode(h: HelperMethodModel): HelperCode {
     method: {
       kind: StructureKind.Method,
       name: h.methodName,
-      docs: [docs],
+      docs,
       parameters: shape.parameters,
       returnType: shape.returnType,
       statements: [`return ${h.funcName}(this.client, ${args});`],

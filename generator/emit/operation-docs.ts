@@ -1,6 +1,10 @@
-/** The doc comment of an operation's method and function: meaning, wire, retry class, assumptions. */
+/**
+ * The doc comment of an operation's method and function: meaning, wire, retry class, assumptions.
+ * Spec text (summary, description, path, field names, reasons) goes in through `doc` (spec-text.ts).
+ */
 import type { OperationModel } from '../model.js';
 import { withoutMarkSentences } from './mark-text.js';
+import { doc, docJoin, jsonLiteral, type DocText } from './spec-text.js';
 
 const CLASS_WORDS: Record<string, string> = {
   Q: 'Q (read-only): resent automatically on a network error, timeout or 5xx.',
@@ -10,39 +14,59 @@ const CLASS_WORDS: Record<string, string> = {
   N: 'N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.',
 };
 
-function conditionWords(op: OperationModel): string[] {
+function conditionWords(op: OperationModel): DocText[] {
   return op.retryClassWhen.map((c) => {
-    const tests = c.all.map((t) => ('equals' in t ? `\`${t.field}\` is ${JSON.stringify(t.equals)}` : `\`${t.field}\` is ${t.present ? 'given' : 'not given'}`));
-    return `Class ${c.class} when ${tests.join(' and ')}.`;
+    const tests = c.all.map((t) => ('equals' in t ? doc`\`${t.field}\` is ${jsonLiteral(t.equals)}` : doc`\`${t.field}\` is ${t.present ? 'given' : 'not given'}`));
+    return doc`Class ${c.class} when ${docJoin(tests, ' and ')}.`;
   });
 }
 
-export function operationDocs(op: OperationModel): string {
-  const lines: string[] = [];
+/** `text` with a final `.` unless it ends a sentence already (no regex over the whole text: it may be megabytes). */
+const sentence = (text: string) => (text === '' || '.!?'.includes(text.slice(-1)) ? text : `${text}.`);
+
+/**
+ * Where a summary's trailing "(inputs)." starts (the first `(` after the last other `)`), or -1:
+ * what `/\s*\([^)]*\)\.$/` finds, in linear time.
+ */
+function trailingGroup(summary: string): number {
+  if (!summary.endsWith(').')) return -1;
+  const close = summary.length - 2;
+  const open = summary.indexOf('(', summary.lastIndexOf(')', close - 1) + 1);
+  return open >= 0 && open < close ? open : -1;
+}
+
+export function operationDocs(op: OperationModel): DocText {
+  const lines: DocText[] = [];
   // Hover order: what it does (one line), method and path, what else the spec says, retry class, assumptions.
   // (a summary that is only the op id, or "opId (METHOD /path)", says nothing the next line does not)
-  const summary = op.summary === op.id || op.summary.startsWith(`${op.id} (`) ? undefined : op.summary.trim().replace(/([^.!?])$/, '$1.');
-  if (summary) lines.push(summary);
-  lines.push(`\`${op.method} /{org_name}/{app_name}${op.path}\` — op \`${op.id}\`.`);
+  const summary = op.summary === op.id || op.summary.startsWith(`${op.id} (`) ? undefined : sentence(op.summary.trim());
+  if (summary) lines.push(doc`${summary}`);
+  lines.push(doc`\`${op.method} /{org_name}/{app_name}${op.path}\` — op \`${op.id}\`.`);
   const marks = op.provenance.map((p) => p.reason);
-  let description = withoutMarkSentences(op.description.replace(/Retry class [QIUDN]: [^\n]*\n*/g, '').replace(/Class N when [^\n]*\n*/g, ''), marks);
+  let description = withoutMarkSentences(dropClassLines(op.description), marks);
   // the description's first sentence often repeats the summary ("Send a message. Inputs …"): once is enough
-  const said = summary?.replace(/\s*\([^)]*\)\.$/, '.').toLowerCase();
+  const group = summary ? trailingGroup(summary) : -1;
+  const said = summary ? (group >= 0 ? `${summary.slice(0, group).trimEnd()}.` : summary).toLowerCase() : undefined;
   if (said && description.toLowerCase().startsWith(said)) description = description.slice(said.length).trim();
   // and the summary's "(inputs)" when the description lists them
-  if (summary && /^Inputs named by the seed/.test(description)) lines[0] = summary.replace(/\s*\([^)]*\)\.$/, '.');
-  if (description) lines.push(description);
-  lines.push(`Retry class ${CLASS_WORDS[op.retryClass]}`);
+  if (summary && group >= 0 && description.startsWith('Inputs named by the seed')) lines[0] = doc`${summary.slice(0, group).trimEnd()}.`;
+  if (description) lines.push(doc`${description}`);
+  lines.push(doc`Retry class ${CLASS_WORDS[op.retryClass]!}`);
   lines.push(...conditionWords(op));
-  if (op.dedupeKey) lines.push(`Dedupe key: \`${op.dedupeKey.name}\` (${op.dedupeKey.in}); pass your own to make a resend across processes safe, or \`idempotencyKey\` in the options.`);
-  if (op.batchSplit) lines.push(`\`${op.batchSplit.field}\` holds at most ${op.batchSplit.max} entries per request.`);
-  if (op.pagination) lines.push(`A list (${op.pagination.kind} pages): \`await\` gives the first page; \`for await\` walks every item across pages.`);
+  if (op.dedupeKey) lines.push(doc`Dedupe key: \`${op.dedupeKey.name}\` (${op.dedupeKey.in}); pass your own to make a resend across processes safe, or \`idempotencyKey\` in the options.`);
+  if (op.batchSplit) lines.push(doc`\`${op.batchSplit.field}\` holds at most ${op.batchSplit.max} entries per request.`);
+  if (op.pagination) lines.push(doc`A list (${op.pagination.kind} pages): \`await\` gives the first page; \`for await\` walks every item across pages.`);
   const assumptions = op.provenance.filter((p) => p.kind === 'x-assumed').map((p) => p.reason);
   const undocumented = op.provenance.filter((p) => p.kind === 'x-not-documented').map((p) => p.reason);
-  if (assumptions.length) lines.push(`Assumed (the seed is silent): ${[...new Set(assumptions)].join('; ')}.`);
-  if (undocumented.length) lines.push(`Not documented by the service: ${[...new Set(undocumented)].join('; ')}.`);
-  if (op.bodies.length > 1) lines.push(`Request body: ${op.bodies.map((b) => `\`${b.contentType}\``).join(', ')}; the first is the default, pick another with the \`contentType\` request option.`);
-  else if (op.body && op.body.contentType !== 'application/json') lines.push(`Request body: \`${op.body.contentType}\`.`);
-  if (op.deprecated) lines.push('@deprecated The spec marks this operation deprecated.');
-  return lines.join('\n\n').replace(/\*\//g, '*\\/');
+  if (assumptions.length) lines.push(doc`Assumed (the seed is silent): ${[...new Set(assumptions)].join('; ')}.`);
+  if (undocumented.length) lines.push(doc`Not documented by the service: ${[...new Set(undocumented)].join('; ')}.`);
+  if (op.bodies.length > 1) lines.push(doc`Request body: ${docJoin(op.bodies.map((b) => doc`\`${b.contentType}\``), ', ')}; the first is the default, pick another with the \`contentType\` request option.`);
+  else if (op.body && op.body.contentType !== 'application/json') lines.push(doc`Request body: \`${op.body.contentType}\`.`);
+  if (op.deprecated) lines.push(doc`@deprecated The spec marks this operation deprecated.`);
+  return docJoin(lines, '\n\n');
+}
+
+/** The description without its "Retry class X: …" and "Class N when …" sentences (the docs state them from the extensions). */
+function dropClassLines(description: string): string {
+  return description.replace(/Retry class [QIUDN]: [^\n]*\n*/g, '').replace(/Class N when [^\n]*\n*/g, '');
 }

@@ -15,6 +15,7 @@
 import { PATH_SEGMENT_PATTERN } from '../../templates/runtime/internal/validation-issues.js';
 import type { ApiModel, BodyModel, FieldModel, JsonSchema, OperationModel } from '../model.js';
 import { isHiddenIn } from '../transform/views.js';
+import { structuralKey } from './spec-text.js';
 import { inlineContext, inlineSchema, recursiveComponents, withDefs, type InlineContext } from '../transform/inline-schema.js';
 
 export { ParamsSchemaError } from '../transform/inline-schema.js';
@@ -87,7 +88,7 @@ export function paramsSchemaOf(model: ApiModel, op: OperationModel, components =
       }
     }
     for (const [name, schemas] of bodySchemas) {
-      const distinct = [...new Map(schemas.map((s) => [JSON.stringify(s), s])).values()];
+      const distinct = [...new Map(schemas.map((s) => [structuralKey(s), s])).values()];
       properties[name] = distinct.length === 1 ? distinct[0]! : distinct.includes(true) ? true : { anyOf: distinct };
     }
     return withDefs({ type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: bodies.some((b) => b.open) }, ctx);

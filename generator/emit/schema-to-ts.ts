@@ -4,11 +4,11 @@
  * types compile when the service adds fields and values.
  */
 import type { ApiModel, JsonSchema } from '../model.js';
-import { propertyKey } from '../names.js';
 import { discriminatedOf } from '../transform/discriminator.js';
 import { isInt64 } from '../transform/formats.js';
 import { propertyDoc } from '../transform/jsdoc.js';
 import { isHiddenIn, viewDependentSchemas, writableName } from '../transform/views.js';
+import { literalType, propertyKey } from './spec-text.js';
 
 export interface TypeContext {
   /** How a `#/components/schemas/X` reference is written (e.g. `X` or `Schemas.X`). */
@@ -99,8 +99,9 @@ export function typeOf(schema: JsonSchema | undefined, ctx: TypeContext): string
 
 /** `{ a: string; b?: number; [key: string]: unknown }` */
 export function objectType(schema: JsonSchema, ctx: TypeContext): string {
-  const required = new Set<string>(schema.required ?? []);
-  const members = Object.entries<JsonSchema>(schema.properties ?? {})
+  const required = new Set<string>(Array.isArray(schema.required) ? schema.required : []);
+  const properties = schema.properties && typeof schema.properties === 'object' && !Array.isArray(schema.properties) ? schema.properties : {};
+  const members = Object.entries<JsonSchema>(properties)
     .filter(([, s]) => !isHiddenIn(s, ctx.view ?? 'read', ctx.components))
     .map(([name, s]) => `${propertyDoc(s)}${propertyKey(name)}${required.has(name) ? '' : '?'}: ${typeOf(s, ctx)};`);
   const extra = schema.additionalProperties;
@@ -128,9 +129,8 @@ function isPlainString(schema: JsonSchema | undefined): boolean {
   return schema?.type === 'string' && !schema.enum && !('const' in schema) && !schema.$ref;
 }
 
-export function literal(value: unknown): string {
-  return value === null ? 'null' : JSON.stringify(value);
-}
+/** A spec value as a literal type (spec-text.ts). */
+export const literal = literalType;
 
 function union(parts: string[]): string {
   const unique = [...new Set(parts)];

@@ -5,7 +5,7 @@
  * `allOf` of object schemas is merged first. Anything else is refused: params are flat objects.
  */
 import type { BodyModel, FieldModel, JsonSchema } from '../model.js';
-import { SpecError } from '../spec-error.js';
+import { SpecError, quoted } from '../spec-error.js';
 import { discriminatedOf } from './discriminator.js';
 
 export type Deref = (schema: unknown) => JsonSchema | undefined;
@@ -38,7 +38,7 @@ export type BodyFields = Pick<BodyModel, 'fields' | 'open' | 'union'>;
 
 export function bodyFieldsOf(raw: JsonSchema | undefined, deref: Deref, components: ReadonlyMap<string, JsonSchema>, at: string, id: string, mediaType = 'application/json'): BodyFields {
   const schema = deref(raw);
-  const refuse = () => new SpecError(at, 'body-not-object', `${id}: a ${mediaType} request body must have an object schema (or a oneOf/anyOf of object schemas: their properties become params fields); send other shapes as application/octet-stream or text/plain`);
+  const refuse = () => new SpecError(at, 'body-not-object', `${id}: a ${mediaType} request body must have an object schema (or a oneOf/anyOf of object schemas: their properties become params fields)`, 'give it an object schema, or send other shapes as application/octet-stream or text/plain');
   if (!schema) throw refuse();
   const keyword = Array.isArray(schema.oneOf) ? 'oneOf' : Array.isArray(schema.anyOf) ? 'anyOf' : undefined;
   if (!keyword) {
@@ -51,7 +51,7 @@ export function bodyFieldsOf(raw: JsonSchema | undefined, deref: Deref, componen
   const { oneOf: _o, anyOf: _a, discriminator: _d, ...holder } = schema;
   const variants = (schema[keyword] as JsonSchema[]).map((branch, i) => {
     const v = objectShape(deref(branch) ?? {}, deref).object ? fieldsOf({ ...holder, type: 'object', allOf: [...(holder.allOf ?? []), branch] }, deref) : undefined;
-    if (!v) throw new SpecError(`${at}/schema/${keyword}/${i}`, 'body-not-object', `${id}: every branch of a ${keyword} request body must be an object schema`);
+    if (!v) throw new SpecError(`${at}/schema/${keyword}/${i}`, 'body-not-object', `${id}: every branch of a ${keyword} request body must be an object schema`, 'make the branch an object schema (type: object with properties)');
     return { ...v, ...(disc ? { values: disc.branches[i]!.values } : {}) };
   });
   const fields: FieldModel[] = [];

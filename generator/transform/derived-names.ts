@@ -25,7 +25,8 @@ export function checkDerivedNames(model: ApiModel): void {
       throw new SpecError(
         source.pointer,
         'name-collision',
-        `the name ${name} is both ${other.what} (${other.pointer}) and ${source.what}; rename one of them (e.g. the schema to ${name}Schema, or the operationId) so that every exported name is distinct`,
+        `the name ${name} is both ${other.what} (${other.pointer}) and ${source.what}`,
+        `rename one of them (e.g. the schema to ${name}Schema, or the operationId) so that every exported name is distinct`,
       );
     }
     taken.set(name, source);

@@ -20,11 +20,11 @@ import { componentNameOf, componentRefsOf } from './refs.js';
 import { isKnownFormat } from './formats.js';
 
 /** Keywords that hold one subschema, a map of subschemas, or a list of subschemas. */
-const ONE_SCHEMA = new Set(['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties']);
-const SCHEMA_MAP = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs']);
-const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+export const ONE_SCHEMA = new Set(['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties']);
+export const SCHEMA_MAP = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs']);
+export const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 /** Annotations that do not validate (dropped). */
-const ANNOTATIONS = new Set(['description', 'title', 'examples', 'example', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'externalDocs', 'xml', 'discriminator']);
+export const ANNOTATIONS = new Set(['description', 'title', 'examples', 'example', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'externalDocs', 'xml', 'discriminator']);
 
 export class ParamsSchemaError extends Error {}
 

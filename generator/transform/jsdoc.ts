@@ -1,19 +1,19 @@
 /**
  * JSDoc of a property: its description, `@deprecated` (the spec's `deprecated: true`) and
  * `@default <value>` (the spec's `default`, as JSON). A description alone stays one line.
+ * Spec text goes in through emit/spec-text.ts (escaped for a doc comment).
  */
 import type { JsonSchema } from '../model.js';
+import { doc, docComment, docJoin, docOneLine, DocText, jsonLiteral } from '../emit/spec-text.js';
 
-const clean = (text: string) => text.replace(/\*\//g, '*\\/');
-
-/** `text`: the description to write (default: the schema's own). */
-export function propertyDoc(schema: JsonSchema | boolean | undefined, text?: string): string {
-  if (!schema || typeof schema !== 'object') return text ? `/** ${clean(text).replace(/\n+/g, ' ')} */\n` : '';
+/** `text`: the description to write (default: the schema's own), spec text or already escaped. */
+export function propertyDoc(schema: JsonSchema | boolean | undefined, text?: string | DocText): string {
+  if (!schema || typeof schema !== 'object') return text ? `${docComment(docOneLine(text))}\n` : '';
   const raw = text ?? schema.description;
-  const description: string | undefined = raw ? clean(String(raw)).replace(/\n+/g, ' ') : undefined;
-  const tags: string[] = [];
-  if (schema.deprecated === true) tags.push('@deprecated');
-  if ('default' in schema) tags.push(`@default ${clean(JSON.stringify(schema.default))}`);
-  if (!tags.length) return description ? `/** ${description} */\n` : '';
-  return `/**\n${[...(description ? [description] : []), ...tags].map((l) => ` * ${l}`).join('\n')}\n */\n`;
+  const description = raw ? docOneLine(raw instanceof DocText ? raw : String(raw)) : undefined;
+  const tags: DocText[] = [];
+  if (schema.deprecated === true) tags.push(doc`@deprecated`);
+  if ('default' in schema && schema.default !== undefined) tags.push(doc`@default ${jsonLiteral(schema.default)}`);
+  if (!tags.length) return description ? `${docComment(description)}\n` : '';
+  return `${docComment(docJoin([...(description ? [description] : []), ...tags], '\n'), { block: true })}\n`;
 }

@@ -61,7 +61,7 @@ describe('parameters', () => {
   });
 
   it.each([
-    ['a header parameter named like a header the client owns (any case)', (d: any) => wirePath(d, 'headers').get.parameters.push({ name: 'Content-Type', in: 'header', schema: { type: 'string' } }), 'header-parameter-reserved', /Content-Type would overwrite a header the client sends itself/],
+    ['a header parameter named like a header the client owns (any case)', (d: any) => wirePath(d, 'headers').get.parameters.push({ name: 'Content-Type', in: 'header', schema: { type: 'string' } }), 'header-parameter-reserved', /header parameter "Content-Type" would overwrite a header the client sends itself/],
     ['Authorization', (d: any) => wirePath(d, 'headers').get.parameters.push({ name: 'authorization', in: 'header', schema: { type: 'string' } }), 'header-parameter-reserved', /authorization/],
     ['the dedupe header', (d: any) => {
       const g = wirePath(d, 'headers').get;
@@ -72,10 +72,10 @@ describe('parameters', () => {
     ['a parameter called like the reserved body field (binary body)', (d: any) => (wirePath(d, 'raw/{name}').put.parameters = [{ name: 'body', in: 'query', schema: { type: 'string' } }]), 'param-name-reserved', /wire.upload_raw: the query parameter "body" clashes with the params field that carries the application\/octet-stream body/],
     ['a parameter called like the reserved body field (one of several media types)', (d: any) => wirePath(d, 'either').post.parameters.push({ name: 'body', in: 'header', schema: { type: 'string' } }), 'param-name-reserved', /the header parameter "body" clashes with the params field that carries the text\/plain body/],
     ['a header param that clashes with a body field', (d: any) => wirePath(d, 'urlencoded').post.parameters = [{ name: 'name', in: 'header', schema: { type: 'string' } }], 'param-name-clash', /"name" is both a header and a body field \(application\/x-www-form-urlencoded\)/],
-    ['style label on a path parameter', (d: any) => (wirePath(d, 'raw/{name}').parameters[2].style = 'label'), 'parameter-style', /style label is not supported; supported: simple/],
-    ['style matrix on a query parameter', (d: any) => (wirePath(d, 'query').get.parameters[0].style = 'matrix'), 'parameter-style', /style matrix is not supported in the query; supported: form, spaceDelimited, pipeDelimited, deepObject/],
+    ['style label on a path parameter', (d: any) => (wirePath(d, 'raw/{name}').parameters[2].style = 'label'), 'parameter-style', /style "label" is not supported \(fix: remove the style \(simple, the default, is the one supported\)\)/],
+    ['style matrix on a query parameter', (d: any) => (wirePath(d, 'query').get.parameters[0].style = 'matrix'), 'parameter-style', /style "matrix" is not supported in the query \(fix: use one of form, spaceDelimited, pipeDelimited, deepObject\)/],
     ['deepObject without explode', (d: any) => (wirePath(d, 'query').get.parameters[4].explode = false), 'parameter-style', /deepObject needs explode: true/],
-    ['a parameter in an unknown place', (d: any) => wirePath(d, 'headers').get.parameters.push({ name: 'x', in: 'body', schema: {} }), 'parameter-location', /in body is not supported \(path, query, header, cookie\)/],
+    ['a parameter in an unknown place', (d: any) => wirePath(d, 'headers').get.parameters.push({ name: 'x', in: 'body', schema: {} }), 'parameter-location', /in "body" is not supported \(fix: write in: path, query, header or cookie\)/],
   ])('refuses %s', (_name, edit, rule, message) => {
     const error = refusal(edit);
     expect(error.rule).toBe(rule);
@@ -105,13 +105,13 @@ describe('request bodies', () => {
   it('refuses an unsupported media type, naming it and what is supported', () => {
     const error = refusal((d) => (wirePath(d, 'text').post.requestBody.content = { 'application/xml': { schema: { type: 'string' } } }));
     expect(error.rule).toBe('body-content-type');
-    expect(error.message).toMatch(/request body media type application\/xml is not supported; supported: application\/json .*multipart\/form-data.*application\/octet-stream/);
+    expect(error.message).toMatch(/request body media type "application\/xml" is not supported \(fix: use one of application\/json .*multipart\/form-data.*application\/octet-stream/);
   });
 
   it('a JSON body that is not an object is refused naming the media type and the way out (no longer "must be a JSON object schema")', () => {
     const error = refusal((d) => (wirePath(d, 'either').post.requestBody.content['application/json'].schema = { type: 'array', items: { type: 'string' } }));
     expect(error.rule).toBe('body-not-object');
-    expect(error.message).toMatch(/a application\/json request body must have an object schema .*application\/octet-stream or text\/plain/);
+    expect(error.message).toMatch(/a application\/json request body must have an object schema .*\(fix: give it an object schema, or send other shapes as application\/octet-stream or text\/plain\)/);
   });
 });
 
