@@ -38,7 +38,7 @@ export { DEFAULT_MAX_BODY_BYTES } from './handler.js';
 export type { CallbackHandler, CallbackHandlerOptions, EventContext, HookContext } from './handler.js';
 export { MemoryDedupeStore, RedisDedupeStore, DEFAULT_DEDUPE_TTL_MS } from '../stores/dedupe-store.js';
 export type { DedupeStore, NonceStore, MemoryDedupeStoreOptions, RedisDedupeStoreOptions } from '../stores/dedupe-store.js';
-export type { RedisCommandClient } from '../stores/redis-client.js';
+export type { IoredisClientLike, NodeRedisClientLike, RedisClientLike, RedisCommandClient } from '../stores/redis-client.js';
 export { isNewer, compareOrdering, orderingMarkOf, orderingVersionFields } from './ordering.js';
 export type { OrderingMark } from './ordering.js';
 export { compareCallbackTimes, parseCallbackTime } from './times.js';

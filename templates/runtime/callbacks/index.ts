@@ -38,7 +38,7 @@ export type { NodeCallbackHandler, NodeCallbackRequest, NodeHandlerOptions } fro
 export { MemoryDedupeStore, RedisDedupeStore, DEFAULT_DEDUPE_TTL_MS } from '../stores/dedupe-store.js';
 export type { DedupeStore, NonceStore, MemoryDedupeStoreOptions, RedisDedupeStoreOptions } from '../stores/dedupe-store.js';
 export { fromNodeRedis, fromIoredis } from '../stores/redis-client.js';
-export type { RedisCommandClient } from '../stores/redis-client.js';
+export type { IoredisClientLike, NodeRedisClientLike, RedisClientLike, RedisCommandClient } from '../stores/redis-client.js';
 export { MemoryInbox } from './inbox/memory-inbox.js';
 export { RedisInbox } from './inbox/redis-inbox.js';
 export type { RedisInboxOptions } from './inbox/redis-inbox.js';
