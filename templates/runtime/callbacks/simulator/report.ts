@@ -149,7 +149,7 @@ function duration(ms: number): string {
 export function formatSimulationReport(report: SimulationReport, maxLines = 200): string {
   const out: string[] = [];
   const s = report.settings;
-  out.push(`im-callbacks simulate: seed ${report.seed}, time scale ${s.timeScale}×, timeout scale ${s.timeoutScale}×`);
+  out.push(`im-callbacks simulate: seed ${report.seed}, time scale ${s.timeScale}×, timeout scale ${s.timeoutScale}×${s.signature ? `, signed ${s.signature}` : ''}`);
   out.push(`  ran ${duration(report.realMs)} real, covering ${duration(report.simulatedMs)} of service time${report.complete ? '' : ' (INCOMPLETE: stopped at maxRealMs)'}`);
   for (const a of report.addresses) {
     out.push(`  address ${a.index} ${a.url} (${a.endpointId}): ${a.state}; breaker opened ${a.breakerOpenings}×${a.breakerPausesMs.length ? ` (pauses ${a.breakerPausesMs.map(duration).join(', ')})` : ''}`);

@@ -14,6 +14,7 @@ import { maskUrlQuery } from '../../internal/redact.js';
 import { assumedHookAnswer, checkHookAnswerFormat } from '../decisions.js';
 import type { HookAnswerFormat } from '../decisions.js';
 import { signCallbackRequestWith } from '../sign.js';
+import { imSignatureV1 } from '../signature-node.js';
 import type { CallbackSignatureScheme } from '../signature-scheme.js';
 import { isLoopbackUrl } from '../url.js';
 import { checkScheme } from '../verify-core.js';
@@ -357,8 +358,8 @@ class Run {
   private async post(a: Address, kind: 'verify' | 'event' | 'hook', body: Record<string, unknown>, timeoutMs: number, readLimit: number): Promise<{ result: SendResult; requestId: string; atMs: number }> {
     const requestId = `req_sim_${randomBytes(8).toString('hex')}`;
     const full = { kind, request_id: requestId, app: this.s.app, endpoint_id: a.endpointId, sent_at: new Date().toISOString(), ...body };
+    const atMs = this.simNow(); // when the send starts (a scheme may sign asynchronously)
     const signed = await signCallbackRequestWith({ body: full, secrets: this.secretsOf(a), kind, ...(this.s.signature ? { signature: this.s.signature } : {}) });
-    const atMs = this.simNow();
     const t = timeoutMs / this.s.timeoutScale;
     const result = await sendCallback({ url: a.url, headers: signed.headers, body: typeof signed.body === 'string' ? signed.body : Buffer.from(signed.body).toString('utf8'), timeoutMs: t, readLimit, lateGraceMs: Math.max(t, 250) });
     return { result, requestId, atMs };
@@ -693,6 +694,7 @@ class Run {
         timeScale: this.s.timeScale, timeoutScale: this.s.timeoutScale, events: shape.events, eventsPerBatch: shape.eventsPerBatch,
         timeoutMs: this.s.timeoutMs, concurrency: this.s.concurrency, ratePerSecond: this.s.ratePerSecond, hooks: shape.hooks,
         hookTimeoutMs: shape.hookTimeoutMs, hookPolicy: this.s.hookPolicy, rotation: this.s.oldSecrets !== undefined,
+        signature: (this.s.signature ?? imSignatureV1).name, hookAnswer: this.s.hookAnswer.name,
       },
       realMs: Math.round(this.realNow()),
       simulatedMs: Math.round(this.simNow()),
