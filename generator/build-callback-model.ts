@@ -25,6 +25,8 @@ export interface CallbackModel {
   eventTypes: CallbackEventTypeModel[];
   /** Named hook types (the last, open branch of HookType is left out). */
   hookTypes: string[];
+  /** Hook type → why its name is assumed (its `x-assumed` in HookType), for the names the seed does not give. */
+  assumedHookTypes: Record<string, string>;
   /** Name of the schema every unnamed event type falls into. */
   unknownEventSchema: string;
   /** The delivery numbers (retry table, breaker, limits) the delivery simulator follows. */
@@ -64,12 +66,15 @@ export function buildCallbackModel(text: string, source = 'spec/callbacks.asynca
     eventTypes.push({ type, schemaName, ...(orderingField ? { orderingField } : {}), bestEffort: schema['x-best-effort'] === true, ...(refetch ? { refetch } : {}) });
   }
   if (!unknownEventSchema) throw new SpecError('/components/schemas/EventItem', 'unknown-event', `${source}: EventItem needs a branch for unknown event types`);
-  const hookTypes = (schemas.HookType?.anyOf ?? []).map((b: JsonSchema) => b.const).filter((c: unknown): c is string => typeof c === 'string');
+  const hookBranches: JsonSchema[] = (schemas.HookType?.anyOf ?? []).filter((b: JsonSchema) => typeof b.const === 'string');
+  const hookTypes = hookBranches.map((b) => b.const as string);
+  const assumedHookTypes = Object.fromEntries(hookBranches.filter((b) => typeof b['x-assumed'] === 'string').map((b) => [b.const as string, b['x-assumed'] as string]));
   return {
     source,
     schemas: Object.keys(schemas).sort().map((name) => ({ name, schema: schemas[name]! })),
     eventTypes: eventTypes.sort((a, b) => a.type.localeCompare(b.type)),
     hookTypes,
+    assumedHookTypes,
     unknownEventSchema,
     delivery: buildDeliveryRules(doc, source),
   };

@@ -78,7 +78,7 @@ export function emitCallbackTypes(model: CallbackModel): Map<string, string> {
       kind: StructureKind.TypeAlias as const,
       name: hookRequestTypeName(hook),
       isExported: true,
-      docs: [`A hook request of type \`${hook}\` (its data is not documented by the service: an open object).`],
+      docs: [schemaDocs({ description: `A hook request of type \`${hook}\` (its data is not documented by the service: an open object).`, ...(model.assumedHookTypes[hook] ? { 'x-assumed': `the name \`${hook}\` is ours: ${model.assumedHookTypes[hook]}` } : {}) })!],
       type: `HookBody & { hook: ${JSON.stringify(hook)} }`,
     })),
     {

@@ -67,7 +67,8 @@ export function emitPackageFiles(model: ApiModel, templates: PackageTemplates, r
   files.set('package.json', render('package.json.hbs', data));
   files.set('README.md', render('README.md.hbs', data));
   files.set('tsconfig.esm.json', templates['tsconfig.esm.json']!);
-  files.set('api.md', apiIndex(model));
+  // the entries' runtime exports, hand-written beside the templates (test/api-entries.test.ts keeps them complete)
+  files.set('api.md', `${apiIndex(model)}\n${templates['api-entries.md'] ?? ''}`);
   // The version the runtime names in its User-Agent: the package's own, never a runtime constant.
   files.set(`src/${SDK_VERSION_FILE}`, `${doNotEditHeader(model.source)}/** The package name and version, for the User-Agent header (from package.json). */\nexport const SDK_NAME = 'im-server-sdk';\nexport const SDK_VERSION = ${JSON.stringify(data.version)};\n`);
   files.set('CHANGELOG.md', release.changelog ?? FIRST_CHANGELOG);

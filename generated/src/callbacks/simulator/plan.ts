@@ -109,7 +109,7 @@ export function buildPlan(o: PlanOptions): DeliveryPlan {
     events.push({
       id,
       type,
-      ...(entity !== undefined ? { entity, version } : {}),
+      ...(entity !== undefined && version !== undefined ? { entity, version } : {}),
       created: n,
       queuedAtMs: 0,
       lost,
