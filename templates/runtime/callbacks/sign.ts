@@ -45,7 +45,8 @@ export type SignedCallbackHeaders = Record<string, string>;
 /**
  * Builds a signed request: the exact body to send (bytes stay bytes; a string or an object
  * becomes the string that was signed) and all headers of seed 2.3 (the signature headers as the
- * scheme writes them).
+ * scheme writes them). Default scheme `imSignatureV1`, ASSUMED (seed 001 §5 does not show the
+ * algorithm); `signature: standardWebhooksSignature` or your own scheme to sign as your receiver verifies.
  */
 export function signCallbackRequest(options: SignCallbackOptions & { body: Uint8Array }): {
   headers: SignedCallbackHeaders;
@@ -108,7 +109,7 @@ export function signCallbackRequestWith(options: SignCallbackOptions): { headers
   return isThenable(signatureHeaders) ? signatureHeaders.then(done) : done(signatureHeaders);
 }
 
-/** The headers (seed 2.3) that sign `body` — for tests and for users' own tests. */
+/** The headers (seed 2.3) that sign `body` — for tests and for users' own tests. Default scheme `imSignatureV1` (ASSUMED); `signature: standardWebhooksSignature` or your own switches it. */
 export function signCallback(options: SignCallbackOptions): SignedCallbackHeaders {
   return signCallbackRequest(options).headers;
 }

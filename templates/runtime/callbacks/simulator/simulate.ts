@@ -157,6 +157,14 @@ function rate(name: string, v: number | undefined, fallback: number): number {
   return n;
 }
 
+/**
+ * Drives the receiver at `url` the way seed 001 says the service delivers (verification, batches,
+ * retries, the breaker, duplicates, lost and truncated events, hooks) on a fast clock, then judges
+ * it once its state (`stateUrl` / `observe`) settles. Signs with `imSignatureV1` by default, an
+ * ASSUMED scheme (seed 001 §5 does not show the algorithm), and reads hook answers as
+ * `{"decision": …}` (ASSUMED): pass `signature` (e.g. `standardWebhooksSignature`) and `hookAnswer`
+ * as your receiver has them.
+ */
 export async function simulateDelivery(options: SimulateDeliveryOptions): Promise<SimulationReport> {
   const urls = typeof options.url === 'string' ? [options.url] : [...options.url];
   if (urls.length < 1 || urls.length > MAX_ADDRESSES) throw new RangeError(`simulateDelivery: url must name 1 to ${MAX_ADDRESSES} addresses (seed 001 §8)`);
