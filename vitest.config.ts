@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -14,6 +15,30 @@ const TRANSPORT_SUITE = [
   'templates/runtime/internal/transport/transport.test.ts',
 ];
 
+/**
+ * The callbacks suite again under the second ready signature scheme (issue 29): verify, the
+ * handlers and frameworks, the CLI, the simulator and the inbox receivers, with the kit's default
+ * scheme swapped for Standard Webhooks by test/helpers/signature-setup.ts (in this process) and
+ * IM_CALLBACK_SIGNATURE / IM_TEST_SIGNATURE (in the CLI and fixture processes). Tests of the
+ * default scheme's own wire format skip themselves there.
+ */
+const SIGNATURE_SUITE = [
+  'templates/runtime/callbacks/*.test.ts',
+  'templates/runtime/callbacks/simulator/simulate.test.ts',
+  'templates/runtime/callbacks/simulator/settle.test.ts',
+  'templates/runtime/callbacks/inbox/inbox.test.ts',
+  'test/callbacks-frameworks.test.ts',
+  'test/callbacks-inbox-simulated.test.ts',
+];
+/** No signature in them (URLs, ordering, header reading), or both schemes tested by name already (signature-option, signature-scheme). */
+const SIGNATURE_SUITE_SKIP = [
+  'templates/runtime/callbacks/url.test.ts',
+  'templates/runtime/callbacks/ordering.test.ts',
+  'templates/runtime/callbacks/headers.test.ts',
+  'templates/runtime/callbacks/signature-scheme.test.ts',
+  'templates/runtime/callbacks/signature-option.test.ts',
+];
+
 export default defineConfig({
   test: {
     // (include is per project: `extends` would add a project's include to a root one)
@@ -26,6 +51,16 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'default', include: ['test/**/*.test.ts', 'templates/runtime/**/*.test.ts'] } },
       { extends: true, test: { name: 'fetch-transport', include: TRANSPORT_SUITE, env: { IM_TEST_TRANSPORT: 'fetch' } } },
+      {
+        extends: true,
+        test: {
+          name: 'signature-standard-webhooks',
+          include: SIGNATURE_SUITE,
+          exclude: SIGNATURE_SUITE_SKIP,
+          setupFiles: ['test/helpers/signature-setup.ts'],
+          env: { IM_TEST_SIGNATURE: 'standard-webhooks', IM_CALLBACK_SIGNATURE: fileURLToPath(new URL('./test/helpers/suite-signature.ts', import.meta.url)) },
+        },
+      },
     ],
   },
 });

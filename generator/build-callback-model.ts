@@ -27,6 +27,8 @@ export interface CallbackModel {
   eventTypes: CallbackEventTypeModel[];
   /** Named hook types (the last, open branch of HookType is left out). */
   hookTypes: string[];
+  /** Hook type → why its name is assumed (its `x-assumed` in HookType), for the names the seed does not give. */
+  assumedHookTypes: Record<string, string>;
   /** Name of the schema every unnamed event type falls into. */
   unknownEventSchema: string;
   /** The delivery numbers (retry table, breaker, limits) the delivery simulator follows. */
@@ -106,11 +108,14 @@ export function buildCallbackModel(text: string, source = 'spec/callbacks.asynca
     hookNames.set(name, hook);
     hookTypes.push(hook);
   }
+  const assumedHookTypes: Record<string, string> = {};
+  for (const b of hookBranches) if (isMapping(b) && typeof b.const === 'string' && typeof b['x-assumed'] === 'string') assumedHookTypes[b.const] = b['x-assumed'];
   return {
     source,
     schemas: Object.keys(schemas).sort().map((name) => ({ name, schema: schemas[name]! })),
     eventTypes: eventTypes.sort((a, b) => a.type.localeCompare(b.type)),
     hookTypes,
+    assumedHookTypes,
     unknownEventSchema,
     delivery: buildDeliveryRules(doc, source),
   };

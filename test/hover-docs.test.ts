@@ -65,4 +65,26 @@ describe('hover docs', () => {
     }
     expect(wrong).toEqual([]);
   });
+
+  it('every callbacks entry that verifies or signs says its signature scheme is assumed, and how to switch (issue 29)', () => {
+    const uses: Array<[string, string]> = [
+      ['callbacks.js', 'verifyCallback('],
+      ['callbacks.js', 'verifyCallbackSync('],
+      ['callbacks.js', 'createCallbackHandler('],
+      ['callbacks.js', 'createNodeCallbackHandler('],
+      ['callbacks.js', 'signCallbackRequest('],
+      ['callbacks.js', 'signCallback('],
+      ['callbacks.js', 'simulateDelivery('],
+      ['callbacks-edge.js', 'verifyCallback('],
+      ['callbacks-edge.js', 'createCallbackHandler('],
+    ];
+    const missing: string[] = [];
+    for (const [entry, call] of uses) {
+      const name = call.slice(0, -1);
+      const source = `import { ${name} } from '../../generated/src/${entry}';\nvoid ${call}undefined as never);\n`;
+      const text = hoverText(source, `${call}undefined`);
+      if (!/ASSUMED/.test(text) || !/standardWebhooksSignature/.test(text) || !/`?signature`?/.test(text)) missing.push(`${entry} ${name}`);
+    }
+    expect(missing).toEqual([]);
+  });
 });

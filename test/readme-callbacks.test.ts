@@ -27,6 +27,30 @@ function callbackSnippets(): string[] {
   return [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
 }
 
+describe('README callbacks section', () => {
+  it('starts with what is assumed: the signature scheme, the hook answer, every hook type the spec marks x-assumed, and how to switch', async () => {
+    const readme = readFileSync(join(repoRoot, 'generated/README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Callbacks\n'));
+    const firstParagraph = section.split('\n\n')[1]!;
+    expect(firstParagraph).toMatch(/^\*\*What is assumed\.\*\*/);
+    const assumptions = section.slice(0, section.indexOf('```'));
+    for (const text of ['ASSUMES HMAC-SHA256', 'imSignatureV1', '`signature` option', 'standardWebhooksSignature', '--signature', 'assumedHookAnswer', '`hookAnswer`', '--hook-answer']) expect(assumptions).toContain(text);
+    const { parse } = await import('yaml');
+    const spec = parse(readFileSync(join(repoRoot, 'spec/callbacks.asyncapi.yaml'), 'utf8')) as unknown;
+    const assumedHooks: string[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(walk);
+      if (node === null || typeof node !== 'object') return;
+      const o = node as Record<string, unknown>;
+      if (typeof o.const === 'string' && /before_/.test(o.const) && typeof o['x-assumed'] === 'string') assumedHooks.push(o.const);
+      Object.values(o).forEach(walk);
+    };
+    walk(spec);
+    expect(assumedHooks.sort()).toEqual(['chatroom.message_before_send', 'friend.before_add', 'group.before_join']);
+    for (const hook of assumedHooks) expect(assumptions).toContain(`\`${hook}\``);
+  });
+});
+
 describe('README callbacks snippets', () => {
   it('there is one per framework recipe plus the main example and the edge one', () => {
     const snippets = callbackSnippets();

@@ -51,14 +51,14 @@ export type HookContext<H extends kit.HookCallbackRequest = CallbackHookRequest>
 /** A verified callback; `body` is a `CallbackRequestBody` (narrow with `body.kind`). */
 export type VerifiedCallback<R extends kit.CallbackRequestBase = CallbackRequestBody> =
   kit.VerifiedCallback<R>;
-/** Verifies a callback request (signature over the raw bytes, timestamp, optional nonce) and returns the parsed body as the generated `CallbackRequestBody`. Throws `CallbackVerificationError`. WebCrypto: async only. */
+/** Verifies a callback request (signature over the raw bytes, timestamp, optional nonce) and returns the parsed body as the generated `CallbackRequestBody`. Throws `CallbackVerificationError`. WebCrypto: async only. Default signature scheme `imSignatureV1`, ASSUMED (seed 001 §5 does not show the algorithm: the kit takes HMAC-SHA256 over `X-IM-Timestamp.X-IM-Nonce.raw body`); if the service signs otherwise, pass `signature: standardWebhooksSignature` or a scheme of your own. */
 export function verifyCallback<R extends kit.CallbackRequestBase = CallbackRequestBody>(
   options: kit.VerifyCallbackOptions,
 ): Promise<kit.VerifiedCallback<R>> {
   return kit.verifyCallback<R>(options);
 }
 
-/** A Web-standard receiver `(request: Request) => Promise<Response>`: verify, dedupe, `onEvent` per new event, hook decisions. */
+/** A Web-standard receiver `(request: Request) => Promise<Response>`: verify, dedupe, `onEvent` per new event, hook decisions. Default signature scheme `imSignatureV1`, ASSUMED (seed 001 §5 does not show the algorithm: the kit takes HMAC-SHA256 over `X-IM-Timestamp.X-IM-Nonce.raw body`); if the service signs otherwise, pass `signature: standardWebhooksSignature` or a scheme of your own. Hook decisions are answered as `{"decision": …}` by default, also ASSUMED (§4.3 does not show the answer shape): `hookAnswer` switches it. */
 export function createCallbackHandler<
   E extends kit.CallbackEvent = CallbackEventItem,
   H extends kit.HookCallbackRequest = CallbackHookRequest,

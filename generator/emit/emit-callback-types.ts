@@ -76,7 +76,7 @@ export function emitCallbackTypes(model: CallbackModel): Map<string, string> {
       kind: StructureKind.TypeAlias as const,
       name: hookRequestTypeName(hook),
       isExported: true,
-      docs: jsDocs(doc`A hook request of type \`${hook}\` (its data is not documented by the service: an open object).`),
+      docs: jsDocs(schemaDocs({ description: `A hook request of type \`${hook}\` (its data is not documented by the service: an open object).`, ...(model.assumedHookTypes[hook] ? { 'x-assumed': `the name \`${hook}\` is ours: ${model.assumedHookTypes[hook]}` } : {}) })!),
       type: `HookBody & { hook: ${stringLiteral(hook)} }`,
     })),
     {

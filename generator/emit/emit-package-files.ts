@@ -76,7 +76,8 @@ export function emitPackageFiles(model: ApiModel, templates: PackageTemplates, r
   files.set('package.json', renderTemplate('package.json.hbs', templates['package.json.hbs']!, data, 'json'));
   files.set('README.md', renderTemplate('README.md.hbs', templates['README.md.hbs']!, data, 'markdown'));
   files.set('tsconfig.esm.json', templates['tsconfig.esm.json']!);
-  files.set('api.md', apiIndex(model));
+  // the entries' runtime exports, hand-written beside the templates (test/api-entries.test.ts keeps them complete)
+  files.set('api.md', `${apiIndex(model)}\n${templates['api-entries.md'] ?? ''}`);
   // The version the runtime names in its User-Agent: the package's own, never a runtime constant.
   files.set(`src/${SDK_VERSION_FILE}`, `${doNotEditHeader(model.source)}${docComment('The package name and version, for the User-Agent header (from package.json).')}\nexport const SDK_NAME = 'im-server-sdk';\nexport const SDK_VERSION = ${stringLiteral(version)};\n`);
   files.set('CHANGELOG.md', release.changelog ?? FIRST_CHANGELOG);

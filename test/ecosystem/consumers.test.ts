@@ -225,6 +225,65 @@ describe('consumers of the packed tarball', () => {
     expect(out).toMatch(/the receiver stores the callbacks the fake sends after messages\.send/);
   }, 240_000);
 
+  it('issue 29: a durable-inbox app on node-redis 6 and on ioredis 6 (as the clients themselves) takes each event from POST to its worker at once', async () => {
+    // The app of the README ("Durable inbox and workers"): node-redis 6 (what `npm install redis`
+    // gives today) or ioredis 6, a blocking connection for the idle worker. The clients are the
+    // repository's pinned ones (redis6, ioredis), linked in: the install stays offline.
+    const app = `import { createServer } from 'node:http';
+import { createNodeCallbackHandler, RedisInbox, sampleCallbackBody, signCallbackRequest } from 'im-server-sdk/callbacks';
+const io = process.env.CLIENT === 'ioredis';
+let redis, blocking;
+if (io) {
+  const { Redis } = await import('ioredis');
+  redis = new Redis(process.env.REDIS_URL); blocking = redis.duplicate();
+} else {
+  const { createClient } = await import('redis');
+  redis = createClient({ url: process.env.REDIS_URL }); blocking = redis.duplicate();
+}
+redis.on('error', (e) => console.error('redis', e.message)); blocking.on('error', (e) => console.error('redis', e.message));
+if (!io) await Promise.all([redis.connect(), blocking.connect()]);
+const inbox = new RedisInbox({ client: redis, blockingClient: blocking, durability: 'off', prefix: '{' + process.env.CLIENT + '}:' });
+const handled = new Map();
+const stop = new AbortController();
+const workers = inbox.consume((event) => void handled.set(event.id, performance.now()), { signal: stop.signal, onError: (e) => console.error(e) });
+const server = createServer(createNodeCallbackHandler({ secrets: 'whsec_consumer_inbox', inbox }));
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const ms = [];
+for (let i = -1; i < 10; i++) {
+  await new Promise((r) => setTimeout(r, 150));
+  const body = sampleCallbackBody('event');
+  body.events[0].id = 'evt_' + i;
+  const signed = signCallbackRequest({ body, secret: 'whsec_consumer_inbox' });
+  const t0 = performance.now();
+  const res = await fetch('http://127.0.0.1:' + server.address().port + '/cb', { method: 'POST', headers: signed.headers, body: signed.body });
+  if (res.status !== 200) throw new Error('answered ' + res.status);
+  const until = Date.now() + 20000;
+  while (!handled.has('evt_' + i) && Date.now() < until) await new Promise((r) => setTimeout(r, 1));
+  if (i >= 0) ms.push(handled.has('evt_' + i) ? handled.get('evt_' + i) - t0 : Infinity);
+}
+stop.abort(); await workers; server.close();
+if (io) { redis.disconnect(); blocking.disconnect(); } else { await redis.quit(); await blocking.quit(); }
+console.log(JSON.stringify(ms));
+`;
+    const dir = consumer('inbox-consumer', { type: 'module' }, { 'app.mjs': app });
+    symlinkSync(join(repoRoot, 'node_modules/redis6'), join(dir, 'node_modules/redis'), 'dir');
+    symlinkSync(join(repoRoot, 'node_modules/ioredis'), join(dir, 'node_modules/ioredis'), 'dir');
+    const { startRedisServer } = await import('../fixtures/callbacks/redis-server.js');
+    const redis = await startRedisServer();
+    try {
+      for (const client of ['redis', 'ioredis']) {
+        const { stdout, stderr } = await run(process.execPath, ['app.mjs'], { cwd: dir, env: { ...process.env, CLIENT: client, REDIS_URL: redis.url }, timeout: 120_000 });
+        expect(stderr).toBe('');
+        const ms = JSON.parse(stdout) as number[];
+        console.log(`[inbox from the tarball] ${client}: POST → worker ${ms.map((m) => m.toFixed(1)).join(', ')} ms`);
+        // generous for a loaded machine: an event lost by the blocking read waits for the 30 s visibility timeout
+        expect(Math.max(...ms)).toBeLessThan(3000);
+      }
+    } finally {
+      await redis.stop();
+    }
+  }, 180_000);
+
   it('a TypeScript project type-checks under moduleResolution node16, bundler and node10 (CommonJS under node20)', async () => {
     const source = `import { ImClient, ApiError, NotFoundError, ValidationError, type UsersCreateParams, type ClientOptions } from 'im-server-sdk';
 import { ImCore, ImLeanCore, usersGet } from 'im-server-sdk/funcs';

@@ -9,6 +9,7 @@
  *   … --body sample.json            (send this JSON body as is instead of a sample)
  *   … --old-secret "$OLD"           (sign twice, as during a secret rotation)
  *   … --event-id evt_1 --repeat 3   (the same event three times, as the service's retries)
+ *   … --signature standard-webhooks (another signature scheme; default im-v1, an assumption)
  *   im-callbacks simulate --url … [--seed 7] [--json report.json]   (the service's delivery behaviour:
  *       retries, breaker, duplicates, reordering …; see simulator/cli.ts)
  *   im-callbacks --help | --version
@@ -21,7 +22,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { signCallbackRequest } from './sign.js';
+import { hookAnswerOption, partOptionsHelp, PartOptionError, signatureOption } from './cli-parts.js';
+import type { HookAnswerFormat } from './decisions.js';
+import { signCallbackRequestWith } from './sign.js';
+import type { CallbackSignatureScheme } from './signature-scheme.js';
 import { sampleCallbackBody } from './samples.js';
 import type { EventCallbackRequest } from './types.js';
 import { maskUrlQuery } from '../internal/redact.js';
@@ -34,7 +38,7 @@ const USAGE = `usage: im-callbacks send --url <url> [--secret <secret> | env IM_
                          [--kind event|hook|verify] [--type <event type>] [--events <n>]
                          [--event-id <id>] [--repeat <n>] [--hook <hook type>]
                          [--timeout-ms <n>] [--body <file.json>] [--old-secret <secret>]
-                         [--allow-remote]
+                         [--signature <scheme>] [--hook-answer <module>] [--allow-remote]
        im-callbacks simulate --url <url> [options]   (im-callbacks simulate --help)
        im-callbacks --help | --version`;
 
@@ -61,6 +65,7 @@ Options of send:
   --hook <type>        hook type (kind hook; default message.before_send)
   --timeout-ms <n>     timeout_ms of the hook request (default 3000)
   --body <file.json>   send this body as is instead of a sample (signed as read)
+${partOptionsHelp(23)}
   --allow-remote       allow a URL that is not loopback
   -h, --help           this text
   -v, --version        the version of im-callbacks (the im-server-sdk package)
@@ -129,12 +134,22 @@ async function send(argv: string[]): Promise<number> {
         body: { type: 'string' },
         'event-id': { type: 'string' },
         repeat: { type: 'string', default: '1' },
+        signature: { type: 'string' },
+        'hook-answer': { type: 'string' },
         'allow-remote': { type: 'boolean', default: false },
       },
       strict: true,
     }));
   } catch (err) {
     usage(err instanceof Error ? err.message : String(err));
+  }
+  let scheme: CallbackSignatureScheme;
+  let hookAnswer: HookAnswerFormat;
+  try {
+    [scheme, hookAnswer] = await Promise.all([signatureOption(values.signature), hookAnswerOption(values['hook-answer'])]);
+  } catch (err) {
+    if (err instanceof PartOptionError) usage(err.message);
+    throw err;
   }
   if (!values.url) usage('--url is required');
   let url: URL;
@@ -174,11 +189,15 @@ async function send(argv: string[]): Promise<number> {
   }
   const oldSecret = values['old-secret'] ?? process.env.IM_CALLBACK_OLD_SECRET;
   const secrets = oldSecret ? [secret, oldSecret] : [secret];
+  for (const [i, s] of secrets.entries()) {
+    const problem = scheme.checkSecret?.(s);
+    if (problem !== undefined) usage(`${i === 0 ? 'the secret' : 'the old secret'} does not suit the signature scheme ${scheme.name}: ${problem}`);
+  }
   let allOk = true;
   for (let send = 1; send <= repeat; send++) {
     // A resend is what the service's retry is: same events, fresh request id, nonce and signature.
     const thisBody = typeof body === 'object' ? resend(body, send) : body;
-    allOk = (await sendOnce(url, thisBody, secrets, kind, values)) && allOk;
+    allOk = (await sendOnce(url, thisBody, secrets, kind, values, scheme, hookAnswer)) && allOk;
   }
   return allOk ? 0 : 1;
 }
@@ -201,12 +220,14 @@ async function sendOnce(
   secrets: string[],
   kind: 'event' | 'hook' | 'verify',
   values: { type?: string | undefined; hook?: string | undefined },
+  scheme: CallbackSignatureScheme,
+  hookAnswer: HookAnswerFormat,
 ): Promise<boolean> {
-  const signed = signCallbackRequest({ body, secrets, kind });
+  const signed = await signCallbackRequestWith({ body, secrets, kind, signature: scheme });
   const started = performance.now();
   let res: Response;
   try {
-    res = await fetch(url, { method: 'POST', headers: signed.headers, body: signed.body, redirect: 'manual', signal: AbortSignal.timeout(15_000) });
+    res = await fetch(url, { method: 'POST', headers: signed.headers, body: typeof signed.body === 'string' ? signed.body : new Uint8Array(signed.body), redirect: 'manual', signal: AbortSignal.timeout(15_000) });
   } catch (err) {
     // an error may quote the URL: its query (a token, seed 001 §5) is masked as the service masks it
     const why = (err instanceof Error ? err.message : String(err)).split(url.href).join(maskUrlQuery(url.href));
@@ -218,7 +239,7 @@ async function sendOnce(
   const ids = typeof body === 'object' && Array.isArray((body as { events?: unknown }).events)
     ? ` event_ids=${(body as EventCallbackRequest).events.map((e) => e.id).join(',')}`
     : '';
-  console.log(`POST ${maskUrlQuery(url.href)} kind=${kind}${kind === 'event' ? ` type=${values.type}` : kind === 'hook' ? ` hook=${values.hook}` : ''} request_id=${signed.headers['X-IM-Request-Id']}${ids}`);
+  console.log(`POST ${maskUrlQuery(url.href)} kind=${kind}${kind === 'event' ? ` type=${values.type}` : kind === 'hook' ? ` hook=${values.hook}` : ''} request_id=${signed.headers['X-IM-Request-Id']}${ids} signature=${scheme.name}`);
   console.log(`→ ${res.status} ${res.statusText} in ${ms} ms`);
   if (text) console.log(text.length > 2000 ? `${text.slice(0, 2000)}…` : text);
 
@@ -236,10 +257,9 @@ async function sendOnce(
   }
   if (ok && kind === 'hook') {
     try {
-      const decision = (JSON.parse(text) as { decision?: unknown }).decision;
-      if (decision !== 'allow' && decision !== 'reject' && decision !== 'rewrite') {
-        console.log('answer has no decision allow/reject/rewrite (assumed answer shape)');
-      }
+      const decision = hookAnswer.decode(JSON.parse(text));
+      if (decision) console.log(`decision: ${decision.decision}`);
+      else console.log(`answer carries no decision in the ${hookAnswer.name} format (the default format is an assumption: see --hook-answer)`);
     } catch {
       console.log('answer is not valid JSON: the service would treat it as a failure');
       ok = false;

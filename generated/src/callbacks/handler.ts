@@ -30,8 +30,8 @@
  */
 import { concatBytes } from '../internal/bytes.js';
 import { CallbackVerificationError, errorText } from './errors.js';
-import { allow, hookAnswerBody, isHookDecision, MAX_HOOK_ANSWER_BYTES, reject } from './decisions.js';
-import type { HookDecision } from './decisions.js';
+import { allow, assumedHookAnswer, checkHookAnswerFormat, isHookDecision, MAX_HOOK_ANSWER_BYTES, reject } from './decisions.js';
+import type { HookAnswerFormat, HookDecision } from './decisions.js';
 import { DEFAULT_STORE_BUDGET_MS, withStoreBudget } from '../stores/store-budget.js';
 import { DEFAULT_DEDUPE_TTL_MS, MemoryDedupeStore } from '../stores/dedupe-store.js';
 import type { DedupeStore, NonceStore } from '../stores/dedupe-store.js';
@@ -44,8 +44,8 @@ import type {
   HookCallbackRequest,
   VerifyCallbackRequest,
 } from './types.js';
-import type { SignatureMatcher } from './signature-scheme.js';
-import { claimNonce, normaliseSecrets, verifySignedWith } from './verify-core.js';
+import type { CallbackSignatureScheme } from './signature-scheme.js';
+import { checkScheme, claimNonce, normaliseSecrets, verifySignedWith } from './verify-core.js';
 import type { VerifiedCallback } from './verify-core.js';
 
 /** 1 MB: the largest event request the service sends (seed 4.2 / 8). */
@@ -77,6 +77,18 @@ export interface CallbackHandlerOptions<
 > {
   /** Signing secret(s) of the address; two during a rotation. */
   secrets: string | readonly string[];
+  /**
+   * How requests are signed. Default `imSignatureV1`: HMAC-SHA256 over `timestamp.nonce.body` in
+   * X-IM-Signature, ASSUMED (seed 001 §5 does not show the algorithm). If the service signs
+   * otherwise, pass `standardWebhooksSignature` or your own `{ name, headers, sign, verify }`.
+   */
+  signature?: CallbackSignatureScheme;
+  /**
+   * How hook decisions are written in the answer. Default `assumedHookAnswer`:
+   * `{"decision":"allow" | "reject" | "rewrite", …}`, ASSUMED (seed 001 §4.3 does not show the
+   * answer shape); pass your own `{ name, encode, decode }` to switch.
+   */
+  hookAnswer?: HookAnswerFormat;
   /** Called once per new event (after dedupe); awaited before the 2xx. Throw to get a redelivery. */
   onEvent?: (event: E, context: EventContext<E>) => unknown;
   /**
@@ -171,14 +183,23 @@ export const defaultLogger: CallbackLogger = {};
 export type CallbackHandlerWithInternals = CallbackHandler & { [HANDLER_INTERNALS]: HandlerInternals };
 
 /**
- * The handler over a given HMAC (`match`): node:crypto in `node.ts`'s `createCallbackHandler`,
- * WebCrypto in the edge entry's. This module uses no Node built-in, so both can build on it.
+ * The handler over the entry's default scheme (node:crypto in `node.ts`'s `createCallbackHandler`,
+ * WebCrypto in the edge entry's), or `options.signature`. This module uses no Node built-in, so
+ * both can build on it.
  */
 export function createCallbackHandlerWith<
   E extends CallbackEvent = CallbackEvent,
   H extends HookCallbackRequest = HookCallbackRequest,
->(match: SignatureMatcher, options: CallbackHandlerOptions<E, H>): CallbackHandlerWithInternals {
+>(defaultScheme: CallbackSignatureScheme, options: CallbackHandlerOptions<E, H>): CallbackHandlerWithInternals {
   const secrets = normaliseSecrets(options.secrets); // fail at start-up, not on the first request
+  if (options.signature !== undefined) checkScheme(options.signature);
+  const scheme = options.signature ?? defaultScheme;
+  secrets.forEach((secret, i) => {
+    const problem = scheme.checkSecret?.(secret);
+    if (problem !== undefined) throw new TypeError(`secrets[${i}] does not suit the signature scheme ${scheme.name}: ${problem}`);
+  });
+  if (options.hookAnswer !== undefined) checkHookAnswerFormat(options.hookAnswer);
+  const answerFormat = options.hookAnswer ?? assumedHookAnswer;
   const logger = options.logger ?? defaultLogger;
   // the inbox deduplicates by itself: a default store only where onEvent's direct path needs one
   const givenStore = options.inbox === undefined ? (options.dedupeStore ?? new MemoryDedupeStore()) : undefined;
@@ -216,7 +237,8 @@ export function createCallbackHandlerWith<
   const defaultDecision: HookDecision =
     fallback === 'allow' ? allow() : fallback === 'reject' ? reject() : fallback;
   if (!isHookDecision(defaultDecision)) throw new TypeError('hookDefaultDecision must be allow(), reject(…) or rewrite(…)');
-  const defaultAnswer = JSON.stringify(hookAnswerBody(defaultDecision)); // throws now if unserialisable
+  const defaultAnswer = JSON.stringify(answerFormat.encode(defaultDecision)); // throws now if unserialisable
+  if (typeof defaultAnswer !== 'string') throw new TypeError(`hookAnswer ${answerFormat.name} encodes the default decision to nothing JSON can write`);
   if (utf8Length(defaultAnswer) > MAX_HOOK_ANSWER_BYTES) {
     throw new TypeError('hookDefaultDecision serialises to more than 64 KB');
   }
@@ -241,7 +263,7 @@ export function createCallbackHandlerWith<
         ...(options.toleranceSeconds !== undefined ? { toleranceSeconds: options.toleranceSeconds } : {}),
         ...(endpointId !== undefined ? { endpointId } : {}),
         now: clock,
-      }, match);
+      }, scheme);
       // A hook must be answered within timeout_ms of its ARRIVAL: the nonce store's budget ends there too.
       if (verified.kind === 'hook') hookDeadline = startedAt + hookTimeoutMsOf((verified.body as { timeout_ms?: unknown }).timeout_ms) - safetyMs;
       const nonceStore = nonceStoreFor(verified.kind);
@@ -259,7 +281,7 @@ export function createCallbackHandlerWith<
         logger.error?.('nonce store failed or was too slow; answering the hook with the default decision', { error: errorText(err) });
         return { status: 200, headers: { ...JSON_TYPE, 'x-im-hook-fallback': 'store_unavailable' }, body: defaultAnswer };
       }
-      logger.error?.('callback verification failed unexpectedly (nonce store?)', { error: errorText(err) });
+      logger.error?.('callback verification failed unexpectedly (the nonce store, or a custom signature scheme?)', { error: errorText(err) });
       return json(503, { error: 'unavailable' });
     }
     for (const d of verified.disagreements) {
@@ -396,7 +418,7 @@ export function createCallbackHandlerWith<
       if (decision === defaultDecision) return { status: 200, headers: { ...JSON_TYPE, ...extra }, body: defaultAnswer };
       let text: string;
       try {
-        text = JSON.stringify(hookAnswerBody(decision));
+        text = JSON.stringify(answerFormat.encode(decision));
       } catch (err) {
         logger.error?.('hook decision is not serialisable to JSON; answering the default decision', {
           ...fields,

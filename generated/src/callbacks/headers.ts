@@ -150,3 +150,41 @@ export function readCallbackHeaders(headers: HeadersLike | null | undefined): Ca
   for (let i = 0; i < keys.length; i++) add(out, keys[i], record[keys[i]!]);
   return out;
 }
+
+/** Every header by lower-cased name (a repeated one joined with ", "), for names other than the X-IM-* ones. */
+function allHeaders(headers: HeadersLike | null | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  const put = (key: unknown, value: unknown): void => {
+    const parts: string[] = [];
+    pushValue(parts, value);
+    if (parts.length === 0) return;
+    const name = String(key).toLowerCase();
+    out.set(name, joined(out.get(name), parts.join(', ')));
+  };
+  if (headers == null || typeof headers !== 'object') return out;
+  if (typeof Headers !== 'undefined' && headers instanceof Headers) {
+    headers.forEach((value, key) => put(key, value));
+    return out;
+  }
+  const h = headers as { get?: unknown; entries?: unknown };
+  if (typeof h.get === 'function' && typeof h.entries === 'function') {
+    for (const entry of (h.entries as () => Iterable<[unknown, unknown]>).call(headers)) put(entry[0], entry[1]);
+    return out;
+  }
+  for (const [key, value] of Object.entries(headers as Record<string, unknown>)) put(key, value);
+  return out;
+}
+
+/**
+ * A signature scheme's view of the request headers: `header(name)`, any case. The X-IM-* headers
+ * come from `known` (read once, in one pass); any other name from one more pass, made on first use.
+ */
+export function headerReader(headers: HeadersLike | null | undefined, known: CallbackHeaders): (name: string) => string | undefined {
+  let others: Map<string, string> | undefined;
+  return (name) => {
+    const field = knownFieldOf(name);
+    if (field !== undefined) return known[field];
+    others ??= allHeaders(headers);
+    return others.get(name.toLowerCase());
+  };
+}

@@ -16,7 +16,7 @@ import {
   HANDLER_INTERNALS,
 } from './handler.js';
 import type { CallbackCoreResult, CallbackHandler, CallbackHandlerOptions, CallbackHandlerWithInternals, HandlerInternals } from './handler.js';
-import { matchSignature } from './signature-node.js';
+import { imSignatureV1 } from './signature-node.js';
 import type { CallbackEvent, CallbackLogger, HookCallbackRequest } from './types.js';
 
 export interface NodeHandlerOptions {
@@ -131,15 +131,17 @@ export function callbackBodyDeadline(options: NodeHandlerOptions = {}): (req: No
 /**
  * A Web-standard receiver, `(request: Request) => Promise<Response>`, verifying with node:crypto
  * (see `handler.ts` for what it answers). The edge entry has the same function over WebCrypto.
+ * Default scheme `imSignatureV1` (ASSUMED: seed 001 §5 does not show the algorithm);
+ * `signature: standardWebhooksSignature` or your own scheme to switch.
  */
 export function createCallbackHandler<
   E extends CallbackEvent = CallbackEvent,
   H extends HookCallbackRequest = HookCallbackRequest,
 >(options: CallbackHandlerOptions<E, H>): CallbackHandlerWithInternals {
-  return createCallbackHandlerWith(matchSignature, options);
+  return createCallbackHandlerWith(imSignatureV1, options);
 }
 
-/** `toNodeHandler(createCallbackHandler(options))`. */
+/** `toNodeHandler(createCallbackHandler(options))`: node:http, Express, Koa, NestJS. Default scheme `imSignatureV1` (ASSUMED); `signature` switches it. */
 export function createNodeCallbackHandler<
   E extends CallbackEvent = CallbackEvent,
   H extends HookCallbackRequest = HookCallbackRequest,

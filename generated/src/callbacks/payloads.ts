@@ -495,13 +495,25 @@ export const knownHookTypes: ReadonlySet<string> = new Set([
 ]);
 /** A hook request of type `message.before_send` (its data is not documented by the service: an open object). */
 export type MessageBeforeSendHookRequest = HookBody & { hook: 'message.before_send' };
-/** A hook request of type `chatroom.message_before_send` (its data is not documented by the service: an open object). */
+/**
+ * A hook request of type `chatroom.message_before_send` (its data is not documented by the service: an open object).
+ *
+ * Assumed: the name `chatroom.message_before_send` is ours: Section 4.3: 'Identifiers of hook types other than message.before_send: not shown.' Named by analogy with message.before_send and the chatroom.message_* event types.
+ */
 export type ChatroomMessageBeforeSendHookRequest = HookBody & {
   hook: 'chatroom.message_before_send';
 };
-/** A hook request of type `friend.before_add` (its data is not documented by the service: an open object). */
+/**
+ * A hook request of type `friend.before_add` (its data is not documented by the service: an open object).
+ *
+ * Assumed: the name `friend.before_add` is ours: Section 4.3: 'Identifiers of hook types other than message.before_send: not shown.' Named by analogy with message.before_send.
+ */
 export type FriendBeforeAddHookRequest = HookBody & { hook: 'friend.before_add' };
-/** A hook request of type `group.before_join` (its data is not documented by the service: an open object). */
+/**
+ * A hook request of type `group.before_join` (its data is not documented by the service: an open object).
+ *
+ * Assumed: the name `group.before_join` is ours: Section 4.3: 'Identifiers of hook types other than message.before_send: not shown.' Named by analogy with message.before_send.
+ */
 export type GroupBeforeJoinHookRequest = HookBody & { hook: 'group.before_join' };
 /** Every hook request of a type the callbacks spec names, discriminated by `hook`. */
 export type KnownHookRequest =

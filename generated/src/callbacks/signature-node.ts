@@ -1,9 +1,14 @@
 // Copied by im-openapi from templates/runtime/callbacks/signature-node.ts. Do not edit here: edit the template and run `npm run generate`.
-/** The v1 HMAC (see `signature-scheme.ts`) with node:crypto: synchronous and the fastest on Node. */
+/**
+ * The two ready signature schemes with node:crypto: synchronous (so `verifyCallbackSync` and
+ * `signCallbackRequest` can use them) and the fastest on Node. `imSignatureV1` is the default.
+ */
 import { createHmac, createSecretKey } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
+import { createImSignatureV1 } from './im-signature.js';
 import { binarySignatureEquals, firstMatch } from './signature-scheme.js';
-import type { SignatureMatcher } from './signature-scheme.js';
+import type { CallbackSignatureScheme, SignatureMatcher } from './signature-scheme.js';
+import { createStandardWebhooksSignature } from './standard-webhooks.js';
 
 /**
  * Key objects by secret, made once per secret: a string key is re-encoded and copied into a new
@@ -43,3 +48,18 @@ export const matchSignature = ((secrets, timestamp, nonce, body, candidates) =>
     candidates,
     binarySignatureEquals,
   )) satisfies SignatureMatcher;
+
+/**
+ * The default scheme, ASSUMED (seed 001 §5: "The signature algorithm … not shown"): X-IM-Signature
+ * `v1=` + hex HMAC-SHA256 of `X-IM-Timestamp.X-IM-Nonce.raw body`, keyed by the secret's UTF-8
+ * bytes. If the service signs otherwise, pass another scheme as `signature`.
+ */
+export const imSignatureV1: CallbackSignatureScheme = createImSignatureV1({ match: matchSignature, compute: computeSignature });
+
+/**
+ * The Standard Webhooks scheme (webhook-id / webhook-timestamp / webhook-signature `v1,<base64>`
+ * over `id.timestamp.body`, key = the base64 after `whsec_`), for `signature: standardWebhooksSignature`.
+ */
+export const standardWebhooksSignature: CallbackSignatureScheme = createStandardWebhooksSignature({
+  hmac: (key, prefix, body) => createHmac('sha256', key.bytes).update(prefix, 'utf8').update(body).digest(),
+});

@@ -1,15 +1,16 @@
 // Copied by im-openapi from templates/runtime/callbacks/verify-core.ts. Do not edit here: edit the template and run `npm run generate`.
 /**
- * Callback verification, platform-neutral (no Node built-in, no `Buffer`): the HMAC comes in as a
- * `SignatureMatcher`. `verify.ts` binds it to node:crypto (also synchronously), `edge.ts` to
- * WebCrypto.
+ * Callback verification, platform-neutral (no Node built-in, no `Buffer`): the signature check is
+ * the `CallbackSignatureScheme` given as `signature` (default: the entry's `imSignatureV1`, bound
+ * to node:crypto in `verify.ts`, to WebCrypto in `edge.ts`); this module adds what every scheme
+ * shares: the raw-body rule, the timestamp tolerance, the body parse (never before the signature
+ * holds), the address check and the replay check.
  */
-import { CallbackVerificationError } from './errors.js';
-import type { CallbackVerificationReason } from './errors.js';
-import { CALLBACK_HEADER_NAMES, readCallbackHeaders } from './headers.js';
+import { refuse as fail } from './errors.js';
+import { CALLBACK_HEADER_NAMES, headerReader, readCallbackHeaders } from './headers.js';
 import type { CallbackHeaderField, CallbackHeaders } from './headers.js';
-import { parseSignatureHeader } from './signature-scheme.js';
-import type { SignatureMatcher } from './signature-scheme.js';
+import { isThenable } from './signature-scheme.js';
+import type { CallbackSignatureScheme, SignatureCheck } from './signature-scheme.js';
 import type { NonceStore } from '../stores/dedupe-store.js';
 import type {
   CallbackRequest,
@@ -27,11 +28,17 @@ export interface VerifyCallbackOptions {
   rawBody: RawBody;
   /** The address's signing secret, or several during a rotation (any one may match). */
   secrets: string | readonly string[];
+  /**
+   * How requests are signed. Default `imSignatureV1`: HMAC-SHA256 over `timestamp.nonce.body` in
+   * X-IM-Signature, ASSUMED (seed 001 §5 does not show the algorithm); `standardWebhooksSignature`
+   * ships too, or pass your own `{ name, headers, sign, verify }`.
+   */
+  signature?: CallbackSignatureScheme;
   /** Largest allowed distance between X-IM-Timestamp and `now`, both directions. Default 300. */
   toleranceSeconds?: number;
   /** The receiver's clock in milliseconds since the epoch (default `Date.now()`). */
   now?: number | Date | (() => number);
-  /** Optional replay protection: refuses a nonce already claimed within the tolerance window. */
+  /** Optional replay protection: refuses a request whose nonce (the scheme's replay key) was claimed within the tolerance window. */
   nonceStore?: NonceStore;
   /**
    * The address id(s) this receiver serves (`X-IM-Endpoint-Id`, body `endpoint_id`, the body
@@ -62,33 +69,12 @@ export interface VerifiedCallback<R extends CallbackRequestBase = CallbackReques
   endpointId: string | undefined;
   /** Hook type (kind = hook): body `hook`, else X-IM-Hook. */
   hook?: string;
+  /** The request's replay key: X-IM-Nonce with the default scheme, `webhook-id.webhook-timestamp` with Standard Webhooks (compared ignoring case). */
   nonce: string;
   /** Index in `secrets` of the secret that matched (useful to finish a rotation). */
   secretIndex: number;
   /** Headers whose value differs from the body's; the body value was used. */
   disagreements: HeaderDisagreement[];
-}
-
-/** 1 to 15 decimal digits (whole seconds; 15 digits stay exact in a double). A loop: a regex test cost more. */
-function isTimestamp(text: string): boolean {
-  if (text.length < 1 || text.length > 15) return false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return false;
-  }
-  return true;
-}
-
-/** Exactly 32 hexadecimal digits, either case. */
-function isNonce(text: string): boolean {
-  if (text.length !== 32) return false;
-  for (let i = 0; i < 32; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x30 && c <= 0x39) continue;
-    const lower = c | 0x20; // A-F → a-f (only they and a-f land there)
-    if (lower < 0x61 || lower > 0x66) return false;
-  }
-  return true;
 }
 
 /** Framework-neutral: the README has a recipe per framework (Express, Fastify, Koa, Hono, Next.js, NestJS). */
@@ -98,9 +84,6 @@ export const RAW_HINT =
   'has already replaced them; with fetch-style requests (Hono, Next.js route handlers, Workers) use new Uint8Array(await request.arrayBuffer()). ' +
   'See "Callbacks" in the README for the recipe of each framework.';
 
-function fail(reason: CallbackVerificationReason, message: string, hint: string): never {
-  throw new CallbackVerificationError(reason, message, hint);
-}
 
 /** Turns the accepted rawBody forms into bytes; refuses anything that is not raw. */
 export function toRawBytes(rawBody: unknown): { bytes: Uint8Array; wasString: boolean } {
@@ -149,84 +132,56 @@ function nowMs(now: VerifyCallbackOptions['now']): number {
   return now;
 }
 
-function required(given: string | undefined, field: CallbackHeaderField): string {
-  const value = given?.trim();
-  if (!value) {
-    fail(
-      'missing_header',
-      `Header ${CALLBACK_HEADER_NAMES[field]} is missing`,
-      'Every callback carries X-IM-Signature, X-IM-Timestamp and X-IM-Nonce; a proxy may have dropped it, or the request did not come from the service.',
-    );
-  }
-  return value;
-}
-
-/** What the checks before the signature found; carried into the checks after it. */
-interface Prechecked {
+/** What every scheme's check needs, read once: headers, raw bytes, secrets, tolerance. */
+interface Prepared {
   headers: CallbackHeaders;
+  header: (name: string) => string | undefined;
   bytes: Uint8Array;
   wasString: boolean;
   secrets: string[];
   tolerance: number;
-  timestampHeader: string;
-  nonce: string;
-  candidates: Uint8Array[];
+  scheme: CallbackSignatureScheme;
 }
 
-/** Headers well-formed, secrets configured, body raw: everything before the HMAC. */
-function precheck(options: VerifyCallbackOptions): Prechecked {
+function prepare(options: VerifyCallbackOptions, defaultScheme: CallbackSignatureScheme): Prepared {
   const headers = readCallbackHeaders(options.headers);
   const { bytes, wasString } = toRawBytes(options.rawBody); // a Buffer/Uint8Array (what servers hand over) as is, not copied
   const secrets = normaliseSecrets(options.secrets);
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (!(tolerance >= 0)) throw new TypeError('toleranceSeconds must be a number >= 0');
-
-  const signatureHeader = required(headers.signature, 'signature');
-  const timestampHeader = required(headers.timestamp, 'timestamp');
-  const nonce = required(headers.nonce, 'nonce');
-
-  const parsed = parseSignatureHeader(signatureHeader);
-  if (!parsed.ok) {
-    fail(
-      'malformed_signature',
-      `X-IM-Signature is malformed: ${parsed.problem}`,
-      'The header is "v1=" and 64 hexadecimal characters, two such values separated by a comma during a secret rotation.',
-    );
-  }
-  if (!isTimestamp(timestampHeader)) {
-    fail(
-      'malformed_timestamp',
-      'X-IM-Timestamp is not a decimal Unix time in seconds',
-      'The header carries whole seconds since the epoch (e.g. 1767225600), not milliseconds or a date.',
-    );
-  }
-  if (!isNonce(nonce)) {
-    fail(
-      'malformed_nonce',
-      'X-IM-Nonce is not 32 hexadecimal characters',
-      'The service sends a fresh 32-hex-character nonce on every send; the request did not come from it or was altered.',
-    );
-  }
-  return { headers, bytes, wasString, secrets, tolerance, timestampHeader, nonce, candidates: parsed.candidates };
+  const scheme = options.signature ?? defaultScheme;
+  if (options.signature !== undefined) checkScheme(options.signature);
+  return { headers, header: headerReader(options.headers, headers), bytes, wasString, secrets, tolerance, scheme };
 }
 
-/** Signature matched? Then the timestamp tolerance. Returns the timestamp and skew. */
-function checkSignatureAndTime(pre: Prechecked, secretIndex: number, now: VerifyCallbackOptions['now']): { timestamp: number; skewSeconds: number } {
+/** A `signature` option that is not a scheme is refused, naming what it lacks. */
+export function checkScheme(scheme: unknown): asserts scheme is CallbackSignatureScheme {
+  const s = scheme as Partial<CallbackSignatureScheme> | null;
+  if (s === null || typeof s !== 'object' || typeof s.sign !== 'function' || typeof s.verify !== 'function' || typeof s.name !== 'string') {
+    throw new TypeError('signature must be a signature scheme { name, headers, sign(input), verify(input) }: imSignatureV1 (the default), standardWebhooksSignature, or your own');
+  }
+}
+
+/** The scheme's answer, checked (a custom scheme's too): the matched secret, then the timestamp tolerance. */
+function checkSignatureAndTime(pre: Prepared, check: SignatureCheck, now: VerifyCallbackOptions['now']): { timestamp: number; skewSeconds: number } {
+  const { secretIndex, timestamp, replayKey } = check ?? ({} as SignatureCheck);
+  if (!(Number.isInteger(secretIndex) && secretIndex >= -1 && secretIndex < pre.secrets.length) || !Number.isFinite(timestamp) || typeof replayKey !== 'string' || replayKey === '') {
+    throw new TypeError(`signature scheme ${pre.scheme.name} answered verify() with no { secretIndex (-1 to ${pre.secrets.length - 1}), timestamp (Unix seconds), replayKey (non-empty) }`);
+  }
   if (secretIndex < 0) {
     fail(
       'signature_mismatch',
-      'No X-IM-Signature value matches the configured secret(s)',
+      `No signature matches the configured secret(s) (scheme ${pre.scheme.name})`,
       pre.wasString
         ? `rawBody was a string: did you pass a parsed/re-serialised body? Even one changed byte (whitespace, key order, escaping) breaks the signature. ${RAW_HINT}`
-        : 'Check that the secret is the one of this address (during a rotation configure both), and that nothing between the service and this code changed the body bytes. Did you pass a parsed/re-serialised body?',
+        : `Check that the secret is the one of this address (during a rotation configure both), that the service signs with this scheme (${pre.scheme.name}; the default is an assumption: see the \`signature\` option), and that nothing between the service and this code changed the body bytes. Did you pass a parsed/re-serialised body?`,
     );
   }
-  const timestamp = Number(pre.timestampHeader);
   const skewSeconds = nowMs(now) / 1000 - timestamp;
   if (!(Math.abs(skewSeconds) <= pre.tolerance)) {
     fail(
       'timestamp_out_of_tolerance',
-      `X-IM-Timestamp is ${Math.round(Math.abs(skewSeconds))} s ${skewSeconds >= 0 ? 'in the past' : 'in the future'}, beyond the tolerance of ${pre.tolerance} s`,
+      `The signed timestamp is ${Math.round(Math.abs(skewSeconds))} s ${skewSeconds >= 0 ? 'in the past' : 'in the future'}, beyond the tolerance of ${pre.tolerance} s`,
       "Synchronise this server's clock (NTP), or this is a replayed request. Raise toleranceSeconds only if the clock cannot be fixed.",
     );
   }
@@ -234,67 +189,73 @@ function checkSignatureAndTime(pre: Prechecked, secretIndex: number, now: Verify
 }
 
 /**
- * Verifies a callback request (seed 001 section 5 and the scheme in `signature-scheme.ts`) and
- * returns the parsed body. Order: headers well-formed → signature (constant time, over the raw
- * bytes) → timestamp tolerance → body parsed (never before the signature holds, whatever the
+ * Verifies a callback request (seed 001 section 5, with the scheme of `options.signature`) and
+ * returns the parsed body. Order: the scheme reads and checks its headers (constant time, over the
+ * raw bytes) → timestamp tolerance → body parsed (never before the signature holds, whatever the
  * bytes hold) → endpoint id → nonce replay. Throws `CallbackVerificationError`.
- * `match` computes the HMAC (node:crypto or WebCrypto).
  */
 export async function verifyCallbackWith<R extends CallbackRequestBase = CallbackRequest>(
   options: VerifyCallbackOptions,
-  match: SignatureMatcher,
+  defaultScheme: CallbackSignatureScheme,
 ): Promise<VerifiedCallback<R>> {
-  const verified = await verifySignedWith<R>(options, match);
+  const verified = await verifySignedWith<R>(options, defaultScheme);
   if (options.nonceStore) await claimNonce(options.nonceStore, verified.nonce, options.toleranceSeconds);
   return verified;
 }
 
-/** Every check of `verifyCallbackWith` but the nonce store's (the handler claims the nonce within its own budget). */
-export async function verifySignedWith<R extends CallbackRequestBase = CallbackRequest>(
+/**
+ * Every check of `verifyCallbackWith` but the nonce store's (the handler claims the nonce within
+ * its own budget): synchronous when the scheme answers synchronously (node:crypto), else a promise.
+ */
+export function verifySignedWith<R extends CallbackRequestBase = CallbackRequest>(
   options: VerifyCallbackOptions,
-  match: SignatureMatcher,
-): Promise<VerifiedCallback<R>> {
-  const pre = precheck(options);
-  const matched = match(pre.secrets, pre.timestampHeader, pre.nonce, pre.bytes, pre.candidates);
-  // node:crypto answers synchronously: no await (a microtask turn) for a plain number.
-  const secretIndex = typeof matched === 'number' ? matched : await matched;
-  const { timestamp, skewSeconds } = checkSignatureAndTime(pre, secretIndex, options.now);
-  return finish<R>(pre, secretIndex, timestamp, skewSeconds, options.endpointId);
+  defaultScheme: CallbackSignatureScheme,
+): VerifiedCallback<R> | Promise<VerifiedCallback<R>> {
+  const pre = prepare(options, defaultScheme);
+  const checked = pre.scheme.verify({ body: pre.bytes, secrets: pre.secrets, header: pre.header });
+  const after = (check: SignatureCheck): VerifiedCallback<R> => {
+    const { timestamp, skewSeconds } = checkSignatureAndTime(pre, check, options.now);
+    return finish<R>(pre, check, timestamp, skewSeconds, options.endpointId);
+  };
+  return isThenable(checked) ? checked.then(after) : after(checked);
 }
 
-/** Claims a verified request's nonce for twice the tolerance window; a nonce seen before is refused (`replayed_nonce`). */
+/** Claims a verified request's replay key for twice the tolerance window; one seen before is refused (`replayed_nonce`). */
 export async function claimNonce(store: NonceStore, nonce: string, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS): Promise<void> {
   const ttlMs = Math.ceil(2 * (Number.isFinite(toleranceSeconds) ? toleranceSeconds : 86_400) * 1000) + 1000;
-  const fresh = await store.claim(`nonce:${nonce.toLowerCase()}`, ttlMs);
+  const fresh = await store.claim(`nonce:${nonce.toLowerCase()}`, ttlMs); // hex nonces in either case are one nonce
   if (!fresh) {
     fail(
       'replayed_nonce',
-      'X-IM-Nonce was already seen within the tolerance window',
+      'The request\'s nonce was already seen within the tolerance window',
       'The service sends a fresh nonce on every send, including retries: this request is a replay.',
     );
   }
 }
 
 /**
- * The same checks synchronously, for a synchronous `match` (node:crypto). A nonce store is
+ * The same checks synchronously, for a synchronous scheme (node:crypto). A nonce store is
  * asynchronous, so it is refused here: use the async verify for replay protection.
  */
 export function verifyCallbackSyncWith<R extends CallbackRequestBase = CallbackRequest>(
   options: VerifyCallbackOptions,
-  match: (...args: Parameters<SignatureMatcher>) => number,
+  defaultScheme: CallbackSignatureScheme,
 ): VerifiedCallback<R> {
   if (options.nonceStore) {
     throw new TypeError('verifyCallbackSync takes no nonceStore (a store answers asynchronously): use verifyCallback');
   }
-  const pre = precheck(options);
-  const secretIndex = match(pre.secrets, pre.timestampHeader, pre.nonce, pre.bytes, pre.candidates);
-  const { timestamp, skewSeconds } = checkSignatureAndTime(pre, secretIndex, options.now);
-  return finish<R>(pre, secretIndex, timestamp, skewSeconds, options.endpointId);
+  const verified = verifySignedWith<R>(options, defaultScheme);
+  if (isThenable(verified)) {
+    verified.catch(() => undefined);
+    throw new TypeError(`verifyCallbackSync needs a synchronous signature scheme; ${options.signature?.name ?? 'this one'} answers with a promise: use verifyCallback`);
+  }
+  return verified;
 }
 
 /** Parses the (now trusted) body and reconciles it with the headers; refuses another address's request when `expectedEndpoint` is given. */
-function finish<R extends CallbackRequestBase>(pre: Prechecked, secretIndex: number, timestamp: number, skewSeconds: number, expectedEndpoint: string | readonly string[] | undefined): VerifiedCallback<R> {
-  const { headers, bytes, nonce } = pre;
+function finish<R extends CallbackRequestBase>(pre: Prepared, check: SignatureCheck, timestamp: number, skewSeconds: number, expectedEndpoint: string | readonly string[] | undefined): VerifiedCallback<R> {
+  const { headers, bytes } = pre;
+  const { secretIndex, replayKey: nonce } = check;
   let body: unknown;
   try {
     const text = STRICT_UTF8.decode(bytes);

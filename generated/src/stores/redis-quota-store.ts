@@ -4,7 +4,7 @@
  * beside `RedisTokenStore` on the same Redis.
  *
  * ```ts
- * const quotaStore = new RedisQuotaStore({ client: fromNodeRedis(redis) });
+ * const quotaStore = new RedisQuotaStore({ client: redis }); // node-redis or ioredis, as is
  * const im = new ImClient({ ...credentials, tokenStore, quotaStore, rateLimit: { perSecond: 0.9 * quota } });
  * ```
  *
@@ -20,12 +20,14 @@
  * Keys: `<prefix>…` as the client names them (application or host, never a secret).
  */
 import type { RateSpec } from '../internal/gcra.js';
-import { evalScript, randomOwner, replyText, storeClient, type RedisCommandClient } from './redis-client.js';
+import { evalScript, randomOwner, redisConnection, type RedisClientLike, type RedisConnection } from './redis-client.js';
+import { replyNumber, replyPairs, type RedisReply } from './redis-reply.js';
 import { COUNTER_NAMES, zeroCounters, type QuotaCounters, type QuotaReservation, type QuotaStore } from './quota-store.js';
 import { withStoreBudget } from './store-budget.js';
 
 export interface RedisQuotaStoreOptions {
-  client: RedisCommandClient;
+  /** The application's Redis client as is: node-redis 4/5/6 or ioredis 5/6, single node or Cluster (or a `RedisCommandClient`). */
+  client: RedisClientLike;
   /** Prepended to every key (default ''). */
   prefix?: string;
   /** Longest wait for one Redis reply (default 1 000 ms). */
@@ -68,7 +70,7 @@ const SYNC =
 const CLOSE = "if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end return 1";
 
 export class RedisQuotaStore implements QuotaStore {
-  readonly #client: RedisCommandClient;
+  readonly #client: RedisConnection;
   readonly #prefix: string;
   readonly #commandTimeoutMs: number;
   /** SHA1 of each script, from SCRIPT LOAD (the package has no hashing of its own to spare). */
@@ -77,10 +79,8 @@ export class RedisQuotaStore implements QuotaStore {
   readonly #member = randomOwner();
 
   constructor(options: RedisQuotaStoreOptions) {
-    if (!options || typeof options.client?.command !== 'function') {
-      throw new TypeError('RedisQuotaStore needs { client } with command(args): use fromNodeRedis(client) or fromIoredis(client).');
-    }
-    this.#client = storeClient(options.client);
+    if (!options) throw new TypeError('RedisQuotaStore needs { client }: your node-redis or ioredis client');
+    this.#client = redisConnection(options.client, 'RedisQuotaStore');
     this.#prefix = options.prefix ?? '';
     this.#commandTimeoutMs = Math.max(1, options.commandTimeoutMs ?? 1_000);
   }
@@ -91,12 +91,12 @@ export class RedisQuotaStore implements QuotaStore {
     const args = [String(interval), String((rate.burst - 1) * interval), String(maxWaitMs), this.#member, ...counterArgs(counters)];
     const reply = await this.#script(RESERVE, [p + key, p + gateKey, `${p + key}:counters`, `${p + key}:members`], args);
     const [reserved, wait, gate, members] = Array.isArray(reply) ? reply : [];
-    return { reserved: Number(reserved) === 1, waitMs: Number(replyText(wait) ?? wait) || 0, gateMs: Math.max(0, Number(gate) || 0), members: Math.max(1, Number(members) || 1) };
+    return { reserved: replyNumber(reserved) === 1, waitMs: replyNumber(wait), gateMs: Math.max(0, replyNumber(gate)), members: Math.max(1, replyNumber(members, 1)) };
   }
 
   async sync(key: string, gateKey: string, counters?: Partial<QuotaCounters>): Promise<number> {
     const reply = await this.#script(SYNC, [`${this.#prefix + key}:counters`, this.#prefix + gateKey], counterArgs(counters));
-    return Math.max(0, Number(reply) || 0);
+    return Math.max(0, replyNumber(reply));
   }
 
   async closeGate(gateKey: string, ms: number): Promise<void> {
@@ -110,15 +110,11 @@ export class RedisQuotaStore implements QuotaStore {
   async counters(key: string): Promise<QuotaCounters> {
     const reply = await this.#command(['HGETALL', `${this.#prefix + key}:counters`]);
     const out = zeroCounters();
-    // RESP2 answers a flat list, RESP3 (and node-redis) may answer an object.
-    const pairs: Array<[string, unknown]> = Array.isArray(reply)
-      ? Array.from({ length: reply.length >> 1 }, (_, i) => [replyText(reply[2 * i]) ?? '', reply[2 * i + 1]])
-      : typeof reply === 'object' && reply !== null ? Object.entries(reply) : [];
-    for (const [name, value] of pairs) if ((COUNTER_NAMES as readonly string[]).includes(name)) out[name as keyof QuotaCounters] = Number(replyText(value) ?? value) || 0;
+    for (const [name, value] of replyPairs(reply)) if ((COUNTER_NAMES as readonly string[]).includes(name)) out[name as keyof QuotaCounters] = replyNumber(value);
     return out;
   }
 
-  #command(args: string[]): Promise<unknown> {
+  #command(args: string[]): Promise<RedisReply> {
     return withStoreBudget(this.#client.command(args), this.#commandTimeoutMs, `Redis ${args[0]}`);
   }
 

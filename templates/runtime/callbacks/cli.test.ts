@@ -58,6 +58,7 @@ describe('im-callbacks send', () => {
       run(['send', '--url', 'https://hooks.example.com/cb', '--secret', SECRET]),
     ]);
     expect(event.code, event.out).toBe(0);
+    expect(event.out).toContain(`signature=${process.env.IM_TEST_SIGNATURE ?? 'im-v1'}`); // the scheme of this vitest project
     expect(event.out).toContain('→ 200');
     expect(received.filter((e) => e.type === 'group.members_added')).toHaveLength(2);
     expect(verify.code, verify.out).toBe(0);

@@ -3,8 +3,9 @@
  *
  * ASSUMED (x-assumed): "Fields of data of hooks and the JSON answer shape: not shown". The kit
  * answers `{"decision":"allow"}`, `{"decision":"reject","reason":"…"}` or
- * `{"decision":"rewrite","data":{…}}`. `hookAnswerBody` is the only place that knows the
- * shape, so the generated spec can replace it.
+ * `{"decision":"rewrite","data":{…}}` by default (`assumedHookAnswer`). The wire shape is a
+ * replaceable part: pass another `HookAnswerFormat` as `hookAnswer` to the handler (and to the
+ * simulator and the CLI, which read answers back with it).
  */
 
 export type HookDecision =
@@ -54,5 +55,36 @@ export function hookAnswerBody(decision: HookDecision): Record<string, unknown> 
         : { decision: 'reject', reason: decision.reason };
     case 'rewrite':
       return { decision: 'rewrite', data: decision.data };
+  }
+}
+
+/**
+ * How hook decisions travel on the wire: the JSON value answered for a decision, and the decision
+ * an answer carries (the simulator and `im-callbacks send` judge answers with `decode`).
+ */
+export interface HookAnswerFormat {
+  /** How messages name it. */
+  readonly name: string;
+  /** The JSON value answered for `decision` (serialised with JSON.stringify; at most 64 KB). */
+  encode(decision: HookDecision): unknown;
+  /** The decision in an answer body (parsed JSON), or undefined when it carries none. */
+  decode(answer: unknown): HookDecision | undefined;
+}
+
+/**
+ * The default answer format, ASSUMED (seed 001 §4.3: "the JSON answer shape: not shown"):
+ * `{"decision":"allow"}`, `{"decision":"reject","reason":"…"}`, `{"decision":"rewrite","data":{…}}`.
+ */
+export const assumedHookAnswer: HookAnswerFormat = {
+  name: 'assumed decision object',
+  encode: hookAnswerBody,
+  decode: (answer) => (isHookDecision(answer) ? answer : undefined),
+};
+
+/** A `hookAnswer` option that is not a format is refused, naming what it lacks. */
+export function checkHookAnswerFormat(format: unknown): asserts format is HookAnswerFormat {
+  const f = format as Partial<HookAnswerFormat> | null;
+  if (f === null || typeof f !== 'object' || typeof f.encode !== 'function' || typeof f.decode !== 'function') {
+    throw new TypeError('hookAnswer must be a hook answer format { name, encode(decision), decode(answer) }: assumedHookAnswer (the default) or your own');
   }
 }

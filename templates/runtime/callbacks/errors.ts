@@ -50,3 +50,15 @@ export class CallbackVerificationError extends Error {
 export function errorText(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
+
+/** Throws the refusal: for signature schemes and the verifier alike. */
+export function refuse(reason: CallbackVerificationReason, message: string, hint: string): never {
+  throw new CallbackVerificationError(reason, message, hint);
+}
+
+/** A signature header's value, trimmed; `missing_header` when it is absent or empty. */
+export function requiredHeader(value: string | undefined, name: string, hint: string): string {
+  const text = value?.trim();
+  if (!text) refuse('missing_header', `Header ${name} is missing`, hint);
+  return text;
+}

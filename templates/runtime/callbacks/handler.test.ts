@@ -393,7 +393,7 @@ describe('issue 28 items 6 and 7: nothing parsed before the signature; replayed 
     const { vi } = await import('vitest');
     const handler = createCallbackHandler({ secrets: SECRET, onHook: () => allow(), onEvent: () => undefined });
     const signed = signCallbackRequest({ body: { kind: 'hook', hook: 'message.before_send', timeout_ms: 3000, data: { pad: 'x'.repeat(1024 * 1024 - 200) } }, secrets: SECRET });
-    const forged = { ...signed.headers, 'X-IM-Signature': `v1=${'0'.repeat(64)}` };
+    const forged = signCallbackRequest({ body: signed.body, secrets: 'not-the-secret', kind: 'hook' }).headers; // the same bytes, another key
     const parse = vi.spyOn(JSON, 'parse');
     try {
       const res = await post(handler, forged, signed.body);

@@ -81,7 +81,8 @@ describe('two handler processes sharing one redis-server', () => {
 
   beforeAll(async () => {
     redis = await startRedisServer();
-    [a, b] = await Promise.all([startReceiver(redis.url, 50), startReceiver(redis.url, 50)]);
+    // 300 ms of processing per event: wide enough that, even on a loaded machine, some second delivery meets the first still processing
+    [a, b] = await Promise.all([startReceiver(redis.url, 300), startReceiver(redis.url, 300)]);
   }, 20_000);
 
   afterAll(async () => {

@@ -1,7 +1,14 @@
+/**
+ * Signing for tests (yours and ours), the CLI and the simulator: a request as the service would
+ * send it, signed with the scheme of `signature` (default `imSignatureV1`, ASSUMED: seed 001 §5
+ * does not show the algorithm; `standardWebhooksSignature` or your own scheme to switch).
+ */
 import { randomBytes } from 'node:crypto';
-import { computeSignature } from './signature-node.js';
-import { formatSignatureHeader } from './signature-scheme.js';
+import { imSignatureV1 } from './signature-node.js';
+import { isThenable } from './signature-scheme.js';
+import type { CallbackSignatureScheme } from './signature-scheme.js';
 import type { CallbackKind } from './types.js';
+import { checkScheme } from './verify-core.js';
 
 export interface SignCallbackOptions {
   /**
@@ -15,8 +22,13 @@ export interface SignCallbackOptions {
   secrets?: string | readonly string[];
   /** Unix seconds; default now. */
   timestamp?: number | string;
-  /** 32 hex characters; default random. */
+  /** The request's one-time id (X-IM-Nonce: 32 hex characters; webhook-id with Standard Webhooks); default a fresh one. */
   nonce?: string;
+  /**
+   * The signature scheme. Default `imSignatureV1` (ASSUMED); `standardWebhooksSignature` or your
+   * own. `signCallbackRequest` needs one that signs synchronously (both ready ones do, on Node).
+   */
+  signature?: CallbackSignatureScheme;
   /** Default: the body's `kind`. */
   kind?: CallbackKind | string;
   /** Default: the body's `hook` (written only when kind = hook). */
@@ -32,7 +44,9 @@ export type SignedCallbackHeaders = Record<string, string>;
 
 /**
  * Builds a signed request: the exact body to send (bytes stay bytes; a string or an object
- * becomes the string that was signed) and all headers of seed 2.3.
+ * becomes the string that was signed) and all headers of seed 2.3 (the signature headers as the
+ * scheme writes them). Default scheme `imSignatureV1`, ASSUMED (seed 001 §5 does not show the
+ * algorithm); `signature: standardWebhooksSignature` or your own scheme to sign as your receiver verifies.
  */
 export function signCallbackRequest(options: SignCallbackOptions & { body: Uint8Array }): {
   headers: SignedCallbackHeaders;
@@ -50,6 +64,16 @@ export function signCallbackRequest(options: SignCallbackOptions): {
   headers: SignedCallbackHeaders;
   body: string | Uint8Array;
 } {
+  const signed = signCallbackRequestWith(options);
+  if (isThenable(signed)) {
+    signed.catch(() => undefined);
+    throw new TypeError(`signCallbackRequest needs a scheme that signs synchronously; ${options.signature?.name ?? 'this one'} answers with a promise (the simulator and the CLI accept either)`);
+  }
+  return signed;
+}
+
+/** `signCallbackRequest` with a scheme that may sign asynchronously (the simulator's and the CLI's path). */
+export function signCallbackRequestWith(options: SignCallbackOptions): { headers: SignedCallbackHeaders; body: string | Uint8Array } | Promise<{ headers: SignedCallbackHeaders; body: string | Uint8Array }> {
   const body =
     typeof options.body === 'string' || options.body instanceof Uint8Array
       ? options.body
@@ -64,9 +88,10 @@ export function signCallbackRequest(options: SignCallbackOptions): {
   if (secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s.length === 0)) {
     throw new TypeError('signCallback needs a non-empty `secret` or `secrets`');
   }
+  if (options.signature !== undefined) checkScheme(options.signature);
+  const scheme = options.signature ?? imSignatureV1;
 
   const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
-  const nonce = options.nonce ?? randomBytes(16).toString('hex');
   const kind = options.kind ?? fields.kind;
   if (!kind) throw new TypeError('signCallback needs `kind` (or a body with a `kind` field)');
   const hook = options.hook ?? fields.hook;
@@ -79,15 +104,12 @@ export function signCallbackRequest(options: SignCallbackOptions): {
   if (kind === 'hook' && hook) headers['X-IM-Hook'] = hook;
   headers['X-IM-Request-Id'] = options.requestId ?? fields.request_id ?? `req_${randomBytes(8).toString('hex')}`;
   headers['X-IM-Endpoint-Id'] = options.endpointId ?? fields.endpoint_id ?? 'ep_test';
-  headers['X-IM-Timestamp'] = timestamp;
-  headers['X-IM-Nonce'] = nonce;
-  headers['X-IM-Signature'] = formatSignatureHeader(
-    secrets.map((s) => computeSignature(s, timestamp, nonce, bytes)),
-  );
-  return { headers, body };
+  const signatureHeaders = scheme.sign({ body: bytes, secrets, timestamp, id: options.nonce });
+  const done = (sig: Record<string, string>): { headers: SignedCallbackHeaders; body: string | Uint8Array } => ({ headers: { ...headers, ...sig }, body });
+  return isThenable(signatureHeaders) ? signatureHeaders.then(done) : done(signatureHeaders);
 }
 
-/** The headers (seed 2.3) that sign `body` — for tests and for users' own tests. */
+/** The headers (seed 2.3) that sign `body` — for tests and for users' own tests. Default scheme `imSignatureV1` (ASSUMED); `signature: standardWebhooksSignature` or your own switches it. */
 export function signCallback(options: SignCallbackOptions): SignedCallbackHeaders {
   return signCallbackRequest(options).headers;
 }

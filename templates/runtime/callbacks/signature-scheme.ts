@@ -1,18 +1,88 @@
 /**
- * The callback signature scheme, in one place so that it can be swapped. Platform-neutral: no
- * Node built-in, no `Buffer` (the edge entry uses it); the HMAC itself is computed by
- * `signature-node.ts` (node:crypto, synchronous) or `signature-web.ts` (WebCrypto, async).
+ * The callback signature scheme is a replaceable part (issue 29): `CallbackSignatureScheme` is
+ * what the verifier, every handler and framework adapter, the signing helpers, the CLI and the
+ * simulator use, through their `signature` option. Two ship: `imSignatureV1` (the default) and
+ * `standardWebhooksSignature` (`standard-webhooks.ts`); each for node:crypto
+ * (`signature-node.ts`, synchronous) and WebCrypto (`signature-web.ts`, async). This file holds
+ * the interface and, platform-neutral (no Node built-in, no `Buffer`), the wire format of the
+ * default scheme's X-IM-Signature header.
  *
  * ASSUMED (x-assumed): seed 001 section 5 says "The signature algorithm (what is signed and how
  * the value is computed): not shown". It fixes only the header form: `X-IM-Signature: v1=` and
  * 64 hexadecimal characters; during a secret rotation two comma-separated values.
- * The project chose:
+ * The project chose, as the default scheme `imSignatureV1`:
  *
  *   v1 = lowercase hex( HMAC-SHA256( key     = secret as UTF-8,
  *                                    message = X-IM-Timestamp + "." + X-IM-Nonce + "." + raw body bytes ) )
  *
  * X-IM-Timestamp is signed exactly as the decimal string that travels in the header.
  */
+
+/** What a scheme's `sign` gets. */
+export interface SignatureSignInput {
+  /** The body bytes exactly as they will be sent. */
+  body: Uint8Array;
+  /** One signature per secret, in this order (during a rotation: the new one, then the old). */
+  secrets: readonly string[];
+  /** Unix seconds as the decimal text that travels in the timestamp header. */
+  timestamp: string;
+  /** The request's one-time id (X-IM-Nonce, webhook-id …); undefined = the scheme makes a fresh one. */
+  id: string | undefined;
+}
+
+/** What a scheme's `verify` gets: the raw body, the receiver's secrets and the request's headers. */
+export interface SignatureVerifyInput {
+  /** The body bytes exactly as received. */
+  body: Uint8Array;
+  /** The receiver's secrets (two during a rotation); at least one, none empty. */
+  secrets: readonly string[];
+  /** A request header by name, any case (a repeated header's values joined by ", "), or undefined. */
+  header(name: string): string | undefined;
+}
+
+/** What a scheme's `verify` found. */
+export interface SignatureCheck {
+  /** Index in `secrets` of the secret whose signature the request carries; -1 when none matches. */
+  secretIndex: number;
+  /** The signed send time, Unix seconds (the verifier checks it against `toleranceSeconds`). */
+  timestamp: number;
+  /** What makes this request unique, for the nonce store's replay check (X-IM-Nonce; webhook-id.timestamp). */
+  replayKey: string;
+}
+
+/**
+ * A callback signature scheme: how a request's signature headers are made from the raw body and
+ * the secrets, and checked. `verify` throws a `CallbackVerificationError` (`missing_header`,
+ * `malformed_signature`, `malformed_timestamp`, `malformed_nonce`) for headers it cannot read and
+ * answers `secretIndex: -1` when no signature matches; the verifier then checks the timestamp,
+ * parses the body and claims the replay key. Either method may answer synchronously (node:crypto)
+ * or with a promise (WebCrypto, a key service); `verifyCallbackSync` and `signCallbackRequest`
+ * need the synchronous form.
+ */
+export interface CallbackSignatureScheme {
+  /** How errors, logs and the CLI name it, e.g. `im-v1` or `standard-webhooks`. */
+  readonly name: string;
+  /** The headers that carry the signature, as the scheme writes them (for hints and docs). */
+  readonly headers: readonly string[];
+  /** The signature headers of a request (name → value), for one or more secrets. */
+  sign(input: SignatureSignInput): Record<string, string> | Promise<Record<string, string>>;
+  /** Reads and checks the signature headers against the raw body. */
+  verify(input: SignatureVerifyInput): SignatureCheck | Promise<SignatureCheck>;
+  /** Why `secret` cannot work with this scheme (a Standard Webhooks secret that is not base64), checked when a handler is made; undefined when it can. */
+  checkSecret?(secret: string): string | undefined;
+}
+
+/** `bytes` random bytes as lowercase hex, from the runtime's WebCrypto (Node 20+, edge runtimes). */
+export function randomHex(bytes: number): string {
+  const out = new Uint8Array(bytes);
+  (globalThis as unknown as { crypto: { getRandomValues(a: Uint8Array): Uint8Array } }).crypto.getRandomValues(out);
+  return toHex(out);
+}
+
+/** True for a promise (or any thenable): a scheme answered asynchronously. */
+export function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
 
 /** Scheme tag written before `=` in X-IM-Signature. */
 export const SIGNATURE_VERSION = 'v1';

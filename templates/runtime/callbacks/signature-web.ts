@@ -1,11 +1,13 @@
 /**
- * The v1 HMAC (see `signature-scheme.ts`) with WebCrypto (`crypto.subtle`): for runtimes without
+ * The two ready signature schemes (see `signature-scheme.ts`) with WebCrypto (`crypto.subtle`): for runtimes without
  * node:crypto (Cloudflare Workers, Vercel Edge, Deno, Bun, browsers). WebCrypto signs only
  * asynchronously, so everything built on it returns a promise; a synchronous verify exists only
  * on Node (`verifyCallbackSync`, node:crypto).
  */
+import { createImSignatureV1 } from './im-signature.js';
 import { firstMatch, signaturesEqual, signedPrefix } from './signature-scheme.js';
-import type { SignatureMatcher } from './signature-scheme.js';
+import type { CallbackSignatureScheme, SignatureMatcher } from './signature-scheme.js';
+import { createStandardWebhooksSignature } from './standard-webhooks.js';
 
 const UTF8 = new TextEncoder();
 
@@ -23,16 +25,19 @@ function subtle(): SubtleCrypto {
  */
 const keys = new Map<string, Promise<CryptoKey>>();
 
-function hmacKey(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret);
+function hmacKey(secret: string, bytes: () => Uint8Array = () => UTF8.encode(secret), cache = keys): Promise<CryptoKey> {
+  let key = cache.get(secret);
   if (!key) {
-    if (keys.size >= 16) keys.clear();
-    key = subtle().importKey('raw', UTF8.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-    keys.set(secret, key);
-    key.catch(() => keys.delete(secret));
+    if (cache.size >= 16) cache.clear();
+    key = subtle().importKey('raw', bytes() as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    cache.set(secret, key);
+    key.catch(() => cache.delete(secret));
   }
   return key;
 }
+
+/** Imported Standard Webhooks keys by secret (their bytes are the decoded base64, not the UTF-8 text). */
+const standardKeys = new Map<string, Promise<CryptoKey>>();
 
 /** HMAC-SHA256 of `timestamp.nonce.body` with `secret` (UTF-8), with WebCrypto. */
 export async function computeSignatureWeb(secret: string, timestamp: string, nonce: string, body: Uint8Array): Promise<Uint8Array> {
@@ -46,3 +51,17 @@ export async function computeSignatureWeb(secret: string, timestamp: string, non
 /** Async `SignatureMatcher` over WebCrypto. */
 export const matchSignatureWeb = (async (secrets, timestamp, nonce, body, candidates) =>
   firstMatch(await Promise.all(secrets.map((s) => computeSignatureWeb(s, timestamp, nonce, body))), candidates, signaturesEqual)) satisfies SignatureMatcher;
+
+/** `imSignatureV1` (the default, ASSUMED scheme) with WebCrypto. */
+export const imSignatureV1Web: CallbackSignatureScheme = createImSignatureV1({ match: matchSignatureWeb, compute: computeSignatureWeb });
+
+/** `standardWebhooksSignature` with WebCrypto. */
+export const standardWebhooksSignatureWeb: CallbackSignatureScheme = createStandardWebhooksSignature({
+  hmac: async (key, prefix, body) => {
+    const head = UTF8.encode(prefix);
+    const message = new Uint8Array(head.byteLength + body.byteLength);
+    message.set(head, 0);
+    message.set(body, head.byteLength);
+    return new Uint8Array(await subtle().sign('HMAC', await hmacKey(key.secret, () => key.bytes, standardKeys), message));
+  },
+});

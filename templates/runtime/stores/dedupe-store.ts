@@ -1,10 +1,10 @@
 /**
  * Deduplication (event ids, seed 6 rule 1) and replay (nonces) stores behind one interface.
- * The package has no Redis dependency: the Redis store takes a minimal command client, with
- * adapters for node-redis and ioredis.
+ * The package has no Redis dependency: the Redis store takes the application's node-redis or
+ * ioredis client as is, through the one seam of the Redis stores (`redis-client.ts`).
  */
 
-import { storeClient, type RedisCommandClient } from './redis-client.js';
+import { redisConnection, replyText, type RedisClientLike, type RedisConnection } from './redis-client.js';
 
 export const DEFAULT_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -117,7 +117,8 @@ export class MemoryDedupeStore implements DedupeStore {
 }
 
 export interface RedisDedupeStoreOptions {
-  client: RedisCommandClient;
+  /** The application's Redis client as is: node-redis 4/5/6 or ioredis 5/6, single node or Cluster (or a `RedisCommandClient`). */
+  client: RedisClientLike;
   /** Key prefix; default "im:callbacks:". */
   prefix?: string;
 }
@@ -127,11 +128,12 @@ export interface RedisDedupeStoreOptions {
  * receiver processes sharing one Redis.
  */
 export class RedisDedupeStore implements DedupeStore {
-  readonly #client: RedisCommandClient;
+  readonly #client: RedisConnection;
   readonly #prefix: string;
 
   constructor(options: RedisDedupeStoreOptions) {
-    this.#client = storeClient(options.client);
+    if (!options) throw new TypeError('RedisDedupeStore needs { client }: your node-redis or ioredis client');
+    this.#client = redisConnection(options.client, 'RedisDedupeStore');
     this.#prefix = options.prefix ?? 'im:callbacks:';
   }
 
@@ -166,9 +168,7 @@ const PROCESSING = 'processing';
 const DONE = '1';
 
 function textOf(reply: unknown): string | undefined {
-  if (typeof reply === 'string') return reply;
-  if (reply instanceof Uint8Array) return new TextDecoder().decode(reply);
-  return undefined;
+  return replyText(reply) ?? undefined;
 }
 
 function isOk(reply: unknown): boolean {

@@ -5,11 +5,11 @@
  *
  * ```ts
  * import { createClient } from 'redis';
- * import { ImClient, RedisTokenStore, fromNodeRedis } from 'im-server-sdk';
+ * import { ImClient, RedisTokenStore } from 'im-server-sdk';
  * const redis = createClient({ url: process.env.REDIS_URL });
  * redis.on('error', (err) => console.warn('redis:', err.message)); // else an outage crashes the app
  * await redis.connect();
- * const im = new ImClient({ ...credentials, tokenStore: new RedisTokenStore({ client: fromNodeRedis(redis) }) });
+ * const im = new ImClient({ ...credentials, tokenStore: new RedisTokenStore({ client: redis }) });
  * ```
  *
  * - The token is stored as JSON under the client's key (base URL, org#app and client id: never
@@ -29,11 +29,12 @@
  *   its in-memory token.
  */
 import type { StoredToken, TokenStore } from '../internal/token-manager.js';
-import { randomOwner, replyText, storeClient, type RedisCommandClient } from './redis-client.js';
+import { randomOwner, redisConnection, replyText, type RedisClientLike, type RedisConnection } from './redis-client.js';
 import { withStoreBudget } from './store-budget.js';
 
 export interface RedisTokenStoreOptions {
-  client: RedisCommandClient;
+  /** The application's Redis client as is: node-redis 4/5/6 or ioredis 5/6, single node or Cluster (or a `RedisCommandClient`). */
+  client: RedisClientLike;
   /** Prepended to every key (default ''; the client's keys already start with "im-openapi:app-token:"). */
   prefix?: string;
   /** How long the exchange lock lives when its holder never releases it (default 15 000 ms). */
@@ -64,7 +65,7 @@ const DELETE_IF_TOKEN =
   'return 0';
 
 export class RedisTokenStore implements TokenStore {
-  readonly #client: RedisCommandClient;
+  readonly #client: RedisConnection;
   readonly #prefix: string;
   readonly #lockTtlMs: number;
   readonly #maxWaitMs: number;
@@ -74,10 +75,8 @@ export class RedisTokenStore implements TokenStore {
   readonly #commandTimeoutMs: number;
 
   constructor(options: RedisTokenStoreOptions) {
-    if (!options || typeof options.client?.command !== 'function') {
-      throw new TypeError('RedisTokenStore needs { client } with command(args): use fromNodeRedis(client) or fromIoredis(client).');
-    }
-    this.#client = storeClient(options.client);
+    if (!options) throw new TypeError('RedisTokenStore needs { client }: your node-redis or ioredis client');
+    this.#client = redisConnection(options.client, 'RedisTokenStore');
     this.#prefix = options.prefix ?? '';
     this.#lockTtlMs = Math.max(1, Math.ceil(options.lockTtlMs ?? 15_000));
     this.#maxWaitMs = options.maxLockWaitMs ?? this.#lockTtlMs * 3;

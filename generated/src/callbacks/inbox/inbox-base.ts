@@ -110,6 +110,8 @@ interface RunSettings<E extends CallbackEvent> {
   retryAt(attempt: number): number;
   /** onError, never throwing. */
   report(err: unknown, info: ConsumeErrorInfo): void;
+  /** onSuperseded, never throwing. */
+  superseded(event: E, eventId: string, entity: string): void;
 }
 
 export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> implements CallbackInbox<E> {
@@ -212,6 +214,8 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     const consumer = options.consumer ?? `w-${Math.random().toString(36).slice(2, 10)}-${this.now().toString(36)}`;
     if (!/^[\w.:-]{1,200}$/.test(consumer)) throw new TypeError('consumer must be 1 to 200 characters of [A-Za-z0-9_.:-]');
     const onError = options.onError;
+    const onSuperseded = options.onSuperseded;
+    if (onSuperseded !== undefined && typeof onSuperseded !== 'function') throw new TypeError('onSuperseded must be a function (event, { eventId, entity })');
     const stopper = new AbortController();
     return {
       handler,
@@ -226,6 +230,13 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
           onError?.(err, info);
         } catch {
           // a throwing onError must not stop the worker
+        }
+      },
+      superseded: (event, eventId, entity) => {
+        try {
+          onSuperseded?.(event, { eventId, entity });
+        } catch {
+          // nor a throwing onSuperseded
         }
       },
     };
@@ -263,7 +274,7 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     // done without a commit: acknowledged as it is (or, after a commit, that commit's outcome)
     const ack = (guard: GuardPlan | undefined): Promise<unknown> | undefined =>
       cutWhy !== undefined ? undefined : (committed ??= this.settle(s.consumer, c, [], guard));
-    const handled = this.#handle(c, s.handler, own.signal, commit, ack).then(() => undefined, (err: unknown) => ({ err }));
+    const handled = this.#handle(c, s, own.signal, commit, ack).then(() => undefined, (err: unknown) => ({ err }));
     const settled = async (): Promise<boolean> => committed !== undefined && (await committed.then(() => true, () => false));
     const done = Promise.race([handled, wasCut]).then(async (first) => {
       clearTimeout(timer);
@@ -294,7 +305,7 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
   /** The handler's part of a run: the ordering guard, the context, the handler, the ack. */
   async #handle(
     c: Claimed<E>,
-    handler: InboxHandler<E>,
+    s: RunSettings<E>,
     signal: AbortSignal,
     commit: (changes: readonly InboxStateChange[], guard: GuardPlan | undefined) => Promise<InboxCommitOutcome>,
     ack: (guard: GuardPlan | undefined) => Promise<unknown> | undefined,
@@ -304,7 +315,8 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     if (guard) {
       superseded = !isNewerMark(guard.mark, await this.peekMark(guard.entity));
       if (superseded && !this.#ordering!.deliverSuperseded) {
-        await ack(guard);
+        // skipped, not handed to the handler: done all the same (onSuperseded lets a harness count it as handled)
+        if ((await ack(guard)) === 'superseded') s.superseded(c.event, c.eventId, guard.entity);
         return;
       }
     }
@@ -318,7 +330,7 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
       commit: (changes = []) => commit(changes, guard),
       getState: (key) => this.getState(key),
     };
-    await handler(c.event, context);
+    await s.handler(c.event, context);
     await ack(guard);
   }
 

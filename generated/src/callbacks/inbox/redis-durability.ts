@@ -9,8 +9,8 @@
  * each append wait until Redis says it is on disk (`WAITAOF`, Redis 7.2+) or on replicas (`WAIT`).
  */
 import { ImError } from '../../core/errors.js';
-import type { RedisCommandClient } from '../../stores/redis-client.js';
-import { replyText } from '../../stores/redis-client.js';
+import type { RedisConnection } from '../../stores/redis-client.js';
+import { replyNumber, replyPairs, replyText } from '../../stores/redis-reply.js';
 import type { CallbackLogger } from '../types.js';
 
 /** `require-aof`: refuse appends (503 to the service) unless Redis persists them; `warn`: one log line; `off`: no check. */
@@ -55,18 +55,16 @@ export class InboxDurabilityError extends ImError {
   readonly code = 'inbox_not_durable' as const;
 }
 
-type Send = RedisCommandClient['command'];
+type Send = RedisConnection['command'];
 
 /** Reads Redis's persistence and eviction settings. Never throws: what could not be read is said in the report. */
 export async function checkRedisDurability(send: Send): Promise<InboxDurabilityReport> {
   const report: InboxDurabilityReport = { checked: false, source: 'none', appendonly: undefined, appendfsync: undefined, save: undefined, maxmemory: undefined, maxmemoryPolicy: undefined, waitaof: false, problems: [] };
   report.waitaof = await send(['COMMAND', 'INFO', 'WAITAOF']).then((r) => Array.isArray(r) && r[0] !== null && r[0] !== undefined, () => false);
   const config = async (name: string): Promise<string | undefined> => {
-    const reply = await send(['CONFIG', 'GET', name]);
-    // RESP2: [name, value]; RESP3 clients may answer { name: value }
-    if (Array.isArray(reply)) return replyText(reply[1]) ?? undefined;
-    if (reply && typeof reply === 'object') return replyText((reply as Record<string, unknown>)[name]) ?? undefined;
-    return undefined;
+    // [name, value] (the connection gives RESP3's { name: value } in that shape too)
+    const value = replyPairs(await send(['CONFIG', 'GET', name])).find(([key]) => key === name)?.[1];
+    return replyText(value) ?? undefined;
   };
   try {
     const [appendonly, appendfsync, save, maxmemory, policy] = await Promise.all(['appendonly', 'appendfsync', 'save', 'maxmemory', 'maxmemory-policy'].map(config));
@@ -116,11 +114,11 @@ export async function waitForPersisted(send: Send, wait: WaitForPersistence, rep
   const timeoutMs = String(Math.max(1, Math.round(wait.timeoutMs ?? 1000)));
   if (wait.aof && report.waitaof) {
     const reply = await send(['WAITAOF', '1', '0', timeoutMs]);
-    const local = Array.isArray(reply) ? Number(reply[0]) : 0;
+    const local = Array.isArray(reply) ? replyNumber(reply[0]) : 0;
     if (!(local >= 1)) throw new InboxDurabilityError(`the append was not fsynced to Redis's append-only file within ${timeoutMs} ms (WAITAOF): answering 503 so the service resends`);
   }
   if (wait.replicas !== undefined && wait.replicas > 0) {
-    const acked = Number(await send(['WAIT', String(wait.replicas), timeoutMs]));
+    const acked = replyNumber(await send(['WAIT', String(wait.replicas), timeoutMs]));
     if (!(acked >= wait.replicas)) throw new InboxDurabilityError(`the append reached ${acked} of ${wait.replicas} replicas within ${timeoutMs} ms (WAIT): answering 503 so the service resends`);
   }
 }

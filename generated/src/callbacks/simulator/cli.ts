@@ -31,6 +31,8 @@ import {
 } from './rules.js';
 import { simulateDelivery } from './simulate.js';
 import { isLoopbackTarget } from '../url.js';
+import { hookAnswerOption, partOptionsHelp, PartOptionError, signatureOption } from '../cli-parts.js';
+import { DEFAULT_SETTLE_QUIET_MS, DEFAULT_SETTLE_TIMEOUT_MS } from './settle.js';
 import type { SimulateDeliveryOptions } from './simulate.js';
 
 export const SIMULATE_USAGE = `usage: im-callbacks simulate --url <url> [--url <second url>] [--secret <secret> | env IM_CALLBACK_SECRET]
@@ -38,7 +40,9 @@ export const SIMULATE_USAGE = `usage: im-callbacks simulate --url <url> [--url <
                          [--batch <n>] [--timeout-ms <n>] [--concurrency <n>] [--rate <n>]
                          [--duplicates <0..1>] [--hooks <n>] [--hook-timeout-ms <n>]
                          [--hook-policy allow-on-failure|reject-on-failure] [--old-secret <s>]
-                         [--state-url <url>] [--json <file>] [--max-real-seconds <n>] [--allow-remote]`;
+                         [--state-url <url>] [--settle-timeout-ms <n>] [--settle-quiet-ms <n>]
+                         [--signature <scheme>] [--hook-answer <module>]
+                         [--json <file>] [--max-real-seconds <n>] [--allow-remote]`;
 
 /** `16384` → `16 KB` (the spec reads KB as 1024 bytes). */
 function kb(bytes: number): string {
@@ -79,9 +83,16 @@ up to ${kb(READ_LIMIT.event)} (events) / ${kb(READ_LIMIT.hook)} (hooks) / ${kb(R
   --duplicates <r>        share of events delivered twice (default 0.1)
   --hooks <n>             synchronous callbacks sent (default 3); --hook-timeout-ms (default 3000)
   --hook-policy <p>       allow-on-failure (default) or reject-on-failure
-  --state-url <url>       GET → {"processed": {id: count}, "stored"?: [id], "current"?: {key: id}}
-                          served by your test harness: enables the duplicate, lost-after-2xx,
-                          store-before-2xx and older-over-newer findings
+  --state-url <url>       GET → {"processed": {id: count}, "stored"?: [id], "current"?: {key: id},
+                          "superseded"?: [id]} served by your test harness: enables the duplicate,
+                          lost-after-2xx, store-before-2xx and older-over-newer findings; ids in
+                          "superseded" (skipped by an ordering guard as older) count as handled
+  --settle-timeout-ms <n> after the last delivery, read the state every 100 ms until every delivered
+                          event is processed or superseded and the state stays the same for a quarter
+                          of --settle-quiet-ms, or until it does not change for --settle-quiet-ms
+                          (default ${DEFAULT_SETTLE_QUIET_MS}); judge then, or after this long at most (default ${DEFAULT_SETTLE_TIMEOUT_MS})
+  --settle-quiet-ms <n>   see --settle-timeout-ms
+${partOptionsHelp(26)}
   --json <file>           write the full report as JSON
   --max-real-seconds <n>  stop after this long (default 600)
 
@@ -132,6 +143,10 @@ export async function runSimulateCommand(args: string[]): Promise<number> {
           'hook-timeout-ms': { type: 'string' },
           'hook-policy': { type: 'string' },
           'state-url': { type: 'string' },
+          'settle-timeout-ms': { type: 'string' },
+          'settle-quiet-ms': { type: 'string' },
+          signature: { type: 'string' },
+          'hook-answer': { type: 'string' },
           json: { type: 'string' },
           'max-real-seconds': { type: 'string' },
           'allow-remote': { type: 'boolean', default: false },
@@ -175,7 +190,17 @@ export async function runSimulateCommand(args: string[]): Promise<number> {
       ['hooks', num(values, 'hooks')],
       ['hookTimeoutMs', num(values, 'hook-timeout-ms')],
       ['maxRealMs', maxReal === undefined ? undefined : maxReal * 1000],
+      ['settleMs', num(values, 'settle-timeout-ms')],
+      ['settleQuietMs', num(values, 'settle-quiet-ms')],
     ];
+    let signature;
+    let hookAnswer;
+    try {
+      [signature, hookAnswer] = await Promise.all([signatureOption(values.signature), hookAnswerOption(values['hook-answer'])]);
+    } catch (err) {
+      if (err instanceof PartOptionError) throw new SimulateUsageError(err.message);
+      throw err;
+    }
     options = {
       url: values.url,
       // One value serves every address; else one per --url, in order.
@@ -184,6 +209,8 @@ export async function runSimulateCommand(args: string[]): Promise<number> {
       ...(policy ? { hookPolicy: policy } : {}),
       ...(values['state-url'] ? { stateUrl: values['state-url'] } : {}),
       allowRemote: values['allow-remote'] === true,
+      signature,
+      hookAnswer,
       ...Object.fromEntries(picked.filter(([, v]) => v !== undefined)),
     };
     jsonFile = values.json;

@@ -15,6 +15,11 @@ export interface ReceiverState {
   stored?: string[];
   /** The receiver's own state key (any string) → id of the event whose data is current there. */
   current?: Record<string, string>;
+  /**
+   * Ids the receiver skipped on purpose because newer state of their entity was already there
+   * (an ordering guard, e.g. the inbox's `onSuperseded`): handled, not processed.
+   */
+  superseded?: string[];
 }
 
 export type FindingSeverity = 'error' | 'warning' | 'info';
@@ -39,7 +44,8 @@ export interface SimulationFinding {
     | 'acknowledged_before_storing'
     | 'processed_twice'
     | 'older_over_newer'
-    | 'acknowledged_not_processed';
+    | 'acknowledged_not_processed'
+    | 'receiver_not_settled';
   severity: FindingSeverity;
   message: string;
   /** How many requests / events it concerns. */
@@ -120,6 +126,12 @@ export interface SimulationReport {
   plan: { queueOrder: string[]; batches: string[][]; hooks: Array<{ id: string; atMs: number }> };
   /** Whether the receiver's state (stateUrl / observe) was available. */
   receiverReport: boolean;
+  /**
+   * How the receiver's state was read at the end: until every delivered event was handled and the
+   * state stayed the same (`handled`), until it stopped changing (`quiet`), or until `settleMs` ran
+   * out (`timeout`); the real ms waited after the last delivery.
+   */
+  settle?: { outcome: 'handled' | 'quiet' | 'timeout'; waitedMs: number };
 }
 
 /** True when no finding is a warning or an error. */
@@ -138,13 +150,17 @@ function duration(ms: number): string {
 export function formatSimulationReport(report: SimulationReport, maxLines = 200): string {
   const out: string[] = [];
   const s = report.settings;
-  out.push(`im-callbacks simulate: seed ${report.seed}, time scale ${s.timeScale}×, timeout scale ${s.timeoutScale}×`);
+  out.push(`im-callbacks simulate: seed ${report.seed}, time scale ${s.timeScale}×, timeout scale ${s.timeoutScale}×${s.signature ? `, signed ${s.signature}` : ''}`);
   out.push(`  ran ${duration(report.realMs)} real, covering ${duration(report.simulatedMs)} of service time${report.complete ? '' : ' (INCOMPLETE: stopped at maxRealMs)'}`);
   for (const a of report.addresses) {
     out.push(`  address ${a.index} ${a.url} (${a.endpointId}): ${a.state}; breaker opened ${a.breakerOpenings}×${a.breakerPausesMs.length ? ` (pauses ${a.breakerPausesMs.map(duration).join(', ')})` : ''}`);
   }
   out.push(`  totals: ${Object.entries(report.totals).map(([k, v]) => `${k}=${v}`).join(' ')}`);
   out.push(`  receiver report: ${report.receiverReport ? 'used' : 'none (give --state-url or observe() for duplicate/ordering findings)'}`);
+  if (report.settle) {
+    const why = { handled: 'every delivered event handled and the state unchanged', quiet: 'the state stopped changing', timeout: 'the settle timeout ran out' }[report.settle.outcome];
+    out.push(`  receiver state read ${duration(report.settle.waitedMs)} after the last delivery (${why})`);
+  }
   out.push('');
   out.push(report.findings.length === 0 ? 'Findings: none, the receiver behaved as the service expects.' : 'Findings:');
   for (const f of report.findings) {

@@ -12,13 +12,20 @@
  */
 import { randomBytes } from 'node:crypto';
 import { maskUrlQuery } from '../../internal/redact.js';
-import { signCallbackRequest } from '../sign.js';
+import { assumedHookAnswer, checkHookAnswerFormat } from '../decisions.js';
+import type { HookAnswerFormat } from '../decisions.js';
+import { signCallbackRequestWith } from '../sign.js';
+import { imSignatureV1 } from '../signature-node.js';
+import type { CallbackSignatureScheme } from '../signature-scheme.js';
 import { isLoopbackUrl } from '../url.js';
+import { checkScheme } from '../verify-core.js';
 import { sendCallback } from './http-send.js';
 import type { SendResult } from './http-send.js';
 import { buildPlan } from './plan.js';
 import type { DeliveryPlan, PlannedEvent, PlannedHook } from './plan.js';
 import type { AddressRecord, EventRecord, ReceiverState, RequestRecord, SimulationFinding, SimulationReport } from './report.js';
+import { DEFAULT_SETTLE_QUIET_MS, DEFAULT_SETTLE_TIMEOUT_MS, observeUntilSettled } from './settle.js';
+import type { SettleResult } from './settle.js';
 import {
   APP_RATE_CAP,
   AUTO_DISABLE_AFTER_MS,
@@ -55,6 +62,13 @@ export interface SimulateDeliveryOptions {
   secret: string | readonly string[];
   /** Rotation: during the grace period requests carry two signatures (new, old). One, or one per address. */
   oldSecret?: string | readonly string[];
+  /**
+   * How requests are signed: default `imSignatureV1` (ASSUMED: seed 001 §5 does not show the
+   * algorithm); `standardWebhooksSignature` or your own scheme, the one your receiver verifies with.
+   */
+  signature?: CallbackSignatureScheme;
+  /** How hook answers are read (default `assumedHookAnswer`, `{"decision": …}`, ASSUMED): the format your receiver answers in. */
+  hookAnswer?: HookAnswerFormat;
   /** Simulated length of the rotation grace period from the start. ASSUMED default 1 h (seed: not shown). */
   rotationGraceMs?: number;
   /** Fixes the plan (events, order, batches, duplicates, losses, jitter). Default: random, reported. */
@@ -89,8 +103,15 @@ export interface SimulateDeliveryOptions {
   allowRemote?: boolean;
   /** Stop (report marked incomplete) after this many real ms. Default 600 000. */
   maxRealMs?: number;
-  /** Real ms to wait for the receiver's asynchronous processing to settle at the end. Default 2000. */
+  /**
+   * Longest real wait, after the last delivery, for the receiver's state (`stateUrl` / `observe`)
+   * to settle before the report: read every 100 ms until every delivered event is processed or
+   * superseded and the state stays the same for a quarter of `settleQuietMs`, or until it does not
+   * change for `settleQuietMs`. Default 60 000 ms.
+   */
   settleMs?: number;
+  /** How long the receiver's state must stay the same to count as settled. Default 2 000 ms. */
+  settleQuietMs?: number;
   app?: string;
 }
 
@@ -137,6 +158,14 @@ function rate(name: string, v: number | undefined, fallback: number): number {
   return n;
 }
 
+/**
+ * Drives the receiver at `url` the way seed 001 says the service delivers (verification, batches,
+ * retries, the breaker, duplicates, lost and truncated events, hooks) on a fast clock, then judges
+ * it once its state (`stateUrl` / `observe`) settles. Signs with `imSignatureV1` by default, an
+ * ASSUMED scheme (seed 001 §5 does not show the algorithm), and reads hook answers as
+ * `{"decision": …}` (ASSUMED): pass `signature` (e.g. `standardWebhooksSignature`) and `hookAnswer`
+ * as your receiver has them.
+ */
 export async function simulateDelivery(options: SimulateDeliveryOptions): Promise<SimulationReport> {
   const urls = typeof options.url === 'string' ? [options.url] : [...options.url];
   if (urls.length < 1 || urls.length > MAX_ADDRESSES) throw new RangeError(`simulateDelivery: url must name 1 to ${MAX_ADDRESSES} addresses (seed 001 §8)`);
@@ -170,7 +199,17 @@ export async function simulateDelivery(options: SimulateDeliveryOptions): Promis
   const hookPolicy = options.hookPolicy ?? 'allow-on-failure';
   if (hookPolicy !== 'allow-on-failure' && hookPolicy !== 'reject-on-failure') throw new TypeError('simulateDelivery: hookPolicy must be allow-on-failure or reject-on-failure');
   const maxRealMs = options.maxRealMs ?? 600_000;
-  const settleMs = options.settleMs ?? 2000;
+  const settleMs = options.settleMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
+  const settleQuietMs = options.settleQuietMs ?? DEFAULT_SETTLE_QUIET_MS;
+  if (!(settleMs >= 0 && settleMs <= 3_600_000)) throw new RangeError(`simulateDelivery: settleMs must be from 0 to 3600000 ms, got ${String(options.settleMs)}`);
+  if (!(settleQuietMs >= 1 && settleQuietMs <= 600_000)) throw new RangeError(`simulateDelivery: settleQuietMs must be from 1 to 600000 ms, got ${String(options.settleQuietMs)}`);
+  if (options.signature !== undefined) checkScheme(options.signature);
+  if (options.hookAnswer !== undefined) checkHookAnswerFormat(options.hookAnswer);
+  const signature = options.signature;
+  for (const [i, secret] of [...secrets, ...(oldSecrets ?? [])].entries()) {
+    const problem = signature?.checkSecret?.(secret);
+    if (problem !== undefined) throw new TypeError(`simulateDelivery: secret ${i + 1} does not suit the signature scheme ${signature!.name}: ${problem}`);
+  }
   const rotationGraceMs = options.rotationGraceMs ?? 3_600_000;
   const app = options.app ?? 'sim-org#sim-app';
 
@@ -186,8 +225,8 @@ export async function simulateDelivery(options: SimulateDeliveryOptions): Promis
   });
   const observe = observerOf(options);
   const run = new Run(plan, parsed, {
-    seed, timeScale, timeoutScale, timeoutMs, concurrency, ratePerSecond, hookPolicy, maxRealMs, settleMs, rotationGraceMs, app,
-    secrets, oldSecrets, observe,
+    seed, timeScale, timeoutScale, timeoutMs, concurrency, ratePerSecond, hookPolicy, maxRealMs, settleMs, settleQuietMs, rotationGraceMs, app,
+    secrets, oldSecrets, observe, signature, hookAnswer: options.hookAnswer ?? assumedHookAnswer,
   });
   return run.execute({ eventsPerBatch, events: eventCount, hooks: hookCount, hookTimeoutMs });
 }
@@ -225,11 +264,14 @@ interface RunSettings {
   hookPolicy: 'allow-on-failure' | 'reject-on-failure';
   maxRealMs: number;
   settleMs: number;
+  settleQuietMs: number;
   rotationGraceMs: number;
   app: string;
   secrets: string[];
   oldSecrets: string[] | undefined;
   observe: (() => Promise<ReceiverState>) | undefined;
+  signature: CallbackSignatureScheme | undefined;
+  hookAnswer: HookAnswerFormat;
 }
 
 class Run {
@@ -310,8 +352,8 @@ class Run {
     }
     await this.loop();
     await Promise.all(this.lateGraces);
-    const state = await this.observeFinal();
-    return this.report(shape, state);
+    const settled = await this.observeFinal();
+    return this.report(shape, settled);
   }
 
   // ---- sending ----------------------------------------------------------------------------
@@ -325,10 +367,10 @@ class Run {
   private async post(a: Address, kind: 'verify' | 'event' | 'hook', body: Record<string, unknown>, timeoutMs: number, readLimit: number): Promise<{ result: SendResult; requestId: string; atMs: number }> {
     const requestId = `req_sim_${randomBytes(8).toString('hex')}`;
     const full = { kind, request_id: requestId, app: this.s.app, endpoint_id: a.endpointId, sent_at: new Date().toISOString(), ...body };
-    const signed = signCallbackRequest({ body: full, secrets: this.secretsOf(a), kind });
-    const atMs = this.simNow();
+    const atMs = this.simNow(); // when the send starts (a scheme may sign asynchronously)
+    const signed = await signCallbackRequestWith({ body: full, secrets: this.secretsOf(a), kind, ...(this.s.signature ? { signature: this.s.signature } : {}) });
     const t = timeoutMs / this.s.timeoutScale;
-    const result = await sendCallback({ url: a.url, headers: signed.headers, body: signed.body, timeoutMs: t, readLimit, lateGraceMs: Math.max(t, 250) });
+    const result = await sendCallback({ url: a.url, headers: signed.headers, body: typeof signed.body === 'string' ? signed.body : Buffer.from(signed.body).toString('utf8'), timeoutMs: t, readLimit, lateGraceMs: Math.max(t, 250) });
     return { result, requestId, atMs };
   }
 
@@ -492,7 +534,7 @@ class Run {
     } catch {
       return;
     }
-    const stored = new Set([...(state.stored ?? []), ...Object.keys(state.processed ?? {})]);
+    const stored = new Set([...(state.stored ?? []), ...Object.keys(state.processed ?? {}), ...(state.superseded ?? [])]);
     for (const item of unit.items) {
       if (item.state === 'pending' && !stored.has(item.ev.id)) {
         this.finding('acknowledged_before_storing', 'error', 'answered 2xx before the event was stored (seed §4.2: store, then answer): a crash now loses it', `${item.ev.id} (${requestId})`);
@@ -510,12 +552,16 @@ class Run {
       if (reason === undefined) {
         if (result.overLimit) reason = 'answer_over_64KB';
         else {
+          let answer: unknown;
           try {
-            const d = (JSON.parse(result.body) as { decision?: unknown }).decision;
-            if (d === 'allow' || d === 'reject' || d === 'rewrite') decision = d;
-            else reason = 'no_decision';
+            answer = JSON.parse(result.body);
           } catch {
             reason = 'invalid_json';
+          }
+          if (reason === undefined) {
+            const d = this.s.hookAnswer.decode(answer);
+            if (d) decision = d.decision;
+            else reason = 'no_decision';
           }
         }
       }
@@ -593,25 +639,15 @@ class Run {
 
   // ---- the end ---------------------------------------------------------------------------
 
-  private async observeFinal(): Promise<ReceiverState | undefined> {
+  /** The receiver's state once it settles (settle.ts): every delivered event handled, or no more change, or settleMs. */
+  private async observeFinal(): Promise<SettleResult | undefined> {
     if (!this.s.observe) return undefined;
     const delivered = new Set(this.items.filter((i) => i.state === 'delivered').map((i) => i.ev.id));
-    const until = performance.now() + this.s.settleMs;
-    let state: ReceiverState | undefined;
-    // The receiver may process asynchronously: wait (bounded) until every delivered id shows up.
-    for (;;) {
-      try {
-        state = await this.s.observe();
-      } catch {
-        state = undefined;
-      }
-      const processed = state?.processed ?? {};
-      if ([...delivered].every((id) => (processed[id] ?? 0) > 0) || performance.now() >= until) return state;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    return observeUntilSettled(this.s.observe, delivered, { quietMs: this.s.settleQuietMs, timeoutMs: this.s.settleMs });
   }
 
-  private report(shape: { eventsPerBatch: number; events: number; hooks: number; hookTimeoutMs: number }, state: ReceiverState | undefined): SimulationReport {
+  private report(shape: { eventsPerBatch: number; events: number; hooks: number; hookTimeoutMs: number }, settled: SettleResult | undefined): SimulationReport {
+    const state = settled?.state;
     const deliveredIds = new Set(this.items.filter((i) => i.state === 'delivered').map((i) => i.ev.id));
     for (const item of this.items) if (item.state === 'pending') Object.assign(item, { state: 'pending', reason: 'run ended' });
     const failed = this.items.filter((i) => i.state === 'failed');
@@ -624,8 +660,13 @@ class Run {
       for (const [id, n] of Object.entries(processed)) {
         if (n > 1) this.finding('processed_twice', 'error', 'the same event id was processed more than once (deduplicate by event id, §6 rule 1)', `${id} ×${n}`);
       }
+      const superseded = new Set(state.superseded ?? []);
       for (const id of deliveredIds) {
-        if (!((processed[id] ?? 0) > 0)) this.finding('acknowledged_not_processed', 'error', 'acknowledged with 2xx but never processed: the event is lost (the service will not send it again)', id);
+        if ((processed[id] ?? 0) > 0 || superseded.has(id)) continue;
+        this.finding('acknowledged_not_processed', 'error', 'acknowledged with 2xx but neither processed nor reported superseded: the event is lost (the service will not send it again); an ordering guard that skips older events reports those in `superseded`', id);
+      }
+      if (settled?.outcome === 'timeout' && settled.unhandled.length > 0) {
+        this.finding('receiver_not_settled', 'warning', `the receiver's state still lacked ${settled.unhandled.length} delivered event(s) when the settle wait (${formatDuration(this.s.settleMs)}) ran out: raise settleMs (--settle-timeout-ms) if it is still working`, settled.unhandled[0]);
       }
       const newest = new Map<string, number>();
       for (const id of deliveredIds) {
@@ -662,6 +703,7 @@ class Run {
         timeScale: this.s.timeScale, timeoutScale: this.s.timeoutScale, events: shape.events, eventsPerBatch: shape.eventsPerBatch,
         timeoutMs: this.s.timeoutMs, concurrency: this.s.concurrency, ratePerSecond: this.s.ratePerSecond, hooks: shape.hooks,
         hookTimeoutMs: shape.hookTimeoutMs, hookPolicy: this.s.hookPolicy, rotation: this.s.oldSecrets !== undefined,
+        signature: (this.s.signature ?? imSignatureV1).name, hookAnswer: this.s.hookAnswer.name,
       },
       realMs: Math.round(this.realNow()),
       simulatedMs: Math.round(this.simNow()),
@@ -683,6 +725,7 @@ class Run {
       requests: this.requests,
       plan: { queueOrder: this.plan.queueOrder, batches: this.plan.batches, hooks: this.plan.hooks.map((h) => ({ id: h.id, atMs: h.atMs })) },
       receiverReport: state !== undefined,
+      ...(settled ? { settle: { outcome: settled.outcome, waitedMs: settled.waitedMs } } : {}),
     };
   }
 }

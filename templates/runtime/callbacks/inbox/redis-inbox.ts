@@ -18,8 +18,9 @@
  * The inbox checks both once, before its first append or take (`durability`, redis-durability.ts),
  * and can wait for each append to be persisted (`waitForPersistence`).
  */
-import type { RedisCommandClient } from '../../stores/redis-client.js';
-import { evalScript, replyText, storeClient } from '../../stores/redis-client.js';
+import type { RedisClientLike, RedisConnection, RedisReply } from '../../stores/redis-client.js';
+import { evalScript, redisConnection } from '../../stores/redis-client.js';
+import { replyNumber, replyPairs, replyText, streamEntries } from '../../stores/redis-reply.js';
 import { StoreError } from '../../core/errors.js';
 import type { CallbackEvent } from '../types.js';
 import { InboxBase } from './inbox-base.js';
@@ -31,14 +32,21 @@ import { DurabilityGuard } from './redis-durability.js';
 import type { InboxDurability, InboxDurabilityReport, WaitForPersistence } from './redis-durability.js';
 
 export interface RedisInboxOptions extends InboxOptions {
-  /** Commands (node-redis: `fromNodeRedis(client)`, ioredis: `fromIoredis(client)`). */
-  client: RedisCommandClient;
+  /**
+   * The application's Redis client as is: node-redis 4/5/6 or ioredis 5/6, single node or Cluster
+   * (or a `RedisCommandClient`).
+   */
+  client: RedisClientLike;
   /**
    * A SEPARATE connection for the blocking `XREADGROUP … BLOCK` wait of `consume` (a blocked
-   * connection answers nothing else). Optional: without it, idle workers poll every 50 ms.
+   * connection answers nothing else): `client.duplicate()` (node-redis: connect it too). Optional:
+   * without it, idle workers poll every 50 ms.
    */
-  blockingClient?: RedisCommandClient;
-  /** Key prefix. Default `{im-inbox}:`. */
+  blockingClient?: RedisClientLike;
+  /**
+   * Key prefix. Default `{im-inbox}:`. Every key of the inbox starts with it; on a Redis Cluster it
+   * must hold a hash tag (`{…}`) so that they all live on one slot (each script touches several).
+   */
   prefix?: string;
   /** Consumer group name. Default `workers`. */
   group?: string;
@@ -218,8 +226,8 @@ return n`;
 const OUTCOMES = new Set<InboxCommitOutcome>(['applied', 'superseded', 'duplicate', 'lost']);
 
 export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBase<E> {
-  readonly #client: RedisCommandClient;
-  readonly #blocking: RedisCommandClient | undefined;
+  readonly #client: RedisConnection;
+  readonly #blocking: RedisConnection | undefined;
   readonly #prefix: string;
   readonly #group: string;
   readonly #stream: string;
@@ -239,12 +247,12 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
 
   constructor(options: RedisInboxOptions) {
     super(options);
-    if (!options || typeof options.client?.command !== 'function') throw new TypeError('RedisInbox: client must be a RedisCommandClient (fromNodeRedis / fromIoredis)');
-    this.#client = storeClient(options.client);
-    this.#blocking = options.blockingClient === undefined ? undefined : storeClient(options.blockingClient);
+    this.#client = redisConnection(options.client, 'RedisInbox');
+    this.#blocking = options.blockingClient === undefined ? undefined : redisConnection(options.blockingClient, 'RedisInbox', 'blockingClient');
     this.#prefix = options.prefix ?? '{im-inbox}:';
     this.#group = options.group ?? 'workers';
     if (!/^[\w.:{}-]{1,200}$/.test(this.#prefix)) throw new TypeError('RedisInbox: prefix must be 1 to 200 characters of [A-Za-z0-9_.:{}-]');
+    if (this.#client.cluster) refuseOnCluster(this.#prefix, options, this.#client.client);
     if (!/^[\w.:-]{1,200}$/.test(this.#group)) throw new TypeError('RedisInbox: group must be 1 to 200 characters of [A-Za-z0-9_.:-]');
     this.#stream = this.#prefix + 'events';
     this.#guard = new DurabilityGuard(this.#send, options, this.now);
@@ -253,7 +261,7 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
   }
 
   /** The client's `command` as one function for `evalScript` (made once, not per call). */
-  readonly #send = (args: string[]): Promise<unknown> => this.#client.command(args);
+  readonly #send = (args: string[]): Promise<RedisReply> => this.#client.command(args);
 
   #eval(script: string, keys: string[], args: string[]): Promise<unknown> {
     return evalScript(this.#send, this.#shas, script, keys, args);
@@ -291,7 +299,7 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
       keys.push(this.#prefix + 'seen:' + event.id);
       args.push(event.id, JSON.stringify(event));
     }
-    const stored = Number(await this.#eval(APPEND, keys, args));
+    const stored = replyNumber(await this.#eval(APPEND, keys, args));
     // on the same connection, right after the write: WAITAOF / WAIT cover it
     await this.#guard.afterAppend(report);
     return { stored, duplicates: events.length - stored };
@@ -337,7 +345,7 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
     const flat = Array.isArray(reply) ? reply : [];
     const out: Claimed<E>[] = [];
     for (let i = 0; i + 3 < flat.length; i += 4) {
-      out.push({ entryId: replyText(flat[i]) ?? '', eventId: replyText(flat[i + 1]) ?? '', event: JSON.parse(replyText(flat[i + 2]) ?? 'null') as E, attempt: Number(flat[i + 3]) });
+      out.push({ entryId: replyText(flat[i]) ?? '', eventId: replyText(flat[i + 1]) ?? '', event: JSON.parse(replyText(flat[i + 2]) ?? 'null') as E, attempt: replyNumber(flat[i + 3]) });
     }
     return out;
   }
@@ -405,40 +413,33 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
       this.#client.command(['HLEN', this.#prefix + 'dead']),
       this.#client.command(['HMGET', this.#prefix + 'stats', 'processed', 'superseded']),
     ]);
-    const [processed, superseded] = Array.isArray(counters) ? counters.map((x) => Number(replyText(x) ?? 0)) : [0, 0];
-    return { pending: Number(len) + Number(retrying), retrying: Number(retrying), deadLetters: Number(dead), processed: processed ?? 0, superseded: superseded ?? 0 };
+    const [processed, superseded] = Array.isArray(counters) ? counters.map((x) => replyNumber(x)) : [0, 0];
+    return { pending: replyNumber(len) + replyNumber(retrying), retrying: replyNumber(retrying), deadLetters: replyNumber(dead), processed: processed ?? 0, superseded: superseded ?? 0 };
   }
 
   async deadLetters(limit = 100): Promise<InboxDeadLetter<E>[]> {
-    const flat = await this.#client.command(['HGETALL', this.#prefix + 'dead']);
     const out: InboxDeadLetter<E>[] = [];
-    const list = Array.isArray(flat) ? flat : [];
-    for (let i = 0; i + 1 < list.length && out.length < limit; i += 2) {
-      const d = JSON.parse(replyText(list[i + 1]) ?? '{}') as { e: string; a: number; err: string; at: number };
-      out.push({ eventId: replyText(list[i]) ?? '', event: JSON.parse(d.e) as E, attempts: d.a, lastError: d.err, failedAt: d.at });
+    for (const [eventId, value] of replyPairs(await this.#client.command(['HGETALL', this.#prefix + 'dead']))) {
+      if (out.length >= limit) break;
+      const d = JSON.parse(replyText(value) ?? '{}') as { e: string; a: number; err: string; at: number };
+      out.push({ eventId, event: JSON.parse(d.e) as E, attempts: d.a, lastError: d.err, failedAt: d.at });
     }
     return out;
   }
 
   async replay(eventId?: string): Promise<number> {
     await this.#ensureGroup();
-    return Number(await this.#eval(REPLAY, [this.#stream, this.#prefix + 'dead'], eventId === undefined ? [] : [eventId]));
+    return replyNumber(await this.#eval(REPLAY, [this.#stream, this.#prefix + 'dead'], eventId === undefined ? [] : [eventId]));
   }
 }
 
-/** XREADGROUP reply (RESP2 arrays) → entries with their fields as a record. */
-function streamEntries(reply: unknown): { id: string; fields: Record<string, string> }[] {
-  const out: { id: string; fields: Record<string, string> }[] = [];
-  if (!Array.isArray(reply)) return out;
-  for (const stream of reply) {
-    const entries = Array.isArray(stream) ? stream[1] : undefined;
-    if (!Array.isArray(entries)) continue;
-    for (const e of entries) {
-      if (!Array.isArray(e) || !Array.isArray(e[1])) continue;
-      const fields: Record<string, string> = {};
-      for (let i = 0; i + 1 < e[1].length; i += 2) fields[replyText(e[1][i]) ?? ''] = replyText(e[1][i + 1]) ?? '';
-      out.push({ id: replyText(e[0]) ?? '', fields });
-    }
-  }
-  return out;
+/**
+ * What a Redis Cluster cannot do for the inbox: keys of one script on several slots (a prefix
+ * without a hash tag), and a persistence wait (WAIT / WAITAOF must follow the append on its own
+ * connection; a cluster client sends them to any node).
+ */
+function refuseOnCluster(prefix: string, options: RedisInboxOptions, client: string): void {
+  const tag = /\{([^}]*)\}/.exec(prefix);
+  if (!tag || tag[1] === '') throw new TypeError(`RedisInbox: on a Redis Cluster (${client}) the prefix must hold a hash tag such as {im-inbox}, so that every key of the inbox lives on one slot; got ${JSON.stringify(prefix)}`);
+  if (options.waitForPersistence) throw new TypeError(`RedisInbox: waitForPersistence needs a single-node connection (WAIT / WAITAOF follow the append on its own connection); a Redis Cluster client (${client}) sends them to any node`);
 }

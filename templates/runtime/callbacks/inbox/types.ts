@@ -95,8 +95,12 @@ export interface ConsumeOptions {
   concurrency?: number;
   /** Abort to stop: no new event is taken, in-flight ones finish (within `stopTimeoutMs`), then `consume` resolves. */
   signal?: AbortSignal;
-  /** Runs (including runs cut by a worker's death) before an event goes to the dead letters. Default 5. */
+  /**
+   * Runs of one event (including runs cut by a worker's death) before it goes to the dead letters.
+   * Default 5. A setting of this `consume` call, not of the inbox: give every worker the same.
+   */
   maxAttempts?: number;
+  /** Waits between a failed run and the next (exponential, ±20 %); like `maxAttempts`, a setting of this `consume` call. */
   backoff?: InboxBackoff;
   /** Worker name, unique per live worker. Default a random one. */
   consumer?: string;
@@ -114,8 +118,19 @@ export interface ConsumeOptions {
    * the abort, whatever the handlers or the store do. Default 10 000 ms.
    */
   stopTimeoutMs?: number;
-  /** Where handler failures are reported (the error text, never the event data). */
+  /**
+   * Where handler failures are reported (the error text, never the event data): a throwing
+   * handler, a run past `handlerTimeoutMs`, a store failure. Without it nothing is reported —
+   * failed events are retried and dead-lettered silently — so pass one, e.g.
+   * `onError: (err, info) => console.error('inbox', info.eventId, err)`.
+   */
   onError?: (error: unknown, info: ConsumeErrorInfo) => void;
+  /**
+   * Called for each event the ordering guard skipped (older than the committed state of its
+   * entity, so not handed to the handler, and acknowledged): handled, not processed. A test
+   * harness reports these ids to `im-callbacks simulate` as `superseded`.
+   */
+  onSuperseded?: (event: CallbackEvent, info: { eventId: string; entity: string }) => void;
 }
 
 export interface ConsumeErrorInfo {

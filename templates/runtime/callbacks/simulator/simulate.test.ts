@@ -115,6 +115,7 @@ describe('simulateDelivery against a correct receiver built with the kit', () =>
     const report = await simulateDelivery({ ...base, url: [r.url, `${r.url}?addr=2`], observe: r.observe, seed: 7, oldSecret: OLD_SECRET, duplicateRate: 0.3, truncatedRate: 0.5 });
     expect(report.findings, formatSimulationReport(report)).toEqual([]);
     expect(isCleanReport(report)).toBe(true);
+    expect(report.settings.signature).toBe(process.env.IM_TEST_SIGNATURE ?? 'im-v1'); // the scheme of this vitest project
     expect(report.complete).toBe(true);
     const sent = report.events.filter((e) => !e.lost);
     expect(report.totals.lost).toBe(report.events.length - sent.length);
