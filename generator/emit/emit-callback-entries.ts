@@ -9,7 +9,7 @@
  */
 import { hookRequestTypeName, type CallbackModel } from '../build-callback-model.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
-import { lineComment } from './spec-text.js';
+import { doc, docComment, docJoin, lineComment } from './spec-text.js';
 
 interface EntryFlavour {
   file: string;
@@ -30,8 +30,8 @@ const R = 'R extends kit.CallbackRequestBase = CallbackRequestBody';
 
 
 /** Every entry that verifies or signs says which scheme it assumes and how to switch (issue 29). */
-const ASSUMED_SCHEME = ' Default signature scheme `imSignatureV1`, ASSUMED (seed 001 §5 does not show the algorithm: the kit takes HMAC-SHA256 over `X-IM-Timestamp.X-IM-Nonce.raw body`); if the service signs otherwise, pass `signature: standardWebhooksSignature` or a scheme of your own.';
-const ASSUMED_ANSWER = ' Hook decisions are answered as `{"decision": …}` by default, also ASSUMED (§4.3 does not show the answer shape): `hookAnswer` switches it.';
+const ASSUMED_SCHEME = doc` Default signature scheme \`imSignatureV1\`, ASSUMED (seed 001 §5 does not show the algorithm: the kit takes HMAC-SHA256 over \`X-IM-Timestamp.X-IM-Nonce.raw body\`); if the service signs otherwise, pass \`signature: standardWebhooksSignature\` or a scheme of your own.`;
+const ASSUMED_ANSWER = doc` Hook decisions are answered as \`{"decision": …}\` by default, also ASSUMED (§4.3 does not show the answer shape): \`hookAnswer\` switches it.`;
 
 export function emitCallbackEntries(model: CallbackModel): Map<string, string> {
   const header = doNotEditHeader(model.source);
@@ -53,16 +53,16 @@ export function emitCallbackEntries(model: CallbackModel): Map<string, string> {
       `export type EventContext<${E}> = kit.EventContext<E>;`,
       `export type HookContext<H extends kit.HookCallbackRequest = CallbackHookRequest> = kit.HookContext<H>;`,
       `/** A verified callback; \`body\` is a \`CallbackRequestBody\` (narrow with \`body.kind\`). */\nexport type VerifiedCallback<${R}> = kit.VerifiedCallback<R>;`,
-      `/** Verifies a callback request (signature over the raw bytes, timestamp, optional nonce) and returns the parsed body as the generated \`CallbackRequestBody\`. Throws \`CallbackVerificationError\`.${flavour.node ? '' : ' WebCrypto: async only.'}${ASSUMED_SCHEME} */\nexport function verifyCallback<${R}>(options: kit.VerifyCallbackOptions): Promise<kit.VerifiedCallback<R>> {\n  return kit.verifyCallback<R>(options);\n}`,
+      `${docComment(docJoin([doc`Verifies a callback request (signature over the raw bytes, timestamp, optional nonce) and returns the parsed body as the generated \`CallbackRequestBody\`. Throws \`CallbackVerificationError\`.`, flavour.node ? '' : ' WebCrypto: async only.', ASSUMED_SCHEME], ''))}\nexport function verifyCallback<${R}>(options: kit.VerifyCallbackOptions): Promise<kit.VerifiedCallback<R>> {\n  return kit.verifyCallback<R>(options);\n}`,
       ...(flavour.node
-        ? [`/** \`verifyCallback\` without a promise (node:crypto; WebCrypto has no synchronous HMAC). Takes no nonceStore.${ASSUMED_SCHEME} */\nexport function verifyCallbackSync<${R}>(options: kit.VerifyCallbackOptions): kit.VerifiedCallback<R> {\n  return kit.verifyCallbackSync<R>(options);\n}`]
+        ? [`${docComment(doc`\`verifyCallback\` without a promise (node:crypto; WebCrypto has no synchronous HMAC). Takes no nonceStore.${ASSUMED_SCHEME}`)}\nexport function verifyCallbackSync<${R}>(options: kit.VerifyCallbackOptions): kit.VerifiedCallback<R> {\n  return kit.verifyCallbackSync<R>(options);\n}`]
         : []),
-      `/** A Web-standard receiver \`(request: Request) => Promise<Response>\`: verify, dedupe, \`onEvent\` per new event, hook decisions.${ASSUMED_SCHEME}${ASSUMED_ANSWER} */\nexport function createCallbackHandler<${E}, ${H}>(options: kit.CallbackHandlerOptions<E, H>): kit.CallbackHandler {\n  return kit.createCallbackHandler<E, H>(options);\n}`,
+      `${docComment(doc`A Web-standard receiver \`(request: Request) => Promise<Response>\`: verify, dedupe, \`onEvent\` per new event, hook decisions.${ASSUMED_SCHEME}${ASSUMED_ANSWER}`)}\nexport function createCallbackHandler<${E}, ${H}>(options: kit.CallbackHandlerOptions<E, H>): kit.CallbackHandler {\n  return kit.createCallbackHandler<E, H>(options);\n}`,
       ...(flavour.node
         ? [
             `/** The in-memory inbox (one process, tests); its workers get a \`CallbackEventItem\`. */\nexport class MemoryInbox<${E}> extends kit.MemoryInbox<E> {}`,
             `/** The Redis Streams inbox (a fleet of workers); its workers get a \`CallbackEventItem\`. */\nexport class RedisInbox<${E}> extends kit.RedisInbox<E> {}`,
-            `/** \`createCallbackHandler\` as a node:http / Express \`(req, res)\` handler.${ASSUMED_SCHEME}${ASSUMED_ANSWER} */\nexport function createNodeCallbackHandler<${E}, ${H}>(options: kit.CallbackHandlerOptions<E, H>): kit.NodeCallbackHandler {\n  return kit.createNodeCallbackHandler<E, H>(options);\n}`,
+            `${docComment(doc`\`createCallbackHandler\` as a node:http / Express \`(req, res)\` handler.${ASSUMED_SCHEME}${ASSUMED_ANSWER}`)}\nexport function createNodeCallbackHandler<${E}, ${H}>(options: kit.CallbackHandlerOptions<E, H>): kit.NodeCallbackHandler {\n  return kit.createNodeCallbackHandler<E, H>(options);\n}`,
           ]
         : []),
     ]));
