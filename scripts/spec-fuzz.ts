@@ -10,13 +10,17 @@
  * a cross-check of the token comparison; default 25), `--limit N` (stop after N variants),
  * `--sample N` (N variants drawn with `--seed S`, default 1: the same ones every run), `--shard i/n`
  * (every nth variant from the ith: run n processes side by side; each writes report-i-of-n.md).
+ * `--batch N`: the same (field, payload) pairs, one payload in up to N fields of a spec per
+ * generate (scripts/lib/spec-fuzz-batch.ts says how a group is judged and split): the whole table
+ * in well under an hour where one edit at a time takes hours; writes report-batch.md.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate } from '../generator/generate.js';
 import { readGeneratorInput } from '../generator/read-inputs.js';
-import { byField, describeFailure, fuzzTargets, fuzzVariants, memoryCache, PackageBench, PAYLOADS, seeded, type Variant } from './lib/spec-fuzz.js';
+import { fuzzInGroups, type BatchSummary } from './lib/spec-fuzz-batch.js';
+import { byField, describeFailure, fuzzTargets, fuzzVariants, memoryCache, PackageBench, PAYLOADS, seeded, type FuzzTarget, type Variant } from './lib/spec-fuzz.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -50,6 +54,10 @@ const occurrences = [...fields.values()].reduce((n, t) => n + t.length, 0);
 console.log(`${fields.size} fields (${occurrences} occurrences) in both specs × ${payloads.length} payloads: ${variants.length} variants${chosen.length !== variants.length ? `, ${chosen.length} run here` : ''}`);
 
 const bench = new PackageBench(root);
+if (arg('--batch')) {
+  const targets = [...fields.entries()].filter(([key]) => !fieldFilter || fieldFilter.test(key)).flatMap(([, t]) => (everyOccurrence ? t : t.slice(0, 1)));
+  process.exit(await runInGroups(targets, Number(arg('--batch'))));
+}
 let acceptedSoFar = 0;
 let done = 0;
 const summary = await fuzzVariants(
@@ -78,17 +86,7 @@ const lines = [
   `| variants | refused (located SpecError) | accepted | of which code unchanged (tokens) | built and imported | failures |`,
   '|---|---|---|---|---|---|',
   `| ${summary.variants} | ${summary.refused} | ${summary.accepted} | ${summary.dataOnly} | ${summary.built} | ${summary.failures.length} |`,
-  '',
-  '| payload | refused | accepted |',
-  '|---|---|---|',
-  ...[...summary.byPayload].map(([name, t]) => `| ${name} | ${t.refused} | ${t.accepted} |`),
-  '',
-  '| refusal rule | variants |',
-  '|---|---|',
-  ...[...summary.byRule].sort((a, b) => b[1] - a[1]).map(([rule, n]) => `| ${rule} | ${n} |`),
-  '',
-  ...(summary.failures.length ? ['## Failures', '', ...summary.failures.map((f) => `- ${describeFailure(f)}`)] : ['No failure.']),
-  '',
+  ...reportTables(summary, 'variants'),
 ];
 const dir = join(root, 'dist-artifacts/spec-fuzz');
 mkdirSync(dir, { recursive: true });
@@ -97,3 +95,59 @@ writeFileSync(join(dir, reportName), lines.join('\n'));
 console.log(lines.slice(4, 7).join('\n'));
 console.log(`report: dist-artifacts/spec-fuzz/${reportName} (${seconds} s: generate ${Math.round(summary.generateMs / 1000)} s, build and import ${Math.round(summary.buildMs / 1000)} s)`);
 process.exit(summary.failures.length ? 1 : 0);
+
+/** The report's tables after its figures: by payload, by refusal rule, the failures. */
+function reportTables(summary: Pick<BatchSummary, 'byPayload' | 'byRule' | 'failures'>, ruleCount: string): string[] {
+  return [
+    '',
+    '| payload | refused | accepted |',
+    '|---|---|---|',
+    ...[...summary.byPayload].map(([name, t]) => `| ${name} | ${t.refused} | ${t.accepted} |`),
+    '',
+    `| refusal rule | ${ruleCount} |`,
+    '|---|---|',
+    ...[...summary.byRule].sort((a, b) => b[1] - a[1]).map(([rule, n]) => `| ${rule} | ${n} |`),
+    '',
+    ...(summary.failures.length ? ['## Failures', '', ...summary.failures.map((f) => `- ${describeFailure(f)}`)] : ['No failure.']),
+    '',
+  ];
+}
+
+/** `--batch N`: every pair in groups; prints and writes the report; the exit code. */
+async function runInGroups(targets: FuzzTarget[], size: number): Promise<number> {
+  let groups = 0;
+  let builds = 0;
+  const summary = await fuzzInGroups(
+    {
+      input,
+      cache,
+      baseline,
+      bench,
+      alwaysBuild: () => buildEvery > 0 && builds++ % buildEvery === 0,
+      onGroup: (n, outcome) => {
+        if (++groups % 100 === 0) console.log(`… ${groups} groups (last: ${n} edits, ${outcome}), ${Math.round((performance.now() - started) / 1000)} s`);
+      },
+    },
+    targets,
+    payloads,
+    size,
+  );
+  bench.dispose();
+  const seconds = Math.round((performance.now() - started) / 1000);
+  const lines = [
+    '# Spec fuzz in groups (issue 25)',
+    '',
+    `\`npx tsx scripts/spec-fuzz.ts ${process.argv.slice(2).join(' ')}\`: ${targets.length} fields of both specs (${everyOccurrence ? 'every occurrence' : 'the first occurrence of each'}) × ${payloads.length} payloads, up to ${size} edits per generate; ${seconds} s, ${summary.generateRuns} generate runs.`,
+    '',
+    '| variants (field × payload) | refused at their own place (located SpecError) | accepted | packages built and imported | failures |',
+    '|---|---|---|---|---|',
+    `| ${summary.variants} | ${summary.refused} | ${summary.accepted} | ${summary.built} | ${summary.failures.length} |`,
+    ...reportTables(summary, 'problems reported'),
+  ];
+  const dir = join(root, 'dist-artifacts/spec-fuzz');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'report-batch.md'), lines.join('\n'));
+  console.log(lines.slice(2, 7).join('\n'));
+  for (const f of summary.failures) console.log(`FAIL ${describeFailure(f)}`);
+  return summary.failures.length || summary.variants !== summary.refused + summary.accepted ? 1 : 0;
+}
