@@ -8,8 +8,8 @@
  *   when asked), the package is built and imported; a side effect splits the group in halves
  *   until the edit behind it stands alone (then it is a failure, named by its field).
  * - refused: every problem must be located, with a rule and a fix (as for one edit). An edit is
- *   counted refused when a problem stands at its own place (its pointer after the edit, or inside
- *   it); the others go round again without it. A refusal no edit owns splits the group in
+ *   counted refused when a problem stands at its own place (its pointer after the edit, inside it,
+ *   or above it when no other edit of the group is there too); the others go round again without it. A refusal no edit owns splits the group in
  *   halves; an edit alone is refused outright.
  * - crashed (not a SpecError): split until the edit stands alone, then a failure.
  *
@@ -135,11 +135,15 @@ async function runGroup(run: BatchRun, summary: BatchSummary, group: readonly Fu
     const violations = refusalViolations(error, { [SPEC_FILES.openapi]: input.openapiText, [SPEC_FILES.callbacks]: input.callbacksText! }, SPEC_FILES[file]);
     if (violations.length) return { kind: 'split', problems: violations };
     const problems = error.problems.filter((p) => (p.file ?? SPEC_FILES.openapi) === SPEC_FILES[file]);
-    const owns = (t: FuzzTarget) => {
-      const at = editedPointer(t, payload.text);
-      return problems.some((p) => p.pointer === at || p.pointer.startsWith(`${at}/`));
-    };
-    const owned = group.length === 1 ? [...group] : group.filter(owns);
+    // a problem belongs to the one edit at, inside or above its place; shared by several, to none
+    const places = group.map((t) => editedPointer(t, payload.text));
+    const related = (a: string, b: string) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+    const owners = new Set<number>();
+    for (const p of problems) {
+      const near = places.flatMap((at, i) => (p.pointer && related(p.pointer, at) ? [i] : []));
+      if (near.length === 1) owners.add(near[0]!);
+    }
+    const owned = group.length === 1 ? [...group] : group.filter((_, i) => owners.has(i));
     for (const p of error.problems) if (owned.length) summary.byRule.set(p.rule, (summary.byRule.get(p.rule) ?? 0) + 1);
     return { kind: 'refused', owned, rest: group.filter((t) => !owned.includes(t)) };
   }
