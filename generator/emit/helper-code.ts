@@ -80,14 +80,14 @@ function shapeOf(h: HelperMethodModel): Shape {
       const ops = `{ helperId: ${stringLiteral(`${h.namespace}.${h.methodName}`)}, create: ${operationConstName(h.create)}, partUrls: ${operationConstName(h.partUrls)}, uploadedParts: ${operationConstName(h.uploadedParts)}, complete: ${operationConstName(h.complete)} }`;
       const resume = h.kind === 'resume-upload';
       return {
-        parameters: [...(resume ? [{ name: 'fileId', type: 'string' }] : []), { name: 'source', type: 'UploadSource' }, { name: 'options', type: 'UploadOptions', hasQuestionToken: true }],
+        parameters: [...(resume ? [{ name: 'from', type: 'string | UploadInterruptedError' }] : []), { name: 'source', type: 'UploadSource' }, { name: 'options', type: 'UploadOptions', hasQuestionToken: true }],
         returnType: `Promise<UploadResult<${resultTypeName(h.complete)}>>`,
-        body: resume ? `return resumeUpload(client, ${ops}, fileId, source, options);` : `return uploadFile(client, ${ops}, source, options);`,
-        runtimeImports: [value('helpers/upload', resume ? 'resumeUpload' : 'uploadFile'), type('helpers/upload', 'UploadOptions'), type('helpers/upload', 'UploadResult'), type('helpers/upload-source', 'UploadSource')],
+        body: resume ? `return resumeUpload(client, ${ops}, from, source, options);` : `return uploadFile(client, ${ops}, source, options);`,
+        runtimeImports: [value('helpers/upload', resume ? 'resumeUpload' : 'uploadFile'), type('helpers/upload', 'UploadOptions'), type('helpers/upload', 'UploadResult'), type('helpers/upload-source', 'UploadSource'), ...(resume ? [type('helpers/upload', 'UploadInterruptedError')] : [])],
         operationConsts: [h.create, h.partUrls, h.uploadedParts, h.complete].map(operationConstName),
         typeNames: [resultTypeName(h.complete)],
         docs: resume
-          ? doc`Resumes an interrupted upload: lists the parts the service has (\`${h.uploadedParts.id}\`), sends only the missing ones and completes (class I). Give the same source again.`
+          ? doc`Resumes an interrupted upload: lists the parts the service has (\`${h.uploadedParts.id}\`), sends only the missing ones and completes (class I). Give the same source again, and the \`UploadInterruptedError\` itself (it records the part size) or its \`fileId\`. The part size is kept: taken from the sizes the service lists for its parts, else \`options.partSize\`, else the error's; a resume that cannot know it, or whose part size contradicts the parts held, is refused before any part is sent (a resume with another part size would corrupt the file). Where the service lists no part sizes, a file id with \`options.partSize\` is taken at its word: keep \`error.partSize\` with the file id.`
           : doc`Uploads a file: \`${h.create.id}\`, then each part to its own upload address from \`${h.partUrls.id}\` (never with the App Token), then \`${h.complete.id}\`. Memory stays near partSize × concurrency whatever the size. An interrupted upload throws \`UploadInterruptedError\` carrying the \`fileId\` to resume with.`,
       };
     }

@@ -6,6 +6,7 @@ import { listPages, type PagePromise } from '../core/pagination.js';
 import {
   resumeUpload,
   uploadFile,
+  type UploadInterruptedError,
   type UploadOptions,
   type UploadResult,
 } from '../helpers/upload.js';
@@ -235,7 +236,7 @@ export function mediaUsage(
 }
 
 /**
- * Resumes an interrupted upload: lists the parts the service has (`media.uploaded_parts`), sends only the missing ones and completes (class I). Give the same source again.
+ * Resumes an interrupted upload: lists the parts the service has (`media.uploaded_parts`), sends only the missing ones and completes (class I). Give the same source again, and the `UploadInterruptedError` itself (it records the part size) or its `fileId`. The part size is kept: taken from the sizes the service lists for its parts, else `options.partSize`, else the error's; a resume that cannot know it, or whose part size contradicts the parts held, is refused before any part is sent (a resume with another part size would corrupt the file). Where the service lists no part sizes, a file id with `options.partSize` is taken at its word: keep `error.partSize` with the file id.
  *
  * Assumed (the seed is silent): seed 4.8 gives the flow (create, send parts to per-part upload addresses, complete; resume lists uploaded parts and sends the missing ones); the part upload method (PUT of the raw bytes), the default part size (8 MiB) and the field names file_id, part_number and url are ours.
  *
@@ -243,7 +244,7 @@ export function mediaUsage(
  */
 export function mediaResumeUpload(
   client: ImLeanCore,
-  fileId: string,
+  from: string | UploadInterruptedError,
   source: UploadSource,
   options?: UploadOptions,
 ): Promise<UploadResult<MediaCompleteUploadResult>> {
@@ -256,7 +257,7 @@ export function mediaResumeUpload(
       uploadedParts: mediaUploadedPartsOperation,
       complete: mediaCompleteUploadOperation,
     },
-    fileId,
+    from,
     source,
     options,
   );

@@ -3,7 +3,7 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { ImLeanCore } from '../core/client.js';
 import type { RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
-import type { UploadOptions, UploadResult } from '../helpers/upload.js';
+import type { UploadInterruptedError, UploadOptions, UploadResult } from '../helpers/upload.js';
 import type { UploadSource } from '../helpers/upload-source.js';
 import {
   mediaCancelUpload,
@@ -217,18 +217,18 @@ export class Media {
   }
 
   /**
-   * Resumes an interrupted upload: lists the parts the service has (`media.uploaded_parts`), sends only the missing ones and completes (class I). Give the same source again.
+   * Resumes an interrupted upload: lists the parts the service has (`media.uploaded_parts`), sends only the missing ones and completes (class I). Give the same source again, and the `UploadInterruptedError` itself (it records the part size) or its `fileId`. The part size is kept: taken from the sizes the service lists for its parts, else `options.partSize`, else the error's; a resume that cannot know it, or whose part size contradicts the parts held, is refused before any part is sent (a resume with another part size would corrupt the file). Where the service lists no part sizes, a file id with `options.partSize` is taken at its word: keep `error.partSize` with the file id.
    *
    * Assumed (the seed is silent): seed 4.8 gives the flow (create, send parts to per-part upload addresses, complete; resume lists uploaded parts and sends the missing ones); the part upload method (PUT of the raw bytes), the default part size (8 MiB) and the field names file_id, part_number and url are ours.
    *
    * From media.create_upload x-upload-helper in the spec.
    */
   resumeUpload(
-    fileId: string,
+    from: string | UploadInterruptedError,
     source: UploadSource,
     options?: UploadOptions,
   ): Promise<UploadResult<MediaCompleteUploadResult>> {
-    return mediaResumeUpload(this.client, fileId, source, options);
+    return mediaResumeUpload(this.client, from, source, options);
   }
 
   /**

@@ -919,6 +919,8 @@ export type UploadSession = {
 export type UploadedPart = {
   /** Assumed: the UploadedPart fields are not shown; part_number is ours. */
   part_number?: number;
+  /** The part's size in bytes. Assumed: the UploadedPart fields are not shown; size (the part's bytes) is ours, and a resume checks its part size against it when the service lists it. */
+  size?: number;
   [key: string]: unknown;
 };
 /**

@@ -91,7 +91,7 @@ describe.each(['node', 'fetch'] as const)('im-server-sdk/otel on the %s transpor
     expect((points.get('im.client.call.duration') ?? []).reduce((n, p) => n + (p.value as Histogram).count, 0)).toBe(3);
     // the 429's Retry-After of 1 s: the resend waited at the client's gate (any positive wait passes)
     const waits = (points.get('im.client.rate_limit.wait') ?? []).map((p) => p.value as Histogram);
-    expect(waits.map((h) => [h.count, h.sum > 0])).toEqual([[1, true]]);
+    expect(waits.map((h) => [h.count, (h.sum ?? 0) > 0])).toEqual([[1, true]]);
     expect(second!.events.map((e) => e.name)).toContain('im.rate_limit.wait');
   });
 
