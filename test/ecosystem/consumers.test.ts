@@ -349,6 +349,64 @@ export const made = [typeof ImClient, typeof usersGet, typeof verifyCallback, p.
     }
   }, 180_000);
 
+  it('issue 31: ImLeanCore, ./funcs and the callbacks edge entry bundle with esbuild for the browser and neutral platforms, with no node: import', async () => {
+    const dir = consumer('bundle-consumer', { type: 'module' }, {
+      'lean.mjs': `import { ImLeanCore } from 'im-server-sdk';\nconst im = new ImLeanCore({ baseUrl: 'https://api.example.com', appKey: 'a#b', clientId: 'i', clientSecret: 's', dangerouslyAllowBrowser: true });\nconsole.log(typeof im.request);\n`,
+      // the upload helper too: its file reader is the one place that reads node:fs
+      'funcs.mjs': `import { ImLeanCore, usersGet, mediaUpload } from 'im-server-sdk/funcs';\nconst core = new ImLeanCore({ baseUrl: 'https://api.example.com', appKey: 'a#b', clientId: 'i', clientSecret: 's', dangerouslyAllowBrowser: true });\nexport const calls = () => [usersGet(core, { username: 'a' }), mediaUpload(core, new Uint8Array(3))];\nconsole.log(typeof calls);\n`,
+      'edge.mjs': `import { createCallbackHandler } from 'im-server-sdk/callbacks/edge';\nconst handler = createCallbackHandler({ secrets: 's', onEvent: () => {} });\nconsole.log(typeof handler);\n`,
+    });
+    const { build: esbuild } = await import('esbuild');
+    const results: string[] = [];
+    for (const platform of ['browser', 'neutral'] as const) {
+      for (const app of ['lean', 'funcs', 'edge']) {
+        const outfile = join(dir, `out-${platform}-${app}.mjs`);
+        const r = await esbuild({ entryPoints: [join(dir, `${app}.mjs`)], absWorkingDir: dir, bundle: true, platform, format: 'esm', outfile, logLevel: 'silent' }).then(
+          () => 'ok',
+          (e: Error) => e.message.split('\n').slice(0, 3).join(' '),
+        );
+        const imports = r === 'ok' ? [...readFileSync(outfile, 'utf8').matchAll(/(?:from\s*|import\(\s*|require\(\s*)["'](node:[\w/]+|fs|http|https|net|tls|crypto)["']/g)].map((m) => m[1]) : [];
+        // the bundle runs (here on Node, as a worker runtime would load it)
+        const ran = r === 'ok' ? (await run(process.execPath, [outfile], { cwd: dir, timeout: 30_000 })).stdout.trim() : '';
+        results.push([`${platform} ${app}:`, r, ...imports, ran].filter(Boolean).join(' '));
+      }
+    }
+    expect(results).toEqual(['browser lean: ok function', 'browser funcs: ok function', 'browser edge: ok function', 'neutral lean: ok function', 'neutral funcs: ok function', 'neutral edge: ok function']);
+  }, 180_000);
+
+  it('issue 31: the declarations type-check with lib ["ES2023"] (no DOM), skipLibCheck false, on @types/node 20 and 24', async () => {
+    const source = `import { ImClient, ImLeanCore, type ClientOptions, type CallHooks } from 'im-server-sdk';
+import { usersGet, mediaUpload } from 'im-server-sdk/funcs';
+import * as callbacks from 'im-server-sdk/callbacks';
+import * as edge from 'im-server-sdk/callbacks/edge';
+import { createFakeService } from 'im-server-sdk/testing';
+import { instrumentImClient } from 'im-server-sdk/otel';
+const hooks: CallHooks = { onRetry: (r) => void r.reason };
+const options: ClientOptions = { baseUrl: 'http://127.0.0.1:1', appKey: 'a#b', clientId: 'i', clientSecret: 's', hooks };
+export const made = [new ImClient(options), new ImLeanCore(options), usersGet, mediaUpload, callbacks.verifyCallback, edge.verifyCallback, createFakeService, instrumentImClient];
+`;
+    const out: string[] = [];
+    for (const types of ['node', 'node24']) {
+      const dir = consumer(`nodom-${types}`, { type: 'module' }, {
+        'index.ts': source,
+        'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: false, target: 'ES2022', lib: ['ES2023'], types: ['node'], module: 'node16', moduleResolution: 'node16' }, files: ['index.ts'] }),
+      });
+      // the app's own @types/node (20 or 24) and @opentelemetry/api, as its npm install would put them
+      mkdirSync(join(dir, 'node_modules/@types'), { recursive: true });
+      mkdirSync(join(dir, 'node_modules/@opentelemetry'), { recursive: true });
+      symlinkSync(join(repoRoot, 'node_modules/@types', types), join(dir, 'node_modules/@types/node'), 'dir');
+      symlinkSync(join(repoRoot, 'node_modules/@opentelemetry/api'), join(dir, 'node_modules/@opentelemetry/api'), 'dir');
+      const version = JSON.parse(readFileSync(join(dir, 'node_modules/@types/node/package.json'), 'utf8')).version as string;
+      // async (not spawnSync): a long synchronous wait starves vitest's worker RPC
+      const r = await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 120_000 }).then(
+        () => 'exit 0',
+        (err: { code?: number; stdout?: string }) => `exit ${err.code}\n${err.stdout ?? ''}`,
+      );
+      out.push(`@types/node ${version.split('.')[0]}: ${r}`);
+    }
+    expect(out).toEqual(['@types/node 20: exit 0', '@types/node 24: exit 0']);
+  }, 240_000);
+
   it('a strict consumer: exactOptionalPropertyTypes, undefined options, permissive catch, internals hidden', async () => {
     const source = `import { ImClient, type ClientOptions, type RequestOptions } from 'im-server-sdk';
 const timeoutMs: number | undefined = process.env.T ? Number(process.env.T) : undefined;

@@ -116,10 +116,24 @@ function sliceReader(size: number, initialPartSize: number, read: (start: number
   };
 }
 
+type FsPromises = typeof import('node:fs/promises');
+
+/**
+ * node:fs/promises, loaded only when a `{ path }` source is read, through
+ * `process.getBuiltinModule`: no import of it for a bundler to resolve, so an app bundled for a
+ * browser-like or neutral platform (a worker, an edge function) builds, and reads bytes, Blobs
+ * and streams there.
+ */
+function nodeFs(helperId: string): FsPromises {
+  const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const fs = typeof p?.getBuiltinModule === 'function' ? (p.getBuiltinModule('node:fs/promises') as FsPromises | undefined) : undefined;
+  if (!fs) throw sourceError(helperId, '/source/path', 'runtime', 'a { path } source is read with node:fs, which this runtime does not have (Node >= 20.16 does): give the bytes, a Blob or a stream instead');
+  return fs;
+}
+
 async function fileReader(path: string, partSize: number, helperId: string): Promise<PartReader> {
-  // Imported only when a path is given, so the package still loads where node:fs is absent.
-  const { open } = await import('node:fs/promises');
-  let handle: Awaited<ReturnType<typeof open>>;
+  const { open } = nodeFs(helperId);
+  let handle: Awaited<ReturnType<FsPromises['open']>>;
   try {
     handle = await open(path, 'r');
   } catch (err) {
