@@ -19,6 +19,7 @@ import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/seed.js';
+import { sectionAt, tsSnippets } from '../helpers/snippets.js';
 
 const run = promisify(execFile);
 const bin = (name: string): string => join(repoRoot, 'node_modules/.bin', name);
@@ -405,6 +406,50 @@ export const made = [new ImClient(options), new ImLeanCore(options), usersGet, m
       out.push(`@types/node ${version.split('.')[0]}: ${r}`);
     }
     expect(out).toEqual(['@types/node 20: exit 0', '@types/node 24: exit 0']);
+  }, 240_000);
+
+  it('issue 31 done-when: the README\'s hooks and OpenTelemetry app, copied as it is, runs from the tarball (strict TypeScript, no DOM)', async () => {
+    const readme = readFileSync(join(unpacked, 'package/README.md'), 'utf8');
+    const snippets = tsSnippets('README.md', readme).filter((sn) => sectionAt(readme, sn.line) === 'Observing calls: hooks and OpenTelemetry');
+    expect(snippets).toHaveLength(1);
+    const dir = consumer('observed-consumer', { type: 'module' }, {
+      'app.ts': snippets[0]!.code,
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, skipLibCheck: false, target: 'ES2022', lib: ['ES2023'], types: ['node'], module: 'node16', moduleResolution: 'node16', outDir: 'out' }, files: ['app.ts'] }),
+    });
+    // what the app's own npm install brings: @types/node, the OpenTelemetry API and SDK
+    mkdirSync(join(dir, 'node_modules/@types'), { recursive: true });
+    symlinkSync(join(repoRoot, 'node_modules/@types/node'), join(dir, 'node_modules/@types/node'), 'dir');
+    symlinkSync(join(repoRoot, 'node_modules/@opentelemetry'), join(dir, 'node_modules/@opentelemetry'), 'dir');
+    const tsc = await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 120_000 }).then(() => 'exit 0', (e: { code?: number; stdout?: string }) => `exit ${e.code}\n${e.stdout}`);
+    expect(tsc).toBe('exit 0');
+    // a service whose first users.get answers 503: the hooks see the retry, the trace has two attempts
+    let gets = 0;
+    const service = createServer(async (req, res) => {
+      await readBody(req);
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/acme/chat/token') return void res.end(JSON.stringify({ access_token: 'tok-observed-SECRET', expires_in: 3600 }));
+      if (gets++ === 0) {
+        res.statusCode = 503;
+        return void res.end(JSON.stringify({ error: { code: 'unavailable', message: 'try again', request_id: 'r-503' } }));
+      }
+      res.setHeader('x-request-id', 'r-200');
+      res.end(JSON.stringify({ username: 'alice' }));
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    try {
+      const env = { ...process.env, IM_BASE_URL: `http://127.0.0.1:${(service.address() as { port: number }).port}`, IM_APP_KEY: 'acme#chat', IM_CLIENT_ID: 'observed-id', IM_CLIENT_SECRET: 'observed-client-SECRET' };
+      const { stdout, stderr } = await run(process.execPath, ['out/app.js'], { cwd: dir, env, timeout: 60_000 });
+      expect(stdout).toMatch(/users\.get answered 503 in \d+ ms \(attempt 1\)/);
+      expect(stderr).toMatch(/users\.get: status, attempt 2 in \d+ ms/);
+      expect(stdout).toMatch(/users\.get answered 200 in \d+ ms \(attempt 2\)/);
+      // ConsoleSpanExporter: the call's span and one CLIENT span per attempt (and the token exchange's)
+      const names = [...stdout.matchAll(/^  name: '([^']+)'/gm)].map((m) => m[1]).sort();
+      expect(names).toEqual(['GET', 'GET', 'POST', 'app.token', 'users.get']);
+      expect(stdout).toMatch(/'http\.response\.status_code': 503/);
+      expect(stdout + stderr).not.toMatch(/SECRET/);
+    } finally {
+      await new Promise<void>((resolve) => service.close(() => resolve()));
+    }
   }, 240_000);
 
   it('a strict consumer: exactOptionalPropertyTypes, undefined options, permissive catch, internals hidden', async () => {
