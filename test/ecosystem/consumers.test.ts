@@ -452,7 +452,7 @@ export const made = [new ImClient(options), new ImLeanCore(options), usersGet, m
     }
   }, 240_000);
 
-  it('a strict consumer: exactOptionalPropertyTypes, undefined options, permissive catch, internals hidden', async () => {
+  it('a strict consumer: exactOptionalPropertyTypes, undefined options, permissive catch, internals hidden, User augmented by declaration merging', async () => {
     const source = `import { ImClient, type ClientOptions, type RequestOptions } from 'im-server-sdk';
 const timeoutMs: number | undefined = process.env.T ? Number(process.env.T) : undefined;
 const options: ClientOptions = { baseUrl: 'http://127.0.0.1:1', appKey: 'a#b', clientId: 'id', clientSecret: 's', timeoutMs, logger: undefined, defaultHeaders: undefined, maxRetries: undefined };
@@ -469,9 +469,27 @@ export const inOptions: Has<ClientOptions, 'internals'> = false;
 // @ts-expect-error internals is not a public option
 export const hidden = new ImClient({ ...options, internals: {} });
 `;
+    // issue 31: a field the seed does not show, added to User by declaration merging (a type alias: TS2300)
+    const augment = `import { ImClient, type User, type UsersGetResult } from 'im-server-sdk';
+declare module 'im-server-sdk' {
+  interface User {
+    nickname?: string;
+  }
+}
+export async function nicknameOf(im: ImClient): Promise<string | undefined> {
+  const user = await im.users.get({ username: 'alice' });
+  const viaResult: UsersGetResult = user;
+  const other: unknown = viaResult['not_named']; // open: the index signature stays
+  void other;
+  return user.nickname;
+}
+// @ts-expect-error nickname is a string now
+export const wrong: User = { nickname: 42 };
+`;
     const dir = consumer('ts-exact-consumer', { type: 'module' }, {
       'index.ts': source,
-      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: false, target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: ['node'], typeRoots: [join(repoRoot, 'node_modules/@types')], module: 'node16', moduleResolution: 'node16' }, files: ['index.ts'] }),
+      'augment.ts': augment,
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: false, target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: ['node'], typeRoots: [join(repoRoot, 'node_modules/@types')], module: 'node16', moduleResolution: 'node16' }, files: ['index.ts', 'augment.ts'] }),
     });
     // async (not spawnSync): a long synchronous wait starves vitest's worker RPC
     const r = await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 120_000 }).then(
