@@ -67,12 +67,13 @@ function shapeOf(h: HelperMethodModel): Shape {
       };
     case 'pending-items':
       return {
-        parameters: [{ name: 'options', type: `PendingItemsOptions<${itemTypeName(h.items)}>` }],
+        // the scene typed as the list operation's own param (the spec's enum), so `scene: 'chat'` does not compile
+        parameters: [{ name: 'options', type: h.items.queryParams.some((f) => f.name === 'scene') ? `PendingItemsOptions<${itemTypeName(h.items)}, Extract<NonNullable<${paramsTypeName(h.items)}['scene']>, string>>` : `PendingItemsOptions<${itemTypeName(h.items)}>` }],
         returnType: `Promise<PendingItemsReport<${itemTypeName(h.items)}>>`,
         body: `return processPendingItems(client, { items: ${operationConstName(h.items)}, decide: ${operationConstName(h.decide)}, idField: ${stringLiteral(h.idField)}, versionField: ${stringLiteral(h.versionField)} }, { ...options, statuses: options.statuses ?? ${jsonLiteral(h.statuses)}, pageSize: options.pageSize ?? ${jsonLiteral(h.pageSize)} });`,
         runtimeImports: [value('helpers/pending-moderation', 'processPendingItems'), type('helpers/pending-moderation', 'PendingItemsOptions'), type('helpers/pending-moderation', 'PendingItemsReport')],
         operationConsts: [operationConstName(h.items), operationConstName(h.decide)],
-        typeNames: [itemTypeName(h.items)],
+        typeNames: [itemTypeName(h.items), paramsTypeName(h.items)],
         docs: doc`Walks items in status ${h.statuses.join(' or ')} (${h.pageSize} a page by default, optionally one \`scene\`), asks \`decide\` for each and submits the decision with the item's version (\`${h.decide.id}\`). An item already decided by someone else (version_conflict) is skipped and reported, not retried or thrown.`,
       };
     case 'upload':

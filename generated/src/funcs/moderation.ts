@@ -516,7 +516,10 @@ export function moderationWords(
  */
 export function moderationProcessPending(
   client: ImLeanCore,
-  options: PendingItemsOptions<ModerationItemsItem>,
+  options: PendingItemsOptions<
+    ModerationItemsItem,
+    Extract<NonNullable<ModerationItemsParams['scene']>, string>
+  >,
 ): Promise<PendingItemsReport<ModerationItemsItem>> {
   return processPendingItems(
     client,

@@ -491,7 +491,10 @@ export class Moderation {
    * From moderation.items x-pending-helper in the spec.
    */
   processPending(
-    options: PendingItemsOptions<ModerationItemsItem>,
+    options: PendingItemsOptions<
+      ModerationItemsItem,
+      Extract<NonNullable<ModerationItemsParams['scene']>, string>
+    >,
   ): Promise<PendingItemsReport<ModerationItemsItem>> {
     return moderationProcessPending(this.client, options);
   }
