@@ -97,7 +97,7 @@ function shapeOf(h: HelperMethodModel): Shape {
 
 export function helperCode(h: HelperMethodModel): HelperCode {
   const shape = shapeOf(h);
-  const docs = jsDocs(docJoin([shape.docs, ...(h.assumed ? [doc`Assumed (the seed is silent): ${h.assumed}.`] : []), doc`From ${h.source} in the spec.`], '\n\n'));
+  const docs = jsDocs(docJoin([shape.docs, ...(h.assumed ? [doc`Assumed (the service's documentation is silent): ${h.assumed}.`] : [])], '\n\n'));
   const args = shape.parameters.map((p) => p.name).join(', ');
   const alias = h.kind === 'versioned-all' ? h.alias : undefined;
   const aliasDocs = alias && jsDocs(doc`@deprecated Renamed \`${h.methodName}\` (\`${h.funcName}\`): \`…All\` read like an operation on all items (as \`groups.muteAll\` is). Same behaviour.`);
