@@ -528,7 +528,7 @@ export const wrong: User = { nickname: 42 };
     // from CommonJS predates Node's require(esm) (20.19+, 22.12+); the CommonJS consumers above run it.
     const problems: { kind: string; entrypoint: string; resolutionKind: string }[] = JSON.parse(r.stdout).analysis.problems;
     expect(problems.filter((p) => !(p.kind === 'CJSResolvesToESM' && p.resolutionKind === 'node16-cjs'))).toEqual([]);
-    expect(problems.map((p) => p.entrypoint).sort()).toEqual(['.', './callbacks', './callbacks/edge', './funcs', './testing']);
+    expect(problems.map((p) => p.entrypoint).sort()).toEqual(['.', './callbacks', './callbacks/edge', './funcs', './otel', './testing']);
   }, 120_000);
 
   it('the tarball holds no test files, no outside-pointing source maps, no secrets, and the generated README', () => {
