@@ -2,7 +2,7 @@
 import type { HttpMethod, PaginationSpec } from '../templates/runtime/operation.js';
 import { buildHelperMethods } from './build-helpers.js';
 import { deref, METHODS, type OpenApiDocument } from './load-spec.js';
-import type { ApiModel, JsonSchema, OperationModel, Provenance } from './model.js';
+import type { ApiModel, ErrorResponseModel, JsonSchema, OperationModel, Provenance } from './model.js';
 import { operationNames, pascalCase } from './names.js';
 import { wireBodies, wireParams, wireResponses } from './build-wire.js';
 import { BODY_PARAM } from '../templates/runtime/operation.js';
@@ -136,7 +136,21 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
     responseKind,
     ...(statusResponses ? { statusResponses } : {}),
     provenance: collectProvenance(op, at),
+    errorResponses: errorResponsesOf(doc, at, op.responses),
   };
+}
+
+/** The non-2xx responses and the error codes their JSON examples show (`error.code`). */
+function errorResponsesOf(doc: OpenApiDocument, at: string, responses: Record<string, unknown> | undefined): ErrorResponseModel[] {
+  return Object.entries(responses ?? {})
+    .filter(([status]) => !/^2\d\d$/.test(status))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([status, r]) => {
+      const response = deref(doc, r, `${at}/responses/${status}`);
+      const examples = response?.content?.['application/json']?.examples;
+      const codes = Object.values<any>(examples && typeof examples === 'object' ? examples : {}).map((e) => e?.value?.error?.code);
+      return { status, codes: [...new Set(codes.filter((c): c is string => typeof c === 'string'))] };
+    });
 }
 
 function derefSchema(doc: OpenApiDocument, schema: any, at: string): JsonSchema | undefined {

@@ -124,6 +124,14 @@ export interface OperationModel {
   itemSchema?: JsonSchema;
   /** Every provenance mark inside this operation (params, body, response refs not followed). */
   provenance: Provenance[];
+  /** The error responses the spec lists (status or `default`) and the error codes of their examples, for `@throws`. */
+  errorResponses: ErrorResponseModel[];
+}
+
+/** One error response of an operation: its status (`404`, `default`) and the `error.code` values its examples show. */
+export interface ErrorResponseModel {
+  status: string;
+  codes: string[];
 }
 
 /** A convenience method built from several operations by a runtime helper (templates/runtime/helpers). */

@@ -16,6 +16,7 @@ const ENTRIES = {
   './funcs': 'generated/src/funcs/index.ts',
   './callbacks': 'generated/src/callbacks.ts',
   './callbacks/edge': 'generated/src/callbacks-edge.ts',
+  './otel': 'generated/src/otel/index.ts',
 } as const;
 
 const api = readFileSync(join(repoRoot, 'generated/api.md'), 'utf8');

@@ -76,6 +76,7 @@ describe('package docs', () => {
           'im-server-sdk/funcs': ['../../../generated/src/funcs/index.ts'],
           'im-server-sdk/callbacks': ['../../../generated/src/callbacks.ts'],
           'im-server-sdk/testing': ['../../../generated/src/testing.ts'],
+          'im-server-sdk/otel': ['../../../generated/src/otel/index.ts'],
         },
       },
       include: ['*.ts'],

@@ -3,7 +3,8 @@
  * info on `im.messages.send`): a one-line summary of what it does, then method and path, then
  * the retry class, then the assumptions. And the same order in every operation's doc comment.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -31,7 +32,9 @@ function hoverText(source: string, marker: string): string {
   const service = ts.createLanguageService(host, ts.createDocumentRegistry());
   const info = service.getQuickInfoAtPosition(file, source.indexOf(marker) + 1);
   if (!info) throw new Error(`no quick info at ${marker}`);
-  return [ts.displayPartsToString(info.displayParts), ts.displayPartsToString(info.documentation)].join('\n\n');
+  // the tags as an editor shows them under the text: `@example …`, `@throws {X} …`
+  const tags = (info.tags ?? []).map((t) => `@${t.name}${t.text ? ` ${ts.displayPartsToString(t.text)}` : ''}`);
+  return [ts.displayPartsToString(info.displayParts), ts.displayPartsToString(info.documentation), ...tags].join('\n\n');
 }
 
 describe('hover docs', () => {
@@ -40,12 +43,16 @@ describe('hover docs', () => {
     const text = hoverText(source, '.send(');
     const doc = text.split('\n\n').slice(1);
     expect(doc[0]).toBe('Send a message.');
-    expect(doc[1]).toBe('`POST /{org_name}/{app_name}/messages` — op `messages.send`.');
+    expect(doc[1]).toBe("Sends `POST /{org_name}/{app_name}/messages` (`messages.send` in the service's documentation).");
     const at = (s: string) => text.indexOf(s);
     expect(at('Retry class D (deduplicated)')).toBeGreaterThan(at('`POST /{org_name}/{app_name}/messages`'));
     expect(at('Dedupe key: `client_msg_id`')).toBeGreaterThan(at('Retry class D'));
-    expect(at('Assumed (the seed is silent)')).toBeGreaterThan(at('Retry class D'));
+    expect(at("Assumed (the service's documentation is silent)")).toBeGreaterThan(at('Retry class D'));
     expect(text).not.toMatch(/Send a message\.[\s\S]*Send a message/); // the summary is said once
+    // issue 31: the user's words, an example, and each error class
+    expect(text).not.toMatch(/the seed is silent|— op `|Inputs named by the seed/);
+    expect(text).toMatch(/@example[\s\S]*await im\.messages\.send\(/);
+    for (const cls of ['ValidationError', 'RateLimitedError', 'UnauthenticatedError', 'PermissionDeniedError', 'ConnectionError', 'TimeoutError']) expect(text).toContain(`@throws {${cls}}`);
   });
 
   it('every operation\'s doc comment keeps that order', () => {
@@ -57,14 +64,39 @@ describe('hover docs', () => {
         const path = block.search(/`(GET|POST|PUT|PATCH|DELETE) \/\{org_name\}/);
         if (path < 0) continue; // helpers and the class doc
         const retry = block.indexOf('Retry class');
-        const assumed = block.indexOf('Assumed (the seed is silent)');
+        const assumed = block.indexOf("Assumed (the service's documentation is silent)");
         const firstLine = block.split('\n')[1]!.replace(/^\s*\*\s?/, '');
-        if (retry < path || (assumed >= 0 && assumed < retry) || (/^`/.test(firstLine) && !/—/.test(firstLine))) wrong.push(`${file}: ${firstLine}`);
-        if (/^`/.test(firstLine)) wrong.push(`${file}: no summary before ${firstLine}`);
+        if (retry < path || (assumed >= 0 && assumed < retry)) wrong.push(`${file}: ${firstLine}`);
+        if (/^(`|Sends `)/.test(firstLine)) wrong.push(`${file}: no summary before ${firstLine}`);
+        // issue 31: tags last: @example before @throws, both after the retry class
+        const example = block.indexOf('@example');
+        const throws = block.indexOf('@throws');
+        if (example < retry || throws < example) wrong.push(`${file}: ${firstLine}: @example / @throws missing or out of order`);
       }
     }
     expect(wrong).toEqual([]);
   });
+
+  it('issue 31: every operation\'s @example compiles against the package (strict), as a method and as a function', () => {
+    const blocks: string[] = [];
+    for (const dir of ['resources', 'funcs']) {
+      for (const file of readdirSync(join(repoRoot, 'generated/src', dir))) {
+        const text = readFileSync(join(repoRoot, 'generated/src', dir, file), 'utf8');
+        for (const m of text.matchAll(/@example\n\s*\* ```ts\n\s*\* (.+)\n\s*\* ```/g)) blocks.push(m[1]!);
+      }
+    }
+    expect(blocks.length).toBeGreaterThanOrEqual(2 * 178);
+    const body = blocks.map((line, i) => `export async function example${i}(): Promise<void> {\n  ${line}\n  void ${line.startsWith('for') ? '0' : 'result'};\n}`).join('\n');
+    const source = `import { ImClient } from '../../generated/src/index.js';\nimport * as funcs from '../../generated/src/funcs/index.js';\ndeclare const im: ImClient;\nconst { ${[...new Set(blocks.flatMap((b) => /^(?:const result = await |for await \(const item of )(\w+)\(im/.exec(b)?.[1] ?? []))].join(', ')} } = funcs;\n${body}\n`;
+    const file = join(repoRoot, 'test/types/examples-probe.ts');
+    writeFileSync(file, source);
+    try {
+      const r = spawnSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--exactOptionalPropertyTypes', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--skipLibCheck', '--types', 'node', file], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
+      expect(`${r.stdout}${r.stderr}`.split('\n').filter((l) => /error TS/.test(l)).slice(0, 10)).toEqual([]);
+    } finally {
+      rmSync(file, { force: true });
+    }
+  }, 180_000);
 
   it('every callbacks entry that verifies or signs says its signature scheme is assumed, and how to switch (issue 29)', () => {
     const uses: Array<[string, string]> = [

@@ -145,7 +145,7 @@ describe('Markdown and templates', () => {
     }, 'json');
     const pkg = JSON.parse(text);
     expect(pkg.version).toBe(payload);
-    expect(Object.keys(pkg)).toEqual(['name', 'version', 'description', 'license', 'type', 'engines', 'sideEffects', 'main', 'types', 'exports', 'typesVersions', 'bin', 'files', 'scripts', 'dependencies', 'devDependencies']);
+    expect(Object.keys(pkg)).toEqual(['name', 'version', 'description', 'license', 'type', 'engines', 'sideEffects', 'main', 'types', 'exports', 'typesVersions', 'bin', 'files', 'scripts', 'dependencies', 'peerDependencies', 'peerDependenciesMeta', 'devDependencies']);
     expect(pkg.scripts).toEqual({ build: 'node scripts/build.mjs', prepack: 'node scripts/prepack.mjs' });
   });
 });

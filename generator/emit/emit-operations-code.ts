@@ -78,6 +78,7 @@ export const operationReturnType = (op: OperationModel): string => operationCode
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 
 export function emitOperationsCode(model: ApiModel): Map<string, string> {
+  const components = new Map(model.schemas.map((c) => [c.name, c.schema]));
   const files = new Map<string, string>();
   for (const ns of model.namespaces) {
     const runtimeImports: RuntimeImport[] = [runtimeType('core/client', 'ImLeanCore'), runtimeType('core/options', 'RequestOptions')];
@@ -101,7 +102,7 @@ export function emitOperationsCode(model: ApiModel): Map<string, string> {
         kind: StructureKind.Function,
         name: op.funcName,
         isExported: true,
-        docs: jsDocs(operationDocs(op)),
+        docs: jsDocs(operationDocs(op, 'function', components)),
         typeParameters,
         parameters: [{ name: 'client', type: 'ImLeanCore' }, params, options],
         returnType: code.returnType,
@@ -110,7 +111,7 @@ export function emitOperationsCode(model: ApiModel): Map<string, string> {
       methods.push({
         kind: StructureKind.Method,
         name: op.methodName,
-        docs: jsDocs(operationDocs(op)),
+        docs: jsDocs(operationDocs(op, 'method', components)),
         typeParameters,
         parameters: [params, options],
         returnType: code.returnType,

@@ -25,6 +25,9 @@ const ENTRY_POINTS = [
   { subpath: './callbacks/edge', file: 'callbacks-edge' },
   // The fake service for users' tests (issue 30): its own entry, out of the main bundle.
   { subpath: './testing', file: 'testing' },
+  // OpenTelemetry spans and metrics from the client's diagnostics channels (issue 31): the only
+  // entry that imports @opentelemetry/api (an optional peer dependency).
+  { subpath: './otel', file: 'otel/index' },
 ];
 
 /** A semantic version (what npm accepts as a package's version). */

@@ -1,8 +1,14 @@
-/** Emits `src/types/schemas.ts`: one exported type per component schema. */
+/**
+ * Emits `src/types/schemas.ts`: one exported type per component schema. A plain object schema
+ * becomes an interface, so a user who knows a field the seed does not show can add it by
+ * declaration merging (`declare module 'im-server-sdk' { interface User { nickname?: string } }`);
+ * open objects keep their index signature. Other shapes (unions, intersections, brands, a closed
+ * empty object) stay type aliases.
+ */
 import { StructureKind, type TypeAliasDeclarationStructure } from 'ts-morph';
 import type { ApiModel, JsonSchema } from '../model.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
-import { typeContextOf, typeOf } from './schema-to-ts.js';
+import { objectType, typeContextOf, typeOf } from './schema-to-ts.js';
 import { writableName } from '../transform/views.js';
 import { withoutMarkSentences } from './mark-text.js';
 import { doc, docComment, docJoin, jsDocs, stringLiteral, type DocText } from './spec-text.js';
@@ -26,10 +32,19 @@ export function schemaDocs(schema: JsonSchema): DocText | undefined {
   return parts.length ? docJoin(parts, '\n\n') : undefined;
 }
 
+/** True when `type` (the schema's read type) is one object literal that an interface can hold. */
+function interfaceBody(schema: JsonSchema, type: string, ctx: ReturnType<typeof typeContextOf>, branded: boolean): boolean {
+  return !branded && type.startsWith('{') && type === objectType(schema, ctx);
+}
+
+function interfaceText(name: string, body: string, docs: DocText | undefined): string {
+  return `${docs ? `${docComment(docs, { block: true })}\n` : ''}export interface ${name} ${body}`;
+}
+
 export function emitSchemaTypes(model: ApiModel): Map<string, string> {
   const read = typeContextOf(model, (n) => n, 'read');
   const write = { ...read, view: 'write' as const };
-  const statements: TypeAliasDeclarationStructure[] = model.schemas.flatMap(({ name, schema }) => {
+  const statements: (string | TypeAliasDeclarationStructure)[] = model.schemas.flatMap(({ name, schema }) => {
     const docs = schemaDocs(schema);
     const alias = (aliasName: string, type: string, extra?: DocText): TypeAliasDeclarationStructure => {
       const parts = [docs, extra].filter((p): p is DocText => p !== undefined);
@@ -37,8 +52,10 @@ export function emitSchemaTypes(model: ApiModel): Map<string, string> {
     };
     // x-ts-brand: a nominal type, so that nothing else of the same shape (e.g. a token response)
     // is assignable to it; values of it come only from the service's answers.
-    const brand = schema['x-ts-brand'] === true ? ` & { readonly [brand]: ${stringLiteral(name)} }` : '';
-    const out = [alias(name, `${typeOf(schema, read)}${brand}`)];
+    const branded = schema['x-ts-brand'] === true;
+    const brand = branded ? ` & { readonly [brand]: ${stringLiteral(name)} }` : '';
+    const type = typeOf(schema, read);
+    const out: (string | TypeAliasDeclarationStructure)[] = [interfaceBody(schema, type, read, branded) ? interfaceText(name, type, docs) : alias(name, `${type}${brand}`)];
     // the write view, only where it differs (readOnly / writeOnly somewhere inside)
     if (read.writable!.has(name)) out.push(alias(writableName(name), typeOf(schema, write), doc`What the client sends as \`${name}\`: readOnly fields left out, writeOnly fields kept.`));
     return out;

@@ -67,12 +67,13 @@ function shapeOf(h: HelperMethodModel): Shape {
       };
     case 'pending-items':
       return {
-        parameters: [{ name: 'options', type: `PendingItemsOptions<${itemTypeName(h.items)}>` }],
+        // the scene typed as the list operation's own param (the spec's enum), so `scene: 'chat'` does not compile
+        parameters: [{ name: 'options', type: h.items.queryParams.some((f) => f.name === 'scene') ? `PendingItemsOptions<${itemTypeName(h.items)}, Extract<NonNullable<${paramsTypeName(h.items)}['scene']>, string>>` : `PendingItemsOptions<${itemTypeName(h.items)}>` }],
         returnType: `Promise<PendingItemsReport<${itemTypeName(h.items)}>>`,
         body: `return processPendingItems(client, { items: ${operationConstName(h.items)}, decide: ${operationConstName(h.decide)}, idField: ${stringLiteral(h.idField)}, versionField: ${stringLiteral(h.versionField)} }, { ...options, statuses: options.statuses ?? ${jsonLiteral(h.statuses)}, pageSize: options.pageSize ?? ${jsonLiteral(h.pageSize)} });`,
         runtimeImports: [value('helpers/pending-moderation', 'processPendingItems'), type('helpers/pending-moderation', 'PendingItemsOptions'), type('helpers/pending-moderation', 'PendingItemsReport')],
         operationConsts: [operationConstName(h.items), operationConstName(h.decide)],
-        typeNames: [itemTypeName(h.items)],
+        typeNames: [itemTypeName(h.items), paramsTypeName(h.items)],
         docs: doc`Walks items in status ${h.statuses.join(' or ')} (${h.pageSize} a page by default, optionally one \`scene\`), asks \`decide\` for each and submits the decision with the item's version (\`${h.decide.id}\`). An item already decided by someone else (version_conflict) is skipped and reported, not retried or thrown.`,
       };
     case 'upload':
@@ -80,14 +81,14 @@ function shapeOf(h: HelperMethodModel): Shape {
       const ops = `{ helperId: ${stringLiteral(`${h.namespace}.${h.methodName}`)}, create: ${operationConstName(h.create)}, partUrls: ${operationConstName(h.partUrls)}, uploadedParts: ${operationConstName(h.uploadedParts)}, complete: ${operationConstName(h.complete)} }`;
       const resume = h.kind === 'resume-upload';
       return {
-        parameters: [...(resume ? [{ name: 'fileId', type: 'string' }] : []), { name: 'source', type: 'UploadSource' }, { name: 'options', type: 'UploadOptions', hasQuestionToken: true }],
+        parameters: [...(resume ? [{ name: 'from', type: 'string | UploadInterruptedError' }] : []), { name: 'source', type: 'UploadSource' }, { name: 'options', type: 'UploadOptions', hasQuestionToken: true }],
         returnType: `Promise<UploadResult<${resultTypeName(h.complete)}>>`,
-        body: resume ? `return resumeUpload(client, ${ops}, fileId, source, options);` : `return uploadFile(client, ${ops}, source, options);`,
-        runtimeImports: [value('helpers/upload', resume ? 'resumeUpload' : 'uploadFile'), type('helpers/upload', 'UploadOptions'), type('helpers/upload', 'UploadResult'), type('helpers/upload-source', 'UploadSource')],
+        body: resume ? `return resumeUpload(client, ${ops}, from, source, options);` : `return uploadFile(client, ${ops}, source, options);`,
+        runtimeImports: [value('helpers/upload', resume ? 'resumeUpload' : 'uploadFile'), type('helpers/upload', 'UploadOptions'), type('helpers/upload', 'UploadResult'), type('helpers/upload-source', 'UploadSource'), ...(resume ? [type('helpers/upload', 'UploadInterruptedError')] : [])],
         operationConsts: [h.create, h.partUrls, h.uploadedParts, h.complete].map(operationConstName),
         typeNames: [resultTypeName(h.complete)],
         docs: resume
-          ? doc`Resumes an interrupted upload: lists the parts the service has (\`${h.uploadedParts.id}\`), sends only the missing ones and completes (class I). Give the same source again.`
+          ? doc`Resumes an interrupted upload: lists the parts the service has (\`${h.uploadedParts.id}\`), sends only the missing ones and completes (class I). Give the same source again, and the \`UploadInterruptedError\` itself (it records the part size) or its \`fileId\`. The part size is kept: taken from the sizes the service lists for its parts, else \`options.partSize\`, else the error's; a resume that cannot know it, or whose part size contradicts the parts held, is refused before any part is sent (a resume with another part size would corrupt the file). Where the service lists no part sizes, a file id with \`options.partSize\` is taken at its word: keep \`error.partSize\` with the file id.`
           : doc`Uploads a file: \`${h.create.id}\`, then each part to its own upload address from \`${h.partUrls.id}\` (never with the App Token), then \`${h.complete.id}\`. Memory stays near partSize × concurrency whatever the size. An interrupted upload throws \`UploadInterruptedError\` carrying the \`fileId\` to resume with.`,
       };
     }
@@ -96,7 +97,7 @@ function shapeOf(h: HelperMethodModel): Shape {
 
 export function helperCode(h: HelperMethodModel): HelperCode {
   const shape = shapeOf(h);
-  const docs = jsDocs(docJoin([shape.docs, ...(h.assumed ? [doc`Assumed (the seed is silent): ${h.assumed}.`] : []), doc`From ${h.source} in the spec.`], '\n\n'));
+  const docs = jsDocs(docJoin([shape.docs, ...(h.assumed ? [doc`Assumed (the service's documentation is silent): ${h.assumed}.`] : [])], '\n\n'));
   const args = shape.parameters.map((p) => p.name).join(', ');
   const alias = h.kind === 'versioned-all' ? h.alias : undefined;
   const aliasDocs = alias && jsDocs(doc`@deprecated Renamed \`${h.methodName}\` (\`${h.funcName}\`): \`…All\` read like an operation on all items (as \`groups.muteAll\` is). Same behaviour.`);

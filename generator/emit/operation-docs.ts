@@ -2,9 +2,13 @@
  * The doc comment of an operation's method and function: meaning, wire, retry class, assumptions.
  * Spec text (summary, description, path, field names, reasons) goes in through `doc` (spec-text.ts).
  */
-import type { OperationModel } from '../model.js';
+import type { JsonSchema, OperationModel } from '../model.js';
 import { withoutMarkSentences } from './mark-text.js';
 import { doc, docJoin, jsonLiteral, type DocText } from './spec-text.js';
+import { exampleTag, throwsTags } from './operation-doc-tags.js';
+
+/** How the assumptions are introduced: in the user's words, not the generator's (issue 31). */
+export const ASSUMED_LEAD = "Assumed (the service's documentation is silent):";
 
 const CLASS_WORDS: Record<string, string> = {
   Q: 'Q (read-only): resent automatically on a network error, timeout or 5xx.',
@@ -35,13 +39,24 @@ function trailingGroup(summary: string): number {
   return open >= 0 && open < close ? open : -1;
 }
 
-export function operationDocs(op: OperationModel): DocText {
+/**
+ * The description's "Inputs named by the seed (4.2): …" in the user's words; "The seed (4.8) names
+ * no inputs besides the path." says nothing the signature does not: dropped.
+ */
+function inputsInUserWords(description: string): string {
+  const seedInputs = /^Inputs named by the seed \([\d.]+\):/;
+  if (seedInputs.test(description)) return description.replace(seedInputs, "Inputs the service's documentation names:");
+  return description.replace(/^The seed \([\d.]+\) names no inputs besides the path\.\s*/, '');
+}
+
+/** `style`: the doc of a resource method (`im.users.get(…)`) or of a standalone function (`usersGet(im, …)`), for the example. */
+export function operationDocs(op: OperationModel, style: 'method' | 'function' = 'method', components: ReadonlyMap<string, JsonSchema> = new Map()): DocText {
   const lines: DocText[] = [];
   // Hover order: what it does (one line), method and path, what else the spec says, retry class, assumptions.
   // (a summary that is only the op id, or "opId (METHOD /path)", says nothing the next line does not)
   const summary = op.summary === op.id || op.summary.startsWith(`${op.id} (`) ? undefined : sentence(op.summary.trim());
   if (summary) lines.push(doc`${summary}`);
-  lines.push(doc`\`${op.method} /{org_name}/{app_name}${op.path}\` — op \`${op.id}\`.`);
+  lines.push(doc`Sends \`${op.method} /{org_name}/{app_name}${op.path}\` (\`${op.id}\` in the service's documentation).`);
   const marks = op.provenance.map((p) => p.reason);
   let description = withoutMarkSentences(dropClassLines(op.description), marks);
   // the description's first sentence often repeats the summary ("Send a message. Inputs …"): once is enough
@@ -50,6 +65,7 @@ export function operationDocs(op: OperationModel): DocText {
   if (said && description.toLowerCase().startsWith(said)) description = description.slice(said.length).trim();
   // and the summary's "(inputs)" when the description lists them
   if (summary && group >= 0 && description.startsWith('Inputs named by the seed')) lines[0] = doc`${summary.slice(0, group).trimEnd()}.`;
+  description = inputsInUserWords(description);
   if (description) lines.push(doc`${description}`);
   lines.push(doc`Retry class ${CLASS_WORDS[op.retryClass]!}`);
   lines.push(...conditionWords(op));
@@ -58,10 +74,12 @@ export function operationDocs(op: OperationModel): DocText {
   if (op.pagination) lines.push(doc`A list (${op.pagination.kind} pages): \`await\` gives the first page; \`for await\` walks every item across pages.`);
   const assumptions = op.provenance.filter((p) => p.kind === 'x-assumed').map((p) => p.reason);
   const undocumented = op.provenance.filter((p) => p.kind === 'x-not-documented').map((p) => p.reason);
-  if (assumptions.length) lines.push(doc`Assumed (the seed is silent): ${[...new Set(assumptions)].join('; ')}.`);
+  if (assumptions.length) lines.push(doc`${ASSUMED_LEAD} ${[...new Set(assumptions)].join('; ')}.`);
   if (undocumented.length) lines.push(doc`Not documented by the service: ${[...new Set(undocumented)].join('; ')}.`);
   if (op.bodies.length > 1) lines.push(doc`Request body: ${docJoin(op.bodies.map((b) => doc`\`${b.contentType}\``), ', ')}; the first is the default, pick another with the \`contentType\` request option.`);
   else if (op.body && op.body.contentType !== 'application/json') lines.push(doc`Request body: \`${op.body.contentType}\`.`);
+  lines.push(exampleTag(op, style, components));
+  lines.push(docJoin(throwsTags(op), '\n'));
   if (op.deprecated) lines.push(doc`@deprecated The spec marks this operation deprecated.`);
   return docJoin(lines, '\n\n');
 }

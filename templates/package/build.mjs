@@ -129,6 +129,8 @@ export async function buildPackage() {
     format: 'esm',
     platform: 'node',
     target: 'node20',
+    // optional peers (@opentelemetry/api of ./otel) are the app's own copy, never bundled
+    external: Object.keys(pkg.peerDependencies ?? {}),
     // lazy validator chunks keep their operation's name; shared chunks are named for what they hold
     chunkNames: 'chunks/[name]-[hash]',
     legalComments: 'none',

@@ -5,7 +5,7 @@
  * (`generated/src/operations.ts`); the runtime reads nothing else about an operation.
  * Keep this file free of behaviour: it is the contract between generator and runtime.
  */
-import type { ResponseHeaders } from './internal/http-attempt.js';
+import type { RequestBodyInit, ResponseHeaders } from './internal/http-attempt.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -112,7 +112,7 @@ export interface WireCodec {
   /** Headers from header and cookie parameters (lower-case names). */
   headers(op: OperationSpec, params: Record<string, unknown>): Record<string, string> | undefined;
   /** The body in the picked media type (`object`: the params that are not path/query/header/cookie). */
-  body(op: OperationSpec, bodies: readonly RequestBodySpec[], object: Record<string, unknown>, contentType: string | undefined): { body: BodyInit; contentType: string; oneShot: boolean } | undefined;
+  body(op: OperationSpec, bodies: readonly RequestBodySpec[], object: Record<string, unknown>, contentType: string | undefined): { body: RequestBodyInit; contentType: string; oneShot: boolean } | undefined;
   /** The data of a success answer that is not JSON: binary → a BinaryResponse, text → the text, empty → undefined. */
   responseData(kind: Exclude<ResponseKind, 'json'>, answer: WireAnswer): unknown;
   /** Adds to an error why a call with a stream body was not resent. */

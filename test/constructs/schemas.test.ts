@@ -4,7 +4,7 @@
  * their request validators and response drift checks are loaded and run.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,8 @@ beforeAll(async () => {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
+  // the package's optional peers (@opentelemetry/api of ./otel) resolve as in the repository
+  symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
   for (const op of output.model.operations) validators.set(op.funcName, await import(join(dir, `src/validators/${op.funcName}.ts`)));
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -19,6 +19,7 @@ import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/seed.js';
+import { sectionAt, tsSnippets } from '../helpers/snippets.js';
 
 const run = promisify(execFile);
 const bin = (name: string): string => join(repoRoot, 'node_modules/.bin', name);
@@ -349,7 +350,109 @@ export const made = [typeof ImClient, typeof usersGet, typeof verifyCallback, p.
     }
   }, 180_000);
 
-  it('a strict consumer: exactOptionalPropertyTypes, undefined options, permissive catch, internals hidden', async () => {
+  it('issue 31: ImLeanCore, ./funcs and the callbacks edge entry bundle with esbuild for the browser and neutral platforms, with no node: import', async () => {
+    const dir = consumer('bundle-consumer', { type: 'module' }, {
+      'lean.mjs': `import { ImLeanCore } from 'im-server-sdk';\nconst im = new ImLeanCore({ baseUrl: 'https://api.example.com', appKey: 'a#b', clientId: 'i', clientSecret: 's', dangerouslyAllowBrowser: true });\nconsole.log(typeof im.request);\n`,
+      // the upload helper too: its file reader is the one place that reads node:fs
+      'funcs.mjs': `import { ImLeanCore, usersGet, mediaUpload } from 'im-server-sdk/funcs';\nconst core = new ImLeanCore({ baseUrl: 'https://api.example.com', appKey: 'a#b', clientId: 'i', clientSecret: 's', dangerouslyAllowBrowser: true });\nexport const calls = () => [usersGet(core, { username: 'a' }), mediaUpload(core, new Uint8Array(3))];\nconsole.log(typeof calls);\n`,
+      'edge.mjs': `import { createCallbackHandler } from 'im-server-sdk/callbacks/edge';\nconst handler = createCallbackHandler({ secrets: 's', onEvent: () => {} });\nconsole.log(typeof handler);\n`,
+    });
+    const { build: esbuild } = await import('esbuild');
+    const results: string[] = [];
+    for (const platform of ['browser', 'neutral'] as const) {
+      for (const app of ['lean', 'funcs', 'edge']) {
+        const outfile = join(dir, `out-${platform}-${app}.mjs`);
+        const r = await esbuild({ entryPoints: [join(dir, `${app}.mjs`)], absWorkingDir: dir, bundle: true, platform, format: 'esm', outfile, logLevel: 'silent' }).then(
+          () => 'ok',
+          (e: Error) => e.message.split('\n').slice(0, 3).join(' '),
+        );
+        const imports = r === 'ok' ? [...readFileSync(outfile, 'utf8').matchAll(/(?:from\s*|import\(\s*|require\(\s*)["'](node:[\w/]+|fs|http|https|net|tls|crypto)["']/g)].map((m) => m[1]) : [];
+        // the bundle runs (here on Node, as a worker runtime would load it)
+        const ran = r === 'ok' ? (await run(process.execPath, [outfile], { cwd: dir, timeout: 30_000 })).stdout.trim() : '';
+        results.push([`${platform} ${app}:`, r, ...imports, ran].filter(Boolean).join(' '));
+      }
+    }
+    expect(results).toEqual(['browser lean: ok function', 'browser funcs: ok function', 'browser edge: ok function', 'neutral lean: ok function', 'neutral funcs: ok function', 'neutral edge: ok function']);
+  }, 180_000);
+
+  it('issue 31: the declarations type-check with lib ["ES2023"] (no DOM), skipLibCheck false, on @types/node 20 and 24', async () => {
+    const source = `import { ImClient, ImLeanCore, type ClientOptions, type CallHooks } from 'im-server-sdk';
+import { usersGet, mediaUpload } from 'im-server-sdk/funcs';
+import * as callbacks from 'im-server-sdk/callbacks';
+import * as edge from 'im-server-sdk/callbacks/edge';
+import { createFakeService } from 'im-server-sdk/testing';
+import { instrumentImClient } from 'im-server-sdk/otel';
+const hooks: CallHooks = { onRetry: (r) => void r.reason };
+const options: ClientOptions = { baseUrl: 'http://127.0.0.1:1', appKey: 'a#b', clientId: 'i', clientSecret: 's', hooks };
+export const made = [new ImClient(options), new ImLeanCore(options), usersGet, mediaUpload, callbacks.verifyCallback, edge.verifyCallback, createFakeService, instrumentImClient];
+`;
+    const out: string[] = [];
+    for (const types of ['node', 'node24']) {
+      const dir = consumer(`nodom-${types}`, { type: 'module' }, {
+        'index.ts': source,
+        'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: false, target: 'ES2022', lib: ['ES2023'], types: ['node'], module: 'node16', moduleResolution: 'node16' }, files: ['index.ts'] }),
+      });
+      // the app's own @types/node (20 or 24) and @opentelemetry/api, as its npm install would put them
+      mkdirSync(join(dir, 'node_modules/@types'), { recursive: true });
+      mkdirSync(join(dir, 'node_modules/@opentelemetry'), { recursive: true });
+      symlinkSync(join(repoRoot, 'node_modules/@types', types), join(dir, 'node_modules/@types/node'), 'dir');
+      symlinkSync(join(repoRoot, 'node_modules/@opentelemetry/api'), join(dir, 'node_modules/@opentelemetry/api'), 'dir');
+      const version = JSON.parse(readFileSync(join(dir, 'node_modules/@types/node/package.json'), 'utf8')).version as string;
+      // async (not spawnSync): a long synchronous wait starves vitest's worker RPC
+      const r = await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 120_000 }).then(
+        () => 'exit 0',
+        (err: { code?: number; stdout?: string }) => `exit ${err.code}\n${err.stdout ?? ''}`,
+      );
+      out.push(`@types/node ${version.split('.')[0]}: ${r}`);
+    }
+    expect(out).toEqual(['@types/node 20: exit 0', '@types/node 24: exit 0']);
+  }, 240_000);
+
+  it('issue 31 done-when: the README\'s hooks and OpenTelemetry app, copied as it is, runs from the tarball (strict TypeScript, no DOM)', async () => {
+    const readme = readFileSync(join(unpacked, 'package/README.md'), 'utf8');
+    const snippets = tsSnippets('README.md', readme).filter((sn) => sectionAt(readme, sn.line) === 'Observing calls: hooks and OpenTelemetry');
+    expect(snippets).toHaveLength(1);
+    const dir = consumer('observed-consumer', { type: 'module' }, {
+      'app.ts': snippets[0]!.code,
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, skipLibCheck: false, target: 'ES2022', lib: ['ES2023'], types: ['node'], module: 'node16', moduleResolution: 'node16', outDir: 'out' }, files: ['app.ts'] }),
+    });
+    // what the app's own npm install brings: @types/node, the OpenTelemetry API and SDK
+    mkdirSync(join(dir, 'node_modules/@types'), { recursive: true });
+    symlinkSync(join(repoRoot, 'node_modules/@types/node'), join(dir, 'node_modules/@types/node'), 'dir');
+    symlinkSync(join(repoRoot, 'node_modules/@opentelemetry'), join(dir, 'node_modules/@opentelemetry'), 'dir');
+    const tsc = await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 120_000 }).then(() => 'exit 0', (e: { code?: number; stdout?: string }) => `exit ${e.code}\n${e.stdout}`);
+    expect(tsc).toBe('exit 0');
+    // a service whose first users.get answers 503: the hooks see the retry, the trace has two attempts
+    let gets = 0;
+    const service = createServer(async (req, res) => {
+      await readBody(req);
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/acme/chat/token') return void res.end(JSON.stringify({ access_token: 'tok-observed-SECRET', expires_in: 3600 }));
+      if (gets++ === 0) {
+        res.statusCode = 503;
+        return void res.end(JSON.stringify({ error: { code: 'unavailable', message: 'try again', request_id: 'r-503' } }));
+      }
+      res.setHeader('x-request-id', 'r-200');
+      res.end(JSON.stringify({ username: 'alice' }));
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    try {
+      const env = { ...process.env, IM_BASE_URL: `http://127.0.0.1:${(service.address() as { port: number }).port}`, IM_APP_KEY: 'acme#chat', IM_CLIENT_ID: 'observed-id', IM_CLIENT_SECRET: 'observed-client-SECRET' };
+      const { stdout, stderr } = await run(process.execPath, ['out/app.js'], { cwd: dir, env, timeout: 60_000 });
+      expect(stdout).toMatch(/users\.get answered 503 in \d+ ms \(attempt 1\)/);
+      expect(stderr).toMatch(/users\.get: status, attempt 2 in \d+ ms/);
+      expect(stdout).toMatch(/users\.get answered 200 in \d+ ms \(attempt 2\)/);
+      // ConsoleSpanExporter: the call's span and one CLIENT span per attempt (and the token exchange's)
+      const names = [...stdout.matchAll(/^  name: '([^']+)'/gm)].map((m) => m[1]).sort();
+      expect(names).toEqual(['GET', 'GET', 'POST', 'app.token', 'users.get']);
+      expect(stdout).toMatch(/'http\.response\.status_code': 503/);
+      expect(stdout + stderr).not.toMatch(/SECRET/);
+    } finally {
+      await new Promise<void>((resolve) => service.close(() => resolve()));
+    }
+  }, 240_000);
+
+  it('a strict consumer: exactOptionalPropertyTypes, undefined options, permissive catch, internals hidden, User augmented by declaration merging', async () => {
     const source = `import { ImClient, type ClientOptions, type RequestOptions } from 'im-server-sdk';
 const timeoutMs: number | undefined = process.env.T ? Number(process.env.T) : undefined;
 const options: ClientOptions = { baseUrl: 'http://127.0.0.1:1', appKey: 'a#b', clientId: 'id', clientSecret: 's', timeoutMs, logger: undefined, defaultHeaders: undefined, maxRetries: undefined };
@@ -366,9 +469,27 @@ export const inOptions: Has<ClientOptions, 'internals'> = false;
 // @ts-expect-error internals is not a public option
 export const hidden = new ImClient({ ...options, internals: {} });
 `;
+    // issue 31: a field the seed does not show, added to User by declaration merging (a type alias: TS2300)
+    const augment = `import { ImClient, type User, type UsersGetResult } from 'im-server-sdk';
+declare module 'im-server-sdk' {
+  interface User {
+    nickname?: string;
+  }
+}
+export async function nicknameOf(im: ImClient): Promise<string | undefined> {
+  const user = await im.users.get({ username: 'alice' });
+  const viaResult: UsersGetResult = user;
+  const other: unknown = viaResult['not_named']; // open: the index signature stays
+  void other;
+  return user.nickname;
+}
+// @ts-expect-error nickname is a string now
+export const wrong: User = { nickname: 42 };
+`;
     const dir = consumer('ts-exact-consumer', { type: 'module' }, {
       'index.ts': source,
-      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: false, target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: ['node'], typeRoots: [join(repoRoot, 'node_modules/@types')], module: 'node16', moduleResolution: 'node16' }, files: ['index.ts'] }),
+      'augment.ts': augment,
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: false, target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: ['node'], typeRoots: [join(repoRoot, 'node_modules/@types')], module: 'node16', moduleResolution: 'node16' }, files: ['index.ts', 'augment.ts'] }),
     });
     // async (not spawnSync): a long synchronous wait starves vitest's worker RPC
     const r = await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 120_000 }).then(
@@ -407,7 +528,7 @@ export const hidden = new ImClient({ ...options, internals: {} });
     // from CommonJS predates Node's require(esm) (20.19+, 22.12+); the CommonJS consumers above run it.
     const problems: { kind: string; entrypoint: string; resolutionKind: string }[] = JSON.parse(r.stdout).analysis.problems;
     expect(problems.filter((p) => !(p.kind === 'CJSResolvesToESM' && p.resolutionKind === 'node16-cjs'))).toEqual([]);
-    expect(problems.map((p) => p.entrypoint).sort()).toEqual(['.', './callbacks', './callbacks/edge', './funcs', './testing']);
+    expect(problems.map((p) => p.entrypoint).sort()).toEqual(['.', './callbacks', './callbacks/edge', './funcs', './otel', './testing']);
   }, 120_000);
 
   it('the tarball holds no test files, no outside-pointing source maps, no secrets, and the generated README', () => {

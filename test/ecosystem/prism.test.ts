@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type MockServer } from '../../scripts/lib/mock-server.js';
 import { buildApiModel } from '../../generator/build-model.js';
 import { parseSpec } from '../../generator/load-spec.js';
-import { ImClient } from '../../generated/src/index.js';
+import { AlreadyExistsError, ImClient, NotFoundError, VersionConflictError } from '../../generated/src/index.js';
 import { validParams } from '../helpers/sample-params.js';
 import { repoRoot } from '../helpers/seed.js';
 
@@ -61,6 +61,14 @@ afterAll(async () => {
 });
 
 describe('Prism mock of spec/openapi.yaml', () => {
+  it('issue 31: Prefer code=404 / 409 answers the x-assumed not_found / already_exists / version_conflict example, which the client types', async () => {
+    const im = new ImClient({ baseUrl: mock.baseUrl, appKey: 'acme#chat', clientId: 'demo-client', clientSecret: 'demo-secret', maxRetries: 0 });
+    const prefer = (code: number, example?: string) => ({ headers: { prefer: `code=${code}${example ? `, example=${example}` : ''}` } });
+    await expect(im.users.get({ username: 'ghost' }, prefer(404))).rejects.toBeInstanceOf(NotFoundError);
+    await expect(im.users.create({ username: 'alice' }, prefer(409, 'already_exists'))).rejects.toBeInstanceOf(AlreadyExistsError);
+    await expect(im.moderation.decide({ item_id: 'i1', decision: 'no_violation', version: 3 }, prefer(409, 'version_conflict'))).rejects.toBeInstanceOf(VersionConflictError);
+  }, 60_000);
+
   it('builds one valid call per operation (178)', () => {
     expect(samples).toHaveLength(178);
     expect(hasResponseValidation).toBe(true);

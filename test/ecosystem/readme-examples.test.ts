@@ -34,7 +34,8 @@ function moduleText(code: string): string {
   const body = code
     .replace(/from 'im-server-sdk'/g, "from '../../../generated/src/index.js'")
     .replace(/from 'im-server-sdk\/funcs'/g, "from '../../../generated/src/funcs/index.js'")
-    .replace(/from 'im-server-sdk\/testing'/g, "from '../../../generated/src/testing.js'");
+    .replace(/from 'im-server-sdk\/testing'/g, "from '../../../generated/src/testing.js'")
+    .replace(/from 'im-server-sdk\/otel'/g, "from '../../../generated/src/otel/index.js'");
   const g = (name: string, value: string) => (new RegExp(`\\b(const|let|var)\\s+${name}\\b|\\bfunction\\s+${name}\\b`).test(code) ? '' : `const ${name} = ${value};\n`);
   const shared = `${g('im', '(globalThis as any).__readmeIm')}${g('usernames', "['alice', 'bob']")}${g('body', "'hello'")}`;
   // a function the README only declares (the app's own) gets an empty body

@@ -48,6 +48,11 @@ export async function wrongCalls(): Promise<void> {
   await im.push.muteSingle({ username: 'a', peer: 'b', mode: 'mention_only' });
   // @ts-expect-error a typo in a request option
   await im.users.get({ username: 'alice' }, { timeout: 5 });
+  // @ts-expect-error issue 31: the helper's scene is the spec's enum (the README's old 'chat' threw at run time)
+  await im.moderation.processPending({ scene: 'chat', decide: () => null });
+  await im.moderation.processPending({ scene: 'chatroom_message', decide: () => null });
+  // @ts-expect-error issue 31: toArray needs its limit
+  await im.users.list().toArray({});
 }
 
 // Callback payload types: the event union narrows by type; unknown types stay typed.

@@ -26,26 +26,28 @@ function processEnv(): Env {
   return (globalThis as { process?: { env?: Env } }).process?.env ?? {};
 }
 
+/**
+ * The options read from `env` (overrides win). Every variable that is missing or empty is named
+ * in one ConfigError, so a deployment is fixed in one round, not one variable per run.
+ */
 export function clientOptionsFromEnv(overrides: Partial<ClientOptions> = {}, env: Env = processEnv()): ClientOptions {
-  const read = (option: keyof typeof CLIENT_ENV_VARS): string | undefined => {
-    if (overrides[option] !== undefined) return undefined;
-    const name = CLIENT_ENV_VARS[option];
-    const value = env[name];
-    if (value === undefined || value.trim() === '') {
-      throw new ConfigError(option, `is not set: the environment variable ${name} is missing or empty.`, `Set ${name}, or pass ${option} to fromEnv().`);
-    }
-    return value.trim();
-  };
-  const fromEnv: Partial<ClientOptions> = {};
-  const baseUrl = read('baseUrl');
-  if (baseUrl !== undefined) fromEnv.baseUrl = baseUrl;
-  if (overrides.orgName === undefined && overrides.appName === undefined) {
-    const appKey = read('appKey');
-    if (appKey !== undefined) fromEnv.appKey = appKey;
+  const fromEnv: Partial<Record<keyof typeof CLIENT_ENV_VARS, string>> = {};
+  const missing: (keyof typeof CLIENT_ENV_VARS)[] = [];
+  const appKeyGiven = overrides.orgName !== undefined || overrides.appName !== undefined;
+  for (const option of Object.keys(CLIENT_ENV_VARS) as (keyof typeof CLIENT_ENV_VARS)[]) {
+    if (overrides[option] !== undefined || (option === 'appKey' && appKeyGiven)) continue;
+    const value = env[CLIENT_ENV_VARS[option]];
+    if (value === undefined || value.trim() === '') missing.push(option);
+    else fromEnv[option] = value.trim();
   }
-  const clientId = read('clientId');
-  if (clientId !== undefined) fromEnv.clientId = clientId;
-  const clientSecret = read('clientSecret');
-  if (clientSecret !== undefined) fromEnv.clientSecret = clientSecret;
+  if (missing.length > 0) {
+    const names = missing.map((option) => CLIENT_ENV_VARS[option]);
+    const plural = names.length > 1;
+    throw new ConfigError(
+      missing.join(', '),
+      `${plural ? 'are' : 'is'} not set: the environment variable${plural ? 's' : ''} ${names.join(', ')} ${plural ? 'are' : 'is'} missing or empty.`,
+      `Set ${names.join(', ')}, or pass ${missing.join(', ')} to fromEnv().`,
+    );
+  }
   return { ...fromEnv, ...overrides } as ClientOptions;
 }

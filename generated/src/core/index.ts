@@ -8,8 +8,10 @@ export { ImCore } from './im-core.js';
 export { TOKEN_EXCHANGE_OPERATION } from '../internal/token-exchange.js';
 export type { ClientOptions, ClientSecretSource, RequestOptions, ResponseDrift, RuntimeInternals } from './options.js';
 export { ApiPromise } from './api-promise.js';
+export { IM_CHANNELS } from './hooks.js';
+export type { AttemptEndEvent, CallEndEvent, CallHooks, CallStartEvent, ErrorView, RateLimitWaitView, RequestView, ResponseView, RetryReason, RetryView } from './hooks.js';
 export type { ResponseInfo, WithResponse } from './api-promise.js';
-export { Page, PagePromise, listPages } from './pagination.js';
+export { Page, PagePromise, listPages, type ToArrayOptions } from './pagination.js';
 export { BinaryResponse } from './binary-response.js';
 export type { BinaryInput, FileInput } from '../internal/request-body.js';
 export {

@@ -10,6 +10,7 @@ import type { CallPriority, RateLimitOptions } from '../internal/quota-control.j
 import type { QuotaStore } from '../stores/quota-store.js';
 import type { CredentialsRevokedError } from './errors.js';
 import type { ValidationIssue } from '../operation.js';
+import type { CallHooks } from './hooks.js';
 
 export type ClientSecretSource = string | (() => string | Promise<string>);
 
@@ -126,6 +127,13 @@ export interface ClientOptions {
    * whole fleet's. Default: none.
    */
   rateLimit?: RateLimitOptions | undefined;
+  /**
+   * Called around every call with a frozen, redacted view (never a header, a body, the token or
+   * the secret): `onRequest` before each attempt, `onResponse` after each answer, `onRetry` when
+   * another attempt follows, `onError` when a call fails. Hooks are not awaited; one that throws
+   * is logged as a warning and the call goes on. Unset: no cost.
+   */
+  hooks?: CallHooks | undefined;
   /** Called once when the service says app_deleted / tenant_closed. */
   onCredentialsRevoked?: ((error: CredentialsRevokedError) => void) | undefined;
   /**
@@ -190,6 +198,11 @@ export interface RequestOptions {
    * A type the operation does not list is refused before sending.
    */
   contentType?: string | undefined;
+  /**
+   * Longest Retry-After wait this call honours, in ms (default: the client's maxRetryAfterMs):
+   * a batch job can wait out a long 429 that an interactive call should not.
+   */
+  maxRetryAfterMs?: number | undefined;
   /** Largest success body read for this call, in bytes (default: the client's maxResponseBytes). */
   maxResponseBytes?: number | undefined;
   /**

@@ -8,11 +8,25 @@ import type { AppTokenParams, AppTokenResult } from '../types/app.js';
 /**
  * Exchange the Client ID and Client Secret for an App Token.
  *
- * `POST /{org_name}/{app_name}/token` — op `app.token`.
+ * Sends `POST /{org_name}/{app_name}/token` (`app.token` in the service's documentation).
  *
  * POST /{org_name}/{app_name}/token, the full path, with no Authorization header (seed 4.1, 5). The App Token is reusable until it expires; several tokens may be valid at the same time. Limits (seed 8): 120 token exchanges per source IP per minute; a successful-credential exchange also counts against the application's OpenAPI quota. The token lifetime defaults to 604800 s (range 300 s to 1 year).
  *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
+ *
+ * @example
+ * ```ts
+ * const result = await appToken(im, { grant_type: "client_credentials", client_id: "<client_id>", client_secret: "<client_secret>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {InvalidArgumentError} 400 invalid_argument: the service refused an argument (see `details`).
+ * @throws {InvalidClientError} 401 invalid_client: wrong Client ID or Client Secret, or the application does not exist.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class N allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function appToken(
   client: ImLeanCore,

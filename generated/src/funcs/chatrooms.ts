@@ -111,13 +111,33 @@ import type {
 /**
  * Add users to a chatroom's allowlist.
  *
- * `POST /{org_name}/{app_name}/chatrooms/{room_id}/allowlist` — op `chatrooms.add_to_allowlist`.
+ * Sends `POST /{org_name}/{app_name}/chatrooms/{room_id}/allowlist` (`chatrooms.add_to_allowlist` in the service's documentation).
  *
- * Inputs named by the seed (4.10): list of usernames.
+ * Inputs the service's documentation names: list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "list of usernames"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed says "list of usernames"; the body field name is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsAddToAllowlist(im, { room_id: "<room_id>", usernames: ["<usernames>"] });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsAddToAllowlist(
   client: ImLeanCore,
@@ -130,15 +150,34 @@ export function chatroomsAddToAllowlist(
 /**
  * List a chatroom's allowlist.
  *
- * `GET /{org_name}/{app_name}/chatrooms/{room_id}/allowlist` — op `chatrooms.allowlist`.
+ * Sends `GET /{org_name}/{app_name}/chatrooms/{room_id}/allowlist` (`chatrooms.allowlist` in the service's documentation).
  *
- * Inputs named by the seed (4.10): paging.
+ * Inputs the service's documentation names: paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of chatroomsAllowlist(im, { room_id: "<room_id>" })) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsAllowlist(
   client: ImLeanCore,
@@ -151,13 +190,32 @@ export function chatroomsAllowlist(
 /**
  * Get chatroom attributes.
  *
- * `GET /{org_name}/{app_name}/chatrooms/{room_id}/attributes` — op `chatrooms.attributes`.
+ * Sends `GET /{org_name}/{app_name}/chatrooms/{room_id}/attributes` (`chatrooms.attributes` in the service's documentation).
  *
- * Inputs named by the seed (4.10): optional keys.
+ * Inputs the service's documentation names: optional keys.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
- * Assumed (the seed is silent): the seed says "optional keys"; the query parameter name and its form (repeated key) are ours; the seed does not say an empty `keys` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `keys=`); the seed names the resource type RoomAttributes but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed says "optional keys"; the query parameter name and its form (repeated key) are ours; the seed does not say an empty `keys` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `keys=`); the seed names the resource type RoomAttributes but not which operation returns it; this pairing is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsAttributes(im, { room_id: "<room_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsAttributes(
   client: ImLeanCore,
@@ -170,15 +228,35 @@ export function chatroomsAttributes(
 /**
  * Ban users from a chatroom.
  *
- * `POST /{org_name}/{app_name}/chatrooms/{room_id}/bans` — op `chatrooms.ban`.
+ * Sends `POST /{org_name}/{app_name}/chatrooms/{room_id}/bans` (`chatrooms.ban` in the service's documentation).
  *
- * Inputs named by the seed (4.10): list of usernames, optional penalty params.
+ * Inputs the service's documentation names: list of usernames, optional penalty params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "list of usernames"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed says "list of usernames"; the body field name is ours.
  *
  * Not documented by the service: optional penalty params are named but not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsBan(im, { room_id: "<room_id>", usernames: ["<usernames>"] });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsBan(
   client: ImLeanCore,
@@ -191,15 +269,34 @@ export function chatroomsBan(
 /**
  * List a chatroom's bans.
  *
- * `GET /{org_name}/{app_name}/chatrooms/{room_id}/bans` — op `chatrooms.bans`.
+ * Sends `GET /{org_name}/{app_name}/chatrooms/{room_id}/bans` (`chatrooms.bans` in the service's documentation).
  *
- * Inputs named by the seed (4.10): paging.
+ * Inputs the service's documentation names: paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of chatroomsBans(im, { room_id: "<room_id>" })) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsBans(
   client: ImLeanCore,
@@ -212,15 +309,33 @@ export function chatroomsBans(
 /**
  * Create a chatroom.
  *
- * `POST /{org_name}/{app_name}/chatrooms` — op `chatrooms.create`.
+ * Sends `POST /{org_name}/{app_name}/chatrooms` (`chatrooms.create` in the service's documentation).
  *
- * Inputs named by the seed (4.10): name, optional params.
+ * Inputs the service's documentation names: name, optional params.
  *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
  *
- * Assumed (the seed is silent): the seed names the resource type Chatroom but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type Chatroom but not which operation returns it; this pairing is ours.
  *
  * Not documented by the service: optional params are named but not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsCreate(im, { name: "<name>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class N allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsCreate(
   client: ImLeanCore,
@@ -233,11 +348,29 @@ export function chatroomsCreate(
 /**
  * Delete a chatroom.
  *
- * `DELETE /{org_name}/{app_name}/chatrooms/{room_id}` — op `chatrooms.delete`.
- *
- * The seed (4.10) names no inputs besides the path.
+ * Sends `DELETE /{org_name}/{app_name}/chatrooms/{room_id}` (`chatrooms.delete` in the service's documentation).
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsDelete(im, { room_id: "<room_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsDelete(
   client: ImLeanCore,
@@ -250,13 +383,33 @@ export function chatroomsDelete(
 /**
  * Disable a chatroom.
  *
- * `POST /{org_name}/{app_name}/chatrooms/{room_id}/disable` — op `chatrooms.disable`.
+ * Sends `POST /{org_name}/{app_name}/chatrooms/{room_id}/disable` (`chatrooms.disable` in the service's documentation).
  *
- * Inputs named by the seed (4.10): optional reason.
+ * Inputs the service's documentation names: optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "optional reason"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed says "optional reason"; the body field name is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsDisable(im, { room_id: "<room_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsDisable(
   client: ImLeanCore,
@@ -269,11 +422,29 @@ export function chatroomsDisable(
 /**
  * Enable a chatroom.
  *
- * `POST /{org_name}/{app_name}/chatrooms/{room_id}/enable` — op `chatrooms.enable`.
- *
- * The seed (4.10) names no inputs besides the path.
+ * Sends `POST /{org_name}/{app_name}/chatrooms/{room_id}/enable` (`chatrooms.enable` in the service's documentation).
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsEnable(im, { room_id: "<room_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsEnable(
   client: ImLeanCore,
@@ -286,13 +457,30 @@ export function chatroomsEnable(
 /**
  * Get a chatroom.
  *
- * `GET /{org_name}/{app_name}/chatrooms/{room_id}` — op `chatrooms.get`.
- *
- * The seed (4.10) names no inputs besides the path.
+ * Sends `GET /{org_name}/{app_name}/chatrooms/{room_id}` (`chatrooms.get` in the service's documentation).
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
- * Assumed (the seed is silent): the seed names the resource type Chatroom but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type Chatroom but not which operation returns it; this pairing is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsGet(im, { room_id: "<room_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsGet(
   client: ImLeanCore,
@@ -305,13 +493,33 @@ export function chatroomsGet(
 /**
  * Kick members from a chatroom.
  *
- * `POST /{org_name}/{app_name}/chatrooms/{room_id}/members/batch-delete` — op `chatrooms.kick`.
+ * Sends `POST /{org_name}/{app_name}/chatrooms/{room_id}/members/batch-delete` (`chatrooms.kick` in the service's documentation).
  *
- * Inputs named by the seed (4.10): list of usernames.
+ * Inputs the service's documentation names: list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "list of usernames"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed says "list of usernames"; the body field name is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsKick(im, { room_id: "<room_id>", usernames: ["<usernames>"] });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsKick(
   client: ImLeanCore,
@@ -324,15 +532,33 @@ export function chatroomsKick(
 /**
  * List chatrooms.
  *
- * `GET /{org_name}/{app_name}/chatrooms` — op `chatrooms.list`.
+ * Sends `GET /{org_name}/{app_name}/chatrooms` (`chatrooms.list` in the service's documentation).
  *
- * Inputs named by the seed (4.10): paging.
+ * Inputs the service's documentation names: paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of chatroomsList(im)) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsList(
   client: ImLeanCore,
@@ -345,13 +571,30 @@ export function chatroomsList(
 /**
  * Get one chatroom member.
  *
- * `GET /{org_name}/{app_name}/chatrooms/{room_id}/members/{username}` — op `chatrooms.member`.
- *
- * The seed (4.10) names no inputs besides the path.
+ * Sends `GET /{org_name}/{app_name}/chatrooms/{room_id}/members/{username}` (`chatrooms.member` in the service's documentation).
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
- * Assumed (the seed is silent): the seed names the resource type RoomMember but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type RoomMember but not which operation returns it; this pairing is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsMember(im, { room_id: "<room_id>", username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsMember(
   client: ImLeanCore,
@@ -364,15 +607,34 @@ export function chatroomsMember(
 /**
  * List a chatroom's members.
  *
- * `GET /{org_name}/{app_name}/chatrooms/{room_id}/members` — op `chatrooms.members`.
+ * Sends `GET /{org_name}/{app_name}/chatrooms/{room_id}/members` (`chatrooms.members` in the service's documentation).
  *
- * Inputs named by the seed (4.10): paging.
+ * Inputs the service's documentation names: paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of chatroomsMembers(im, { room_id: "<room_id>" })) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsMembers(
   client: ImLeanCore,
@@ -385,15 +647,35 @@ export function chatroomsMembers(
 /**
  * Mute users in a chatroom.
  *
- * `POST /{org_name}/{app_name}/chatrooms/{room_id}/mutes` — op `chatrooms.mute`.
+ * Sends `POST /{org_name}/{app_name}/chatrooms/{room_id}/mutes` (`chatrooms.mute` in the service's documentation).
  *
- * Inputs named by the seed (4.10): list of usernames, optional penalty params.
+ * Inputs the service's documentation names: list of usernames, optional penalty params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "list of usernames"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed says "list of usernames"; the body field name is ours.
  *
  * Not documented by the service: optional penalty params are named but not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsMute(im, { room_id: "<room_id>", usernames: ["<usernames>"] });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsMute(
   client: ImLeanCore,
@@ -406,11 +688,29 @@ export function chatroomsMute(
 /**
  * Mute all members of a chatroom.
  *
- * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/mute-all` — op `chatrooms.mute_all`.
- *
- * The seed (4.10) names no inputs besides the path.
+ * Sends `PUT /{org_name}/{app_name}/chatrooms/{room_id}/mute-all` (`chatrooms.mute_all` in the service's documentation).
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsMuteAll(im, { room_id: "<room_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsMuteAll(
   client: ImLeanCore,
@@ -423,15 +723,34 @@ export function chatroomsMuteAll(
 /**
  * List a chatroom's mutes.
  *
- * `GET /{org_name}/{app_name}/chatrooms/{room_id}/mutes` — op `chatrooms.mutes`.
+ * Sends `GET /{org_name}/{app_name}/chatrooms/{room_id}/mutes` (`chatrooms.mutes` in the service's documentation).
  *
- * Inputs named by the seed (4.10): paging.
+ * Inputs the service's documentation names: paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of chatroomsMutes(im, { room_id: "<room_id>" })) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsMutes(
   client: ImLeanCore,
@@ -444,13 +763,31 @@ export function chatroomsMutes(
 /**
  * Get chatroom online counts.
  *
- * `POST /{org_name}/{app_name}/chatrooms/online-counts` — op `chatrooms.online_counts`.
+ * Sends `POST /{org_name}/{app_name}/chatrooms/online-counts` (`chatrooms.online_counts` in the service's documentation).
  *
- * Inputs named by the seed (4.10): list of room ids.
+ * Inputs the service's documentation names: list of room ids.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
- * Assumed (the seed is silent): the seed says "list of room ids"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed says "list of room ids"; the body field name is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsOnlineCounts(im, { room_ids: ["<room_ids>"] });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsOnlineCounts(
   client: ImLeanCore,
@@ -463,13 +800,33 @@ export function chatroomsOnlineCounts(
 /**
  * Recall a chatroom message.
  *
- * `POST /{org_name}/{app_name}/chatrooms/{room_id}/messages/{message_id}/recall` — op `chatrooms.recall`.
+ * Sends `POST /{org_name}/{app_name}/chatrooms/{room_id}/messages/{message_id}/recall` (`chatrooms.recall` in the service's documentation).
  *
- * Inputs named by the seed (4.10): optional reason.
+ * Inputs the service's documentation names: optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "optional reason"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed says "optional reason"; the body field name is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsRecall(im, { room_id: "<room_id>", message_id: "<message_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsRecall(
   client: ImLeanCore,
@@ -482,11 +839,30 @@ export function chatroomsRecall(
 /**
  * List a chatroom's recent messages.
  *
- * `GET /{org_name}/{app_name}/chatrooms/{room_id}/messages` — op `chatrooms.recent_messages`.
+ * Sends `GET /{org_name}/{app_name}/chatrooms/{room_id}/messages` (`chatrooms.recent_messages` in the service's documentation).
  *
- * Inputs named by the seed (4.10): optional limit.
+ * Inputs the service's documentation names: optional limit.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsRecentMessages(im, { room_id: "<room_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsRecentMessages(
   client: ImLeanCore,
@@ -499,11 +875,29 @@ export function chatroomsRecentMessages(
 /**
  * Remove a chatroom admin.
  *
- * `DELETE /{org_name}/{app_name}/chatrooms/{room_id}/admins/{username}` — op `chatrooms.remove_admin`.
- *
- * The seed (4.10) names no inputs besides the path.
+ * Sends `DELETE /{org_name}/{app_name}/chatrooms/{room_id}/admins/{username}` (`chatrooms.remove_admin` in the service's documentation).
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsRemoveAdmin(im, { room_id: "<room_id>", username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsRemoveAdmin(
   client: ImLeanCore,
@@ -516,13 +910,33 @@ export function chatroomsRemoveAdmin(
 /**
  * Remove chatroom attributes.
  *
- * `POST /{org_name}/{app_name}/chatrooms/{room_id}/attributes/batch-delete` — op `chatrooms.remove_attributes`.
+ * Sends `POST /{org_name}/{app_name}/chatrooms/{room_id}/attributes/batch-delete` (`chatrooms.remove_attributes` in the service's documentation).
  *
- * Inputs named by the seed (4.10): list of keys.
+ * Inputs the service's documentation names: list of keys.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "list of keys"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed says "list of keys"; the body field name is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsRemoveAttributes(im, { room_id: "<room_id>", keys: ["<keys>"] });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsRemoveAttributes(
   client: ImLeanCore,
@@ -535,13 +949,33 @@ export function chatroomsRemoveAttributes(
 /**
  * Remove users from a chatroom's allowlist.
  *
- * `POST /{org_name}/{app_name}/chatrooms/{room_id}/allowlist/batch-delete` — op `chatrooms.remove_from_allowlist`.
+ * Sends `POST /{org_name}/{app_name}/chatrooms/{room_id}/allowlist/batch-delete` (`chatrooms.remove_from_allowlist` in the service's documentation).
  *
- * Inputs named by the seed (4.10): list of usernames.
+ * Inputs the service's documentation names: list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "list of usernames"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed says "list of usernames"; the body field name is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsRemoveFromAllowlist(im, { room_id: "<room_id>", usernames: ["<usernames>"] });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsRemoveFromAllowlist(
   client: ImLeanCore,
@@ -554,9 +988,9 @@ export function chatroomsRemoveFromAllowlist(
 /**
  * Send a chatroom message.
  *
- * `POST /{org_name}/{app_name}/chatrooms/{room_id}/messages` — op `chatrooms.send`.
+ * Sends `POST /{org_name}/{app_name}/chatrooms/{room_id}/messages` (`chatrooms.send` in the service's documentation).
  *
- * Inputs named by the seed (4.10): message params.
+ * Inputs the service's documentation names: message params.
  *
  * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
  *
@@ -564,9 +998,28 @@ export function chatroomsRemoveFromAllowlist(
  *
  * Dedupe key: `client_msg_id` (body); pass your own to make a resend across processes safe, or `idempotencyKey` in the options.
  *
- * Assumed (the seed is silent): the seed names client_msg_id for sending a message and says D operations are deduplicated by client_msg_id or an idempotency key; we take client_msg_id for chatroom messages too; the seed names the resource type RoomMessage but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names client_msg_id for sending a message and says D operations are deduplicated by client_msg_id or an idempotency key; we take client_msg_id for chatroom messages too; the seed names the resource type RoomMessage but not which operation returns it; this pairing is ours.
  *
  * Not documented by the service: the message params are named but not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsSend(im, { room_id: "<room_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class D allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsSend(
   client: ImLeanCore,
@@ -579,11 +1032,29 @@ export function chatroomsSend(
 /**
  * Make a user a chatroom admin.
  *
- * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/admins/{username}` — op `chatrooms.set_admin`.
- *
- * The seed (4.10) names no inputs besides the path.
+ * Sends `PUT /{org_name}/{app_name}/chatrooms/{room_id}/admins/{username}` (`chatrooms.set_admin` in the service's documentation).
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsSetAdmin(im, { room_id: "<room_id>", username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsSetAdmin(
   client: ImLeanCore,
@@ -596,13 +1067,33 @@ export function chatroomsSetAdmin(
 /**
  * Set chatroom attributes.
  *
- * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/attributes` — op `chatrooms.set_attributes`.
+ * Sends `PUT /{org_name}/{app_name}/chatrooms/{room_id}/attributes` (`chatrooms.set_attributes` in the service's documentation).
  *
- * Inputs named by the seed (4.10): map of string to string.
+ * Inputs the service's documentation names: map of string to string.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "map of string to string"; we wrap it in a body field of this name so it cannot clash with the path parameter; the seed names the resource type RoomAttributes but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed says "map of string to string"; we wrap it in a body field of this name so it cannot clash with the path parameter; the seed names the resource type RoomAttributes but not which operation returns it; this pairing is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsSetAttributes(im, { room_id: "<room_id>", attributes: {} });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsSetAttributes(
   client: ImLeanCore,
@@ -615,11 +1106,31 @@ export function chatroomsSetAttributes(
 /**
  * Transfer chatroom ownership.
  *
- * `PUT /{org_name}/{app_name}/chatrooms/{room_id}/owner` — op `chatrooms.transfer_owner`.
+ * Sends `PUT /{org_name}/{app_name}/chatrooms/{room_id}/owner` (`chatrooms.transfer_owner` in the service's documentation).
  *
- * Inputs named by the seed (4.10): username, or null.
+ * Inputs the service's documentation names: username, or null.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsTransferOwner(im, { room_id: "<room_id>", username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsTransferOwner(
   client: ImLeanCore,
@@ -632,13 +1143,33 @@ export function chatroomsTransferOwner(
 /**
  * Unban users from a chatroom.
  *
- * `POST /{org_name}/{app_name}/chatrooms/{room_id}/bans/batch-delete` — op `chatrooms.unban`.
+ * Sends `POST /{org_name}/{app_name}/chatrooms/{room_id}/bans/batch-delete` (`chatrooms.unban` in the service's documentation).
  *
- * Inputs named by the seed (4.10): list of usernames.
+ * Inputs the service's documentation names: list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "list of usernames"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed says "list of usernames"; the body field name is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsUnban(im, { room_id: "<room_id>", usernames: ["<usernames>"] });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsUnban(
   client: ImLeanCore,
@@ -651,13 +1182,33 @@ export function chatroomsUnban(
 /**
  * Unmute users in a chatroom.
  *
- * `POST /{org_name}/{app_name}/chatrooms/{room_id}/mutes/batch-delete` — op `chatrooms.unmute`.
+ * Sends `POST /{org_name}/{app_name}/chatrooms/{room_id}/mutes/batch-delete` (`chatrooms.unmute` in the service's documentation).
  *
- * Inputs named by the seed (4.10): list of usernames.
+ * Inputs the service's documentation names: list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "list of usernames"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed says "list of usernames"; the body field name is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsUnmute(im, { room_id: "<room_id>", usernames: ["<usernames>"] });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsUnmute(
   client: ImLeanCore,
@@ -670,11 +1221,29 @@ export function chatroomsUnmute(
 /**
  * Unmute all members of a chatroom.
  *
- * `DELETE /{org_name}/{app_name}/chatrooms/{room_id}/mute-all` — op `chatrooms.unmute_all`.
- *
- * The seed (4.10) names no inputs besides the path.
+ * Sends `DELETE /{org_name}/{app_name}/chatrooms/{room_id}/mute-all` (`chatrooms.unmute_all` in the service's documentation).
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsUnmuteAll(im, { room_id: "<room_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsUnmuteAll(
   client: ImLeanCore,
@@ -687,15 +1256,35 @@ export function chatroomsUnmuteAll(
 /**
  * Update a chatroom.
  *
- * `PATCH /{org_name}/{app_name}/chatrooms/{room_id}` — op `chatrooms.update`.
+ * Sends `PATCH /{org_name}/{app_name}/chatrooms/{room_id}` (`chatrooms.update` in the service's documentation).
  *
- * Inputs named by the seed (4.10): profile.
+ * Inputs the service's documentation names: profile.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed names the resource type Chatroom but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type Chatroom but not which operation returns it; this pairing is ours.
  *
  * Not documented by the service: the profile fields are not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await chatroomsUpdate(im, { room_id: "<room_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function chatroomsUpdate(
   client: ImLeanCore,
@@ -705,11 +1294,7 @@ export function chatroomsUpdate(
   return client.request(chatroomsUpdateOperation, params, options);
 }
 
-/**
- * Sets or clears with one call: `on: true` calls `chatrooms.mute_all` (PUT), `on: false` calls `chatrooms.unmute_all` (DELETE). Seed 2.3, set-mute-all input: on (boolean): true uses PUT, false uses DELETE.
- *
- * From chatrooms.mute_all x-toggle in the spec.
- */
+/** Sets or clears with one call: `on: true` calls `chatrooms.mute_all` (PUT), `on: false` calls `chatrooms.unmute_all` (DELETE). Seed 2.3, set-mute-all input: on (boolean): true uses PUT, false uses DELETE. */
 export function chatroomsSetMuteAll(
   client: ImLeanCore,
   params: ChatroomsSetMuteAllParams,

@@ -51,15 +51,35 @@ import type {
 /**
  * Add a friend.
  *
- * `PUT /{org_name}/{app_name}/users/{username}/friends/{friend}` — op `friends.add`.
+ * Sends `PUT /{org_name}/{app_name}/users/{username}/friends/{friend}` (`friends.add` in the service's documentation).
  *
- * Inputs named by the seed (4.3): optional params.
+ * Inputs the service's documentation names: optional params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed names the resource type Friend but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type Friend but not which operation returns it; this pairing is ours.
  *
  * Not documented by the service: optional params are named but not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await friendsAdd(im, { username: "<username>", friend: "<friend>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function friendsAdd(
   client: ImLeanCore,
@@ -72,15 +92,35 @@ export function friendsAdd(
 /**
  * Add friends in batch.
  *
- * `POST /{org_name}/{app_name}/users/{username}/friends/batch` — op `friends.batch_add`.
+ * Sends `POST /{org_name}/{app_name}/users/{username}/friends/batch` (`friends.batch_add` in the service's documentation).
  *
- * Inputs named by the seed (4.3): list of friend items. The seed adds: helper splits at 100.
+ * Inputs the service's documentation names: list of friend items. The seed adds: helper splits at 100.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
  * `friends` holds at most 100 entries per request.
  *
- * Assumed (the seed is silent): the seed says "list of friend items"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed says "list of friend items"; the body field name is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await friendsBatchAdd(im, { username: "<username>", friends: [{ username: "<username>" }] });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function friendsBatchAdd(
   client: ImLeanCore,
@@ -93,13 +133,33 @@ export function friendsBatchAdd(
 /**
  * Delete friends in batch.
  *
- * `POST /{org_name}/{app_name}/users/{username}/friends/batch-delete` — op `friends.batch_delete`.
+ * Sends `POST /{org_name}/{app_name}/users/{username}/friends/batch-delete` (`friends.batch_delete` in the service's documentation).
  *
- * Inputs named by the seed (4.3): list of usernames.
+ * Inputs the service's documentation names: list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "list of usernames"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed says "list of usernames"; the body field name is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await friendsBatchDelete(im, { username: "<username>", usernames: ["<usernames>"] });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function friendsBatchDelete(
   client: ImLeanCore,
@@ -112,13 +172,32 @@ export function friendsBatchDelete(
 /**
  * Check friends of a user.
  *
- * `POST /{org_name}/{app_name}/users/{username}/friends/check` — op `friends.check`.
+ * Sends `POST /{org_name}/{app_name}/users/{username}/friends/check` (`friends.check` in the service's documentation).
  *
- * Inputs named by the seed (4.3): list of usernames.
+ * Inputs the service's documentation names: list of usernames.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
- * Assumed (the seed is silent): the seed says "list of usernames"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed says "list of usernames"; the body field name is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await friendsCheck(im, { username: "<username>", usernames: ["<usernames>"] });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function friendsCheck(
   client: ImLeanCore,
@@ -131,11 +210,29 @@ export function friendsCheck(
 /**
  * Delete a friend.
  *
- * `DELETE /{org_name}/{app_name}/users/{username}/friends/{friend}` — op `friends.delete`.
- *
- * The seed (4.3) names no inputs besides the path.
+ * Sends `DELETE /{org_name}/{app_name}/users/{username}/friends/{friend}` (`friends.delete` in the service's documentation).
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await friendsDelete(im, { username: "<username>", friend: "<friend>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function friendsDelete(
   client: ImLeanCore,
@@ -148,11 +245,31 @@ export function friendsDelete(
 /**
  * Delete all of a user's friends (returns a count).
  *
- * `DELETE /{org_name}/{app_name}/users/{username}/friends` — op `friends.delete_all`.
+ * Sends `DELETE /{org_name}/{app_name}/users/{username}/friends` (`friends.delete_all` in the service's documentation).
  *
- * The seed (4.3) names no inputs besides the path. The seed adds: returns a number (count).
+ * The seed adds: returns a number (count).
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await friendsDeleteAll(im, { username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function friendsDeleteAll(
   client: ImLeanCore,
@@ -165,13 +282,30 @@ export function friendsDeleteAll(
 /**
  * Get one friend of a user.
  *
- * `GET /{org_name}/{app_name}/users/{username}/friends/{friend}` — op `friends.get`.
- *
- * The seed (4.3) names no inputs besides the path.
+ * Sends `GET /{org_name}/{app_name}/users/{username}/friends/{friend}` (`friends.get` in the service's documentation).
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
- * Assumed (the seed is silent): the seed names the resource type Friend but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type Friend but not which operation returns it; this pairing is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await friendsGet(im, { username: "<username>", friend: "<friend>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function friendsGet(
   client: ImLeanCore,
@@ -184,15 +318,34 @@ export function friendsGet(
 /**
  * List a user's friends.
  *
- * `GET /{org_name}/{app_name}/users/{username}/friends` — op `friends.list`.
+ * Sends `GET /{org_name}/{app_name}/users/{username}/friends` (`friends.list` in the service's documentation).
  *
- * Inputs named by the seed (4.3): cursor, known_version.
+ * Inputs the service's documentation names: cursor, known_version.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (versioned pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of friendsList(im, { username: "<username>" })) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function friendsList(
   client: ImLeanCore,
@@ -205,15 +358,34 @@ export function friendsList(
 /**
  * List a user's friend requests.
  *
- * `GET /{org_name}/{app_name}/users/{username}/friend-requests` — op `friends.requests`.
+ * Sends `GET /{org_name}/{app_name}/users/{username}/friend-requests` (`friends.requests` in the service's documentation).
  *
- * Inputs named by the seed (4.3): list params (required object).
+ * Inputs the service's documentation names: list params (required object).
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of friendsRequests(im, { username: "<username>" })) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function friendsRequests(
   client: ImLeanCore,
@@ -226,13 +398,33 @@ export function friendsRequests(
 /**
  * Set a user's friend settings.
  *
- * `PUT /{org_name}/{app_name}/users/{username}/friend-settings` — op `friends.set_settings`.
+ * Sends `PUT /{org_name}/{app_name}/users/{username}/friend-settings` (`friends.set_settings` in the service's documentation).
  *
- * Inputs named by the seed (4.3): friend_add_mode.
+ * Inputs the service's documentation names: friend_add_mode.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed names the resource type FriendSettings but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type FriendSettings but not which operation returns it; this pairing is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await friendsSetSettings(im, { username: "<username>", friend_add_mode: "need_confirm" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function friendsSetSettings(
   client: ImLeanCore,
@@ -245,13 +437,30 @@ export function friendsSetSettings(
 /**
  * Get a user's friend settings.
  *
- * `GET /{org_name}/{app_name}/users/{username}/friend-settings` — op `friends.settings`.
- *
- * The seed (4.3) names no inputs besides the path.
+ * Sends `GET /{org_name}/{app_name}/users/{username}/friend-settings` (`friends.settings` in the service's documentation).
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
- * Assumed (the seed is silent): the seed names the resource type FriendSettings but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type FriendSettings but not which operation returns it; this pairing is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await friendsSettings(im, { username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function friendsSettings(
   client: ImLeanCore,
@@ -264,13 +473,33 @@ export function friendsSettings(
 /**
  * Update a friend.
  *
- * `PATCH /{org_name}/{app_name}/users/{username}/friends/{friend}` — op `friends.update`.
+ * Sends `PATCH /{org_name}/{app_name}/users/{username}/friends/{friend}` (`friends.update` in the service's documentation).
  *
- * Inputs named by the seed (4.3): remark and custom attributes.
+ * Inputs the service's documentation names: remark and custom attributes.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "custom attributes"; the body field name and its shape are ours; the seed names the resource type Friend but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed says "custom attributes"; the body field name and its shape are ours; the seed names the resource type Friend but not which operation returns it; this pairing is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await friendsUpdate(im, { username: "<username>", friend: "<friend>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function friendsUpdate(
   client: ImLeanCore,
@@ -280,11 +509,7 @@ export function friendsUpdate(
   return client.request(friendsUpdateOperation, params, options);
 }
 
-/**
- * Fetches every page of `friends.list` and returns the items with the list version to pass as `known_version` next time.
- *
- * From friends.list x-pagination versioned in the spec.
- */
+/** Fetches every page of `friends.list` and returns the items with the list version to pass as `known_version` next time. */
 export function friendsListAllPages(
   client: ImLeanCore,
   params: FriendsListParams,

@@ -94,13 +94,33 @@ import type {
 /**
  * Add members to a group.
  *
- * `POST /{org_name}/{app_name}/groups/{group_id}/members/batch` — op `groups.add_members`.
+ * Sends `POST /{org_name}/{app_name}/groups/{group_id}/members/batch` (`groups.add_members` in the service's documentation).
  *
- * Inputs named by the seed (4.5): list of usernames.
+ * Inputs the service's documentation names: list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "list of usernames"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed says "list of usernames"; the body field name is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await groupsAddMembers(im, { group_id: "<group_id>", usernames: ["<usernames>"] });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsAddMembers(
   client: ImLeanCore,
@@ -113,13 +133,33 @@ export function groupsAddMembers(
 /**
  * Add a user to a group's blacklist.
  *
- * `PUT /{org_name}/{app_name}/groups/{group_id}/blacklist/{username}` — op `groups.add_to_blacklist`.
+ * Sends `PUT /{org_name}/{app_name}/groups/{group_id}/blacklist/{username}` (`groups.add_to_blacklist` in the service's documentation).
  *
- * Inputs named by the seed (4.5): optional reason.
+ * Inputs the service's documentation names: optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "optional reason"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed says "optional reason"; the body field name is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await groupsAddToBlacklist(im, { group_id: "<group_id>", username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsAddToBlacklist(
   client: ImLeanCore,
@@ -132,15 +172,34 @@ export function groupsAddToBlacklist(
 /**
  * List a group's blacklist.
  *
- * `GET /{org_name}/{app_name}/groups/{group_id}/blacklist` — op `groups.blacklist`.
+ * Sends `GET /{org_name}/{app_name}/groups/{group_id}/blacklist` (`groups.blacklist` in the service's documentation).
  *
- * Inputs named by the seed (4.5): paging.
+ * Inputs the service's documentation names: paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of groupsBlacklist(im, { group_id: "<group_id>" })) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsBlacklist(
   client: ImLeanCore,
@@ -153,15 +212,33 @@ export function groupsBlacklist(
 /**
  * Create a group.
  *
- * `POST /{org_name}/{app_name}/groups` — op `groups.create`.
+ * Sends `POST /{org_name}/{app_name}/groups` (`groups.create` in the service's documentation).
  *
- * Inputs named by the seed (4.5): owner username, optional params. The seed adds: result is a create-group result.
+ * Inputs the service's documentation names: owner username, optional params. The seed adds: result is a create-group result.
  *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
  *
- * Assumed (the seed is silent): the seed says "owner username"; the body field name is ours; the seed names the resource type CreateGroupResult but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed says "owner username"; the body field name is ours; the seed names the resource type CreateGroupResult but not which operation returns it; this pairing is ours.
  *
  * Not documented by the service: optional params are named but not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await groupsCreate(im, { owner: "<owner>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class N allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsCreate(
   client: ImLeanCore,
@@ -174,13 +251,33 @@ export function groupsCreate(
 /**
  * Delete a group.
  *
- * `DELETE /{org_name}/{app_name}/groups/{group_id}` — op `groups.delete`.
+ * Sends `DELETE /{org_name}/{app_name}/groups/{group_id}` (`groups.delete` in the service's documentation).
  *
- * Inputs named by the seed (4.5): optional reason.
+ * Inputs the service's documentation names: optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`).
+ * Assumed (the service's documentation is silent): the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`).
+ *
+ * @example
+ * ```ts
+ * const result = await groupsDelete(im, { group_id: "<group_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsDelete(
   client: ImLeanCore,
@@ -193,13 +290,33 @@ export function groupsDelete(
 /**
  * Disable a group.
  *
- * `POST /{org_name}/{app_name}/groups/{group_id}/disable` — op `groups.disable`.
+ * Sends `POST /{org_name}/{app_name}/groups/{group_id}/disable` (`groups.disable` in the service's documentation).
  *
- * Inputs named by the seed (4.5): optional reason.
+ * Inputs the service's documentation names: optional reason.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "optional reason"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed says "optional reason"; the body field name is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await groupsDisable(im, { group_id: "<group_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsDisable(
   client: ImLeanCore,
@@ -212,11 +329,29 @@ export function groupsDisable(
 /**
  * Enable a group.
  *
- * `POST /{org_name}/{app_name}/groups/{group_id}/enable` — op `groups.enable`.
- *
- * The seed (4.5) names no inputs besides the path.
+ * Sends `POST /{org_name}/{app_name}/groups/{group_id}/enable` (`groups.enable` in the service's documentation).
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await groupsEnable(im, { group_id: "<group_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsEnable(
   client: ImLeanCore,
@@ -229,13 +364,30 @@ export function groupsEnable(
 /**
  * Get a group.
  *
- * `GET /{org_name}/{app_name}/groups/{group_id}` — op `groups.get`.
- *
- * The seed (4.5) names no inputs besides the path.
+ * Sends `GET /{org_name}/{app_name}/groups/{group_id}` (`groups.get` in the service's documentation).
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
- * Assumed (the seed is silent): the seed names the resource type Group but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type Group but not which operation returns it; this pairing is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await groupsGet(im, { group_id: "<group_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsGet(
   client: ImLeanCore,
@@ -248,13 +400,30 @@ export function groupsGet(
 /**
  * Get a user's group invite settings.
  *
- * `GET /{org_name}/{app_name}/users/{username}/group-settings` — op `groups.invite_settings`.
- *
- * The seed (4.5) names no inputs besides the path.
+ * Sends `GET /{org_name}/{app_name}/users/{username}/group-settings` (`groups.invite_settings` in the service's documentation).
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
- * Assumed (the seed is silent): the seed names the resource type GroupInviteSettings but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type GroupInviteSettings but not which operation returns it; this pairing is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await groupsInviteSettings(im, { username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsInviteSettings(
   client: ImLeanCore,
@@ -267,15 +436,33 @@ export function groupsInviteSettings(
 /**
  * List groups.
  *
- * `GET /{org_name}/{app_name}/groups` — op `groups.list`.
+ * Sends `GET /{org_name}/{app_name}/groups` (`groups.list` in the service's documentation).
  *
- * Inputs named by the seed (4.5): paging.
+ * Inputs the service's documentation names: paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of groupsList(im)) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsList(
   client: ImLeanCore,
@@ -288,13 +475,30 @@ export function groupsList(
 /**
  * Get one group member.
  *
- * `GET /{org_name}/{app_name}/groups/{group_id}/members/{username}` — op `groups.member`.
- *
- * The seed (4.5) names no inputs besides the path.
+ * Sends `GET /{org_name}/{app_name}/groups/{group_id}/members/{username}` (`groups.member` in the service's documentation).
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
- * Assumed (the seed is silent): the seed names the resource type GroupMember but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type GroupMember but not which operation returns it; this pairing is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await groupsMember(im, { group_id: "<group_id>", username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsMember(
   client: ImLeanCore,
@@ -307,15 +511,34 @@ export function groupsMember(
 /**
  * List a group's members.
  *
- * `GET /{org_name}/{app_name}/groups/{group_id}/members` — op `groups.members`.
+ * Sends `GET /{org_name}/{app_name}/groups/{group_id}/members` (`groups.members` in the service's documentation).
  *
- * Inputs named by the seed (4.5): cursor, known_version.
+ * Inputs the service's documentation names: cursor, known_version.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (versioned pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of groupsMembers(im, { group_id: "<group_id>" })) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsMembers(
   client: ImLeanCore,
@@ -328,11 +551,29 @@ export function groupsMembers(
 /**
  * Mute all members of a group.
  *
- * `PUT /{org_name}/{app_name}/groups/{group_id}/mute-all` — op `groups.mute_all`.
- *
- * The seed (4.5) names no inputs besides the path.
+ * Sends `PUT /{org_name}/{app_name}/groups/{group_id}/mute-all` (`groups.mute_all` in the service's documentation).
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await groupsMuteAll(im, { group_id: "<group_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsMuteAll(
   client: ImLeanCore,
@@ -345,13 +586,33 @@ export function groupsMuteAll(
 /**
  * Mute a group member.
  *
- * `PUT /{org_name}/{app_name}/groups/{group_id}/members/{username}/mute` — op `groups.mute_member`.
+ * Sends `PUT /{org_name}/{app_name}/groups/{group_id}/members/{username}/mute` (`groups.mute_member` in the service's documentation).
  *
- * Inputs named by the seed (4.5): optional duration in seconds.
+ * Inputs the service's documentation names: optional duration in seconds.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "optional duration in seconds"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed says "optional duration in seconds"; the body field name is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await groupsMuteMember(im, { group_id: "<group_id>", username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsMuteMember(
   client: ImLeanCore,
@@ -364,15 +625,34 @@ export function groupsMuteMember(
 /**
  * List the groups of a user.
  *
- * `GET /{org_name}/{app_name}/users/{username}/groups` — op `groups.of_user`.
+ * Sends `GET /{org_name}/{app_name}/users/{username}/groups` (`groups.of_user` in the service's documentation).
  *
- * Inputs named by the seed (4.5): paging.
+ * Inputs the service's documentation names: paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of groupsOfUser(im, { username: "<username>" })) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsOfUser(
   client: ImLeanCore,
@@ -385,11 +665,29 @@ export function groupsOfUser(
 /**
  * Remove a user from a group's blacklist.
  *
- * `DELETE /{org_name}/{app_name}/groups/{group_id}/blacklist/{username}` — op `groups.remove_from_blacklist`.
- *
- * The seed (4.5) names no inputs besides the path.
+ * Sends `DELETE /{org_name}/{app_name}/groups/{group_id}/blacklist/{username}` (`groups.remove_from_blacklist` in the service's documentation).
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await groupsRemoveFromBlacklist(im, { group_id: "<group_id>", username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsRemoveFromBlacklist(
   client: ImLeanCore,
@@ -402,13 +700,33 @@ export function groupsRemoveFromBlacklist(
 /**
  * Remove members from a group.
  *
- * `POST /{org_name}/{app_name}/groups/{group_id}/members/batch-delete` — op `groups.remove_members`.
+ * Sends `POST /{org_name}/{app_name}/groups/{group_id}/members/batch-delete` (`groups.remove_members` in the service's documentation).
  *
- * Inputs named by the seed (4.5): list of usernames.
+ * Inputs the service's documentation names: list of usernames.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "list of usernames"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed says "list of usernames"; the body field name is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await groupsRemoveMembers(im, { group_id: "<group_id>", usernames: ["<usernames>"] });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsRemoveMembers(
   client: ImLeanCore,
@@ -421,15 +739,34 @@ export function groupsRemoveMembers(
 /**
  * List a group's requests.
  *
- * `GET /{org_name}/{app_name}/groups/{group_id}/requests` — op `groups.requests`.
+ * Sends `GET /{org_name}/{app_name}/groups/{group_id}/requests` (`groups.requests` in the service's documentation).
  *
- * Inputs named by the seed (4.5): paging.
+ * Inputs the service's documentation names: paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of groupsRequests(im, { group_id: "<group_id>" })) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsRequests(
   client: ImLeanCore,
@@ -442,13 +779,33 @@ export function groupsRequests(
 /**
  * Set a user's group invite settings.
  *
- * `PUT /{org_name}/{app_name}/users/{username}/group-settings` — op `groups.set_invite_settings`.
+ * Sends `PUT /{org_name}/{app_name}/users/{username}/group-settings` (`groups.set_invite_settings` in the service's documentation).
  *
- * Inputs named by the seed (4.5): invite_mode.
+ * Inputs the service's documentation names: invite_mode.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed names the resource type GroupInviteSettings but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type GroupInviteSettings but not which operation returns it; this pairing is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await groupsSetInviteSettings(im, { username: "<username>", invite_mode: "allow_any" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsSetInviteSettings(
   client: ImLeanCore,
@@ -461,11 +818,31 @@ export function groupsSetInviteSettings(
 /**
  * Set a group member's role.
  *
- * `PUT /{org_name}/{app_name}/groups/{group_id}/members/{username}/role` — op `groups.set_role`.
+ * Sends `PUT /{org_name}/{app_name}/groups/{group_id}/members/{username}/role` (`groups.set_role` in the service's documentation).
  *
- * Inputs named by the seed (4.5): role.
+ * Inputs the service's documentation names: role.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await groupsSetRole(im, { group_id: "<group_id>", username: "<username>", role: "admin" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsSetRole(
   client: ImLeanCore,
@@ -478,11 +855,31 @@ export function groupsSetRole(
 /**
  * Transfer group ownership.
  *
- * `PUT /{org_name}/{app_name}/groups/{group_id}/owner` — op `groups.transfer_owner`.
+ * Sends `PUT /{org_name}/{app_name}/groups/{group_id}/owner` (`groups.transfer_owner` in the service's documentation).
  *
- * Inputs named by the seed (4.5): username.
+ * Inputs the service's documentation names: username.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await groupsTransferOwner(im, { group_id: "<group_id>", username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsTransferOwner(
   client: ImLeanCore,
@@ -495,11 +892,29 @@ export function groupsTransferOwner(
 /**
  * Unmute all members of a group.
  *
- * `DELETE /{org_name}/{app_name}/groups/{group_id}/mute-all` — op `groups.unmute_all`.
- *
- * The seed (4.5) names no inputs besides the path.
+ * Sends `DELETE /{org_name}/{app_name}/groups/{group_id}/mute-all` (`groups.unmute_all` in the service's documentation).
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await groupsUnmuteAll(im, { group_id: "<group_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsUnmuteAll(
   client: ImLeanCore,
@@ -512,11 +927,29 @@ export function groupsUnmuteAll(
 /**
  * Unmute a group member.
  *
- * `DELETE /{org_name}/{app_name}/groups/{group_id}/members/{username}/mute` — op `groups.unmute_member`.
- *
- * The seed (4.5) names no inputs besides the path.
+ * Sends `DELETE /{org_name}/{app_name}/groups/{group_id}/members/{username}/mute` (`groups.unmute_member` in the service's documentation).
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await groupsUnmuteMember(im, { group_id: "<group_id>", username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsUnmuteMember(
   client: ImLeanCore,
@@ -529,15 +962,35 @@ export function groupsUnmuteMember(
 /**
  * Update a group.
  *
- * `PATCH /{org_name}/{app_name}/groups/{group_id}` — op `groups.update`.
+ * Sends `PATCH /{org_name}/{app_name}/groups/{group_id}` (`groups.update` in the service's documentation).
  *
- * Inputs named by the seed (4.5): profile and settings.
+ * Inputs the service's documentation names: profile and settings.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed names the resource type Group but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type Group but not which operation returns it; this pairing is ours.
  *
  * Not documented by the service: the profile and settings fields are not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await groupsUpdate(im, { group_id: "<group_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsUpdate(
   client: ImLeanCore,
@@ -550,15 +1003,35 @@ export function groupsUpdate(
 /**
  * Update a group member.
  *
- * `PATCH /{org_name}/{app_name}/groups/{group_id}/members/{username}` — op `groups.update_member`.
+ * Sends `PATCH /{org_name}/{app_name}/groups/{group_id}/members/{username}` (`groups.update_member` in the service's documentation).
  *
- * Inputs named by the seed (4.5): member profile.
+ * Inputs the service's documentation names: member profile.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed names the resource type GroupMember but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type GroupMember but not which operation returns it; this pairing is ours.
  *
  * Not documented by the service: the member profile fields are not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await groupsUpdateMember(im, { group_id: "<group_id>", username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function groupsUpdateMember(
   client: ImLeanCore,
@@ -568,11 +1041,7 @@ export function groupsUpdateMember(
   return client.request(groupsUpdateMemberOperation, params, options);
 }
 
-/**
- * Fetches every page of `groups.members` and returns the items with the list version to pass as `known_version` next time.
- *
- * From groups.members x-pagination versioned in the spec.
- */
+/** Fetches every page of `groups.members` and returns the items with the list version to pass as `known_version` next time. */
 export function groupsMembersAllPages(
   client: ImLeanCore,
   params: GroupsMembersParams,
@@ -590,11 +1059,7 @@ export function groupsMembersAll(
   return groupsMembersAllPages(client, params, options);
 }
 
-/**
- * Sets or clears with one call: `on: true` calls `groups.mute_all` (PUT), `on: false` calls `groups.unmute_all` (DELETE). Seed 2.3, set-mute-all input: on (boolean): true uses PUT, false uses DELETE.
- *
- * From groups.mute_all x-toggle in the spec.
- */
+/** Sets or clears with one call: `on: true` calls `groups.mute_all` (PUT), `on: false` calls `groups.unmute_all` (DELETE). Seed 2.3, set-mute-all input: on (boolean): true uses PUT, false uses DELETE. */
 export function groupsSetMuteAll(
   client: ImLeanCore,
   params: GroupsSetMuteAllParams,

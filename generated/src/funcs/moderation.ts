@@ -86,13 +86,33 @@ import type {
 /**
  * Add words to a word list.
  *
- * `POST /{org_name}/{app_name}/moderation/word-lists/{list_id}/words/batch` — op `moderation.add_words`.
+ * Sends `POST /{org_name}/{app_name}/moderation/word-lists/{list_id}/words/batch` (`moderation.add_words` in the service's documentation).
  *
- * Inputs named by the seed (4.11): list of words.
+ * Inputs the service's documentation names: list of words.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "list of words"; the body field name and the item type are ours.
+ * Assumed (the service's documentation is silent): the seed says "list of words"; the body field name and the item type are ours.
+ *
+ * @example
+ * ```ts
+ * const result = await moderationAddWords(im, { list_id: "<list_id>", words: ["<words>"] });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationAddWords(
   client: ImLeanCore,
@@ -105,13 +125,33 @@ export function moderationAddWords(
 /**
  * Decide moderation items in batch.
  *
- * `POST /{org_name}/{app_name}/moderation/items/batch-decide` — op `moderation.batch_decide`.
+ * Sends `POST /{org_name}/{app_name}/moderation/items/batch-decide` (`moderation.batch_decide` in the service's documentation).
  *
- * Inputs named by the seed (4.11): list of item ids, decision params.
+ * Inputs the service's documentation names: list of item ids, decision params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed names count_violation but not its type; a boolean is ours; the seed says "list of item ids"; the body field name is ours.
+ * Assumed (the service's documentation is silent): the seed names count_violation but not its type; a boolean is ours; the seed says "list of item ids"; the body field name is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await moderationBatchDecide(im, { item_ids: ["<item_ids>"] });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationBatchDecide(
   client: ImLeanCore,
@@ -124,15 +164,33 @@ export function moderationBatchDecide(
 /**
  * Check text.
  *
- * `POST /{org_name}/{app_name}/moderation/text-check` — op `moderation.check_text`.
+ * Sends `POST /{org_name}/{app_name}/moderation/text-check` (`moderation.check_text` in the service's documentation).
  *
- * Inputs named by the seed (4.11): scene, text params.
+ * Inputs the service's documentation names: scene, text params.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
- * Assumed (the seed is silent): the seed says "scene, text params"; we take a text field of this name and leave the rest open.
+ * Assumed (the service's documentation is silent): the seed says "scene, text params"; we take a text field of this name and leave the rest open.
  *
  * Not documented by the service: the text params are named but not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await moderationCheckText(im, { scene: "message" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationCheckText(
   client: ImLeanCore,
@@ -145,13 +203,33 @@ export function moderationCheckText(
 /**
  * Clear a user's violations.
  *
- * `DELETE /{org_name}/{app_name}/moderation/users/{username}/violations` — op `moderation.clear_violations`.
+ * Sends `DELETE /{org_name}/{app_name}/moderation/users/{username}/violations` (`moderation.clear_violations` in the service's documentation).
  *
- * Inputs named by the seed (4.11): optional reason. The seed adds: returns a number.
+ * Inputs the service's documentation names: optional reason. The seed adds: returns a number.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`).
+ * Assumed (the service's documentation is silent): the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`).
+ *
+ * @example
+ * ```ts
+ * const result = await moderationClearViolations(im, { username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationClearViolations(
   client: ImLeanCore,
@@ -164,13 +242,29 @@ export function moderationClearViolations(
 /**
  * Get the moderation config.
  *
- * `GET /{org_name}/{app_name}/moderation/config` — op `moderation.config`.
- *
- * The seed (4.11) names no inputs besides the path.
+ * Sends `GET /{org_name}/{app_name}/moderation/config` (`moderation.config` in the service's documentation).
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
- * Assumed (the seed is silent): the seed names the resource type ModerationConfig but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type ModerationConfig but not which operation returns it; this pairing is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await moderationConfig(im);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationConfig(
   client: ImLeanCore,
@@ -183,13 +277,31 @@ export function moderationConfig(
 /**
  * Create a word list.
  *
- * `POST /{org_name}/{app_name}/moderation/word-lists` — op `moderation.create_word_list`.
+ * Sends `POST /{org_name}/{app_name}/moderation/word-lists` (`moderation.create_word_list` in the service's documentation).
  *
- * Inputs named by the seed (4.11): name, optional params.
+ * Inputs the service's documentation names: name, optional params.
  *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
  *
  * Not documented by the service: optional params are named but not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await moderationCreateWordList(im, { name: "<name>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class N allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationCreateWordList(
   client: ImLeanCore,
@@ -202,15 +314,35 @@ export function moderationCreateWordList(
 /**
  * Decide a moderation item.
  *
- * `POST /{org_name}/{app_name}/moderation/items/{item_id}/decide` — op `moderation.decide`.
+ * Sends `POST /{org_name}/{app_name}/moderation/items/{item_id}/decide` (`moderation.decide` in the service's documentation).
  *
- * Inputs named by the seed (4.11): decision, actions, count_violation, note, version.
+ * Inputs the service's documentation names: decision, actions, count_violation, note, version.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
  * Class N when `actions` is given and `version` is not given.
  *
- * Assumed (the seed is silent): the seed names count_violation but not its type; a boolean is ours; the seed names the resource type ModerationItem but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names count_violation but not its type; a boolean is ours; the seed names the resource type ModerationItem but not which operation returns it; this pairing is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await moderationDecide(im, { item_id: "<item_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationDecide(
   client: ImLeanCore,
@@ -223,11 +355,29 @@ export function moderationDecide(
 /**
  * Delete a word list.
  *
- * `DELETE /{org_name}/{app_name}/moderation/word-lists/{list_id}` — op `moderation.delete_word_list`.
- *
- * The seed (4.11) names no inputs besides the path.
+ * Sends `DELETE /{org_name}/{app_name}/moderation/word-lists/{list_id}` (`moderation.delete_word_list` in the service's documentation).
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await moderationDeleteWordList(im, { list_id: "<list_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationDeleteWordList(
   client: ImLeanCore,
@@ -240,11 +390,30 @@ export function moderationDeleteWordList(
 /**
  * Escalate a moderation item.
  *
- * `POST /{org_name}/{app_name}/moderation/items/{item_id}/escalate` — op `moderation.escalate`.
+ * Sends `POST /{org_name}/{app_name}/moderation/items/{item_id}/escalate` (`moderation.escalate` in the service's documentation).
  *
- * Inputs named by the seed (4.11): optional note.
+ * Inputs the service's documentation names: optional note.
  *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
+ *
+ * @example
+ * ```ts
+ * const result = await moderationEscalate(im, { item_id: "<item_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class N allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationEscalate(
   client: ImLeanCore,
@@ -257,13 +426,30 @@ export function moderationEscalate(
 /**
  * Get a moderation item.
  *
- * `GET /{org_name}/{app_name}/moderation/items/{item_id}` — op `moderation.item`.
- *
- * The seed (4.11) names no inputs besides the path.
+ * Sends `GET /{org_name}/{app_name}/moderation/items/{item_id}` (`moderation.item` in the service's documentation).
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
- * Assumed (the seed is silent): the seed names the resource type ModerationItem but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type ModerationItem but not which operation returns it; this pairing is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await moderationItem(im, { item_id: "<item_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationItem(
   client: ImLeanCore,
@@ -276,13 +462,30 @@ export function moderationItem(
 /**
  * Get a moderation item's content.
  *
- * `GET /{org_name}/{app_name}/moderation/items/{item_id}/content` — op `moderation.item_content`.
- *
- * The seed (4.11) names no inputs besides the path.
+ * Sends `GET /{org_name}/{app_name}/moderation/items/{item_id}/content` (`moderation.item_content` in the service's documentation).
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
- * Assumed (the seed is silent): the seed names the resource type ItemContent but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type ItemContent but not which operation returns it; this pairing is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await moderationItemContent(im, { item_id: "<item_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationItemContent(
   client: ImLeanCore,
@@ -295,15 +498,33 @@ export function moderationItemContent(
 /**
  * List moderation items.
  *
- * `GET /{org_name}/{app_name}/moderation/items` — op `moderation.items`.
+ * Sends `GET /{org_name}/{app_name}/moderation/items` (`moderation.items` in the service's documentation).
  *
- * Inputs named by the seed (4.11): optional scene, status filters, paging.
+ * Inputs the service's documentation names: optional scene, status filters, paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed says "optional scene, status filters"; the query parameter name is ours; the pending-item helper takes 20 items by default, so the list has a page size; the parameter name is ours; the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours; seed 4.11 describes the helper (statuses pending and auto_violation, 20 items by default, optional scene); the item fields that hold its id and version are not shown: id and version are ours.
+ * Assumed (the service's documentation is silent): the seed says "optional scene, status filters"; the query parameter name is ours; the pending-item helper takes 20 items by default, so the list has a page size; the parameter name is ours; the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours; seed 4.11 describes the helper (statuses pending and auto_violation, 20 items by default, optional scene); the item fields that hold its id and version are not shown: id and version are ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of moderationItems(im)) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationItems(
   client: ImLeanCore,
@@ -316,15 +537,33 @@ export function moderationItems(
 /**
  * List platform actions.
  *
- * `GET /{org_name}/{app_name}/moderation/platform-actions` — op `moderation.platform_actions`.
+ * Sends `GET /{org_name}/{app_name}/moderation/platform-actions` (`moderation.platform_actions` in the service's documentation).
  *
- * Inputs named by the seed (4.11): paging.
+ * Inputs the service's documentation names: paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of moderationPlatformActions(im)) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationPlatformActions(
   client: ImLeanCore,
@@ -337,13 +576,33 @@ export function moderationPlatformActions(
 /**
  * Remove words from a word list.
  *
- * `POST /{org_name}/{app_name}/moderation/word-lists/{list_id}/words/batch-delete` — op `moderation.remove_words`.
+ * Sends `POST /{org_name}/{app_name}/moderation/word-lists/{list_id}/words/batch-delete` (`moderation.remove_words` in the service's documentation).
  *
- * Inputs named by the seed (4.11): list of words. The seed adds: returns a number.
+ * Inputs the service's documentation names: list of words. The seed adds: returns a number.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed says "list of words"; the body field name and the item type are ours.
+ * Assumed (the service's documentation is silent): the seed says "list of words"; the body field name and the item type are ours.
+ *
+ * @example
+ * ```ts
+ * const result = await moderationRemoveWords(im, { list_id: "<list_id>", words: ["<words>"] });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationRemoveWords(
   client: ImLeanCore,
@@ -356,13 +615,33 @@ export function moderationRemoveWords(
 /**
  * Submit a moderation report.
  *
- * `POST /{org_name}/{app_name}/moderation/reports` — op `moderation.report`.
+ * Sends `POST /{org_name}/{app_name}/moderation/reports` (`moderation.report` in the service's documentation).
  *
- * Inputs named by the seed (4.11): report params.
+ * Inputs the service's documentation names: report params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
  * Not documented by the service: the report params are named but not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await moderationReport(im);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationReport(
   client: ImLeanCore,
@@ -375,13 +654,31 @@ export function moderationReport(
 /**
  * Get moderation stats.
  *
- * `GET /{org_name}/{app_name}/moderation/stats` — op `moderation.stats`.
+ * Sends `GET /{org_name}/{app_name}/moderation/stats` (`moderation.stats` in the service's documentation).
  *
- * Inputs named by the seed (4.11): stats params.
+ * Inputs the service's documentation names: stats params.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * Not documented by the service: the stats params are named but not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await moderationStats(im);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationStats(
   client: ImLeanCore,
@@ -394,15 +691,35 @@ export function moderationStats(
 /**
  * Update the moderation config.
  *
- * `PATCH /{org_name}/{app_name}/moderation/config` — op `moderation.update_config`.
+ * Sends `PATCH /{org_name}/{app_name}/moderation/config` (`moderation.update_config` in the service's documentation).
  *
- * Inputs named by the seed (4.11): partial config.
+ * Inputs the service's documentation names: partial config.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed names the resource type ModerationConfig but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type ModerationConfig but not which operation returns it; this pairing is ours.
  *
  * Not documented by the service: the partial config fields are not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await moderationUpdateConfig(im);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationUpdateConfig(
   client: ImLeanCore,
@@ -415,13 +732,31 @@ export function moderationUpdateConfig(
 /**
  * Update a word list.
  *
- * `PATCH /{org_name}/{app_name}/moderation/word-lists/{list_id}` — op `moderation.update_word_list`.
- *
- * The seed (4.11) names no inputs besides the path.
+ * Sends `PATCH /{org_name}/{app_name}/moderation/word-lists/{list_id}` (`moderation.update_word_list` in the service's documentation).
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
  * Not documented by the service: the inputs are not named.
+ *
+ * @example
+ * ```ts
+ * const result = await moderationUpdateWordList(im, { list_id: "<list_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationUpdateWordList(
   client: ImLeanCore,
@@ -434,15 +769,34 @@ export function moderationUpdateWordList(
 /**
  * List a user's violations.
  *
- * `GET /{org_name}/{app_name}/moderation/users/{username}/violations` — op `moderation.violations`.
+ * Sends `GET /{org_name}/{app_name}/moderation/users/{username}/violations` (`moderation.violations` in the service's documentation).
  *
- * Inputs named by the seed (4.11): paging.
+ * Inputs the service's documentation names: paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of moderationViolations(im, { username: "<username>" })) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationViolations(
   client: ImLeanCore,
@@ -455,11 +809,28 @@ export function moderationViolations(
 /**
  * Get a word list.
  *
- * `GET /{org_name}/{app_name}/moderation/word-lists/{list_id}` — op `moderation.word_list`.
- *
- * The seed (4.11) names no inputs besides the path.
+ * Sends `GET /{org_name}/{app_name}/moderation/word-lists/{list_id}` (`moderation.word_list` in the service's documentation).
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
+ *
+ * @example
+ * ```ts
+ * const result = await moderationWordList(im, { list_id: "<list_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationWordList(
   client: ImLeanCore,
@@ -472,11 +843,27 @@ export function moderationWordList(
 /**
  * List word lists.
  *
- * `GET /{org_name}/{app_name}/moderation/word-lists` — op `moderation.word_lists`.
- *
- * The seed (4.11) names no inputs besides the path.
+ * Sends `GET /{org_name}/{app_name}/moderation/word-lists` (`moderation.word_lists` in the service's documentation).
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
+ *
+ * @example
+ * ```ts
+ * const result = await moderationWordLists(im);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationWordLists(
   client: ImLeanCore,
@@ -489,15 +876,34 @@ export function moderationWordLists(
 /**
  * List the words of a word list.
  *
- * `GET /{org_name}/{app_name}/moderation/word-lists/{list_id}/words` — op `moderation.words`.
+ * Sends `GET /{org_name}/{app_name}/moderation/word-lists/{list_id}/words` (`moderation.words` in the service's documentation).
  *
- * Inputs named by the seed (4.11): paging.
+ * Inputs the service's documentation names: paging.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of moderationWords(im, { list_id: "<list_id>" })) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function moderationWords(
   client: ImLeanCore,
@@ -510,13 +916,14 @@ export function moderationWords(
 /**
  * Walks items in status pending or auto_violation (20 a page by default, optionally one `scene`), asks `decide` for each and submits the decision with the item's version (`moderation.decide`). An item already decided by someone else (version_conflict) is skipped and reported, not retried or thrown.
  *
- * Assumed (the seed is silent): seed 4.11 describes the helper (statuses pending and auto_violation, 20 items by default, optional scene); the item fields that hold its id and version are not shown: id and version are ours.
- *
- * From moderation.items x-pending-helper in the spec.
+ * Assumed (the service's documentation is silent): seed 4.11 describes the helper (statuses pending and auto_violation, 20 items by default, optional scene); the item fields that hold its id and version are not shown: id and version are ours.
  */
 export function moderationProcessPending(
   client: ImLeanCore,
-  options: PendingItemsOptions<ModerationItemsItem>,
+  options: PendingItemsOptions<
+    ModerationItemsItem,
+    Extract<NonNullable<ModerationItemsParams['scene']>, string>
+  >,
 ): Promise<PendingItemsReport<ModerationItemsItem>> {
   return processPendingItems(
     client,

@@ -40,11 +40,28 @@ import type {
 /**
  * List a user's push devices.
  *
- * `GET /{org_name}/{app_name}/users/{username}/push-devices` — op `push.devices`.
- *
- * The seed (4.9) names no inputs besides the path.
+ * Sends `GET /{org_name}/{app_name}/users/{username}/push-devices` (`push.devices` in the service's documentation).
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
+ *
+ * @example
+ * ```ts
+ * const result = await pushDevices(im, { username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function pushDevices(
   client: ImLeanCore,
@@ -57,15 +74,35 @@ export function pushDevices(
 /**
  * Mute push for a group conversation.
  *
- * `PUT /{org_name}/{app_name}/users/{username}/push-settings/conversations/group/{group_id}` — op `push.mute_group`.
+ * Sends `PUT /{org_name}/{app_name}/users/{username}/push-settings/conversations/group/{group_id}` (`push.mute_group` in the service's documentation).
  *
- * Inputs named by the seed (4.9): mode (none or mention_only), optional params.
+ * Inputs the service's documentation names: mode (none or mention_only), optional params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed names the resource type ConversationMute but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type ConversationMute but not which operation returns it; this pairing is ours.
  *
  * Not documented by the service: optional params are named but not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await pushMuteGroup(im, { username: "<username>", group_id: "<group_id>", mode: "none" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function pushMuteGroup(
   client: ImLeanCore,
@@ -78,15 +115,35 @@ export function pushMuteGroup(
 /**
  * Mute push for a single conversation.
  *
- * `PUT /{org_name}/{app_name}/users/{username}/push-settings/conversations/single/{peer}` — op `push.mute_single`.
+ * Sends `PUT /{org_name}/{app_name}/users/{username}/push-settings/conversations/single/{peer}` (`push.mute_single` in the service's documentation).
  *
- * Inputs named by the seed (4.9): mode (none), optional params.
+ * Inputs the service's documentation names: mode (none), optional params.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed names the resource type ConversationMute but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type ConversationMute but not which operation returns it; this pairing is ours.
  *
  * Not documented by the service: optional params are named but not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await pushMuteSingle(im, { username: "<username>", peer: "<peer>", mode: "none" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function pushMuteSingle(
   client: ImLeanCore,
@@ -99,15 +156,34 @@ export function pushMuteSingle(
 /**
  * List a user's push conversation mutes.
  *
- * `GET /{org_name}/{app_name}/users/{username}/push-settings/conversations` — op `push.mutes`.
+ * Sends `GET /{org_name}/{app_name}/users/{username}/push-settings/conversations` (`push.mutes` in the service's documentation).
  *
- * Inputs named by the seed (4.9): cursor, known_version.
+ * Inputs the service's documentation names: cursor, known_version.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (versioned pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of pushMutes(im, { username: "<username>" })) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function pushMutes(
   client: ImLeanCore,
@@ -120,13 +196,30 @@ export function pushMutes(
 /**
  * Get a user's push settings.
  *
- * `GET /{org_name}/{app_name}/users/{username}/push-settings` — op `push.settings`.
- *
- * The seed (4.9) names no inputs besides the path.
+ * Sends `GET /{org_name}/{app_name}/users/{username}/push-settings` (`push.settings` in the service's documentation).
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
- * Assumed (the seed is silent): the seed names the resource type PushSettings but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type PushSettings but not which operation returns it; this pairing is ours.
+ *
+ * @example
+ * ```ts
+ * const result = await pushSettings(im, { username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function pushSettings(
   client: ImLeanCore,
@@ -139,11 +232,29 @@ export function pushSettings(
 /**
  * Unbind a user's push device.
  *
- * `DELETE /{org_name}/{app_name}/users/{username}/push-devices/{session_id}` — op `push.unbind_device`.
- *
- * The seed (4.9) names no inputs besides the path.
+ * Sends `DELETE /{org_name}/{app_name}/users/{username}/push-devices/{session_id}` (`push.unbind_device` in the service's documentation).
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await pushUnbindDevice(im, { username: "<username>", session_id: "<session_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function pushUnbindDevice(
   client: ImLeanCore,
@@ -156,11 +267,29 @@ export function pushUnbindDevice(
 /**
  * Unmute push for a group conversation.
  *
- * `DELETE /{org_name}/{app_name}/users/{username}/push-settings/conversations/group/{group_id}` — op `push.unmute_group`.
- *
- * The seed (4.9) names no inputs besides the path.
+ * Sends `DELETE /{org_name}/{app_name}/users/{username}/push-settings/conversations/group/{group_id}` (`push.unmute_group` in the service's documentation).
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await pushUnmuteGroup(im, { username: "<username>", group_id: "<group_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function pushUnmuteGroup(
   client: ImLeanCore,
@@ -173,11 +302,29 @@ export function pushUnmuteGroup(
 /**
  * Unmute push for a single conversation.
  *
- * `DELETE /{org_name}/{app_name}/users/{username}/push-settings/conversations/single/{peer}` — op `push.unmute_single`.
- *
- * The seed (4.9) names no inputs besides the path.
+ * Sends `DELETE /{org_name}/{app_name}/users/{username}/push-settings/conversations/single/{peer}` (`push.unmute_single` in the service's documentation).
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+ *
+ * @example
+ * ```ts
+ * const result = await pushUnmuteSingle(im, { username: "<username>", peer: "<peer>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function pushUnmuteSingle(
   client: ImLeanCore,
@@ -190,15 +337,35 @@ export function pushUnmuteSingle(
 /**
  * Update a user's push settings.
  *
- * `PATCH /{org_name}/{app_name}/users/{username}/push-settings` — op `push.update_settings`.
+ * Sends `PATCH /{org_name}/{app_name}/users/{username}/push-settings` (`push.update_settings` in the service's documentation).
  *
- * Inputs named by the seed (4.9): partial settings.
+ * Inputs the service's documentation names: partial settings.
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed names the resource type PushSettings but not which operation returns it; this pairing is ours.
+ * Assumed (the service's documentation is silent): the seed names the resource type PushSettings but not which operation returns it; this pairing is ours.
  *
  * Not documented by the service: the partial settings fields are not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await pushUpdateSettings(im, { username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function pushUpdateSettings(
   client: ImLeanCore,
@@ -208,11 +375,7 @@ export function pushUpdateSettings(
   return client.request(pushUpdateSettingsOperation, params, options);
 }
 
-/**
- * Fetches every page of `push.mutes` and returns the items with the list version to pass as `known_version` next time.
- *
- * From push.mutes x-pagination versioned in the spec.
- */
+/** Fetches every page of `push.mutes` and returns the items with the list version to pass as `known_version` next time. */
 export function pushMutesAllPages(
   client: ImLeanCore,
   params: PushMutesParams,

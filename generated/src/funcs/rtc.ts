@@ -60,15 +60,35 @@ import type {
 /**
  * Ban a user from an RTC channel.
  *
- * `PUT /{org_name}/{app_name}/rtc/channels/{channel_id}/bans/{username}` — op `rtc.ban`.
+ * Sends `PUT /{org_name}/{app_name}/rtc/channels/{channel_id}/bans/{username}` (`rtc.ban` in the service's documentation).
  *
  * Seed 4.13: "ban".
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed names the resource type RtcBan but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a PUT of the whole ban is taken as idempotent.
+ * Assumed (the service's documentation is silent): the seed names the resource type RtcBan but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a PUT of the whole ban is taken as idempotent.
  *
  * Not documented by the service: the other ban fields are not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await rtcBan(im, { channel_id: "<channel_id>", username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function rtcBan(
   client: ImLeanCore,
@@ -81,7 +101,7 @@ export function rtcBan(
 /**
  * List the bans of an RTC channel.
  *
- * `GET /{org_name}/{app_name}/rtc/channels/{channel_id}/bans` — op `rtc.bans`.
+ * Sends `GET /{org_name}/{app_name}/rtc/channels/{channel_id}/bans` (`rtc.bans` in the service's documentation).
  *
  * Seed 4.13: "list bans".
  *
@@ -89,7 +109,26 @@ export function rtcBan(
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat; the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat; the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of rtcBans(im, { channel_id: "<channel_id>" })) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function rtcBans(
   client: ImLeanCore,
@@ -102,15 +141,33 @@ export function rtcBans(
 /**
  * Get RTC channel statistics.
  *
- * `GET /{org_name}/{app_name}/rtc/channel-stats` — op `rtc.channel_stats`.
+ * Sends `GET /{org_name}/{app_name}/rtc/channel-stats` (`rtc.channel_stats` in the service's documentation).
  *
  * Seed 4.13: "channel statistics".
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
- * Assumed (the seed is silent): the seed names the resource type RtcChannelStats but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat.
+ * Assumed (the service's documentation is silent): the seed names the resource type RtcChannelStats but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat.
  *
  * Not documented by the service: the statistics params are not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await rtcChannelStats(im);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function rtcChannelStats(
   client: ImLeanCore,
@@ -123,15 +180,35 @@ export function rtcChannelStats(
 /**
  * Close an RTC channel.
  *
- * `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/close` — op `rtc.close_channel`.
+ * Sends `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/close` (`rtc.close_channel` in the service's documentation).
  *
  * Seed 4.13: "close channel (202 when pending)".
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; closing a closed channel is taken as idempotent.
+ * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; closing a closed channel is taken as idempotent.
  *
  * Not documented by the service: the close params are not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await rtcCloseChannel(im, { channel_id: "<channel_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function rtcCloseChannel(
   client: ImLeanCore,
@@ -144,15 +221,35 @@ export function rtcCloseChannel(
 /**
  * Create an RTC channel.
  *
- * `PUT /{org_name}/{app_name}/rtc/channels/{channel_id}` — op `rtc.create_channel`.
+ * Sends `PUT /{org_name}/{app_name}/rtc/channels/{channel_id}` (`rtc.create_channel` in the service's documentation).
  *
  * Seed 4.13: "create channel (201 when created)".
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed names the resource type RtcChannel but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a PUT to a caller-chosen id is taken as idempotent.
+ * Assumed (the service's documentation is silent): the seed names the resource type RtcChannel but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a PUT to a caller-chosen id is taken as idempotent.
  *
  * Not documented by the service: the channel fields are not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await rtcCreateChannel(im, { channel_id: "<channel_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function rtcCreateChannel(
   client: ImLeanCore,
@@ -165,13 +262,32 @@ export function rtcCreateChannel(
 /**
  * Get one ban of an RTC channel.
  *
- * `GET /{org_name}/{app_name}/rtc/channels/{channel_id}/bans/{username}` — op `rtc.get_ban`.
+ * Sends `GET /{org_name}/{app_name}/rtc/channels/{channel_id}/bans/{username}` (`rtc.get_ban` in the service's documentation).
  *
  * Seed 4.13: "get one ban". A missing ban is returned as a null ban.
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
- * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat.
+ * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat.
+ *
+ * @example
+ * ```ts
+ * const result = await rtcGetBan(im, { channel_id: "<channel_id>", username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function rtcGetBan(
   client: ImLeanCore,
@@ -184,13 +300,32 @@ export function rtcGetBan(
 /**
  * Get an RTC channel.
  *
- * `GET /{org_name}/{app_name}/rtc/channels/{channel_id}` — op `rtc.get_channel`.
+ * Sends `GET /{org_name}/{app_name}/rtc/channels/{channel_id}` (`rtc.get_channel` in the service's documentation).
  *
  * Seed 4.13: "get channel".
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
- * Assumed (the seed is silent): the seed names the resource type RtcChannel but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat.
+ * Assumed (the service's documentation is silent): the seed names the resource type RtcChannel but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat.
+ *
+ * @example
+ * ```ts
+ * const result = await rtcGetChannel(im, { channel_id: "<channel_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function rtcGetChannel(
   client: ImLeanCore,
@@ -203,15 +338,34 @@ export function rtcGetChannel(
 /**
  * Issue tickets for an RTC channel.
  *
- * `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/tickets` — op `rtc.issue_tickets`.
+ * Sends `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/tickets` (`rtc.issue_tickets` in the service's documentation).
  *
  * Seed 4.13: "issue tickets". Not repeated automatically.
  *
  * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
  *
- * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours.
+ * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours.
  *
  * Not documented by the service: the ticket request fields are not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await rtcIssueTickets(im, { channel_id: "<channel_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class N allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function rtcIssueTickets(
   client: ImLeanCore,
@@ -224,7 +378,7 @@ export function rtcIssueTickets(
 /**
  * List RTC channels.
  *
- * `GET /{org_name}/{app_name}/rtc/channels` — op `rtc.list_channels`.
+ * Sends `GET /{org_name}/{app_name}/rtc/channels` (`rtc.list_channels` in the service's documentation).
  *
  * Seed 4.13: "list channels".
  *
@@ -232,7 +386,25 @@ export function rtcIssueTickets(
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat; the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat; the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of rtcListChannels(im)) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function rtcListChannels(
   client: ImLeanCore,
@@ -245,7 +417,7 @@ export function rtcListChannels(
 /**
  * Remove a member from an RTC channel.
  *
- * `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/members/{username}/remove` — op `rtc.remove_member`.
+ * Sends `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/members/{username}/remove` (`rtc.remove_member` in the service's documentation).
  *
  * Seed 4.13: "remove member (202 when pending)". Uses a fixed operation_id so that repeats are safe.
  *
@@ -253,9 +425,28 @@ export function rtcListChannels(
  *
  * Dedupe key: `operation_id` (body); pass your own to make a resend across processes safe, or `idempotencyKey` in the options.
  *
- * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours.
+ * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours.
  *
  * Not documented by the service: the removal fields are not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await rtcRemoveMember(im, { channel_id: "<channel_id>", username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class D allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function rtcRemoveMember(
   client: ImLeanCore,
@@ -268,7 +459,7 @@ export function rtcRemoveMember(
 /**
  * Revoke tickets of an RTC channel.
  *
- * `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/tickets/revoke` — op `rtc.revoke_tickets`.
+ * Sends `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/tickets/revoke` (`rtc.revoke_tickets` in the service's documentation).
  *
  * Seed 4.13: "revoke tickets". Uses a fixed operation_id so that repeats are safe.
  *
@@ -276,9 +467,28 @@ export function rtcRemoveMember(
  *
  * Dedupe key: `operation_id` (body); pass your own to make a resend across processes safe, or `idempotencyKey` in the options.
  *
- * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours.
+ * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours.
  *
  * Not documented by the service: the revoke fields are not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await rtcRevokeTickets(im, { channel_id: "<channel_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class D allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function rtcRevokeTickets(
   client: ImLeanCore,
@@ -291,7 +501,7 @@ export function rtcRevokeTickets(
 /**
  * List the sessions of an RTC channel.
  *
- * `GET /{org_name}/{app_name}/rtc/channels/{channel_id}/sessions` — op `rtc.sessions`.
+ * Sends `GET /{org_name}/{app_name}/rtc/channels/{channel_id}/sessions` (`rtc.sessions` in the service's documentation).
  *
  * Seed 4.13: "list sessions".
  *
@@ -299,7 +509,26 @@ export function rtcRevokeTickets(
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat; the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat; the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of rtcSessions(im, { channel_id: "<channel_id>" })) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function rtcSessions(
   client: ImLeanCore,
@@ -312,13 +541,33 @@ export function rtcSessions(
 /**
  * Unban a user from an RTC channel.
  *
- * `DELETE /{org_name}/{app_name}/rtc/channels/{channel_id}/bans/{username}` — op `rtc.unban`.
+ * Sends `DELETE /{org_name}/{app_name}/rtc/channels/{channel_id}/bans/{username}` (`rtc.unban` in the service's documentation).
  *
  * Seed 4.13: "unban".
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a DELETE is taken as idempotent.
+ * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a DELETE is taken as idempotent.
+ *
+ * @example
+ * ```ts
+ * const result = await rtcUnban(im, { channel_id: "<channel_id>", username: "<username>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function rtcUnban(
   client: ImLeanCore,
@@ -331,15 +580,35 @@ export function rtcUnban(
 /**
  * Update an RTC channel.
  *
- * `PATCH /{org_name}/{app_name}/rtc/channels/{channel_id}` — op `rtc.update_channel`.
+ * Sends `PATCH /{org_name}/{app_name}/rtc/channels/{channel_id}` (`rtc.update_channel` in the service's documentation).
  *
  * Seed 4.13: "update channel".
  *
  * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
  *
- * Assumed (the seed is silent): the seed names the resource type RtcChannel but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; an update is taken as idempotent.
+ * Assumed (the service's documentation is silent): the seed names the resource type RtcChannel but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; an update is taken as idempotent.
  *
  * Not documented by the service: the channel fields are not shown.
+ *
+ * @example
+ * ```ts
+ * const result = await rtcUpdateChannel(im, { channel_id: "<channel_id>" });
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+ * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class I allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function rtcUpdateChannel(
   client: ImLeanCore,
@@ -352,7 +621,7 @@ export function rtcUpdateChannel(
 /**
  * List RTC channel usage corrections.
  *
- * `GET /{org_name}/{app_name}/rtc/channel-usage-adjustments` — op `rtc.usage_adjustments`.
+ * Sends `GET /{org_name}/{app_name}/rtc/channel-usage-adjustments` (`rtc.usage_adjustments` in the service's documentation).
  *
  * Seed 4.13: "usage corrections".
  *
@@ -360,7 +629,25 @@ export function rtcUpdateChannel(
  *
  * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat; the seed does not say this RTC list is paged; the RTC rules say pages are continued with next_cursor, so we treat it as a cursor list, and the items field name is ours.
+ * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat; the seed does not say this RTC list is paged; the RTC rules say pages are continued with next_cursor, so we treat it as a cursor list, and the items field name is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of rtcUsageAdjustments(im)) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+ * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+ * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+ * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+ * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function rtcUsageAdjustments(
   client: ImLeanCore,

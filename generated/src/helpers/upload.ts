@@ -10,6 +10,7 @@ import { AbortError, ConnectionError, ImError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec } from '../operation.js';
 import { openPartReader, type PartReader, type SourcePart, type UploadSource } from './upload-source.js';
+import { resumePartSize, type RecordedPart } from './upload-part-size.js';
 
 export interface UploadOperations {
   /** The helper's own name for errors, e.g. `media.upload` (default: the create operation's id). */
@@ -50,16 +51,26 @@ export interface UploadResult<TFile = unknown> {
   file: TFile;
   parts: number;
   bytesSent: number;
+  /** The part size used (a resume takes the size of the parts the service already holds). */
+  partSize: number;
 }
 
-/** An upload stopped part-way: resume it with `media.resumeUpload(error.fileId, source)`. */
+/**
+ * An upload stopped part-way: resume it with `media.resumeUpload(error, source)` (the error
+ * carries the part size, which a resume must keep), or `resumeUpload(error.fileId, source,
+ * { partSize: error.partSize })`.
+ */
 export class UploadInterruptedError extends ImError {
   constructor(
     readonly fileId: string,
     readonly uploadedParts: number[],
     readonly cause: unknown,
+    /** Bytes per part of this upload: part N holds the bytes from (N − 1) × partSize. */
+    readonly partSize: number,
+    /** The source's size, when it was known. */
+    readonly totalBytes: number | undefined = undefined,
   ) {
-    super(`Upload ${fileId} was interrupted after ${uploadedParts.length} part(s): ${cause instanceof Error ? cause.message : String(cause)}. Resume it with media.resumeUpload('${fileId}', source).`);
+    super(`Upload ${fileId} (parts of ${partSize} bytes) was interrupted after ${uploadedParts.length} part(s): ${cause instanceof Error ? cause.message : String(cause)}. Resume it with media.resumeUpload(error, source), which keeps the part size.`);
     this.name = 'UploadInterruptedError';
   }
 }
@@ -69,6 +80,7 @@ export class UploadInterruptedError extends ImError {
 const FILE_ID = 'file_id';
 const PART_NUMBER = 'part_number';
 const PART_URL = 'url';
+const PART_SIZE = 'size';
 export const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 
 export async function uploadFile<TFile>(client: ImLeanCore, ops: UploadOperations, source: UploadSource, options: UploadOptions = {}): Promise<UploadResult<TFile>> {
@@ -96,19 +108,40 @@ export async function uploadFile<TFile>(client: ImLeanCore, ops: UploadOperation
   return sendAndComplete<TFile>(client, ops, fileId, reader, new Set(), options);
 }
 
-export async function resumeUpload<TFile>(client: ImLeanCore, ops: UploadOperations, fileId: string, source: UploadSource, options: UploadOptions = {}): Promise<UploadResult<TFile>> {
+/**
+ * Resumes an upload: `from` is the UploadInterruptedError (best: it records the part size) or
+ * the file id. The part size must be the one the upload started with; it is taken from the
+ * service's listed part sizes, else the caller's `partSize`, else the error's, and a resume that
+ * cannot know it is refused before any part is sent (see upload-part-size.ts).
+ */
+export async function resumeUpload<TFile>(client: ImLeanCore, ops: UploadOperations, from: string | UploadInterruptedError, source: UploadSource, options: UploadOptions = {}): Promise<UploadResult<TFile>> {
+  const helperId = ops.helperId ?? ops.uploadedParts.id;
+  const interrupted = typeof from === 'string' ? undefined : from;
+  const fileId = typeof from === 'string' ? from : from.fileId;
   // the source first: a bad one is refused before anything is sent
-  const reader = await openPartReader(source, options.partSize ?? DEFAULT_PART_SIZE, ops.helperId ?? ops.uploadedParts.id);
-  let uploaded: Record<string, unknown>;
+  const reader = await openPartReader(source, options.partSize ?? interrupted?.partSize ?? DEFAULT_PART_SIZE, helperId);
+  let done: Set<number>;
   try {
-    uploaded = await client.request<Record<string, unknown>>(ops.uploadedParts, { file_id: fileId }, callOptions(options));
+    const uploaded = await client.request<Record<string, unknown>>(ops.uploadedParts, { file_id: fileId }, callOptions(options));
+    const parts = recordedParts(uploaded);
+    reader.setPartSize(resumePartSize({ helperId, fileId, requested: options.partSize, recorded: interrupted?.partSize, parts, totalBytes: reader.size ?? options.size, fallback: DEFAULT_PART_SIZE }));
+    done = new Set(parts.map((p) => p.number));
   } catch (err) {
     await reader.close().catch(() => undefined);
     throw err;
   }
-  const items = Array.isArray(uploaded?.items) ? (uploaded.items as Record<string, unknown>[]) : [];
-  const done = new Set(items.map((p) => Number(p[PART_NUMBER])).filter((n) => Number.isInteger(n) && n > 0));
   return sendAndComplete<TFile>(client, ops, fileId, reader, done, options);
+}
+
+/** The parts media.uploaded_parts lists: numbers, and sizes where the service gives them (`size`, x-assumed). */
+function recordedParts(answer: Record<string, unknown> | undefined): RecordedPart[] {
+  const items = Array.isArray(answer?.items) ? (answer.items as Record<string, unknown>[]) : [];
+  return items.flatMap((p) => {
+    const number = Number(p?.[PART_NUMBER]);
+    if (!Number.isInteger(number) || number < 1) return [];
+    const size = p[PART_SIZE];
+    return [{ number, size: typeof size === 'number' && Number.isInteger(size) && size >= 0 ? size : undefined }];
+  });
 }
 
 async function sendAndComplete<TFile>(
@@ -159,9 +192,9 @@ async function sendAndComplete<TFile>(
       controller.abort(err);
     })));
     if (options.signal?.aborted) failure ??= new AbortError(ops.complete.id);
-    if (failure) throw new UploadInterruptedError(fileId, sent.sort((a, b) => a - b), failure);
+    if (failure) throw new UploadInterruptedError(fileId, sent.sort((a, b) => a - b), failure, reader.partSize, totalBytes);
     const file = await client.request<TFile>(ops.complete, { file_id: fileId }, callOptions(options));
-    return { fileId, file, parts, bytesSent };
+    return { fileId, file, parts, bytesSent, partSize: reader.partSize };
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     await reader.close();

@@ -10,6 +10,7 @@ import { BODY_PARAM } from '../operation.js';
 import { ValidationError } from '../core/errors.js';
 import { freshDedupeKey } from './dedupe-key.js';
 import { toJson } from './request-builder.js';
+import type { RequestBodyInit } from './http-attempt.js';
 
 /** What a binary body may be. Buffer is a Uint8Array. Streams and async iterables are sent as they are read. */
 export type BinaryInput = Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
@@ -18,7 +19,7 @@ export type BinaryInput = Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8
 export type FileInput = Blob | Uint8Array | ArrayBuffer | { data: Blob | Uint8Array | ArrayBuffer; filename?: string; contentType?: string };
 
 export interface EncodedBody {
-  body: BodyInit;
+  body: RequestBodyInit;
   contentType: string;
   /** True when the body is a stream: it can be sent once, so the call is never resent. */
   oneShot: boolean;
@@ -58,9 +59,9 @@ function streamOf(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array>
   }, { highWaterMark: 0 });
 }
 
-function binaryBody(op: OperationSpec, value: unknown): { body: BodyInit; oneShot: boolean } {
+function binaryBody(op: OperationSpec, value: unknown): { body: RequestBodyInit; oneShot: boolean } {
   if (value instanceof Uint8Array || value instanceof ArrayBuffer || (typeof Blob !== 'undefined' && value instanceof Blob)) {
-    return { body: value as BodyInit, oneShot: false };
+    return { body: value as RequestBodyInit, oneShot: false };
   }
   if (typeof ReadableStream !== 'undefined' && value instanceof ReadableStream) return { body: value, oneShot: true };
   if (isAsyncIterable(value)) return { body: streamOf(value), oneShot: true };

@@ -8,6 +8,7 @@ import type { OperationSpec, ValidationIssue, WireCodec } from '../operation.js'
 import { ImError, ValidationError } from '../core/errors.js';
 import { jsonStringifyLossless } from './lossless-json.js';
 import { operationNames } from './operation-names.js';
+import type { RequestBodyInit } from './http-attempt.js';
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 /** Either a control character or any surrogate: a value without one needs neither detailed check (the common case, one scan). */
@@ -171,7 +172,7 @@ export interface BuiltRequest {
   /** Path and query as sent (for logs: mask it with `maskUrlQuery`). */
   pathAndQuery: string;
   /** JSON text, or (for other media types) what fetch sends. */
-  body: BodyInit | undefined;
+  body: RequestBodyInit | undefined;
   /** Content type of a non-JSON body (a JSON body is `application/json`). */
   contentType?: string;
   /** Headers from header and cookie parameters. */

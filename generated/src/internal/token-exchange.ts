@@ -51,8 +51,9 @@ export async function exchangeToken(rt: RuntimeContext, settings: ExchangeSettin
   const params = { grant_type: 'client_credentials', client_id: settings.clientId, client_secret: secret };
   const scope = new CallScope({ operationId: op.id, ...(settings.deadlineMs !== undefined ? { deadlineMs: settings.deadlineMs } : {}), now: rt.now });
   const started = rt.now();
+  const observer = rt.observe?.(op.id, true);
   try {
-    const { data, response } = await sendWithRetries(rt, {
+    const sent = sendWithRetries(rt, {
       op,
       request: buildRequest(op, params, settings.prefix),
       policy: retryPolicyFor(op, params),
@@ -60,7 +61,9 @@ export async function exchangeToken(rt: RuntimeContext, settings: ExchangeSettin
       maxRetries: settings.maxRetries,
       timeoutMs: settings.timeoutMs,
       scope,
+      observer,
     });
+    const { data, response } = await (observer ? observer.track(sent) : sent);
     const body = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
     const accessToken = body.access_token;
     if (typeof accessToken !== 'string' || accessToken === '') {

@@ -34,11 +34,29 @@ export class Blacklist {
   /**
    * Add a user to a blacklist.
    *
-   * `PUT /{org_name}/{app_name}/users/{username}/blacklist/{target}` — op `blacklist.add`.
-   *
-   * The seed (4.4) names no inputs besides the path.
+   * Sends `PUT /{org_name}/{app_name}/users/{username}/blacklist/{target}` (`blacklist.add` in the service's documentation).
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+   *
+   * @example
+   * ```ts
+   * const result = await im.blacklist.add({ username: "<username>", target: "<target>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   add(params: BlacklistAddParams, options?: RequestOptions): ApiPromise<BlacklistAddResult> {
     return blacklistAdd(this.client, params, options);
@@ -47,13 +65,33 @@ export class Blacklist {
   /**
    * Add users to a blacklist in batch.
    *
-   * `POST /{org_name}/{app_name}/users/{username}/blacklist/batch` — op `blacklist.batch_add`.
+   * Sends `POST /{org_name}/{app_name}/users/{username}/blacklist/batch` (`blacklist.batch_add` in the service's documentation).
    *
-   * Inputs named by the seed (4.4): list of usernames.
+   * Inputs the service's documentation names: list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed says "list of usernames"; the body field name is ours.
+   * Assumed (the service's documentation is silent): the seed says "list of usernames"; the body field name is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.blacklist.batchAdd({ username: "<username>", usernames: ["<usernames>"] });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   batchAdd(
     params: BlacklistBatchAddParams,
@@ -65,13 +103,33 @@ export class Blacklist {
   /**
    * Remove users from a blacklist in batch.
    *
-   * `POST /{org_name}/{app_name}/users/{username}/blacklist/batch-delete` — op `blacklist.batch_remove`.
+   * Sends `POST /{org_name}/{app_name}/users/{username}/blacklist/batch-delete` (`blacklist.batch_remove` in the service's documentation).
    *
-   * Inputs named by the seed (4.4): list of usernames.
+   * Inputs the service's documentation names: list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed says "list of usernames"; the body field name is ours.
+   * Assumed (the service's documentation is silent): the seed says "list of usernames"; the body field name is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.blacklist.batchRemove({ username: "<username>", usernames: ["<usernames>"] });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   batchRemove(
     params: BlacklistBatchRemoveParams,
@@ -83,15 +141,34 @@ export class Blacklist {
   /**
    * List a user's blacklist.
    *
-   * `GET /{org_name}/{app_name}/users/{username}/blacklist` — op `blacklist.list`.
+   * Sends `GET /{org_name}/{app_name}/users/{username}/blacklist` (`blacklist.list` in the service's documentation).
    *
-   * Inputs named by the seed (4.4): cursor, known_version.
+   * Inputs the service's documentation names: cursor, known_version.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (versioned pages): `await` gives the first page; `for await` walks every item across pages.
    *
-   * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   *
+   * @example
+   * ```ts
+   * for await (const item of im.blacklist.list({ username: "<username>" })) console.log(item);
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   list(
     params: BlacklistListParams,
@@ -103,11 +180,29 @@ export class Blacklist {
   /**
    * Remove a user from a blacklist.
    *
-   * `DELETE /{org_name}/{app_name}/users/{username}/blacklist/{target}` — op `blacklist.remove`.
-   *
-   * The seed (4.4) names no inputs besides the path.
+   * Sends `DELETE /{org_name}/{app_name}/users/{username}/blacklist/{target}` (`blacklist.remove` in the service's documentation).
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+   *
+   * @example
+   * ```ts
+   * const result = await im.blacklist.remove({ username: "<username>", target: "<target>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   remove(
     params: BlacklistRemoveParams,
@@ -116,11 +211,7 @@ export class Blacklist {
     return blacklistRemove(this.client, params, options);
   }
 
-  /**
-   * Fetches every page of `blacklist.list` and returns the items with the list version to pass as `known_version` next time.
-   *
-   * From blacklist.list x-pagination versioned in the spec.
-   */
+  /** Fetches every page of `blacklist.list` and returns the items with the list version to pass as `known_version` next time. */
   listAllPages(
     params: BlacklistListParams,
     options?: RequestOptions,

@@ -34,13 +34,30 @@ export class Calls {
   /**
    * Get a user's active calls.
    *
-   * `GET /{org_name}/{app_name}/users/{username}/calls/active` — op `calls.active_of`.
-   *
-   * The seed (4.12) names no inputs besides the path.
+   * Sends `GET /{org_name}/{app_name}/users/{username}/calls/active` (`calls.active_of` in the service's documentation).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed names the resource type ActiveCalls but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type ActiveCalls but not which operation returns it; this pairing is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.calls.activeOf({ username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   activeOf(params: CallsActiveOfParams, options?: RequestOptions): ApiPromise<CallsActiveOfResult> {
     return callsActiveOf(this.client, params, options);
@@ -49,13 +66,33 @@ export class Calls {
   /**
    * End a call.
    *
-   * `POST /{org_name}/{app_name}/calls/{call_id}/end` — op `calls.end`.
+   * Sends `POST /{org_name}/{app_name}/calls/{call_id}/end` (`calls.end` in the service's documentation).
    *
-   * Inputs named by the seed (4.12): optional reason.
+   * Inputs the service's documentation names: optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed says "optional reason"; the body field name is ours.
+   * Assumed (the service's documentation is silent): the seed says "optional reason"; the body field name is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.calls.end({ call_id: "<call_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   end(params: CallsEndParams, options?: RequestOptions): ApiPromise<CallsEndResult> {
     return callsEnd(this.client, params, options);
@@ -64,13 +101,30 @@ export class Calls {
   /**
    * Get a call.
    *
-   * `GET /{org_name}/{app_name}/calls/{call_id}` — op `calls.get`.
-   *
-   * The seed (4.12) names no inputs besides the path.
+   * Sends `GET /{org_name}/{app_name}/calls/{call_id}` (`calls.get` in the service's documentation).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed names the resource type Call but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type Call but not which operation returns it; this pairing is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.calls.get({ call_id: "<call_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   get(params: CallsGetParams, options?: RequestOptions): ApiPromise<CallsGetResult> {
     return callsGet(this.client, params, options);
@@ -79,15 +133,33 @@ export class Calls {
   /**
    * List calls.
    *
-   * `GET /{org_name}/{app_name}/calls` — op `calls.list`.
+   * Sends `GET /{org_name}/{app_name}/calls` (`calls.list` in the service's documentation).
    *
-   * Inputs named by the seed (4.12): paging.
+   * Inputs the service's documentation names: paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
    *
-   * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   *
+   * @example
+   * ```ts
+   * for await (const item of im.calls.list()) console.log(item);
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   list(
     params?: CallsListParams,
@@ -99,13 +171,33 @@ export class Calls {
   /**
    * Remove a member from a call.
    *
-   * `POST /{org_name}/{app_name}/calls/{call_id}/members/{username}/remove` — op `calls.remove_member`.
+   * Sends `POST /{org_name}/{app_name}/calls/{call_id}/members/{username}/remove` (`calls.remove_member` in the service's documentation).
    *
-   * Inputs named by the seed (4.12): optional reason.
+   * Inputs the service's documentation names: optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed says "optional reason"; the body field name is ours.
+   * Assumed (the service's documentation is silent): the seed says "optional reason"; the body field name is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.calls.removeMember({ call_id: "<call_id>", username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   removeMember(
     params: CallsRemoveMemberParams,
@@ -117,13 +209,31 @@ export class Calls {
   /**
    * Get call day statistics.
    *
-   * `GET /{org_name}/{app_name}/rtc/stats` — op `calls.stats`.
+   * Sends `GET /{org_name}/{app_name}/rtc/stats` (`calls.stats` in the service's documentation).
    *
-   * Inputs named by the seed (4.12): from, to (strings).
+   * Inputs the service's documentation names: from, to (strings).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed does not say an empty `from` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `from=`); the seed does not say an empty `to` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `to=`); the seed names the resource type CallDayStats but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed does not say an empty `from` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `from=`); the seed does not say an empty `to` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `to=`); the seed names the resource type CallDayStats but not which operation returns it; this pairing is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.calls.stats();
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   stats(params?: CallsStatsParams, options?: RequestOptions): ApiPromise<CallsStatsResult> {
     return callsStats(this.client, params, options);

@@ -100,13 +100,33 @@ export class Groups {
   /**
    * Add members to a group.
    *
-   * `POST /{org_name}/{app_name}/groups/{group_id}/members/batch` — op `groups.add_members`.
+   * Sends `POST /{org_name}/{app_name}/groups/{group_id}/members/batch` (`groups.add_members` in the service's documentation).
    *
-   * Inputs named by the seed (4.5): list of usernames.
+   * Inputs the service's documentation names: list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed says "list of usernames"; the body field name is ours.
+   * Assumed (the service's documentation is silent): the seed says "list of usernames"; the body field name is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.addMembers({ group_id: "<group_id>", usernames: ["<usernames>"] });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   addMembers(
     params: GroupsAddMembersParams,
@@ -118,13 +138,33 @@ export class Groups {
   /**
    * Add a user to a group's blacklist.
    *
-   * `PUT /{org_name}/{app_name}/groups/{group_id}/blacklist/{username}` — op `groups.add_to_blacklist`.
+   * Sends `PUT /{org_name}/{app_name}/groups/{group_id}/blacklist/{username}` (`groups.add_to_blacklist` in the service's documentation).
    *
-   * Inputs named by the seed (4.5): optional reason.
+   * Inputs the service's documentation names: optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed says "optional reason"; the body field name is ours.
+   * Assumed (the service's documentation is silent): the seed says "optional reason"; the body field name is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.addToBlacklist({ group_id: "<group_id>", username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   addToBlacklist(
     params: GroupsAddToBlacklistParams,
@@ -136,15 +176,34 @@ export class Groups {
   /**
    * List a group's blacklist.
    *
-   * `GET /{org_name}/{app_name}/groups/{group_id}/blacklist` — op `groups.blacklist`.
+   * Sends `GET /{org_name}/{app_name}/groups/{group_id}/blacklist` (`groups.blacklist` in the service's documentation).
    *
-   * Inputs named by the seed (4.5): paging.
+   * Inputs the service's documentation names: paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
    *
-   * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   *
+   * @example
+   * ```ts
+   * for await (const item of im.groups.blacklist({ group_id: "<group_id>" })) console.log(item);
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   blacklist(
     params: GroupsBlacklistParams,
@@ -156,15 +215,33 @@ export class Groups {
   /**
    * Create a group.
    *
-   * `POST /{org_name}/{app_name}/groups` — op `groups.create`.
+   * Sends `POST /{org_name}/{app_name}/groups` (`groups.create` in the service's documentation).
    *
-   * Inputs named by the seed (4.5): owner username, optional params. The seed adds: result is a create-group result.
+   * Inputs the service's documentation names: owner username, optional params. The seed adds: result is a create-group result.
    *
    * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
    *
-   * Assumed (the seed is silent): the seed says "owner username"; the body field name is ours; the seed names the resource type CreateGroupResult but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed says "owner username"; the body field name is ours; the seed names the resource type CreateGroupResult but not which operation returns it; this pairing is ours.
    *
    * Not documented by the service: optional params are named but not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.create({ owner: "<owner>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class N allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   create(params: GroupsCreateParams, options?: RequestOptions): ApiPromise<GroupsCreateResult> {
     return groupsCreate(this.client, params, options);
@@ -173,13 +250,33 @@ export class Groups {
   /**
    * Delete a group.
    *
-   * `DELETE /{org_name}/{app_name}/groups/{group_id}` — op `groups.delete`.
+   * Sends `DELETE /{org_name}/{app_name}/groups/{group_id}` (`groups.delete` in the service's documentation).
    *
-   * Inputs named by the seed (4.5): optional reason.
+   * Inputs the service's documentation names: optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`).
+   * Assumed (the service's documentation is silent): the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`).
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.delete({ group_id: "<group_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   delete(params: GroupsDeleteParams, options?: RequestOptions): ApiPromise<GroupsDeleteResult> {
     return groupsDelete(this.client, params, options);
@@ -188,13 +285,33 @@ export class Groups {
   /**
    * Disable a group.
    *
-   * `POST /{org_name}/{app_name}/groups/{group_id}/disable` — op `groups.disable`.
+   * Sends `POST /{org_name}/{app_name}/groups/{group_id}/disable` (`groups.disable` in the service's documentation).
    *
-   * Inputs named by the seed (4.5): optional reason.
+   * Inputs the service's documentation names: optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed says "optional reason"; the body field name is ours.
+   * Assumed (the service's documentation is silent): the seed says "optional reason"; the body field name is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.disable({ group_id: "<group_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   disable(params: GroupsDisableParams, options?: RequestOptions): ApiPromise<GroupsDisableResult> {
     return groupsDisable(this.client, params, options);
@@ -203,11 +320,29 @@ export class Groups {
   /**
    * Enable a group.
    *
-   * `POST /{org_name}/{app_name}/groups/{group_id}/enable` — op `groups.enable`.
-   *
-   * The seed (4.5) names no inputs besides the path.
+   * Sends `POST /{org_name}/{app_name}/groups/{group_id}/enable` (`groups.enable` in the service's documentation).
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.enable({ group_id: "<group_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   enable(params: GroupsEnableParams, options?: RequestOptions): ApiPromise<GroupsEnableResult> {
     return groupsEnable(this.client, params, options);
@@ -216,13 +351,30 @@ export class Groups {
   /**
    * Get a group.
    *
-   * `GET /{org_name}/{app_name}/groups/{group_id}` — op `groups.get`.
-   *
-   * The seed (4.5) names no inputs besides the path.
+   * Sends `GET /{org_name}/{app_name}/groups/{group_id}` (`groups.get` in the service's documentation).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed names the resource type Group but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type Group but not which operation returns it; this pairing is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.get({ group_id: "<group_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   get(params: GroupsGetParams, options?: RequestOptions): ApiPromise<GroupsGetResult> {
     return groupsGet(this.client, params, options);
@@ -231,13 +383,30 @@ export class Groups {
   /**
    * Get a user's group invite settings.
    *
-   * `GET /{org_name}/{app_name}/users/{username}/group-settings` — op `groups.invite_settings`.
-   *
-   * The seed (4.5) names no inputs besides the path.
+   * Sends `GET /{org_name}/{app_name}/users/{username}/group-settings` (`groups.invite_settings` in the service's documentation).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed names the resource type GroupInviteSettings but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type GroupInviteSettings but not which operation returns it; this pairing is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.inviteSettings({ username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   inviteSettings(
     params: GroupsInviteSettingsParams,
@@ -249,15 +418,33 @@ export class Groups {
   /**
    * List groups.
    *
-   * `GET /{org_name}/{app_name}/groups` — op `groups.list`.
+   * Sends `GET /{org_name}/{app_name}/groups` (`groups.list` in the service's documentation).
    *
-   * Inputs named by the seed (4.5): paging.
+   * Inputs the service's documentation names: paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
    *
-   * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   *
+   * @example
+   * ```ts
+   * for await (const item of im.groups.list()) console.log(item);
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   list(
     params?: GroupsListParams,
@@ -269,13 +456,30 @@ export class Groups {
   /**
    * Get one group member.
    *
-   * `GET /{org_name}/{app_name}/groups/{group_id}/members/{username}` — op `groups.member`.
-   *
-   * The seed (4.5) names no inputs besides the path.
+   * Sends `GET /{org_name}/{app_name}/groups/{group_id}/members/{username}` (`groups.member` in the service's documentation).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed names the resource type GroupMember but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type GroupMember but not which operation returns it; this pairing is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.member({ group_id: "<group_id>", username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   member(params: GroupsMemberParams, options?: RequestOptions): ApiPromise<GroupsMemberResult> {
     return groupsMember(this.client, params, options);
@@ -284,15 +488,34 @@ export class Groups {
   /**
    * List a group's members.
    *
-   * `GET /{org_name}/{app_name}/groups/{group_id}/members` — op `groups.members`.
+   * Sends `GET /{org_name}/{app_name}/groups/{group_id}/members` (`groups.members` in the service's documentation).
    *
-   * Inputs named by the seed (4.5): cursor, known_version.
+   * Inputs the service's documentation names: cursor, known_version.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (versioned pages): `await` gives the first page; `for await` walks every item across pages.
    *
-   * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   *
+   * @example
+   * ```ts
+   * for await (const item of im.groups.members({ group_id: "<group_id>" })) console.log(item);
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   members(
     params: GroupsMembersParams,
@@ -304,11 +527,29 @@ export class Groups {
   /**
    * Mute all members of a group.
    *
-   * `PUT /{org_name}/{app_name}/groups/{group_id}/mute-all` — op `groups.mute_all`.
-   *
-   * The seed (4.5) names no inputs besides the path.
+   * Sends `PUT /{org_name}/{app_name}/groups/{group_id}/mute-all` (`groups.mute_all` in the service's documentation).
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.muteAll({ group_id: "<group_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   muteAll(params: GroupsMuteAllParams, options?: RequestOptions): ApiPromise<GroupsMuteAllResult> {
     return groupsMuteAll(this.client, params, options);
@@ -317,13 +558,33 @@ export class Groups {
   /**
    * Mute a group member.
    *
-   * `PUT /{org_name}/{app_name}/groups/{group_id}/members/{username}/mute` — op `groups.mute_member`.
+   * Sends `PUT /{org_name}/{app_name}/groups/{group_id}/members/{username}/mute` (`groups.mute_member` in the service's documentation).
    *
-   * Inputs named by the seed (4.5): optional duration in seconds.
+   * Inputs the service's documentation names: optional duration in seconds.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed says "optional duration in seconds"; the body field name is ours.
+   * Assumed (the service's documentation is silent): the seed says "optional duration in seconds"; the body field name is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.muteMember({ group_id: "<group_id>", username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   muteMember(
     params: GroupsMuteMemberParams,
@@ -335,15 +596,34 @@ export class Groups {
   /**
    * List the groups of a user.
    *
-   * `GET /{org_name}/{app_name}/users/{username}/groups` — op `groups.of_user`.
+   * Sends `GET /{org_name}/{app_name}/users/{username}/groups` (`groups.of_user` in the service's documentation).
    *
-   * Inputs named by the seed (4.5): paging.
+   * Inputs the service's documentation names: paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
    *
-   * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   *
+   * @example
+   * ```ts
+   * for await (const item of im.groups.ofUser({ username: "<username>" })) console.log(item);
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   ofUser(
     params: GroupsOfUserParams,
@@ -355,11 +635,29 @@ export class Groups {
   /**
    * Remove a user from a group's blacklist.
    *
-   * `DELETE /{org_name}/{app_name}/groups/{group_id}/blacklist/{username}` — op `groups.remove_from_blacklist`.
-   *
-   * The seed (4.5) names no inputs besides the path.
+   * Sends `DELETE /{org_name}/{app_name}/groups/{group_id}/blacklist/{username}` (`groups.remove_from_blacklist` in the service's documentation).
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.removeFromBlacklist({ group_id: "<group_id>", username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   removeFromBlacklist(
     params: GroupsRemoveFromBlacklistParams,
@@ -371,13 +669,33 @@ export class Groups {
   /**
    * Remove members from a group.
    *
-   * `POST /{org_name}/{app_name}/groups/{group_id}/members/batch-delete` — op `groups.remove_members`.
+   * Sends `POST /{org_name}/{app_name}/groups/{group_id}/members/batch-delete` (`groups.remove_members` in the service's documentation).
    *
-   * Inputs named by the seed (4.5): list of usernames.
+   * Inputs the service's documentation names: list of usernames.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed says "list of usernames"; the body field name is ours.
+   * Assumed (the service's documentation is silent): the seed says "list of usernames"; the body field name is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.removeMembers({ group_id: "<group_id>", usernames: ["<usernames>"] });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   removeMembers(
     params: GroupsRemoveMembersParams,
@@ -389,15 +707,34 @@ export class Groups {
   /**
    * List a group's requests.
    *
-   * `GET /{org_name}/{app_name}/groups/{group_id}/requests` — op `groups.requests`.
+   * Sends `GET /{org_name}/{app_name}/groups/{group_id}/requests` (`groups.requests` in the service's documentation).
    *
-   * Inputs named by the seed (4.5): paging.
+   * Inputs the service's documentation names: paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
    *
-   * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   *
+   * @example
+   * ```ts
+   * for await (const item of im.groups.requests({ group_id: "<group_id>" })) console.log(item);
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   requests(
     params: GroupsRequestsParams,
@@ -409,13 +746,33 @@ export class Groups {
   /**
    * Set a user's group invite settings.
    *
-   * `PUT /{org_name}/{app_name}/users/{username}/group-settings` — op `groups.set_invite_settings`.
+   * Sends `PUT /{org_name}/{app_name}/users/{username}/group-settings` (`groups.set_invite_settings` in the service's documentation).
    *
-   * Inputs named by the seed (4.5): invite_mode.
+   * Inputs the service's documentation names: invite_mode.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed names the resource type GroupInviteSettings but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type GroupInviteSettings but not which operation returns it; this pairing is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.setInviteSettings({ username: "<username>", invite_mode: "allow_any" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   setInviteSettings(
     params: GroupsSetInviteSettingsParams,
@@ -427,11 +784,31 @@ export class Groups {
   /**
    * Set a group member's role.
    *
-   * `PUT /{org_name}/{app_name}/groups/{group_id}/members/{username}/role` — op `groups.set_role`.
+   * Sends `PUT /{org_name}/{app_name}/groups/{group_id}/members/{username}/role` (`groups.set_role` in the service's documentation).
    *
-   * Inputs named by the seed (4.5): role.
+   * Inputs the service's documentation names: role.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.setRole({ group_id: "<group_id>", username: "<username>", role: "admin" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   setRole(params: GroupsSetRoleParams, options?: RequestOptions): ApiPromise<GroupsSetRoleResult> {
     return groupsSetRole(this.client, params, options);
@@ -440,11 +817,31 @@ export class Groups {
   /**
    * Transfer group ownership.
    *
-   * `PUT /{org_name}/{app_name}/groups/{group_id}/owner` — op `groups.transfer_owner`.
+   * Sends `PUT /{org_name}/{app_name}/groups/{group_id}/owner` (`groups.transfer_owner` in the service's documentation).
    *
-   * Inputs named by the seed (4.5): username.
+   * Inputs the service's documentation names: username.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.transferOwner({ group_id: "<group_id>", username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   transferOwner(
     params: GroupsTransferOwnerParams,
@@ -456,11 +853,29 @@ export class Groups {
   /**
    * Unmute all members of a group.
    *
-   * `DELETE /{org_name}/{app_name}/groups/{group_id}/mute-all` — op `groups.unmute_all`.
-   *
-   * The seed (4.5) names no inputs besides the path.
+   * Sends `DELETE /{org_name}/{app_name}/groups/{group_id}/mute-all` (`groups.unmute_all` in the service's documentation).
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.unmuteAll({ group_id: "<group_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   unmuteAll(
     params: GroupsUnmuteAllParams,
@@ -472,11 +887,29 @@ export class Groups {
   /**
    * Unmute a group member.
    *
-   * `DELETE /{org_name}/{app_name}/groups/{group_id}/members/{username}/mute` — op `groups.unmute_member`.
-   *
-   * The seed (4.5) names no inputs besides the path.
+   * Sends `DELETE /{org_name}/{app_name}/groups/{group_id}/members/{username}/mute` (`groups.unmute_member` in the service's documentation).
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.unmuteMember({ group_id: "<group_id>", username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   unmuteMember(
     params: GroupsUnmuteMemberParams,
@@ -488,15 +921,35 @@ export class Groups {
   /**
    * Update a group.
    *
-   * `PATCH /{org_name}/{app_name}/groups/{group_id}` — op `groups.update`.
+   * Sends `PATCH /{org_name}/{app_name}/groups/{group_id}` (`groups.update` in the service's documentation).
    *
-   * Inputs named by the seed (4.5): profile and settings.
+   * Inputs the service's documentation names: profile and settings.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed names the resource type Group but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type Group but not which operation returns it; this pairing is ours.
    *
    * Not documented by the service: the profile and settings fields are not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.update({ group_id: "<group_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   update(params: GroupsUpdateParams, options?: RequestOptions): ApiPromise<GroupsUpdateResult> {
     return groupsUpdate(this.client, params, options);
@@ -505,15 +958,35 @@ export class Groups {
   /**
    * Update a group member.
    *
-   * `PATCH /{org_name}/{app_name}/groups/{group_id}/members/{username}` — op `groups.update_member`.
+   * Sends `PATCH /{org_name}/{app_name}/groups/{group_id}/members/{username}` (`groups.update_member` in the service's documentation).
    *
-   * Inputs named by the seed (4.5): member profile.
+   * Inputs the service's documentation names: member profile.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed names the resource type GroupMember but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type GroupMember but not which operation returns it; this pairing is ours.
    *
    * Not documented by the service: the member profile fields are not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.groups.updateMember({ group_id: "<group_id>", username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   updateMember(
     params: GroupsUpdateMemberParams,
@@ -522,11 +995,7 @@ export class Groups {
     return groupsUpdateMember(this.client, params, options);
   }
 
-  /**
-   * Fetches every page of `groups.members` and returns the items with the list version to pass as `known_version` next time.
-   *
-   * From groups.members x-pagination versioned in the spec.
-   */
+  /** Fetches every page of `groups.members` and returns the items with the list version to pass as `known_version` next time. */
   membersAllPages(
     params: GroupsMembersParams,
     options?: RequestOptions,
@@ -542,11 +1011,7 @@ export class Groups {
     return groupsMembersAll(this.client, params, options);
   }
 
-  /**
-   * Sets or clears with one call: `on: true` calls `groups.mute_all` (PUT), `on: false` calls `groups.unmute_all` (DELETE). Seed 2.3, set-mute-all input: on (boolean): true uses PUT, false uses DELETE.
-   *
-   * From groups.mute_all x-toggle in the spec.
-   */
+  /** Sets or clears with one call: `on: true` calls `groups.mute_all` (PUT), `on: false` calls `groups.unmute_all` (DELETE). Seed 2.3, set-mute-all input: on (boolean): true uses PUT, false uses DELETE. */
   setMuteAll(
     params: GroupsSetMuteAllParams,
     options?: RequestOptions,

@@ -3,7 +3,7 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { ImLeanCore } from '../core/client.js';
 import type { RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
-import type { UploadOptions, UploadResult } from '../helpers/upload.js';
+import type { UploadInterruptedError, UploadOptions, UploadResult } from '../helpers/upload.js';
 import type { UploadSource } from '../helpers/upload-source.js';
 import {
   mediaCancelUpload,
@@ -50,11 +50,29 @@ export class Media {
   /**
    * Cancel an upload.
    *
-   * `DELETE /{org_name}/{app_name}/media/uploads/{file_id}` — op `media.cancel_upload`.
-   *
-   * The seed (4.8) names no inputs besides the path.
+   * Sends `DELETE /{org_name}/{app_name}/media/uploads/{file_id}` (`media.cancel_upload` in the service's documentation).
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+   *
+   * @example
+   * ```ts
+   * const result = await im.media.cancelUpload({ file_id: "<file_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   cancelUpload(
     params: MediaCancelUploadParams,
@@ -66,13 +84,31 @@ export class Media {
   /**
    * Complete an upload.
    *
-   * `POST /{org_name}/{app_name}/media/uploads/{file_id}/complete` — op `media.complete_upload`.
-   *
-   * The seed (4.8) names no inputs besides the path.
+   * Sends `POST /{org_name}/{app_name}/media/uploads/{file_id}/complete` (`media.complete_upload` in the service's documentation).
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed names the resource type MediaFile but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type MediaFile but not which operation returns it; this pairing is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.media.completeUpload({ file_id: "<file_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   completeUpload(
     params: MediaCompleteUploadParams,
@@ -84,15 +120,33 @@ export class Media {
   /**
    * Create an upload.
    *
-   * `POST /{org_name}/{app_name}/media/uploads` — op `media.create_upload`.
+   * Sends `POST /{org_name}/{app_name}/media/uploads` (`media.create_upload` in the service's documentation).
    *
-   * Inputs named by the seed (4.8): create-upload params. The seed adds: result is an upload session.
+   * Inputs the service's documentation names: create-upload params. The seed adds: result is an upload session.
    *
    * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
    *
-   * Assumed (the seed is silent): the create-upload params are not shown; a content type field of this name is ours; the create-upload params are not shown; a file name field of this name is ours; the create-upload params are not shown; a total size field in bytes of this name is ours; the seed names the resource type UploadSession but not which operation returns it; this pairing is ours; seed 4.8 gives the flow (create, send parts to per-part upload addresses, complete; resume lists uploaded parts and sends the missing ones); the part upload method (PUT of the raw bytes), the default part size (8 MiB) and the field names file_id, part_number and url are ours.
+   * Assumed (the service's documentation is silent): the create-upload params are not shown; a content type field of this name is ours; the create-upload params are not shown; a file name field of this name is ours; the create-upload params are not shown; a total size field in bytes of this name is ours; the seed names the resource type UploadSession but not which operation returns it; this pairing is ours; seed 4.8 gives the flow (create, send parts to per-part upload addresses, complete; resume lists uploaded parts and sends the missing ones); the part upload method (PUT of the raw bytes), the default part size (8 MiB) and the field names file_id, part_number and url are ours.
    *
    * Not documented by the service: the create-upload params are named but not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.media.createUpload();
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class N allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   createUpload(
     params?: MediaCreateUploadParams,
@@ -104,11 +158,29 @@ export class Media {
   /**
    * Delete a media file.
    *
-   * `DELETE /{org_name}/{app_name}/media/files/{file_id}` — op `media.delete_file`.
-   *
-   * The seed (4.8) names no inputs besides the path.
+   * Sends `DELETE /{org_name}/{app_name}/media/files/{file_id}` (`media.delete_file` in the service's documentation).
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+   *
+   * @example
+   * ```ts
+   * const result = await im.media.deleteFile({ file_id: "<file_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   deleteFile(
     params: MediaDeleteFileParams,
@@ -120,13 +192,31 @@ export class Media {
   /**
    * Get download URLs.
    *
-   * `POST /{org_name}/{app_name}/media/download-urls` — op `media.download_urls`.
+   * Sends `POST /{org_name}/{app_name}/media/download-urls` (`media.download_urls` in the service's documentation).
    *
-   * Inputs named by the seed (4.8): list of file URLs (strings).
+   * Inputs the service's documentation names: list of file URLs (strings).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed says "list of file URLs (strings)"; the body field name is ours.
+   * Assumed (the service's documentation is silent): the seed says "list of file URLs (strings)"; the body field name is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.media.downloadUrls({ urls: ["<urls>"] });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   downloadUrls(
     params: MediaDownloadUrlsParams,
@@ -138,13 +228,30 @@ export class Media {
   /**
    * Get a media file.
    *
-   * `GET /{org_name}/{app_name}/media/files/{file_id}` — op `media.file`.
-   *
-   * The seed (4.8) names no inputs besides the path.
+   * Sends `GET /{org_name}/{app_name}/media/files/{file_id}` (`media.file` in the service's documentation).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed names the resource type MediaFile but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type MediaFile but not which operation returns it; this pairing is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.media.file({ file_id: "<file_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   file(params: MediaFileParams, options?: RequestOptions): ApiPromise<MediaFileResult> {
     return mediaFile(this.client, params, options);
@@ -153,15 +260,34 @@ export class Media {
   /**
    * List a group's media files.
    *
-   * `GET /{org_name}/{app_name}/media/groups/{group_id}/files` — op `media.group_files`.
+   * Sends `GET /{org_name}/{app_name}/media/groups/{group_id}/files` (`media.group_files` in the service's documentation).
    *
-   * Inputs named by the seed (4.8): paging.
+   * Inputs the service's documentation names: paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
    *
-   * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   *
+   * @example
+   * ```ts
+   * for await (const item of im.media.groupFiles({ group_id: "<group_id>" })) console.log(item);
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   groupFiles(
     params: MediaGroupFilesParams,
@@ -173,13 +299,32 @@ export class Media {
   /**
    * Get part upload URLs.
    *
-   * `POST /{org_name}/{app_name}/media/uploads/{file_id}/parts` — op `media.part_urls`.
+   * Sends `POST /{org_name}/{app_name}/media/uploads/{file_id}/parts` (`media.part_urls` in the service's documentation).
    *
-   * Inputs named by the seed (4.8): list of part numbers (numbers).
+   * Inputs the service's documentation names: list of part numbers (numbers).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed says "list of part numbers (numbers)"; the body field name is ours.
+   * Assumed (the service's documentation is silent): the seed says "list of part numbers (numbers)"; the body field name is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.media.partUrls({ file_id: "<file_id>", part_numbers: [1] });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   partUrls(params: MediaPartUrlsParams, options?: RequestOptions): ApiPromise<MediaPartUrlsResult> {
     return mediaPartUrls(this.client, params, options);
@@ -188,11 +333,28 @@ export class Media {
   /**
    * List the uploaded parts of an upload.
    *
-   * `GET /{org_name}/{app_name}/media/uploads/{file_id}/parts` — op `media.uploaded_parts`.
-   *
-   * The seed (4.8) names no inputs besides the path.
+   * Sends `GET /{org_name}/{app_name}/media/uploads/{file_id}/parts` (`media.uploaded_parts` in the service's documentation).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
+   *
+   * @example
+   * ```ts
+   * const result = await im.media.uploadedParts({ file_id: "<file_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   uploadedParts(
     params: MediaUploadedPartsParams,
@@ -204,39 +366,51 @@ export class Media {
   /**
    * Get media usage.
    *
-   * `GET /{org_name}/{app_name}/media/usage` — op `media.usage`.
-   *
-   * The seed (4.8) names no inputs besides the path.
+   * Sends `GET /{org_name}/{app_name}/media/usage` (`media.usage` in the service's documentation).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed names the resource type MediaUsage but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type MediaUsage but not which operation returns it; this pairing is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.media.usage();
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   usage(params?: MediaUsageParams, options?: RequestOptions): ApiPromise<MediaUsageResult> {
     return mediaUsage(this.client, params, options);
   }
 
   /**
-   * Resumes an interrupted upload: lists the parts the service has (`media.uploaded_parts`), sends only the missing ones and completes (class I). Give the same source again.
+   * Resumes an interrupted upload: lists the parts the service has (`media.uploaded_parts`), sends only the missing ones and completes (class I). Give the same source again, and the `UploadInterruptedError` itself (it records the part size) or its `fileId`. The part size is kept: taken from the sizes the service lists for its parts, else `options.partSize`, else the error's; a resume that cannot know it, or whose part size contradicts the parts held, is refused before any part is sent (a resume with another part size would corrupt the file). Where the service lists no part sizes, a file id with `options.partSize` is taken at its word: keep `error.partSize` with the file id.
    *
-   * Assumed (the seed is silent): seed 4.8 gives the flow (create, send parts to per-part upload addresses, complete; resume lists uploaded parts and sends the missing ones); the part upload method (PUT of the raw bytes), the default part size (8 MiB) and the field names file_id, part_number and url are ours.
-   *
-   * From media.create_upload x-upload-helper in the spec.
+   * Assumed (the service's documentation is silent): seed 4.8 gives the flow (create, send parts to per-part upload addresses, complete; resume lists uploaded parts and sends the missing ones); the part upload method (PUT of the raw bytes), the default part size (8 MiB) and the field names file_id, part_number and url are ours.
    */
   resumeUpload(
-    fileId: string,
+    from: string | UploadInterruptedError,
     source: UploadSource,
     options?: UploadOptions,
   ): Promise<UploadResult<MediaCompleteUploadResult>> {
-    return mediaResumeUpload(this.client, fileId, source, options);
+    return mediaResumeUpload(this.client, from, source, options);
   }
 
   /**
    * Uploads a file: `media.create_upload`, then each part to its own upload address from `media.part_urls` (never with the App Token), then `media.complete_upload`. Memory stays near partSize × concurrency whatever the size. An interrupted upload throws `UploadInterruptedError` carrying the `fileId` to resume with.
    *
-   * Assumed (the seed is silent): seed 4.8 gives the flow (create, send parts to per-part upload addresses, complete; resume lists uploaded parts and sends the missing ones); the part upload method (PUT of the raw bytes), the default part size (8 MiB) and the field names file_id, part_number and url are ours.
-   *
-   * From media.create_upload x-upload-helper in the spec.
+   * Assumed (the service's documentation is silent): seed 4.8 gives the flow (create, send parts to per-part upload addresses, complete; resume lists uploaded parts and sends the missing ones); the part upload method (PUT of the raw bytes), the default part size (8 MiB) and the field names file_id, part_number and url are ours.
    */
   upload(
     source: UploadSource,

@@ -48,13 +48,33 @@ export class Messages {
   /**
    * Recall messages in batch.
    *
-   * `POST /{org_name}/{app_name}/messages/batch-recall` — op `messages.batch_recall`.
+   * Sends `POST /{org_name}/{app_name}/messages/batch-recall` (`messages.batch_recall` in the service's documentation).
    *
-   * Inputs named by the seed (4.6): list of message ids, optional reason.
+   * Inputs the service's documentation names: list of message ids, optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed says "list of message ids"; the body field name is ours; the seed says "optional reason"; the body field name is ours.
+   * Assumed (the service's documentation is silent): the seed says "list of message ids"; the body field name is ours; the seed says "optional reason"; the body field name is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.messages.batchRecall({ message_ids: ["<message_ids>"] });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   batchRecall(
     params: MessagesBatchRecallParams,
@@ -66,9 +86,9 @@ export class Messages {
   /**
    * Send a message to many users.
    *
-   * `POST /{org_name}/{app_name}/messages/batch` — op `messages.batch_send`.
+   * Sends `POST /{org_name}/{app_name}/messages/batch` (`messages.batch_send` in the service's documentation).
    *
-   * Inputs named by the seed (4.6): list of recipient usernames, params. The seed adds: helper splits at 1000.
+   * Inputs the service's documentation names: list of recipient usernames, params. The seed adds: helper splits at 1000.
    *
    * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
    *
@@ -76,9 +96,27 @@ export class Messages {
    *
    * `usernames` holds at most 1000 entries per request.
    *
-   * Assumed (the seed is silent): the seed names client_msg_id for sending a message and says D operations are deduplicated by client_msg_id or an idempotency key; we take client_msg_id for the batch too; the seed says "list of recipient usernames"; the body field name is ours.
+   * Assumed (the service's documentation is silent): the seed names client_msg_id for sending a message and says D operations are deduplicated by client_msg_id or an idempotency key; we take client_msg_id for the batch too; the seed says "list of recipient usernames"; the body field name is ours.
    *
    * Not documented by the service: the message params are named but not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.messages.batchSend({ usernames: ["<usernames>"] });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class D allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   batchSend(
     params: MessagesBatchSendParams,
@@ -90,15 +128,35 @@ export class Messages {
   /**
    * Edit a message.
    *
-   * `PATCH /{org_name}/{app_name}/messages/{message_id}` — op `messages.edit`.
+   * Sends `PATCH /{org_name}/{app_name}/messages/{message_id}` (`messages.edit` in the service's documentation).
    *
-   * Inputs named by the seed (4.6): edit params.
+   * Inputs the service's documentation names: edit params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed names the resource type Message but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type Message but not which operation returns it; this pairing is ours.
    *
    * Not documented by the service: the edit params are named but not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.messages.edit({ message_id: "<message_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   edit(params: MessagesEditParams, options?: RequestOptions): ApiPromise<MessagesEditResult> {
     return messagesEdit(this.client, params, options);
@@ -107,15 +165,33 @@ export class Messages {
   /**
    * Export messages.
    *
-   * `GET /{org_name}/{app_name}/messages` — op `messages.export`.
+   * Sends `GET /{org_name}/{app_name}/messages` (`messages.export` in the service's documentation).
    *
-   * Inputs named by the seed (4.6): export params. The seed adds: export page.
+   * Inputs the service's documentation names: export params. The seed adds: export page.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (export pages): `await` gives the first page; `for await` walks every item across pages.
    *
-   * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   *
+   * @example
+   * ```ts
+   * for await (const item of im.messages.export()) console.log(item);
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   export(
     params?: MessagesExportParams,
@@ -127,13 +203,30 @@ export class Messages {
   /**
    * Get a message.
    *
-   * `GET /{org_name}/{app_name}/messages/{message_id}` — op `messages.get`.
-   *
-   * The seed (4.6) names no inputs besides the path.
+   * Sends `GET /{org_name}/{app_name}/messages/{message_id}` (`messages.get` in the service's documentation).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed names the resource type Message but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type Message but not which operation returns it; this pairing is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.messages.get({ message_id: "<message_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   get(params: MessagesGetParams, options?: RequestOptions): ApiPromise<MessagesGetResult> {
     return messagesGet(this.client, params, options);
@@ -142,13 +235,33 @@ export class Messages {
   /**
    * Pin a message.
    *
-   * `PUT /{org_name}/{app_name}/messages/{message_id}/pin` — op `messages.pin`.
+   * Sends `PUT /{org_name}/{app_name}/messages/{message_id}/pin` (`messages.pin` in the service's documentation).
    *
-   * Inputs named by the seed (4.6): optional reason.
+   * Inputs the service's documentation names: optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed says "optional reason"; the body field name is ours.
+   * Assumed (the service's documentation is silent): the seed says "optional reason"; the body field name is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.messages.pin({ message_id: "<message_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   pin(params: MessagesPinParams, options?: RequestOptions): ApiPromise<MessagesPinResult> {
     return messagesPin(this.client, params, options);
@@ -157,13 +270,33 @@ export class Messages {
   /**
    * Recall a message.
    *
-   * `POST /{org_name}/{app_name}/messages/{message_id}/recall` — op `messages.recall`.
+   * Sends `POST /{org_name}/{app_name}/messages/{message_id}/recall` (`messages.recall` in the service's documentation).
    *
-   * Inputs named by the seed (4.6): optional reason.
+   * Inputs the service's documentation names: optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed says "optional reason"; the body field name is ours.
+   * Assumed (the service's documentation is silent): the seed says "optional reason"; the body field name is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.messages.recall({ message_id: "<message_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   recall(params: MessagesRecallParams, options?: RequestOptions): ApiPromise<MessagesRecallResult> {
     return messagesRecall(this.client, params, options);
@@ -172,9 +305,9 @@ export class Messages {
   /**
    * Send a message.
    *
-   * `POST /{org_name}/{app_name}/messages` — op `messages.send`.
+   * Sends `POST /{org_name}/{app_name}/messages` (`messages.send` in the service's documentation).
    *
-   * Inputs named by the seed (4.6): message params, client_msg_id.
+   * Inputs the service's documentation names: message params, client_msg_id.
    *
    * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
    *
@@ -182,9 +315,27 @@ export class Messages {
    *
    * Dedupe key: `client_msg_id` (body); pass your own to make a resend across processes safe, or `idempotencyKey` in the options.
    *
-   * Assumed (the seed is silent): the seed names the resource type Message but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type Message but not which operation returns it; this pairing is ours.
    *
    * Not documented by the service: the message params are named but not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.messages.send();
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class D allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   send(params?: MessagesSendParams, options?: RequestOptions): ApiPromise<MessagesSendResult> {
     return messagesSend(this.client, params, options);
@@ -193,15 +344,34 @@ export class Messages {
   /**
    * List messages sent by a user.
    *
-   * `GET /{org_name}/{app_name}/users/{username}/sent-messages` — op `messages.sent_by`.
+   * Sends `GET /{org_name}/{app_name}/users/{username}/sent-messages` (`messages.sent_by` in the service's documentation).
    *
-   * Inputs named by the seed (4.6): paging.
+   * Inputs the service's documentation names: paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
    *
-   * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   *
+   * @example
+   * ```ts
+   * for await (const item of im.messages.sentBy({ username: "<username>" })) console.log(item);
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   sentBy(
     params: MessagesSentByParams,
@@ -213,13 +383,33 @@ export class Messages {
   /**
    * Unpin a message.
    *
-   * `DELETE /{org_name}/{app_name}/messages/{message_id}/pin` — op `messages.unpin`.
+   * Sends `DELETE /{org_name}/{app_name}/messages/{message_id}/pin` (`messages.unpin` in the service's documentation).
    *
-   * Inputs named by the seed (4.6): optional reason.
+   * Inputs the service's documentation names: optional reason.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`).
+   * Assumed (the service's documentation is silent): the seed says "optional reason"; sent as a query parameter because DELETE bodies are dropped by many proxies; the seed does not say an empty `reason` value means anything; minLength 1 is ours, so an empty value is refused before sending (strict servers refuse `reason=`).
+   *
+   * @example
+   * ```ts
+   * const result = await im.messages.unpin({ message_id: "<message_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   unpin(params: MessagesUnpinParams, options?: RequestOptions): ApiPromise<MessagesUnpinResult> {
     return messagesUnpin(this.client, params, options);

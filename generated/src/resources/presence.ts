@@ -17,13 +17,30 @@ export class Presence {
   /**
    * Get a user's presence.
    *
-   * `GET /{org_name}/{app_name}/users/{username}/presence` — op `presence.get`.
-   *
-   * The seed (4.12) names no inputs besides the path.
+   * Sends `GET /{org_name}/{app_name}/users/{username}/presence` (`presence.get` in the service's documentation).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed names the resource type Presence but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type Presence but not which operation returns it; this pairing is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.presence.get({ username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   get(params: PresenceGetParams, options?: RequestOptions): ApiPromise<PresenceGetResult> {
     return presenceGet(this.client, params, options);
@@ -32,13 +49,31 @@ export class Presence {
   /**
    * Query presence.
    *
-   * `POST /{org_name}/{app_name}/presence/query` — op `presence.query`.
+   * Sends `POST /{org_name}/{app_name}/presence/query` (`presence.query` in the service's documentation).
    *
-   * Inputs named by the seed (4.12): list of usernames.
+   * Inputs the service's documentation names: list of usernames.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed says "list of usernames"; the body field name is ours.
+   * Assumed (the service's documentation is silent): the seed says "list of usernames"; the body field name is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.presence.query({ usernames: ["<usernames>"] });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   query(params: PresenceQueryParams, options?: RequestOptions): ApiPromise<PresenceQueryResult> {
     return presenceQuery(this.client, params, options);

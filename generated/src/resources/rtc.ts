@@ -64,15 +64,35 @@ export class Rtc {
   /**
    * Ban a user from an RTC channel.
    *
-   * `PUT /{org_name}/{app_name}/rtc/channels/{channel_id}/bans/{username}` — op `rtc.ban`.
+   * Sends `PUT /{org_name}/{app_name}/rtc/channels/{channel_id}/bans/{username}` (`rtc.ban` in the service's documentation).
    *
    * Seed 4.13: "ban".
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed names the resource type RtcBan but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a PUT of the whole ban is taken as idempotent.
+   * Assumed (the service's documentation is silent): the seed names the resource type RtcBan but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a PUT of the whole ban is taken as idempotent.
    *
    * Not documented by the service: the other ban fields are not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.rtc.ban({ channel_id: "<channel_id>", username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   ban(params: RtcBanParams, options?: RequestOptions): ApiPromise<RtcBanResult> {
     return rtcBan(this.client, params, options);
@@ -81,7 +101,7 @@ export class Rtc {
   /**
    * List the bans of an RTC channel.
    *
-   * `GET /{org_name}/{app_name}/rtc/channels/{channel_id}/bans` — op `rtc.bans`.
+   * Sends `GET /{org_name}/{app_name}/rtc/channels/{channel_id}/bans` (`rtc.bans` in the service's documentation).
    *
    * Seed 4.13: "list bans".
    *
@@ -89,7 +109,26 @@ export class Rtc {
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
    *
-   * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat; the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat; the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   *
+   * @example
+   * ```ts
+   * for await (const item of im.rtc.bans({ channel_id: "<channel_id>" })) console.log(item);
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   bans(params: RtcBansParams, options?: RequestOptions): PagePromise<RtcBansPage, RtcBansItem> {
     return rtcBans(this.client, params, options);
@@ -98,15 +137,33 @@ export class Rtc {
   /**
    * Get RTC channel statistics.
    *
-   * `GET /{org_name}/{app_name}/rtc/channel-stats` — op `rtc.channel_stats`.
+   * Sends `GET /{org_name}/{app_name}/rtc/channel-stats` (`rtc.channel_stats` in the service's documentation).
    *
    * Seed 4.13: "channel statistics".
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed names the resource type RtcChannelStats but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat.
+   * Assumed (the service's documentation is silent): the seed names the resource type RtcChannelStats but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat.
    *
    * Not documented by the service: the statistics params are not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.rtc.channelStats();
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   channelStats(
     params?: RtcChannelStatsParams,
@@ -118,15 +175,35 @@ export class Rtc {
   /**
    * Close an RTC channel.
    *
-   * `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/close` — op `rtc.close_channel`.
+   * Sends `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/close` (`rtc.close_channel` in the service's documentation).
    *
    * Seed 4.13: "close channel (202 when pending)".
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; closing a closed channel is taken as idempotent.
+   * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; closing a closed channel is taken as idempotent.
    *
    * Not documented by the service: the close params are not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.rtc.closeChannel({ channel_id: "<channel_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   closeChannel(
     params: RtcCloseChannelParams,
@@ -138,15 +215,35 @@ export class Rtc {
   /**
    * Create an RTC channel.
    *
-   * `PUT /{org_name}/{app_name}/rtc/channels/{channel_id}` — op `rtc.create_channel`.
+   * Sends `PUT /{org_name}/{app_name}/rtc/channels/{channel_id}` (`rtc.create_channel` in the service's documentation).
    *
    * Seed 4.13: "create channel (201 when created)".
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed names the resource type RtcChannel but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a PUT to a caller-chosen id is taken as idempotent.
+   * Assumed (the service's documentation is silent): the seed names the resource type RtcChannel but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a PUT to a caller-chosen id is taken as idempotent.
    *
    * Not documented by the service: the channel fields are not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.rtc.createChannel({ channel_id: "<channel_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   createChannel(
     params: RtcCreateChannelParams,
@@ -158,13 +255,32 @@ export class Rtc {
   /**
    * Get one ban of an RTC channel.
    *
-   * `GET /{org_name}/{app_name}/rtc/channels/{channel_id}/bans/{username}` — op `rtc.get_ban`.
+   * Sends `GET /{org_name}/{app_name}/rtc/channels/{channel_id}/bans/{username}` (`rtc.get_ban` in the service's documentation).
    *
    * Seed 4.13: "get one ban". A missing ban is returned as a null ban.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat.
+   * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat.
+   *
+   * @example
+   * ```ts
+   * const result = await im.rtc.getBan({ channel_id: "<channel_id>", username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   getBan(params: RtcGetBanParams, options?: RequestOptions): ApiPromise<RtcGetBanResult> {
     return rtcGetBan(this.client, params, options);
@@ -173,13 +289,32 @@ export class Rtc {
   /**
    * Get an RTC channel.
    *
-   * `GET /{org_name}/{app_name}/rtc/channels/{channel_id}` — op `rtc.get_channel`.
+   * Sends `GET /{org_name}/{app_name}/rtc/channels/{channel_id}` (`rtc.get_channel` in the service's documentation).
    *
    * Seed 4.13: "get channel".
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed names the resource type RtcChannel but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat.
+   * Assumed (the service's documentation is silent): the seed names the resource type RtcChannel but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat.
+   *
+   * @example
+   * ```ts
+   * const result = await im.rtc.getChannel({ channel_id: "<channel_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   getChannel(
     params: RtcGetChannelParams,
@@ -191,15 +326,34 @@ export class Rtc {
   /**
    * Issue tickets for an RTC channel.
    *
-   * `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/tickets` — op `rtc.issue_tickets`.
+   * Sends `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/tickets` (`rtc.issue_tickets` in the service's documentation).
    *
    * Seed 4.13: "issue tickets". Not repeated automatically.
    *
    * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
    *
-   * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours.
+   * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours.
    *
    * Not documented by the service: the ticket request fields are not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.rtc.issueTickets({ channel_id: "<channel_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class N allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   issueTickets(
     params: RtcIssueTicketsParams,
@@ -211,7 +365,7 @@ export class Rtc {
   /**
    * List RTC channels.
    *
-   * `GET /{org_name}/{app_name}/rtc/channels` — op `rtc.list_channels`.
+   * Sends `GET /{org_name}/{app_name}/rtc/channels` (`rtc.list_channels` in the service's documentation).
    *
    * Seed 4.13: "list channels".
    *
@@ -219,7 +373,25 @@ export class Rtc {
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
    *
-   * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat; the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat; the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   *
+   * @example
+   * ```ts
+   * for await (const item of im.rtc.listChannels()) console.log(item);
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   listChannels(
     params?: RtcListChannelsParams,
@@ -231,7 +403,7 @@ export class Rtc {
   /**
    * Remove a member from an RTC channel.
    *
-   * `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/members/{username}/remove` — op `rtc.remove_member`.
+   * Sends `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/members/{username}/remove` (`rtc.remove_member` in the service's documentation).
    *
    * Seed 4.13: "remove member (202 when pending)". Uses a fixed operation_id so that repeats are safe.
    *
@@ -239,9 +411,28 @@ export class Rtc {
    *
    * Dedupe key: `operation_id` (body); pass your own to make a resend across processes safe, or `idempotencyKey` in the options.
    *
-   * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours.
+   * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours.
    *
    * Not documented by the service: the removal fields are not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.rtc.removeMember({ channel_id: "<channel_id>", username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class D allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   removeMember(
     params: RtcRemoveMemberParams,
@@ -253,7 +444,7 @@ export class Rtc {
   /**
    * Revoke tickets of an RTC channel.
    *
-   * `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/tickets/revoke` — op `rtc.revoke_tickets`.
+   * Sends `POST /{org_name}/{app_name}/rtc/channels/{channel_id}/tickets/revoke` (`rtc.revoke_tickets` in the service's documentation).
    *
    * Seed 4.13: "revoke tickets". Uses a fixed operation_id so that repeats are safe.
    *
@@ -261,9 +452,28 @@ export class Rtc {
    *
    * Dedupe key: `operation_id` (body); pass your own to make a resend across processes safe, or `idempotencyKey` in the options.
    *
-   * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours.
+   * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours.
    *
    * Not documented by the service: the revoke fields are not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.rtc.revokeTickets({ channel_id: "<channel_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class D allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   revokeTickets(
     params: RtcRevokeTicketsParams,
@@ -275,7 +485,7 @@ export class Rtc {
   /**
    * List the sessions of an RTC channel.
    *
-   * `GET /{org_name}/{app_name}/rtc/channels/{channel_id}/sessions` — op `rtc.sessions`.
+   * Sends `GET /{org_name}/{app_name}/rtc/channels/{channel_id}/sessions` (`rtc.sessions` in the service's documentation).
    *
    * Seed 4.13: "list sessions".
    *
@@ -283,7 +493,26 @@ export class Rtc {
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
    *
-   * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat; the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat; the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   *
+   * @example
+   * ```ts
+   * for await (const item of im.rtc.sessions({ channel_id: "<channel_id>" })) console.log(item);
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   sessions(
     params: RtcSessionsParams,
@@ -295,13 +524,33 @@ export class Rtc {
   /**
    * Unban a user from an RTC channel.
    *
-   * `DELETE /{org_name}/{app_name}/rtc/channels/{channel_id}/bans/{username}` — op `rtc.unban`.
+   * Sends `DELETE /{org_name}/{app_name}/rtc/channels/{channel_id}/bans/{username}` (`rtc.unban` in the service's documentation).
    *
    * Seed 4.13: "unban".
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a DELETE is taken as idempotent.
+   * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a DELETE is taken as idempotent.
+   *
+   * @example
+   * ```ts
+   * const result = await im.rtc.unban({ channel_id: "<channel_id>", username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   unban(params: RtcUnbanParams, options?: RequestOptions): ApiPromise<RtcUnbanResult> {
     return rtcUnban(this.client, params, options);
@@ -310,15 +559,35 @@ export class Rtc {
   /**
    * Update an RTC channel.
    *
-   * `PATCH /{org_name}/{app_name}/rtc/channels/{channel_id}` — op `rtc.update_channel`.
+   * Sends `PATCH /{org_name}/{app_name}/rtc/channels/{channel_id}` (`rtc.update_channel` in the service's documentation).
    *
    * Seed 4.13: "update channel".
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed names the resource type RtcChannel but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; an update is taken as idempotent.
+   * Assumed (the service's documentation is silent): the seed names the resource type RtcChannel but not which operation returns it; this pairing is ours; the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; an update is taken as idempotent.
    *
    * Not documented by the service: the channel fields are not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.rtc.updateChannel({ channel_id: "<channel_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   updateChannel(
     params: RtcUpdateChannelParams,
@@ -330,7 +599,7 @@ export class Rtc {
   /**
    * List RTC channel usage corrections.
    *
-   * `GET /{org_name}/{app_name}/rtc/channel-usage-adjustments` — op `rtc.usage_adjustments`.
+   * Sends `GET /{org_name}/{app_name}/rtc/channel-usage-adjustments` (`rtc.usage_adjustments` in the service's documentation).
    *
    * Seed 4.13: "usage corrections".
    *
@@ -338,7 +607,25 @@ export class Rtc {
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
    *
-   * Assumed (the seed is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat; the seed does not say this RTC list is paged; the RTC rules say pages are continued with next_cursor, so we treat it as a cursor list, and the items field name is ours.
+   * Assumed (the service's documentation is silent): the seed states no operation names for standalone RTC channel operations; this name is ours; the seed gives no retry class for this RTC operation; a read is taken as safe to repeat; the seed does not say this RTC list is paged; the RTC rules say pages are continued with next_cursor, so we treat it as a cursor list, and the items field name is ours.
+   *
+   * @example
+   * ```ts
+   * for await (const item of im.rtc.usageAdjustments()) console.log(item);
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   usageAdjustments(
     params?: RtcUsageAdjustmentsParams,

@@ -6,23 +6,25 @@ declare const brand: unique symbol;
  *
  * Not documented by the service: the fields of ActiveCalls are not shown in the seed.
  */
-export type ActiveCalls = {
+export interface ActiveCalls {
   [key: string]: unknown;
-};
+}
+
 /**
  * BlacklistEntry (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of BlacklistEntry are not shown in the seed.
  */
-export type BlacklistEntry = {
+export interface BlacklistEntry {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a versioned list (seed 2.3: accepts known_version).
  *
  * Assumed: the seed names only next_cursor among page fields; the items field name and the version field that answers known_version are ours.
  */
-export type BlacklistEntryVersionedPage = {
+export interface BlacklistEntryVersionedPage {
   /** The items of this page. */
   items: BlacklistEntry[];
   /** Cursor of the next page; null on the last page. */
@@ -30,43 +32,48 @@ export type BlacklistEntryVersionedPage = {
   /** Version of the list; pass it back as known_version. */
   version?: string;
   [key: string]: unknown;
-};
+}
+
 /**
  * Call (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of Call are not shown in the seed.
  */
-export type Call = {
+export interface Call {
   [key: string]: unknown;
-};
+}
+
 /**
  * CallDayStats (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of CallDayStats are not shown in the seed.
  */
-export type CallDayStats = {
+export interface CallDayStats {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type CallPage = {
+export interface CallPage {
   /** The items of this page. */
   items: Call[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /**
  * Chatroom (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of Chatroom are not shown in the seed.
  */
-export type Chatroom = {
+export interface Chatroom {
   [key: string]: unknown;
-};
+}
+
 /** Chatroom message priority. The seed names low (a low-priority send is class N); other values are not listed. */
 export type ChatroomMessagePriority = 'low' | (string & {});
 /**
@@ -74,13 +81,14 @@ export type ChatroomMessagePriority = 'low' | (string & {});
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type ChatroomPage = {
+export interface ChatroomPage {
   /** The items of this page. */
   items: Chatroom[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /**
  * Dedupe id of a message send (seed 2.3, send-message option client_msg_id). A resend with the same id is not delivered twice. The SDK fills a fresh one when the caller gives none and reuses it on every resend.
  *
@@ -92,23 +100,25 @@ export type ClientMsgId = string;
  *
  * Not documented by the service: the fields of ConversationInfo are not shown in the seed.
  */
-export type ConversationInfo = {
+export interface ConversationInfo {
   [key: string]: unknown;
-};
+}
+
 /**
  * ConversationMute (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of ConversationMute are not shown in the seed.
  */
-export type ConversationMute = {
+export interface ConversationMute {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a versioned list (seed 2.3: accepts known_version).
  *
  * Assumed: the seed names only next_cursor among page fields; the items field name and the version field that answers known_version are ours.
  */
-export type ConversationMuteVersionedPage = {
+export interface ConversationMuteVersionedPage {
   /** The items of this page. */
   items: ConversationMute[];
   /** Cursor of the next page; null on the last page. */
@@ -116,62 +126,69 @@ export type ConversationMuteVersionedPage = {
   /** Version of the list; pass it back as known_version. */
   version?: string;
   [key: string]: unknown;
-};
+}
+
 /**
  * ConversationState (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of ConversationState are not shown in the seed.
  */
-export type ConversationState = {
+export interface ConversationState {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type ConversationStatePage = {
+export interface ConversationStatePage {
   /** The items of this page. */
   items: ConversationState[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /**
  * The seed says this operation returns a number (a count).
  *
  * Assumed: the seed says the operation returns a number; we take it as a JSON object with a count field.
  */
-export type CountResult = {
+export interface CountResult {
   count: number;
   [key: string]: unknown;
-};
+}
+
 /**
  * Result of creating a group (seed 4.5: "a create-group result").
  *
  * Not documented by the service: the fields of the create-group result are not shown.
  */
-export type CreateGroupResult = {
+export interface CreateGroupResult {
   [key: string]: unknown;
-};
+}
+
 /**
  * DownloadURLItem (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of DownloadURLItem are not shown in the seed.
  */
-export type DownloadURLItem = {
+export interface DownloadURLItem {
   [key: string]: unknown;
-};
+}
+
 /**
  * A list of DownloadURLItem.
  *
  * Assumed: the seed names the resource type DownloadURLItem but not the response shape or which operation returns it; an object with an items array is ours.
  */
-export type DownloadURLItemList = {
+export interface DownloadURLItemList {
   items: DownloadURLItem[];
   [key: string]: unknown;
-};
-export type Error = {
+}
+
+export interface Error {
   code: ErrorCode;
   /** Human-readable text. */
   message: string;
@@ -179,12 +196,16 @@ export type Error = {
   request_id: string;
   details?: ErrorDetails;
   [key: string]: unknown;
-};
-/** Error body (seed 2.2). */
-export type ErrorBody = {
+}
+
+/**
+ * Error body (seed 2.2).
+ */
+export interface ErrorBody {
   error: Error;
   [key: string]: unknown;
-};
+}
+
 /** Machine-readable error code (seed 7). The complete list of codes and their statuses is not shown; already_exists, not_found and version_conflict are named without a status. */
 export type ErrorCode =
   | 'invalid_argument'
@@ -204,11 +225,12 @@ export type ErrorCode =
  *
  * Not documented by the service: fields of details other than reason and rule are not shown.
  */
-export type ErrorDetails = {
+export interface ErrorDetails {
   reason?: ErrorReason;
   rule?: UrlRule;
   [key: string]: unknown;
-};
+}
+
 /** details.reason. app_deleted and tenant_closed mean the caller must not retry and must discard stored credentials (seed 5); url_not_allowed comes with details.rule (callback address URL rejected). */
 export type ErrorReason = 'app_deleted' | 'tenant_closed' | 'url_not_allowed' | (string & {});
 /**
@@ -222,9 +244,10 @@ export type ExpiresAt = string | null;
  *
  * Not documented by the service: the fields of Friend are not shown in the seed.
  */
-export type Friend = {
+export interface Friend {
   [key: string]: unknown;
-};
+}
+
 /** How friend requests to the user are handled (seed 2.3). */
 export type FriendAddMode = 'need_confirm' | 'allow_any' | 'deny_any' | null;
 /**
@@ -234,44 +257,48 @@ export type FriendAddMode = 'need_confirm' | 'allow_any' | 'deny_any' | null;
  *
  * Not documented by the service: other fields of a friend item are not shown.
  */
-export type FriendInput = {
+export interface FriendInput {
   username: Username;
   [key: string]: unknown;
-};
+}
+
 /**
  * FriendRequest (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of FriendRequest are not shown in the seed.
  */
-export type FriendRequest = {
+export interface FriendRequest {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type FriendRequestPage = {
+export interface FriendRequestPage {
   /** The items of this page. */
   items: FriendRequest[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /**
  * FriendSettings (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of FriendSettings are not shown in the seed.
  */
-export type FriendSettings = {
+export interface FriendSettings {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a versioned list (seed 2.3: accepts known_version).
  *
  * Assumed: the seed names only next_cursor among page fields; the items field name and the version field that answers known_version are ours.
  */
-export type FriendVersionedPage = {
+export interface FriendVersionedPage {
   /** The items of this page. */
   items: Friend[];
   /** Cursor of the next page; null on the last page. */
@@ -279,35 +306,39 @@ export type FriendVersionedPage = {
   /** Version of the list; pass it back as known_version. */
   version?: string;
   [key: string]: unknown;
-};
+}
+
 /**
  * Group (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of Group are not shown in the seed.
  */
-export type Group = {
+export interface Group {
   [key: string]: unknown;
-};
+}
+
 /**
  * GroupBlacklistEntry (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of GroupBlacklistEntry are not shown in the seed.
  */
-export type GroupBlacklistEntry = {
+export interface GroupBlacklistEntry {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type GroupBlacklistEntryPage = {
+export interface GroupBlacklistEntryPage {
   /** The items of this page. */
   items: GroupBlacklistEntry[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /** Group invitation mode of a user (seed 2.3). */
 export type GroupInviteMode = 'allow_any' | 'need_confirm' | null;
 /**
@@ -315,17 +346,19 @@ export type GroupInviteMode = 'allow_any' | 'need_confirm' | null;
  *
  * Not documented by the service: the fields of GroupInviteSettings are not shown in the seed.
  */
-export type GroupInviteSettings = {
+export interface GroupInviteSettings {
   [key: string]: unknown;
-};
+}
+
 /**
  * GroupMember (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of GroupMember are not shown in the seed.
  */
-export type GroupMember = {
+export interface GroupMember {
   [key: string]: unknown;
-};
+}
+
 /** Group member role (seed 2.3). */
 export type GroupMemberRole = 'admin' | 'member';
 /**
@@ -333,7 +366,7 @@ export type GroupMemberRole = 'admin' | 'member';
  *
  * Assumed: the seed names only next_cursor among page fields; the items field name and the version field that answers known_version are ours.
  */
-export type GroupMemberVersionedPage = {
+export interface GroupMemberVersionedPage {
   /** The items of this page. */
   items: GroupMember[];
   /** Cursor of the next page; null on the last page. */
@@ -341,19 +374,21 @@ export type GroupMemberVersionedPage = {
   /** Version of the list; pass it back as known_version. */
   version?: string;
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type GroupPage = {
+export interface GroupPage {
   /** The items of this page. */
   items: Group[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /** Push mute mode of a group conversation (seed 2.3). */
 export type GroupPushMuteMode = 'none' | 'mention_only';
 /**
@@ -361,21 +396,23 @@ export type GroupPushMuteMode = 'none' | 'mention_only';
  *
  * Not documented by the service: the fields of GroupRequest are not shown in the seed.
  */
-export type GroupRequest = {
+export interface GroupRequest {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type GroupRequestPage = {
+export interface GroupRequestPage {
   /** The items of this page. */
   items: GroupRequest[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /** An identifier (group, message, room, item, call, file ids are strings). */
 export type Id = string;
 /**
@@ -383,9 +420,10 @@ export type Id = string;
  *
  * Not documented by the service: the fields of ItemContent are not shown in the seed.
  */
-export type ItemContent = {
+export interface ItemContent {
   [key: string]: unknown;
-};
+}
+
 /**
  * Version of a moderation item; a decision carrying it may be repeated safely (seed 4.11).
  *
@@ -397,97 +435,107 @@ export type ItemVersion = number | string;
  *
  * Not documented by the service: the fields of LoginTicket are not shown in the seed.
  */
-export type LoginTicket = {
+export interface LoginTicket {
   [key: string]: unknown;
-};
+}
+
 /**
  * MediaFile (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of MediaFile are not shown in the seed.
  */
-export type MediaFile = {
+export interface MediaFile {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type MediaFilePage = {
+export interface MediaFilePage {
   /** The items of this page. */
   items: MediaFile[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /**
  * MediaUsage (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of MediaUsage are not shown in the seed.
  */
-export type MediaUsage = {
+export interface MediaUsage {
   [key: string]: unknown;
-};
+}
+
 /**
  * Message (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of Message are not shown in the seed.
  */
-export type Message = {
+export interface Message {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of the message export (seed 2.3: message export returns its own page type).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type MessageExportPage = {
+export interface MessageExportPage {
   /** The items of this page. */
   items: Message[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type MessagePage = {
+export interface MessagePage {
   /** The items of this page. */
   items: Message[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of conversation history, paged by sequence number (seed 2.3).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type MessageSequencePage = {
+export interface MessageSequencePage {
   /** The items of this page. */
   items: Message[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /**
  * A moderation action.
  *
  * Not documented by the service: the seed names the actions decision field but not the shape of an action.
  */
-export type ModerationAction = {
+export interface ModerationAction {
   [key: string]: unknown;
-};
+}
+
 /**
  * ModerationConfig (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of ModerationConfig are not shown in the seed.
  */
-export type ModerationConfig = {
+export interface ModerationConfig {
   [key: string]: unknown;
-};
+}
+
 /** Decision value. The seed shows no_violation in use; other values are not listed. */
 export type ModerationDecisionValue = 'no_violation' | (string & {});
 /**
@@ -495,7 +543,7 @@ export type ModerationDecisionValue = 'no_violation' | (string & {});
  *
  * Not documented by the service: the fields of ModerationItem are not shown in the seed.
  */
-export type ModerationItem = {
+export interface ModerationItem {
   /** An identifier (group, message, room, item, call, file ids are strings). Assumed: the ModerationItem fields are not shown; the pending-item helper needs the item id, and id is ours. */
   id?: Id;
   /** Version of a moderation item; a decision carrying it may be repeated safely (seed 4.11). Assumed: the ModerationItem fields are not shown; the seed says a decision carries the item version, and version is ours. */
@@ -504,19 +552,21 @@ export type ModerationItem = {
   /** The item's scene: one of the scenes the seed names, or one the service adds later (kept open in responses). */
   scene?: ModerationScene | (string & {});
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type ModerationItemPage = {
+export interface ModerationItemPage {
   /** The items of this page. */
   items: ModerationItem[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /** Moderation item status. The seed names pending and auto_violation; other states and transitions are not shown. */
 export type ModerationItemStatus = 'pending' | 'auto_violation' | (string & {});
 /** Moderation scene (seed 2.3). */
@@ -542,9 +592,10 @@ export type NullableRtcBan = RtcBan | null;
  *
  * Not documented by the service: request and response payload shapes of all operations other than the token exchange are not shown (seed 4.13).
  */
-export type OpenResult = {
+export interface OpenResult {
   [key: string]: unknown;
-};
+}
+
 /**
  * Fixed operation id that makes an RTC removal or ticket revocation safe to repeat (seed 4.13). The SDK fills a fresh one when the caller gives none and reuses it on every resend.
  *
@@ -556,256 +607,283 @@ export type OperationId = string;
  *
  * Not documented by the service: the fields of PartURL are not shown in the seed.
  */
-export type PartURL = {
+export interface PartURL {
   /** Assumed: the PartURL fields are not shown; part_number (matching the part numbers the request lists) is ours. */
   part_number?: number;
   /** Assumed: the PartURL fields are not shown; url, the per-part upload address, is ours. */
   url?: string;
   [key: string]: unknown;
-};
+}
+
 /**
  * A list of PartURL.
  *
  * Assumed: the seed names the resource type PartURL but not the response shape or which operation returns it; an object with an items array is ours.
  */
-export type PartURLList = {
+export interface PartURLList {
   items: PartURL[];
   [key: string]: unknown;
-};
+}
+
 /**
  * PlatformAction (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of PlatformAction are not shown in the seed.
  */
-export type PlatformAction = {
+export interface PlatformAction {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type PlatformActionPage = {
+export interface PlatformActionPage {
   /** The items of this page. */
   items: PlatformAction[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /**
  * Presence (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of Presence are not shown in the seed.
  */
-export type Presence = {
+export interface Presence {
   [key: string]: unknown;
-};
+}
+
 /**
  * PushDevice (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of PushDevice are not shown in the seed.
  */
-export type PushDevice = {
+export interface PushDevice {
   [key: string]: unknown;
-};
+}
+
 /**
  * A list of PushDevice.
  *
  * Assumed: the seed names the resource type PushDevice but not the response shape or which operation returns it; an object with an items array is ours.
  */
-export type PushDeviceList = {
+export interface PushDeviceList {
   items: PushDevice[];
   [key: string]: unknown;
-};
+}
+
 /**
  * PushSettings (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of PushSettings are not shown in the seed.
  */
-export type PushSettings = {
+export interface PushSettings {
   [key: string]: unknown;
-};
+}
+
 /**
  * RoomAllowlistEntry (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of RoomAllowlistEntry are not shown in the seed.
  */
-export type RoomAllowlistEntry = {
+export interface RoomAllowlistEntry {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type RoomAllowlistEntryPage = {
+export interface RoomAllowlistEntryPage {
   /** The items of this page. */
   items: RoomAllowlistEntry[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /**
  * RoomAttributes (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of RoomAttributes are not shown in the seed.
  */
-export type RoomAttributes = {
+export interface RoomAttributes {
   [key: string]: unknown;
-};
+}
+
 /**
  * RoomBan (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of RoomBan are not shown in the seed.
  */
-export type RoomBan = {
+export interface RoomBan {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type RoomBanPage = {
+export interface RoomBanPage {
   /** The items of this page. */
   items: RoomBan[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /**
  * RoomMember (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of RoomMember are not shown in the seed.
  */
-export type RoomMember = {
+export interface RoomMember {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type RoomMemberPage = {
+export interface RoomMemberPage {
   /** The items of this page. */
   items: RoomMember[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /**
  * RoomMessage (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of RoomMessage are not shown in the seed.
  */
-export type RoomMessage = {
+export interface RoomMessage {
   [key: string]: unknown;
-};
+}
+
 /**
  * RoomMute (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of RoomMute are not shown in the seed.
  */
-export type RoomMute = {
+export interface RoomMute {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type RoomMutePage = {
+export interface RoomMutePage {
   /** The items of this page. */
   items: RoomMute[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /**
  * RoomOnlineCount (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of RoomOnlineCount are not shown in the seed.
  */
-export type RoomOnlineCount = {
+export interface RoomOnlineCount {
   [key: string]: unknown;
-};
+}
+
 /**
  * A list of RoomOnlineCount.
  *
  * Assumed: the seed names the resource type RoomOnlineCount but not the response shape or which operation returns it; an object with an items array is ours.
  */
-export type RoomOnlineCountList = {
+export interface RoomOnlineCountList {
   items: RoomOnlineCount[];
   [key: string]: unknown;
-};
+}
+
 /**
  * A ban in a standalone RTC channel (seed 4.13: "ban").
  *
  * Not documented by the service: the fields of the RTC ban model are not shown in the seed.
  */
-export type RtcBan = {
+export interface RtcBan {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type RtcBanPage = {
+export interface RtcBanPage {
   /** The items of this page. */
   items: RtcBan[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /**
  * A standalone RTC channel (seed 4.13: "channel").
  *
  * Not documented by the service: the fields of the RTC channel model are not shown in the seed.
  */
-export type RtcChannel = {
+export interface RtcChannel {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type RtcChannelPage = {
+export interface RtcChannelPage {
   /** The items of this page. */
   items: RtcChannel[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /**
  * Channel statistics (seed 4.13: "statistics").
  *
  * Not documented by the service: the fields of the RTC channelstats model are not shown in the seed.
  */
-export type RtcChannelStats = {
+export interface RtcChannelStats {
   [key: string]: unknown;
-};
+}
+
 /**
  * A session in a standalone RTC channel (seed 4.13: "session").
  *
  * Not documented by the service: the fields of the RTC session model are not shown in the seed.
  */
-export type RtcSession = {
+export interface RtcSession {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type RtcSessionPage = {
+export interface RtcSessionPage {
   /** The items of this page. */
   items: RtcSession[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /**
  * A channel ticket (seed 4.13: "ticket"). A ticket is handed only to the client it was issued for; it is never an App Token and never replaces an identity token (seed section 5, RTC identity).
  *
@@ -819,30 +897,33 @@ export type RtcTicket = {
  *
  * Assumed: the seed names the resource type RtcTicket but not the response shape or which operation returns it; an object with an items array is ours.
  */
-export type RtcTicketList = {
+export interface RtcTicketList {
   items: RtcTicket[];
   [key: string]: unknown;
-};
+}
+
 /**
  * A usage correction (seed 4.13: "usage adjustment").
  *
  * Not documented by the service: the fields of the RTC usageadjustment model are not shown in the seed.
  */
-export type RtcUsageAdjustment = {
+export interface RtcUsageAdjustment {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type RtcUsageAdjustmentPage = {
+export interface RtcUsageAdjustmentPage {
   /** The items of this page. */
   items: RtcUsageAdjustment[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /**
  * A message sequence number within a conversation.
  *
@@ -854,27 +935,32 @@ export type Sequence = number;
  *
  * Not documented by the service: the fields of Session are not shown in the seed.
  */
-export type Session = {
+export interface Session {
   [key: string]: unknown;
-};
+}
+
 /**
  * A list of Session.
  *
  * Assumed: the seed names the resource type Session but not the response shape or which operation returns it; an object with an items array is ours.
  */
-export type SessionList = {
+export interface SessionList {
   items: Session[];
   [key: string]: unknown;
-};
+}
+
 /** Push mute mode of a single conversation (seed 2.3). */
 export type SinglePushMuteMode = 'none';
-/** Token exchange request (seed 4.1). */
-export type TokenRequest = {
+/**
+ * Token exchange request (seed 4.1).
+ */
+export interface TokenRequest {
   /** Must be client_credentials. */
   grant_type: 'client_credentials';
   /** Application client id. */
   client_id: string;
-};
+}
+
 /**
  * Token exchange request (seed 4.1).
  *
@@ -888,8 +974,10 @@ export type TokenRequestWritable = {
   /** Application client secret. Never logged. */
   client_secret: string;
 };
-/** Token exchange response (seed 2.1). */
-export type TokenResponse = {
+/**
+ * Token exchange response (seed 2.1).
+ */
+export interface TokenResponse {
   /** The App Token. It stands for the administrative authority of the whole application; keep it on the server only. */
   access_token: string;
   /**
@@ -900,36 +988,42 @@ export type TokenResponse = {
   /** Application id. */
   application: string;
   [key: string]: unknown;
-};
+}
+
 /**
  * UploadSession (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of UploadSession are not shown in the seed.
  */
-export type UploadSession = {
+export interface UploadSession {
   /** Assumed: the upload session fields are not shown; the upload helper needs the id of the file being uploaded, and file_id (the path parameter name of the upload operations) is ours. */
   file_id?: string;
   [key: string]: unknown;
-};
+}
+
 /**
  * UploadedPart (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of UploadedPart are not shown in the seed.
  */
-export type UploadedPart = {
+export interface UploadedPart {
   /** Assumed: the UploadedPart fields are not shown; part_number is ours. */
   part_number?: number;
+  /** The part's size in bytes. Assumed: the UploadedPart fields are not shown; size (the part's bytes) is ours, and a resume checks its part size against it when the service lists it. */
+  size?: number;
   [key: string]: unknown;
-};
+}
+
 /**
  * A list of UploadedPart.
  *
  * Assumed: the seed names the resource type UploadedPart but not the response shape or which operation returns it; an object with an items array is ours.
  */
-export type UploadedPartList = {
+export interface UploadedPartList {
   items: UploadedPart[];
   [key: string]: unknown;
-};
+}
+
 /** details.rule of a url_not_allowed rejection (callbacks seed 2.2). */
 export type UrlRule =
   | 'scheme'
@@ -948,67 +1042,74 @@ export type UrlRule =
  *
  * Not documented by the service: the fields of User are not shown in the seed.
  */
-export type User = {
+export interface User {
   [key: string]: unknown;
-};
+}
+
 /**
  * UserGroup (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of UserGroup are not shown in the seed.
  */
-export type UserGroup = {
+export interface UserGroup {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type UserGroupPage = {
+export interface UserGroupPage {
   /** The items of this page. */
   items: UserGroup[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /**
  * One user to create.
  *
  * Not documented by the service: the seed names username and optional profile params; the profile fields are not shown.
  */
-export type UserInput = {
+export interface UserInput {
   username: Username;
   [key: string]: unknown;
-};
+}
+
 /**
  * UserMute (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of UserMute are not shown in the seed.
  */
-export type UserMute = {
+export interface UserMute {
   [key: string]: unknown;
-};
+}
+
 /**
  * A list of UserMute.
  *
  * Assumed: the seed names the resource type UserMute but not the response shape or which operation returns it; an object with an items array is ours.
  */
-export type UserMuteList = {
+export interface UserMuteList {
   items: UserMute[];
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type UserMutePage = {
+export interface UserMutePage {
   /** The items of this page. */
   items: UserMute[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /** User mute scope (path parameter). The seed names chat, group and room; other strings are accepted by the client type. */
 export type UserMuteScope = 'chat' | 'group' | 'room' | (string & {});
 /**
@@ -1016,13 +1117,14 @@ export type UserMuteScope = 'chat' | 'group' | 'room' | (string & {});
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type UserPage = {
+export interface UserPage {
   /** The items of this page. */
   items: User[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /** A username. Users are addressed by username, never by internal id. */
 export type Username = string;
 /** A list of usernames. Per-request maximum sizes of batch operations are not shown in the seed (section 8). */
@@ -1032,46 +1134,50 @@ export type UsernameList = Username[];
  *
  * Not documented by the service: the fields of Violation are not shown in the seed.
  */
-export type Violation = {
+export interface Violation {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type ViolationPage = {
+export interface ViolationPage {
   /** The items of this page. */
   items: Violation[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}
+
 /**
  * Word (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of Word are not shown in the seed.
  */
-export type Word = {
+export interface Word {
   [key: string]: unknown;
-};
+}
+
 /**
  * WordList (a resource type named in seed 2.3).
  *
  * Not documented by the service: the fields of WordList are not shown in the seed.
  */
-export type WordList = {
+export interface WordList {
   [key: string]: unknown;
-};
+}
+
 /**
  * A page of a list (seed 2.3: next_cursor is null on the last page).
  *
  * Assumed: the seed names only next_cursor among page fields; the field that holds the items is ours.
  */
-export type WordPage = {
+export interface WordPage {
   /** The items of this page. */
   items: Word[];
   /** Cursor of the next page; null on the last page. */
   next_cursor: string | null;
   [key: string]: unknown;
-};
+}

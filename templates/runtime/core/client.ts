@@ -24,6 +24,7 @@ import { retryPolicyFor } from '../internal/retry.js';
 import { sendWithRetries, type RuntimeContext } from '../internal/send-with-retries.js';
 import { TOKEN_EXCHANGE_OPERATION, exchangeToken } from '../internal/token-exchange.js';
 import { TokenManager, tokenStoreKey, type StoredToken } from '../internal/token-manager.js';
+import { observerFactory, type CallObserver } from '../internal/observe.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
@@ -130,6 +131,7 @@ export class ImLeanCore {
       dropForeignToken: (token) => this.#tokens.dropIfForeign(token),
       revokedError: (operationId) => this.#revokedError(operationId),
       revoke: (error) => this.#revoke(error),
+      observe: observerFactory(config.hooks, this.#logger, config.now),
     };
   }
 
@@ -199,7 +201,14 @@ export class ImLeanCore {
     return new ApiPromise<T>(this.#call(op, params, options) as Promise<WithResponse<T>>);
   }
 
-  async #call(op: OperationSpec, rawParams: unknown, options: RequestOptions = {}): Promise<WithResponse<unknown>> {
+  #call(op: OperationSpec, rawParams: unknown, options: RequestOptions | undefined): Promise<WithResponse<unknown>> {
+    // (no observer, no closure: a client without hooks and subscribers pays one check per call)
+    const observer = this.#runtime.observe?.(op.id, false);
+    if (observer === undefined) return this.#send(op, rawParams, options, undefined);
+    return observer.track(this.#send(op, rawParams, options, observer));
+  }
+
+  async #send(op: OperationSpec, rawParams: unknown, options: RequestOptions = {}, observer: CallObserver | undefined): Promise<WithResponse<unknown>> {
     const revoked = this.#revokedError(op.id);
     if (revoked) throw revoked;
     const ownHeaders = checkRequestOptions(options);
@@ -234,6 +243,8 @@ export class ImLeanCore {
         scope,
         maxResponseBytes: options.maxResponseBytes ?? this.#config.maxResponseBytes,
         priority: options.priority || undefined,
+        maxRetryAfterMs: options.maxRetryAfterMs,
+        observer,
       });
       if ((options.validateResponse ?? this.#config.validateResponses) && op.loadValidator) await this.#reportDrift(op, result);
       return result;
@@ -340,7 +351,10 @@ export class ImLeanCore {
 
 function checkRequestOptions(options: RequestOptions): Record<string, string> {
   if (typeof options !== 'object' || options === null) throw new ConfigError('requestOptions', 'must be an object.');
-  const { maxRetries, timeoutMs, deadlineMs, headers, signal, maxResponseBytes, priority } = options;
+  const { maxRetries, timeoutMs, deadlineMs, headers, signal, maxResponseBytes, priority, maxRetryAfterMs } = options;
+  if (maxRetryAfterMs !== undefined && !(typeof maxRetryAfterMs === 'number' && Number.isFinite(maxRetryAfterMs) && maxRetryAfterMs >= 0)) {
+    throw new ConfigError('requestOptions.maxRetryAfterMs', `must be a finite number >= 0 (got ${String(maxRetryAfterMs)}).`);
+  }
   if (priority !== undefined && priority !== 'interactive' && priority !== 'background') {
     throw new ConfigError('requestOptions.priority', `must be 'interactive' or 'background' (got ${String(priority)}).`);
   }

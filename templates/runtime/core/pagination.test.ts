@@ -38,6 +38,19 @@ describe('pagination', () => {
     ]);
   });
 
+  test('toArray({ limit }) on the page promise and on a page: at most limit items, no page fetched beyond them', async () => {
+    const svc = await startFakeService({ handle: threePages });
+    const client = makeClient(svc.baseUrl);
+    expect(await listPages<unknown, number>(client, ops.groupsOfUser, { username: 'alice' }).toArray({ limit: 3 })).toEqual([1, 2, 3]);
+    expect(svc.calls.map((c) => c.query.get('cursor'))).toEqual([null, 'c2']);
+    expect(await listPages<unknown, number>(client, ops.groupsOfUser, { username: 'alice' }).toArray({ limit: 100 })).toEqual([1, 2, 3, 4, 5]);
+    const second = await (await listPages<unknown, number>(client, ops.groupsOfUser, { username: 'alice' })).getNextPage();
+    expect(await second.toArray({ limit: 2 })).toEqual([3, 4]);
+    for (const limit of [0, 1.5, undefined]) {
+      await expect(second.toArray({ limit } as never)).rejects.toThrow(/toArray\.limit.*must be an integer >= 1/);
+    }
+  });
+
   test('getNextPage, pages() and the last page', async () => {
     const svc = await startFakeService({ handle: threePages });
     const first = await listPages<unknown, number>(makeClient(svc.baseUrl), ops.groupsOfUser, { username: 'a' });

@@ -7,7 +7,27 @@
 import type { OperationSpec, PaginationSpec } from '../operation.js';
 import type { RequestOptions } from './options.js';
 import { ApiPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
-import { ImError, PaginationCycleError } from './errors.js';
+import { ConfigError, ImError, PaginationCycleError } from './errors.js';
+
+/** Options of `toArray`: `limit` is required, so a walk never holds a whole huge list by accident. */
+export interface ToArrayOptions {
+  /** The most items to collect (an integer >= 1); the walk stops fetching pages once it has them. */
+  limit: number;
+}
+
+/** Collects up to `limit` items from `items` (every item across pages), fetching no page beyond them. */
+async function collectItems<TItem>(items: AsyncIterable<TItem>, options: ToArrayOptions): Promise<TItem[]> {
+  const limit = (options as ToArrayOptions | undefined)?.limit;
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
+    throw new ConfigError('toArray.limit', `must be an integer >= 1 (got ${String(limit)}).`, 'Pass the most items you want, e.g. toArray({ limit: 1000 }).');
+  }
+  const out: TItem[] = [];
+  for await (const item of items) {
+    out.push(item);
+    if (out.length >= limit) break;
+  }
+  return out;
+}
 
 export type FetchPage<TPage, TItem> = (cursor: string) => Promise<Page<TPage, TItem>>;
 
@@ -85,6 +105,11 @@ export class Page<TPage, TItem> implements AsyncIterable<TItem> {
     for await (const page of this.pages()) yield* page.items;
   }
 
+  /** The items of this page and the following pages, at most `limit` of them (like Stripe's `autoPagingToArray`). */
+  toArray(options: ToArrayOptions): Promise<TItem[]> {
+    return collectItems(this, options);
+  }
+
   toJSON(): Record<string, unknown> {
     return { items: this.items, nextCursor: this.nextCursor, cursor: this.cursor, version: this.version };
   }
@@ -99,6 +124,11 @@ export class PagePromise<TPage, TItem> extends ApiPromise<Page<TPage, TItem>> im
   async *[Symbol.asyncIterator](): AsyncGenerator<TItem, void, undefined> {
     const first = await this;
     yield* first;
+  }
+
+  /** Every item across pages, at most `limit` of them: `await im.users.list().toArray({ limit: 500 })`. */
+  toArray(options: ToArrayOptions): Promise<TItem[]> {
+    return collectItems(this, options);
   }
 }
 

@@ -19,9 +19,10 @@ export interface PendingDecision {
   [key: string]: unknown;
 }
 
-export interface PendingItemsOptions<TItem> extends RequestOptions {
+/** `TScene`: the scenes the list operation takes (the generated helper passes the spec's enum, so a typo does not compile). */
+export interface PendingItemsOptions<TItem, TScene extends string = string> extends RequestOptions {
   /** Only items of this scene. */
-  scene?: string | undefined;
+  scene?: TScene | undefined;
   /** Items fetched per page (default 20). */
   pageSize?: number | undefined;
   /** Statuses walked, in order (default pending, then auto_violation). */
@@ -50,7 +51,7 @@ export interface PendingItemsOperations {
 export async function processPendingItems<TItem extends Record<string, unknown>>(
   client: ImLeanCore,
   ops: PendingItemsOperations,
-  options: PendingItemsOptions<TItem>,
+  options: PendingItemsOptions<TItem, string>,
 ): Promise<PendingItemsReport<TItem>> {
   const { scene, pageSize = 20, statuses = ['pending', 'auto_violation'], decide, ...requestOptions } = options;
   const report: PendingItemsReport<TItem> = { decided: [], skipped: [], left: [], failed: [] };

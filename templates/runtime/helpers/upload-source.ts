@@ -26,6 +26,8 @@ export interface SourcePart {
 export interface PartReader {
   /** Bytes per part (the last part may be shorter). */
   readonly partSize: number;
+  /** Changes the part size before the first part is read (a resume adapting to the service's parts); refused after. */
+  setPartSize(partSize: number): void;
   /** Total size in bytes when known before reading (bytes, Blob, file); undefined for streams. */
   readonly size: number | undefined;
   /** The next part, or null after the last one. Calls must not overlap. */
@@ -36,8 +38,34 @@ export interface PartReader {
 }
 
 /** `helperId` names the helper in errors (e.g. `media.upload`). Every bad source is a ValidationError, before anything is sent. */
-export async function openPartReader(source: UploadSource, partSize: number, helperId = 'upload'): Promise<PartReader> {
+function checkPartSize(partSize: number): void {
   if (!Number.isInteger(partSize) || partSize < 1) throw new ImError(`partSize must be a whole number of bytes ≥ 1, got ${String(partSize)}.`);
+}
+
+/** The part size of a reader: fixed once the first part is read. */
+class PartSizing {
+  #size: number;
+  #started = false;
+  constructor(size: number) {
+    this.#size = size;
+  }
+  get size(): number {
+    return this.#size;
+  }
+  /** The size to read with from now on (reading has started). */
+  take(): number {
+    this.#started = true;
+    return this.#size;
+  }
+  set(size: number): void {
+    checkPartSize(size);
+    if (this.#started && size !== this.#size) throw new ImError('The part size of an upload source cannot change once its parts are being read.');
+    this.#size = size;
+  }
+}
+
+export async function openPartReader(source: UploadSource, partSize: number, helperId = 'upload'): Promise<PartReader> {
+  checkPartSize(partSize);
   if (typeof source === 'string') {
     throw sourceError(helperId, '/source', 'type', "source is a string, which is never read as a file path: give { path: '<file>' } to upload a file, or bytes (new TextEncoder().encode(text)) to upload text");
   }
@@ -60,16 +88,21 @@ export async function openPartReader(source: UploadSource, partSize: number, hel
   throw sourceError(helperId, '/source', 'type', `unsupported upload source; give ${SOURCE_KINDS}`);
 }
 
-function sliceReader(size: number, partSize: number, read: (start: number, end: number) => Promise<Uint8Array>, close = async () => {}): PartReader {
+function sliceReader(size: number, initialPartSize: number, read: (start: number, end: number) => Promise<Uint8Array>, close = async () => {}): PartReader {
   let partNumber = 0;
+  const sizing = new PartSizing(initialPartSize);
   const nextRange = () => {
+    const partSize = sizing.take();
     const start = partNumber * partSize;
     if (start >= size && !(size === 0 && partNumber === 0)) return null;
     partNumber++;
     return { partNumber, start, end: Math.min(start + partSize, size) };
   };
   return {
-    partSize,
+    get partSize() {
+      return sizing.size;
+    },
+    setPartSize: (n) => sizing.set(n),
     size,
     async next() {
       const range = nextRange();
@@ -82,10 +115,24 @@ function sliceReader(size: number, partSize: number, read: (start: number, end: 
   };
 }
 
+type FsPromises = typeof import('node:fs/promises');
+
+/**
+ * node:fs/promises, loaded only when a `{ path }` source is read, through
+ * `process.getBuiltinModule`: no import of it for a bundler to resolve, so an app bundled for a
+ * browser-like or neutral platform (a worker, an edge function) builds, and reads bytes, Blobs
+ * and streams there.
+ */
+function nodeFs(helperId: string): FsPromises {
+  const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const fs = typeof p?.getBuiltinModule === 'function' ? (p.getBuiltinModule('node:fs/promises') as FsPromises | undefined) : undefined;
+  if (!fs) throw sourceError(helperId, '/source/path', 'runtime', 'a { path } source is read with node:fs, which this runtime does not have (Node >= 20.16 does): give the bytes, a Blob or a stream instead');
+  return fs;
+}
+
 async function fileReader(path: string, partSize: number, helperId: string): Promise<PartReader> {
-  // Imported only when a path is given, so the package still loads where node:fs is absent.
-  const { open } = await import('node:fs/promises');
-  let handle: Awaited<ReturnType<typeof open>>;
+  const { open } = nodeFs(helperId);
+  let handle: Awaited<ReturnType<FsPromises['open']>>;
   try {
     handle = await open(path, 'r');
   } catch (err) {
@@ -127,11 +174,13 @@ async function* webStreamChunks(stream: ReadableStream<Uint8Array>): AsyncGenera
   }
 }
 
-function streamReader(chunks: AsyncIterator<Uint8Array>, partSize: number): PartReader {
+function streamReader(chunks: AsyncIterator<Uint8Array>, initialPartSize: number): PartReader {
   let pending: Uint8Array | undefined; // bytes read past the end of the previous part
   let ended = false;
   let partNumber = 0;
+  const sizing = new PartSizing(initialPartSize);
   const fill = async (): Promise<Uint8Array | null> => {
+    const partSize = sizing.take();
     const part = new Uint8Array(partSize);
     let filled = 0;
     while (filled < partSize) {
@@ -154,7 +203,10 @@ function streamReader(chunks: AsyncIterator<Uint8Array>, partSize: number): Part
     return filled === partSize ? part : part.slice(0, filled);
   };
   return {
-    partSize,
+    get partSize() {
+      return sizing.size;
+    },
+    setPartSize: (n) => sizing.set(n),
     size: undefined,
     async next() {
       const bytes = await fill();

@@ -16,6 +16,19 @@ import { MemoryTokenStore, type TokenEvent, type TokenStore } from './token-mana
 import type { CredentialsRevokedError } from '../core/errors.js';
 import type { ResolvedRateLimit } from './quota-control.js';
 import type { QuotaStore } from '../stores/quota-store.js';
+import type { CallHooks } from '../core/hooks.js';
+
+const HOOK_NAMES = ['onRequest', 'onResponse', 'onRetry', 'onError'] as const;
+
+function hooksOf(value: unknown): CallHooks | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null) throw new ConfigError('hooks', `must be an object with any of ${HOOK_NAMES.join(', ')} (got ${value === null ? 'null' : typeof value}).`);
+  for (const name of Object.keys(value)) {
+    if (!(HOOK_NAMES as readonly string[]).includes(name)) throw new ConfigError(`hooks.${name}`, `is not a hook; the hooks are ${HOOK_NAMES.join(', ')}.`);
+    optionalFunction(`hooks.${name}`, (value as Record<string, unknown>)[name]);
+  }
+  return value as CallHooks;
+}
 
 export interface ResolvedConfig {
   baseUrl: string;
@@ -40,6 +53,7 @@ export interface ResolvedConfig {
   tokenRefreshMarginMs: number | undefined;
   onTokenEvent: ((event: TokenEvent) => void) | undefined;
   onCredentialsRevoked: ((error: CredentialsRevokedError) => void) | undefined;
+  hooks: CallHooks | undefined;
   quotaStore: QuotaStore | undefined;
   rateLimit: ResolvedRateLimit | undefined;
   /** Sent with every request (lower-case names): the User-Agent, then the defaultHeaders option. */
@@ -219,6 +233,7 @@ export function resolveConfig(options: ClientOptions, features: CoreFeatures, sh
     tokenRefreshMarginMs: o.tokenRefreshMarginMs === undefined ? undefined : number('tokenRefreshMarginMs', o.tokenRefreshMarginMs, 0, 0),
     onTokenEvent: optionalFunction('onTokenEvent', o.onTokenEvent),
     onCredentialsRevoked: optionalFunction('onCredentialsRevoked', o.onCredentialsRevoked),
+    hooks: hooksOf(o.hooks),
     quotaStore: quota.store,
     rateLimit: quota.rateLimit,
     baseHeaders: { 'user-agent': userAgent(), ...checkedHeaders('defaultHeaders', o.defaultHeaders) },

@@ -16,6 +16,13 @@ export const ERROR_BODY_BYTES = 64 * 1024;
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /**
+ * A request body as fetch takes it: the body of `RequestInit`, which the DOM lib and @types/node
+ * both declare. Named here instead of the DOM-only global `BodyInit`, so the package's
+ * declarations type-check with `lib: ["ES2023"]` and @types/node, without the DOM lib.
+ */
+export type RequestBodyInit = NonNullable<RequestInit['body']>;
+
+/**
  * The answer's headers as every reader uses them: a WHATWG `Headers` (fetch transport) or a
  * lighter read-only view over Node's header object (node transport). Names are case-insensitive.
  */
@@ -37,7 +44,7 @@ export interface AttemptRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
-  body: BodyInit | undefined;
+  body: RequestBodyInit | undefined;
   timeoutMs: number;
   /** Largest success body read, in bytes. */
   maxBytes: number;

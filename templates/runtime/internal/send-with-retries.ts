@@ -23,6 +23,7 @@ import { maskUrlQuery, redactHeaders, type SecretRedactor } from './redact.js';
 import { wireOf, type BuiltRequest } from './request-builder.js';
 import { backoffDelayMs, isRetryableStatus, parseRetryAfterMs, type RetryPolicy } from './retry.js';
 import { jsonParseLossless } from './lossless-json.js';
+import type { CallObserver, ObserverFactory } from './observe.js';
 
 /** Status, headers (secret values masked) and request id of the answer. */
 export interface ResponseInfo {
@@ -64,6 +65,8 @@ export interface RuntimeContext {
   revokedError(operationId: string): CredentialsRevokedError | undefined;
   /** Called with the first answer that says app_deleted / tenant_closed. */
   revoke(error: CredentialsRevokedError): Promise<void>;
+  /** Observers of calls (hooks, diagnostics channels); absent when nothing can listen. */
+  observe?: ObserverFactory | undefined;
 }
 
 export interface CallSettings {
@@ -78,6 +81,10 @@ export interface CallSettings {
   maxResponseBytes?: number;
   /** Who goes first for a rate limit slot (default interactive). */
   priority?: CallPriority | undefined;
+  /** Longest Retry-After wait this call honours (default: the client's maxRetryAfterMs). */
+  maxRetryAfterMs?: number | undefined;
+  /** Reports the call's attempts, retries and waits (absent: nobody listens). */
+  observer?: CallObserver | undefined;
 }
 
 /** Default bound of a success body (JSON, text or binary), in bytes: 64 MiB. */
@@ -85,6 +92,8 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): Promise<WithResponse<unknown>> {
   const { op, request, policy, scope } = call;
+  const maxRetryAfterMs = call.maxRetryAfterMs ?? rt.maxRetryAfterMs;
+  const observer = call.observer;
   const maxBytes = call.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const streamsStatus = op.response === 'binary' || op.responseByStatus ? (status: number) => (op.responseByStatus?.[status] ?? op.response) === 'binary' : undefined;
   // masked on first use only: a call that logs nothing and fails nothing never needs it
@@ -112,14 +121,16 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
     if (scope.isDone()) throw scope.endError();
     rt.quota?.readGate();
     const gated = rt.gate.remainingMs();
-    if (gated > rt.maxRetryAfterMs) {
+    if (gated > maxRetryAfterMs) {
       rt.quota?.count('throttled');
-      throw rt.gate.notSentError(op.id, scope.attempts, rt.maxRetryAfterMs);
+      throw rt.gate.notSentError(op.id, scope.attempts, maxRetryAfterMs);
     }
     if (gated > 0) {
       rt.logger.debug(`${op.id} waits ${gated} ms: the client is paused by an earlier 429`);
       try {
-        rt.quota?.countWait(await rt.gate.wait(scope.signal));
+        const waited = await rt.gate.wait(scope.signal);
+        rt.quota?.countWait(waited);
+        observer?.rateLimitWait(waited, 'client');
       } catch {
         throw scope.endError();
       }
@@ -127,14 +138,16 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
     if (op.isTokenExchange) {
       await rt.quota?.readExchangeGate();
       const paused = rt.exchangeGate.remainingMs();
-      if (paused > rt.maxRetryAfterMs) {
+      if (paused > maxRetryAfterMs) {
         rt.quota?.count('throttled');
-        throw rt.exchangeGate.notSentError(op.id, scope.attempts, rt.maxRetryAfterMs);
+        throw rt.exchangeGate.notSentError(op.id, scope.attempts, maxRetryAfterMs);
       }
       if (paused > 0) {
         rt.logger.debug(`${op.id} waits ${paused} ms: this host's token exchanges are paused by an earlier 429 to one`);
         try {
-          rt.quota?.countWait(await rt.exchangeGate.wait(scope.signal));
+          const waited = await rt.exchangeGate.wait(scope.signal);
+          rt.quota?.countWait(waited);
+          observer?.rateLimitWait(waited, 'exchange');
         } catch {
           throw scope.endError();
         }
@@ -171,8 +184,10 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
     const attemptRequest: AttemptRequest = { method: request.method, url: request.url, headers, body: request.body, timeoutMs, signal: scope.signal, maxBytes };
     if (streamsStatus) attemptRequest.streamsStatus = streamsStatus;
     if (request.oneShot) attemptRequest.stream = true;
+    observer?.attemptStart(attempt, request.method, request.url, policy.retryClass);
     const outcome = await rt.send(attemptRequest);
     const tookMs = rt.now() - started;
+    if (observer) observer.attemptEnd(outcome.kind, outcome.kind === 'response' || outcome.kind === 'too-large' ? outcome.status : undefined, outcome.kind === 'response' ? (outcome.headers.get('x-request-id') ?? undefined) : undefined, tookMs);
 
     if (outcome.kind === 'ended') throw scope.endError(outcome.cause);
 
@@ -189,6 +204,7 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
       resends += 1;
       const wait = backoffDelayMs(resends, rt.random);
       rt.logger.debug(`${op.id} resend ${resends}/${call.maxRetries} (class ${policy.retryClass}) in ${wait} ms`);
+      observer?.retry(outcome.kind, wait, undefined);
       await waitOrEnd(wait, failure);
       continue;
     }
@@ -230,12 +246,14 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
       if (request.oneShot) throw wireOf(op).notReplayable(error);
       rt.logger.info(`${op.id}: the App Token was refused (401 unauthenticated); exchanging a new one and resending once`);
       await rt.invalidateToken(token);
+      observer?.retry('reauthenticated', 0, status);
       continue;
     }
     if (status === 403 && error.code === 'permission_denied' && token !== undefined && !reauthenticated && (await rt.dropForeignToken?.(token))) {
       // The shared store handed us another application's token: exchange our own, resend once.
       reauthenticated = true;
       if (request.oneShot) throw wireOf(op).notReplayable(error);
+      observer?.retry('reauthenticated', 0, status);
       continue;
     }
     if (status === 429) {
@@ -247,9 +265,9 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
       const gate = op.isTokenExchange ? rt.exchangeGate : rt.gate;
       if (op.isTokenExchange) rt.quota?.exchangeRateLimited(retryAfterMs ?? wait);
       else rt.quota?.rateLimited(retryAfterMs ?? wait);
-      if (retryAfterMs !== undefined && retryAfterMs > rt.maxRetryAfterMs) {
+      if (retryAfterMs !== undefined && retryAfterMs > maxRetryAfterMs) {
         gate.pauseUntil(rt.now() + retryAfterMs);
-        throw errorFromResponse(status, bodyText, resHeaders, { ...ctx, hint: `Retry-After asks for ${retryAfterMs} ms, more than maxRetryAfterMs (${rt.maxRetryAfterMs} ms); not waiting. Retry after retryAfterMs, or raise maxRetryAfterMs.` });
+        throw errorFromResponse(status, bodyText, resHeaders, { ...ctx, hint: `Retry-After asks for ${retryAfterMs} ms, more than maxRetryAfterMs (${maxRetryAfterMs} ms); not waiting. Retry after retryAfterMs, or raise maxRetryAfterMs (a client option, or a request option of this call).` });
       }
       gate.pauseUntil(rt.now() + wait);
       if (resends >= call.maxRetries) {
@@ -259,6 +277,7 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
       resends += 1;
       rt.logger.debug(`${op.id} rate limited; ${op.isTokenExchange ? "this host's token exchanges wait" : 'every call of this client waits'} ${wait} ms (resend ${resends}/${call.maxRetries})`);
       if (scope.wouldPassDeadline(wait)) throw scope.endError(error);
+      observer?.retry('rate-limited', wait, status);
       continue;
     }
     if (isRetryableStatus(status)) {
@@ -268,6 +287,7 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
         resends += 1;
         const wait = backoffDelayMs(resends, rt.random);
         rt.logger.debug(`${op.id} resend ${resends}/${call.maxRetries} (class ${policy.retryClass}) in ${wait} ms after ${status}`);
+        observer?.retry('status', wait, status);
         await waitOrEnd(wait, error);
         continue;
       }

@@ -7,13 +7,25 @@ import { friendsListOperation } from '../operations.js';
 import type { FriendsListItem, FriendsListPage, FriendsListParams } from '../types/friends.js';
 
 /**
- * `GET /{org_name}/{app_name}/users/{username}/friends` — op `friends.list`.
+ * Sends `GET /{org_name}/{app_name}/users/{username}/friends` (`friends.list` in the service's documentation).
  *
  * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
  *
  * A list (versioned pages): `await` gives the first page; `for await` walks every item across pages.
  *
- * Assumed (the seed is silent): type is ours.
+ * Assumed (the service's documentation is silent): type is ours.
+ *
+ * @example
+ * ```ts
+ * for await (const item of friendsList(im, { username: "<username>" })) console.log(item);
+ * ```
+ *
+ * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+ * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+ * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+ * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+ * @throws {AbortError} Your `signal` aborted the call.
  */
 export function friendsList(
   client: ImLeanCore,
@@ -23,11 +35,7 @@ export function friendsList(
   return listPages(client, friendsListOperation, params, options);
 }
 
-/**
- * Fetches every page of `friends.list` and returns the items with the list version to pass as `known_version` next time.
- *
- * From friends.list x-pagination versioned in the spec.
- */
+/** Fetches every page of `friends.list` and returns the items with the list version to pass as `known_version` next time. */
 export function friendsListAllPages(
   client: ImLeanCore,
   params: FriendsListParams,

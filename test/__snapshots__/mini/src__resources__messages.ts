@@ -10,7 +10,7 @@ export class Messages {
   constructor(private readonly client: ImLeanCore) {}
 
   /**
-   * `POST /{org_name}/{app_name}/messages` — op `messages.send`.
+   * Sends `POST /{org_name}/{app_name}/messages` (`messages.send` in the service's documentation).
    *
    * Retry class D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.
    *
@@ -19,6 +19,18 @@ export class Messages {
    * Dedupe key: `client_msg_id` (body); pass your own to make a resend across processes safe, or `idempotencyKey` in the options.
    *
    * Not documented by the service: message params are not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.messages.send({ to: "<to>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class D allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   send(params: MessagesSendParams, options?: RequestOptions): ApiPromise<MessagesSendResult> {
     return messagesSend(this.client, params, options);

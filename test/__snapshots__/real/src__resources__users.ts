@@ -72,15 +72,34 @@ export class Users {
   /**
    * Create users in batch.
    *
-   * `POST /{org_name}/{app_name}/users/batch` — op `users.batch_create`.
+   * Sends `POST /{org_name}/{app_name}/users/batch` (`users.batch_create` in the service's documentation).
    *
-   * Inputs named by the seed (4.2): list of user inputs. The seed adds: helper splits at 100 per request.
+   * Inputs the service's documentation names: list of user inputs. The seed adds: helper splits at 100 per request.
    *
    * Retry class U (unique create): resent automatically on a network error, timeout or 5xx. A resent call that answers already_exists may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
    * `users` holds at most 100 entries per request.
    *
-   * Assumed (the seed is silent): the seed says "list of user inputs"; the body field name is ours.
+   * Assumed (the service's documentation is silent): the seed says "list of user inputs"; the body field name is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.users.batchCreate({ users: [{ username: "<username>" }] });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {AlreadyExistsError} already_exists: it exists already (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class U allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   batchCreate(
     params: UsersBatchCreateParams,
@@ -92,15 +111,34 @@ export class Users {
   /**
    * Create a user.
    *
-   * `POST /{org_name}/{app_name}/users` — op `users.create`.
+   * Sends `POST /{org_name}/{app_name}/users` (`users.create` in the service's documentation).
    *
-   * Inputs named by the seed (4.2): username, optional profile params.
+   * Inputs the service's documentation names: username, optional profile params.
    *
    * Retry class U (unique create): resent automatically on a network error, timeout or 5xx. A resent call that answers already_exists may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed names the resource type User but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type User but not which operation returns it; this pairing is ours.
    *
    * Not documented by the service: optional profile params are named but not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.users.create({ username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {AlreadyExistsError} already_exists: it exists already (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class U allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   create(params: UsersCreateParams, options?: RequestOptions): ApiPromise<UsersCreateResult> {
     return usersCreate(this.client, params, options);
@@ -109,11 +147,29 @@ export class Users {
   /**
    * Delete a user.
    *
-   * `DELETE /{org_name}/{app_name}/users/{username}` — op `users.delete`.
-   *
-   * The seed (4.2) names no inputs besides the path.
+   * Sends `DELETE /{org_name}/{app_name}/users/{username}` (`users.delete` in the service's documentation).
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+   *
+   * @example
+   * ```ts
+   * const result = await im.users.delete({ username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   delete(params: UsersDeleteParams, options?: RequestOptions): ApiPromise<UsersDeleteResult> {
     return usersDelete(this.client, params, options);
@@ -122,13 +178,33 @@ export class Users {
   /**
    * Disable a user.
    *
-   * `POST /{org_name}/{app_name}/users/{username}/disable` — op `users.disable`.
+   * Sends `POST /{org_name}/{app_name}/users/{username}/disable` (`users.disable` in the service's documentation).
    *
-   * Inputs named by the seed (4.2): optional params.
+   * Inputs the service's documentation names: optional params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
    * Not documented by the service: optional params are named but not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.users.disable({ username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   disable(params: UsersDisableParams, options?: RequestOptions): ApiPromise<UsersDisableResult> {
     return usersDisable(this.client, params, options);
@@ -137,11 +213,29 @@ export class Users {
   /**
    * Enable a user.
    *
-   * `POST /{org_name}/{app_name}/users/{username}/enable` — op `users.enable`.
-   *
-   * The seed (4.2) names no inputs besides the path.
+   * Sends `POST /{org_name}/{app_name}/users/{username}/enable` (`users.enable` in the service's documentation).
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+   *
+   * @example
+   * ```ts
+   * const result = await im.users.enable({ username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   enable(params: UsersEnableParams, options?: RequestOptions): ApiPromise<UsersEnableResult> {
     return usersEnable(this.client, params, options);
@@ -150,13 +244,30 @@ export class Users {
   /**
    * Get a user.
    *
-   * `GET /{org_name}/{app_name}/users/{username}` — op `users.get`.
-   *
-   * The seed (4.2) names no inputs besides the path.
+   * Sends `GET /{org_name}/{app_name}/users/{username}` (`users.get` in the service's documentation).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed names the resource type User but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type User but not which operation returns it; this pairing is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.users.get({ username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   get(params: UsersGetParams, options?: RequestOptions): ApiPromise<UsersGetResult> {
     return usersGet(this.client, params, options);
@@ -165,15 +276,35 @@ export class Users {
   /**
    * Issue a login ticket for a user.
    *
-   * `POST /{org_name}/{app_name}/users/{username}/login-tickets` — op `users.issue_login_ticket`.
+   * Sends `POST /{org_name}/{app_name}/users/{username}/login-tickets` (`users.issue_login_ticket` in the service's documentation).
    *
-   * Inputs named by the seed (4.2): optional params.
+   * Inputs the service's documentation names: optional params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed names the resource type LoginTicket but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type LoginTicket but not which operation returns it; this pairing is ours.
    *
    * Not documented by the service: optional params are named but not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.users.issueLoginTicket({ username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   issueLoginTicket(
     params: UsersIssueLoginTicketParams,
@@ -185,11 +316,29 @@ export class Users {
   /**
    * Kick a user from one session.
    *
-   * `DELETE /{org_name}/{app_name}/users/{username}/sessions/{session_id}` — op `users.kick`.
-   *
-   * The seed (4.2) names no inputs besides the path.
+   * Sends `DELETE /{org_name}/{app_name}/users/{username}/sessions/{session_id}` (`users.kick` in the service's documentation).
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+   *
+   * @example
+   * ```ts
+   * const result = await im.users.kick({ username: "<username>", session_id: "<session_id>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   kick(params: UsersKickParams, options?: RequestOptions): ApiPromise<UsersKickResult> {
     return usersKick(this.client, params, options);
@@ -198,11 +347,28 @@ export class Users {
   /**
    * Kick a user from all sessions.
    *
-   * `DELETE /{org_name}/{app_name}/users/{username}/sessions` — op `users.kick_all`.
-   *
-   * The seed (4.2) names no inputs besides the path.
+   * Sends `DELETE /{org_name}/{app_name}/users/{username}/sessions` (`users.kick_all` in the service's documentation).
    *
    * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
+   *
+   * @example
+   * ```ts
+   * const result = await im.users.kickAll({ username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class N allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   kickAll(params: UsersKickAllParams, options?: RequestOptions): ApiPromise<UsersKickAllResult> {
     return usersKickAll(this.client, params, options);
@@ -211,15 +377,33 @@ export class Users {
   /**
    * List users.
    *
-   * `GET /{org_name}/{app_name}/users` — op `users.list`.
+   * Sends `GET /{org_name}/{app_name}/users` (`users.list` in the service's documentation).
    *
-   * Inputs named by the seed (4.2): paging.
+   * Inputs the service's documentation names: paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
    *
-   * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   *
+   * @example
+   * ```ts
+   * for await (const item of im.users.list()) console.log(item);
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   list(
     params?: UsersListParams,
@@ -231,15 +415,33 @@ export class Users {
   /**
    * List muted users.
    *
-   * `GET /{org_name}/{app_name}/mutes` — op `users.list_muted`.
+   * Sends `GET /{org_name}/{app_name}/mutes` (`users.list_muted` in the service's documentation).
    *
-   * Inputs named by the seed (4.2): paging.
+   * Inputs the service's documentation names: paging.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
    * A list (cursor pages): `await` gives the first page; `for await` walks every item across pages.
    *
-   * Assumed (the seed is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   * Assumed (the service's documentation is silent): the seed names cursor, known_version and next_cursor; the page field that holds the items (and the version field of versioned pages) is ours.
+   *
+   * @example
+   * ```ts
+   * for await (const item of im.users.listMuted()) console.log(item);
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   listMuted(
     params?: UsersListMutedParams,
@@ -251,13 +453,31 @@ export class Users {
   /**
    * Look up users.
    *
-   * `POST /{org_name}/{app_name}/users/lookup` — op `users.lookup`.
+   * Sends `POST /{org_name}/{app_name}/users/lookup` (`users.lookup` in the service's documentation).
    *
-   * Inputs named by the seed (4.2): list of usernames.
+   * Inputs the service's documentation names: list of usernames.
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
    *
-   * Assumed (the seed is silent): the seed says "list of usernames"; the body field name is ours.
+   * Assumed (the service's documentation is silent): the seed says "list of usernames"; the body field name is ours.
+   *
+   * @example
+   * ```ts
+   * const result = await im.users.lookup({ usernames: ["<usernames>"] });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   lookup(params: UsersLookupParams, options?: RequestOptions): ApiPromise<UsersLookupResult> {
     return usersLookup(this.client, params, options);
@@ -266,15 +486,35 @@ export class Users {
   /**
    * Mute a user in a scope.
    *
-   * `PUT /{org_name}/{app_name}/users/{username}/mutes/{scope}` — op `users.mute`.
+   * Sends `PUT /{org_name}/{app_name}/users/{username}/mutes/{scope}` (`users.mute` in the service's documentation).
    *
-   * Inputs named by the seed (4.2): optional params.
+   * Inputs the service's documentation names: optional params.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed names the resource type UserMute but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type UserMute but not which operation returns it; this pairing is ours.
    *
    * Not documented by the service: optional params are named but not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.users.mute({ username: "<username>", scope: "chat" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   mute(params: UsersMuteParams, options?: RequestOptions): ApiPromise<UsersMuteResult> {
     return usersMute(this.client, params, options);
@@ -283,11 +523,28 @@ export class Users {
   /**
    * List a user's mutes.
    *
-   * `GET /{org_name}/{app_name}/users/{username}/mutes` — op `users.mutes`.
-   *
-   * The seed (4.2) names no inputs besides the path.
+   * Sends `GET /{org_name}/{app_name}/users/{username}/mutes` (`users.mutes` in the service's documentation).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
+   *
+   * @example
+   * ```ts
+   * const result = await im.users.mutes({ username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   mutes(params: UsersMutesParams, options?: RequestOptions): ApiPromise<UsersMutesResult> {
     return usersMutes(this.client, params, options);
@@ -296,11 +553,28 @@ export class Users {
   /**
    * List a user's sessions.
    *
-   * `GET /{org_name}/{app_name}/users/{username}/sessions` — op `users.sessions`.
-   *
-   * The seed (4.2) names no inputs besides the path.
+   * Sends `GET /{org_name}/{app_name}/users/{username}/sessions` (`users.sessions` in the service's documentation).
    *
    * Retry class Q (read-only): resent automatically on a network error, timeout or 5xx.
+   *
+   * @example
+   * ```ts
+   * const result = await im.users.sessions({ username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   sessions(params: UsersSessionsParams, options?: RequestOptions): ApiPromise<UsersSessionsResult> {
     return usersSessions(this.client, params, options);
@@ -309,11 +583,30 @@ export class Users {
   /**
    * Set a user's password.
    *
-   * `PUT /{org_name}/{app_name}/users/{username}/password` — op `users.set_password`.
+   * Sends `PUT /{org_name}/{app_name}/users/{username}/password` (`users.set_password` in the service's documentation).
    *
-   * Inputs named by the seed (4.2): password.
+   * Inputs the service's documentation names: password.
    *
    * Retry class N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.
+   *
+   * @example
+   * ```ts
+   * const result = await im.users.setPassword({ username: "<username>", password: "<password>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class N allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   setPassword(
     params: UsersSetPasswordParams,
@@ -325,11 +618,29 @@ export class Users {
   /**
    * Unmute a user in a scope.
    *
-   * `DELETE /{org_name}/{app_name}/users/{username}/mutes/{scope}` — op `users.unmute`.
-   *
-   * The seed (4.2) names no inputs besides the path.
+   * Sends `DELETE /{org_name}/{app_name}/users/{username}/mutes/{scope}` (`users.unmute` in the service's documentation).
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
+   *
+   * @example
+   * ```ts
+   * const result = await im.users.unmute({ username: "<username>", scope: "chat" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   unmute(params: UsersUnmuteParams, options?: RequestOptions): ApiPromise<UsersUnmuteResult> {
     return usersUnmute(this.client, params, options);
@@ -338,15 +649,35 @@ export class Users {
   /**
    * Update a user.
    *
-   * `PATCH /{org_name}/{app_name}/users/{username}` — op `users.update`.
+   * Sends `PATCH /{org_name}/{app_name}/users/{username}` (`users.update` in the service's documentation).
    *
-   * Inputs named by the seed (4.2): partial profile.
+   * Inputs the service's documentation names: partial profile.
    *
    * Retry class I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.
    *
-   * Assumed (the seed is silent): the seed names the resource type User but not which operation returns it; this pairing is ours.
+   * Assumed (the service's documentation is silent): the seed names the resource type User but not which operation returns it; this pairing is ours.
    *
    * Not documented by the service: the partial profile fields are not shown.
+   *
+   * @example
+   * ```ts
+   * const result = await im.users.update({ username: "<username>" });
+   * ```
+   *
+   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
+   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
+   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
+   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
+   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
+   * @throws {VersionConflictError} version_conflict: the version given is no longer current.
+   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
+   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
+   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
+   * @throws {ConnectionError} No connection, after the resends retry class I allows.
+   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
+   * @throws {AbortError} Your `signal` aborted the call.
    */
   update(params: UsersUpdateParams, options?: RequestOptions): ApiPromise<UsersUpdateResult> {
     return usersUpdate(this.client, params, options);
