@@ -1,18 +1,20 @@
 /** OpenAPI document → ApiModel. Pure: no I/O, deterministic order. */
 import type { HttpMethod, PaginationSpec } from '../templates/runtime/operation.js';
 import { buildHelperMethods } from './build-helpers.js';
-import { deref, METHODS, type OpenApiDocument } from './load-spec.js';
+import { deref, METHODS, splitPathKey, type OpenApiDocument } from './load-spec.js';
 import type { ApiModel, JsonSchema, OperationModel, Provenance } from './model.js';
 import { operationNames, pascalCase } from './names.js';
 import { wireBodies, wireParams, wireResponses } from './build-wire.js';
 import { BODY_PARAM } from '../templates/runtime/operation.js';
 import { SpecError, collectSpecErrors, pointerOf, quoted, type SpecProblem } from './spec-error.js';
 import { checkDerivedNames } from './transform/derived-names.js';
+import { INLINE_NODES_PER_OPERATION } from './check-schemas.js';
 
 const PREFIX = '/{org_name}/{app_name}';
 const CLIENT_FILLED = new Set(['org_name', 'app_name']);
 
-export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml'): ApiModel {
+/** `unvalidated`: pointers of operations whose schemas inline beyond the limit (check-schemas.ts): not validated by the client. */
+export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml', unvalidated: ReadonlySet<string> = new Set()): ApiModel {
   const operations: OperationModel[] = [];
   // Every operation's problems are gathered, so the author sees them all in one run.
   const problems: SpecProblem[] = [];
@@ -21,6 +23,7 @@ export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml'
     for (const method of METHODS) {
       if (!item[method]) continue;
       const op = collectSpecErrors(problems, () => operationModel(doc, path, method, item));
+      if (op && unvalidated.has(pointerOf('paths', path, method))) op.unvalidated = `its schemas with their $refs inlined come to over ${INLINE_NODES_PER_OPERATION.toLocaleString('en')} nodes, the most one operation's validator may hold`;
       if (op) operations.push(op);
     }
   }
@@ -112,7 +115,7 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
     ...names,
     method: method.toUpperCase() as HttpMethod,
     specPath,
-    path: specPath.slice(PREFIX.length),
+    path: pathOf(specPath),
     tag: typeof op.tags?.[0] === 'string' ? op.tags[0] : names.namespace,
     summary: typeof op.summary === 'string' ? op.summary : id,
     description: typeof op.description === 'string' ? op.description : '',
@@ -137,6 +140,12 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
     ...(statusResponses ? { statusResponses } : {}),
     provenance: collectProvenance(op, at),
   };
+}
+
+/** The path the client fills and sends: without the prefix and a `#fragment`, with a fixed `?query` (load-spec.ts splitPathKey). */
+function pathOf(specPath: string): string {
+  const { template, query } = splitPathKey(specPath);
+  return template.slice(PREFIX.length) + (query !== undefined ? `?${query}` : '');
 }
 
 function derefSchema(doc: OpenApiDocument, schema: any, at: string): JsonSchema | undefined {

@@ -17,11 +17,12 @@ import { emitTestingEntry } from './emit/emit-testing-entry.js';
 import { emitValidators, validatorImport } from './emit/emit-validators.js';
 import { formatFiles, type GeneratorCache } from './format.js';
 import type { BiomeMode } from './format-biome.js';
-import { parseSpec, type ParseOptions } from './load-spec.js';
+import { parseSpecWithWarnings, type ParseOptions } from './load-spec.js';
 import { checkExtensions, type ExtensionsSchema } from './check-extensions.js';
 import { SpecError, collectSpecErrors, type SpecProblem } from './spec-error.js';
 import { checkSpecSize, externalRefs, readSpecDocument } from './spec-document.js';
 import { normalizeDocument } from './normalize-schema.js';
+import { renameComponents } from './transform/component-names.js';
 import type { ApiModel } from './model.js';
 
 export interface GeneratorInput {
@@ -60,9 +61,11 @@ export interface GeneratorOutput {
  * unknown formats as warnings on the model.
  */
 export function specModel(text: string, source: string, extensions?: ExtensionsSchema, cache?: GeneratorCache, options: ParseOptions = {}): ApiModel {
-  const { doc, warnings } = normalizeDocument(parseSpec(text, source, cache, extensions, options));
-  const model = buildApiModel(doc, source);
-  model.warnings.push(...warnings);
+  const parsed = parseSpecWithWarnings(text, source, cache, extensions, options);
+  const renamed = renameComponents(parsed.doc);
+  const { doc, warnings } = normalizeDocument(renamed.doc);
+  const model = buildApiModel(doc, source, parsed.unvalidated);
+  model.warnings.push(...parsed.warnings, ...renamed.warnings, ...warnings);
   return model;
 }
 

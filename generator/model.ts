@@ -122,6 +122,8 @@ export interface OperationModel {
   statusResponses?: StatusResponseModel[];
   /** For lists: the schema of one item. */
   itemSchema?: JsonSchema;
+  /** Set when the client does not validate this operation's params and response (a fallback), with the reason. */
+  unvalidated?: string;
   /** Every provenance mark inside this operation (params, body, response refs not followed). */
   provenance: Provenance[];
 }
@@ -166,4 +168,11 @@ export interface ApiModel {
 export interface GeneratorWarning {
   pointer: string;
   message: string;
+  /** What kind of tolerance (e.g. `component-renamed`, `unknown-keyword`). */
+  rule?: string;
+  /**
+   * A construct the generator cannot express, written in its loosest honest form (`unknown`,
+   * validated as far as it can be): `--strict` turns these into errors.
+   */
+  fallback?: boolean;
 }

@@ -368,11 +368,25 @@ export function emitValidators(model: ApiModel, cache?: GeneratorCache): Map<str
   const components = componentMap(model);
   const driftComponents = driftComponentMap(model);
   const recursive = recursiveComponents(components);
-  const full = model.operations.map((op) => compiling(operationPointer(op), op.id, () => ({
-    op,
-    params: paramsSchemaOf(model, op, components, recursive),
-    response: responseDriftSchemaOf(model, op, driftComponents, recursive),
-  })));
+  // an operation whose schemas cannot be inlined or compiled falls back to no validation (typed as
+  // written): a fallback warning at the operation, never the whole document refused
+  const fallback = (op: OperationModel, reason: string) => {
+    model.warnings.push({ pointer: operationPointer(op), rule: 'validator-fallback', fallback: true, message: `${op.id}: ${reason}: its params and response are not validated by the client (typed as written)` });
+    return { op, params: {}, response: true };
+  };
+  const full = model.operations.map((op) => {
+    if (op.unvalidated) return fallback(op, op.unvalidated);
+    try {
+      return compiling(operationPointer(op), op.id, () => ({
+        op,
+        params: paramsSchemaOf(model, op, components, recursive),
+        response: responseDriftSchemaOf(model, op, driftComponents, recursive),
+      }));
+    } catch (error) {
+      if (!(error instanceof SpecError)) throw error;
+      return fallback(op, error.problems[0]!.message);
+    }
+  });
   // A component (per view) is shared when two or more operations reach it as is.
   const reach = new Map<string, number>();
   for (const { params, response } of full) {
@@ -409,7 +423,13 @@ export function emitValidators(model: ApiModel, cache?: GeneratorCache): Map<str
     const k = cacheKey(cache, [model.source, op.id, op.funcName, op.pathParams.map((p) => p.name), schemas.params, schemas.response, int64]);
     let text = cache?.get(k);
     if (text === undefined) {
-      text = compiling(operationPointer(op), op.id, () => validatorModule(model, op, schemas, int64));
+      try {
+        text = compiling(operationPointer(op), op.id, () => validatorModule(model, op, schemas, int64));
+      } catch (error) {
+        if (!(error instanceof SpecError)) throw error;
+        fallback(op, error.problems[0]!.message);
+        text = validatorModule(model, op, { params: {}, response: true }, false);
+      }
       cache?.set(k, text);
     }
     files.set(validatorFile(op), text);

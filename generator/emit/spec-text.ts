@@ -185,6 +185,19 @@ function suggestedName(name: string): string {
 }
 
 /**
+ * The TypeScript name of a component schema (issue 26): the name itself when it is a safe
+ * identifier, else its letters and digits with each word capitalised (`chat-message` →
+ * `ChatMessage`, `2fa.code` → `Schema2faCode`), and `Schema` appended to a reserved word or a name
+ * the package uses (`Record` → `RecordSchema`). Collisions between the results are resolved by
+ * the caller (transform/component-names.ts). Never an unsafe identifier.
+ */
+export function safeTypeName(name: string): string {
+  if (isSafeIdentifier(name)) return name;
+  const candidate = IDENT.test(name) ? name : suggestedName(name);
+  return isSafeIdentifier(candidate) ? candidate : `${candidate}Schema`;
+}
+
+/**
  * A spec name that becomes a TypeScript identifier (a component schema's type name): returned
  * as it is when it is one, else refused at its place, naming the rule and a fix. A name that only
  * differs by being reserved or used by the package is refused the same way.
