@@ -2,7 +2,7 @@
 import type { HttpMethod, PaginationSpec } from '../templates/runtime/operation.js';
 import { buildHelperMethods } from './build-helpers.js';
 import { deref, METHODS, splitPathKey, type OpenApiDocument } from './load-spec.js';
-import type { ApiModel, JsonSchema, OperationModel, Provenance } from './model.js';
+import type { ApiModel, GeneratorWarning, JsonSchema, OperationModel, Provenance } from './model.js';
 import { operationNames, pascalCase } from './names.js';
 import { wireBodies, wireParams, wireResponses } from './build-wire.js';
 import { BODY_PARAM } from '../templates/runtime/operation.js';
@@ -16,13 +16,14 @@ const CLIENT_FILLED = new Set(['org_name', 'app_name']);
 /** `unvalidated`: pointers of operations whose schemas inline beyond the limit (check-schemas.ts): not validated by the client. */
 export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml', unvalidated: ReadonlySet<string> = new Set()): ApiModel {
   const operations: OperationModel[] = [];
+  const warnings: GeneratorWarning[] = [];
   // Every operation's problems are gathered, so the author sees them all in one run.
   const problems: SpecProblem[] = [];
   for (const path of Object.keys(doc.paths).sort()) {
     const item = doc.paths[path];
     for (const method of METHODS) {
       if (!item[method]) continue;
-      const op = collectSpecErrors(problems, () => operationModel(doc, path, method, item));
+      const op = collectSpecErrors(problems, () => operationModel(doc, path, method, item, warnings));
       if (op && unvalidated.has(pointerOf('paths', path, method))) op.unvalidated = `its schemas with their $refs inlined come to over ${INLINE_NODES_PER_OPERATION.toLocaleString('en')} nodes, the most one operation's validator may hold`;
       if (op) operations.push(op);
     }
@@ -47,13 +48,13 @@ export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml'
     namespaces,
     schemas,
     provenance: collectProvenance(doc, ''),
-    warnings: [],
+    warnings,
   };
   checkDerivedNames(model);
   return model;
 }
 
-function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof METHODS)[number], item: any): OperationModel {
+function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof METHODS)[number], item: any, warnings: GeneratorWarning[]): OperationModel {
   const op = item[method];
   const at = pointerOf('paths', specPath, method);
   const id: string = op.operationId;
@@ -63,14 +64,15 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
 
   const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any, i: number) => deref(doc, p, `${at}/parameters/${i}`));
   const dedupeKey = op['x-dedupe-key'];
-  const { pathParams, queryParams, headerParams, cookieParams } = wireParams(doc, id, at, params, dedupeKey?.in === 'header' ? String(dedupeKey.name).toLowerCase() : undefined);
+  const { pathParams, queryParams, headerParams, cookieParams } = wireParams(doc, id, at, params, dedupeKey?.in === 'header' ? String(dedupeKey.name).toLowerCase() : undefined, warnings);
   const placeholders = [...specPath.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((n) => !CLIENT_FILLED.has(n));
   for (const name of placeholders) {
     if (!pathParams.some((p) => p.name === name)) throw new SpecError(at, 'path-parameter-undeclared', `${id}: {${name}} in the path has no parameter`, `declare a parameter with name: ${name} and in: path`);
   }
   pathParams.sort((a, b) => placeholders.indexOf(a.name) - placeholders.indexOf(b.name));
 
-  const bodies = wireBodies(doc, id, at, deref(doc, op.requestBody, `${at}/requestBody`));
+  const nonBody = new Set([...pathParams, ...queryParams, ...headerParams, ...cookieParams].map((p) => p.name));
+  const bodies = wireBodies(doc, id, at, deref(doc, op.requestBody, `${at}/requestBody`), nonBody, warnings);
   const body = bodies[0] ?? null;
   // One flat params object: a name may stand in one place only (checked for every media type).
   for (const b of bodies.length ? bodies : [null]) {
@@ -96,7 +98,7 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
   }
 
   const successStatuses = Object.keys(op.responses ?? {}).filter((s) => /^2\d\d$/.test(s)).map(Number).sort();
-  if (!successStatuses.length) throw new SpecError(`${at}/responses`, 'no-success-response', `${id}: no 2xx response`, 'add the success response (e.g. 200) with its content');
+  if (!successStatuses.length) warnings.push({ pointer: `${at}/responses`, rule: 'no-success-response', message: `${id}: no 2xx response: any 2xx answer is read as ${op.responses?.default ? 'the default response' : 'JSON of unknown shape'} says` });
   const { response, responseKind, statusResponses } = wireResponses(doc, at, op.responses, successStatuses);
 
   let pagination: PaginationSpec | undefined;

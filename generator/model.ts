@@ -47,6 +47,12 @@ export interface BodyModel {
    * under the reserved name `body` (BODY_PARAM) that carries the whole payload.
    */
   fields: FieldModel[];
+  /**
+   * JSON: the body is not sent as the params object's other fields but whole, as the value of the
+   * params field `body` (BODY_PARAM): a body that is not an object (an array, a string), or one
+   * with a field named like a path/query/header/cookie parameter.
+   */
+  whole?: boolean;
   /** Object kinds: fields beyond the spec's are accepted (additionalProperties not false). */
   open: boolean;
   /** Multipart: the spec's `encoding` per property (contentType, headers). */

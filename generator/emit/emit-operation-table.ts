@@ -51,7 +51,7 @@ export function needsWireCodec(spec: OperationSpec): boolean {
 
 /** True when the body is what the runtime sends without `requestBodies`: one JSON object. */
 function plainJsonBody(op: OperationModel): boolean {
-  return op.bodies.length <= 1 && (!op.body || (op.body.kind === 'json' && op.body.contentType === 'application/json'));
+  return op.bodies.length <= 1 && (!op.body || (op.body.kind === 'json' && op.body.contentType === 'application/json' && !op.body.whole));
 }
 
 function requestBodySpec(b: BodyModel): RequestBodySpec {
@@ -61,6 +61,7 @@ function requestBodySpec(b: BodyModel): RequestBodySpec {
     contentType: b.contentType,
     kind: b.kind,
     ...(objectKind ? { fields: b.fields.map((f) => f.name) } : {}),
+    ...(b.whole ? { whole: true } : {}),
     ...(files.length ? { files } : {}),
     ...(b.encoding ? { encoding: b.encoding } : {}),
   };

@@ -95,6 +95,8 @@ export interface RequestBodySpec {
   kind: BodyKind;
   /** Object kinds: the declared fields (sent in this order). */
   fields?: readonly string[];
+  /** JSON: the body is the value of the params field `body` (BODY_PARAM), not the other params (an array body, or a field named like a parameter). */
+  whole?: boolean;
   /** Multipart: the fields that are file parts. */
   files?: readonly string[];
   /** Multipart: per-field encoding. */

@@ -242,7 +242,7 @@ function ownPathOf(op: OperationSpec): CompiledTemplate {
   return compiled;
 }
 
-export function toJson(operationId: string, body: Record<string, unknown>): string {
+export function toJson(operationId: string, body: unknown): string {
   try {
     return JSON.stringify(body);
   } catch (err) {
