@@ -53,7 +53,7 @@ export function normalizeSchema(schema: unknown, pointer: string, warnings: Gene
     } else delete out[exclusive];
   }
   if (typeof out.format === 'string' && !isKnownFormat(out.format)) {
-    warnings.push({ pointer: `${pointer}/format`, message: `unknown format ${quoted(out.format)}: an annotation only, not checked by the validators` });
+    warnings.push({ pointer: `${pointer}/format`, rule: 'unknown-format', message: `unknown format ${quoted(out.format)}: an annotation only, not checked by the validators` });
   }
   if ('nullable' in out) out = nullableToNull(out, pointer);
   return out;

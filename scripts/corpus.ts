@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/corpus.ts [namespace…] [--strict]`: the real-world corpus (test/fixtures/corpus,
+ * `npx tsx scripts/corpus.ts [namespace…] [--strict] [--out <dir>]`: the real-world corpus (test/fixtures/corpus,
  * issue 26) grafted into test/fixtures/mini-openapi.yaml (test/corpus/graft.ts), written to
  * dist-artifacts/corpus/openapi.yaml and generated into a temp dir. Prints every problem (located)
  * or the fallback count and list. A measurement and a debugging aid; test/corpus.test.ts asserts.
@@ -13,9 +13,11 @@ import { readGeneratorInput } from '../generator/read-inputs.js';
 import { SpecError } from '../generator/spec-error.js';
 import { formatSpecError, yamlLocator } from '../generator/spec-location.js';
 import { CORPUS, graft } from '../test/corpus/graft.js';
+import { writeGeneratedFiles } from './lib/generate-to-dir.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const argValue = (name: string) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
+const only = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--out');
 const strict = process.argv.includes('--strict');
 const docs = CORPUS.filter((c) => !only.length || only.includes(c.namespace)).map((c) => ({
   namespace: c.namespace,
@@ -32,9 +34,14 @@ try {
   const locate = yamlLocator(text);
   for (const w of output.model.warnings) {
     const at = locate(w.pointer);
-    console.log(`warning: ${at ? `${at.line}:${at.col}` : ''} ${w.pointer} ${w.message}`);
+    console.log(`${w.fallback ? 'fallback' : 'warning'}: ${at ? `${at.line}:${at.col}` : ''} ${w.rule ?? ''}: ${w.message}`);
   }
-  console.log(`${output.model.operations.length} operations, ${output.model.warnings.length} warnings, ${Math.round(performance.now() - started)} ms`);
+  const byRule = new Map<string, number>();
+  for (const w of output.model.warnings) byRule.set(`${w.fallback ? 'fallback' : 'warning'} ${w.rule ?? '?'}`, (byRule.get(`${w.fallback ? 'fallback' : 'warning'} ${w.rule ?? '?'}`) ?? 0) + 1);
+  for (const [rule, n] of [...byRule].sort()) console.log(`  ${n} × ${rule}`);
+  const out = argValue('--out');
+  if (out) writeGeneratedFiles(out, output.files);
+  console.log(`${output.model.operations.length} operations, ${output.model.warnings.filter((w) => w.fallback).length} fallbacks, ${output.model.warnings.length} warnings in all, ${Math.round(performance.now() - started)} ms`);
 } catch (error) {
   if (!(error instanceof SpecError)) throw error;
   console.log(formatSpecError(error, { 'dist-artifacts/corpus/openapi.yaml': text }, 'dist-artifacts/corpus/openapi.yaml'));
