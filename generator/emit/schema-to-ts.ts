@@ -137,6 +137,45 @@ function union(parts: string[]): string {
   return unique.length === 1 ? unique[0]! : unique.join(' | ');
 }
 
-function wrap(type: string): string {
-  return /^[\w.$]+$/.test(type) || /^\{.*\}$/s.test(type) ? type : `(${type})`;
+/**
+ * `type` as an operand of `[]`, `&` or another union: parenthesised unless it is one name or one
+ * object literal. `{ a } | { b }` starts with `{` and ends with `}` but is a union: `[]` after it
+ * would bind to the last branch only (`A | B[]`, issue 26), so braces are matched, not assumed.
+ */
+export function wrap(type: string): string {
+  if (/^[\w.$]+$/.test(type)) return type;
+  return isOneObjectLiteral(type) ? type : `(${type})`;
+}
+
+/** True when `type` is a single `{ … }`: its first brace closes at its last character. */
+function isOneObjectLiteral(type: string): boolean {
+  if (!type.startsWith('{') || !type.endsWith('}')) return false;
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < type.length; i++) {
+    const c = type[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = undefined;
+      continue;
+    }
+    // doc comments of members hold free text: skipped whole
+    if (c === '/' && type[i + 1] === '*') {
+      const end = type.indexOf('*/', i + 2);
+      i = end < 0 ? type.length : end + 1;
+      continue;
+    }
+    if (c === '/' && type[i + 1] === '/') {
+      const end = type.indexOf('\n', i);
+      i = end < 0 ? type.length : end;
+      continue;
+    }
+    if (c === '"' || c === "'" || c === '`') quote = c;
+    else if (c === '{' || c === '(' || c === '[' || c === '<') depth++;
+    else if (c === '}' || c === ')' || c === ']' || c === '>') {
+      depth--;
+      if (depth === 0 && i < type.length - 1) return false;
+    }
+  }
+  return true;
 }

@@ -37,6 +37,16 @@ describe('typeOf', () => {
     ['int32: number', { type: 'integer', format: 'int32' }, 'read', 'number'],
     ['3.1 null type', { type: ['string', 'null'] }, 'read', 'string | null'],
     ['recursive ref is a name', { $ref: '#/components/schemas/Node' }, 'read', 'Node'],
+    // issue 26: `[]` after a union of object literals bound to the last branch only (`A | B[]`)
+    ['array of an inline oneOf of objects: the whole union is the item',
+      { type: 'array', items: { oneOf: [{ type: 'object', additionalProperties: false, properties: { a: { type: 'string' } } }, { type: 'object', additionalProperties: false, properties: { b: { type: 'string' } } }] } }, 'read',
+      '({ a?: string; } | { b?: string; })[]'],
+    ['array of an object whose doc comment holds a brace and a quote: one literal, no parentheses',
+      { type: 'array', items: { type: 'object', additionalProperties: false, properties: { a: { type: 'string', description: "it's } here" } } } }, 'read',
+      "{ /** it's } here */ a?: string; }[]"],
+    ['intersection with a union of objects keeps the union whole',
+      { allOf: [{ $ref: '#/components/schemas/Plain' }, { anyOf: [{ type: 'object', additionalProperties: false, properties: { x: { type: 'string' } } }, { type: 'object', additionalProperties: false, properties: { y: { type: 'string' } } }] }] }, 'read',
+      'Plain & ({ x?: string; } | { y?: string; })'],
   ];
   it.each(cases)('%s', (_name, given, view, want) => {
     expect(flat(typeOf(given as any, ctx(view)))).toBe(want);
