@@ -99,7 +99,9 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
 
   const successStatuses = Object.keys(op.responses ?? {}).filter((s) => /^2\d\d$/.test(s)).map(Number).sort();
   if (!successStatuses.length) warnings.push({ pointer: `${at}/responses`, rule: 'no-success-response', message: `${id}: no 2xx response: any 2xx answer is read as ${op.responses?.default ? 'the default response' : 'JSON of unknown shape'} says` });
-  const { response, responseKind, statusResponses } = wireResponses(doc, at, op.responses, successStatuses);
+  const wire = wireResponses(doc, at, op.responses, successStatuses);
+  // a HEAD answer never has a body, whatever its content says (the headers are the result)
+  const { response, responseKind, statusResponses, mediaTypes: successMediaTypes } = method === 'head' ? { ...wire, response: {}, responseKind: 'empty' as const, statusResponses: undefined } : wire;
 
   let pagination: PaginationSpec | undefined;
   let itemSchema: JsonSchema | undefined;
@@ -137,6 +139,7 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
     ...(split ? { batchSplit: { field: split.field, max: split.max } } : {}),
     ...(pagination ? { pagination, itemSchema } : {}),
     successStatuses,
+    successMediaTypes,
     response,
     responseKind,
     ...(statusResponses ? { statusResponses } : {}),

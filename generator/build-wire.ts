@@ -236,6 +236,8 @@ function responseSchema(content: Record<string, any> | undefined): JsonSchema {
 export interface WireResponses {
   response: JsonSchema;
   responseKind: ResponseKind;
+  /** Every media type the success responses list (the Accept header). */
+  mediaTypes: string[];
   statusResponses?: StatusResponseModel[];
 }
 
@@ -248,13 +250,14 @@ export function wireResponses(doc: OpenApiDocument, at: string, responses: any, 
   if (!successStatuses.length) {
     const key = ['2XX', '2xx', 'default'].find((k) => responses?.[k] !== undefined);
     const r = key ? deref(doc, responses[key], `${at}/responses`) : undefined;
-    return { response: responseSchema(r?.content), responseKind: r ? responseKindOf(r.content) : 'json' };
+    return { response: responseSchema(r?.content), responseKind: r ? responseKindOf(r.content) : 'json', mediaTypes: Object.keys(r?.content ?? {}) };
   }
+  const mediaTypes = [...new Set(successStatuses.flatMap((status) => Object.keys(deref(doc, responses[String(status)], `${at}/responses`)?.content ?? {})))];
   const all = successStatuses.map((status): StatusResponseModel => {
     const r = deref(doc, responses[String(status)], `${at}/responses`);
     return { status, kind: responseKindOf(r?.content), schema: responseSchema(r?.content) };
   });
   const first = all[0]!;
   const same = all.every((r) => r.kind === first.kind && JSON.stringify(r.schema) === JSON.stringify(first.schema));
-  return { response: first.schema, responseKind: first.kind, ...(same ? {} : { statusResponses: all }) };
+  return { response: first.schema, responseKind: first.kind, mediaTypes, ...(same ? {} : { statusResponses: all }) };
 }

@@ -176,7 +176,7 @@ export function checkInlinedSize(doc: Record<string, any>, documentNodes: number
   let largest = { pointer: '/paths', size: 0 };
   for (const [path, item] of Object.entries<any>(isMapping(doc.paths) ? doc.paths : {})) {
     if (!isMapping(item)) continue;
-    for (const method of ['get', 'put', 'post', 'patch', 'delete']) {
+    for (const method of ['get', 'put', 'post', 'patch', 'delete', 'head', 'options']) {
       const op = item[method];
       if (!isMapping(op)) continue;
       // what the validators compile: parameters, the request body, the success responses

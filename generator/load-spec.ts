@@ -14,7 +14,9 @@ import { repairSchemas } from './repair-schemas.js';
 
 const RETRY_CLASSES = new Set(['Q', 'I', 'U', 'D', 'N']);
 /** The HTTP methods an operation may use, as OpenAPI path items spell them. */
-export const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
+export const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'] as const;
+/** Operation keys OpenAPI allows that the client does not call: each a located warning, never dropped silently. */
+export const SKIPPED_METHODS = ['trace'] as const;
 const OPERATION_ID = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 /**
  * One segment of a path template: URL path characters (RFC 3986 pchar) and `{name}`
@@ -128,6 +130,7 @@ function checkNames(doc: OpenApiDocument, problems: SpecProblem[], warnings: Gen
       if (fragment !== undefined) warnings.push({ pointer: at, rule: 'path-fragment', message: `the path key carries a fragment (${quoted(fragment)}), which OpenAPI path templates do not: never sent (it only keeps two operations on one path apart)` });
     }
     if (!isMapping(item)) continue;
+    for (const m of SKIPPED_METHODS) if (isMapping(item[m])) warnings.push({ pointer: `${at}/${m}`, rule: 'method-skipped', fallback: true, message: `${m.toUpperCase()} operations are not generated (a TRACE request echoes itself: no SDK call needs one)` });
     const lists: [string, unknown][] = [[`${at}/parameters`, item.parameters], ...METHODS.filter((m) => isMapping(item[m])).map((m) => [`${at}/${m}/parameters`, item[m].parameters] as [string, unknown])];
     for (const [where, list] of lists) {
       if (!Array.isArray(list)) continue;

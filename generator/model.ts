@@ -124,6 +124,8 @@ export interface OperationModel {
   response: JsonSchema;
   /** How the first success status's body is read (json unless the spec says otherwise). */
   responseKind: ResponseKind;
+  /** Media types of the success responses (what the client accepts), in spec order; [] when none has content. */
+  successMediaTypes: string[];
   /** Set when success statuses differ in shape: the result is `{ status, data }` per status. */
   statusResponses?: StatusResponseModel[];
   /** For lists: the schema of one item. */

@@ -39,10 +39,21 @@ export function operationSpecOf(op: OperationModel, components: ReadonlyMap<stri
     ...(op.pagination ? { pagination: op.pagination } : {}),
     ...(op.batchSplit ? { batchSplit: op.batchSplit } : {}),
     successStatuses: op.successStatuses,
+    ...acceptOf(op),
     ...(op.responseKind !== 'json' ? { response: op.responseKind } : {}),
     ...(op.statusResponses ? { responseByStatus: Object.fromEntries(op.statusResponses.map((r) => [r.status, r.kind])) } : {}),
     ...(reachesFormat([op.response, op.statusResponses?.map((r) => r.schema)], components, 'int64') ? { int64Response: true } : {}),
   };
+}
+
+const MEDIA_RANGE = /^[\w!#$&^.+-]+\/[\w!#$&^.+*-]+(?:\s*;\s*[\w!#$&^.+-]+=(?:"[^"\r\n\\]*"|[\w!#$&^.+-]+))*$/;
+
+/** `accept`: the success media types when they are not JSON alone (a media type range without parameters, as listed). */
+function acceptOf(op: OperationModel): Pick<OperationSpec, 'accept'> {
+  // only media ranges go into the header (a key with a line break would be a header of its own)
+  const types = op.successMediaTypes.filter((t) => MEDIA_RANGE.test(t));
+  if (!types.length || (types.length === 1 && types[0] === 'application/json')) return {};
+  return { accept: types.join(', ') };
 }
 
 export function needsWireCodec(spec: OperationSpec): boolean {

@@ -7,7 +7,7 @@
  */
 import type { ResponseHeaders } from './internal/http-attempt.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
 /** Retry classes of REST seed section 4. */
 export type RetryClass = 'Q' | 'I' | 'U' | 'D' | 'N';
@@ -185,6 +185,8 @@ export interface OperationSpec {
    * theirs stays a number (a bigint there would break the caller's own JSON.stringify).
    */
   int64Response?: boolean;
+  /** The `Accept` header: the success responses' media types; absent = `application/json`. */
+  accept?: string;
   /** How a success body is read; absent = JSON. */
   response?: Exclude<ResponseKind, 'json'>;
   /**
