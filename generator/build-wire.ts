@@ -165,7 +165,8 @@ export function wireBodies(doc: OpenApiDocument, id: string, at: string, request
       return { contentType, kind, whole: true, fields: [{ name: BODY_PARAM, required, schema: media?.schema ?? {}, description: requestBody.description ?? `The ${contentType} body.` }], open: false };
     };
     if (kind === 'binary' || kind === 'text') {
-      const fieldSchema = kind === 'text' ? (media?.schema ?? { type: 'string' }) : {};
+      // a text body is the string the caller gives (an XML body's schema describes the document, not the string)
+      const fieldSchema = kind === 'text' ? (schema?.type === 'string' ? media.schema : { type: 'string' }) : {};
       return { contentType, kind, fields: [{ name: BODY_PARAM, required, schema: fieldSchema, description: requestBody.description ?? `The ${kind === 'text' ? 'text' : 'bytes'} sent as ${contentType}.` }], open: false };
     }
     let json: BodyModel;

@@ -48,6 +48,8 @@ export interface GeneratorInput {
   biome?: BiomeMode;
   /** Refuse a spec file over this many bytes (default DEFAULT_MAX_SPEC_BYTES, 16 MiB; CLI `--max-spec-bytes`). */
   maxSpecBytes?: number;
+  /** `--strict`: every fallback (a construct written in its loosest form, `GeneratorWarning.fallback`) is an error, all of them in one SpecError. */
+  strict?: boolean;
 }
 
 export interface GeneratorOutput {
@@ -124,6 +126,8 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
     examples,
     packageExtras(input),
   ];
+  // after every emitter: the validators add their fallbacks while they compile
+  if (input.strict) refuseFallbacks(model);
   const files = new Map<string, string>();
   for (const map of emitted) {
     for (const [path, text] of map) {
@@ -132,4 +136,11 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
     }
   }
   return { model, files: await formatFiles(files, cache, { asIs: new Set([...runtimeCopy.keys(), ...examples.keys(), ...PACKAGE_EXTRAS]), ...(input.biome ? { biome: input.biome } : {}) }) };
+}
+
+/** `--strict`: the fallbacks of every stage as one SpecError (each at its pointer, with its rule). */
+export function refuseFallbacks(model: ApiModel): void {
+  const fallbacks = model.warnings.filter((w) => w.fallback);
+  if (!fallbacks.length) return;
+  throw SpecError.of(fallbacks.map((w) => ({ pointer: w.pointer, rule: w.rule ?? 'fallback', message: w.message, hint: 'write the construct in a form the generator types and validates (see README, "Real-world documents"), or generate without --strict to accept the fallback' })));
 }

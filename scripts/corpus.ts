@@ -30,7 +30,7 @@ mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, 'openapi.yaml'), text);
 const started = performance.now();
 try {
-  const output = await generate({ ...readGeneratorInput(root), openapiText: text, openapiSource: 'dist-artifacts/corpus/openapi.yaml', ...(strict ? { strict } : {}) } as never);
+  const output = await generate({ ...readGeneratorInput(root), openapiText: text, openapiSource: 'dist-artifacts/corpus/openapi.yaml', ...(strict ? { strict } : {}) });
   const locate = yamlLocator(text);
   for (const w of output.model.warnings) {
     const at = locate(w.pointer);
