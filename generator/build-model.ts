@@ -8,6 +8,7 @@ import { wireBodies, wireParams, wireResponses } from './build-wire.js';
 import { BODY_PARAM } from '../templates/runtime/operation.js';
 import { SpecError, collectSpecErrors, pointerOf, quoted, type SpecProblem } from './spec-error.js';
 import { checkDerivedNames } from './transform/derived-names.js';
+import { buildWebhooks } from './build-webhooks.js';
 import { INLINE_NODES_PER_OPERATION } from './check-schemas.js';
 
 const PREFIX = '/{org_name}/{app_name}';
@@ -48,9 +49,11 @@ export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml'
     namespaces,
     schemas,
     provenance: collectProvenance(doc, ''),
+    webhooks: [],
     warnings,
   };
-  checkDerivedNames(model);
+  const taken = checkDerivedNames(model);
+  model.webhooks = buildWebhooks(doc, operations, taken, warnings);
   return model;
 }
 

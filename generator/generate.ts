@@ -13,6 +13,7 @@ import { emitOperationsCode } from './emit/emit-operations-code.js';
 import { emitPackageFiles, type PackageTemplates } from './emit/emit-package-files.js';
 import { emitExamplesCopy, emitRuntimeCopy } from './emit/emit-runtime-copy.js';
 import { emitSchemaTypes } from './emit/emit-schema-types.js';
+import { emitWebhookTypes } from './emit/emit-webhook-types.js';
 import { emitTestingEntry } from './emit/emit-testing-entry.js';
 import { emitValidators, validatorImport } from './emit/emit-validators.js';
 import { formatFiles, type GeneratorCache } from './format.js';
@@ -113,6 +114,7 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
   const examples = emitExamplesCopy(input.staticFiles ?? new Map());
   const emitted = [
     emitSchemaTypes(model),
+    emitWebhookTypes(model),
     emitOperationTable(model, validatorImport),
     emitNamespaceTypes(model),
     emitOperationsCode(model),

@@ -153,6 +153,20 @@ export type HelperMethodModel = {
   | { kind: 'upload' | 'resume-upload'; create: OperationModel; partUrls: OperationModel; uploadedParts: OperationModel; complete: OperationModel }
 );
 
+/** The payload of an OpenAPI `webhooks` entry or an operation's `callbacks` entry: a request the API sends to the caller (build-webhooks.ts). */
+export interface WebhookModel {
+  kind: 'webhook' | 'callback';
+  /** The webhook's key, or `<operationId> <callback name>`. */
+  name: string;
+  method: string;
+  /** JSON pointer of the operation in the webhook / callback path item. */
+  pointer: string;
+  /** The exported payload type, e.g. `NewPetWebhookPayload`. */
+  typeName: string;
+  schema: JsonSchema;
+  description: string;
+}
+
 export interface NamedSchema {
   name: string;
   schema: JsonSchema;
@@ -169,6 +183,8 @@ export interface ApiModel {
   schemas: NamedSchema[];
   /** Every provenance mark of the whole spec, sorted by pointer. */
   provenance: Provenance[];
+  /** Payloads of `webhooks` and operations' `callbacks`, typed beside the REST types (no client calls). */
+  webhooks: WebhookModel[];
   /** What the generator tolerated but a spec author should fix (unknown formats…), with JSON pointers. */
   warnings: GeneratorWarning[];
 }

@@ -19,7 +19,8 @@ interface Source {
   what: string;
 }
 
-export function checkDerivedNames(model: ApiModel): void {
+/** Returns every exported type name it saw (schemas, views, derived), for names derived later (webhook payloads). */
+export function checkDerivedNames(model: ApiModel): Set<string> {
   const taken = new Map<string, Source>();
   const claim = (name: string, source: Source) => {
     const other = taken.get(name);
@@ -58,4 +59,5 @@ export function checkDerivedNames(model: ApiModel): void {
       if (h.kind === 'toggle') claim(`${h.typeStem}Params`, { pointer: '', what: `the params type of helper ${h.namespace}.${h.methodName} (${h.source})` });
     }
   }
+  return new Set(taken.keys());
 }

@@ -50,6 +50,18 @@ describe('generation', () => {
     // none of these is a fallback: each has a type and a validator
     expect(output.model.warnings.filter((w) => w.fallback)).toEqual([]);
   });
+
+  it('webhooks and callbacks: payload types beside the REST types; what is skipped is a located warning', () => {
+    expect(output.model.webhooks.map((w) => [w.kind, w.name, w.typeName])).toEqual([
+      ['webhook', 'user-created', 'UserCreatedWebhookPayload'],
+      ['callback', 'rw.create_users done', 'RwCreateUsersDoneCallbackPayload'],
+    ]);
+    expect(output.model.warnings).toContainEqual(expect.objectContaining({ rule: 'webhook-skipped', pointer: '/webhooks/ping/post', message: expect.stringContaining('text/plain') }));
+    const types = output.files.get('src/types/webhooks.ts')!;
+    expect(types).toMatch(/export type UserCreatedWebhookPayload = UserProfile;/);
+    expect(types).toMatch(/export type RwCreateUsersDoneCallbackPayload = \{\s*count: number;/);
+    expect(output.files.get('src/index.ts')).toContain(`export type * from './types/webhooks.js';`);
+  });
 });
 
 describe('Accept', () => {
@@ -138,7 +150,7 @@ describe('types', () => {
   it('a strict consumer type-checks; a bare object for the array of union and a string for a file do not', async () => {
     const consumer = join(dir, 'src', 'rw-consumer.ts');
     writeFileSync(consumer, `
-import { ImClient, type UserProfile, type RwCreateModerationParams } from './index.js';
+import { ImClient, type UserProfile, type RwCreateModerationParams, type UserCreatedWebhookPayload } from './index.js';
 declare const im: ImClient;
 export async function run(): Promise<void> {
   const ok: RwCreateModerationParams = { input: [{ type: 'text', text: 'a' }, { type: 'image_url', image_url: 'u' }] };
@@ -151,6 +163,8 @@ export async function run(): Promise<void> {
   const users: UserProfile[] = [{ username: 'a', role: 'admin' }];
   await im.rw.createUsers({ body: users });
   await im.rw.updateUser({ username: 'a', body: users[0]! });
+  const created: UserCreatedWebhookPayload = { username: 'a' };
+  void created;
   const png = await im.rw.getImage({ id: 'a' });
   await png.bytes();
 }
