@@ -65,7 +65,11 @@ export function typeOf(schema: JsonSchema | undefined, ctx: TypeContext): string
     if (branches.length > 1 && isPlainString(last) && branches.slice(0, -1).every((b) => typeof b.$ref === 'string')) {
       return union([...branches.slice(0, -1).map((b) => typeOf(b, ctx)), '(string & {})']);
     }
-    return union(branches.map((b) => typeOf(b, ctx)));
+    // a primitive `type` beside the oneOf/anyOf holds too (JSON Schema's keywords are a conjunction:
+    // `type: boolean` with `oneOf: [boolean, enum [auto]]` is a boolean)
+    const sibling = siblingPrimitiveType(schema);
+    const all = union(branches.map((b) => typeOf(b, ctx)));
+    return sibling ? `(${all}) & (${sibling})` : all;
   }
   if (Array.isArray(schema.allOf)) {
     const parts = schema.allOf.map((b: JsonSchema) => wrap(typeOf(b, ctx)));
@@ -89,7 +93,7 @@ export function typeOf(schema: JsonSchema | undefined, ctx: TypeContext): string
     case 'null':
       return 'null';
     case 'array':
-      return `${wrap(typeOf(schema.items, ctx))}[]`;
+      return Array.isArray(schema.prefixItems) ? tupleType(schema, ctx) : `${wrap(typeOf(schema.items, ctx))}[]`;
     case 'object':
       return objectType(schema, ctx);
     default:
@@ -112,6 +116,23 @@ export function objectType(schema: JsonSchema, ctx: TypeContext): string {
     members.push(`[key: string]: ${members.length ? 'unknown' : valueType};`);
   }
   return members.length ? `{\n${members.join('\n')}\n}` : 'Record<string, never>';
+}
+
+/** `prefixItems` → a tuple: elements past `minItems` optional, the rest `items` (none when `items: false` or `maxItems` ends the prefix). */
+function tupleType(schema: JsonSchema, ctx: TypeContext): string {
+  const prefix: JsonSchema[] = schema.prefixItems;
+  const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
+  const head = prefix.map((p, i) => `${typeOf(p, ctx)}${i >= min ? '?' : ''}`);
+  const closed = schema.items === false || (typeof schema.maxItems === 'number' && schema.maxItems <= prefix.length);
+  return `[${[...head, ...(closed ? [] : [`...${wrap(typeOf(schema.items, ctx))}[]`])].join(', ')}]`;
+}
+
+/** The primitive types a schema's own `type` allows (beside a oneOf/anyOf), or undefined when it says none or an object/array. */
+function siblingPrimitiveType(schema: JsonSchema): string | undefined {
+  const types: unknown[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+  const map: Record<string, string> = { string: 'string', integer: 'number', number: 'number', boolean: 'boolean', null: 'null' };
+  if (!types.length || types.some((t) => typeof t !== 'string' || !map[t])) return undefined;
+  return union(types.map((t) => map[t as string]!));
 }
 
 /**

@@ -47,6 +47,10 @@ describe('typeOf', () => {
     ['intersection with a union of objects keeps the union whole',
       { allOf: [{ $ref: '#/components/schemas/Plain' }, { anyOf: [{ type: 'object', additionalProperties: false, properties: { x: { type: 'string' } } }, { type: 'object', additionalProperties: false, properties: { y: { type: 'string' } } }] }] }, 'read',
       'Plain & ({ x?: string; } | { y?: string; })'],
+    // issue 26, from the corpus: a type beside a oneOf holds too; prefixItems are a tuple
+    ['a primitive type beside a oneOf narrows it', { type: 'boolean', oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['auto'] }] }, 'read', '(boolean | "auto") & (boolean)'],
+    ['prefixItems: a closed pair', { type: 'array', prefixItems: [{ type: 'integer' }, { type: 'string' }], minItems: 2, maxItems: 2 }, 'read', '[number, string]'],
+    ['prefixItems: optional past minItems, then items', { type: 'array', prefixItems: [{ type: 'integer' }], items: { type: 'string' } }, 'read', '[number?, ...string[]]'],
   ];
   it.each(cases)('%s', (_name, given, view, want) => {
     expect(flat(typeOf(given as any, ctx(view)))).toBe(want);
