@@ -67,6 +67,12 @@ export interface BodyModel {
     discriminator?: { propertyName: string };
     variants: { fields: FieldModel[]; open: boolean; values?: string[] }[];
   };
+  /**
+   * JSON: a top-level oneOf/anyOf whose branches only list `required` (`anyOf: [{ required: [a] },
+   * { required: [b] }]`): constraints on the fields, not shapes. The fields are the object's;
+   * the validator checks the constraint on the params object.
+   */
+  constraint?: { keyword: 'oneOf' | 'anyOf'; branches: JsonSchema[] };
 }
 
 /** One success status whose response differs from the others (the result is then a union). */

@@ -37,7 +37,7 @@ const echo = (_req: unknown, res: any) => json(res, 200, { ok: true });
 
 describe('generation', () => {
   it('every operation generates; what was read in a defined way is a located warning', () => {
-    expect(output.model.operations.map((o) => o.id).sort()).toEqual(['app.token', 'rw.create_moderation', 'rw.create_transcription', 'rw.create_users', 'rw.get_image', 'rw.image_exists', 'rw.update_user']);
+    expect(output.model.operations.map((o) => o.id).sort()).toEqual(['app.token', 'rw.create_batch', 'rw.create_moderation', 'rw.create_transcription', 'rw.create_users', 'rw.get_image', 'rw.image_exists', 'rw.update_user']);
     const rules = output.model.warnings.map((w) => `${w.rule} ${w.pointer}`);
     expect(rules).toEqual(expect.arrayContaining([
       'component-renamed /components/schemas/user-profile',
@@ -103,6 +103,17 @@ describe('an array of an inline oneOf', () => {
     expect(error).toBeInstanceOf(pkg.ValidationError);
     expect(error.issues.map((i: { pointer: string }) => i.pointer)).toContain('/input');
     expect(server.hits('POST /rw/moderations')).toHaveLength(before);
+  });
+});
+
+describe('required-only anyOf branches', () => {
+  it('the fields are flat params; the constraint is checked before sending', async () => {
+    server.on('POST /rw/batches', echo);
+    await client.rw.createBatch({ file_ids: ['f1'] });
+    expect(JSON.parse(server.hits('POST /rw/batches').at(-1)!.body.toString())).toEqual({ file_ids: ['f1'] });
+    const before = server.hits('POST /rw/batches').length;
+    await expect(client.rw.createBatch({})).rejects.toBeInstanceOf(pkg.ValidationError);
+    expect(server.hits('POST /rw/batches')).toHaveLength(before);
   });
 });
 
