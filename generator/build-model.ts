@@ -1,26 +1,31 @@
 /** OpenAPI document → ApiModel. Pure: no I/O, deterministic order. */
 import type { HttpMethod, PaginationSpec } from '../templates/runtime/operation.js';
 import { buildHelperMethods } from './build-helpers.js';
-import { deref, METHODS, type OpenApiDocument } from './load-spec.js';
-import type { ApiModel, ErrorResponseModel, JsonSchema, OperationModel, Provenance } from './model.js';
+import { deref, METHODS, splitPathKey, type OpenApiDocument } from './load-spec.js';
+import type { ApiModel, ErrorResponseModel, GeneratorWarning, JsonSchema, OperationModel, Provenance } from './model.js';
 import { operationNames, pascalCase } from './names.js';
 import { wireBodies, wireParams, wireResponses } from './build-wire.js';
 import { BODY_PARAM } from '../templates/runtime/operation.js';
 import { SpecError, collectSpecErrors, pointerOf, quoted, type SpecProblem } from './spec-error.js';
 import { checkDerivedNames } from './transform/derived-names.js';
+import { buildWebhooks } from './build-webhooks.js';
+import { INLINE_NODES_PER_OPERATION } from './check-schemas.js';
 
 const PREFIX = '/{org_name}/{app_name}';
 const CLIENT_FILLED = new Set(['org_name', 'app_name']);
 
-export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml'): ApiModel {
+/** `unvalidated`: pointers of operations whose schemas inline beyond the limit (check-schemas.ts): not validated by the client. */
+export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml', unvalidated: ReadonlySet<string> = new Set()): ApiModel {
   const operations: OperationModel[] = [];
+  const warnings: GeneratorWarning[] = [];
   // Every operation's problems are gathered, so the author sees them all in one run.
   const problems: SpecProblem[] = [];
   for (const path of Object.keys(doc.paths).sort()) {
     const item = doc.paths[path];
     for (const method of METHODS) {
       if (!item[method]) continue;
-      const op = collectSpecErrors(problems, () => operationModel(doc, path, method, item));
+      const op = collectSpecErrors(problems, () => operationModel(doc, path, method, item, warnings));
+      if (op && unvalidated.has(pointerOf('paths', path, method))) op.unvalidated = `its schemas with their $refs inlined come to over ${INLINE_NODES_PER_OPERATION.toLocaleString('en')} nodes, the most one operation's validator may hold`;
       if (op) operations.push(op);
     }
   }
@@ -44,13 +49,15 @@ export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml'
     namespaces,
     schemas,
     provenance: collectProvenance(doc, ''),
-    warnings: [],
+    webhooks: [],
+    warnings,
   };
-  checkDerivedNames(model);
+  const taken = checkDerivedNames(model);
+  model.webhooks = buildWebhooks(doc, operations, taken, warnings);
   return model;
 }
 
-function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof METHODS)[number], item: any): OperationModel {
+function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof METHODS)[number], item: any, warnings: GeneratorWarning[]): OperationModel {
   const op = item[method];
   const at = pointerOf('paths', specPath, method);
   const id: string = op.operationId;
@@ -60,14 +67,15 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
 
   const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any, i: number) => deref(doc, p, `${at}/parameters/${i}`));
   const dedupeKey = op['x-dedupe-key'];
-  const { pathParams, queryParams, headerParams, cookieParams } = wireParams(doc, id, at, params, dedupeKey?.in === 'header' ? String(dedupeKey.name).toLowerCase() : undefined);
+  const { pathParams, queryParams, headerParams, cookieParams } = wireParams(doc, id, at, params, dedupeKey?.in === 'header' ? String(dedupeKey.name).toLowerCase() : undefined, warnings);
   const placeholders = [...specPath.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((n) => !CLIENT_FILLED.has(n));
   for (const name of placeholders) {
     if (!pathParams.some((p) => p.name === name)) throw new SpecError(at, 'path-parameter-undeclared', `${id}: {${name}} in the path has no parameter`, `declare a parameter with name: ${name} and in: path`);
   }
   pathParams.sort((a, b) => placeholders.indexOf(a.name) - placeholders.indexOf(b.name));
 
-  const bodies = wireBodies(doc, id, at, deref(doc, op.requestBody, `${at}/requestBody`));
+  const nonBody = new Set([...pathParams, ...queryParams, ...headerParams, ...cookieParams].map((p) => p.name));
+  const bodies = wireBodies(doc, id, at, deref(doc, op.requestBody, `${at}/requestBody`), nonBody, warnings);
   const body = bodies[0] ?? null;
   // One flat params object: a name may stand in one place only (checked for every media type).
   for (const b of bodies.length ? bodies : [null]) {
@@ -93,8 +101,10 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
   }
 
   const successStatuses = Object.keys(op.responses ?? {}).filter((s) => /^2\d\d$/.test(s)).map(Number).sort();
-  if (!successStatuses.length) throw new SpecError(`${at}/responses`, 'no-success-response', `${id}: no 2xx response`, 'add the success response (e.g. 200) with its content');
-  const { response, responseKind, statusResponses } = wireResponses(doc, at, op.responses, successStatuses);
+  if (!successStatuses.length) warnings.push({ pointer: `${at}/responses`, rule: 'no-success-response', message: `${id}: no 2xx response: any 2xx answer is read as ${op.responses?.default ? 'the default response' : 'JSON of unknown shape'} says` });
+  const wire = wireResponses(doc, at, op.responses, successStatuses);
+  // a HEAD answer never has a body, whatever its content says (the headers are the result)
+  const { response, responseKind, statusResponses, mediaTypes: successMediaTypes } = method === 'head' ? { ...wire, response: {}, responseKind: 'empty' as const, statusResponses: undefined } : wire;
 
   let pagination: PaginationSpec | undefined;
   let itemSchema: JsonSchema | undefined;
@@ -112,7 +122,7 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
     ...names,
     method: method.toUpperCase() as HttpMethod,
     specPath,
-    path: specPath.slice(PREFIX.length),
+    path: pathOf(specPath),
     tag: typeof op.tags?.[0] === 'string' ? op.tags[0] : names.namespace,
     summary: typeof op.summary === 'string' ? op.summary : id,
     description: typeof op.description === 'string' ? op.description : '',
@@ -132,6 +142,7 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
     ...(split ? { batchSplit: { field: split.field, max: split.max } } : {}),
     ...(pagination ? { pagination, itemSchema } : {}),
     successStatuses,
+    successMediaTypes,
     response,
     responseKind,
     ...(statusResponses ? { statusResponses } : {}),
@@ -143,7 +154,7 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
 /** The non-2xx responses and the error codes their JSON examples show (`error.code`). */
 function errorResponsesOf(doc: OpenApiDocument, at: string, responses: Record<string, unknown> | undefined): ErrorResponseModel[] {
   return Object.entries(responses ?? {})
-    .filter(([status]) => !/^2\d\d$/.test(status))
+    .filter(([status]) => !/^2(\d\d|XX)$/i.test(status))
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([status, r]) => {
       const response = deref(doc, r, `${at}/responses/${status}`);
@@ -151,6 +162,12 @@ function errorResponsesOf(doc: OpenApiDocument, at: string, responses: Record<st
       const codes = Object.values<any>(examples && typeof examples === 'object' ? examples : {}).map((e) => e?.value?.error?.code);
       return { status, codes: [...new Set(codes.filter((c): c is string => typeof c === 'string'))] };
     });
+}
+
+/** The path the client fills and sends: without the prefix and a `#fragment`, with a fixed `?query` (load-spec.ts splitPathKey). */
+function pathOf(specPath: string): string {
+  const { template, query } = splitPathKey(specPath);
+  return template.slice(PREFIX.length) + (query !== undefined ? `?${query}` : '');
 }
 
 function derefSchema(doc: OpenApiDocument, schema: any, at: string): JsonSchema | undefined {

@@ -5,7 +5,7 @@
  */
 import { BODY_PARAM } from '../templates/runtime/operation.js';
 import { deref, type OpenApiDocument } from './load-spec.js';
-import type { BodyKind, BodyModel, FieldModel, JsonSchema, PartEncoding, QueryStyle, ResponseKind, StatusResponseModel } from './model.js';
+import type { BodyKind, BodyModel, FieldModel, GeneratorWarning, JsonSchema, PartEncoding, QueryStyle, ResponseKind, StatusResponseModel } from './model.js';
 import { bodyFieldsOf } from './transform/body-fields.js';
 import { SpecError, quoted } from './spec-error.js';
 
@@ -49,14 +49,15 @@ function queryStyle(id: string, at: string, p: any, schema: JsonSchema): Pick<Fi
       return { style: style as QueryStyle, explode: false };
     case 'deepObject':
       if (!explode) throw refuse('style deepObject needs explode: true (OpenAPI defines no other form)', 'remove explode: false');
-      if (type !== undefined && type !== 'object') throw refuse(`style deepObject is for objects (schema type is ${quoted(type)})`, 'give the parameter an object schema, or use style: form');
+      // a nullable object (type [object, 'null']) is an object when sent: null is never sent
+      if (type !== undefined && type !== 'object' && !(Array.isArray(type) && type.includes('object') && type.every((t: string) => t === 'object' || t === 'null'))) throw refuse(`style deepObject is for objects (schema type is ${quoted(type)})`, 'give the parameter an object schema, or use style: form');
       return { style: 'deepObject', explode: true };
     default:
       throw refuse(`style ${quoted(style)} is not supported in the query`, 'use one of form, spaceDelimited, pipeDelimited, deepObject');
   }
 }
 
-export function wireParams(doc: OpenApiDocument, id: string, at: string, params: any[], dedupeHeader: string | undefined): WireParams {
+export function wireParams(doc: OpenApiDocument, id: string, at: string, params: any[], dedupeHeader: string | undefined, warnings: GeneratorWarning[] = []): WireParams {
   const out: WireParams = { pathParams: [], queryParams: [], headerParams: [], cookieParams: [] };
   for (const p of params) {
     const schema: JsonSchema = p.schema ?? {};
@@ -70,7 +71,11 @@ export function wireParams(doc: OpenApiDocument, id: string, at: string, params:
       ...(p.deprecated === true ? { deprecated: true } : {}),
       ...(resolved.default !== undefined ? { default: resolved.default } : {}),
     };
-    if (p.content) throw new SpecError(at, 'parameter-content', `${id}: parameter ${quoted(p.name)} uses \`content\``, 'describe it with `schema` (and style/explode) instead');
+    if (p.content) {
+      // a parameter serialised as a media type (JSON in the query): the caller passes the text
+      warnings.push({ pointer: at, rule: 'parameter-content', fallback: true, message: `${id}: parameter ${quoted(p.name)} is described with \`content\` (${Object.keys(p.content).join(', ')}): typed and sent as the string the caller writes in that media type` });
+      field.schema = { type: 'string' };
+    }
     if (p.in === 'path') {
       if (p.style !== undefined && p.style !== 'simple') {
         throw new SpecError(at, 'parameter-style', `${id}: path parameter ${quoted(p.name)}: style ${quoted(p.style)} is not supported`, 'remove the style (simple, the default, is the one supported)');
@@ -99,21 +104,28 @@ export function wireParams(doc: OpenApiDocument, id: string, at: string, params:
   return out;
 }
 
-export const SUPPORTED_BODY_TYPES = 'application/json (and +json), application/x-www-form-urlencoded, multipart/form-data, text/plain, and binary types (application/octet-stream, image/*, audio/*, video/*, application/pdf, application/zip)';
+export const SUPPORTED_BODY_TYPES = 'application/json (and +json), application/x-www-form-urlencoded, multipart/form-data, text types (text/*, XML) as a string, and any other type as bytes';
 
-/** The body kind of a media type, or undefined when the client cannot send it. */
-export function bodyKindOf(mediaType: string): BodyKind | undefined {
+/**
+ * The body kind of a media type: JSON, a form, multipart; text (`text/*`, XML) as a string;
+ * anything else as bytes. Never undefined: a media type the client has no codec for is sent as
+ * the bytes (or text) the caller gives.
+ */
+export function bodyKindOf(mediaType: string): BodyKind {
   const t = mediaType.split(';')[0]!.trim().toLowerCase();
   if (t === 'application/json' || /^application\/[\w.+-]+\+json$/.test(t)) return 'json';
   if (t === 'application/x-www-form-urlencoded') return 'form';
   if (t === 'multipart/form-data') return 'multipart';
-  if (t === 'text/plain') return 'text';
-  if (t === 'application/octet-stream' || /^(image|audio|video)\/[\w.+-]+$/.test(t) || t === 'application/pdf' || t === 'application/zip') return 'binary';
-  return undefined;
+  if (/^text\/[\w.+-]+$/.test(t) || t === 'application/xml' || /^application\/[\w.+-]+\+xml$/.test(t)) return 'text';
+  return 'binary';
 }
 
-function isFileSchema(s: JsonSchema | undefined): boolean {
-  return !!s && (s.format === 'binary' || (typeof s.contentMediaType === 'string' && s.contentEncoding === undefined));
+/** A file part: format binary, a contentMediaType without contentEncoding, or a oneOf/anyOf with such a branch (`oneOf: [{format: binary}, {type: string}]`). */
+function isFileSchema(s: JsonSchema | undefined, deref: (s: unknown) => JsonSchema | undefined = (x) => x as JsonSchema): boolean {
+  if (!s) return false;
+  if (s.format === 'binary' || (typeof s.contentMediaType === 'string' && s.contentEncoding === undefined)) return true;
+  const branches: unknown[] = Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : [];
+  return branches.some((b) => { const r = deref(b); return !!r && r !== s && (r.format === 'binary' || (typeof r.contentMediaType === 'string' && r.contentEncoding === undefined)); });
 }
 
 function partEncoding(raw: any): PartEncoding | undefined {
@@ -128,31 +140,64 @@ function partEncoding(raw: any): PartEncoding | undefined {
 }
 
 /** Every media type of a request body, the first listed first (the default). */
-export function wireBodies(doc: OpenApiDocument, id: string, at: string, requestBody: any): BodyModel[] {
+/**
+ * Every media type of a request body, the default first: the first JSON one when there is one
+ * (JSON and XML side by side: JSON unless the caller picks another with `contentType`), else the
+ * first listed. `nonBody`: the names of the operation's other params: a JSON body with a field of
+ * one of those names (a path parameter and a body field both `username`) is carried whole under
+ * `body`, as is a JSON body that is not an object (an array, a string).
+ */
+export function wireBodies(doc: OpenApiDocument, id: string, at: string, requestBody: any, nonBody: ReadonlySet<string> = new Set(), warnings: GeneratorWarning[] = []): BodyModel[] {
   if (!requestBody) return [];
   const content: Record<string, any> = requestBody.content ?? {};
   const where = `${at}/requestBody`;
   if (!Object.keys(content).length) throw new SpecError(where, 'body-no-content', `${id}: the request body lists no media type`, 'add a media type under content, e.g. application/json with its schema');
   const required = requestBody.required === true;
-  return Object.entries(content).map(([contentType, media]) => {
+  const entries = Object.entries(content);
+  const firstJson = entries.findIndex(([t]) => bodyKindOf(t) === 'json');
+  if (firstJson > 0) entries.unshift(...entries.splice(firstJson, 1));
+  const deref = (s: unknown) => derefSchema(doc, s, where);
+  return entries.map(([contentType, media]): BodyModel => {
     const kind = bodyKindOf(contentType);
-    if (!kind) throw new SpecError(where, 'body-content-type', `${id}: request body media type ${quoted(contentType)} is not supported`, `use one of ${SUPPORTED_BODY_TYPES}`);
-    const schema = derefSchema(doc, media?.schema, where);
+    const schema = deref(media?.schema);
+    const whole = (why: string): BodyModel => {
+      warnings.push({ pointer: where, rule: 'body-whole', message: `${id}: the ${contentType} body ${why}: it goes whole in the params field \`${BODY_PARAM}\`` });
+      return { contentType, kind, whole: true, fields: [{ name: BODY_PARAM, required, schema: media?.schema ?? {}, description: requestBody.description ?? `The ${contentType} body.` }], open: false };
+    };
     if (kind === 'binary' || kind === 'text') {
-      const fieldSchema = kind === 'text' ? (media?.schema ?? { type: 'string' }) : {};
+      // a text body is the string the caller gives (an XML body's schema describes the document, not the string)
+      const fieldSchema = kind === 'text' ? (schema?.type === 'string' ? media.schema : { type: 'string' }) : {};
       return { contentType, kind, fields: [{ name: BODY_PARAM, required, schema: fieldSchema, description: requestBody.description ?? `The ${kind === 'text' ? 'text' : 'bytes'} sent as ${contentType}.` }], open: false };
     }
+    let json: BodyModel;
     if (kind === 'json') {
       // JSON bodies may also be a top-level oneOf/anyOf (a union of flat params objects) or an allOf
-      return { ...bodyFieldsOf(media?.schema, (s) => derefSchema(doc, s, where), componentSchemas(doc), where, id, contentType), contentType, kind };
+      try {
+        json = { ...bodyFieldsOf(media?.schema, deref, componentSchemas(doc), where, id, contentType), contentType, kind };
+      } catch (error) {
+        if (!(error instanceof SpecError) || error.rule !== 'body-not-object') throw error;
+        return whole('is not an object (nor a union of objects)');
+      }
+      const clash = json.fields.find((f) => nonBody.has(f.name));
+      return clash ? whole(`has a field ${quoted(clash.name)} that is also a path, query, header or cookie parameter`) : json;
     }
     if (!schema || schema.type !== 'object') {
-      throw new SpecError(where, 'body-not-object', `${id}: a ${contentType} request body must have an object schema (its properties become params fields)`, 'give it an object schema, or send other shapes as application/octet-stream or text/plain');
+      // a union or allOf of objects gives its fields (every branch's, each required when all require it)
+      const union = (() => {
+        try {
+          return bodyFieldsOf(media?.schema, deref, componentSchemas(doc), where, id, contentType);
+        } catch (error) {
+          if (error instanceof SpecError) return undefined;
+          throw error;
+        }
+      })();
+      if (!union) throw new SpecError(where, 'body-not-object', `${id}: a ${contentType} request body must have an object schema (its properties become params fields)`, 'give it an object schema, or send other shapes as application/octet-stream or text/plain');
+      return { contentType, kind, fields: union.fields.map((f) => ({ ...f, ...fileOf(kind, f.schema, deref) })), open: union.open };
     }
     const req = new Set<string>(schema.required ?? []);
     const fields = Object.entries<JsonSchema>(schema.properties ?? {}).map(([name, s]): FieldModel => {
       const r = derefSchema(doc, s, where);
-      const file = kind === 'multipart' ? (isFileSchema(r) ? 'one' : r?.type === 'array' && isFileSchema(derefSchema(doc, r.items, where)) ? 'many' : undefined) : undefined;
+      const file = fileOf(kind, s, deref).file;
       return {
         name, required: req.has(name), schema: s, description: s.description ?? r?.description, assumed: s['x-assumed'],
         ...(r?.deprecated === true ? { deprecated: true } : {}),
@@ -170,6 +215,13 @@ export function wireBodies(doc: OpenApiDocument, id: string, at: string, request
   });
 }
 
+function fileOf(kind: BodyKind, s: JsonSchema, deref: (s: unknown) => JsonSchema | undefined): Pick<FieldModel, 'file'> {
+  if (kind !== 'multipart') return {};
+  const r = deref(s);
+  if (isFileSchema(r, deref)) return { file: 'one' };
+  return r?.type === 'array' && isFileSchema(deref(r.items), deref) ? { file: 'many' } : {};
+}
+
 function responseKindOf(content: Record<string, any> | undefined): ResponseKind {
   const types = Object.keys(content ?? {});
   if (!types.length) return 'empty';
@@ -185,16 +237,28 @@ function responseSchema(content: Record<string, any> | undefined): JsonSchema {
 export interface WireResponses {
   response: JsonSchema;
   responseKind: ResponseKind;
+  /** Every media type the success responses list (the Accept header). */
+  mediaTypes: string[];
   statusResponses?: StatusResponseModel[];
 }
 
-/** Success responses: the first one's kind and schema; all of them when they differ in shape. */
+/**
+ * Success responses: the first one's kind and schema; all of them when they differ in shape. An
+ * operation without a 2xx response (only `default`, or only 4xx) reads any 2xx answer as its
+ * `default` response says (or `2XX`), else as JSON of unknown shape.
+ */
 export function wireResponses(doc: OpenApiDocument, at: string, responses: any, successStatuses: number[]): WireResponses {
+  if (!successStatuses.length) {
+    const key = ['2XX', '2xx', 'default'].find((k) => responses?.[k] !== undefined);
+    const r = key ? deref(doc, responses[key], `${at}/responses`) : undefined;
+    return { response: responseSchema(r?.content), responseKind: r ? responseKindOf(r.content) : 'json', mediaTypes: Object.keys(r?.content ?? {}) };
+  }
+  const mediaTypes = [...new Set(successStatuses.flatMap((status) => Object.keys(deref(doc, responses[String(status)], `${at}/responses`)?.content ?? {})))];
   const all = successStatuses.map((status): StatusResponseModel => {
     const r = deref(doc, responses[String(status)], `${at}/responses`);
     return { status, kind: responseKindOf(r?.content), schema: responseSchema(r?.content) };
   });
   const first = all[0]!;
   const same = all.every((r) => r.kind === first.kind && JSON.stringify(r.schema) === JSON.stringify(first.schema));
-  return { response: first.schema, responseKind: first.kind, ...(same ? {} : { statusResponses: all }) };
+  return { response: first.schema, responseKind: first.kind, mediaTypes, ...(same ? {} : { statusResponses: all }) };
 }

@@ -14,6 +14,9 @@
  * `INLINE_NODES_PER_DOCUMENT_NODE` × the document's nodes + `INLINE_NODES_BASE`. The real spec
  * inlines 9,854 nodes in all (1.1× its 8,809), 135 at most in one operation. Two references to
  * the next component at each of 16 levels make 2^16 copies: one such validator took 3.6 GB.
+ * An operation over its own limit is a fallback when the caller collects them (`overCap`): its
+ * request is then not validated by the client (typed as written), and it counts for nothing in
+ * the total; the total stays a refusal.
  */
 import Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
@@ -141,7 +144,7 @@ function metaProblem(pointer: string, schema: unknown, errors: ErrorObject[]): S
  * stay one `$ref`), per operation and over all of them, against the limits; one problem at the
  * operation over its own limit, or at the one that inlines the most when the total is over.
  */
-export function checkInlinedSize(doc: Record<string, any>, documentNodes: number): SpecProblem[] {
+export function checkInlinedSize(doc: Record<string, any>, documentNodes: number, overCap?: Set<string>): SpecProblem[] {
   const total = INLINE_NODES_PER_DOCUMENT_NODE * documentNodes + INLINE_NODES_BASE;
   const cap = Math.min(total, Math.max(INLINE_NODES_PER_OPERATION, 1));
   const memo = new Map<string, number>();
@@ -173,14 +176,20 @@ export function checkInlinedSize(doc: Record<string, any>, documentNodes: number
   let largest = { pointer: '/paths', size: 0 };
   for (const [path, item] of Object.entries<any>(isMapping(doc.paths) ? doc.paths : {})) {
     if (!isMapping(item)) continue;
-    for (const method of ['get', 'put', 'post', 'patch', 'delete']) {
+    for (const method of ['get', 'put', 'post', 'patch', 'delete', 'head', 'options']) {
       const op = item[method];
       if (!isMapping(op)) continue;
       // what the validators compile: parameters, the request body, the success responses
       const success = Object.entries(isMapping(op.responses) ? op.responses : {}).filter(([status]) => /^2/.test(status));
       const size = sizeOf(item.parameters) + sizeOf(op.parameters) + sizeOf(op.requestBody) + success.reduce((n, [, r]) => n + sizeOf(r), 0);
       const pointer = pointerOf('paths', path, method);
-      if (size > cap) return [inlinedProblem(pointer, `its schemas with their $refs inlined (as its request validator holds them) come to over ${cap.toLocaleString('en')} nodes, the most one operation may inline`)];
+      if (size > cap) {
+        const problem = inlinedProblem(pointer, `its schemas with their $refs inlined (as its request validator holds them) come to over ${cap.toLocaleString('en')} nodes, the most one operation may inline`);
+        // the caller's choice: a fallback for this operation (not validated), or a refusal
+        if (!overCap) return [problem];
+        overCap.add(pointer);
+        continue;
+      }
       sum += size;
       if (size > largest.size) largest = { pointer, size };
       if (sum > total) {

@@ -13,15 +13,17 @@ import { emitOperationsCode } from './emit/emit-operations-code.js';
 import { emitPackageFiles, type PackageTemplates } from './emit/emit-package-files.js';
 import { emitExamplesCopy, emitRuntimeCopy } from './emit/emit-runtime-copy.js';
 import { emitSchemaTypes } from './emit/emit-schema-types.js';
+import { emitWebhookTypes } from './emit/emit-webhook-types.js';
 import { emitTestingEntry } from './emit/emit-testing-entry.js';
 import { emitValidators, validatorImport } from './emit/emit-validators.js';
 import { formatFiles, type GeneratorCache } from './format.js';
 import type { BiomeMode } from './format-biome.js';
-import { parseSpec, type ParseOptions } from './load-spec.js';
+import { parseSpecWithWarnings, type ParseOptions } from './load-spec.js';
 import { checkExtensions, type ExtensionsSchema } from './check-extensions.js';
 import { SpecError, collectSpecErrors, type SpecProblem } from './spec-error.js';
 import { checkSpecSize, externalRefs, readSpecDocument } from './spec-document.js';
 import { normalizeDocument } from './normalize-schema.js';
+import { renameComponents } from './transform/component-names.js';
 import type { ApiModel } from './model.js';
 
 export interface GeneratorInput {
@@ -47,6 +49,8 @@ export interface GeneratorInput {
   biome?: BiomeMode;
   /** Refuse a spec file over this many bytes (default DEFAULT_MAX_SPEC_BYTES, 16 MiB; CLI `--max-spec-bytes`). */
   maxSpecBytes?: number;
+  /** `--strict`: every fallback (a construct written in its loosest form, `GeneratorWarning.fallback`) is an error, all of them in one SpecError. */
+  strict?: boolean;
 }
 
 export interface GeneratorOutput {
@@ -60,9 +64,11 @@ export interface GeneratorOutput {
  * unknown formats as warnings on the model.
  */
 export function specModel(text: string, source: string, extensions?: ExtensionsSchema, cache?: GeneratorCache, options: ParseOptions = {}): ApiModel {
-  const { doc, warnings } = normalizeDocument(parseSpec(text, source, cache, extensions, options));
-  const model = buildApiModel(doc, source);
-  model.warnings.push(...warnings);
+  const parsed = parseSpecWithWarnings(text, source, cache, extensions, options);
+  const renamed = renameComponents(parsed.doc);
+  const { doc, warnings } = normalizeDocument(renamed.doc);
+  const model = buildApiModel(doc, source, parsed.unvalidated);
+  model.warnings.push(...parsed.warnings, ...renamed.warnings, ...warnings);
   return model;
 }
 
@@ -108,6 +114,7 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
   const examples = emitExamplesCopy(input.staticFiles ?? new Map());
   const emitted = [
     emitSchemaTypes(model),
+    emitWebhookTypes(model),
     emitOperationTable(model, validatorImport),
     emitNamespaceTypes(model),
     emitOperationsCode(model),
@@ -121,6 +128,8 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
     examples,
     packageExtras(input),
   ];
+  // after every emitter: the validators add their fallbacks while they compile
+  if (input.strict) refuseFallbacks(model);
   const files = new Map<string, string>();
   for (const map of emitted) {
     for (const [path, text] of map) {
@@ -129,4 +138,11 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
     }
   }
   return { model, files: await formatFiles(files, cache, { asIs: new Set([...runtimeCopy.keys(), ...examples.keys(), ...PACKAGE_EXTRAS]), ...(input.biome ? { biome: input.biome } : {}) }) };
+}
+
+/** `--strict`: the fallbacks of every stage as one SpecError (each at its pointer, with its rule). */
+export function refuseFallbacks(model: ApiModel): void {
+  const fallbacks = model.warnings.filter((w) => w.fallback);
+  if (!fallbacks.length) return;
+  throw SpecError.of(fallbacks.map((w) => ({ pointer: w.pointer, rule: w.rule ?? 'fallback', message: w.message, hint: 'write the construct in a form the generator types and validates (see README, "Real-world documents"), or generate without --strict to accept the fallback' })));
 }

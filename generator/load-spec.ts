@@ -4,16 +4,19 @@
  */
 import { checkExtensions, type ExtensionsSchema } from './check-extensions.js';
 import { checkInlinedSize, checkSchemas } from './check-schemas.js';
-import { specIdentifier } from './emit/spec-text.js';
 import type { GeneratorCache } from './format.js';
 import { nearestName } from './nearest-name.js';
 import { CLIENT_MEMBERS, operationNames, RESOURCE_MEMBERS } from './names.js';
 import { externalRefs, readSpecDocument, refSegments, refsOf } from './spec-document.js';
 import { SpecError, collectSpecErrors, pointerOf, quoted, type SpecProblem } from './spec-error.js';
+import type { GeneratorWarning } from './model.js';
+import { repairSchemas } from './repair-schemas.js';
 
 const RETRY_CLASSES = new Set(['Q', 'I', 'U', 'D', 'N']);
 /** The HTTP methods an operation may use, as OpenAPI path items spell them. */
-export const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
+export const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'] as const;
+/** Operation keys OpenAPI allows that the client does not call: each a located warning, never dropped silently. */
+export const SKIPPED_METHODS = ['trace'] as const;
 const OPERATION_ID = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 /**
  * One segment of a path template: URL path characters (RFC 3986 pchar) and `{name}`
@@ -39,6 +42,11 @@ export interface ParseOptions {
  * Every problem found is reported at once, in one SpecError.
  */
 export function parseSpec(text: string, source = 'spec/openapi.yaml', cache?: GeneratorCache, extensions?: ExtensionsSchema, options: ParseOptions = {}): OpenApiDocument {
+  return parseSpecWithWarnings(text, source, cache, extensions, options).doc;
+}
+
+/** parseSpec, with the warnings of what was read in a defined way instead of refused (repair-schemas.ts, path keys). */
+export function parseSpecWithWarnings(text: string, source = 'spec/openapi.yaml', cache?: GeneratorCache, extensions?: ExtensionsSchema, options: ParseOptions = {}): { doc: OpenApiDocument; warnings: GeneratorWarning[]; unvalidated: Set<string> } {
   const { doc, nodes } = readSpecDocument(text, source, { ...(cache ? { cache } : {}), ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}) });
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new SpecError('', 'document', `${source} is not a YAML mapping`, 'start the file with openapi: 3.1.0, info and paths');
   const d = doc as OpenApiDocument;
@@ -49,17 +57,43 @@ export function parseSpec(text: string, source = 'spec/openapi.yaml', cache?: Ge
   const external = externalRefs(d);
   if (external.length) throw SpecError.of(external);
   const problems = checkRefs(d);
-  checkNames(d, problems);
+  const refsResolve = !problems.length;
+  const warnings: GeneratorWarning[] = [];
+  checkNames(d, problems, warnings);
   checkOperations(d, problems);
-  problems.push(...checkSchemas(d));
+  // every reference resolves: the schemas can be read (and repaired) through them
+  const repaired = refsResolve ? repairSchemas(d) : { doc: d, warnings: [] };
+  warnings.push(...repaired.warnings);
+  problems.push(...checkSchemas(repaired.doc));
   // The operation checks say more about the extensions they read (e.g. retry classes): keep theirs.
   const covered = (pointer: string) => problems.some((p) => pointer === p.pointer || pointer.startsWith(`${p.pointer}/`));
   if (extensions) problems.push(...checkExtensions(d, extensions, 'openapi').filter((p) => !covered(p.pointer)));
   // the size of the schemas with their $refs inlined, once every reference resolves
-  if (!problems.length) problems.push(...checkInlinedSize(d, nodes));
+  // an operation over its own inlining limit is not validated (a fallback), the total still refuses
+  const unvalidated = new Set<string>();
+  if (!problems.length) problems.push(...checkInlinedSize(repaired.doc, nodes, unvalidated));
   if (problems.length) throw SpecError.of(problems.sort((a, b) => a.pointer.localeCompare(b.pointer)));
-  return d;
+  return { doc: repaired.doc, warnings, unvalidated };
 }
+
+/**
+ * A path key as the client sends it: the template, a fixed query written after `?` (sent with
+ * the operation's own query parameters) and a `#fragment`, never sent (documents use one to keep
+ * two operations on one path apart, e.g. `/conversations#stream`).
+ */
+export function splitPathKey(key: string): { template: string; query?: string; fragment?: string } {
+  const hash = key.indexOf('#');
+  const withoutFragment = hash < 0 ? key : key.slice(0, hash);
+  const q = withoutFragment.indexOf('?');
+  return {
+    template: q < 0 ? withoutFragment : withoutFragment.slice(0, q),
+    ...(q >= 0 ? { query: withoutFragment.slice(q + 1) } : {}),
+    ...(hash >= 0 ? { fragment: key.slice(hash + 1) } : {}),
+  };
+}
+
+/** A fixed query of a path key: `name=value` pairs of URL query characters. */
+const FIXED_QUERY = /^(?:[A-Za-z0-9\-._~!$'()*+,;:@/]|%[0-9A-Fa-f]{2})+(?:=(?:[A-Za-z0-9\-._~!$'()*+,;:@/?]|%[0-9A-Fa-f]{2})*)?(?:&(?:[A-Za-z0-9\-._~!$'()*+,;:@/]|%[0-9A-Fa-f]{2})+(?:=(?:[A-Za-z0-9\-._~!$'()*+,;:@/?]|%[0-9A-Fa-f]{2})*)?)*$/;
 
 const isMapping = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
 
@@ -80,21 +114,23 @@ export function resolveRef(doc: OpenApiDocument, ref: string, at: string): any {
 }
 
 /**
- * Names that reach generated code or the wire: component schema names become type names (safe
- * identifiers only), path templates are sent as written (URL path characters, no `.`/`..`
+ * Names that reach the wire (component schema names are mapped to safe type names by
+ * transform/component-names.ts, not refused): path templates are sent as written (URL path characters, no `.`/`..`
  * segment), header and cookie parameter names are HTTP tokens, path parameter names fit `{name}`.
  */
-function checkNames(doc: OpenApiDocument, problems: SpecProblem[]): void {
-  for (const name of Object.keys(isMapping(doc.components?.schemas) ? doc.components.schemas : {})) {
-    collectSpecErrors(problems, () => specIdentifier(name, { pointer: pointerOf('components', 'schemas', name) }));
-  }
+function checkNames(doc: OpenApiDocument, problems: SpecProblem[], warnings: GeneratorWarning[]): void {
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     const at = pointerOf('paths', path);
-    const segments = path.split('/').slice(1);
-    if (!path.startsWith('/') || segments.some((s) => !PATH_SEGMENT.test(s) || s === '.' || s === '..')) {
-      problems.push({ pointer: at, rule: 'path-template', message: `the path ${quoted(path)} is not a URL path template: the client sends its literal parts as they are`, hint: 'write /segment/{param}/… with letters, digits, -._~ (or %XX) in each segment, and no . or .. segment' });
+    const { template, query, fragment } = splitPathKey(path);
+    const segments = template.split('/').slice(1);
+    if (!template.startsWith('/') || segments.some((s) => !PATH_SEGMENT.test(s) || s === '.' || s === '..') || (query !== undefined && !FIXED_QUERY.test(query))) {
+      problems.push({ pointer: at, rule: 'path-template', message: `the path ${quoted(path)} is not a URL path template: the client sends its literal parts as they are`, hint: 'write /segment/{param}/… with letters, digits, -._~ (or %XX) in each segment, and no . or .. segment (a fixed query after ? as name=value pairs)' });
+    } else {
+      if (query !== undefined) warnings.push({ pointer: at, rule: 'path-query', message: `the path key carries a fixed query (${quoted(query)}), which OpenAPI path templates do not: sent with every call, before the operation's query parameters` });
+      if (fragment !== undefined) warnings.push({ pointer: at, rule: 'path-fragment', message: `the path key carries a fragment (${quoted(fragment)}), which OpenAPI path templates do not: never sent (it only keeps two operations on one path apart)` });
     }
     if (!isMapping(item)) continue;
+    for (const m of SKIPPED_METHODS) if (isMapping(item[m])) warnings.push({ pointer: `${at}/${m}`, rule: 'method-skipped', fallback: true, message: `${m.toUpperCase()} operations are not generated (a TRACE request echoes itself: no SDK call needs one)` });
     const lists: [string, unknown][] = [[`${at}/parameters`, item.parameters], ...METHODS.filter((m) => isMapping(item[m])).map((m) => [`${at}/${m}/parameters`, item[m].parameters] as [string, unknown])];
     for (const [where, list] of lists) {
       if (!Array.isArray(list)) continue;

@@ -47,6 +47,12 @@ export interface BodyModel {
    * under the reserved name `body` (BODY_PARAM) that carries the whole payload.
    */
   fields: FieldModel[];
+  /**
+   * JSON: the body is not sent as the params object's other fields but whole, as the value of the
+   * params field `body` (BODY_PARAM): a body that is not an object (an array, a string), or one
+   * with a field named like a path/query/header/cookie parameter.
+   */
+  whole?: boolean;
   /** Object kinds: fields beyond the spec's are accepted (additionalProperties not false). */
   open: boolean;
   /** Multipart: the spec's `encoding` per property (contentType, headers). */
@@ -61,6 +67,12 @@ export interface BodyModel {
     discriminator?: { propertyName: string };
     variants: { fields: FieldModel[]; open: boolean; values?: string[] }[];
   };
+  /**
+   * JSON: a top-level oneOf/anyOf whose branches only list `required` (`anyOf: [{ required: [a] },
+   * { required: [b] }]`): constraints on the fields, not shapes. The fields are the object's;
+   * the validator checks the constraint on the params object.
+   */
+  constraint?: { keyword: 'oneOf' | 'anyOf'; branches: JsonSchema[] };
 }
 
 /** One success status whose response differs from the others (the result is then a union). */
@@ -118,10 +130,14 @@ export interface OperationModel {
   response: JsonSchema;
   /** How the first success status's body is read (json unless the spec says otherwise). */
   responseKind: ResponseKind;
+  /** Media types of the success responses (what the client accepts), in spec order; [] when none has content. */
+  successMediaTypes: string[];
   /** Set when success statuses differ in shape: the result is `{ status, data }` per status. */
   statusResponses?: StatusResponseModel[];
   /** For lists: the schema of one item. */
   itemSchema?: JsonSchema;
+  /** Set when the client does not validate this operation's params and response (a fallback), with the reason. */
+  unvalidated?: string;
   /** Every provenance mark inside this operation (params, body, response refs not followed). */
   provenance: Provenance[];
   /** The error responses the spec lists (status or `default`) and the error codes of their examples, for `@throws`. */
@@ -151,6 +167,20 @@ export type HelperMethodModel = {
   | { kind: 'upload' | 'resume-upload'; create: OperationModel; partUrls: OperationModel; uploadedParts: OperationModel; complete: OperationModel }
 );
 
+/** The payload of an OpenAPI `webhooks` entry or an operation's `callbacks` entry: a request the API sends to the caller (build-webhooks.ts). */
+export interface WebhookModel {
+  kind: 'webhook' | 'callback';
+  /** The webhook's key, or `<operationId> <callback name>`. */
+  name: string;
+  method: string;
+  /** JSON pointer of the operation in the webhook / callback path item. */
+  pointer: string;
+  /** The exported payload type, e.g. `NewPetWebhookPayload`. */
+  typeName: string;
+  schema: JsonSchema;
+  description: string;
+}
+
 export interface NamedSchema {
   name: string;
   schema: JsonSchema;
@@ -167,6 +197,8 @@ export interface ApiModel {
   schemas: NamedSchema[];
   /** Every provenance mark of the whole spec, sorted by pointer. */
   provenance: Provenance[];
+  /** Payloads of `webhooks` and operations' `callbacks`, typed beside the REST types (no client calls). */
+  webhooks: WebhookModel[];
   /** What the generator tolerated but a spec author should fix (unknown formats…), with JSON pointers. */
   warnings: GeneratorWarning[];
 }
@@ -174,4 +206,11 @@ export interface ApiModel {
 export interface GeneratorWarning {
   pointer: string;
   message: string;
+  /** What kind of tolerance (e.g. `component-renamed`, `unknown-keyword`). */
+  rule?: string;
+  /**
+   * A construct the generator cannot express, written in its loosest honest form (`unknown`,
+   * validated as far as it can be): `--strict` turns these into errors.
+   */
+  fallback?: boolean;
 }

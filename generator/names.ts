@@ -32,3 +32,32 @@ export const CLIENT_MEMBERS: ReadonlySet<string> = new Set(['appName', 'baseUrl'
 
 /** Members of every resource class besides its methods: a method may not take one. */
 export const RESOURCE_MEMBERS: ReadonlySet<string> = new Set(['constructor', 'client']);
+
+/**
+ * What the package index re-exports from the runtime (`export *` of core/index.ts and
+ * helpers/index.ts): a component schema of one of these names would clash with it (TS2308), so
+ * its type takes `Schema` after the name (spec-text.ts safeTypeName). test/corpus.test.ts checks
+ * the list against the runtime's real exports.
+ */
+export const RUNTIME_EXPORTS: ReadonlySet<string> = new Set([
+  'AbortError', 'AlreadyExistsError', 'ApiError', 'ApiErrorInit', 'ApiPromise', 'AppUnavailableError',
+  'BatchChunk', 'BatchError', 'BatchOptions', 'BatchResult', 'BinaryInput', 'BinaryResponse', 'BodyKind',
+  'CLIENT_ENV_VARS', 'CallPriority', 'ClientOptions', 'ClientSecretSource', 'ConfigError', 'ConnectionError',
+  'CredentialsRevokedError', 'DEFAULT_PART_SIZE', 'DedupeKeySpec', 'ErrorContext', 'FileInput',
+  'FleetRateLimitState', 'HttpMethod', 'ImCore', 'ImError', 'ImLeanCore', 'InvalidArgumentError',
+  'InvalidClientError', 'IoredisClientLike', 'IpNotAllowedError', 'Logger', 'MemoryQuotaStore',
+  'MemoryTokenStore', 'NodeRedisClientLike', 'NotFoundError', 'OperationSpec', 'Page', 'PagePromise',
+  'PaginationCycleError', 'PaginationKind', 'PaginationSpec', 'ParamTest', 'ParsedErrorBody', 'PartEncoding',
+  'PendingDecision', 'PendingItemsOptions', 'PendingItemsReport', 'PermissionDeniedError', 'QueryStyle',
+  'QuotaCounters', 'QuotaReservation', 'QuotaStore', 'RateLimitMetrics', 'RateLimitOptions',
+  'RateLimitPausedError', 'RateLimitState', 'RateLimitWaitError', 'RateLimitedError', 'RateSpec',
+  'RedisClientLike', 'RedisCommandClient', 'RedisQuotaStore', 'RedisQuotaStoreOptions', 'RedisTokenStore',
+  'RedisTokenStoreOptions', 'RequestBodySpec', 'RequestOptions', 'RequestValidator', 'ResponseDrift',
+  'ResponseInfo', 'ResponseKind', 'ResponseTooLargeError', 'RetryClass', 'RetryClassCondition',
+  'RuntimeInternals', 'StoreError', 'StoreTimeoutError', 'StoredToken', 'TOKEN_EXCHANGE_OPERATION',
+  'TenantUnavailableError', 'TimeoutError', 'TokenEvent', 'TokenStore', 'UnauthenticatedError',
+  'UploadInterruptedError', 'UploadOptions', 'UploadProgress', 'UploadResult', 'UploadSource',
+  'ValidationError', 'ValidationIssue', 'VersionConflictError', 'VersionedSnapshot', 'WithResponse',
+  'browserLikeScope', 'clientOptionsFromEnv', 'errorFromResponse', 'fromIoredis', 'fromNodeRedis',
+  'listPages', 'maskUrlQuery', 'parseErrorBody',
+]);

@@ -6,6 +6,7 @@
  *   `null` added to an `enum`); a `$ref` or `allOf` → `anyOf: [<it>, { type: 'null' }]`; a
  *   `oneOf`/`anyOf` → one more `{ type: 'null' }` branch. Without any of these (nothing says what
  *   is nullable) it is refused with what to write instead. `nullable: false` is dropped.
+ *   `allOf: [<X>, { nullable: true }]` (a part that says only nullable) → `anyOf: [{ allOf: [<X>] }, { type: 'null' }]`.
  * - `exclusiveMinimum: true` / `exclusiveMaximum: true` (3.0 booleans) → the 3.1 number form
  *   taken from `minimum` / `maximum`; `false` is dropped; `true` without a bound is refused.
  * - `example` (3.0 singular) stays: an annotation that no emitter validates.
@@ -26,7 +27,12 @@ const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 /** Normalises one schema (and its subschemas); `warnings` collects unknown formats. */
 export function normalizeSchema(schema: unknown, pointer: string, warnings: GeneratorWarning[] = []): unknown {
   if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return schema;
-  const src = schema as Record<string, any>;
+  let src = schema as Record<string, any>;
+  // `allOf: [<X>, { nullable: true }]` (3.0's idiom for a nullable $ref): the whole is X or null
+  const nullablePart = (p: any) => p && typeof p === 'object' && p.nullable === true && Object.keys(p).every((k) => k === 'nullable' || NULLABLE_PART_ANNOTATIONS.has(k));
+  if (Array.isArray(src.allOf) && src.allOf.length > 1 && src.allOf.some(nullablePart)) {
+    src = { ...src, allOf: src.allOf.filter((p: any) => !nullablePart(p)), nullable: true };
+  }
   let out: Record<string, any> = {};
   for (const [key, value] of Object.entries(src)) {
     const at = `${pointer}/${key}`;
@@ -47,7 +53,7 @@ export function normalizeSchema(schema: unknown, pointer: string, warnings: Gene
     } else delete out[exclusive];
   }
   if (typeof out.format === 'string' && !isKnownFormat(out.format)) {
-    warnings.push({ pointer: `${pointer}/format`, message: `unknown format ${quoted(out.format)}: an annotation only, not checked by the validators` });
+    warnings.push({ pointer: `${pointer}/format`, rule: 'unknown-format', message: `unknown format ${quoted(out.format)}: an annotation only, not checked by the validators` });
   }
   if ('nullable' in out) out = nullableToNull(out, pointer);
   return out;
@@ -73,6 +79,8 @@ function nullableToNull(schema: Record<string, any>, pointer: string): Record<st
   }
   throw new SpecError(`${pointer}/nullable`, 'nullable-ambiguous', 'nullable: true (OpenAPI 3.0) without type, $ref, allOf, anyOf or oneOf says nothing about what may be null', 'in 3.1 write type: [<type>, "null"] or anyOf: [<schema>, { type: "null" }]');
 }
+
+const NULLABLE_PART_ANNOTATIONS = new Set(['description', 'title', 'default', 'deprecated', 'example', 'examples']);
 
 const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 

@@ -16,6 +16,9 @@
  * `--spec <file>`: generate from another copy of the spec (named spec/openapi.yaml in the output,
  * as if it were the spec; the bench uses it to time a one-line edit without touching the repository).
  *
+ * `--strict`: every fallback (a construct the generator writes in its loosest honest form, each a
+ * located warning otherwise) is an error: all of them, from every stage, in one report.
+ *
  * `--max-spec-bytes N`: refuse a spec file over N bytes (default 16 MiB, DEFAULT_MAX_SPEC_BYTES in
  * generator/spec-document.ts).
  */
@@ -51,12 +54,12 @@ async function main(): Promise<number> {
   const cache = process.argv.includes('--no-cache') ? undefined : new DiskGeneratorCache(join(root, 'node_modules/.cache/im-openapi/generator-cache.json'), generatorFingerprint(root));
   const specFile = argValue('--spec');
   const maxSpecBytes = maxSpecBytesArg();
-  const input = { ...readGeneratorInput(root, 'spec/openapi.yaml', maxSpecBytes), ...(specFile ? { openapiText: readSpecFile(specFile, 'spec/openapi.yaml', maxSpecBytes) } : {}) };
+  const input = { ...readGeneratorInput(root, 'spec/openapi.yaml', maxSpecBytes), ...(specFile ? { openapiText: readSpecFile(specFile, 'spec/openapi.yaml', maxSpecBytes) } : {}), ...(process.argv.includes('--strict') ? { strict: true } : {}) };
   const { model, files } = await generate(input, cache);
   if (model.warnings.length) {
     // parsed once for every warning's position, and only when there is one
     const locate = yamlLocator(input.openapiText);
-    for (const w of model.warnings) console.warn(`warning: ${formatWarning(w, locate)}`);
+    for (const w of model.warnings) console.warn(`${w.fallback ? 'fallback' : 'warning'}: ${formatWarning(w, locate)}`);
   }
   const gate = runGate(model, input.openapiText, cache);
   // after the report: the base spec's parsed YAML is kept too
@@ -94,9 +97,9 @@ async function main(): Promise<number> {
 }
 
 /** `spec/openapi.yaml:LINE:COL readable.path: message`. */
-function formatWarning(w: { pointer: string; message: string }, locate: ReturnType<typeof yamlLocator>): string {
+function formatWarning(w: { pointer: string; message: string; rule?: string }, locate: ReturnType<typeof yamlLocator>): string {
   const where = locate(w.pointer);
-  return `spec/openapi.yaml${where ? `:${where.line}:${where.col}` : ''}  ${readablePath(w.pointer)}: ${w.message}`;
+  return `spec/openapi.yaml${where ? `:${where.line}:${where.col}` : ''}  ${readablePath(w.pointer)}: ${w.rule ? `${w.rule}: ` : ''}${w.message}`;
 }
 
 /** `--max-spec-bytes N` (a whole number of bytes), or the default. */

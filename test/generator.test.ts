@@ -25,10 +25,6 @@ describe('refusals: a bad spec is refused with its JSON pointer and rule', () =>
     ['unknown retry class', (d) => (send(d)['x-retry-class'] = 'X'), 'unknown-retry-class', '/paths/~1{org_name}~1{app_name}~1messages/post/x-retry-class'],
     ['missing retry class', (d) => delete send(d)['x-retry-class'], 'unknown-retry-class', '/paths/~1{org_name}~1{app_name}~1messages/post/x-retry-class'],
     ['duplicate operationId', (d) => (send(d).operationId = 'users.get'), 'duplicate-operation-id', '/operationId'],
-    ['path/body field clash', (d) => {
-      const p = d.paths['/{org_name}/{app_name}/users/{username}'];
-      p.put = { operationId: 'users.update', 'x-retry-class': 'I', requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { username: { type: 'string' } } } } } }, responses: { 200: { description: 'ok' } } };
-    }, 'param-name-clash', '/paths/~1{org_name}~1{app_name}~1users~1{username}/put'],
     ['unresolved $ref', (d) => (d.paths['/{org_name}/{app_name}/users/{username}'].get.responses['200'].content['application/json'].schema.$ref = '#/components/schemas/Nope'), 'unresolved-ref', '/$ref'],
     ['bad condition', (d) => (send(d)['x-retry-class-when'] = [{ class: 'N', all: [{ field: 'online_only' }] }]), 'retry-class-condition', '/x-retry-class-when/0/all/0'],
     ['D without dedupe key', (d) => delete send(d)['x-dedupe-key'], 'dedupe-key-missing', '/x-dedupe-key'],
@@ -40,6 +36,15 @@ describe('refusals: a bad spec is refused with its JSON pointer and rule', () =>
     expect(error.rule).toBe(rule);
     expect(error.pointer.endsWith(pointerEnd)).toBe(true);
     expect(error.message).toContain(rule);
+  });
+  it('a path parameter and a body field of one name: the body goes whole under `body` (issue 26), with a warning at the request body', async () => {
+    const { model } = await mini((d) => {
+      const p = d.paths['/{org_name}/{app_name}/users/{username}'];
+      p.put = { operationId: 'users.update', 'x-retry-class': 'I', requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { username: { type: 'string' } } } } } }, responses: { 200: { description: 'ok' } } };
+    });
+    const update = model.operations.find((o) => o.id === 'users.update')!;
+    expect(update.body).toMatchObject({ whole: true, fields: [{ name: 'body' }] });
+    expect(model.warnings).toContainEqual(expect.objectContaining({ rule: 'body-whole', pointer: '/paths/~1{org_name}~1{app_name}~1users~1{username}/put/requestBody' }));
   });
   it('refuses YAML that is not a mapping', async () => {
     await expect(generate({ ...realInput, openapiText: '- a\n- b\n' })).rejects.toThrow(/openapi-version|mapping/);

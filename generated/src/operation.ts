@@ -8,7 +8,7 @@
  */
 import type { RequestBodyInit, ResponseHeaders } from './internal/http-attempt.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
 /** Retry classes of REST seed section 4. */
 export type RetryClass = 'Q' | 'I' | 'U' | 'D' | 'N';
@@ -96,6 +96,8 @@ export interface RequestBodySpec {
   kind: BodyKind;
   /** Object kinds: the declared fields (sent in this order). */
   fields?: readonly string[];
+  /** JSON: the body is the value of the params field `body` (BODY_PARAM), not the other params (an array body, or a field named like a parameter). */
+  whole?: boolean;
   /** Multipart: the fields that are file parts. */
   files?: readonly string[];
   /** Multipart: per-field encoding. */
@@ -184,6 +186,8 @@ export interface OperationSpec {
    * theirs stays a number (a bigint there would break the caller's own JSON.stringify).
    */
   int64Response?: boolean;
+  /** The `Accept` header: the success responses' media types; absent = `application/json`. */
+  accept?: string;
   /** How a success body is read; absent = JSON. */
   response?: Exclude<ResponseKind, 'json'>;
   /**

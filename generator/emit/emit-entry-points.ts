@@ -48,6 +48,7 @@ export function emitEntryPoints(model: ApiModel, packageVersion: string = model.
     `export type { OperationSpec, RetryClass, PaginationKind } from './operation.js';`,
     `export { operations } from './operations.js';`,
     `export type * from './types/schemas.js';`,
+    ...(model.webhooks.length ? [`export type * from './types/webhooks.js';`] : []),
     ...model.namespaces.map((ns) => `export type * from './types/${fileStem(ns.name)}.js';`),
     ...model.namespaces.map((ns) => `export { ${ns.className} } from './resources/${fileStem(ns.name)}.js';`),
   ]));

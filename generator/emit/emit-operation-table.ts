@@ -39,10 +39,21 @@ export function operationSpecOf(op: OperationModel, components: ReadonlyMap<stri
     ...(op.pagination ? { pagination: op.pagination } : {}),
     ...(op.batchSplit ? { batchSplit: op.batchSplit } : {}),
     successStatuses: op.successStatuses,
+    ...acceptOf(op),
     ...(op.responseKind !== 'json' ? { response: op.responseKind } : {}),
     ...(op.statusResponses ? { responseByStatus: Object.fromEntries(op.statusResponses.map((r) => [r.status, r.kind])) } : {}),
     ...(reachesFormat([op.response, op.statusResponses?.map((r) => r.schema)], components, 'int64') ? { int64Response: true } : {}),
   };
+}
+
+const MEDIA_RANGE = /^[\w!#$&^.+-]+\/[\w!#$&^.+*-]+(?:\s*;\s*[\w!#$&^.+-]+=(?:"[^"\r\n\\]*"|[\w!#$&^.+-]+))*$/;
+
+/** `accept`: the success media types when they are not JSON alone (a media type range without parameters, as listed). */
+function acceptOf(op: OperationModel): Pick<OperationSpec, 'accept'> {
+  // only media ranges go into the header (a key with a line break would be a header of its own)
+  const types = op.successMediaTypes.filter((t) => MEDIA_RANGE.test(t));
+  if (!types.length || (types.length === 1 && types[0] === 'application/json')) return {};
+  return { accept: types.join(', ') };
 }
 
 export function needsWireCodec(spec: OperationSpec): boolean {
@@ -51,7 +62,7 @@ export function needsWireCodec(spec: OperationSpec): boolean {
 
 /** True when the body is what the runtime sends without `requestBodies`: one JSON object. */
 function plainJsonBody(op: OperationModel): boolean {
-  return op.bodies.length <= 1 && (!op.body || (op.body.kind === 'json' && op.body.contentType === 'application/json'));
+  return op.bodies.length <= 1 && (!op.body || (op.body.kind === 'json' && op.body.contentType === 'application/json' && !op.body.whole));
 }
 
 function requestBodySpec(b: BodyModel): RequestBodySpec {
@@ -61,6 +72,7 @@ function requestBodySpec(b: BodyModel): RequestBodySpec {
     contentType: b.contentType,
     kind: b.kind,
     ...(objectKind ? { fields: b.fields.map((f) => f.name) } : {}),
+    ...(b.whole ? { whole: true } : {}),
     ...(files.length ? { files } : {}),
     ...(b.encoding ? { encoding: b.encoding } : {}),
   };

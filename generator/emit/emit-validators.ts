@@ -105,6 +105,9 @@ function newAjv() {
     // strings or numbers) and types spelled by component refs that we inline are fine.
     strictTypes: false,
     strictTuples: false,
+    // …and strictRequired: `then: { required: [x] }` and `oneOf: [{ required: [x] }, …]` name
+    // properties defined beside them, the standard idioms of conditional requirement (issue 26)
+    strictRequired: false,
     validateFormats: true,
     // lines: the code is written as Ajv emits it (one statement a line) and not re-formatted by
     // Prettier, which would take ~4.5 s for ~1 MB of machine-written code (see generate.ts).
@@ -368,11 +371,25 @@ export function emitValidators(model: ApiModel, cache?: GeneratorCache): Map<str
   const components = componentMap(model);
   const driftComponents = driftComponentMap(model);
   const recursive = recursiveComponents(components);
-  const full = model.operations.map((op) => compiling(operationPointer(op), op.id, () => ({
-    op,
-    params: paramsSchemaOf(model, op, components, recursive),
-    response: responseDriftSchemaOf(model, op, driftComponents, recursive),
-  })));
+  // an operation whose schemas cannot be inlined or compiled falls back to no validation (typed as
+  // written): a fallback warning at the operation, never the whole document refused
+  const fallback = (op: OperationModel, reason: string) => {
+    model.warnings.push({ pointer: operationPointer(op), rule: 'validator-fallback', fallback: true, message: `${op.id}: ${reason}: its params and response are not validated by the client (typed as written)` });
+    return { op, params: {}, response: true };
+  };
+  const full = model.operations.map((op) => {
+    if (op.unvalidated) return fallback(op, op.unvalidated);
+    try {
+      return compiling(operationPointer(op), op.id, () => ({
+        op,
+        params: paramsSchemaOf(model, op, components, recursive),
+        response: responseDriftSchemaOf(model, op, driftComponents, recursive),
+      }));
+    } catch (error) {
+      if (!(error instanceof SpecError)) throw error;
+      return fallback(op, error.problems[0]!.message);
+    }
+  });
   // A component (per view) is shared when two or more operations reach it as is.
   const reach = new Map<string, number>();
   for (const { params, response } of full) {
@@ -386,21 +403,11 @@ export function emitValidators(model: ApiModel, cache?: GeneratorCache): Map<str
   const candidates = [...reach].filter(([k, n]) => n >= 2 && /^[A-Za-z0-9._-]+$/.test(k)).map(([k]) => k);
   const folded = (k: string) => k.toLowerCase();
   const shared = new Set(candidates.filter((k) => candidates.filter((c) => folded(c) === folded(k)).length === 1).sort());
-  for (const key of shared) {
-    const dot = key.lastIndexOf('.');
-    const name = key.slice(0, dot);
-    const view: SchemaView = key.slice(dot + 1) === VIEW_FILE_NAMES.write ? 'write' : 'read';
-    const ctx = inlineContext(view === 'write' ? components : driftComponents, view, recursive);
-    const pointer = pointerOf('components', 'schemas', name);
-    const inlined = compiling(pointer, name, () => inlineSchema(ctx.components.get(name), ctx, `#/components/schemas/${name}`));
-    const schema = withSharedRefs(typeof inlined === 'boolean' ? inlined : withDefs(inlined, ctx), view, shared, true);
-    const k = cacheKey(cache, ['shared', model.source, key, schema]);
-    let text = cache?.get(k);
-    if (text === undefined) {
-      text = compiling(pointer, name, () => sharedModule(model, key, name, view, schema));
-      cache?.set(k, text);
-    }
-    files.set(sharedFile(key), text);
+  // a shared component whose module cannot be compiled is not shared: each operation that reaches
+  // it compiles it inline, or falls back on its own
+  for (let failed = compileShared(model, shared, components, driftComponents, recursive, cache, files); failed.length; failed = compileShared(model, shared, components, driftComponents, recursive, cache, files)) {
+    for (const key of failed) shared.delete(key);
+    files.clear();
   }
   for (const { op, params, response } of full) {
     const schemas: ValidatorSchemas = { params: withSharedRefs(params, 'write', shared, false), response: withSharedRefs(response, 'read', shared, false) };
@@ -409,10 +416,43 @@ export function emitValidators(model: ApiModel, cache?: GeneratorCache): Map<str
     const k = cacheKey(cache, [model.source, op.id, op.funcName, op.pathParams.map((p) => p.name), schemas.params, schemas.response, int64]);
     let text = cache?.get(k);
     if (text === undefined) {
-      text = compiling(operationPointer(op), op.id, () => validatorModule(model, op, schemas, int64));
+      try {
+        text = compiling(operationPointer(op), op.id, () => validatorModule(model, op, schemas, int64));
+      } catch (error) {
+        if (!(error instanceof SpecError)) throw error;
+        fallback(op, error.problems[0]!.message);
+        text = validatorModule(model, op, { params: {}, response: true }, false);
+      }
       cache?.set(k, text);
     }
     files.set(validatorFile(op), text);
   }
   return files;
+}
+
+/** Compiles every shared module into `files`; returns the keys whose module could not be compiled. */
+function compileShared(model: ApiModel, shared: Set<string>, components: Map<string, JsonSchema>, driftComponents: Map<string, JsonSchema>, recursive: ReturnType<typeof recursiveComponents>, cache: GeneratorCache | undefined, files: Map<string, string>): string[] {
+  const failed: string[] = [];
+  for (const key of shared) {
+    const dot = key.lastIndexOf('.');
+    const name = key.slice(0, dot);
+    const view: SchemaView = key.slice(dot + 1) === VIEW_FILE_NAMES.write ? 'write' : 'read';
+    const ctx = inlineContext(view === 'write' ? components : driftComponents, view, recursive);
+    const pointer = pointerOf('components', 'schemas', name);
+    try {
+      const inlined = compiling(pointer, name, () => inlineSchema(ctx.components.get(name), ctx, `#/components/schemas/${name}`));
+      const schema = withSharedRefs(typeof inlined === 'boolean' ? inlined : withDefs(inlined, ctx), view, shared, true);
+      const k = cacheKey(cache, ['shared', model.source, key, schema]);
+      let text = cache?.get(k);
+      if (text === undefined) {
+        text = compiling(pointer, name, () => sharedModule(model, key, name, view, schema));
+        cache?.set(k, text);
+      }
+      files.set(sharedFile(key), text);
+    } catch (error) {
+      if (!(error instanceof SpecError)) throw error;
+      failed.push(key);
+    }
+  }
+  return failed;
 }

@@ -91,7 +91,9 @@ export function paramsSchemaOf(model: ApiModel, op: OperationModel, components =
       const distinct = [...new Map(schemas.map((s) => [structuralKey(s), s])).values()];
       properties[name] = distinct.length === 1 ? distinct[0]! : distinct.includes(true) ? true : { anyOf: distinct };
     }
-    return withDefs({ type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: bodies.some((b) => b.open) }, ctx);
+    // required-only branches of a single body (anyOf: [{ required: [a] }, { required: [b] }]) hold on the flat params
+    const constraint = bodies.length === 1 ? bodies[0]!.constraint : undefined;
+    return withDefs({ type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: bodies.some((b) => b.open), ...(constraint ? { [constraint.keyword]: constraint.branches.map((b) => ({ required: b.required })) } : {}) }, ctx);
   }
   // A union body (top-level oneOf/anyOf): a union of flat objects, each with the common fields.
   const flat = (fields: readonly FieldModel[], open: boolean): JsonSchema => {

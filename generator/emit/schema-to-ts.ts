@@ -65,7 +65,11 @@ export function typeOf(schema: JsonSchema | undefined, ctx: TypeContext): string
     if (branches.length > 1 && isPlainString(last) && branches.slice(0, -1).every((b) => typeof b.$ref === 'string')) {
       return union([...branches.slice(0, -1).map((b) => typeOf(b, ctx)), '(string & {})']);
     }
-    return union(branches.map((b) => typeOf(b, ctx)));
+    // a primitive `type` beside the oneOf/anyOf holds too (JSON Schema's keywords are a conjunction:
+    // `type: boolean` with `oneOf: [boolean, enum [auto]]` is a boolean)
+    const sibling = siblingPrimitiveType(schema);
+    const all = union(branches.map((b) => typeOf(b, ctx)));
+    return sibling ? `(${all}) & (${sibling})` : all;
   }
   if (Array.isArray(schema.allOf)) {
     const parts = schema.allOf.map((b: JsonSchema) => wrap(typeOf(b, ctx)));
@@ -89,7 +93,7 @@ export function typeOf(schema: JsonSchema | undefined, ctx: TypeContext): string
     case 'null':
       return 'null';
     case 'array':
-      return `${wrap(typeOf(schema.items, ctx))}[]`;
+      return Array.isArray(schema.prefixItems) ? tupleType(schema, ctx) : `${wrap(typeOf(schema.items, ctx))}[]`;
     case 'object':
       return objectType(schema, ctx);
     default:
@@ -112,6 +116,23 @@ export function objectType(schema: JsonSchema, ctx: TypeContext): string {
     members.push(`[key: string]: ${members.length ? 'unknown' : valueType};`);
   }
   return members.length ? `{\n${members.join('\n')}\n}` : 'Record<string, never>';
+}
+
+/** `prefixItems` → a tuple: elements past `minItems` optional, the rest `items` (none when `items: false` or `maxItems` ends the prefix). */
+function tupleType(schema: JsonSchema, ctx: TypeContext): string {
+  const prefix: JsonSchema[] = schema.prefixItems;
+  const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
+  const head = prefix.map((p, i) => `${typeOf(p, ctx)}${i >= min ? '?' : ''}`);
+  const closed = schema.items === false || (typeof schema.maxItems === 'number' && schema.maxItems <= prefix.length);
+  return `[${[...head, ...(closed ? [] : [`...${wrap(typeOf(schema.items, ctx))}[]`])].join(', ')}]`;
+}
+
+/** The primitive types a schema's own `type` allows (beside a oneOf/anyOf), or undefined when it says none or an object/array. */
+function siblingPrimitiveType(schema: JsonSchema): string | undefined {
+  const types: unknown[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+  const map: Record<string, string> = { string: 'string', integer: 'number', number: 'number', boolean: 'boolean', null: 'null' };
+  if (!types.length || types.some((t) => typeof t !== 'string' || !map[t])) return undefined;
+  return union(types.map((t) => map[t as string]!));
 }
 
 /**
@@ -137,6 +158,45 @@ function union(parts: string[]): string {
   return unique.length === 1 ? unique[0]! : unique.join(' | ');
 }
 
-function wrap(type: string): string {
-  return /^[\w.$]+$/.test(type) || /^\{.*\}$/s.test(type) ? type : `(${type})`;
+/**
+ * `type` as an operand of `[]`, `&` or another union: parenthesised unless it is one name or one
+ * object literal. `{ a } | { b }` starts with `{` and ends with `}` but is a union: `[]` after it
+ * would bind to the last branch only (`A | B[]`, issue 26), so braces are matched, not assumed.
+ */
+export function wrap(type: string): string {
+  if (/^[\w.$]+$/.test(type)) return type;
+  return isOneObjectLiteral(type) ? type : `(${type})`;
+}
+
+/** True when `type` is a single `{ … }`: its first brace closes at its last character. */
+function isOneObjectLiteral(type: string): boolean {
+  if (!type.startsWith('{') || !type.endsWith('}')) return false;
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < type.length; i++) {
+    const c = type[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = undefined;
+      continue;
+    }
+    // doc comments of members hold free text: skipped whole
+    if (c === '/' && type[i + 1] === '*') {
+      const end = type.indexOf('*/', i + 2);
+      i = end < 0 ? type.length : end + 1;
+      continue;
+    }
+    if (c === '/' && type[i + 1] === '/') {
+      const end = type.indexOf('\n', i);
+      i = end < 0 ? type.length : end;
+      continue;
+    }
+    if (c === '"' || c === "'" || c === '`') quote = c;
+    else if (c === '{' || c === '(' || c === '[' || c === '<') depth++;
+    else if (c === '}' || c === ')' || c === ']' || c === '>') {
+      depth--;
+      if (depth === 0 && i < type.length - 1) return false;
+    }
+  }
+  return true;
 }

@@ -18,6 +18,7 @@
  */
 import Handlebars from 'handlebars';
 import { SpecError } from '../spec-error.js';
+import { RUNTIME_EXPORTS } from '../names.js';
 
 // ── Doc comments ────────────────────────────────────────────────────────────────────────────
 
@@ -182,6 +183,19 @@ function suggestedName(name: string): string {
   const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
   const joined = words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
   return /^[A-Za-z]/.test(joined) ? joined : `Schema${joined}`;
+}
+
+/**
+ * The TypeScript name of a component schema (issue 26): the name itself when it is a safe
+ * identifier, else its letters and digits with each word capitalised (`chat-message` →
+ * `ChatMessage`, `2fa.code` → `Schema2faCode`), and `Schema` appended to a reserved word or a name
+ * the package uses or its runtime exports (`Record` → `RecordSchema`, `Page` → `PageSchema`). Collisions between the results are resolved by
+ * the caller (transform/component-names.ts). Never an unsafe identifier.
+ */
+export function safeTypeName(name: string): string {
+  if (isSafeIdentifier(name) && !RUNTIME_EXPORTS.has(name)) return name;
+  const candidate = IDENT.test(name) ? name : suggestedName(name);
+  return isSafeIdentifier(candidate) && !RUNTIME_EXPORTS.has(candidate) ? candidate : `${candidate}Schema`;
 }
 
 /**

@@ -34,7 +34,13 @@ function fieldsOf(schema: JsonSchema, deref: Deref): { fields: FieldModel[]; ope
 }
 
 /** The fields part of a JSON BodyModel (the caller adds the media type and kind). */
-export type BodyFields = Pick<BodyModel, 'fields' | 'open' | 'union'>;
+export type BodyFields = Pick<BodyModel, 'fields' | 'open' | 'union' | 'constraint'>;
+
+const CONSTRAINT_KEYS = new Set(['required', 'description', 'title']);
+/** A branch that only lists required fields (and says what it means). */
+function isConstraintOnly(branch: JsonSchema): boolean {
+  return !!branch && typeof branch === 'object' && Array.isArray(branch.required) && Object.keys(branch).every((k) => CONSTRAINT_KEYS.has(k));
+}
 
 export function bodyFieldsOf(raw: JsonSchema | undefined, deref: Deref, components: ReadonlyMap<string, JsonSchema>, at: string, id: string, mediaType = 'application/json'): BodyFields {
   const schema = deref(raw);
@@ -45,6 +51,14 @@ export function bodyFieldsOf(raw: JsonSchema | undefined, deref: Deref, componen
     const body = fieldsOf(schema, deref);
     if (!body) throw refuse();
     return body;
+  }
+  // branches that only say which fields are required are constraints on one object, not shapes
+  const branches = schema[keyword] as JsonSchema[];
+  if (branches.every(isConstraintOnly)) {
+    const { oneOf: _o, anyOf: _a, ...holder } = schema;
+    const body = fieldsOf({ type: 'object', ...holder }, deref);
+    if (!body) throw refuse();
+    return { ...body, constraint: { keyword, branches } };
   }
   const disc = discriminatedOf(schema, components, `${at}/schema`);
   // properties beside the oneOf/anyOf hold in every branch

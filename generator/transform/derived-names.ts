@@ -4,9 +4,11 @@
  * names and against each other: the package index re-exports them all with `export type *`, and
  * two modules exporting one name do not compile (TS2308).
  *
- * A collision is refused (SpecError `name-collision`) naming both sources and suggesting a
- * rename. Not renamed automatically: a rename would change a public type name of the package
- * the day a schema is added, silently breaking users; the spec author picks the name once.
+ * An operation's derived names never take a name already taken (a component schema's, an earlier
+ * operation's): its type stem takes `Op` (then `Op2`, …), with a warning at the operationId
+ * (issue 26: suffix, not refusal; a schema added later can rename an operation's types, and the
+ * change report shows it). The write views and helper params are still refused on a collision
+ * (SpecError `name-collision`) naming both sources.
  */
 import type { ApiModel } from '../model.js';
 import { SpecError, pointerOf } from '../spec-error.js';
@@ -17,7 +19,8 @@ interface Source {
   what: string;
 }
 
-export function checkDerivedNames(model: ApiModel): void {
+/** Returns every exported type name it saw (schemas, views, derived), for names derived later (webhook payloads). */
+export function checkDerivedNames(model: ApiModel): Set<string> {
   const taken = new Map<string, Source>();
   const claim = (name: string, source: Source) => {
     const other = taken.get(name);
@@ -42,12 +45,19 @@ export function checkDerivedNames(model: ApiModel): void {
     for (const op of ns.operations) {
       const at = pointerOf('paths', op.specPath, op.method.toLowerCase());
       const derived = (suffix: string) => ({ pointer: `${at}/operationId`, what: `the ${suffix} type the generator derives from operation ${op.id}` });
-      claim(`${op.typeStem}Params`, derived('params'));
-      claim(op.pagination ? `${op.typeStem}Page` : `${op.typeStem}Result`, derived(op.pagination ? 'page' : 'result'));
-      if (op.pagination) claim(`${op.typeStem}Item`, derived('item'));
+      const namesOf = (stem: string) => [[`${stem}Params`, 'params'], [op.pagination ? `${stem}Page` : `${stem}Result`, op.pagination ? 'page' : 'result'], ...(op.pagination ? [[`${stem}Item`, 'item']] : [])] as const;
+      // a derived name never takes a spec's (or an earlier operation's) name: the stem takes Op, Op2…
+      const original = op.typeStem;
+      for (let n = 1; namesOf(op.typeStem).some(([name]) => taken.has(name)); n++) op.typeStem = `${original}Op${n === 1 ? '' : n}`;
+      if (op.typeStem !== original) {
+        const clash = namesOf(original).find(([name]) => taken.has(name))![0];
+        model.warnings?.push({ pointer: `${at}/operationId`, rule: 'derived-name-suffixed', message: `${op.id}: ${clash} is already ${taken.get(clash)!.what}: the operation's types are named ${op.typeStem}Params, ${op.typeStem}${op.pagination ? 'Page' : 'Result'}…` });
+      }
+      for (const [name, suffix] of namesOf(op.typeStem)) claim(name, derived(suffix));
     }
     for (const h of ns.helpers) {
       if (h.kind === 'toggle') claim(`${h.typeStem}Params`, { pointer: '', what: `the params type of helper ${h.namespace}.${h.methodName} (${h.source})` });
     }
   }
+  return new Set(taken.keys());
 }

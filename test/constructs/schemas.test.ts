@@ -60,17 +60,15 @@ describe('generation', () => {
   });
   it('an unknown format is a warning naming its pointer, and still generates', async () => {
     const { model } = await generateFixture((d) => (d.components.schemas.LabSearchHit.properties.id.format = 'snowflake'));
-    expect(model.warnings).toEqual([{ pointer: '/components/schemas/LabSearchHit/properties/id/format', message: expect.stringContaining('unknown format "snowflake"') }]);
+    expect(model.warnings).toEqual([{ pointer: '/components/schemas/LabSearchHit/properties/id/format', rule: 'unknown-format', message: expect.stringContaining('unknown format "snowflake"') }]);
   });
-  it('a schema named like a derived type (LabSearchResult beside lab.search) is refused naming both', async () => {
-    const error = await generateFixture((d) => {
+  it('a schema named like a derived type (LabSearchResult beside lab.search): the derived names take Op, with a warning naming both (issue 26)', async () => {
+    const { model, files } = await generateFixture((d) => {
       d.components.schemas.LabSearchResult = d.components.schemas.LabSearchHit;
-    }).catch((e) => e);
-    expect(error).toBeInstanceOf(SpecError);
-    expect(error.rule).toBe('name-collision');
-    expect(error.message).toContain('/components/schemas/LabSearchResult');
-    expect(error.message).toContain('operation lab.search');
-    expect(error.pointer).toBe('/paths/~1{org_name}~1{app_name}~1lab~1search/get/operationId');
+    });
+    expect(model.warnings).toContainEqual(expect.objectContaining({ rule: 'derived-name-suffixed', pointer: '/paths/~1{org_name}~1{app_name}~1lab~1search/get/operationId', message: expect.stringContaining('LabSearchResult is already the component schema LabSearchResult') }));
+    expect(files.get('src/types/lab.ts')).toMatch(/export type LabSearchOpResult\b/);
+    expect(files.get('src/types/schemas.ts')).toMatch(/export type LabSearchResult\b/);
   });
   it('a schema named like a Writable view is refused', async () => {
     const error = await generateFixture((d) => (d.components.schemas.LabAccountWritable = { type: 'string' })).catch((e) => e);

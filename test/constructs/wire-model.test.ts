@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { buildApiModel } from '../../generator/build-model.js';
 import { operationSpecOf } from '../../generator/emit/emit-operation-table.js';
+import { bodyKindOf } from '../../generator/build-wire.js';
 import { generate } from '../../generator/generate.js';
 import { parseSpec } from '../../generator/load-spec.js';
 import { SpecError } from '../../generator/spec-error.js';
@@ -102,16 +103,16 @@ describe('request bodies', () => {
     }]);
   });
 
-  it('refuses an unsupported media type, naming it and what is supported', () => {
-    const error = refusal((d) => (wirePath(d, 'text').post.requestBody.content = { 'application/xml': { schema: { type: 'string' } } }));
-    expect(error.rule).toBe('body-content-type');
-    expect(error.message).toMatch(/request body media type "application\/xml" is not supported \(fix: use one of application\/json .*multipart\/form-data.*application\/octet-stream/);
+  it('XML and other text types are text, any other media type bytes (issue 26: never refused)', () => {
+    expect(['application/xml', 'application/atom+xml', 'text/csv', 'text/plain; charset=utf-8'].map(bodyKindOf)).toEqual(['text', 'text', 'text', 'text']);
+    expect(['application/sdp', 'application/x-custom', 'image/png'].map(bodyKindOf)).toEqual(['binary', 'binary', 'binary']);
   });
 
-  it('a JSON body that is not an object is refused naming the media type and the way out (no longer "must be a JSON object schema")', () => {
-    const error = refusal((d) => (wirePath(d, 'either').post.requestBody.content['application/json'].schema = { type: 'array', items: { type: 'string' } }));
-    expect(error.rule).toBe('body-not-object');
-    expect(error.message).toMatch(/a application\/json request body must have an object schema .*\(fix: give it an object schema, or send other shapes as application\/octet-stream or text\/plain\)/);
+  it('a JSON body that is not an object is carried whole under `body` (issue 26)', () => {
+    const m = edited((d) => (wirePath(d, 'either').post.requestBody.content['application/json'].schema = { type: 'array', items: { type: 'string' } }))();
+    const either = m.operations.find((o) => o.id.endsWith('either') || o.path.endsWith('/wire/either'))!;
+    expect(either.body).toMatchObject({ kind: 'json', whole: true, fields: [{ name: 'body', schema: { type: 'array', items: { type: 'string' } } }] });
+    expect(operationSpecOf(either).requestBodies?.[0]).toMatchObject({ kind: 'json', whole: true });
   });
 });
 

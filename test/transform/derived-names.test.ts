@@ -12,7 +12,8 @@ const model = (schemas: Record<string, unknown>, ops: ReturnType<typeof op>[], h
 const outcome = (m: ApiModel) => {
   try {
     checkDerivedNames(m);
-    return 'ok';
+    const renamed = m.namespaces.flatMap((ns) => ns.operations).filter((o) => o.typeStem !== o.id.split('.').map((p) => p.split('_').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')).join(''));
+    return renamed.length ? `suffixed: ${renamed.map((o) => o.typeStem).join(', ')}` : 'ok';
   } catch (e) {
     return e instanceof SpecError ? `${e.rule}: ${e.message.match(/the name (\w+)/)![1]}` : String(e);
   }
@@ -22,14 +23,16 @@ describe('checkDerivedNames', () => {
   const account = { type: 'object', properties: { id: { type: 'string', readOnly: true } } };
   const cases: [string, ApiModel, string][] = [
     ['distinct names', model({ LabHit: {} }, [op('lab.search', 'LabSearch')]), 'ok'],
-    ['schema = <Op>Result', model({ LabSearchResult: {} }, [op('lab.search', 'LabSearch')]), 'name-collision: LabSearchResult'],
-    ['schema = <Op>Params', model({ LabSearchParams: {} }, [op('lab.search', 'LabSearch')]), 'name-collision: LabSearchParams'],
-    ['schema = <Op>Page of a list', model({ LabListPage: {} }, [op('lab.list', 'LabList', true)]), 'name-collision: LabListPage'],
-    ['schema = <Op>Item of a list', model({ LabListItem: {} }, [op('lab.list', 'LabList', true)]), 'name-collision: LabListItem'],
+    // issue 26: suffix, not refusal
+    ['schema = <Op>Result', model({ LabSearchResult: {} }, [op('lab.search', 'LabSearch')]), 'suffixed: LabSearchOp'],
+    ['schema = <Op>Params', model({ LabSearchParams: {} }, [op('lab.search', 'LabSearch')]), 'suffixed: LabSearchOp'],
+    ['schema = <Op>Page of a list', model({ LabListPage: {} }, [op('lab.list', 'LabList', true)]), 'suffixed: LabListOp'],
+    ['schema = <Op>Item of a list', model({ LabListItem: {} }, [op('lab.list', 'LabList', true)]), 'suffixed: LabListOp'],
+    ['the suffixed name taken too: Op2', model({ LabSearchResult: {}, LabSearchOpResult: {} }, [op('lab.search', 'LabSearch')]), 'suffixed: LabSearchOp2'],
     ['a list has no <Op>Result, so that name is free', model({ LabListResult: {} }, [op('lab.list', 'LabList', true)]), 'ok'],
     ['schema = <Schema>Writable of a view-dependent schema', model({ Account: account, AccountWritable: {} }, []), 'name-collision: AccountWritable'],
     ['<Schema>Writable is free when the schema has no views', model({ Plain: {}, PlainWritable: {} }, []), 'ok'],
-    ['two derived names (a_b.c and a.b_c)', model({}, [op('a_b.c', 'ABC'), op('a.b_c', 'ABC')]), 'name-collision: ABCParams'],
+    ['two derived names (a_b.c and a.b_c): the second is suffixed', model({}, [op('a_b.c', 'ABC'), op('a.b_c', 'ABC')]), 'suffixed: ABCOp'],
     ['toggle helper params', model({ LabMuteParams: {} }, [], [{ kind: 'toggle', typeStem: 'LabMute', namespace: 'lab', methodName: 'mute', source: 'x' }]), 'name-collision: LabMuteParams'],
   ];
   it.each(cases)('%s', (_name, given, want) => {

@@ -7,7 +7,14 @@ const components = new Map<string, any>([
   ['Text', { type: 'object', properties: { kind: { type: 'string' } } }],
   ['Image', { type: 'object', properties: { kind: { type: 'string' } } }],
   ['Pinned', { type: 'object', properties: { kind: { const: 'pinned' } } }],
+  ['Enumed', { type: 'object', properties: { kind: { type: 'string', enum: ['e1', 'e2'] } } }],
+  ['KindRef', { type: 'string', enum: ['by-ref'] }],
+  ['ViaRef', { type: 'object', properties: { kind: ref0('KindRef') } }],
+  ['ViaAllOf', { allOf: [ref0('Text'), { type: 'object', properties: { kind: { const: 'all-of' } } }] }],
 ]);
+function ref0(n: string) {
+  return { $ref: `#/components/schemas/${n}` };
+}
 const ref = (n: string) => ({ $ref: `#/components/schemas/${n}` });
 const selection = (schema: unknown) => {
   const d = discriminatedOf(schema as any, components, '#');
@@ -26,6 +33,11 @@ describe('discriminatedOf', () => {
     ['inline branches by their const/enum', { oneOf: [{ properties: { kind: { const: 'a' } } }, { properties: { kind: { enum: ['b', 'c'] } } }], discriminator: { propertyName: 'kind' } },
       { property: 'kind', values: ['a', 'b', 'c'], branches: [['a'], ['b', 'c']] }],
     ['a branch pinned to its value', { oneOf: [ref('Pinned')], discriminator: { propertyName: 'kind', mapping: { pinned: 'Pinned' } } }, { property: 'kind', values: ['pinned'], branches: [['pinned']] }],
+    // issue 26: implicit, over branches that pin the property (OpenAI's idiom): the pinned values, as Ajv reads them
+    ['implicit over $ref branches that pin with const/enum: the pinned values, not the names', { oneOf: [ref('Pinned'), ref('Enumed')], discriminator: { propertyName: 'kind' } },
+      { property: 'kind', values: ['pinned', 'e1', 'e2'], branches: [['pinned'], ['e1', 'e2']] }],
+    ['implicit: a pin through a $ref property or an allOf part; a branch pinning nothing by its name', { oneOf: [ref('ViaRef'), ref('ViaAllOf'), ref('Image')], discriminator: { propertyName: 'kind' } },
+      { property: 'kind', values: ['by-ref', 'all-of', 'Image'], branches: [['by-ref'], ['all-of'], ['Image']] }],
   ];
   it.each(cases)('%s', (_name, given, want) => {
     expect(selection(given)).toEqual(want);

@@ -40,7 +40,7 @@ describe('normalizeSchema', () => {
   it('an unknown format is a warning naming its pointer; known ones are not', () => {
     const warnings: GeneratorWarning[] = [];
     normalizeSchema({ properties: { a: { type: 'string', format: 'phone' }, b: { type: 'string', format: 'email' }, c: { type: 'integer', format: 'int64' } } }, '#/components/schemas/X', warnings);
-    expect(warnings).toEqual([{ pointer: '#/components/schemas/X/properties/a/format', message: expect.stringContaining('unknown format "phone"') }]);
+    expect(warnings).toEqual([{ pointer: '#/components/schemas/X/properties/a/format', rule: 'unknown-format', message: expect.stringContaining('unknown format "phone"') }]);
   });
 });
 

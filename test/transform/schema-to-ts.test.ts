@@ -37,6 +37,20 @@ describe('typeOf', () => {
     ['int32: number', { type: 'integer', format: 'int32' }, 'read', 'number'],
     ['3.1 null type', { type: ['string', 'null'] }, 'read', 'string | null'],
     ['recursive ref is a name', { $ref: '#/components/schemas/Node' }, 'read', 'Node'],
+    // issue 26: `[]` after a union of object literals bound to the last branch only (`A | B[]`)
+    ['array of an inline oneOf of objects: the whole union is the item',
+      { type: 'array', items: { oneOf: [{ type: 'object', additionalProperties: false, properties: { a: { type: 'string' } } }, { type: 'object', additionalProperties: false, properties: { b: { type: 'string' } } }] } }, 'read',
+      '({ a?: string; } | { b?: string; })[]'],
+    ['array of an object whose doc comment holds a brace and a quote: one literal, no parentheses',
+      { type: 'array', items: { type: 'object', additionalProperties: false, properties: { a: { type: 'string', description: "it's } here" } } } }, 'read',
+      "{ /** it's } here */ a?: string; }[]"],
+    ['intersection with a union of objects keeps the union whole',
+      { allOf: [{ $ref: '#/components/schemas/Plain' }, { anyOf: [{ type: 'object', additionalProperties: false, properties: { x: { type: 'string' } } }, { type: 'object', additionalProperties: false, properties: { y: { type: 'string' } } }] }] }, 'read',
+      'Plain & ({ x?: string; } | { y?: string; })'],
+    // issue 26, from the corpus: a type beside a oneOf holds too; prefixItems are a tuple
+    ['a primitive type beside a oneOf narrows it', { type: 'boolean', oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['auto'] }] }, 'read', '(boolean | "auto") & (boolean)'],
+    ['prefixItems: a closed pair', { type: 'array', prefixItems: [{ type: 'integer' }, { type: 'string' }], minItems: 2, maxItems: 2 }, 'read', '[number, string]'],
+    ['prefixItems: optional past minItems, then items', { type: 'array', prefixItems: [{ type: 'integer' }], items: { type: 'string' } }, 'read', '[number?, ...string[]]'],
   ];
   it.each(cases)('%s', (_name, given, view, want) => {
     expect(flat(typeOf(given as any, ctx(view)))).toBe(want);

@@ -143,18 +143,19 @@ function multipartBody(op: OperationSpec, spec: RequestBodySpec, fields: [string
 /** The body of a call in the media type the caller picked; `object` holds the params that are not path/query/header/cookie. */
 export function encodeBodyFor(op: OperationSpec, bodies: readonly RequestBodySpec[], object: Record<string, unknown>, contentType: string | undefined): EncodedBody | undefined {
   const spec = pickBody(op, bodies, contentType);
-  if (spec.kind === 'json') return { body: toJson(op.id, object), contentType: spec.contentType, oneShot: false };
+  if (spec.kind === 'json' && !spec.whole) return { body: toJson(op.id, object), contentType: spec.contentType, oneShot: false };
   return encodeBody(op, spec, Object.entries(object));
 }
 
 function encodeBody(op: OperationSpec, spec: RequestBodySpec, fields: [string, unknown][]): EncodedBody | undefined {
-  if (spec.kind === 'binary' || spec.kind === 'text') {
+  if (spec.kind === 'binary' || spec.kind === 'text' || spec.whole) {
     const extra = fields.filter(([name]) => name !== BODY_PARAM);
     if (extra.length) {
       throw new ValidationError(op.id, extra.map(([name]) => ({ pointer: `/${name}`, rule: 'additionalProperties', message: `\`${name}\` is not a parameter of ${op.id} (its ${spec.contentType} body goes in \`${BODY_PARAM}\`)` })));
     }
     const value = fields.find(([name]) => name === BODY_PARAM)?.[1];
     if (value === undefined) return undefined;
+    if (spec.kind === 'json') return { body: toJson(op.id, value), contentType: spec.contentType, oneShot: false };
     if (spec.kind === 'text') {
       if (typeof value !== 'string') throw bad(op, { pointer: `/${BODY_PARAM}`, rule: 'type', message: `\`${BODY_PARAM}\` must be a string (${spec.contentType})` });
       // fetch sends a string as UTF-8; text/plain without a charset means US-ASCII (RFC 2046), so say it

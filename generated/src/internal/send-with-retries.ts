@@ -172,7 +172,9 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
       // A 429 closed the gate while this call waited for its slot: wait it out, then take a new one.
       if (rt.gate.remainingMs() > 0) continue;
     }
-    const headers: Record<string, string> = { accept: 'application/json', ...rt.baseHeaders, ...call.headers };
+    // what the operation answers on success (image/png, text/csv…): a strict server refuses a call
+    // that accepts only JSON with 406
+    const headers: Record<string, string> = { accept: op.accept ?? 'application/json', ...rt.baseHeaders, ...call.headers };
     if (request.headers) Object.assign(headers, request.headers);
     if (request.body !== undefined) headers['content-type'] = request.contentType ?? 'application/json';
     if (token !== undefined) headers.authorization = `Bearer ${token}`;

@@ -192,7 +192,10 @@ export interface Prefix {
  * so) gets those two filled from the client instead of the prefix being added again.
  */
 export function buildRequest(op: OperationSpec, params: Record<string, unknown>, prefix: Prefix, contentType?: string): BuiltRequest {
-  const pathAndQuery = `${encodedPrefix(op.id, prefix)}${fillPath(op.id, ownPathOf(op), params)}${buildQuery(op, params)}`;
+  const path = fillPath(op.id, ownPathOf(op), params);
+  const query = buildQuery(op, params);
+  // a path with a fixed query (`/responses?beta=true`, as some documents write it) keeps it first
+  const pathAndQuery = `${encodedPrefix(op.id, prefix)}${path}${path.includes('?') && query ? `&${query.slice(1)}` : query}`;
   const built: BuiltRequest = { method: op.method, url: `${prefix.baseUrl}${pathAndQuery}`, pathAndQuery, body: undefined };
   if (op.headerParams || op.cookieParams) built.headers = wireOf(op).headers(op, params);
   if (op.requestBodies) {
@@ -240,7 +243,7 @@ function ownPathOf(op: OperationSpec): CompiledTemplate {
   return compiled;
 }
 
-export function toJson(operationId: string, body: Record<string, unknown>): string {
+export function toJson(operationId: string, body: unknown): string {
   try {
     return JSON.stringify(body);
   } catch (err) {
