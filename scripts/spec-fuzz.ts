@@ -124,6 +124,7 @@ async function runInGroups(targets: FuzzTarget[], size: number): Promise<number>
       baseline,
       bench,
       alwaysBuild: () => buildEvery > 0 && builds++ % buildEvery === 0,
+      onPayload: (name, t, failures) => console.log(`payload ${name}: ${t.refused} refused, ${t.accepted} accepted, failures so far ${failures}, ${Math.round((performance.now() - started) / 1000)} s`),
       onGroup: (n, outcome) => {
         if (++groups % 100 === 0) console.log(`… ${groups} groups (last: ${n} edits, ${outcome}), ${Math.round((performance.now() - started) / 1000)} s`);
       },

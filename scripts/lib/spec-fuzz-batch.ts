@@ -31,6 +31,8 @@ export interface BatchRun {
   /** Build and import this accepted group even when its code did not change. */
   alwaysBuild?: () => boolean;
   onGroup?: (size: number, outcome: 'accepted' | 'refused' | 'crashed') => void;
+  /** A payload is done on every field: its tally so far. */
+  onPayload?: (name: string, tally: { refused: number; accepted: number }, failures: number) => void;
 }
 
 export interface BatchSummary {
@@ -110,6 +112,7 @@ export async function fuzzInGroups(run: BatchRun, targets: readonly FuzzTarget[]
         run.onGroup?.(group.length, settled.kind === 'split' ? 'crashed' : settled.kind);
       }
     }
+    run.onPayload?.(payload.name, tally, summary.failures.length);
   }
   return summary;
 }

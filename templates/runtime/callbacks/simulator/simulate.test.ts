@@ -378,10 +378,12 @@ describe('simulateDelivery keeps the service limits', () => {
     const paced = await simulateDelivery({ ...base, events: 12, eventsPerBatch: 1, hooks: 0, duplicateRate: 0, bestEffortLossRate: 0, ratePerSecond: 5, url: r.url, observe: r.observe, seed: 41 });
     expect(codes(paced)).toEqual([]);
     expect(arrivals).toHaveLength(12);
-    // Any 6 consecutive sends start a second apart or more (5 per second at most); at the receiver
-    // the arrivals show it too, give or take the loaded machine's delivery jitter.
+    // Any 6 consecutive sends are admitted a second apart or more (5 per second at most). A send's
+    // recorded start is taken after its admission (a scheme may sign asynchronously), so on a loaded
+    // machine one start may lag its admission by a few ms (996.4 ms was seen): 950 still tells 5/s
+    // from 6/s (833 ms). At the receiver the arrivals show it too, give or take delivery jitter.
     const starts = paced.requests.filter((q) => q.kind === 'event').map((q) => q.atMs / 1000).sort((x, y) => x - y);
-    for (let i = 0; i + 5 < starts.length; i++) expect(starts[i + 5]! - starts[i]!).toBeGreaterThanOrEqual(999);
+    for (let i = 0; i + 5 < starts.length; i++) expect(starts[i + 5]! - starts[i]!).toBeGreaterThanOrEqual(950);
     for (let i = 0; i + 5 < arrivals.length; i++) expect(arrivals[i + 5]! - arrivals[i]!).toBeGreaterThan(850);
   }, 30_000);
 });
