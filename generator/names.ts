@@ -40,6 +40,9 @@ export const RESOURCE_MEMBERS: ReadonlySet<string> = new Set(['constructor', 'cl
  * the list against the runtime's real exports.
  */
 export const RUNTIME_EXPORTS: ReadonlySet<string> = new Set([
+  // issue 31: hooks, diagnostics channels, page walkers
+  'AttemptEndEvent', 'CallEndEvent', 'CallHooks', 'CallStartEvent', 'ErrorView', 'IM_CHANNELS', 'RateLimitWaitView',
+  'RequestView', 'ResponseView', 'RetryReason', 'RetryView', 'ToArrayOptions',
   'AbortError', 'AlreadyExistsError', 'ApiError', 'ApiErrorInit', 'ApiPromise', 'AppUnavailableError',
   'BatchChunk', 'BatchError', 'BatchOptions', 'BatchResult', 'BinaryInput', 'BinaryResponse', 'BodyKind',
   'CLIENT_ENV_VARS', 'CallPriority', 'ClientOptions', 'ClientSecretSource', 'ConfigError', 'ConnectionError',

@@ -126,7 +126,7 @@ describe('names and values that would reach code unsafely', () => {
     const { model, files } = await generate({ ...input, openapiText: text });
     expect(model.warnings).toContainEqual(expect.objectContaining({ rule: 'component-renamed', pointer: '/components/schemas/..~1User', message: expect.stringContaining('its type is named User') }));
     const schemas = files.get('src/types/schemas.ts')!;
-    expect(schemas).toMatch(/^export type User = \{/m);
+    expect(schemas).toMatch(/^export (?:type User = |interface User )\{/m);
     expect([...files].some(([path, t]) => path !== 'openapi.yaml' && t.includes('../User'))).toBe(false);
   });
 

@@ -184,6 +184,6 @@ export async function run(): Promise<void> {
     const run = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', 'tsconfig.esm.json'], { cwd: dir }).then(() => ({ ok: true, out: '' }), (e: { stdout?: string }) => ({ ok: false, out: e.stdout ?? '' }));
     expect(run.out).toBe('');
     expect(run.ok).toBe(true);
-    expect(readFileSync(join(dir, 'src/types/schemas.ts'), 'utf8')).toMatch(/export type UserProfile = \{/);
+    expect(readFileSync(join(dir, 'src/types/schemas.ts'), 'utf8')).toMatch(/export (?:type UserProfile = |interface UserProfile )\{/);
   }, 120_000);
 });
