@@ -14,20 +14,11 @@ import { fileURLToPath } from 'node:url';
 import { Project } from 'ts-morph';
 import { namespaceTypesFile, paramsTypeName, resultTypeName } from '../generator/emit/emit-namespace-types.js';
 import { generateToTempDir } from './lib/generate-to-dir.js';
+import { OTS_FLATTEN_TYPES } from './lib/ots-flatten.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const specPath = process.argv[2] ?? 'test/fixtures/constructs-openapi.yaml';
 
-/** Helpers that flatten an openapi-typescript operation the way our params object is flat. */
-const HELPERS = `
-type Loc<P, L extends string> = P extends { [k in L]?: infer X } ? ([NonNullable<X>] extends [never] ? {} : NonNullable<X>) : {};
-type ContentOf<C> = C extends { content: infer CC } ? ('application/json' extends keyof CC ? CC['application/json'] : CC[keyof CC]) : never;
-type BodyOf<O> = O extends { requestBody?: infer B } ? ([NonNullable<B>] extends [never] ? {} : ContentOf<NonNullable<B>>) : {};
-type ParamsOf<O> = O extends { parameters: infer P } ? Omit<Loc<P, 'path'>, 'org_name' | 'app_name'> & Loc<P, 'query'> & Loc<P, 'header'> & Loc<P, 'cookie'> : {};
-type FlatOf<O> = ParamsOf<O> & BodyOf<O>;
-type ResultOf<O, S> = O extends { responses: infer R } ? (S extends keyof R ? ([ContentOf<R[S]>] extends [never] ? void : ContentOf<R[S]>) : never) : never;
-type Rel<A, B> = [A] extends [B] ? ([B] extends [A] ? 'both' : 'ours-to-theirs') : [B] extends [A] ? 'theirs-to-ours' : 'neither';
-`;
 
 async function main(): Promise<void> {
   const { dir, output } = await generateToTempDir(root, specPath);
@@ -37,7 +28,7 @@ async function main(): Promise<void> {
   const ots = spawnSync(process.execPath, [join(root, 'node_modules/openapi-typescript/bin/cli.js'), 'spec.yaml', '-o', 'ots.ts'], { cwd: work, encoding: 'utf8' });
   if (ots.status !== 0) throw new Error(`openapi-typescript failed: ${ots.stderr}`);
 
-  const lines = [`import type { operations } from './ots.js';`, HELPERS];
+  const lines = [`import type { operations } from './ots.js';`, OTS_FLATTEN_TYPES];
   const rows: { id: string; params: string; result: string }[] = [];
   for (const op of output.model.operations) {
     const ours = join(dir, namespaceTypesFile(op.namespace)).replace(/\.ts$/, '.js');

@@ -143,7 +143,7 @@ async function runInGroups(targets: FuzzTarget[], size: number): Promise<number>
     '| variants (field × payload) | refused at their own place (located SpecError) | accepted | packages built and imported | failures |',
     '|---|---|---|---|---|',
     `| ${summary.variants} | ${summary.refused} | ${summary.accepted} | ${summary.built} | ${summary.failures.length} |`,
-    ...reportTables(summary, 'problems reported'),
+    ...reportTables(summary, 'problems at their edit place'),
   ];
   const dir = join(root, 'dist-artifacts/spec-fuzz');
   mkdirSync(dir, { recursive: true });

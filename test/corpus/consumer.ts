@@ -10,17 +10,10 @@
 import { paramsTypeName, resultTypeName } from '../../generator/emit/emit-namespace-types.js';
 import type { OperationModel } from '../../generator/model.js';
 import { stringLiteral } from '../../generator/emit/spec-text.js';
+import { OTS_FLATTEN_TYPES } from '../../scripts/lib/ots-flatten.js';
 
-/** openapi-typescript's operation flattened like our params object (the same helpers as scripts/compare-openapi-typescript.ts). */
-const HELPERS = `
-type Loc<P, L extends string> = P extends { [k in L]?: infer X } ? ([NonNullable<X>] extends [never] ? {} : NonNullable<X>) : {};
-type ContentOf<C> = C extends { content: infer CC } ? ('application/json' extends keyof CC ? CC['application/json'] : CC[keyof CC]) : never;
-type BodyOf<O> = O extends { requestBody?: infer B } ? ([NonNullable<B>] extends [never] ? {} : ContentOf<NonNullable<B>>) : {};
-type ParamsOf<O> = O extends { parameters: infer P } ? Omit<Loc<P, 'path'>, 'org_name' | 'app_name'> & Loc<P, 'query'> & Loc<P, 'header'> & Loc<P, 'cookie'> : {};
-type FlatOf<O> = ParamsOf<O> & BodyOf<O>;
-type WholeOf<O> = ParamsOf<O> & { body: BodyOf<O> };
-type ResultOf<O, S> = O extends { responses: infer R } ? (S extends keyof R ? ([ContentOf<R[S]>] extends [never] ? void : ContentOf<R[S]>) : never) : never;
-type Rel<A, B> = [A] extends [B] ? ([B] extends [A] ? 'both' : 'ours-to-theirs') : [B] extends [A] ? 'theirs-to-ours' : 'neither';
+/** openapi-typescript's operation flattened like our params object, and whole (a body carried under `body`). */
+const HELPERS = `${OTS_FLATTEN_TYPES}type WholeOf<O> = ParamsOf<O> & { body: BodyOf<O> };
 `;
 
 export const CONSUMER_FILE = 'src/corpus-consumer.ts';
