@@ -8,7 +8,7 @@
  * (compare.ts); it never diffs YAML text or generated files.
  */
 import { itemTypeName, paramsTypeName, resultTypeName } from '../emit/emit-namespace-types.js';
-import { typeContextOf, typeOf, type TypeContext } from '../emit/schema-to-ts.js';
+import { typeContextOf, typeOf, type TypeContext } from '../transform/schema-to-ts.js';
 import type { ApiModel, FieldModel, JsonSchema, OperationModel } from '../model.js';
 import { discriminatedOf } from '../transform/discriminator.js';
 import { CHECKED_FORMATS } from '../transform/formats.js';

@@ -6,7 +6,7 @@
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
 import { hookRequestTypeName, type CallbackModel } from '../build-callback-model.js';
 import { schemaDocs } from './emit-schema-types.js';
-import { typeOf } from './schema-to-ts.js';
+import { typeOf } from '../transform/schema-to-ts.js';
 import { emitCallbackEntries } from './emit-callback-entries.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
 import { doc, jsDocs, jsonLiteral, stringLiteral } from './spec-text.js';

@@ -5,7 +5,7 @@
  */
 import type { ApiModel } from '../model.js';
 import { paramsTypeName } from './emit-namespace-types.js';
-import { operationReturnType } from './emit-operations-code.js';
+import { operationReturnType } from './emit-funcs-and-resources.js';
 import { helperCode } from './helper-code.js';
 import { SDK_VERSION_FILE } from './emit-runtime-copy.js';
 import { doNotEditHeader } from './source-file.js';

@@ -105,7 +105,7 @@ export function operationEntryOf(spec: OperationSpec): Partial<OperationSpec> {
   return entry;
 }
 
-export function emitOperationTable(model: ApiModel, validatorImport?: (op: OperationModel) => string): Map<string, string> {
+export function emitOperations(model: ApiModel, validatorImport?: (op: OperationModel) => string): Map<string, string> {
   const statements: (string | StatementStructures)[] = [
     `import type { OperationSpec } from './operation.js';`,
     `import { operation } from './internal/operation-entry.js';`,
