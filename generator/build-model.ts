@@ -1,11 +1,11 @@
 /** OpenAPI document → ApiModel. Pure: no I/O, deterministic order. */
-import type { HttpMethod, PaginationSpec } from '../templates/runtime/operation.js';
+import type { HttpMethod, PaginationSpec } from '../templates/runtime/contract/operation-spec.js';
 import { buildHelperMethods } from './build-helpers.js';
 import { deref, METHODS, splitPathKey, type OpenApiDocument } from './load-spec.js';
 import type { ApiModel, ErrorResponseModel, GeneratorWarning, JsonSchema, OperationModel, Provenance } from './model.js';
 import { operationNames, pascalCase } from './names.js';
 import { wireBodies, wireParams, wireResponses } from './build-wire.js';
-import { BODY_PARAM } from '../templates/runtime/operation.js';
+import { BODY_PARAM } from '../templates/runtime/contract/operation-spec.js';
 import { SpecError, collectSpecErrors, pointerOf, quoted, type SpecProblem } from './spec-error.js';
 import { checkDerivedNames } from './transform/derived-names.js';
 import { buildWebhooks } from './build-webhooks.js';

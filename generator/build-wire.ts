@@ -3,7 +3,7 @@
  * bodies by media type, success responses by kind. Refusals name the construct and what is
  * supported instead, so a maintainer knows what to change.
  */
-import { BODY_PARAM } from '../templates/runtime/operation.js';
+import { BODY_PARAM } from '../templates/runtime/contract/operation-spec.js';
 import { deref, type OpenApiDocument } from './load-spec.js';
 import type { BodyKind, BodyModel, FieldModel, GeneratorWarning, JsonSchema, PartEncoding, QueryStyle, ResponseKind, StatusResponseModel } from './model.js';
 import { bodyFieldsOf } from './transform/body-fields.js';

@@ -8,8 +8,8 @@ import { emitCallbackTypes } from './emit/emit-callback-types.js';
 import { emitDeliveryRules } from './emit/emit-delivery-rules.js';
 import { emitEntryPoints } from './emit/emit-entry-points.js';
 import { emitNamespaceTypes } from './emit/emit-namespace-types.js';
-import { emitOperationTable } from './emit/emit-operation-table.js';
-import { emitOperationsCode } from './emit/emit-operations-code.js';
+import { emitOperations } from './emit/emit-operations.js';
+import { emitFuncsAndResources } from './emit/emit-funcs-and-resources.js';
 import { emitPackageFiles, type PackageTemplates } from './emit/emit-package-files.js';
 import { emitExamplesCopy, emitRuntimeCopy } from './emit/emit-runtime-copy.js';
 import { emitSchemaTypes } from './emit/emit-schema-types.js';
@@ -115,9 +115,9 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
   const emitted = [
     emitSchemaTypes(model),
     emitWebhookTypes(model),
-    emitOperationTable(model, validatorImport),
+    emitOperations(model, validatorImport),
     emitNamespaceTypes(model),
-    emitOperationsCode(model),
+    emitFuncsAndResources(model),
     emitEntryPoints(model, input.packageVersion ?? model.version),
     emitTestingEntry(model, input.packageVersion ?? model.version),
     emitValidators(model, cache),

@@ -8,7 +8,7 @@ import type {
   PaginationSpec,
   RetryClass,
   RetryClassCondition,
-} from '../templates/runtime/operation.js';
+} from '../templates/runtime/contract/operation-spec.js';
 
 /** A JSON Schema node as it stands in the spec ($refs kept, so types keep their names). */
 export type JsonSchema = Record<string, any>;
@@ -34,8 +34,8 @@ export interface FieldModel {
   file?: 'one' | 'many';
 }
 
-export type { QueryStyle, BodyKind, ResponseKind, PartEncoding } from '../templates/runtime/operation.js';
-import type { QueryStyle, BodyKind, ResponseKind, PartEncoding } from '../templates/runtime/operation.js';
+export type { QueryStyle, BodyKind, ResponseKind, PartEncoding } from '../templates/runtime/contract/operation-spec.js';
+import type { QueryStyle, BodyKind, ResponseKind, PartEncoding } from '../templates/runtime/contract/operation-spec.js';
 
 /** One request body media type of an operation. */
 export interface BodyModel {

@@ -64,3 +64,6 @@ export const RUNTIME_EXPORTS: ReadonlySet<string> = new Set([
   'browserLikeScope', 'clientOptionsFromEnv', 'errorFromResponse', 'fromIoredis', 'fromNodeRedis',
   'listPages', 'maskUrlQuery', 'parseErrorBody',
 ]);
+
+/** Names the root entry itself exports besides the runtime's (issue 32: the `Schemas` namespace of component types); a component schema may not take them either. */
+export const ENTRY_EXPORTS: ReadonlySet<string> = new Set(['Schemas']);

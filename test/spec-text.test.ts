@@ -158,6 +158,8 @@ const SPEC_TEXT_FIELDS = new Set(['description', 'summary', 'path', 'specPath', 
 const ESCAPING_CALLS = new Set(['doc', 'docText', 'docJoin', 'docOneLine', 'jsDocs', 'docComment', 'lineComment', 'stringLiteral', 'jsonLiteral', 'literalType', 'literal', 'propertyKey', 'markdownText', 'markdownCode', 'withoutMarkSentences']);
 /** Template values renderTemplate writes through its helpers (emit-package-files.ts builds the data). */
 const TEMPLATE_DATA = new Set(['methodPath', 'description', 'userAgentExample', 'when']);
+/** Functions that return plain text for template data or the change report (never code): their callers escape it (retry-conditions.ts → README `when` through `md`, diff/surface.ts). */
+const PLAIN_TEXT_BUILDERS = new Set(['testsText', 'retryConditionsText']);
 
 /** What in one emitter's source writes spec text another way than through spec-text.ts. */
 export function waysAround(path: string, source: string): string[] {
@@ -170,6 +172,8 @@ export function waysAround(path: string, source: string): string[] {
       if (ts.isCallExpression(p) && ts.isIdentifier(p.expression) && ESCAPING_CALLS.has(p.expression.text)) return true;
       if (ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && TEMPLATE_DATA.has(p.name.text)) return true;
     }
+    const fn = ts.findAncestor(node, ts.isFunctionDeclaration);
+    if (fn?.name && PLAIN_TEXT_BUILDERS.has(fn.name.text)) return true;
     return false;
   };
   const visit = (node: ts.Node): void => {
@@ -196,7 +200,7 @@ export function waysAround(path: string, source: string): string[] {
 
 describe('no emitter writes spec text another way', () => {
   const dir = join(repoRoot, 'generator/emit');
-  const emitters = [...readdirSync(dir).filter((n) => n.endsWith('.ts') && n !== 'spec-text.ts').map((n) => `generator/emit/${n}`), 'generator/transform/jsdoc.ts'];
+  const emitters = [...readdirSync(dir).filter((n) => n.endsWith('.ts') && n !== 'spec-text.ts').map((n) => `generator/emit/${n}`), 'generator/transform/jsdoc.ts', 'generator/transform/schema-to-ts.ts'];
 
   it('every emitter goes through spec-text.ts', () => {
     const found = emitters.flatMap((path) => waysAround(path, readFileSync(join(repoRoot, path), 'utf8')));

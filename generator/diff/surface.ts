@@ -8,7 +8,8 @@
  * (compare.ts); it never diffs YAML text or generated files.
  */
 import { itemTypeName, paramsTypeName, resultTypeName } from '../emit/emit-namespace-types.js';
-import { typeContextOf, typeOf, type TypeContext } from '../emit/schema-to-ts.js';
+import { retryConditionsText } from '../emit/retry-conditions.js';
+import { typeContextOf, typeOf, type TypeContext } from '../transform/schema-to-ts.js';
 import type { ApiModel, FieldModel, JsonSchema, OperationModel } from '../model.js';
 import { discriminatedOf } from '../transform/discriminator.js';
 import { CHECKED_FORMATS } from '../transform/formats.js';
@@ -120,9 +121,7 @@ function operationSurface(op: OperationModel, components: Map<string, JsonSchema
   // a text, binary or empty response has no fields: its whole type is what the SDK gives
   if (op.responseKind === 'json') fieldsOf(op.response, '', true, { components, ctx: read, out: result }, 0, []);
   else result.set('', { path: '', type: RESPONSE_TYPES[op.responseKind] ?? op.responseKind, types: [op.responseKind], required: true });
-  const when = op.retryClassWhen
-    .map((c) => `${c.class} when ${c.all.map((t) => ('equals' in t ? `${t.field} = ${JSON.stringify(t.equals)}` : `${t.field} ${t.present ? 'given' : 'absent'}`)).join(' and ')}`)
-    .join('; ');
+  const when = retryConditionsText(op.retryClassWhen);
   const p = op.pagination;
   return {
     id: op.id,

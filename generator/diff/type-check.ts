@@ -19,7 +19,7 @@
 import ts from 'typescript';
 import { emitEntryPoints } from '../emit/emit-entry-points.js';
 import { emitNamespaceTypes, itemTypeName, paramsByContentTypeName, paramsTypeName, resultTypeName } from '../emit/emit-namespace-types.js';
-import { emitOperationsCode } from '../emit/emit-operations-code.js';
+import { emitFuncsAndResources } from '../emit/emit-funcs-and-resources.js';
 import { emitRuntimeCopy } from '../emit/emit-runtime-copy.js';
 import { emitSchemaTypes } from '../emit/emit-schema-types.js';
 import type { ApiModel } from '../model.js';
@@ -39,7 +39,7 @@ const BRANDS_FILE = 'src/type-brands.ts';
  */
 export function packageSources(model: ApiModel, runtimeFiles: ReadonlyMap<string, string>): Map<string, string> {
   const files = new Map<string, string>();
-  for (const part of [emitSchemaTypes(model), emitNamespaceTypes(model), emitOperationsCode(model), emitEntryPoints(model), emitRuntimeCopy(runtimeFiles)]) {
+  for (const part of [emitSchemaTypes(model), emitNamespaceTypes(model), emitFuncsAndResources(model), emitEntryPoints(model), emitRuntimeCopy(runtimeFiles)]) {
     for (const [path, text] of part) {
       const brand = path.startsWith('src/types/') ? BRAND.exec(text) : null;
       if (brand) files.set(BRANDS_FILE, `export declare const ${brand[1]}: unique symbol;\n`);

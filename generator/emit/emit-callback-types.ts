@@ -6,22 +6,34 @@
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
 import { hookRequestTypeName, type CallbackModel } from '../build-callback-model.js';
 import { schemaDocs } from './emit-schema-types.js';
-import { typeOf } from './schema-to-ts.js';
+import { typeOf } from '../transform/schema-to-ts.js';
 import { emitCallbackEntries } from './emit-callback-entries.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
 import { doc, jsDocs, jsonLiteral, stringLiteral } from './spec-text.js';
 
 export { hookRequestTypeName };
 
+/** `src/callbacks/payloads.ts` (payload types, event and hook tables, type guards) and the callback entries. */
 export function emitCallbackTypes(model: CallbackModel): Map<string, string> {
-  const header = doNotEditHeader(model.source);
-  const statements: (string | StatementStructures)[] = [];
-  for (const { name, schema } of model.schemas) {
+  const statements = [...schemaStatements(model), ...eventStatements(model), ...hookStatements(model), ...guardStatements()];
+  const files = new Map<string, string>();
+  files.set('src/callbacks/payloads.ts', doNotEditHeader(model.source) + renderSource(statements));
+  for (const [path, text] of emitCallbackEntries(model)) files.set(path, text);
+  return files;
+}
+
+/** One exported type per callbacks schema. */
+function schemaStatements(model: CallbackModel): StatementStructures[] {
+  return model.schemas.map(({ name, schema }) => {
     const docs = schemaDocs(schema);
-    statements.push({ kind: StructureKind.TypeAlias, name, isExported: true, type: typeOf(schema, { refName: (n) => n }), ...(docs ? { docs: jsDocs(docs) } : {}) });
-  }
+    return { kind: StructureKind.TypeAlias, name, isExported: true, type: typeOf(schema, { refName: (n) => n }), ...(docs ? { docs: jsDocs(docs) } : {}) };
+  });
+}
+
+/** The event union, its type map and the per-event tables the runtime reads (known, ordering, refetch, best effort). */
+function eventStatements(model: CallbackModel): StatementStructures[] {
   const known = model.eventTypes.map((e) => e.schemaName);
-  statements.push(
+  return [
     { kind: StructureKind.TypeAlias, name: 'KnownCallbackEvent', isExported: true, docs: jsDocs('Every event type the callbacks spec names, discriminated by `type`.'), type: known.join(' | ') },
     {
       kind: StructureKind.TypeAlias,
@@ -65,6 +77,12 @@ export function emitCallbackTypes(model: CallbackModel): Map<string, string> {
       docs: jsDocs('Best-effort event types: buffered about 1 s before queueing; lost if the instance crashes, never replayed.'),
       declarations: [{ name: 'bestEffortEventTypes', type: 'ReadonlySet<string>', initializer: `new Set(${jsonLiteral(model.eventTypes.filter((e) => e.bestEffort).map((e) => e.type))})` }],
     },
+  ];
+}
+
+/** The hook table, one request type per hook type, their unions and the request body union. */
+function hookStatements(model: CallbackModel): StatementStructures[] {
+  return [
     {
       kind: StructureKind.VariableStatement,
       isExported: true,
@@ -107,6 +125,12 @@ export function emitCallbackTypes(model: CallbackModel): Map<string, string> {
       docs: jsDocs('Any callback request body, discriminated by `kind`: verify, event or hook.'),
       type: 'VerifyBody | EventBody | HookBody',
     },
+  ];
+}
+
+/** Type guards over events and hooks. */
+function guardStatements(): StatementStructures[] {
+  return [
     {
       kind: StructureKind.Function,
       name: 'isHookType',
@@ -136,9 +160,5 @@ export function emitCallbackTypes(model: CallbackModel): Map<string, string> {
       returnType: 'event is KnownCallbackEvent',
       statements: ['return knownEventTypes.has(event.type as string);'],
     },
-  );
-  const files = new Map<string, string>();
-  files.set('src/callbacks/payloads.ts', header + renderSource(statements));
-  for (const [path, text] of emitCallbackEntries(model)) files.set(path, text);
-  return files;
+  ];
 }

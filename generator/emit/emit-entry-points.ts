@@ -48,6 +48,8 @@ export function emitEntryPoints(model: ApiModel, packageVersion: string = model.
     `export type { OperationSpec, RetryClass, PaginationKind } from './operation.js';`,
     `export { operations } from './operations.js';`,
     `export type * from './types/schemas.js';`,
+    // the component schemas reachable as `Schemas.User` as well as flat (`User`); a component named Schemas is renamed (ENTRY_EXPORTS)
+    `export type * as Schemas from './types/schemas.js';`,
     ...(model.webhooks.length ? [`export type * from './types/webhooks.js';`] : []),
     ...model.namespaces.map((ns) => `export type * from './types/${fileStem(ns.name)}.js';`),
     ...model.namespaces.map((ns) => `export { ${ns.className} } from './resources/${fileStem(ns.name)}.js';`),

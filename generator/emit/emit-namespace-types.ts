@@ -3,7 +3,7 @@ import { StructureKind, type StatementStructures } from 'ts-morph';
 import type { ApiModel, BodyModel, FieldModel, JsonSchema, OperationModel, ResponseKind } from '../model.js';
 import { isHiddenIn } from '../transform/views.js';
 import { propertyDoc } from '../transform/jsdoc.js';
-import { typeContextOf, typeOf, type TypeContext } from './schema-to-ts.js';
+import { typeContextOf, typeOf, type TypeContext } from '../transform/schema-to-ts.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
 import { withoutMarkSentences } from './mark-text.js';
 import { doc, docJoin, fileStem, jsDocs, propertyKey, stringLiteral, type DocText } from './spec-text.js';

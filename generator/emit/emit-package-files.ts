@@ -5,11 +5,12 @@
  */
 import type { ApiModel } from '../model.js';
 import { paramsTypeName } from './emit-namespace-types.js';
-import { operationReturnType } from './emit-operations-code.js';
+import { operationReturnType } from './emit-funcs-and-resources.js';
 import { helperCode } from './helper-code.js';
+import { retryConditionsText } from './retry-conditions.js';
 import { SDK_VERSION_FILE } from './emit-runtime-copy.js';
 import { doNotEditHeader } from './source-file.js';
-import { docComment, fileStem, jsonLiteral, lineComment, markdownCode, markdownText, renderTemplate, stringLiteral } from './spec-text.js';
+import { docComment, fileStem, lineComment, markdownCode, markdownText, renderTemplate, stringLiteral } from './spec-text.js';
 import { SpecError, quoted } from '../spec-error.js';
 
 export interface PackageTemplates {
@@ -69,10 +70,8 @@ export function emitPackageFiles(model: ApiModel, templates: PackageTemplates, r
       deprecated: op.deprecated,
       methodPath: `${op.method} ${op.path}`,
       retryClass: op.isTokenExchange ? '—' : op.retryClass,
-      // the retry-class conditions as words (values as JSON); the template writes them through `md`
-      when: op.retryClassWhen
-        .map((c) => `${c.class} when ${c.all.map((t) => ('equals' in t ? `${t.field} = ${jsonLiteral(t.equals)}` : `${t.field} ${t.present ? 'given' : 'absent'}`)).join(' and ')}`)
-        .join('; '),
+      // the retry-class conditions as words; the template writes them through `md`
+      when: retryConditionsText(op.retryClassWhen),
     })),
     provenance: model.provenance.map((p) => ({ pointer: p.pointer, kind: p.kind, reason: p.reason })),
   };

@@ -8,7 +8,7 @@
 import { StructureKind, type TypeAliasDeclarationStructure } from 'ts-morph';
 import type { ApiModel, JsonSchema } from '../model.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
-import { objectType, typeContextOf, typeOf } from './schema-to-ts.js';
+import { objectType, typeContextOf, typeOf } from '../transform/schema-to-ts.js';
 import { writableName } from '../transform/views.js';
 import { withoutMarkSentences } from './mark-text.js';
 import { doc, docComment, docJoin, jsDocs, stringLiteral, type DocText } from './spec-text.js';

@@ -31,7 +31,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import namesModule from 'ajv/dist/compile/names.js';
 import { callValidateCode } from 'ajv/dist/vocabularies/code.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
-import { ajvFormats } from '../../templates/runtime/internal/ajv-formats.js';
+import { ajvFormats } from '../../templates/runtime/contract/ajv-formats.js';
 import { ANNOTATION_FORMATS, CHECKED_FORMATS } from '../transform/formats.js';
 import { createHash } from 'node:crypto';
 import type { GeneratorCache } from '../format.js';

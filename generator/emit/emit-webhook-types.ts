@@ -6,7 +6,7 @@
  */
 import { StructureKind, type TypeAliasDeclarationStructure } from 'ts-morph';
 import type { ApiModel } from '../model.js';
-import { typeContextOf, typeOf } from './schema-to-ts.js';
+import { typeContextOf, typeOf } from '../transform/schema-to-ts.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
 import { doc, docJoin, jsDocs } from './spec-text.js';
 

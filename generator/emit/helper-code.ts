@@ -4,7 +4,7 @@
  */
 import { StructureKind, type FunctionDeclarationStructure, type MethodDeclarationStructure, type OptionalKind, type ParameterDeclarationStructure } from 'ts-morph';
 import type { HelperMethodModel } from '../model.js';
-import { operationConstName } from './emit-operation-table.js';
+import { operationConstName } from './emit-operations.js';
 import { itemTypeName, paramsTypeName, resultTypeName } from './emit-namespace-types.js';
 import { doc, docJoin, jsDocs, jsonLiteral, stringLiteral, type DocText } from './spec-text.js';
 

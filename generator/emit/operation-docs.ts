@@ -4,8 +4,9 @@
  */
 import type { JsonSchema, OperationModel } from '../model.js';
 import { withoutMarkSentences } from './mark-text.js';
-import { doc, docJoin, jsonLiteral, type DocText } from './spec-text.js';
+import { doc, docJoin, type DocText } from './spec-text.js';
 import { exampleTag, throwsTags } from './operation-doc-tags.js';
+import { retryConditionDocs } from './retry-conditions.js';
 
 /** How the assumptions are introduced: in the user's words, not the generator's (issue 31). */
 export const ASSUMED_LEAD = "Assumed (the service's documentation is silent):";
@@ -17,13 +18,6 @@ const CLASS_WORDS: Record<string, string> = {
   D: 'D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.',
   N: 'N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.',
 };
-
-function conditionWords(op: OperationModel): DocText[] {
-  return op.retryClassWhen.map((c) => {
-    const tests = c.all.map((t) => ('equals' in t ? doc`\`${t.field}\` is ${jsonLiteral(t.equals)}` : doc`\`${t.field}\` is ${t.present ? 'given' : 'not given'}`));
-    return doc`Class ${c.class} when ${docJoin(tests, ' and ')}.`;
-  });
-}
 
 /** `text` with a final `.` unless it ends a sentence already (no regex over the whole text: it may be megabytes). */
 const sentence = (text: string) => (text === '' || '.!?'.includes(text.slice(-1)) ? text : `${text}.`);
@@ -68,7 +62,7 @@ export function operationDocs(op: OperationModel, style: 'method' | 'function' =
   description = inputsInUserWords(description);
   if (description) lines.push(doc`${description}`);
   lines.push(doc`Retry class ${CLASS_WORDS[op.retryClass]!}`);
-  lines.push(...conditionWords(op));
+  lines.push(...retryConditionDocs(op.retryClassWhen));
   if (op.dedupeKey) lines.push(doc`Dedupe key: \`${op.dedupeKey.name}\` (${op.dedupeKey.in}); pass your own to make a resend across processes safe, or \`idempotencyKey\` in the options.`);
   if (op.batchSplit) lines.push(doc`\`${op.batchSplit.field}\` holds at most ${op.batchSplit.max} entries per request.`);
   if (op.pagination) lines.push(doc`A list (${op.pagination.kind} pages): \`await\` gives the first page; \`for await\` walks every item across pages.`);

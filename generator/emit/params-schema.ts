@@ -12,7 +12,7 @@
  *   with the path and query fields, selected by the discriminator when there is one.
  * Pure and deterministic.
  */
-import { PATH_SEGMENT_PATTERN } from '../../templates/runtime/internal/validation-issues.js';
+import { PATH_SEGMENT_PATTERN } from '../../templates/runtime/contract/path-rules.js';
 import type { ApiModel, BodyModel, FieldModel, JsonSchema, OperationModel } from '../model.js';
 import { isHiddenIn } from '../transform/views.js';
 import { structuralKey } from './spec-text.js';

@@ -18,7 +18,7 @@
  */
 import Handlebars from 'handlebars';
 import { SpecError } from '../spec-error.js';
-import { RUNTIME_EXPORTS } from '../names.js';
+import { ENTRY_EXPORTS, RUNTIME_EXPORTS } from '../names.js';
 
 // ── Doc comments ────────────────────────────────────────────────────────────────────────────
 
@@ -193,9 +193,10 @@ function suggestedName(name: string): string {
  * the caller (transform/component-names.ts). Never an unsafe identifier.
  */
 export function safeTypeName(name: string): string {
-  if (isSafeIdentifier(name) && !RUNTIME_EXPORTS.has(name)) return name;
+  const taken = (n: string) => RUNTIME_EXPORTS.has(n) || ENTRY_EXPORTS.has(n);
+  if (isSafeIdentifier(name) && !taken(name)) return name;
   const candidate = IDENT.test(name) ? name : suggestedName(name);
-  return isSafeIdentifier(candidate) && !RUNTIME_EXPORTS.has(candidate) ? candidate : `${candidate}Schema`;
+  return isSafeIdentifier(candidate) && !taken(candidate) ? candidate : `${candidate}Schema`;
 }
 
 /**

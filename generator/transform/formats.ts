@@ -2,7 +2,7 @@
  * The formats of the OpenAPI Format Registry (and JSON Schema 2020-12) the generator knows.
  *
  * - CHECKED: the request validators and the response drift check test them, with the small
- *   checks in templates/runtime/internal/ajv-formats.ts (`ajvFormats`; zero runtime
+ *   checks in templates/runtime/contract/ajv-formats.ts (`ajvFormats`; zero runtime
  *   dependencies). `number` formats apply to numbers, the others to strings (Ajv's rule).
  * - ANNOTATION: known, never checked (a password is any string; float/double any number; int64 is
  *   an integer of any size: the lossless JSON helpers keep the big ones, see lossless-json.ts).

@@ -15,8 +15,8 @@ const { buildCallbackModel } = await import('../../generator/build-callback-mode
 const { emitCallbackTypes } = await import('../../generator/emit/emit-callback-types.js');
 const { emitEntryPoints } = await import('../../generator/emit/emit-entry-points.js');
 const { emitNamespaceTypes } = await import('../../generator/emit/emit-namespace-types.js');
-const { emitOperationTable } = await import('../../generator/emit/emit-operation-table.js');
-const { emitOperationsCode } = await import('../../generator/emit/emit-operations-code.js');
+const { emitOperations } = await import('../../generator/emit/emit-operations.js');
+const { emitFuncsAndResources } = await import('../../generator/emit/emit-funcs-and-resources.js');
 const { emitPackageFiles } = await import('../../generator/emit/emit-package-files.js');
 const { emitRuntimeCopy } = await import('../../generator/emit/emit-runtime-copy.js');
 const { emitSchemaTypes } = await import('../../generator/emit/emit-schema-types.js');
@@ -42,9 +42,9 @@ const doc = await phase('parse YAML', () => parseSpec(input.openapiText, input.o
 const model = await phase('build model', () => buildApiModel(doc, input.openapiSource));
 const maps = [
   await phase('emit schema types', () => emitSchemaTypes(model)),
-  await phase('emit operation table', () => emitOperationTable(model, validatorImport)),
+  await phase('emit operation table', () => emitOperations(model, validatorImport)),
   await phase('emit namespace types', () => emitNamespaceTypes(model)),
-  await phase('emit operations code (ts-morph)', () => emitOperationsCode(model)),
+  await phase('emit operations code (ts-morph)', () => emitFuncsAndResources(model)),
   await phase('emit entry points', () => emitEntryPoints(model)),
   await phase('emit validators (Ajv standalone)', () => emitValidators(model)),
   await phase('copy runtime', () => emitRuntimeCopy(input.runtimeFiles)),

@@ -17,14 +17,14 @@ export interface FeatureGroup {
 
 /** First match wins; a module no rule names lands in "other". Paths as size.ts gives them (`src/...`). */
 const FEATURES: { feature: string; why: string; test: RegExp }[] = [
-  { feature: 'request validation (lazy)', why: 'the operation\'s validator, its shared component checks and the issue wording, loaded on the first call', test: /^src\/(validators\/|internal\/(validation-issues|ajv-runtime|ajv-formats)\.ts)/ },
+  { feature: 'request validation (lazy)', why: 'the operation\'s validator, its shared component checks and the issue wording, loaded on the first call', test: /^src\/(validators\/|internal\/(validation-issues|ajv-runtime|ajv-formats)\.ts|contract\/(ajv-formats|path-rules)\.ts)/ },
   { feature: 'transports', why: 'the fetch transport (ImLeanCore sends with fetch; node:http and proxy support come with ImCore, by import)', test: /^src\/internal\/(transport\/|http-attempt\.ts|bytes\.ts)/ },
   { feature: '429 pause and fleet quota', why: 'the client-wide 429 pause (rateLimit, quotaStore and the fleet metrics come with ImCore, by import)', test: /^src\/(internal\/(quota-control|quota-gate|gcra)\.ts|stores\/(quota-store|store-budget)\.ts)/ },
   { feature: 'errors and hints', why: 'one class per documented error code, the hints that name cause and fix, secret masking', test: /^src\/(core\/(errors|error-from-response)\.ts|internal\/(redact|secret-names)\.ts)/ },
   { feature: 'attempt loop', why: 'retries by class, per-attempt timeout and deadline, 401 re-exchange, 429 pause, lossless int64 JSON, dedupe keys', test: /^src\/internal\/(send-with-retries|before-attempt|retry|retry-decision|call-scope|lossless-json|dedupe-key)\.ts/ },
   { feature: 'client and options', why: 'ImLeanCore, checking every client and call option (and refusing those of left-out features), withOptions, the browser refusal', test: /^src\/(core\/(client|api-promise)\.ts|internal\/(config|server-only|logger|core-features)\.ts|sdk-version\.ts)/ },
   { feature: 'App Token', why: 'the token exchange, its cache and the token store contract', test: /^src\/internal\/(token-manager|token-exchange)\.ts/ },
-  { feature: 'request building', why: 'path/query/body from params, near-miss names, the operation entry', test: /^src\/(internal\/(request-builder|near-miss|operation-names|operation-entry)\.ts|operations\.ts|funcs\/)/ },
+  { feature: 'request building', why: 'path/query/body from params, near-miss names, the operation entry', test: /^src\/(internal\/(request-builder|near-miss|operation-names|operation-entry)\.ts|contract\/operation-entry\.ts|operations\.ts|funcs\/)/ },
   { feature: 'the app itself', why: 'its three lines', test: /^size-ours-one-op/ },
 ];
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { buildApiModel } from '../../generator/build-model.js';
-import { operationSpecOf } from '../../generator/emit/emit-operation-table.js';
+import { operationSpecOf } from '../../generator/emit/emit-operations.js';
 import { bodyKindOf } from '../../generator/build-wire.js';
 import { generate } from '../../generator/generate.js';
 import { parseSpec } from '../../generator/load-spec.js';

@@ -8,6 +8,7 @@ describe('componentRenames', () => {
     ['- and . become word breaks', ['chat-message', 'v1.User'], { 'chat-message': 'ChatMessage', 'v1.User': 'V1User' }],
     ['a leading digit takes Schema before it', ['2fa-code'], { '2fa-code': 'Schema2faCode' }],
     ['a reserved word, a name the package uses, a runtime export take Schema after them', ['default', 'Record', 'Page'], { default: 'defaultSchema', Record: 'RecordSchema', Page: 'PageSchema' }],
+    ['the root entry\'s Schemas namespace is taken too (issue 32)', ['Schemas'], { Schemas: 'SchemasSchema' }],
     ['a safe name keeps its name; the renamed one takes _2', ['ChatMessage', 'chat-message'], { 'chat-message': 'ChatMessage_2' }],
     ['collisions among renamed names: _2, _3 in the sorted order of the spec names', ['chat.message', 'chat-message', 'chat_message-'], { 'chat-message': 'ChatMessage', 'chat.message': 'ChatMessage_2', 'chat_message-': 'ChatMessage_3' }],
     ['the order the spec lists them in does not matter', ['chat_message-', 'chat-message', 'chat.message'], { 'chat-message': 'ChatMessage', 'chat.message': 'ChatMessage_2', 'chat_message-': 'ChatMessage_3' }],

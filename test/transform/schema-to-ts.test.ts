@@ -1,6 +1,6 @@
-/** Schema → TypeScript type (generator/emit/schema-to-ts.ts + transform/*): given/want per construct. */
+/** Schema → TypeScript type (generator/transform/schema-to-ts.ts + transform/*): given/want per construct. */
 import { describe, expect, it } from 'vitest';
-import { typeOf, type TypeContext } from '../../generator/emit/schema-to-ts.js';
+import { typeOf, type TypeContext } from '../../generator/transform/schema-to-ts.js';
 import { propertyDoc } from '../../generator/transform/jsdoc.js';
 import { viewDependentSchemas } from '../../generator/transform/views.js';
 

@@ -224,3 +224,9 @@ export async function handlers(): Promise<string> {
 
 // A client with other options shares the token cache; it keeps its class.
 export const derived: ImClient = im.withOptions({ timeoutMs: 5_000, defaultHeaders: { 'x-job': 'nightly' } });
+
+// Issue 32: component schema types are reachable through the Schemas namespace as well as flat.
+import type { Schemas, BlacklistEntry } from '../../generated/src/index.js';
+export const sameEntry = (e: Schemas.BlacklistEntry): BlacklistEntry => e;
+// @ts-expect-error a namespace member that is not a component schema
+export type NotASchema = Schemas.NoSuchSchema;

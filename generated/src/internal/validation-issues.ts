@@ -18,6 +18,7 @@
  */
 import type { ValidationIssue } from '../operation.js';
 import { isSecretLookingName } from './secret-names.js';
+import { PATH_SEGMENT_PATTERN } from '../contract/path-rules.js';
 
 /** What an Ajv error object carries (the fields this module reads). */
 export interface AjvErrorLike {
@@ -36,11 +37,7 @@ export interface ValidatorContext {
   readonly response?: boolean;
 }
 
-/**
- * The rule the generator adds to every path parameter (besides `minLength: 1`): not `.` or `..`,
- * no `/`, no control characters. One pattern; the message names the actual problem.
- */
-export const PATH_SEGMENT_PATTERN = '^(?!\\.\\.?$)[^/\\u0000-\\u001F\\u007F]*$';
+export { PATH_SEGMENT_PATTERN };
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 const MAX_QUOTED = 40;

@@ -5,6 +5,7 @@ export * from './helpers/index.js';
 export type { OperationSpec, RetryClass, PaginationKind } from './operation.js';
 export { operations } from './operations.js';
 export type * from './types/schemas.js';
+export type * as Schemas from './types/schemas.js';
 export type * from './types/app.js';
 export type * from './types/friends.js';
 export type * from './types/messages.js';

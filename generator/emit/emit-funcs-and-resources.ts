@@ -5,7 +5,7 @@
  */
 import { Scope, StructureKind, type FunctionDeclarationStructure, type MethodDeclarationStructure } from 'ts-morph';
 import type { ApiModel, OperationModel } from '../model.js';
-import { operationConstName } from './emit-operation-table.js';
+import { operationConstName } from './emit-operations.js';
 import { itemTypeName, paramsByContentTypeName, paramsTypeName, resultTypeName } from './emit-namespace-types.js';
 import { helperCode, type RuntimeImport } from './helper-code.js';
 import { operationDocs } from './operation-docs.js';
@@ -77,7 +77,7 @@ export const operationReturnType = (op: OperationModel): string => operationCode
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 
-export function emitOperationsCode(model: ApiModel): Map<string, string> {
+export function emitFuncsAndResources(model: ApiModel): Map<string, string> {
   const components = new Map(model.schemas.map((c) => [c.name, c.schema]));
   const files = new Map<string, string>();
   for (const ns of model.namespaces) {

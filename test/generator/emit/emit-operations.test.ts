@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildApiModel } from '../generator/build-model.js';
-import { operationConstName, operationEntryOf, operationSpecOf } from '../generator/emit/emit-operation-table.js';
-import { parseSpec } from '../generator/load-spec.js';
-import * as table from '../generated/src/operations.js';
-import type { OperationSpec } from '../generated/src/operation.js';
-import { OPERATION_DEFAULTS, operation } from '../templates/runtime/internal/operation-entry.js';
-import { repoRoot } from './helpers/seed.js';
+import { buildApiModel } from '../../../generator/build-model.js';
+import { operationConstName, operationEntryOf, operationSpecOf } from '../../../generator/emit/emit-operations.js';
+import { parseSpec } from '../../../generator/load-spec.js';
+import * as table from '../../../generated/src/operations.js';
+import type { OperationSpec } from '../../../generated/src/operation.js';
+import { OPERATION_DEFAULTS, operation } from '../../../templates/runtime/internal/operation-entry.js';
+import { repoRoot } from '../../helpers/seed.js';
 
 // operations.ts leaves out the fields most operations share (issue 18: ImClient app size);
 // operation() must give back exactly the spec the generator computed, for every operation.

@@ -4,11 +4,11 @@
  * types compile when the service adds fields and values.
  */
 import type { ApiModel, JsonSchema } from '../model.js';
-import { discriminatedOf } from '../transform/discriminator.js';
-import { isInt64 } from '../transform/formats.js';
-import { propertyDoc } from '../transform/jsdoc.js';
-import { isHiddenIn, viewDependentSchemas, writableName } from '../transform/views.js';
-import { literalType, propertyKey } from './spec-text.js';
+import { discriminatedOf } from './discriminator.js';
+import { isInt64 } from './formats.js';
+import { propertyDoc } from './jsdoc.js';
+import { isHiddenIn, viewDependentSchemas, writableName } from './views.js';
+import { literalType, propertyKey } from '../emit/spec-text.js';
 
 export interface TypeContext {
   /** How a `#/components/schemas/X` reference is written (e.g. `X` or `Schemas.X`). */

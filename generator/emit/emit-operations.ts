@@ -3,8 +3,8 @@
  * the ones an app calls) and the table of all of them by op name.
  */
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
-import type { OperationSpec, RequestBodySpec } from '../../templates/runtime/operation.js';
-import { OPERATION_DEFAULTS } from '../../templates/runtime/internal/operation-entry.js';
+import type { OperationSpec, RequestBodySpec } from '../../templates/runtime/contract/operation-spec.js';
+import { OPERATION_DEFAULTS } from '../../templates/runtime/contract/operation-entry.js';
 import { reachesFormat } from '../transform/refs.js';
 import type { ApiModel, BodyModel, OperationModel } from '../model.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
@@ -93,7 +93,7 @@ function wireSpecOf(op: OperationModel): Partial<OperationSpec> {
 }
 
 /**
- * The spec as operations.ts writes it: fields equal to their default (internal/operation-entry.ts)
+ * The spec as operations.ts writes it: fields equal to their default (contract/operation-entry.ts)
  * left out; `operation()` fills them back at load.
  */
 export function operationEntryOf(spec: OperationSpec): Partial<OperationSpec> {
@@ -105,7 +105,7 @@ export function operationEntryOf(spec: OperationSpec): Partial<OperationSpec> {
   return entry;
 }
 
-export function emitOperationTable(model: ApiModel, validatorImport?: (op: OperationModel) => string): Map<string, string> {
+export function emitOperations(model: ApiModel, validatorImport?: (op: OperationModel) => string): Map<string, string> {
   const statements: (string | StatementStructures)[] = [
     `import type { OperationSpec } from './operation.js';`,
     `import { operation } from './internal/operation-entry.js';`,
