@@ -219,7 +219,6 @@ async function sendPart(addresses: PartAddresses, part: SourcePart, options: Upl
   }
 }
 
-/** The request options of the API calls an upload makes (the upload's own options left out). */
 /** Part addresses asked for in batches (one media.part_urls call per few parts, not per part). */
 const ADDRESS_BATCH = 16;
 
@@ -265,6 +264,7 @@ class PartAddresses {
   }
 }
 
+/** The request options of the API calls an upload makes (the upload's own options left out). */
 function callOptions(options: UploadOptions): RequestOptions {
   const { signal, timeoutMs, deadlineMs, maxRetries, headers, validate } = options;
   const picked: RequestOptions = { signal, timeoutMs, deadlineMs, maxRetries, headers, validate };
