@@ -26,6 +26,7 @@ import type { RateSpec, Reservation } from './gcra.js';
 import type { SafeLogger } from './logger.js';
 import { MAX_PAUSE_MS, type QuotaGate, type RateLimitState } from './quota-gate.js';
 import { addCounters, MemoryQuotaStore, zeroCounters, type QuotaCounters, type QuotaStore } from '../stores/quota-store.js';
+import { exchangePaceKey } from './store-keys.js';
 
 /** Who waits first for a send slot: interactive calls (the default) before background ones. */
 export type CallPriority = 'interactive' | 'background';
@@ -119,22 +120,11 @@ export function resolveQuotaStore(value: unknown): QuotaStore | undefined {
   return value as QuotaStore;
 }
 
-/** The store key of an application's quota (base URL, org#app; never a secret). `{…}` keeps its keys on one Redis Cluster slot. */
-export function quotaKey(baseUrl: string, orgName: string, appName: string): string {
-  const e = (part: string): string => part.replace(/[%|#{}]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `im-openapi:quota:v1:{${e(baseUrl)}|${e(orgName)}#${e(appName)}}`;
-}
-
 let hostName: Promise<string> | undefined;
 /** This host's name (the key of exchange pacing: the service counts exchanges per source IP). */
 function thisHost(): Promise<string> {
   hostName ??= import('node:os').then((os) => os.hostname(), () => 'unknown-host');
   return hostName;
-}
-
-/** The store key of a host's exchange pacing (its gate is `<key>:gate`, on the same Cluster slot). */
-export function exchangePaceKey(host: string): string {
-  return `im-openapi:exchange-pace:v1:{${host.replace(/[{}]/g, '_')}}`;
 }
 
 interface Waiter {
