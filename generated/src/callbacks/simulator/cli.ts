@@ -33,7 +33,7 @@ import { simulateDelivery } from './simulate.js';
 import { isLoopbackTarget } from '../url.js';
 import { hookAnswerOption, partOptionsHelp, PartOptionError, signatureOption } from '../cli-parts.js';
 import { DEFAULT_SETTLE_QUIET_MS, DEFAULT_SETTLE_TIMEOUT_MS } from './settle.js';
-import type { SimulateDeliveryOptions } from './simulate.js';
+import type { SimulateDeliveryOptions } from './simulate-options.js';
 
 export const SIMULATE_USAGE = `usage: im-callbacks simulate --url <url> [--url <second url>] [--secret <secret> | env IM_CALLBACK_SECRET]
                          [--seed <n>] [--time-scale <n>] [--timeout-scale <n>] [--events <n>]
