@@ -139,7 +139,6 @@ function partEncoding(raw: any): PartEncoding | undefined {
   return Object.keys(out).length ? out : undefined;
 }
 
-/** Every media type of a request body, the first listed first (the default). */
 /**
  * Every media type of a request body, the default first: the first JSON one when there is one
  * (JSON and XML side by side: JSON unless the caller picks another with `contentType`), else the

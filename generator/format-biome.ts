@@ -20,7 +20,7 @@ const require = createRequire(import.meta.url);
  * in Biome's words; with them Biome prints what Prettier printed for the whole real spec.
  * `expand: auto` keeps short JSON objects on one line as Prettier does.
  */
-const CONFIG = {
+export const CONFIG = {
   formatter: { enabled: true, indentStyle: 'space', indentWidth: 2, lineWidth: 100, lineEnding: 'lf', expand: 'auto' },
   javascript: { formatter: { quoteStyle: 'single', trailingCommas: 'all', semicolons: 'always', arrowParentheses: 'always', bracketSpacing: true } },
   json: { formatter: { enabled: true } },

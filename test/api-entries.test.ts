@@ -96,7 +96,7 @@ describe('api.md covers every entry of the package', () => {
       InboxOrderingOptions: 'templates/runtime/callbacks/inbox/types.ts',
       RedisInboxOptions: 'templates/runtime/callbacks/inbox/redis-inbox.ts',
       ConsumeOptions: 'templates/runtime/callbacks/inbox/types.ts',
-      SimulateDeliveryOptions: 'templates/runtime/callbacks/simulator/simulate.ts',
+      SimulateDeliveryOptions: 'templates/runtime/callbacks/simulator/simulate-options.ts',
     };
     const missing: string[] = [];
     for (const [type, file] of Object.entries(types)) {

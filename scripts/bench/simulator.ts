@@ -24,7 +24,7 @@ import { createNodeCallbackHandler } from '../../templates/runtime/callbacks/nod
 import type { NodeCallbackHandler } from '../../templates/runtime/callbacks/node.js';
 import { MemoryDedupeStore } from '../../templates/runtime/stores/dedupe-store.js';
 import { simulateDelivery } from '../../templates/runtime/callbacks/simulator/simulate.js';
-import type { SimulateDeliveryOptions } from '../../templates/runtime/callbacks/simulator/simulate.js';
+import type { SimulateDeliveryOptions } from '../../templates/runtime/callbacks/simulator/simulate-options.js';
 import { median, round, spread } from './lib.js';
 
 const SECRETS = ['bench-sim-secret-1', 'bench-sim-secret-2'];

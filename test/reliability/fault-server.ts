@@ -23,15 +23,15 @@ export const FAULTS = [
   '401-app-deleted',
   '403-app-unavailable',
   // Issue 16: garbage headers and shared-store faults.
-  /** Retry-After: "foo 3000" (Date.parse reads the year 3000): not a Retry-After at all. */
+  // Retry-After: "foo 3000" (Date.parse reads the year 3000): not a Retry-After at all.
   '429-garbage',
-  /** Retry-After: 99999999999 s (over 3 000 years): refused wait, pause capped at 1 hour. */
+  // Retry-After: 99999999999 s (over 3 000 years): refused wait, pause capped at 1 hour.
   '429-huge',
-  /** The token store rejects every call (Redis down): the client exchanges locally. */
+  // The token store rejects every call (Redis down): the client exchanges locally.
   'store-down',
-  /** The token store never answers (Redis stalled): given up after tokenStoreTimeoutMs. */
+  // The token store never answers (Redis stalled): given up after tokenStoreTimeoutMs.
   'store-slow',
-  /** A 200 whose gzip body decompresses past maxResponseBytes (a small bomb): bounded, not resent. */
+  // A 200 whose gzip body decompresses past maxResponseBytes (a small bomb): bounded, not resent.
   'oversized-body',
 ] as const;
 

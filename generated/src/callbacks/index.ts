@@ -76,7 +76,7 @@ export type { AddressRange } from './address-ranges.js';
 export { sampleCallbackBody, sampleEvent } from './samples.js';
 export type { SampleOptions } from './samples.js';
 export { simulateDelivery } from './simulator/simulate.js';
-export type { SimulateDeliveryOptions } from './simulator/simulate.js';
+export type { SimulateDeliveryOptions } from './simulator/simulate-options.js';
 export { formatSimulationReport, isCleanReport } from './simulator/report.js';
 export type {
   ReceiverState,

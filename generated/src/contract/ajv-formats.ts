@@ -80,7 +80,7 @@ export function isIpv6(value: string): boolean {
   const groups = [...groupsOf(halves[0]!), ...(halves.length === 2 ? groupsOf(halves[1]!) : [])];
   let count = groups.length;
   const last = groups[groups.length - 1];
-  if (last !== undefined && last.includes('.')) {
+  if (last?.includes('.')) {
     if (!IPV4.test(last) || !value.endsWith(last)) return false;
     groups.pop();
     count += 1; // an IPv4 address fills two groups

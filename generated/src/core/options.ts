@@ -6,7 +6,7 @@ import type { Sleep } from '../internal/call-scope.js';
 import type { FetchLike } from '../internal/http-attempt.js';
 import type { Logger } from '../internal/logger.js';
 import type { TokenEvent, TokenStore } from '../internal/token-manager.js';
-import type { CallPriority, RateLimitOptions } from '../internal/quota-control.js';
+import type { CallPriority, RateLimitOptions } from '../internal/rate-limit-options.js';
 import type { QuotaStore } from '../stores/quota-store.js';
 import type { CredentialsRevokedError } from './errors.js';
 import type { ValidationIssue } from '../operation.js';

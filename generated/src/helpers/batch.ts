@@ -205,7 +205,7 @@ async function refuseInvalidChunks(
 ): Promise<void> {
   if (!op.loadValidator || options.validate === false) return;
   const field = op.batchSplit!.field;
-  let validator;
+  let validator: Awaited<ReturnType<typeof op.loadValidator>>;
   try {
     validator = await op.loadValidator();
   } catch {

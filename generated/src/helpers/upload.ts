@@ -179,7 +179,7 @@ async function sendAndComplete<TFile>(
     while (!failure && !controller.signal.aborted) {
       const part = await nextPart();
       if (!part) return;
-      await sendPart(addresses, ops, part, options, controller.signal);
+      await sendPart(addresses, part, options, controller.signal);
       sent.push(part.partNumber);
       parts++;
       bytesSent += part.bytes.byteLength;
@@ -201,7 +201,7 @@ async function sendAndComplete<TFile>(
   }
 }
 
-async function sendPart(addresses: PartAddresses, ops: UploadOperations, part: SourcePart, options: UploadOptions, signal: AbortSignal): Promise<void> {
+async function sendPart(addresses: PartAddresses, part: SourcePart, options: UploadOptions, signal: AbortSignal): Promise<void> {
   const url = await addresses.get(part.partNumber);
   const doFetch = options.fetch ?? fetch;
   const retries = options.partRetries ?? 2;
@@ -220,7 +220,6 @@ async function sendPart(addresses: PartAddresses, ops: UploadOperations, part: S
   }
 }
 
-/** The request options of the API calls an upload makes (the upload's own options left out). */
 /** Part addresses asked for in batches (one media.part_urls call per few parts, not per part). */
 const ADDRESS_BATCH = 16;
 
@@ -266,6 +265,7 @@ class PartAddresses {
   }
 }
 
+/** The request options of the API calls an upload makes (the upload's own options left out). */
 function callOptions(options: UploadOptions): RequestOptions {
   const { signal, timeoutMs, deadlineMs, maxRetries, headers, validate } = options;
   const picked: RequestOptions = { signal, timeoutMs, deadlineMs, maxRetries, headers, validate };

@@ -35,6 +35,6 @@ export async function fetchVersionedList<TItem>(
     // The last page's version wins: it describes the list as the walk finished it.
     if (page.version !== undefined) version = page.version;
   }
-  const known = params['known_version'];
+  const known = params.known_version;
   return { items, version, knownVersion: typeof known === 'string' || typeof known === 'number' ? known : undefined, pages };
 }

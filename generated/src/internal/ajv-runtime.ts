@@ -48,13 +48,13 @@ export function ajvDeepEqual(a: unknown, b: unknown): boolean {
     const ka = Object.keys(a);
     if (ka.length !== Object.keys(b).length) return false;
     for (const k of ka) {
-      if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
+      if (!Object.hasOwn(b, k)) return false;
       if (!ajvDeepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
     }
     return true;
   }
   // NaN equals NaN (as fast-deep-equal says)
-  return a !== a && b !== b;
+  return Number.isNaN(a) && Number.isNaN(b);
 }
 
 /** The fields of an Ajv error object that ajvNestErrors rewrites (the rest is passed through). */

@@ -15,7 +15,7 @@ import type { Logger } from './logger.js';
 import { SDK_NAME, SDK_VERSION } from '../sdk-version.js';
 import { MemoryTokenStore, type TokenEvent, type TokenStore } from './token-manager.js';
 import type { CredentialsRevokedError } from '../core/errors.js';
-import type { ResolvedRateLimit } from './quota-control.js';
+import type { ResolvedRateLimit } from './rate-limit-options.js';
 import type { QuotaStore } from '../stores/quota-store.js';
 import type { CallHooks } from '../core/hooks.js';
 

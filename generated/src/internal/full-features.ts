@@ -5,7 +5,9 @@
  * fleet quota. `ImCore`, and so `ImClient`, are built with these.
  */
 import type { CoreFeatures } from './core-features.js';
-import { QuotaControl, quotaKey, resolveQuotaStore, resolveRateLimit } from './quota-control.js';
+import { QuotaControl } from './quota-control.js';
+import { resolveQuotaStore, resolveRateLimit } from './rate-limit-options.js';
+import { quotaKey } from './store-keys.js';
 import { chooseTransport } from './transport/choose.js';
 
 export const FULL_FEATURES: CoreFeatures = {

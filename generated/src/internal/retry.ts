@@ -92,8 +92,10 @@ const RFC850_DATE = new RegExp(`^${LONG_DAY}, (\\d{2})-${MONTH}-(\\d{2}) ${TIME}
 /** Obsolete asctime: `Sun Nov  6 08:49:37 1994`. */
 const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`);
 
-/** An HTTP-date (RFC 9110 section 5.6.7) as epoch ms, or undefined for anything else. */
-/** `now` (epoch ms) anchors two-digit RFC 850 years; the client's clock, not the machine's. */
+/**
+ * An HTTP-date (RFC 9110 section 5.6.7) as epoch ms, or undefined for anything else. `now` (epoch
+ * ms) anchors two-digit RFC 850 years; the client's clock, not the machine's.
+ */
 export function parseHttpDate(text: string, now = Date.now()): number | undefined {
   let m = IMF_FIXDATE.exec(text);
   if (m) return utc(Number(m[3]), m[2]!, Number(m[1]), m[4]!, m[5]!, m[6]!);

@@ -252,7 +252,7 @@ function issueOf(e: AjvErrorLike, params: unknown, ctx: ValidatorContext): Valid
  * list for a non-empty input.
  */
 export function issuesFromAjv(errors: readonly AjvErrorLike[] | null | undefined, params: unknown, ctx: ValidatorContext): ValidationIssue[] {
-  if (!errors || !errors.length) return [];
+  if (!errors?.length) return [];
   const out: ValidationIssue[] = [];
   const seen = new Set<string>();
   for (const e of foldAlternatives(errors)) {

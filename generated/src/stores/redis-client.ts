@@ -30,13 +30,11 @@ export interface RedisCommandClient {
 
 /** The shape of a node-redis client or cluster (`redis` 4, 5, 6) as far as the stores use it. */
 export interface NodeRedisClientLike {
-  // biome-ignore lint/suspicious/noExplicitAny: node-redis's own generic signatures (client and cluster differ) must assign to it
   sendCommand(...args: any[]): Promise<unknown>;
 }
 
 /** The shape of an ioredis client or cluster (5, 6) as far as the stores use it. */
 export interface IoredisClientLike {
-  // biome-ignore lint/suspicious/noExplicitAny: ioredis's overloads must assign to it
   call(...args: any[]): Promise<unknown>;
 }
 

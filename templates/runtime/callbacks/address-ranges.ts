@@ -102,7 +102,7 @@ function ipv6Groups(address: string): number[] | undefined {
 /** The embedded IPv4 of an IPv4-mapped IPv6 address (::ffff:a.b.c.d), else undefined. */
 export function mappedIPv4(address: string): string | undefined {
   const g = ipv6Groups(address);
-  if (!g || g.length !== 8) return undefined;
+  if (g?.length !== 8) return undefined;
   if (g[0] || g[1] || g[2] || g[3] || g[4] || g[5] !== 0xffff) return undefined;
   const hi = g[6]!;
   const lo = g[7]!;

@@ -114,31 +114,36 @@ export async function runImCallbacks(argv: string[], info: ImCallbacksInfo = {})
   }
 }
 
+/** `send`'s options as `parseArgs` reads them (it throws on an unknown or malformed one). */
+function parseSendArgs(args: string[]) {
+  return parseArgs({
+    args,
+    options: {
+      url: { type: 'string' },
+      secret: { type: 'string' },
+      'old-secret': { type: 'string' },
+      kind: { type: 'string', default: 'event' },
+      type: { type: 'string', default: 'group.members_added' },
+      events: { type: 'string', default: '1' },
+      hook: { type: 'string', default: 'message.before_send' },
+      'timeout-ms': { type: 'string', default: '3000' },
+      body: { type: 'string' },
+      'event-id': { type: 'string' },
+      repeat: { type: 'string', default: '1' },
+      signature: { type: 'string' },
+      'hook-answer': { type: 'string' },
+      'allow-remote': { type: 'boolean', default: false },
+    },
+    strict: true,
+  }).values;
+}
+
 async function send(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command !== 'send') usage(command ? `unknown command ${command}` : undefined);
-  let values;
+  let values: ReturnType<typeof parseSendArgs>;
   try {
-    ({ values } = parseArgs({
-      args: rest,
-      options: {
-        url: { type: 'string' },
-        secret: { type: 'string' },
-        'old-secret': { type: 'string' },
-        kind: { type: 'string', default: 'event' },
-        type: { type: 'string', default: 'group.members_added' },
-        events: { type: 'string', default: '1' },
-        hook: { type: 'string', default: 'message.before_send' },
-        'timeout-ms': { type: 'string', default: '3000' },
-        body: { type: 'string' },
-        'event-id': { type: 'string' },
-        repeat: { type: 'string', default: '1' },
-        signature: { type: 'string' },
-        'hook-answer': { type: 'string' },
-        'allow-remote': { type: 'boolean', default: false },
-      },
-      strict: true,
-    }));
+    values = parseSendArgs(rest);
   } catch (err) {
     usage(err instanceof Error ? err.message : String(err));
   }

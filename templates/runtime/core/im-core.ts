@@ -7,7 +7,7 @@
 import { ImLeanCore } from './client.js';
 import type { CoreFeatures } from '../internal/core-features.js';
 import { FULL_FEATURES } from '../internal/full-features.js';
-import type { FleetRateLimitState } from '../internal/quota-control.js';
+import type { FleetRateLimitState } from '../internal/rate-limit-options.js';
 
 export class ImCore extends ImLeanCore {
   protected static override readonly features: CoreFeatures = FULL_FEATURES;

@@ -50,7 +50,7 @@ export type { RateLimitState } from '../internal/quota-gate.js';
 export type { StoredToken, TokenEvent, TokenStore } from '../internal/token-manager.js';
 export { MemoryQuotaStore, RedisQuotaStore, RedisTokenStore, StoreTimeoutError, fromIoredis, fromNodeRedis } from '../stores/index.js';
 export type { IoredisClientLike, NodeRedisClientLike, QuotaCounters, QuotaReservation, QuotaStore, RedisClientLike, RedisCommandClient, RedisQuotaStoreOptions, RedisTokenStoreOptions } from '../stores/index.js';
-export type { CallPriority, FleetRateLimitState, RateLimitMetrics, RateLimitOptions } from '../internal/quota-control.js';
+export type { CallPriority, FleetRateLimitState, RateLimitMetrics, RateLimitOptions } from '../internal/rate-limit-options.js';
 export type { RateSpec } from '../internal/gcra.js';
 export type { Logger } from '../internal/logger.js';
 export type {

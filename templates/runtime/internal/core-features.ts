@@ -8,7 +8,8 @@
 import { ConfigError } from '../core/errors.js';
 import type { ClientOptions } from '../core/options.js';
 import type { FetchLike, Transport } from './http-attempt.js';
-import type { QuotaControl, QuotaControlOptions, ResolvedRateLimit } from './quota-control.js';
+import type { QuotaControl, QuotaControlOptions } from './quota-control.js';
+import type { ResolvedRateLimit } from './rate-limit-options.js';
 import type { QuotaStore } from '../stores/quota-store.js';
 import { fetchTransport } from './transport/fetch.js';
 

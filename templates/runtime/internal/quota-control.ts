@@ -20,57 +20,14 @@
  * - A store that fails or does not answer within its budget is left alone for
  *   STORE_RETRY_MS: the client limits on its own (fallbackPerSecond) and keeps its own gate.
  */
-import { ConfigError, RateLimitWaitError, TimeoutError } from '../core/errors.js';
+import { RateLimitWaitError, TimeoutError } from '../core/errors.js';
 import { NEVER_ABORTED, type CallScope, type Sleep } from './call-scope.js';
 import type { RateSpec, Reservation } from './gcra.js';
 import type { SafeLogger } from './logger.js';
-import { MAX_PAUSE_MS, type QuotaGate, type RateLimitState } from './quota-gate.js';
+import { MAX_PAUSE_MS, type QuotaGate } from './quota-gate.js';
 import { addCounters, MemoryQuotaStore, zeroCounters, type QuotaCounters, type QuotaStore } from '../stores/quota-store.js';
-
-/** Who waits first for a send slot: interactive calls (the default) before background ones. */
-export type CallPriority = 'interactive' | 'background';
-
-/** The `rateLimit` client option. */
-export interface RateLimitOptions {
-  /** Send slots per second for the whole fleet sharing `quotaStore` (this client alone without one); e.g. 0.9 × the quota. */
-  perSecond: number;
-  /**
-   * Slots that may go out back to back after a quiet spell (default perSecond / 50, i.e. 20 ms
-   * worth, at least 1): any second then holds at most perSecond + burst sends.
-   */
-  burst?: number | undefined;
-  /**
-   * The rate this client keeps to while the quota store fails (default: perSecond ÷ the number
-   * of processes that shared the store in the last 5 s, as the store last said).
-   */
-  fallbackPerSecond?: number | undefined;
-  /** Longest wait for a slot (default 60 000 ms); a call that would wait longer fails unsent (RateLimitWaitError). */
-  maxWaitMs?: number | undefined;
-}
-
-export interface ResolvedRateLimit {
-  rate: RateSpec;
-  /** Given by the user; otherwise derived from the fleet's size. */
-  fallback: RateSpec | undefined;
-  maxWaitMs: number;
-}
-
-/** What a client counts, and the gate as it sees it (`client.rateLimit.metrics`). */
-export interface RateLimitMetrics extends QuotaCounters {
-  gate: 'open' | 'closed';
-  /** Times the quota store failed (each followed by STORE_RETRY_MS of limiting alone). */
-  storeFailures: number;
-  /** The rate limit in force: null without one; `shared` false while the store fails or without a store. */
-  limiter: { perSecond: number; shared: boolean } | null;
-}
-
-/** `client.rateLimit`: the gate, the counters, the fleet's totals. */
-export interface FleetRateLimitState extends RateLimitState {
-  /** This client's counters (calls sent, waited, throttled, 429s) and the gate's state. */
-  readonly metrics: RateLimitMetrics;
-  /** The fleet's totals from the quota store (every process adding to it), or null without a shared store. */
-  fleetMetrics(): Promise<QuotaCounters | null>;
-}
+import { exchangePaceKey } from './store-keys.js';
+import { rateOf, type CallPriority, type FleetRateLimitState, type RateLimitMetrics, type ResolvedRateLimit } from './rate-limit-options.js';
 
 /** Ms between two background reads of the fleet gate (without a rate limit). */
 export const GATE_CACHE_MS = 100;
@@ -86,55 +43,11 @@ const RESERVE_HORIZON_MS = 1_000;
  */
 export const EXCHANGE_RATE: RateSpec = { perSecond: (120 - 10) / 60, burst: 10 };
 
-export function resolveRateLimit(value: unknown): ResolvedRateLimit | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null) throw new ConfigError('rateLimit', 'must be an object like { perSecond: 90 }.');
-  const o = value as RateLimitOptions;
-  /** The option's value when given (checked), else undefined. */
-  const atLeast = (name: keyof RateLimitOptions, min: number): number | undefined => {
-    const v = o[name];
-    if (v === undefined) return undefined;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < min) throw new ConfigError(`rateLimit.${name}`, `must be a finite number >= ${min} (got ${String(v)}).`);
-    return v;
-  };
-  const perSecond = atLeast('perSecond', Number.MIN_VALUE);
-  if (perSecond === undefined) throw new ConfigError('rateLimit.perSecond', 'is required (slots per second, e.g. 0.9 × the application quota).');
-  const burst = atLeast('burst', 1) ?? rateOf(perSecond).burst;
-  const fallbackPerSecond = atLeast('fallbackPerSecond', Number.MIN_VALUE);
-  const maxWaitMs = atLeast('maxWaitMs', 0) ?? 60_000;
-  return { rate: { perSecond, burst }, fallback: fallbackPerSecond === undefined ? undefined : rateOf(fallbackPerSecond), maxWaitMs };
-}
-
-/** A rate with the default burst (20 ms worth, at least 1). */
-function rateOf(perSecond: number): RateSpec {
-  return { perSecond, burst: Math.max(1, Math.floor(perSecond / 50)) };
-}
-
-export function resolveQuotaStore(value: unknown): QuotaStore | undefined {
-  if (value === undefined) return undefined;
-  const s = value as Record<string, unknown>;
-  if (typeof value !== 'object' || value === null || ['reserve', 'sync', 'closeGate', 'openGate', 'counters'].some((m) => typeof s[m] !== 'function')) {
-    throw new ConfigError('quotaStore', 'must implement reserve, sync, closeGate, openGate and counters (e.g. new RedisQuotaStore({ client })).');
-  }
-  return value as QuotaStore;
-}
-
-/** The store key of an application's quota (base URL, org#app; never a secret). `{…}` keeps its keys on one Redis Cluster slot. */
-export function quotaKey(baseUrl: string, orgName: string, appName: string): string {
-  const e = (part: string): string => part.replace(/[%|#{}]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `im-openapi:quota:v1:{${e(baseUrl)}|${e(orgName)}#${e(appName)}}`;
-}
-
 let hostName: Promise<string> | undefined;
 /** This host's name (the key of exchange pacing: the service counts exchanges per source IP). */
 function thisHost(): Promise<string> {
   hostName ??= import('node:os').then((os) => os.hostname(), () => 'unknown-host');
   return hostName;
-}
-
-/** The store key of a host's exchange pacing (its gate is `<key>:gate`, on the same Cluster slot). */
-export function exchangePaceKey(host: string): string {
-  return `im-openapi:exchange-pace:v1:{${host.replace(/[{}]/g, '_')}}`;
 }
 
 interface Waiter {

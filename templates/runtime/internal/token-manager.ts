@@ -12,6 +12,7 @@
 import { DEFAULT_STORE_BUDGET_MS, withStoreBudget } from '../stores/store-budget.js';
 import { raceSignal } from './call-scope.js';
 import type { SafeLogger } from './logger.js';
+import { escapeStoreKeyPart } from './store-keys.js';
 
 export interface StoredToken {
   accessToken: string;
@@ -66,7 +67,7 @@ export class MemoryTokenStore implements TokenStore {
  * Never the secret. `v2`: keys of the old, unescaped form are never read.
  */
 export function tokenStoreKey(baseUrl: string, orgName: string, appName: string, clientId: string): string {
-  const e = (part: string): string => part.replace(/[%|#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const e = (part: string): string => escapeStoreKeyPart(part, /[%|#]/g);
   return `im-openapi:app-token:v2:${e(baseUrl)}|${e(orgName)}#${e(appName)}|${e(clientId)}`;
 }
 

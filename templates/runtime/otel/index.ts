@@ -19,7 +19,7 @@
  * `im.outcome`).
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { context, metrics, SpanKind, SpanStatusCode, trace, type Attributes, type MeterProvider, type Span, type TracerProvider } from '@opentelemetry/api';
+import { context, metrics, SpanKind, SpanStatusCode, trace, type Attributes, type Counter, type Histogram, type Meter, type MeterProvider, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import { IM_CHANNELS, type AttemptEndEvent, type CallEndEvent, type CallStartEvent, type RateLimitWaitView, type RequestView, type RetryView } from '../core/hooks.js';
 import { SDK_NAME, SDK_VERSION } from '../sdk-version.js';
 
@@ -57,29 +57,37 @@ function attemptErrorType(e: AttemptEndEvent): string | undefined {
   return e.outcome === 'network' ? 'connection_error' : e.outcome === 'too-large' ? 'response_too_large' : e.outcome;
 }
 
-/**
- * Starts turning the client's events into spans and metrics; returns `disable()`. Call it once
- * at start-up, after the OpenTelemetry SDK is set up (or pass its providers).
- */
-export function instrumentImClient(options: ImInstrumentationOptions = {}): ImInstrumentation {
-  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SDK_NAME, SDK_VERSION);
-  const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SDK_NAME, SDK_VERSION);
-  const requestDuration = meter.createHistogram('http.client.request.duration', { unit: 's', description: 'Duration of HTTP client requests (one per attempt).' });
-  const callDuration = meter.createHistogram('im.client.call.duration', { unit: 's', description: 'Duration of SDK calls across all their attempts and waits.' });
-  const retries = meter.createCounter('im.client.retries', { description: 'Attempts followed by another attempt, by reason.' });
-  const rateLimited = meter.createCounter('im.client.rate_limited', { description: '429 rate_limited answers.' });
-  const rateLimitWait = meter.createHistogram('im.client.rate_limit.wait', { unit: 's', description: 'Time calls waited before sending because of an earlier 429.' });
-  const tokenExchanges = meter.createCounter('im.client.token_exchanges', { description: 'App Token exchanges, by outcome.' });
-  const calls = new Map<number, CallState>();
+/** The spans and metrics of one `instrumentImClient`: one handler per diagnostics channel. */
+class ImTelemetry {
+  readonly calls = new Map<number, CallState>();
+  private readonly requestDuration: Histogram;
+  private readonly callDuration: Histogram;
+  private readonly retries: Counter;
+  private readonly rateLimited: Counter;
+  private readonly rateLimitWait: Histogram;
+  private readonly tokenExchanges: Counter;
 
-  const onCallStart = (message: unknown): void => {
+  constructor(
+    private readonly tracer: Tracer,
+    meter: Meter,
+  ) {
+    this.requestDuration = meter.createHistogram('http.client.request.duration', { unit: 's', description: 'Duration of HTTP client requests (one per attempt).' });
+    this.callDuration = meter.createHistogram('im.client.call.duration', { unit: 's', description: 'Duration of SDK calls across all their attempts and waits.' });
+    this.retries = meter.createCounter('im.client.retries', { description: 'Attempts followed by another attempt, by reason.' });
+    this.rateLimited = meter.createCounter('im.client.rate_limited', { description: '429 rate_limited answers.' });
+    this.rateLimitWait = meter.createHistogram('im.client.rate_limit.wait', { unit: 's', description: 'Time calls waited before sending because of an earlier 429.' });
+    this.tokenExchanges = meter.createCounter('im.client.token_exchanges', { description: 'App Token exchanges, by outcome.' });
+  }
+
+  onCallStart(message: unknown): void {
     const e = message as CallStartEvent;
-    const span = tracer.startSpan(e.operationId, { kind: SpanKind.INTERNAL, attributes: { 'im.operation.id': e.operationId, 'im.token_exchange': e.tokenExchange } }, context.active());
-    calls.set(e.callId, { span, attempt: undefined });
-  };
-  const onAttemptStart = (message: unknown): void => {
+    const span = this.tracer.startSpan(e.operationId, { kind: SpanKind.INTERNAL, attributes: { 'im.operation.id': e.operationId, 'im.token_exchange': e.tokenExchange } }, context.active());
+    this.calls.set(e.callId, { span, attempt: undefined });
+  }
+
+  onAttemptStart(message: unknown): void {
     const e = message as RequestView;
-    const call = calls.get(e.callId);
+    const call = this.calls.get(e.callId);
     if (!call) return;
     const attributes: Attributes = {
       'http.request.method': e.method,
@@ -91,17 +99,18 @@ export function instrumentImClient(options: ImInstrumentationOptions = {}): ImIn
     };
     if (e.attempt > 1) attributes['http.request.resend_count'] = e.attempt - 1;
     call.span.setAttribute('im.retry_class', e.retryClass);
-    call.attempt = tracer.startSpan(e.method, { kind: SpanKind.CLIENT, attributes }, trace.setSpan(context.active(), call.span));
-  };
-  const onAttemptEnd = (message: unknown): void => {
+    call.attempt = this.tracer.startSpan(e.method, { kind: SpanKind.CLIENT, attributes }, trace.setSpan(context.active(), call.span));
+  }
+
+  onAttemptEnd(message: unknown): void {
     const e = message as AttemptEndEvent;
     const errorType = attemptErrorType(e);
     const attributes: Attributes = { 'http.request.method': e.method, ...serverAttributes(e.url), 'im.operation.id': e.operationId };
     if (e.status !== undefined) attributes['http.response.status_code'] = e.status;
     if (errorType !== undefined) attributes['error.type'] = errorType;
-    requestDuration.record(e.durationMs / 1000, attributes);
-    if (e.status === 429) rateLimited.add(1, { 'im.operation.id': e.operationId });
-    const span = calls.get(e.callId)?.attempt;
+    this.requestDuration.record(e.durationMs / 1000, attributes);
+    if (e.status === 429) this.rateLimited.add(1, { 'im.operation.id': e.operationId });
+    const span = this.calls.get(e.callId)?.attempt;
     if (!span) return;
     if (e.status !== undefined) span.setAttribute('http.response.status_code', e.status);
     if (e.requestId !== undefined) span.setAttribute('im.request_id', e.requestId);
@@ -110,27 +119,30 @@ export function instrumentImClient(options: ImInstrumentationOptions = {}): ImIn
       span.setStatus({ code: SpanStatusCode.ERROR });
     }
     span.end();
-    calls.get(e.callId)!.attempt = undefined;
-  };
-  const onRetry = (message: unknown): void => {
+    this.calls.get(e.callId)!.attempt = undefined;
+  }
+
+  onRetry(message: unknown): void {
     const e = message as RetryView;
-    retries.add(1, { 'im.operation.id': e.operationId, 'im.retry.reason': e.reason, 'im.retry_class': e.retryClass });
-    calls.get(e.callId)?.span.addEvent('im.retry', { 'im.retry.reason': e.reason, 'im.retry.wait_ms': e.waitMs, 'im.attempt': e.attempt });
-  };
-  const onRateLimitWait = (message: unknown): void => {
+    this.retries.add(1, { 'im.operation.id': e.operationId, 'im.retry.reason': e.reason, 'im.retry_class': e.retryClass });
+    this.calls.get(e.callId)?.span.addEvent('im.retry', { 'im.retry.reason': e.reason, 'im.retry.wait_ms': e.waitMs, 'im.attempt': e.attempt });
+  }
+
+  onRateLimitWait(message: unknown): void {
     const e = message as RateLimitWaitView;
-    rateLimitWait.record(e.waitMs / 1000, { 'im.operation.id': e.operationId, 'im.rate_limit.gate': e.gate });
-    calls.get(e.callId)?.span.addEvent('im.rate_limit.wait', { 'im.rate_limit.wait_ms': e.waitMs, 'im.rate_limit.gate': e.gate });
-  };
-  const onCallEnd = (message: unknown): void => {
+    this.rateLimitWait.record(e.waitMs / 1000, { 'im.operation.id': e.operationId, 'im.rate_limit.gate': e.gate });
+    this.calls.get(e.callId)?.span.addEvent('im.rate_limit.wait', { 'im.rate_limit.wait_ms': e.waitMs, 'im.rate_limit.gate': e.gate });
+  }
+
+  onCallEnd(message: unknown): void {
     const e = message as CallEndEvent;
     const attributes: Attributes = { 'im.operation.id': e.operationId };
     if (!e.ok) attributes['error.type'] = e.errorName;
-    callDuration.record(e.durationMs / 1000, attributes);
-    if (e.tokenExchange) tokenExchanges.add(1, { 'im.outcome': e.ok ? 'ok' : 'error' });
-    const call = calls.get(e.callId);
+    this.callDuration.record(e.durationMs / 1000, attributes);
+    if (e.tokenExchange) this.tokenExchanges.add(1, { 'im.outcome': e.ok ? 'ok' : 'error' });
+    const call = this.calls.get(e.callId);
     if (!call) return;
-    calls.delete(e.callId);
+    this.calls.delete(e.callId);
     call.attempt?.end();
     call.span.setAttribute('im.attempts', e.attempts);
     if (e.status !== undefined) call.span.setAttribute('http.response.status_code', e.status);
@@ -140,8 +152,17 @@ export function instrumentImClient(options: ImInstrumentationOptions = {}): ImIn
       call.span.setStatus({ code: SpanStatusCode.ERROR, message: e.error.message });
     }
     call.span.end();
-  };
+  }
+}
 
+/**
+ * Starts turning the client's events into spans and metrics; returns `disable()`. Call it once
+ * at start-up, after the OpenTelemetry SDK is set up (or pass its providers).
+ */
+export function instrumentImClient(options: ImInstrumentationOptions = {}): ImInstrumentation {
+  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SDK_NAME, SDK_VERSION);
+  const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SDK_NAME, SDK_VERSION);
+  const t = new ImTelemetry(tracer, meter);
   // A subscriber that throws would surface as an uncaught exception (diagnostics_channel's rule):
   // every handler is guarded, so telemetry never takes a process down.
   const guard = (fn: (message: unknown) => void) => (message: unknown): void => {
@@ -152,18 +173,18 @@ export function instrumentImClient(options: ImInstrumentationOptions = {}): ImIn
     }
   };
   const handlers: [string, (message: unknown) => void][] = [
-    [IM_CHANNELS.callStart, guard(onCallStart)],
-    [IM_CHANNELS.attemptStart, guard(onAttemptStart)],
-    [IM_CHANNELS.attemptEnd, guard(onAttemptEnd)],
-    [IM_CHANNELS.retry, guard(onRetry)],
-    [IM_CHANNELS.rateLimitWait, guard(onRateLimitWait)],
-    [IM_CHANNELS.callEnd, guard(onCallEnd)],
+    [IM_CHANNELS.callStart, guard((m) => t.onCallStart(m))],
+    [IM_CHANNELS.attemptStart, guard((m) => t.onAttemptStart(m))],
+    [IM_CHANNELS.attemptEnd, guard((m) => t.onAttemptEnd(m))],
+    [IM_CHANNELS.retry, guard((m) => t.onRetry(m))],
+    [IM_CHANNELS.rateLimitWait, guard((m) => t.onRateLimitWait(m))],
+    [IM_CHANNELS.callEnd, guard((m) => t.onCallEnd(m))],
   ];
   for (const [name, fn] of handlers) subscribe(name, fn);
   return {
     disable() {
       for (const [name, fn] of handlers) unsubscribe(name, fn);
-      calls.clear();
+      t.calls.clear();
     },
   };
 }

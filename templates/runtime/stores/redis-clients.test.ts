@@ -20,7 +20,7 @@ import { RedisInbox } from '../callbacks/inbox/redis-inbox.js';
 import { signCallbackRequest } from '../callbacks/sign.js';
 import type { CallbackEvent } from '../callbacks/types.js';
 import { verifyCallback } from '../callbacks/verify.js';
-import { quotaKey } from '../internal/quota-control.js';
+import { quotaKey } from '../internal/store-keys.js';
 import { RedisDedupeStore } from './dedupe-store.js';
 import { redisConnection } from './redis-client.js';
 import { RedisQuotaStore } from './redis-quota-store.js';

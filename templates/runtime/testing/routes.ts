@@ -20,7 +20,7 @@ export interface RouteMatch {
   pathParams: Record<string, string>;
 }
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Routes of every operation under `/{org}/{app}`; literal segments win over parameters (`/users/batch` before `/users/{username}`). */
 export function buildRoutes(operations: readonly OperationSpec[]): Route[] {
@@ -30,7 +30,7 @@ export function buildRoutes(operations: readonly OperationSpec[]): Route[] {
       .split('/')
       .map((seg) => {
         const m = /^\{(.+)\}$/.exec(seg);
-        if (!m) return escape(seg);
+        if (!m) return escapeRegExp(seg);
         names.push(m[1]!);
         return '([^/]+)';
       })

@@ -127,20 +127,7 @@ export function buildPlan(o: PlanOptions): DeliveryPlan {
   }
   const byId = new Map(events.map((e) => [e.id, e]));
   queued.forEach((id, i) => (byId.get(id)!.queuedAtMs = i * QUEUE_SPACING_MS));
-  const batches: string[][] = [];
-  let current: string[] = [];
-  let bytes = 0;
-  for (const id of queued) {
-    const size = JSON.stringify(byId.get(id)!.data).length + 200;
-    if (current.length >= o.eventsPerBatch || (current.length > 0 && bytes + size > MAX_BATCH_BYTES - 1024)) {
-      batches.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(id);
-    bytes += size;
-  }
-  if (current.length > 0) batches.push(current);
+  const batches = batchesOf(queued, byId, o.eventsPerBatch);
 
   const span = Math.max(1000, queued.length * QUEUE_SPACING_MS);
   const hooks: PlannedHook[] = Array.from({ length: o.hooks }, (_, i) => ({
@@ -151,4 +138,23 @@ export function buildPlan(o: PlanOptions): DeliveryPlan {
     data: { origin: 'client', from: pick(USERS), to: pick(USERS), chat_type: 'single', body: { type: 'txt', text: `hook ${i + 1}` } },
   }));
   return { seed: o.seed, events, queueOrder: queued, batches, hooks };
+}
+
+/** The queue cut into batches in order: at most `eventsPerBatch` events and MAX_BATCH_BYTES (less 1 KB for the envelope) each. */
+function batchesOf(queued: readonly string[], byId: ReadonlyMap<string, PlannedEvent>, eventsPerBatch: number): string[][] {
+  const batches: string[][] = [];
+  let current: string[] = [];
+  let bytes = 0;
+  for (const id of queued) {
+    const size = JSON.stringify(byId.get(id)!.data).length + 200;
+    if (current.length >= eventsPerBatch || (current.length > 0 && bytes + size > MAX_BATCH_BYTES - 1024)) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(id);
+    bytes += size;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
 }

@@ -32,7 +32,7 @@ import { simulateDelivery } from './simulate.js';
 import { isLoopbackTarget } from '../url.js';
 import { hookAnswerOption, partOptionsHelp, PartOptionError, signatureOption } from '../cli-parts.js';
 import { DEFAULT_SETTLE_QUIET_MS, DEFAULT_SETTLE_TIMEOUT_MS } from './settle.js';
-import type { SimulateDeliveryOptions } from './simulate.js';
+import type { SimulateDeliveryOptions } from './simulate-options.js';
 
 export const SIMULATE_USAGE = `usage: im-callbacks simulate --url <url> [--url <second url>] [--secret <secret> | env IM_CALLBACK_SECRET]
                          [--seed <n>] [--time-scale <n>] [--timeout-scale <n>] [--events <n>]
@@ -107,12 +107,105 @@ function num(values: Record<string, unknown>, name: string): number | undefined 
   return n;
 }
 
-/** Runs `im-callbacks simulate <args…>`; resolves to the exit code. */
 /** One line on stderr: a secret given as an argument is in the process list (never the secret itself). */
 export function warnSecretInArgs(): void {
   console.error('im-callbacks: note: --secret/--old-secret are visible to other users in the process list (ps) and in shell history; prefer IM_CALLBACK_SECRET / IM_CALLBACK_OLD_SECRET');
 }
 
+/** The options as `parseArgs` reads them; its errors (unknown or malformed option) are usage errors. */
+function parseSimulateArgs(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: {
+        url: { type: 'string', multiple: true },
+        secret: { type: 'string', multiple: true },
+        'old-secret': { type: 'string', multiple: true },
+        seed: { type: 'string' },
+        'time-scale': { type: 'string' },
+        'timeout-scale': { type: 'string' },
+        events: { type: 'string' },
+        batch: { type: 'string' },
+        'timeout-ms': { type: 'string' },
+        concurrency: { type: 'string' },
+        rate: { type: 'string' },
+        duplicates: { type: 'string' },
+        hooks: { type: 'string' },
+        'hook-timeout-ms': { type: 'string' },
+        'hook-policy': { type: 'string' },
+        'state-url': { type: 'string' },
+        'settle-timeout-ms': { type: 'string' },
+        'settle-quiet-ms': { type: 'string' },
+        signature: { type: 'string' },
+        'hook-answer': { type: 'string' },
+        json: { type: 'string' },
+        'max-real-seconds': { type: 'string' },
+        'allow-remote': { type: 'boolean', default: false },
+      },
+      strict: true,
+    }).values;
+  } catch (err) {
+    throw new SimulateUsageError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** The command line as `simulateDelivery` options, or a SimulateUsageError naming the option. */
+async function simulateOptionsFrom(values: ReturnType<typeof parseSimulateArgs>): Promise<SimulateDeliveryOptions> {
+  if (!values.url || values.url.length === 0) throw new SimulateUsageError('--url is required');
+  const envSecret = process.env.IM_CALLBACK_SECRET;
+  const secret = values.secret ?? (envSecret ? [envSecret] : undefined);
+  if (!secret) throw new SimulateUsageError('--secret (or IM_CALLBACK_SECRET) is required');
+  if (values.secret !== undefined || values['old-secret'] !== undefined) warnSecretInArgs();
+  if (values['allow-remote'] !== true) {
+    for (const u of [...values.url, ...(values['state-url'] ? [values['state-url']] : [])]) {
+      let url: URL | undefined;
+      try {
+        url = new URL(u);
+      } catch {
+        continue; // simulateDelivery names the bad URL
+      }
+      if (!(await isLoopbackTarget(url))) throw new SimulateUsageError(`refusing to drive ${url.hostname}: not a loopback address (127.0.0.1, [::1] or localhost resolving only to them); pass --allow-remote`);
+    }
+  }
+  const envOld = process.env.IM_CALLBACK_OLD_SECRET;
+  const oldSecret = values['old-secret'] ?? (envOld ? [envOld] : undefined);
+  const policy = values['hook-policy'];
+  if (policy !== undefined && policy !== 'allow-on-failure' && policy !== 'reject-on-failure') throw new SimulateUsageError('--hook-policy must be allow-on-failure or reject-on-failure');
+  const maxReal = num(values, 'max-real-seconds');
+  const picked: Array<[keyof SimulateDeliveryOptions, number | undefined]> = [
+    ['seed', num(values, 'seed')],
+    ['timeScale', num(values, 'time-scale')],
+    ['timeoutScale', num(values, 'timeout-scale')],
+    ['events', num(values, 'events')],
+    ['eventsPerBatch', num(values, 'batch')],
+    ['timeoutMs', num(values, 'timeout-ms')],
+    ['concurrency', num(values, 'concurrency')],
+    ['ratePerSecond', num(values, 'rate')],
+    ['duplicateRate', num(values, 'duplicates')],
+    ['hooks', num(values, 'hooks')],
+    ['hookTimeoutMs', num(values, 'hook-timeout-ms')],
+    ['maxRealMs', maxReal === undefined ? undefined : maxReal * 1000],
+    ['settleMs', num(values, 'settle-timeout-ms')],
+    ['settleQuietMs', num(values, 'settle-quiet-ms')],
+  ];
+  const [signature, hookAnswer] = await Promise.all([signatureOption(values.signature), hookAnswerOption(values['hook-answer'])]).catch((err: unknown) => {
+    throw err instanceof PartOptionError ? new SimulateUsageError(err.message) : err;
+  });
+  return {
+    url: values.url,
+    // One value serves every address; else one per --url, in order.
+    secret: secret.length === 1 ? secret[0]! : secret,
+    ...(oldSecret ? { oldSecret: oldSecret.length === 1 ? oldSecret[0]! : oldSecret } : {}),
+    ...(policy ? { hookPolicy: policy } : {}),
+    ...(values['state-url'] ? { stateUrl: values['state-url'] } : {}),
+    allowRemote: values['allow-remote'] === true,
+    signature,
+    hookAnswer,
+    ...Object.fromEntries(picked.filter(([, v]) => v !== undefined)),
+  };
+}
+
+/** Runs `im-callbacks simulate <args…>`; resolves to the exit code. */
 export async function runSimulateCommand(args: string[]): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     console.log(SIMULATE_HELP);
@@ -121,97 +214,8 @@ export async function runSimulateCommand(args: string[]): Promise<number> {
   let options: SimulateDeliveryOptions;
   let jsonFile: string | undefined;
   try {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args,
-        options: {
-          url: { type: 'string', multiple: true },
-          secret: { type: 'string', multiple: true },
-          'old-secret': { type: 'string', multiple: true },
-          seed: { type: 'string' },
-          'time-scale': { type: 'string' },
-          'timeout-scale': { type: 'string' },
-          events: { type: 'string' },
-          batch: { type: 'string' },
-          'timeout-ms': { type: 'string' },
-          concurrency: { type: 'string' },
-          rate: { type: 'string' },
-          duplicates: { type: 'string' },
-          hooks: { type: 'string' },
-          'hook-timeout-ms': { type: 'string' },
-          'hook-policy': { type: 'string' },
-          'state-url': { type: 'string' },
-          'settle-timeout-ms': { type: 'string' },
-          'settle-quiet-ms': { type: 'string' },
-          signature: { type: 'string' },
-          'hook-answer': { type: 'string' },
-          json: { type: 'string' },
-          'max-real-seconds': { type: 'string' },
-          'allow-remote': { type: 'boolean', default: false },
-        },
-        strict: true,
-      }));
-    } catch (err) {
-      throw new SimulateUsageError(err instanceof Error ? err.message : String(err));
-    }
-    if (!values.url || values.url.length === 0) throw new SimulateUsageError('--url is required');
-    const envSecret = process.env.IM_CALLBACK_SECRET;
-    const secret = values.secret ?? (envSecret ? [envSecret] : undefined);
-    if (!secret) throw new SimulateUsageError('--secret (or IM_CALLBACK_SECRET) is required');
-    if (values.secret !== undefined || values['old-secret'] !== undefined) warnSecretInArgs();
-    if (values['allow-remote'] !== true) {
-      for (const u of [...values.url, ...(values['state-url'] ? [values['state-url']] : [])]) {
-        let url: URL | undefined;
-        try {
-          url = new URL(u);
-        } catch {
-          continue; // simulateDelivery names the bad URL
-        }
-        if (!(await isLoopbackTarget(url))) throw new SimulateUsageError(`refusing to drive ${url.hostname}: not a loopback address (127.0.0.1, [::1] or localhost resolving only to them); pass --allow-remote`);
-      }
-    }
-    const envOld = process.env.IM_CALLBACK_OLD_SECRET;
-    const oldSecret = values['old-secret'] ?? (envOld ? [envOld] : undefined);
-    const policy = values['hook-policy'];
-    if (policy !== undefined && policy !== 'allow-on-failure' && policy !== 'reject-on-failure') throw new SimulateUsageError('--hook-policy must be allow-on-failure or reject-on-failure');
-    const maxReal = num(values, 'max-real-seconds');
-    const picked: Array<[keyof SimulateDeliveryOptions, number | undefined]> = [
-      ['seed', num(values, 'seed')],
-      ['timeScale', num(values, 'time-scale')],
-      ['timeoutScale', num(values, 'timeout-scale')],
-      ['events', num(values, 'events')],
-      ['eventsPerBatch', num(values, 'batch')],
-      ['timeoutMs', num(values, 'timeout-ms')],
-      ['concurrency', num(values, 'concurrency')],
-      ['ratePerSecond', num(values, 'rate')],
-      ['duplicateRate', num(values, 'duplicates')],
-      ['hooks', num(values, 'hooks')],
-      ['hookTimeoutMs', num(values, 'hook-timeout-ms')],
-      ['maxRealMs', maxReal === undefined ? undefined : maxReal * 1000],
-      ['settleMs', num(values, 'settle-timeout-ms')],
-      ['settleQuietMs', num(values, 'settle-quiet-ms')],
-    ];
-    let signature;
-    let hookAnswer;
-    try {
-      [signature, hookAnswer] = await Promise.all([signatureOption(values.signature), hookAnswerOption(values['hook-answer'])]);
-    } catch (err) {
-      if (err instanceof PartOptionError) throw new SimulateUsageError(err.message);
-      throw err;
-    }
-    options = {
-      url: values.url,
-      // One value serves every address; else one per --url, in order.
-      secret: secret.length === 1 ? secret[0]! : secret,
-      ...(oldSecret ? { oldSecret: oldSecret.length === 1 ? oldSecret[0]! : oldSecret } : {}),
-      ...(policy ? { hookPolicy: policy } : {}),
-      ...(values['state-url'] ? { stateUrl: values['state-url'] } : {}),
-      allowRemote: values['allow-remote'] === true,
-      signature,
-      hookAnswer,
-      ...Object.fromEntries(picked.filter(([, v]) => v !== undefined)),
-    };
+    const values = parseSimulateArgs(args);
+    options = await simulateOptionsFrom(values);
     jsonFile = values.json;
   } catch (err) {
     if (!(err instanceof SimulateUsageError)) throw err;
@@ -219,7 +223,7 @@ export async function runSimulateCommand(args: string[]): Promise<number> {
     console.error(SIMULATE_USAGE);
     return 2;
   }
-  let report;
+  let report: Awaited<ReturnType<typeof simulateDelivery>>;
   try {
     report = await simulateDelivery(options);
   } catch (err) {

@@ -23,7 +23,7 @@ import { BREAKER_FIRST_PAUSE_MS, BREAKER_MAX_PAUSE_MS, MAX_SENDS } from './rules
 import { formatSimulationReport, isCleanReport } from './report.js';
 import type { ReceiverState, SimulationReport } from './report.js';
 import { simulateDelivery } from './simulate.js';
-import type { SimulateDeliveryOptions } from './simulate.js';
+import type { SimulateDeliveryOptions } from './simulate-options.js';
 
 const SECRET = 'whsec_sim_N4r8Kq2W';
 const OLD_SECRET = 'whsec_sim_old_T7p3';
