@@ -44,10 +44,17 @@ export default defineConfig({
     // (include is per project: `extends` would add a project's include to a root one)
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Global teardown (servers, redis) gets the hook's margin, not vitest's 10 s, on a loaded box.
+    teardownTimeout: 60_000,
     pool: 'forks',
+    // vitest's default is (cores - 1) workers: ONE on the 2-core box, so the files run one after
+    // another although most of their time is I/O wait. IM_TEST_MAX_WORKERS overrides it for A/B runs
+    // (scripts/test-under-load.ts passes it through); unset keeps vitest's default.
+    ...(process.env.IM_TEST_MAX_WORKERS ? { maxWorkers: Number(process.env.IM_TEST_MAX_WORKERS) } : {}),
     // Memory tests call gc() so that they measure what is retained, not garbage not yet collected.
     poolOptions: { forks: { execArgv: ['--expose-gc'] } },
-    reporters: ['default'],
+    // The default output, then the slowest files of the run (test-support/slowest-files-reporter.ts).
+    reporters: ['default', './test-support/slowest-files-reporter.ts'],
     projects: [
       { extends: true, test: { name: 'default', include: ['test/**/*.test.ts', 'templates/runtime/**/*.test.ts'] } },
       { extends: true, test: { name: 'fetch-transport', include: TRANSPORT_SUITE, env: { IM_TEST_TRANSPORT: 'fetch' } } },

@@ -13,10 +13,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sampleCallbackBody, signCallbackRequest } from '../generated/src/callbacks.js';
+import { type RawSocket, rawSocket, within } from '../templates/runtime/test-support/raw-socket.js';
 
 const SECRET = 'whsec_body_deadline_9Qx';
 const BODY_TIMEOUT_MS = 800;
@@ -56,16 +57,10 @@ async function startReceiver(framework: string): Promise<number> {
 }
 
 /** A connection sending a body that never completes, a byte at a time; when it closed (ms after opening) and what it got. */
-function drip(port: number): { received: () => string; closedAfter: Promise<number> } {
-  const opened = Date.now();
-  const socket = connect({ host: '127.0.0.1', port });
-  sockets.push(socket);
-  let text = '';
-  socket.on('data', (d) => (text += d.toString('latin1')));
-  socket.on('error', () => undefined);
-  socket.on('connect', () => socket.write(`POST /im/callbacks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`));
-  const closedAfter = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - opened)));
-  return { received: () => text, closedAfter };
+function drip(port: number): RawSocket {
+  const conn = rawSocket(port, sockets);
+  conn.socket.on('connect', () => conn.socket.write(`POST /im/callbacks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`));
+  return conn;
 }
 
 function dripAll(): void {
@@ -74,8 +69,6 @@ function dripAll(): void {
   }, 200));
 }
 
-const within = <T>(ms: number, p: Promise<T>): Promise<T | 'still open'> =>
-  Promise.race([p, new Promise<'still open'>((r) => setTimeout(() => r('still open'), ms))]);
 
 /** POST a signed event, resending on connection errors as the service does; resolves the first status and when it came. */
 async function signedCallback(port: number, deadlineMs: number): Promise<{ status: number | 'none'; ms: number; tries: number }> {

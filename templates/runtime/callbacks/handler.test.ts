@@ -297,7 +297,9 @@ describe('node:http server: hooks', () => {
     const took = Date.now() - started;
     expect(r.json).toEqual({ decision: 'reject', reason: 'receiver unavailable' });
     expect(r.headers.get('x-im-hook-fallback')).toBe('timeout');
-    expect(took).toBeLessThan(700);
+    // The 'timeout' fallback header already proves the deadline answered before the 700 ms receiver;
+    // the upper bound only catches a hang, with a margin for a loaded machine (issue 32).
+    expect(took).toBeLessThan(2_000);
     expect(took).toBeGreaterThanOrEqual(400);
     expect(aborted).toBe(true);
   });

@@ -7,7 +7,7 @@
  *   the request's arrival, an event batch gets 503 within the store budget.
  */
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createClient } from 'redis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServerHandle } from '../../../test/fixtures/callbacks/redis-server.js';
@@ -18,6 +18,7 @@ import { createNodeCallbackHandler } from './node.js';
 import { signCallbackRequest } from './sign.js';
 import { RedisDedupeStore } from '../stores/dedupe-store.js';
 import { fromNodeRedis } from '../stores/redis-client.js';
+import { rawSocket as openRawSocket, within } from '../test-support/raw-socket.js';
 
 const SECRET = 'whsec-receiver-limits-test-secret';
 const servers: Server[] = [];
@@ -34,20 +35,7 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ se
   return { server, port: (server.address() as AddressInfo).port };
 }
 
-/** A raw connection: what it received, and when the server closed it (ms after `opened`). */
-function rawSocket(port: number): { socket: Socket; received: () => string; closedAfter: Promise<number> } {
-  const opened = Date.now();
-  const socket = connect({ host: '127.0.0.1', port });
-  sockets.push(socket);
-  let text = '';
-  socket.on('data', (d) => (text += d.toString('latin1')));
-  socket.on('error', () => undefined);
-  const closedAfter = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - opened)));
-  return { socket, received: () => text, closedAfter };
-}
-
-const within = <T>(ms: number, p: Promise<T>): Promise<T | 'still open'> =>
-  Promise.race([p, new Promise<'still open'>((r) => setTimeout(() => r('still open'), ms))]);
+const rawSocket = (port: number) => openRawSocket(port, sockets);
 
 describe('item 2 (receiver): slow bodies and 413s do not hold sockets', () => {
   it('the default read deadline is the longest the service waits: 10 s', () => {

@@ -74,8 +74,9 @@ describe('rateLimit option', () => {
     await Promise.all(background);
     const order = svc.calls.map((c) => c.path.split('/').pop());
     const position = order.indexOf('interactive');
-    // 60 background calls need 600 ms; the interactive call takes one of the next few slots.
-    expect(waited).toBeLessThan(200);
+    // 60 background calls need 600 ms (about 550 left when it is sent); the interactive call takes one
+    // of the next few slots (the position below proves it; the bound on its wait has a margin for load).
+    expect(waited).toBeLessThan(450);
     expect(position).toBeLessThan(25);
     expect(order.slice(position + 1).filter((u) => u?.startsWith('bg')).length).toBeGreaterThan(30);
   });

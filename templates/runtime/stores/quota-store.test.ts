@@ -118,7 +118,8 @@ describe('the fleet gate through Redis (two clients with their own stores stand 
     expect(bWaited).toBeGreaterThan(500);
     const retry = svc.calls.filter((c) => c.path.endsWith('/first'))[1]!.at;
     const bAfter = svc.calls.find((c) => c.path.endsWith('/b-after'))!.at;
-    expect(Math.abs(bAfter - retry)).toBeLessThan(150);
+    // Released together by the gate (a second after the 429), not one after the other: margin for load.
+    expect(Math.abs(bAfter - retry)).toBeLessThan(400);
     const fleet = (await b.rateLimit.fleetMetrics())!;
     await a.rateLimit.fleetMetrics();
     expect((await b.rateLimit.fleetMetrics())!.rateLimited).toBe(1);
