@@ -40,11 +40,11 @@ const worker = fileURLToPath(new URL('./fixtures/callbacks/inbox-sim-worker.ts',
 type Redis = ReturnType<typeof createClient>;
 
 /**
- * The receiver report, read from Redis only: `stored` = ids with an inbox dedupe/processed marker
- * (`seen:<id>`), `processed` = the effect counters, `current` = the guarded per-entity state.
+ * The receiver report, read from Redis only: `stored` = ids the inbox records (the `pending` set
+ * of ids in the inbox and the `done:<bucket>` sets of processed ids), `processed` = the effect counters, `current` = the guarded per-entity state.
  */
 async function receiverStateFromRedis(redis: Redis): Promise<ReceiverState> {
-  const seen: string[] = [];
+  const idSets: string[] = [];
   const effects: string[] = [];
   const current: string[] = [];
   let cursor = '0';
@@ -53,15 +53,17 @@ async function receiverStateFromRedis(redis: Redis): Promise<ReceiverState> {
     cursor = next;
     for (const k of keys) {
       const rest = k.slice(PREFIX.length);
-      if (rest.startsWith('seen:')) seen.push(rest.slice(5));
+      if (rest === 'pending' || rest.startsWith('done:')) idSets.push(k);
       else if (rest.startsWith('s:effects:')) effects.push(rest.slice(10));
       else if (rest.startsWith('s:cur:')) current.push(rest.slice(6));
     }
   } while (cursor !== '0');
   const counts = effects.length ? await redis.mGet(effects.map((id) => `${PREFIX}s:effects:${id}`)) : [];
   const ids = current.length ? await redis.mGet(current.map((e) => `${PREFIX}s:cur:${e}`)) : [];
+  const stored = new Set<string>();
+  for (const key of idSets) for (const id of (await redis.sendCommand(['SMEMBERS', key])) as string[]) stored.add(id);
   return {
-    stored: seen,
+    stored: [...stored],
     processed: Object.fromEntries(effects.map((id, i) => [id, Number(counts[i])])),
     current: Object.fromEntries(current.flatMap((e, i) => (ids[i] ? [[e, ids[i]!]] : []))),
   };

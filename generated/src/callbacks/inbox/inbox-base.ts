@@ -155,28 +155,45 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     }
     const run = this.#runSettings(handler, options);
     const stopTimeoutMs = checkMs('stopTimeoutMs', options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS, 0);
-    const { consumer, report, stop } = run;
     const outer = options.signal;
-    const onAbort = (): void => run.stopper.abort(outer?.reason);
     if (outer?.aborted) return;
+    const onAbort = (): void => run.stopper.abort(outer?.reason);
     outer?.addEventListener('abort', onAbort, { once: true });
-    const stopped = new Promise<undefined>((resolve) => stop.addEventListener('abort', () => resolve(undefined), { once: true }));
-    /** Runs in flight, each with the way to cut it (its deadline, or the end of a stop). */
+    /** Runs in flight (until settled), each with the way to cut it (its deadline, or the end of a stop). */
     const inFlight = new Map<Promise<void>, { cut: (why: 'deadline' | 'stop') => void }>();
+    try {
+      await this.#takeLoop(run, concurrency, inFlight);
+    } finally {
+      outer?.removeEventListener('abort', onAbort);
+    }
+    return this.#drain(inFlight, stopTimeoutMs);
+  }
+
+  /**
+   * Takes events and starts their runs until the worker stops. A slot is busy while its handler
+   * runs: it is free again once the handler has returned, while the settle is still on its way,
+   * so the next take goes out beside the settle instead of after it (a failed run keeps its slot
+   * until its failure is stored).
+   */
+  async #takeLoop(run: RunSettings<E>, concurrency: number, inFlight: Map<Promise<void>, { cut: (why: 'deadline' | 'stop') => void }>): Promise<void> {
+    const { consumer, report, stop } = run;
+    const stopped = new Promise<undefined>((resolve) => stop.addEventListener('abort', () => resolve(undefined), { once: true }));
+    const busy = new Set<Promise<void>>();
     const start = (c: Claimed<E>): void => {
-      const { done, cut } = this.#run(c, run);
+      const { done, slot, cut } = this.#run(c, run);
       const p: Promise<void> = done
         .catch((err: unknown) => report(err, { eventId: c.eventId, attempt: c.attempt, dead: false })) // settle failed: the event stays claimed and is retaken after the visibility timeout
         .finally(() => inFlight.delete(p));
       inFlight.set(p, { cut });
+      busy.add(slot);
+      void slot.then(() => busy.delete(slot));
     };
-
     let storeFailures = 0;
     while (!stop.aborted) {
-      const room = concurrency - inFlight.size;
+      const room = concurrency - busy.size;
       // take in batches: wait until half the slots are free (one store round trip fills them)
-      if (room <= 0 || (inFlight.size > 0 && room < Math.ceil(concurrency / 2))) {
-        await Promise.race([...inFlight.keys(), stopped]);
+      if (room <= 0 || (busy.size > 0 && room < Math.ceil(concurrency / 2))) {
+        await Promise.race([...busy, stopped]);
         continue;
       }
       let batch: Claimed<E>[] | undefined;
@@ -186,7 +203,7 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
         if (batch === undefined) {
           // stopped while a take was under way (a store that does not answer): events it hands out late are given back, not run
           taking.then((late) => late.forEach((c) => void this.fail(consumer, c, 'the worker stopped before running the event', this.now()).catch(() => undefined)), () => undefined);
-          break;
+          return;
         }
         storeFailures = 0;
       } catch (err) {
@@ -197,8 +214,6 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
       }
       for (const c of batch) start(c);
     }
-    outer?.removeEventListener('abort', onAbort);
-    return this.#drain(inFlight, stopTimeoutMs);
   }
 
   /** The settings of one `consume` that each run uses, checked. */
@@ -247,8 +262,10 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
    * or dead-lettered after a failure; past `handlerTimeoutMs` (or cut at the end of a stop)
    * counted as a failed run, its signal aborted and its later commit refused.
    */
-  #run(c: Claimed<E>, s: RunSettings<E>): { done: Promise<void>; cut: (why: 'deadline' | 'stop') => void } {
+  #run(c: Claimed<E>, s: RunSettings<E>): { done: Promise<void>; slot: Promise<void>; cut: (why: 'deadline' | 'stop') => void } {
     const started = this.now();
+    let release!: () => void;
+    const slot = new Promise<void>((resolve) => (release = resolve));
     const own = new AbortController(); // the handler's signal: the worker stops or the deadline passes
     const onStop = (): void => own.abort(s.stop.reason);
     s.stop.addEventListener('abort', onStop, { once: true });
@@ -274,7 +291,7 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     // done without a commit: acknowledged as it is (or, after a commit, that commit's outcome)
     const ack = (guard: GuardPlan | undefined): Promise<unknown> | undefined =>
       cutWhy !== undefined ? undefined : (committed ??= this.settle(s.consumer, c, [], guard));
-    const handled = this.#handle(c, s, own.signal, commit, ack).then(() => undefined, (err: unknown) => ({ err }));
+    const handled = this.#handle(c, s, own.signal, commit, ack, release).then(() => undefined, (err: unknown) => ({ err }));
     const settled = async (): Promise<boolean> => committed !== undefined && (await committed.then(() => true, () => false));
     const done = Promise.race([handled, wasCut]).then(async (first) => {
       clearTimeout(timer);
@@ -299,7 +316,9 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
       s.report(first.err, { eventId: c.eventId, attempt: c.attempt, dead });
       await this.fail(s.consumer, c, errorText(first.err), dead ? undefined : s.retryAt(c.attempt));
     });
-    return { done, cut };
+    // a failed or cut run keeps its slot until its failure is stored (a worker whose store hangs takes no more)
+    void done.then(release, release);
+    return { done, slot, cut };
   }
 
   /** The handler's part of a run: the ordering guard, the context, the handler, the ack. */
@@ -309,6 +328,7 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     signal: AbortSignal,
     commit: (changes: readonly InboxStateChange[], guard: GuardPlan | undefined) => Promise<InboxCommitOutcome>,
     ack: (guard: GuardPlan | undefined) => Promise<unknown> | undefined,
+    release: () => void,
   ): Promise<void> {
     const guard = this.#ordering?.plan(c.event);
     let superseded = false;
@@ -316,6 +336,7 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
       superseded = !isNewerMark(guard.mark, await this.peekMark(guard.entity));
       if (superseded && !this.#ordering!.deliverSuperseded) {
         // skipped, not handed to the handler: done all the same (onSuperseded lets a harness count it as handled)
+        release();
         if ((await ack(guard)) === 'superseded') s.superseded(c.event, c.eventId, guard.entity);
         return;
       }
@@ -331,6 +352,7 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
       getState: (key) => this.getState(key),
     };
     await s.handler(c.event, context);
+    release();
     await ack(guard);
   }
 

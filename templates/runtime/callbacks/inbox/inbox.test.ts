@@ -430,6 +430,30 @@ describe('RedisInbox specifics', () => {
     expect(Date.now() - t0).toBeLessThan(2_000);
   });
 
+  it('keeps ids in a pending set, then in a done set per quarter of the retention that outlives it; an entry appended again after its record went commits as duplicate', async () => {
+    const retentionMs = 24 * 60 * 60 * 1000;
+    const inbox = new RedisInbox({ client: fromNodeRedis(redis), blockingClient: fromNodeRedis(blocking), durability: 'off', blockMs: 50, prefix: '{rb}:', retentionMs });
+    await inbox.append([ev('b1')]);
+    expect(await redis.sendCommand(['SMEMBERS', '{rb}:pending'])).toEqual(['b1']);
+    // the record of b1 goes (evicted, lost in a crash): the same id is taken in again, a second entry
+    await redis.sendCommand(['SREM', '{rb}:pending', 'b1']);
+    expect(await inbox.append([ev('b1')])).toEqual({ stored: 1, duplicates: 0 });
+    const outcomes: string[] = [];
+    const w = worker(inbox, async (_e, ctx) => void outcomes.push(await ctx.commit([{ op: 'incr', key: 'effects:b1' }])));
+    await waitFor('both entries settled', () => outcomes.length === 2);
+    await w.stop();
+    expect(outcomes.sort()).toEqual(['applied', 'duplicate']);
+    expect(await inbox.getState('effects:b1')).toBe('1');
+    const done = (await redis.sendCommand(['KEYS', '{rb}:done:*'])) as string[];
+    expect(done).toHaveLength(1);
+    expect(await redis.sendCommand(['SMEMBERS', done[0]!])).toEqual(['b1']);
+    const ttl = Number(await redis.sendCommand(['PTTL', done[0]!]));
+    expect(ttl).toBeGreaterThan(retentionMs - 60_000); // at least the retention after the id was processed
+    expect(ttl).toBeLessThanOrEqual(retentionMs * 1.25);
+    expect(await redis.sendCommand(['EXISTS', '{rb}:pending'])).toBe(0);
+    expect(await inbox.append([ev('b1')])).toEqual({ stored: 0, duplicates: 1 });
+  });
+
   it('loads its scripts again after SCRIPT FLUSH', async () => {
     const inbox = new RedisInbox({ client: fromNodeRedis(redis), durability: 'off', prefix: '{rs}:' });
     await inbox.append([ev('s1')]);
