@@ -189,8 +189,8 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     let release!: () => void;
     const slot = new Promise<void>((resolve) => (release = resolve));
     const own = new AbortController(); // the handler's signal: the worker stops or the deadline passes
-    const onStop = (): void => own.abort(s.stop.reason);
-    s.stop.addEventListener('abort', onStop, { once: true });
+    s.running.add(own); // aborted by the stop (one listener for all runs, not one per run)
+    if (s.stop.aborted) own.abort(s.stop.reason);
     let cutWhy: 'deadline' | 'stop' | undefined;
     let cut!: (why: 'deadline' | 'stop') => void;
     const wasCut = new Promise<'cut'>((resolve) => (cut = (why) => {
@@ -217,7 +217,7 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     const settled = async (): Promise<boolean> => committed !== undefined && (await committed.then(() => true, () => false));
     const done = Promise.race([handled, wasCut]).then(async (first) => {
       clearTimeout(timer);
-      s.stop.removeEventListener('abort', onStop);
+      s.running.delete(own);
       if (first === undefined) return;
       const dead = c.attempt >= s.maxAttempts;
       if (first === 'cut') {

@@ -13,17 +13,21 @@
 import type { GuardPlan } from './marks.js';
 import type { InboxStateChange } from './types.js';
 
-/** Done buckets per retention: a lookup checks this many + 1 sets; an id is kept up to 1/this longer than the retention. */
+/** Done buckets per retention: a lookup checks this many + 2 sets; an id is kept up to 1/this longer than the retention. */
 export const DONE_BUCKETS_PER_RETENTION = 4;
 
-/** The done-bucket keys an id lookup must check at `now` (oldest first; the last is the current one) and the current one's expiry. */
+/**
+ * The done-bucket keys an id lookup checks at `now` (oldest first: every bucket not yet expired,
+ * and the next one, which a process whose clock runs ahead may already write) and the current one
+ * a settle writes, with its expiry.
+ */
 export function doneBuckets(prefix: string, retentionMs: number, now: number): { live: string[]; current: string; ttlMs: number } {
   const width = Math.ceil(retentionMs / DONE_BUCKETS_PER_RETENTION);
   const current = Math.floor(now / width);
   const live: string[] = [];
   // bucket k expires at (k + 1) * width + retention: live while that is after now
-  for (let k = Math.floor((now - retentionMs) / width); k <= current; k++) live.push(`${prefix}done:${k}`);
-  return { live, current: live[live.length - 1]!, ttlMs: (current + 1) * width + retentionMs - now };
+  for (let k = Math.floor((now - retentionMs) / width); k <= current + 1; k++) live.push(`${prefix}done:${k}`);
+  return { live, current: `${prefix}done:${current}`, ttlMs: (current + 1) * width + retentionMs - now };
 }
 
 // KEYS: stream, pending, then the live done buckets. ARGV: id, eventJson per event.
@@ -95,7 +99,7 @@ return out`;
 
 // Settles a batch of events (those whose handlers finished together), each on its own terms; the
 // ownership check, the id records, the acks and deletions of the batch are one call each.
-// KEYS: stream, stats, pending, then nb live done buckets (the last is the current one), then per
+// KEYS: stream, stats, pending, the current done bucket, then nb live done buckets, then per
 // event: mark:<entity> (or the stream when unguarded), s:<key> per change.
 // ARGV: group, retentionMs, doneTtlMs, count, nb, nc, then per consumer: name, lowest and highest entryId of
 // its events; then per event: entryId, consumer, eventId, guard, v, t, n, then op ('!op' = always), value per change.
@@ -118,7 +122,7 @@ local function holds(entry, consumer)
   return #p > 0 and p[1][2] == consumer
 end
 local events, ids = {}, {}
-local k = 4 + nb
+local k = 5 + nb
 for r = 1, tonumber(ARGV[4]) do
   local n = tonumber(ARGV[a + 6])
   local e = {entry = ARGV[a], consumer = ARGV[a + 1], id = ARGV[a + 2], guard = ARGV[a + 3], mark = KEYS[k], v = ARGV[a + 4], t = ARGV[a + 5], keys = {}, ops = {}}
@@ -135,7 +139,7 @@ local inInbox = redis.call('SMISMEMBER', KEYS[3], unpack(ids))
 local processed, superseded = 0, 0
 local acked, doneIds, doneHere = {}, {}, {}
 local function wasDone(id)
-  for b = 4, 3 + nb do
+  for b = 5, 4 + nb do
     if redis.call('SISMEMBER', KEYS[b], id) == 1 then return true end
   end
   return false
@@ -202,8 +206,8 @@ if #acked > 0 then
 end
 if #doneIds > 0 then
   redis.call('SREM', KEYS[3], unpack(doneIds))
-  redis.call('SADD', KEYS[3 + nb], unpack(doneIds))
-  redis.call('PEXPIRE', KEYS[3 + nb], ARGV[3])
+  redis.call('SADD', KEYS[4], unpack(doneIds))
+  redis.call('PEXPIRE', KEYS[4], ARGV[3])
 end
 if processed > 0 then redis.call('HINCRBY', KEYS[2], 'processed', processed) end
 if superseded > 0 then redis.call('HINCRBY', KEYS[2], 'superseded', superseded) end
@@ -265,7 +269,7 @@ export function settleCall(prefix: string, group: string, retentionMs: number, n
     else if (entryBefore(entryId, r[0])) r[0] = entryId;
     else if (entryBefore(r[1], entryId)) r[1] = entryId;
   }
-  const keys = [stream, prefix + 'stats', prefix + 'pending', ...done.live];
+  const keys = [stream, prefix + 'stats', prefix + 'pending', done.current, ...done.live];
   const args = [group, String(retentionMs), String(done.ttlMs), String(items.length), String(done.live.length), String(ranges.size)];
   for (const [consumer, [lo, hi]] of ranges) args.push(consumer, lo, hi);
   for (const { consumer, entryId, eventId, changes, guard } of items) {

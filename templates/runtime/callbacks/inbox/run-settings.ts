@@ -41,6 +41,8 @@ export interface RunSettings<E extends CallbackEvent> {
   /** Aborts when the worker stops. */
   stopper: AbortController;
   stop: AbortSignal;
+  /** The signals of the runs in flight, aborted together when the worker stops. */
+  running: Set<AbortController>;
   /** When a failed run's event is due again (exponential backoff, ±20 %). */
   retryAt(attempt: number): number;
   /** onError, never throwing. */
@@ -65,6 +67,8 @@ export function runSettings<E extends CallbackEvent>(handler: InboxHandler<E>, o
   const onSuperseded = options.onSuperseded;
   if (onSuperseded !== undefined && typeof onSuperseded !== 'function') throw new TypeError('onSuperseded must be a function (event, { eventId, entity })');
   const stopper = new AbortController();
+  const running = new Set<AbortController>();
+  stopper.signal.addEventListener('abort', () => { for (const run of running) run.abort(stopper.signal.reason); }, { once: true });
   return {
     handler,
     consumer,
@@ -72,6 +76,7 @@ export function runSettings<E extends CallbackEvent>(handler: InboxHandler<E>, o
     handlerTimeoutMs,
     stopper,
     stop: stopper.signal,
+    running,
     retryAt: (attempt) => now() + Math.round(Math.min(maxMs, baseMs * 2 ** Math.min(30, attempt - 1)) * (0.8 + Math.random() * 0.4)),
     report: (err, info) => {
       try {
