@@ -84,6 +84,7 @@ describe('bench harness (smoke)', () => {
     // 9. inbox: ours and the bare Streams loop, events per second
     expect(r.inbox.rows.map((x: any) => x.mode)).toEqual(['ours', 'bare']);
     for (const row of r.inbox.rows) expect(positive(row.eventsPerSec), row.mode).toBe(true);
+    for (const row of r.inbox.rows) expect(Number.isFinite(row.bytesPerEvent), row.mode).toBe(true); // used_memory after − before ÷ events
     // 10. simulator: the default run and the 2 000-event run, timed
     expect(r.simulator.rows.map((x: any) => x.shape)).toEqual(['default', '2000 events']);
     for (const row of r.simulator.rows) expect(positive(row.medianRealMs) && positive(row.requests), row.shape).toBe(true);
@@ -94,6 +95,7 @@ describe('bench harness (smoke)', () => {
     for (const heading of ['## Machine', '## Tool versions', '## Method', '## Results against the targets', '## 1. Generation', '## 1b. Generation at scale', '## 2. Per-call overhead', '## 3. Cold start', '## 4. Size', '## 5. Type-check', '## 6. Callback verification', '## 7. Upload', '## 8. Quota at fleet scale', '## 9. Callback inbox', '## 10. Delivery simulator'])
       expect(text).toContain(heading);
     expect(text).toContain('SMOKE RUN');
+    expect(text).toContain('9. Callback inbox memory ≤ 80 bytes kept per processed event id');
     expect(text).not.toMatch(/NaN|undefined/);
   }, 250_000);
 });

@@ -19,6 +19,8 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allow } from '../templates/runtime/callbacks/decisions.js';
 import { RedisInbox } from '../templates/runtime/callbacks/inbox/redis-inbox.js';
+import { DEFAULT_INBOX_RETENTION_MS } from '../templates/runtime/callbacks/inbox/inbox-base.js';
+import { doneBuckets } from '../templates/runtime/callbacks/inbox/redis-inbox-scripts.js';
 import { createNodeCallbackHandler } from '../templates/runtime/callbacks/node.js';
 import type { NodeCallbackRequest } from '../templates/runtime/callbacks/node.js';
 import { buildPlan } from '../templates/runtime/callbacks/simulator/plan.js';
@@ -40,11 +42,11 @@ const worker = fileURLToPath(new URL('./fixtures/callbacks/inbox-sim-worker.ts',
 type Redis = ReturnType<typeof createClient>;
 
 /**
- * The receiver report, read from Redis only: `stored` = ids with an inbox dedupe/processed marker
- * (`seen:<id>`), `processed` = the effect counters, `current` = the guarded per-entity state.
+ * The receiver report, read from Redis only: `stored` = ids the inbox records (the `pending` set
+ * of ids in the inbox and the live `done:<bucket>` sets of processed ids, read at once),
+ * `processed` = the effect counters, `current` = the guarded per-entity state.
  */
 async function receiverStateFromRedis(redis: Redis): Promise<ReceiverState> {
-  const seen: string[] = [];
   const effects: string[] = [];
   const current: string[] = [];
   let cursor = '0';
@@ -53,15 +55,16 @@ async function receiverStateFromRedis(redis: Redis): Promise<ReceiverState> {
     cursor = next;
     for (const k of keys) {
       const rest = k.slice(PREFIX.length);
-      if (rest.startsWith('seen:')) seen.push(rest.slice(5));
-      else if (rest.startsWith('s:effects:')) effects.push(rest.slice(10));
+      if (rest.startsWith('s:effects:')) effects.push(rest.slice(10));
       else if (rest.startsWith('s:cur:')) current.push(rest.slice(6));
     }
   } while (cursor !== '0');
   const counts = effects.length ? await redis.mGet(effects.map((id) => `${PREFIX}s:effects:${id}`)) : [];
   const ids = current.length ? await redis.mGet(current.map((e) => `${PREFIX}s:cur:${e}`)) : [];
+  // one SUNION, so that an id moving from `pending` to a done set meanwhile is seen in one or the other
+  const stored = (await redis.sendCommand(['SUNION', `${PREFIX}pending`, ...doneBuckets(PREFIX, DEFAULT_INBOX_RETENTION_MS, Date.now()).live])) as string[];
   return {
-    stored: seen,
+    stored,
     processed: Object.fromEntries(effects.map((id, i) => [id, Number(counts[i])])),
     current: Object.fromEntries(current.flatMap((e, i) => (ids[i] ? [[e, ids[i]!]] : []))),
   };

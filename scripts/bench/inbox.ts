@@ -6,6 +6,15 @@
  * (node-redis, two connections each: commands + the blocking read), in this process, interleaved
  * rounds. Appending and consuming run at the same time, as in a receiver; a run ends when the
  * last event is acknowledged.
+ *
+ * Memory (issue 33): redis-server's `used_memory` (INFO memory) after each run minus before it,
+ * ÷ the events: what the run left in Redis (ours: the done records of the ids, the emptied stream,
+ * counters; bare: its stream, which it never trims). `MEMORY USAGE` would miss the keyspace's own
+ * entry and expiry of a key per id, which is what the old layout paid most for. Once more for ours
+ * with 36-character ids (a UUID's length) in an untimed run.
+ *
+ * Targets (issue 33): events/s ≥ 0.9× the bare loop's, redis-server CPU per event ≤ 1.5× its,
+ * ≤ 80 bytes kept per processed event id.
  */
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
@@ -19,6 +28,8 @@ export interface InboxRow {
   runsEventsPerSec: number[];
   /** redis-server CPU (user + sys, from INFO cpu before and after) per event, µs; median of the runs. */
   redisCpuUsPerEvent: number;
+  /** redis-server used_memory after the run minus before ÷ events, median of the runs. */
+  bytesPerEvent?: number;
 }
 export interface InboxResult {
   events: number;
@@ -28,6 +39,10 @@ export interface InboxResult {
   redisVersion: string;
   /** Mean JSON size of one event, bytes. */
   eventBytes: number;
+  /** Mean length of the event ids of the timed runs. */
+  idLength: number;
+  /** Ours, bytes kept per event with 36-character ids (one untimed run). */
+  bytesPerEventLongIds: number;
   rows: InboxRow[];
 }
 
@@ -39,9 +54,9 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-function sampleEvents(n: number, run: string): { id: string; type: string; occurred_at: string; data: Record<string, unknown> }[] {
+function sampleEvents(n: number, run: string, idLength?: number): { id: string; type: string; occurred_at: string; data: Record<string, unknown> }[] {
   return Array.from({ length: n }, (_, i) => ({
-    id: `evt_${run}_${i}`,
+    id: idLength === undefined ? `evt_${run}_${i}` : `evt_${run}_${i}_`.padEnd(idLength, 'x'),
     type: 'group.members_added',
     occurred_at: '2026-01-01T00:00:00.000Z',
     data: { origin: 'client', group_id: `g${i % 50}`, member_version: i, member_count: 3, members: [{ username: `u${i}`, role: 'member', joined_via: 'create' }] },
@@ -60,9 +75,20 @@ async function measured(probe: Client, n: number, f: () => Promise<number>): Pro
   return [rate, ((await redisCpuS(probe)) - before) * 1e6 / n];
 }
 
-async function runOurs(mod: any, command: Client, blocking: Client, n: number, batch: number, concurrency: number, run: string): Promise<number> {
-  const inbox = new mod.RedisInbox({ client: mod.fromNodeRedis(command), blockingClient: mod.fromNodeRedis(blocking), prefix: `{bench-${run}}:`, blockMs: 100 });
-  const events = sampleEvents(n, run);
+async function usedMemory(client: Client): Promise<number> {
+  return Number(/used_memory:(\d+)/.exec(String(await client.sendCommand(['INFO', 'memory'])))?.[1] ?? NaN);
+}
+
+/** events/s of one run and the bytes it left in redis-server per event. */
+async function withMemory(probe: Client, n: number, f: () => Promise<number>): Promise<[number, number]> {
+  const before = await usedMemory(probe);
+  const rate = await f();
+  return [rate, ((await usedMemory(probe)) - before) / n];
+}
+
+async function runOurs(mod: any, command: Client, blocking: Client, n: number, batch: number, concurrency: number, run: string, idLength?: number): Promise<number> {
+  const inbox = new mod.RedisInbox({ client: mod.fromNodeRedis(command), blockingClient: mod.fromNodeRedis(blocking), prefix: `{bench-${run}}:`, blockMs: 100, durability: 'off' });
+  const events = sampleEvents(n, run, idLength);
   let done = 0;
   const controller = new AbortController();
   let finish!: () => void;
@@ -118,15 +144,29 @@ export async function benchInbox(opts: { events: number; batch: number; concurre
     const bare: number[] = [];
     const oursCpu: number[] = [];
     const bareCpu: number[] = [];
+    const oursBytes: number[] = [];
+    const bareBytes: number[] = [];
     const oursRun = async (r: number) => {
-      const [rate, cpu] = await measured(c1, opts.events, () => runOurs(mod, c1, b1, opts.events, opts.batch, opts.concurrency, `o${r}`));
+      let cpu = 0;
+      const [rate, bytes] = await withMemory(c1, opts.events, async () => {
+        const [x, y] = await measured(c1, opts.events, () => runOurs(mod, c1, b1, opts.events, opts.batch, opts.concurrency, `o${r}`));
+        cpu = y;
+        return x;
+      });
       ours.push(rate);
       oursCpu.push(cpu);
+      oursBytes.push(bytes);
     };
     const bareRun = async (r: number) => {
-      const [rate, cpu] = await measured(c1, opts.events, () => runBare(c2, b2, opts.events, opts.batch, opts.concurrency, `b${r}`));
+      let cpu = 0;
+      const [rate, bytes] = await withMemory(c1, opts.events, async () => {
+        const [x, y] = await measured(c1, opts.events, () => runBare(c2, b2, opts.events, opts.batch, opts.concurrency, `b${r}`));
+        cpu = y;
+        return x;
+      });
       bare.push(rate);
       bareCpu.push(cpu);
+      bareBytes.push(bytes);
     };
     // one unmeasured warm-up of each, then interleaved rounds (alternating which goes first)
     await runOurs(mod, c1, b1, Math.min(500, opts.events), opts.batch, opts.concurrency, 'warm-o');
@@ -141,6 +181,8 @@ export async function benchInbox(opts: { events: number; batch: number; concurre
         await oursRun(r);
       }
     }
+    await c1.sendCommand(['FLUSHALL']);
+    const [, bytesPerEventLongIds] = await withMemory(c1, opts.events, () => runOurs(mod, c1, b1, opts.events, opts.batch, opts.concurrency, 'long', 36));
     return {
       events: opts.events,
       batch: opts.batch,
@@ -148,9 +190,11 @@ export async function benchInbox(opts: { events: number; batch: number; concurre
       rounds: opts.rounds,
       redisVersion,
       eventBytes: round(sampleEvents(opts.events, 'size').reduce((sum, e) => sum + JSON.stringify(e).length, 0) / opts.events, 0),
+      idLength: round(sampleEvents(opts.events, 'o1').reduce((sum, e) => sum + e.id.length, 0) / opts.events, 1),
+      bytesPerEventLongIds: round(bytesPerEventLongIds, 1),
       rows: [
-        { mode: 'ours', label: 'RedisInbox: append + consume + settle', eventsPerSec: round(median(ours), 0), runsEventsPerSec: ours.map((x) => round(x, 0)), redisCpuUsPerEvent: round(median(oursCpu), 1) },
-        { mode: 'bare', label: 'bare XADD + XREADGROUP + XACK', eventsPerSec: round(median(bare), 0), runsEventsPerSec: bare.map((x) => round(x, 0)), redisCpuUsPerEvent: round(median(bareCpu), 1) },
+        { mode: 'ours', label: 'RedisInbox: append + consume + settle', eventsPerSec: round(median(ours), 0), runsEventsPerSec: ours.map((x) => round(x, 0)), redisCpuUsPerEvent: round(median(oursCpu), 1), bytesPerEvent: round(median(oursBytes), 1) },
+        { mode: 'bare', label: 'bare XADD + XREADGROUP + XACK', eventsPerSec: round(median(bare), 0), runsEventsPerSec: bare.map((x) => round(x, 0)), redisCpuUsPerEvent: round(median(bareCpu), 1), bytesPerEvent: round(median(bareBytes), 1) },
       ],
     };
   } finally {

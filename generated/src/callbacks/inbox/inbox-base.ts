@@ -10,9 +10,10 @@ import { errorText } from '../errors.js';
 import type { CallbackEvent } from '../types.js';
 import { isNewerMark, orderingPlan, truncationOf, truncatedRefetch } from './marks.js';
 import type { EncodedMark, GuardPlan, OrderingPlan } from './marks.js';
+import { checkChanges, checkMs, DEFAULT_MAX_ATTEMPTS, DEFAULT_STOP_TIMEOUT_MS, runSettings, sleep } from './run-settings.js';
+import type { RunSettings } from './run-settings.js';
 import type {
   CallbackInbox,
-  ConsumeErrorInfo,
   ConsumeOptions,
   InboxAppendResult,
   InboxCommitOutcome,
@@ -26,11 +27,7 @@ import type {
 
 export const DEFAULT_INBOX_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 export const DEFAULT_VISIBILITY_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_ATTEMPTS = 5;
-/** Default handler deadline: this share of the visibility timeout (24 s of the default 30 s), so a run is cut before another worker may take its event. */
-const DEFAULT_HANDLER_SHARE = 0.8;
-/** Default wait for in-flight runs after a stop, before they are cut. */
-export const DEFAULT_STOP_TIMEOUT_MS = 10_000;
+export { DEFAULT_MAX_ATTEMPTS, DEFAULT_STOP_TIMEOUT_MS };
 /** After a stop's cut, the longest wait for the store to take the cut runs back. */
 const STOP_GRACE_MS = 1_000;
 /** A signal that never aborts (sleeps that only time can end). */
@@ -58,7 +55,6 @@ export class InboxHandlerTimeoutError extends ImError {
     this.phase = phase;
   }
 }
-const MAX_TIMER_MS = 2_147_483_647;
 
 /** An event handed to one worker. `attempt` counts this run. */
 export interface Claimed<E> {
@@ -77,42 +73,8 @@ export interface TakeRequest {
   signal: AbortSignal;
 }
 
-function checkMs(name: string, value: number, min = 1): number {
-  if (!(Number.isFinite(value) && value >= min && value <= MAX_TIMER_MS)) {
-    throw new TypeError(`${name} must be a number of ms from ${min} to ${MAX_TIMER_MS}`);
-  }
-  return value;
-}
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
-/** What every run of one `consume` shares. */
-interface RunSettings<E extends CallbackEvent> {
-  handler: InboxHandler<E>;
-  consumer: string;
-  maxAttempts: number;
-  handlerTimeoutMs: number;
-  /** Aborts when the worker stops. */
-  stopper: AbortController;
-  stop: AbortSignal;
-  /** When a failed run's event is due again (exponential backoff, ±20 %). */
-  retryAt(attempt: number): number;
-  /** onError, never throwing. */
-  report(err: unknown, info: ConsumeErrorInfo): void;
-  /** onSuperseded, never throwing. */
-  superseded(event: E, eventId: string, entity: string): void;
-}
 
 export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> implements CallbackInbox<E> {
   protected readonly retentionMs: number;
@@ -153,30 +115,47 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     if (!(Number.isSafeInteger(concurrency) && concurrency >= 1 && concurrency <= 10_000)) {
       throw new TypeError('concurrency must be an integer from 1 to 10000');
     }
-    const run = this.#runSettings(handler, options);
+    const run = runSettings(handler, options, this.visibilityMs, this.now);
     const stopTimeoutMs = checkMs('stopTimeoutMs', options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS, 0);
-    const { consumer, report, stop } = run;
     const outer = options.signal;
-    const onAbort = (): void => run.stopper.abort(outer?.reason);
     if (outer?.aborted) return;
+    const onAbort = (): void => run.stopper.abort(outer?.reason);
     outer?.addEventListener('abort', onAbort, { once: true });
-    const stopped = new Promise<undefined>((resolve) => stop.addEventListener('abort', () => resolve(undefined), { once: true }));
-    /** Runs in flight, each with the way to cut it (its deadline, or the end of a stop). */
+    /** Runs in flight (until settled), each with the way to cut it (its deadline, or the end of a stop). */
     const inFlight = new Map<Promise<void>, { cut: (why: 'deadline' | 'stop') => void }>();
+    try {
+      await this.#takeLoop(run, concurrency, inFlight);
+    } finally {
+      outer?.removeEventListener('abort', onAbort);
+    }
+    return this.#drain(inFlight, stopTimeoutMs);
+  }
+
+  /**
+   * Takes events and starts their runs until the worker stops. A slot is busy while its handler
+   * runs: it is free again once the handler has returned, while the settle is still on its way,
+   * so the next take goes out beside the settle instead of after it (a failed run keeps its slot
+   * until its failure is stored).
+   */
+  async #takeLoop(run: RunSettings<E>, concurrency: number, inFlight: Map<Promise<void>, { cut: (why: 'deadline' | 'stop') => void }>): Promise<void> {
+    const { consumer, report, stop } = run;
+    const stopped = new Promise<undefined>((resolve) => stop.addEventListener('abort', () => resolve(undefined), { once: true }));
+    const busy = new Set<Promise<void>>();
     const start = (c: Claimed<E>): void => {
-      const { done, cut } = this.#run(c, run);
+      const { done, slot, cut } = this.#run(c, run);
       const p: Promise<void> = done
         .catch((err: unknown) => report(err, { eventId: c.eventId, attempt: c.attempt, dead: false })) // settle failed: the event stays claimed and is retaken after the visibility timeout
         .finally(() => inFlight.delete(p));
       inFlight.set(p, { cut });
+      busy.add(slot);
+      void slot.then(() => busy.delete(slot));
     };
-
     let storeFailures = 0;
     while (!stop.aborted) {
-      const room = concurrency - inFlight.size;
+      const room = concurrency - busy.size;
       // take in batches: wait until half the slots are free (one store round trip fills them)
-      if (room <= 0 || (inFlight.size > 0 && room < Math.ceil(concurrency / 2))) {
-        await Promise.race([...inFlight.keys(), stopped]);
+      if (room <= 0 || (busy.size > 0 && room < Math.ceil(concurrency / 2))) {
+        await Promise.race([...busy, stopped]);
         continue;
       }
       let batch: Claimed<E>[] | undefined;
@@ -186,7 +165,7 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
         if (batch === undefined) {
           // stopped while a take was under way (a store that does not answer): events it hands out late are given back, not run
           taking.then((late) => late.forEach((c) => void this.fail(consumer, c, 'the worker stopped before running the event', this.now()).catch(() => undefined)), () => undefined);
-          break;
+          return;
         }
         storeFailures = 0;
       } catch (err) {
@@ -197,61 +176,21 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
       }
       for (const c of batch) start(c);
     }
-    outer?.removeEventListener('abort', onAbort);
-    return this.#drain(inFlight, stopTimeoutMs);
   }
 
-  /** The settings of one `consume` that each run uses, checked. */
-  #runSettings(handler: InboxHandler<E>, options: ConsumeOptions): RunSettings<E> {
-    const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-    if (!(Number.isSafeInteger(maxAttempts) && maxAttempts >= 1)) throw new TypeError('maxAttempts must be an integer >= 1');
-    const baseMs = checkMs('backoff.baseMs', options.backoff?.baseMs ?? 1000, 0);
-    const maxMs = checkMs('backoff.maxMs', options.backoff?.maxMs ?? 5 * 60_000, 0);
-    const handlerTimeoutMs = checkMs('handlerTimeoutMs', options.handlerTimeoutMs ?? Math.max(1, Math.floor(this.visibilityMs * DEFAULT_HANDLER_SHARE)));
-    if (handlerTimeoutMs >= this.visibilityMs) {
-      throw new TypeError(`handlerTimeoutMs (${handlerTimeoutMs}) must be below the inbox's visibilityTimeoutMs (${this.visibilityMs}): past that another worker takes the event while this one still runs it`);
-    }
-    const consumer = options.consumer ?? `w-${Math.random().toString(36).slice(2, 10)}-${this.now().toString(36)}`;
-    if (!/^[\w.:-]{1,200}$/.test(consumer)) throw new TypeError('consumer must be 1 to 200 characters of [A-Za-z0-9_.:-]');
-    const onError = options.onError;
-    const onSuperseded = options.onSuperseded;
-    if (onSuperseded !== undefined && typeof onSuperseded !== 'function') throw new TypeError('onSuperseded must be a function (event, { eventId, entity })');
-    const stopper = new AbortController();
-    return {
-      handler,
-      consumer,
-      maxAttempts,
-      handlerTimeoutMs,
-      stopper,
-      stop: stopper.signal,
-      retryAt: (attempt) => this.now() + Math.round(Math.min(maxMs, baseMs * 2 ** Math.min(30, attempt - 1)) * (0.8 + Math.random() * 0.4)),
-      report: (err, info) => {
-        try {
-          onError?.(err, info);
-        } catch {
-          // a throwing onError must not stop the worker
-        }
-      },
-      superseded: (event, eventId, entity) => {
-        try {
-          onSuperseded?.(event, { eventId, entity });
-        } catch {
-          // nor a throwing onSuperseded
-        }
-      },
-    };
-  }
 
   /**
    * One run of the handler for `c`, raced against its deadline: settled (commit or ack), retried
    * or dead-lettered after a failure; past `handlerTimeoutMs` (or cut at the end of a stop)
    * counted as a failed run, its signal aborted and its later commit refused.
    */
-  #run(c: Claimed<E>, s: RunSettings<E>): { done: Promise<void>; cut: (why: 'deadline' | 'stop') => void } {
+  #run(c: Claimed<E>, s: RunSettings<E>): { done: Promise<void>; slot: Promise<void>; cut: (why: 'deadline' | 'stop') => void } {
     const started = this.now();
+    let release!: () => void;
+    const slot = new Promise<void>((resolve) => (release = resolve));
     const own = new AbortController(); // the handler's signal: the worker stops or the deadline passes
-    const onStop = (): void => own.abort(s.stop.reason);
-    s.stop.addEventListener('abort', onStop, { once: true });
+    s.running.add(own); // aborted by the stop (one listener for all runs, not one per run)
+    if (s.stop.aborted) own.abort(s.stop.reason);
     let cutWhy: 'deadline' | 'stop' | undefined;
     let cut!: (why: 'deadline' | 'stop') => void;
     const wasCut = new Promise<'cut'>((resolve) => (cut = (why) => {
@@ -274,11 +213,11 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     // done without a commit: acknowledged as it is (or, after a commit, that commit's outcome)
     const ack = (guard: GuardPlan | undefined): Promise<unknown> | undefined =>
       cutWhy !== undefined ? undefined : (committed ??= this.settle(s.consumer, c, [], guard));
-    const handled = this.#handle(c, s, own.signal, commit, ack).then(() => undefined, (err: unknown) => ({ err }));
+    const handled = this.#handle(c, s, own.signal, commit, ack, release).then(() => undefined, (err: unknown) => ({ err }));
     const settled = async (): Promise<boolean> => committed !== undefined && (await committed.then(() => true, () => false));
     const done = Promise.race([handled, wasCut]).then(async (first) => {
       clearTimeout(timer);
-      s.stop.removeEventListener('abort', onStop);
+      s.running.delete(own);
       if (first === undefined) return;
       const dead = c.attempt >= s.maxAttempts;
       if (first === 'cut') {
@@ -299,7 +238,9 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
       s.report(first.err, { eventId: c.eventId, attempt: c.attempt, dead });
       await this.fail(s.consumer, c, errorText(first.err), dead ? undefined : s.retryAt(c.attempt));
     });
-    return { done, cut };
+    // a failed or cut run keeps its slot until its failure is stored (a worker whose store hangs takes no more)
+    void done.then(release, release);
+    return { done, slot, cut };
   }
 
   /** The handler's part of a run: the ordering guard, the context, the handler, the ack. */
@@ -309,6 +250,7 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     signal: AbortSignal,
     commit: (changes: readonly InboxStateChange[], guard: GuardPlan | undefined) => Promise<InboxCommitOutcome>,
     ack: (guard: GuardPlan | undefined) => Promise<unknown> | undefined,
+    release: () => void,
   ): Promise<void> {
     const guard = this.#ordering?.plan(c.event);
     let superseded = false;
@@ -316,6 +258,7 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
       superseded = !isNewerMark(guard.mark, await this.peekMark(guard.entity));
       if (superseded && !this.#ordering!.deliverSuperseded) {
         // skipped, not handed to the handler: done all the same (onSuperseded lets a harness count it as handled)
+        release();
         if ((await ack(guard)) === 'superseded') s.superseded(c.event, c.eventId, guard.entity);
         return;
       }
@@ -331,6 +274,7 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
       getState: (key) => this.getState(key),
     };
     await s.handler(c.event, context);
+    release();
     await ack(guard);
   }
 
@@ -349,19 +293,4 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
   }
 }
 
-const STATE_KEY = /^[^\s]{1,512}$/;
-function checkChanges(changes: readonly InboxStateChange[]): void {
-  if (!Array.isArray(changes)) throw new TypeError('commit(changes): changes must be an array');
-  changes.forEach((c, i) => {
-    if (c === null || typeof c !== 'object') throw new TypeError(`commit(changes): changes[${i}] must be an object`);
-    if (typeof c.key !== 'string' || !STATE_KEY.test(c.key)) throw new TypeError(`commit(changes): changes[${i}].key must be 1 to 512 characters without spaces`);
-    if (c.always !== undefined && typeof c.always !== 'boolean') throw new TypeError(`commit(changes): changes[${i}].always must be a boolean`);
-    if (c.op === 'set') {
-      if (typeof c.value !== 'string') throw new TypeError(`commit(changes): changes[${i}].value must be a string`);
-    } else if (c.op === 'incr') {
-      if (c.by !== undefined && !Number.isSafeInteger(c.by)) throw new TypeError(`commit(changes): changes[${i}].by must be a safe integer`);
-    } else if (c.op !== 'del') {
-      throw new TypeError(`commit(changes): changes[${i}].op must be 'set', 'incr' or 'del'`);
-    }
-  });
-}
+

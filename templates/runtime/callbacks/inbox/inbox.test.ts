@@ -12,6 +12,7 @@ import { signCallbackRequest } from '../sign.js';
 import type { CallbackEvent } from '../types.js';
 import { MemoryInbox } from './memory-inbox.js';
 import { RedisInbox } from './redis-inbox.js';
+import { doneBuckets } from './redis-inbox-scripts.js';
 import { InboxHandlerTimeoutError } from './inbox-base.js';
 import type { CallbackInbox, ConsumeOptions, InboxContext, InboxHandler, InboxOptions } from './types.js';
 
@@ -428,6 +429,44 @@ describe('RedisInbox specifics', () => {
     const t0 = Date.now();
     await w.stop();
     expect(Date.now() - t0).toBeLessThan(2_000);
+  });
+
+  it('keeps ids in a pending set, then in a done set per quarter of the retention that outlives it; an entry appended again after its record went commits as duplicate', async () => {
+    const retentionMs = 24 * 60 * 60 * 1000;
+    const inbox = new RedisInbox({ client: fromNodeRedis(redis), blockingClient: fromNodeRedis(blocking), durability: 'off', blockMs: 50, prefix: '{rb}:', retentionMs });
+    await inbox.append([ev('b1')]);
+    expect(await redis.sendCommand(['SMEMBERS', '{rb}:pending'])).toEqual(['b1']);
+    // the record of b1 goes (evicted, lost in a crash): the same id is taken in again, a second entry
+    await redis.sendCommand(['SREM', '{rb}:pending', 'b1']);
+    expect(await inbox.append([ev('b1')])).toEqual({ stored: 1, duplicates: 0 });
+    const outcomes: string[] = [];
+    const w = worker(inbox, async (_e, ctx) => void outcomes.push(await ctx.commit([{ op: 'incr', key: 'effects:b1' }])));
+    await waitFor('both entries settled', () => outcomes.length === 2);
+    await w.stop();
+    expect(outcomes.sort()).toEqual(['applied', 'duplicate']);
+    expect(await inbox.getState('effects:b1')).toBe('1');
+    const done = (await redis.sendCommand(['KEYS', '{rb}:done:*'])) as string[];
+    expect(done).toHaveLength(1);
+    expect(await redis.sendCommand(['SMEMBERS', done[0]!])).toEqual(['b1']);
+    const ttl = Number(await redis.sendCommand(['PTTL', done[0]!]));
+    expect(ttl).toBeGreaterThan(retentionMs - 60_000); // at least the retention after the id was processed
+    expect(ttl).toBeLessThanOrEqual(retentionMs * 1.25);
+    expect(await redis.sendCommand(['EXISTS', '{rb}:pending'])).toBe(0);
+    expect(await inbox.append([ev('b1')])).toEqual({ stored: 0, duplicates: 1 });
+  });
+
+  it('done buckets: a lookup sees every bucket written within the retention, and the next one (a clock running ahead)', () => {
+    const day = 24 * 60 * 60 * 1000;
+    const retention = 7 * day;
+    for (const now of [Date.UTC(2026, 0, 1), Date.UTC(2026, 0, 1) + 42 * 3600_000 - 1, Date.UTC(2026, 5, 30, 13, 7)]) {
+      const at = doneBuckets('{p}:', retention, now);
+      expect(at.ttlMs).toBeGreaterThanOrEqual(retention); // kept at least the retention after it was written
+      expect(at.ttlMs).toBeLessThanOrEqual(retention * 1.25);
+      // written any time within the retention before now, or by a clock up to an hour ahead: looked up
+      for (const written of [now - retention + 1, now - day, now, now + 3600_000]) expect(at.live, String(written - now)).toContain(doneBuckets('{p}:', retention, written).current);
+      // written more than the retention + a quarter ago: expired, not looked up
+      expect(at.live).not.toContain(doneBuckets('{p}:', retention, now - retention * 1.25 - 1).current);
+    }
   });
 
   it('loads its scripts again after SCRIPT FLUSH', async () => {

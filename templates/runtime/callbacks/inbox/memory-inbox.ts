@@ -1,7 +1,8 @@
 /**
  * The embedded inbox: one process, in memory (nothing survives a restart — the durable engine is
- * `RedisInbox`), and it keeps every event id for `retentionMs` (7 days by default): size the
- * process for a week of ids, or shorten the retention (24 h at least). Every step below is synchronous between awaits, so each is atomic on its own: the
+ * `RedisInbox`), and it keeps every event id while its event is in the inbox and for `retentionMs`
+ * (7 days by default) after it was processed: size the process for a week of ids, or shorten the
+ * retention (24 h at least). Every step below is synchronous between awaits, so each is atomic on its own: the
  * ordering guard's compare-and-set needs no lock.
  */
 import { StoreError } from '../../core/errors.js';
@@ -25,8 +26,10 @@ interface Entry<E> {
 }
 
 export class MemoryInbox<E extends CallbackEvent = CallbackEvent> extends InboxBase<E> {
-  /** event id → expiry of its dedupe record; `done` once processed. */
-  readonly #seen = new Map<string, { expires: number; done: boolean }>();
+  /** Ids of the events in the inbox (waiting, in flight, retrying, dead-lettered), as RedisInbox's `pending`. */
+  readonly #pending = new Set<string>();
+  /** Processed id → expiry of its record (insertion order is expiry order). */
+  readonly #done = new Map<string, number>();
   readonly #entries = new Map<string, Entry<E>>();
   readonly #dead = new Map<string, InboxDeadLetter<E>>();
   readonly #state = new Map<string, string>();
@@ -47,12 +50,11 @@ export class MemoryInbox<E extends CallbackEvent = CallbackEvent> extends InboxB
     let duplicates = 0;
     for (const event of events) {
       const id = event.id;
-      const seen = this.#seen.get(id);
-      if (seen && seen.expires > now) {
+      if (this.#pending.has(id) || this.#wasDone(id, now)) {
         duplicates++;
         continue;
       }
-      this.#seen.set(id, { expires: now + this.retentionMs, done: false });
+      this.#pending.add(id);
       this.#add(id, event, 0);
       stored++;
     }
@@ -124,11 +126,6 @@ export class MemoryInbox<E extends CallbackEvent = CallbackEvent> extends InboxB
     const entry = this.#held(consumer, c);
     if (!entry) return 'lost';
     const now = this.now();
-    const seen = this.#seen.get(c.eventId);
-    if (seen?.done && seen.expires > now) {
-      this.#entries.delete(entry.entryId);
-      return 'duplicate';
-    }
     // as in Redis: check every change before writing anything
     for (const change of changes) {
       const held = this.#state.get(change.key);
@@ -137,8 +134,10 @@ export class MemoryInbox<E extends CallbackEvent = CallbackEvent> extends InboxB
       }
     }
     this.#entries.delete(entry.entryId);
-    this.#seen.delete(c.eventId); // re-inserted last: the map stays in expiry order
-    this.#seen.set(c.eventId, { expires: now + this.retentionMs, done: true });
+    // the id leaves the inbox; when it was not in it (appended again after its record went), the done records decide
+    if (!this.#pending.delete(c.eventId) && this.#wasDone(c.eventId, now)) return 'duplicate';
+    this.#done.delete(c.eventId); // re-inserted last: the map stays in expiry order
+    this.#done.set(c.eventId, now + this.retentionMs);
     this.#processed++;
     const newer = !guard || isNewerMark(guard.mark, this.#marks.get(guard.entity));
     if (guard && newer) this.#marks.set(guard.entity, guard.mark);
@@ -201,11 +200,15 @@ export class MemoryInbox<E extends CallbackEvent = CallbackEvent> extends InboxB
     for (const w of [...this.#waiters]) w();
   }
 
+  #wasDone(id: string, now: number): boolean {
+    return (this.#done.get(id) ?? 0) > now;
+  }
+
   #sweep(now: number): void {
     // insertion order is expiry order (one retention for all), so stop at the first live one
-    for (const [id, s] of this.#seen) {
-      if (s.expires > now) break;
-      this.#seen.delete(id);
+    for (const [id, expires] of this.#done) {
+      if (expires > now) break;
+      this.#done.delete(id);
     }
   }
 }

@@ -1,0 +1,283 @@
+/**
+ * The Lua scripts of `RedisInbox`, one per step that must be atomic, and the keys of the id
+ * records they share (issue 33: fewer calls per event, less memory per id).
+ *
+ * Id records: `pending` is one set of the ids in the inbox (waiting, in flight, retrying or
+ * dead-lettered; added by APPEND, removed by SETTLE); `done:<k>` is a set of the ids processed
+ * in the k-th time bucket of `retention / DONE_BUCKETS_PER_RETENTION`, expiring `retention` after
+ * its bucket ends. An id is a duplicate while it is in the inbox and for at least `retention` after
+ * it was processed (up to a bucket longer). A set member costs ~60–95 bytes by the id's length,
+ * where a key per id with its own expiry cost ~150–180 (redis 7.0, `INFO memory`).
+ */
+import type { GuardPlan } from './marks.js';
+import type { InboxStateChange } from './types.js';
+
+/** Done buckets per retention: a lookup checks this many + 2 sets; an id is kept up to 1/this longer than the retention. */
+export const DONE_BUCKETS_PER_RETENTION = 4;
+
+/**
+ * The done-bucket keys an id lookup checks at `now` (oldest first: every bucket not yet expired,
+ * and the next one, which a process whose clock runs ahead may already write) and the current one
+ * a settle writes, with its expiry.
+ */
+export function doneBuckets(prefix: string, retentionMs: number, now: number): { live: string[]; current: string; ttlMs: number } {
+  const width = Math.ceil(retentionMs / DONE_BUCKETS_PER_RETENTION);
+  const current = Math.floor(now / width);
+  const live: string[] = [];
+  // bucket k expires at (k + 1) * width + retention: live while that is after now
+  for (let k = Math.floor((now - retentionMs) / width); k <= current + 1; k++) live.push(`${prefix}done:${k}`);
+  return { live, current: `${prefix}done:${current}`, ttlMs: (current + 1) * width + retentionMs - now };
+}
+
+// KEYS: stream, pending, then the live done buckets. ARGV: id, eventJson per event.
+// An id in the inbox, done within the retention, or earlier in this batch is not added.
+export const APPEND = `
+local ids = {}
+for i = 1, #ARGV, 2 do ids[#ids + 1] = ARGV[i] end
+local known = redis.call('SMISMEMBER', KEYS[2], unpack(ids))
+for b = 3, #KEYS do
+  local d = redis.call('SMISMEMBER', KEYS[b], unpack(ids))
+  for i = 1, #ids do if d[i] == 1 then known[i] = 1 end end
+end
+local fresh, batch = {}, {}
+for i, id in ipairs(ids) do
+  if known[i] == 0 and not batch[id] then
+    batch[id] = true
+    fresh[#fresh + 1] = id
+    redis.call('XADD', KEYS[1], '*', 'id', id, 'e', ARGV[i * 2], 'r', '0')
+  end
+end
+if #fresh > 0 then redis.call('SADD', KEYS[2], unpack(fresh)) end
+return #fresh`;
+
+// KEYS: stream, retry, dead. ARGV: group, consumer, now, count, visibilityMs, maxAttempts, autoclaim ('1' = look for
+// events of dead workers; done every quarter of the visibility timeout, not on every take).
+// Returns a flat list: the due time of the next retry ('' = none), then entryId, eventId, eventJson, attempt, …
+// (attempt counts this run).
+export const TAKE = `
+local out = {}
+local count = tonumber(ARGV[4])
+local due = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[3], 'LIMIT', 0, 100)
+for _, m in ipairs(due) do
+  local r = cjson.decode(m)
+  redis.call('XADD', KEYS[1], '*', 'id', r.id, 'e', r.e, 'r', tostring(r.r), 'x', r.err)
+  redis.call('ZREM', KEYS[2], m)
+end
+local function field(f, name)
+  for i = 1, #f, 2 do if f[i] == name then return f[i + 1] end end
+  return nil
+end
+local claimed = {nil, {}}
+if ARGV[7] == '1' then claimed = redis.call('XAUTOCLAIM', KEYS[1], ARGV[1], ARGV[2], ARGV[5], '0-0', 'COUNT', count) end
+for _, e in ipairs(claimed[2]) do
+  local id, f = e[1], e[2]
+  local p = redis.call('XPENDING', KEYS[1], ARGV[1], id, id, 1)
+  local runs = tonumber(field(f, 'r')) + p[1][4]
+  if runs > tonumber(ARGV[6]) then
+    local err = field(f, 'x') or 'worker stopped before settling the event (visibility timeout)'
+    redis.call('HSET', KEYS[3], field(f, 'id'), cjson.encode({e = field(f, 'e'), a = runs - 1, err = err, at = tonumber(ARGV[3])}))
+    redis.call('XACK', KEYS[1], ARGV[1], id)
+    redis.call('XDEL', KEYS[1], id)
+  else
+    table.insert(out, id); table.insert(out, field(f, 'id')); table.insert(out, field(f, 'e')); table.insert(out, runs)
+    count = count - 1
+  end
+end
+if count > 0 then
+  local r = redis.call('XREADGROUP', 'GROUP', ARGV[1], ARGV[2], 'COUNT', count, 'STREAMS', KEYS[1], '>')
+  if r then
+    for _, e in ipairs(r[1][2]) do
+      local f = e[2]
+      table.insert(out, e[1]); table.insert(out, field(f, 'id')); table.insert(out, field(f, 'e')); table.insert(out, tonumber(field(f, 'r')) + 1)
+    end
+  end
+end
+local nxt = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+table.insert(out, 1, nxt[2] or '')
+return out`;
+
+// Settles a batch of events (those whose handlers finished together), each on its own terms; the
+// ownership check, the id records, the acks and deletions of the batch are one call each.
+// KEYS: stream, stats, pending, the current done bucket, then nb live done buckets, then per
+// event: mark:<entity> (or the stream when unguarded), s:<key> per change.
+// ARGV: group, retentionMs, doneTtlMs, count, nb, nc, then per consumer: name, lowest and highest entryId of
+// its events; then per event: entryId, consumer, eventId, guard, v, t, n, then op ('!op' = always), value per change.
+// Returns one outcome per event, or 'E:<message>' for an event whose changes cannot apply.
+export const SETTLE = `
+local group, nb, nc = ARGV[1], tonumber(ARGV[5]), tonumber(ARGV[6])
+local MAXP = 10000
+local owner, partial = {}, {}
+local a = 7
+for c = 1, nc do
+  local p = redis.call('XPENDING', KEYS[1], group, ARGV[a + 1], ARGV[a + 2], MAXP, ARGV[a])
+  for _, e in ipairs(p) do owner[e[1]] = e[2] end
+  if #p >= MAXP then partial[ARGV[a]] = true end
+  a = a + 3
+end
+local function holds(entry, consumer)
+  if owner[entry] == consumer then return true end
+  if not partial[consumer] then return false end
+  local p = redis.call('XPENDING', KEYS[1], group, entry, entry, 1)
+  return #p > 0 and p[1][2] == consumer
+end
+local events, ids = {}, {}
+local k = 5 + nb
+for r = 1, tonumber(ARGV[4]) do
+  local n = tonumber(ARGV[a + 6])
+  local e = {entry = ARGV[a], consumer = ARGV[a + 1], id = ARGV[a + 2], guard = ARGV[a + 3], mark = KEYS[k], v = ARGV[a + 4], t = ARGV[a + 5], keys = {}, ops = {}}
+  for i = 1, n do
+    e.keys[i] = KEYS[k + i]
+    e.ops[i * 2 - 1] = ARGV[a + 5 + i * 2]
+    e.ops[i * 2] = ARGV[a + 6 + i * 2]
+  end
+  events[r], ids[r] = e, e.id
+  k = k + 1 + n
+  a = a + 7 + 2 * n
+end
+local inInbox = redis.call('SMISMEMBER', KEYS[3], unpack(ids))
+local processed, superseded = 0, 0
+local acked, doneIds, doneHere = {}, {}, {}
+local function wasDone(id)
+  for b = 5, 4 + nb do
+    if redis.call('SISMEMBER', KEYS[b], id) == 1 then return true end
+  end
+  return false
+end
+local function refused(e)
+  -- a script that fails half-way keeps its earlier writes: check every change BEFORE writing anything
+  for i, key in ipairs(e.keys) do
+    if string.gsub(e.ops[i * 2 - 1], '^!', '') == 'incr' then
+      local ty = redis.call('TYPE', key).ok
+      if ty ~= 'none' and (ty ~= 'string' or not string.match(redis.call('GET', key), '^%-?%d+$')) then
+        return 'E:incr of state key ' .. key .. ', which does not hold an integer; nothing was written'
+      end
+    end
+  end
+  return nil
+end
+local function newerMark(mark, v, t)
+  if redis.call('EXISTS', mark) == 0 then return true end
+  local sv = redis.call('HGET', mark, 'v') or ''
+  local st = redis.call('HGET', mark, 't') or ''
+  local c = 0
+  if v ~= '' and sv ~= '' then c = (v < sv and -1) or (v > sv and 1) or 0 end
+  if c == 0 and t ~= '' and st ~= '' then c = (t < st and -1) or (t > st and 1) or 0 end
+  return c == 1
+end
+local function settle(e, inInboxNow)
+  if not holds(e.entry, e.consumer) then return 'lost' end
+  local bad = refused(e)
+  if bad then return bad end
+  acked[#acked + 1] = e.entry
+  -- the id leaves the inbox; when it was not in it (an entry appended again after its record went), the done records decide
+  if doneHere[e.id] or (inInboxNow == 0 and wasDone(e.id)) then return 'duplicate' end
+  doneHere[e.id] = true
+  doneIds[#doneIds + 1] = e.id
+  processed = processed + 1
+  local newer = true
+  if e.guard == '1' then
+    newer = newerMark(e.mark, e.v, e.t)
+    if newer then
+      redis.call('HSET', e.mark, 'v', e.v, 't', e.t)
+      redis.call('PEXPIRE', e.mark, ARGV[2])
+    else
+      superseded = superseded + 1
+    end
+  end
+  for i, key in ipairs(e.keys) do
+    local op, value = e.ops[i * 2 - 1], e.ops[i * 2]
+    local always = string.sub(op, 1, 1) == '!'
+    if always then op = string.sub(op, 2) end
+    if newer or always then
+      if op == 'set' then redis.call('SET', key, value)
+      elseif op == 'del' then redis.call('DEL', key)
+      else redis.call('INCRBY', key, value) end
+    end
+  end
+  if newer then return 'applied' end
+  return 'superseded'
+end
+local out = {}
+for r, e in ipairs(events) do out[r] = settle(e, inInbox[r]) end
+if #acked > 0 then
+  redis.call('XACK', KEYS[1], group, unpack(acked))
+  redis.call('XDEL', KEYS[1], unpack(acked))
+end
+if #doneIds > 0 then
+  redis.call('SREM', KEYS[3], unpack(doneIds))
+  redis.call('SADD', KEYS[4], unpack(doneIds))
+  redis.call('PEXPIRE', KEYS[4], ARGV[3])
+end
+if processed > 0 then redis.call('HINCRBY', KEYS[2], 'processed', processed) end
+if superseded > 0 then redis.call('HINCRBY', KEYS[2], 'superseded', superseded) end
+return out`;
+
+// KEYS: stream, retry, dead. ARGV: group, entryId, consumer, eventId, eventJson, runs, error, dueAt ('' = dead), now.
+// The id stays in `pending`: a retried or dead-lettered event is still in the inbox.
+export const FAIL = `
+local p = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[2], ARGV[2], 1)
+if #p == 0 or p[1][2] ~= ARGV[3] then return 0 end
+redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
+redis.call('XDEL', KEYS[1], ARGV[2])
+if ARGV[8] == '' then
+  redis.call('HSET', KEYS[3], ARGV[4], cjson.encode({e = ARGV[5], a = tonumber(ARGV[6]), err = ARGV[7], at = tonumber(ARGV[9])}))
+else
+  redis.call('ZADD', KEYS[2], ARGV[8], cjson.encode({id = ARGV[4], e = ARGV[5], r = tonumber(ARGV[6]), err = ARGV[7]}))
+end
+return 1`;
+
+// KEYS: stream, dead. ARGV: one event id, or none for all.
+export const REPLAY = `
+local ids = ARGV
+if #ids == 0 then ids = redis.call('HKEYS', KEYS[2]) end
+local n = 0
+for _, id in ipairs(ids) do
+  local d = redis.call('HGET', KEYS[2], id)
+  if d then
+    redis.call('XADD', KEYS[1], '*', 'id', id, 'e', cjson.decode(d).e, 'r', '0')
+    redis.call('HDEL', KEYS[2], id)
+    n = n + 1
+  end
+end
+return n`;
+
+/** One event of a SETTLE call. */
+export interface SettleItem {
+  consumer: string;
+  entryId: string;
+  eventId: string;
+  changes: readonly InboxStateChange[];
+  guard: GuardPlan | undefined;
+}
+
+/** `a` before `b` as stream entry ids (`<ms>-<seq>`, compared as numbers). */
+function entryBefore(a: string, b: string): boolean {
+  const [am = '', as = ''] = a.split('-');
+  const [bm = '', bs = ''] = b.split('-');
+  return am.length !== bm.length ? am.length < bm.length : am !== bm ? am < bm : as.length !== bs.length ? as.length < bs.length : as < bs;
+}
+
+/** KEYS and ARGV of one SETTLE call for `items` (layout above SETTLE). */
+export function settleCall(prefix: string, group: string, retentionMs: number, now: number, items: readonly SettleItem[]): { keys: string[]; args: string[] } {
+  const stream = prefix + 'events';
+  const done = doneBuckets(prefix, retentionMs, now);
+  const ranges = new Map<string, [string, string]>();
+  for (const { consumer, entryId } of items) {
+    const r = ranges.get(consumer);
+    if (!r) ranges.set(consumer, [entryId, entryId]);
+    else if (entryBefore(entryId, r[0])) r[0] = entryId;
+    else if (entryBefore(r[1], entryId)) r[1] = entryId;
+  }
+  const keys = [stream, prefix + 'stats', prefix + 'pending', done.current, ...done.live];
+  const args = [group, String(retentionMs), String(done.ttlMs), String(items.length), String(done.live.length), String(ranges.size)];
+  for (const [consumer, [lo, hi]] of ranges) args.push(consumer, lo, hi);
+  for (const { consumer, entryId, eventId, changes, guard } of items) {
+    keys.push(guard ? prefix + 'mark:' + guard.entity : stream);
+    args.push(entryId, consumer, eventId, guard ? '1' : '0', guard?.mark.v ?? '', guard?.mark.t ?? '', String(changes.length));
+    for (const change of changes) {
+      keys.push(prefix + 's:' + change.key);
+      args.push((change.always === true ? '!' : '') + change.op, change.op === 'set' ? change.value : change.op === 'incr' ? String(change.by ?? 1) : '');
+    }
+  }
+  return { keys, args };
+}
