@@ -5,12 +5,12 @@
  * The features only some apps use come with the class an app imports (internal/core-features.ts):
  * `ImCore` (im-core.ts) and `ImClient` have them all.
  */
-import type { OperationSpec, RequestValidator } from '../operation.js';
+import type { OperationSpec } from '../operation.js';
 import { ApiPromise, type WithResponse } from './api-promise.js';
-import { ConfigError, CredentialsRevokedError, ImError, InvalidClientError, ValidationError } from './errors.js';
+import { ConfigError, CredentialsRevokedError, ImError, InvalidClientError } from './errors.js';
 import type { ClientOptions, ClientSecretSource, RequestOptions } from './options.js';
 import { CallScope } from '../internal/call-scope.js';
-import { checkedHeaders, MAX_TIMER_MS, resolveConfig, type ResolvedConfig } from '../internal/config.js';
+import { resolveConfig, type ResolvedConfig } from '../internal/config.js';
 import { fillDedupeKey } from '../internal/dedupe-key.js';
 import { safeLogger, type SafeLogger } from '../internal/logger.js';
 import { QuotaGate } from '../internal/quota-gate.js';
@@ -18,7 +18,7 @@ import type { QuotaControl } from '../internal/quota-control.js';
 import type { RateLimitState } from '../internal/quota-gate.js';
 import { LEAN_FEATURES, type CoreFeatures } from '../internal/core-features.js';
 import { SecretRedactor } from '../internal/redact.js';
-import { nearMissIssues } from '../internal/near-miss.js';
+import { checkRequestOptions, validateParams, validatorOf } from '../internal/request-checks.js';
 import { asParams, buildRequest } from '../internal/request-builder.js';
 import { retryPolicyFor } from '../internal/retry.js';
 import { sendWithRetries, type RuntimeContext } from '../internal/send-with-retries.js';
@@ -27,15 +27,6 @@ import { TokenManager, tokenStoreKey, type StoredToken } from '../internal/token
 import { observerFactory, type CallObserver } from '../internal/observe.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
-
-/** Validators already loaded, by operation: later calls skip the dynamic import's promise. */
-const loadedValidators = new WeakMap<OperationSpec, RequestValidator>();
-
-async function loadValidator(op: OperationSpec): Promise<RequestValidator> {
-  const validator = await op.loadValidator!();
-  loadedValidators.set(op, validator);
-  return validator;
-}
 
 /**
  * What clients made by `withOptions` share with the client they came from: the App Token cache,
@@ -213,19 +204,9 @@ export class ImLeanCore {
     if (revoked) throw revoked;
     const ownHeaders = checkRequestOptions(options);
     const params = asParams(op.id, rawParams);
-    const validate = options.validate ?? this.#config.validateRequests;
-    if (validate) {
-      const misses = nearMissIssues(op, params);
-      if (misses.length > 0) throw new ValidationError(op.id, misses);
-    }
-    if (validate && op.loadValidator) {
-      let issues: ReturnType<RequestValidator['validate']>;
-      try {
-        issues = (loadedValidators.get(op) ?? (await loadValidator(op))).validate(params);
-      } catch (err) {
-        throw new ImError(`The request validator of ${op.id} failed to load or run; pass { validate: false } to skip it, and report this.`, { cause: err });
-      }
-      if (issues && issues.length > 0) throw new ValidationError(op.id, issues);
+    if (options.validate ?? this.#config.validateRequests) {
+      const loading = validateParams(op, params);
+      if (loading) await loading;
     }
     const policy = retryPolicyFor(op, params);
     const filled = fillDedupeKey(op, params, ownHeaders, options.idempotencyKey);
@@ -259,7 +240,7 @@ export class ImLeanCore {
       // the drift schema is the first success status's JSON body: other answers are not checked
       if (op.response || (op.responseByStatus && result.response.status !== op.successStatuses[0])) return;
       const body = op.responseByStatus ? (result.data as { data: unknown }).data : result.data;
-      const validator = loadedValidators.get(op) ?? (await loadValidator(op));
+      const validator = await validatorOf(op);
       const issues = validator.validateResponse?.(body);
       if (!issues || issues.length === 0) return;
       this.#logger.warn(`${op.id}: the response differs from the spec in ${issues.length} place(s): ${issues.slice(0, 3).map((i) => `${i.pointer || '/'} ${i.rule}`).join(', ')}`);
@@ -346,35 +327,5 @@ export class ImLeanCore {
 
   [INSPECT](): string {
     return `${this.constructor.name} ${JSON.stringify(this.toJSON())}`;
-  }
-}
-
-function checkRequestOptions(options: RequestOptions): Record<string, string> {
-  if (typeof options !== 'object' || options === null) throw new ConfigError('requestOptions', 'must be an object.');
-  const { maxRetries, timeoutMs, deadlineMs, headers, signal, maxResponseBytes, priority, maxRetryAfterMs } = options;
-  if (maxRetryAfterMs !== undefined && !(typeof maxRetryAfterMs === 'number' && Number.isFinite(maxRetryAfterMs) && maxRetryAfterMs >= 0)) {
-    throw new ConfigError('requestOptions.maxRetryAfterMs', `must be a finite number >= 0 (got ${String(maxRetryAfterMs)}).`);
-  }
-  if (priority !== undefined && priority !== 'interactive' && priority !== 'background') {
-    throw new ConfigError('requestOptions.priority', `must be 'interactive' or 'background' (got ${String(priority)}).`);
-  }
-  // (contentType is checked against the operation's media types when the request is built)
-  if (maxResponseBytes !== undefined && !(Number.isInteger(maxResponseBytes) && maxResponseBytes > 0)) {
-    throw new ConfigError('requestOptions.maxResponseBytes', `must be an integer > 0 (got ${String(maxResponseBytes)}).`);
-  }
-  if (signal !== undefined && !(typeof signal === 'object' && signal !== null && typeof signal.aborted === 'boolean' && typeof signal.addEventListener === 'function')) {
-    throw new ConfigError('requestOptions.signal', 'must be an AbortSignal (e.g. AbortController#signal or AbortSignal.timeout(ms)).');
-  }
-  if (maxRetries !== undefined && (!Number.isInteger(maxRetries) || maxRetries < 0)) {
-    throw new ConfigError('requestOptions.maxRetries', `must be an integer >= 0 (got ${String(maxRetries)}).`);
-  }
-  checkTimerMs('timeoutMs', timeoutMs);
-  checkTimerMs('deadlineMs', deadlineMs);
-  return checkedHeaders('requestOptions.headers', headers);
-}
-
-function checkTimerMs(name: 'timeoutMs' | 'deadlineMs', ms: unknown): void {
-  if (ms !== undefined && !(typeof ms === 'number' && ms > 0 && ms <= MAX_TIMER_MS)) {
-    throw new ConfigError(`requestOptions.${name}`, `must be a positive number of ms, at most ${MAX_TIMER_MS} (the longest timer wait) (got ${String(ms)}).`);
   }
 }
