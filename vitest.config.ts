@@ -57,7 +57,10 @@ export default defineConfig({
     reporters: ['default', './test-support/slowest-files-reporter.ts'],
     projects: [
       { extends: true, test: { name: 'default', include: ['test/**/*.test.ts', 'templates/runtime/**/*.test.ts'] } },
-      { extends: true, test: { name: 'fetch-transport', include: TRANSPORT_SUITE, env: { IM_TEST_TRANSPORT: 'fetch' } } },
+      {
+        extends: true,
+        test: { name: 'fetch-transport', include: TRANSPORT_SUITE, env: { IM_TEST_TRANSPORT: 'fetch' } },
+      },
       {
         extends: true,
         test: {
@@ -65,7 +68,10 @@ export default defineConfig({
           include: SIGNATURE_SUITE,
           exclude: SIGNATURE_SUITE_SKIP,
           setupFiles: ['test/helpers/signature-setup.ts'],
-          env: { IM_TEST_SIGNATURE: 'standard-webhooks', IM_CALLBACK_SIGNATURE: fileURLToPath(new URL('./test/helpers/suite-signature.ts', import.meta.url)) },
+          env: {
+            IM_TEST_SIGNATURE: 'standard-webhooks',
+            IM_CALLBACK_SIGNATURE: fileURLToPath(new URL('./test/helpers/suite-signature.ts', import.meta.url)),
+          },
         },
       },
     ],

@@ -42,45 +42,100 @@ export const ENTRY_SCHEMAS = ['VerifyBody', 'EventBody', 'HookBody', 'HookAnswer
 
 /** Names payloads.ts declares itself: a schema may not take one (besides the hook request types, checked apart). */
 export const PAYLOAD_DECLARATIONS = [
-  'KnownCallbackEvent', 'CallbackEventItem', 'CallbackEventTypeMap', 'knownEventTypes', 'eventOrderingFields', 'eventRefetchOperations', 'bestEffortEventTypes',
-  'knownHookTypes', 'KnownHookRequest', 'CallbackHookRequest', 'CallbackHookTypeMap', 'CallbackRequestBody', 'isHookType', 'isEventType', 'isKnownEvent',
+  'KnownCallbackEvent',
+  'CallbackEventItem',
+  'CallbackEventTypeMap',
+  'knownEventTypes',
+  'eventOrderingFields',
+  'eventRefetchOperations',
+  'bestEffortEventTypes',
+  'knownHookTypes',
+  'KnownHookRequest',
+  'CallbackHookRequest',
+  'CallbackHookTypeMap',
+  'CallbackRequestBody',
+  'isHookType',
+  'isEventType',
+  'isKnownEvent',
 ];
 
 const isMapping = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** `hook.type` → the name of its request type, `MessageBeforeSendHookRequest`: a safe identifier, or refused at the hook's place. */
 export function hookRequestTypeName(hook: string, where?: { pointer: string; file: string }): string {
-  const name = `${hook.split(/[._]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}HookRequest`;
+  const name = `${hook
+    .split(/[._]/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('')}HookRequest`;
   if (where && !isSafeIdentifier(name)) {
-    throw new SpecError(where.pointer, 'unsafe-identifier', `the hook type ${quoted(hook)} would name the type ${quoted(name)}, which is not a safe TypeScript identifier`, 'write the hook type as dotted snake_case words, e.g. message.before_send', where.file);
+    throw new SpecError(
+      where.pointer,
+      'unsafe-identifier',
+      `the hook type ${quoted(hook)} would name the type ${quoted(name)}, which is not a safe TypeScript identifier`,
+      'write the hook type as dotted snake_case words, e.g. message.before_send',
+      where.file,
+    );
   }
   return name;
 }
 
 /** `parsed`: the document already parsed from `text` (generate.ts parses it once, through its cache). */
-export function buildCallbackModel(text: string, source = 'spec/callbacks.asyncapi.yaml', parsed?: unknown): CallbackModel {
+export function buildCallbackModel(
+  text: string,
+  source = 'spec/callbacks.asyncapi.yaml',
+  parsed?: unknown,
+): CallbackModel {
   const doc = (parsed ?? parse(text)) as any;
   if (!isMapping(doc) || typeof doc.asyncapi !== 'string' || !doc.asyncapi.startsWith('3.')) {
-    throw new SpecError('/asyncapi', 'asyncapi-version', `expected AsyncAPI 3.x, found ${quoted(doc?.asyncapi)}`, 'write asyncapi: 3.0.0', source);
+    throw new SpecError(
+      '/asyncapi',
+      'asyncapi-version',
+      `expected AsyncAPI 3.x, found ${quoted(doc?.asyncapi)}`,
+      'write asyncapi: 3.0.0',
+      source,
+    );
   }
   const schemas: Record<string, JsonSchema> = isMapping(doc.components?.schemas) ? doc.components.schemas : {};
   checkCallbackNames(doc, schemas, source);
   const missing = ENTRY_SCHEMAS.filter((name) => !isMapping(schemas[name]));
   if (missing.length) {
-    throw new SpecError('/components/schemas', 'callbacks-schema-missing', `the callbacks spec defines no ${missing.join(', ')}: the callback entry points export ${missing.length === 1 ? 'it' : 'them'} by name`, `define ${missing.join(', ')} under components.schemas (renaming one renames a public type: keep the name)`, source);
+    throw new SpecError(
+      '/components/schemas',
+      'callbacks-schema-missing',
+      `the callbacks spec defines no ${missing.join(', ')}: the callback entry points export ${missing.length === 1 ? 'it' : 'them'} by name`,
+      `define ${missing.join(', ')} under components.schemas (renaming one renames a public type: keep the name)`,
+      source,
+    );
   }
   const byRef = (ref: unknown, at: string): [string, JsonSchema] => {
     const m = typeof ref === 'string' ? ref.match(REF) : null;
     const name = m?.[1];
-    if (!name || !isMapping(schemas[name])) throw new SpecError(at, 'unresolved-ref', `$ref ${quoted(ref)} does not resolve to a schema`, 'refer to a schema of this file: #/components/schemas/<Name>', source);
+    if (!name || !isMapping(schemas[name]))
+      throw new SpecError(
+        at,
+        'unresolved-ref',
+        `$ref ${quoted(ref)} does not resolve to a schema`,
+        'refer to a schema of this file: #/components/schemas/<Name>',
+        source,
+      );
     return [name, schemas[name]!];
   };
   const item = schemas.EventItem;
-  if (!Array.isArray(item?.oneOf)) throw new SpecError('/components/schemas/EventItem', 'event-item', 'EventItem must be a oneOf of event schemas', 'write EventItem as oneOf: [$ref to each event schema, …, $ref to the unknown-event schema]', source);
+  if (!Array.isArray(item?.oneOf))
+    throw new SpecError(
+      '/components/schemas/EventItem',
+      'event-item',
+      'EventItem must be a oneOf of event schemas',
+      'write EventItem as oneOf: [$ref to each event schema, …, $ref to the unknown-event schema]',
+      source,
+    );
   const eventTypes: CallbackEventTypeModel[] = [];
   let unknownEventSchema: string | undefined;
   for (const [i, branch] of (item.oneOf as unknown[]).entries()) {
-    const [schemaName, schema] = byRef(isMapping(branch) ? branch.$ref : undefined, `/components/schemas/EventItem/oneOf/${i}`);
+    const [schemaName, schema] = byRef(
+      isMapping(branch) ? branch.$ref : undefined,
+      `/components/schemas/EventItem/oneOf/${i}`,
+    );
     const type = schema.properties?.type?.const;
     if (typeof type !== 'string') {
       unknownEventSchema = schemaName;
@@ -88,11 +143,30 @@ export function buildCallbackModel(text: string, source = 'spec/callbacks.asynca
     }
     const dataRef = schema.properties?.data?.$ref;
     const data = dataRef ? byRef(dataRef, `/components/schemas/${schemaName}/properties/data`)[1] : {};
-    const orderingField = Object.entries<JsonSchema>(isMapping(data.properties) ? data.properties : {}).find(([, s]) => s?.['x-ordering-version'] === true)?.[0];
-    const refetch = refetchOf(schema['x-truncated-refetch'], `/components/schemas/${schemaName}/x-truncated-refetch`, source);
-    eventTypes.push({ type, schemaName, ...(orderingField ? { orderingField } : {}), bestEffort: schema['x-best-effort'] === true, ...(refetch ? { refetch } : {}) });
+    const orderingField = Object.entries<JsonSchema>(isMapping(data.properties) ? data.properties : {}).find(
+      ([, s]) => s?.['x-ordering-version'] === true,
+    )?.[0];
+    const refetch = refetchOf(
+      schema['x-truncated-refetch'],
+      `/components/schemas/${schemaName}/x-truncated-refetch`,
+      source,
+    );
+    eventTypes.push({
+      type,
+      schemaName,
+      ...(orderingField ? { orderingField } : {}),
+      bestEffort: schema['x-best-effort'] === true,
+      ...(refetch ? { refetch } : {}),
+    });
   }
-  if (!unknownEventSchema) throw new SpecError('/components/schemas/EventItem', 'unknown-event', 'EventItem needs a branch for unknown event types', 'add a $ref to a schema whose type is a plain string (no const) as the last branch', source);
+  if (!unknownEventSchema)
+    throw new SpecError(
+      '/components/schemas/EventItem',
+      'unknown-event',
+      'EventItem needs a branch for unknown event types',
+      'add a $ref to a schema whose type is a plain string (no const) as the last branch',
+      source,
+    );
   const hookBranches: unknown[] = Array.isArray(schemas.HookType?.anyOf) ? schemas.HookType.anyOf : [];
   const hookTypes: string[] = [];
   const hookNames = new Map<string, string>();
@@ -103,16 +177,26 @@ export function buildCallbackModel(text: string, source = 'spec/callbacks.asynca
     const name = hookRequestTypeName(hook, { pointer, file: source });
     const other = hookNames.get(name);
     if (other !== undefined || Object.hasOwn(schemas, name) || PAYLOAD_DECLARATIONS.includes(name)) {
-      throw new SpecError(pointer, 'name-collision', `the hook type ${quoted(hook)} names the type ${name}, which is already ${other !== undefined ? `the request type of hook ${quoted(other)}` : 'a name of the callbacks types'}`, 'give the hook type another name', source);
+      throw new SpecError(
+        pointer,
+        'name-collision',
+        `the hook type ${quoted(hook)} names the type ${name}, which is already ${other !== undefined ? `the request type of hook ${quoted(other)}` : 'a name of the callbacks types'}`,
+        'give the hook type another name',
+        source,
+      );
     }
     hookNames.set(name, hook);
     hookTypes.push(hook);
   }
   const assumedHookTypes: Record<string, string> = {};
-  for (const b of hookBranches) if (isMapping(b) && typeof b.const === 'string' && typeof b['x-assumed'] === 'string') assumedHookTypes[b.const] = b['x-assumed'];
+  for (const b of hookBranches)
+    if (isMapping(b) && typeof b.const === 'string' && typeof b['x-assumed'] === 'string')
+      assumedHookTypes[b.const] = b['x-assumed'];
   return {
     source,
-    schemas: Object.keys(schemas).sort().map((name) => ({ name, schema: schemas[name]! })),
+    schemas: Object.keys(schemas)
+      .sort()
+      .map((name) => ({ name, schema: schemas[name]! })),
     eventTypes: eventTypes.sort((a, b) => a.type.localeCompare(b.type)),
     hookTypes,
     assumedHookTypes,
@@ -129,13 +213,29 @@ function checkCallbackNames(doc: Record<string, any>, schemas: Record<string, un
   const problems: SpecProblem[] = [];
   for (const { pointer, ref } of refsOf(doc)) {
     let target: unknown = doc;
-    for (const segment of ref.startsWith('#/') ? refSegments(ref) : ['\0']) target = target && typeof target === 'object' && Object.hasOwn(target, segment) ? (target as any)[segment] : undefined;
-    if (target === undefined) problems.push({ pointer, rule: 'unresolved-ref', message: `$ref ${quoted(ref, 200)} does not resolve in this document`, hint: 'refer to something this file defines, e.g. #/components/schemas/<Name>', file: source });
+    for (const segment of ref.startsWith('#/') ? refSegments(ref) : ['\0'])
+      target =
+        target && typeof target === 'object' && Object.hasOwn(target, segment) ? (target as any)[segment] : undefined;
+    if (target === undefined)
+      problems.push({
+        pointer,
+        rule: 'unresolved-ref',
+        message: `$ref ${quoted(ref, 200)} does not resolve in this document`,
+        hint: 'refer to something this file defines, e.g. #/components/schemas/<Name>',
+        file: source,
+      });
   }
   for (const name of Object.keys(schemas)) {
     const pointer = pointerOf('components', 'schemas', name);
     collectSpecErrors(problems, () => specIdentifier(name, { pointer, file: source }));
-    if (PAYLOAD_DECLARATIONS.includes(name)) problems.push({ pointer, rule: 'name-collision', message: `the schema name ${name} is a name the callbacks types declare themselves`, hint: `rename the schema, e.g. to ${name}Schema`, file: source });
+    if (PAYLOAD_DECLARATIONS.includes(name))
+      problems.push({
+        pointer,
+        rule: 'name-collision',
+        message: `the schema name ${name} is a name the callbacks types declare themselves`,
+        hint: `rename the schema, e.g. to ${name}Schema`,
+        file: source,
+      });
   }
   if (problems.length) throw SpecError.of(problems.sort((a, b) => a.pointer.localeCompare(b.pointer)));
 }
@@ -145,8 +245,20 @@ function refetchOf(mark: unknown, at: string, source: string): CallbackEventType
   if (mark === undefined) return undefined;
   const m = mark as { operationId?: unknown; params?: unknown };
   const params = m?.params;
-  if (typeof m?.operationId !== 'string' || params === null || typeof params !== 'object' || Array.isArray(params) || !Object.values(params).every((v) => typeof v === 'string')) {
-    throw new SpecError(at, 'truncated-refetch', 'x-truncated-refetch needs operationId (string) and params (parameter → data field, strings)', 'write { operationId: <REST operationId>, params: { <param>: <data field> } }', source);
+  if (
+    typeof m?.operationId !== 'string' ||
+    params === null ||
+    typeof params !== 'object' ||
+    Array.isArray(params) ||
+    !Object.values(params).every((v) => typeof v === 'string')
+  ) {
+    throw new SpecError(
+      at,
+      'truncated-refetch',
+      'x-truncated-refetch needs operationId (string) and params (parameter → data field, strings)',
+      'write { operationId: <REST operationId>, params: { <param>: <data field> } }',
+      source,
+    );
   }
   return { operationId: m.operationId, params: { ...(params as Record<string, string>) } };
 }

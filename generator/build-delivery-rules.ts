@@ -50,20 +50,46 @@ export function buildDeliveryRules(doc: any, source: string): DeliveryRulesModel
   const D = 'operations.receiveEvent.x-delivery';
   // the spec reads every *Bytes value in binary units: that reading is its assumption
   const bytesAssumed = note(delivery?.byteUnits);
-  const read = <T>(root: unknown, rootPath: string, rootPointer: string, path: string, rule: Rule, assumed?: string): SpecValue<T> => {
+  const read = <T>(
+    root: unknown,
+    rootPath: string,
+    rootPointer: string,
+    path: string,
+    rule: Rule,
+    assumed?: string,
+  ): SpecValue<T> => {
     let v: any = root;
     for (const key of path.split('.')) v = v?.[key];
     const at = `${rootPath}.${path}`;
-    const ok = rule === 'number' ? isNumber(v) : Array.isArray(v) && v.length > 0 && v.every(rule === 'numbers' ? isNumber : (s: unknown) => typeof s === 'string');
-    if (!ok) throw new SpecError(`${rootPointer}/${path.split('.').join('/')}`, 'delivery-rule', `${source}: ${at} must be ${rule === 'number' ? 'a number' : rule === 'numbers' ? 'a non-empty list of numbers' : 'a non-empty list of strings'} (the delivery simulator reads it), found ${quoted(v)}`, `write ${rule === 'number' ? 'a number' : rule === 'numbers' ? 'a list of numbers' : 'a list of strings'} there, as the callbacks seed gives it`, source);
+    const ok =
+      rule === 'number'
+        ? isNumber(v)
+        : Array.isArray(v) &&
+          v.length > 0 &&
+          v.every(rule === 'numbers' ? isNumber : (s: unknown) => typeof s === 'string');
+    if (!ok)
+      throw new SpecError(
+        `${rootPointer}/${path.split('.').join('/')}`,
+        'delivery-rule',
+        `${source}: ${at} must be ${rule === 'number' ? 'a number' : rule === 'numbers' ? 'a non-empty list of numbers' : 'a non-empty list of strings'} (the delivery simulator reads it), found ${quoted(v)}`,
+        `write ${rule === 'number' ? 'a number' : rule === 'numbers' ? 'a list of numbers' : 'a list of strings'} there, as the callbacks seed gives it`,
+        source,
+      );
     return { value: (Array.isArray(v) ? [...v] : v) as T, at, ...(assumed ? { assumed } : {}) };
   };
-  const d = <T>(path: string, rule: Rule = 'number', assumed?: string) => read<T>(delivery, D, '/operations/receiveEvent/x-delivery', path, rule, assumed);
+  const d = <T>(path: string, rule: Rule = 'number', assumed?: string) =>
+    read<T>(delivery, D, '/operations/receiveEvent/x-delivery', path, rule, assumed);
   const limits: unknown[] = Array.isArray(doc?.['x-limits']) ? doc['x-limits'] : [];
   /** A row of `x-limits` (section 8), found by its `limit` text. */
   const limit = (name: string, path: string) => {
     const index = limits.findIndex((r: any) => r?.limit === name);
-    return read<number>(limits[index], `x-limits[limit=${name}]`, `/x-limits/${index < 0 ? limits.length : index}`, path, 'number');
+    return read<number>(
+      limits[index],
+      `x-limits[limit=${name}]`,
+      `/x-limits/${index < 0 ? limits.length : index}`,
+      path,
+      'number',
+    );
   };
   const range = (path: string) => ({ min: d<number>(`${path}.min`), max: d<number>(`${path}.max`) });
   return {
@@ -85,13 +111,23 @@ export function buildDeliveryRules(doc: any, source: string): DeliveryRulesModel
       verify: d('answerReadLimits.verifyBytes', 'number', bytesAssumed),
     },
     maxBatchBytes: d('batching.maxBodyBytes', 'number', bytesAssumed),
-    verifyWaitSeconds: read(doc?.operations?.receiveVerify?.reply?.['x-answer'], 'operations.receiveVerify.reply.x-answer', '/operations/receiveVerify/reply/x-answer', 'withinSeconds', 'number'),
+    verifyWaitSeconds: read(
+      doc?.operations?.receiveVerify?.reply?.['x-answer'],
+      'operations.receiveVerify.reply.x-answer',
+      '/operations/receiveVerify/reply/x-answer',
+      'withinSeconds',
+      'number',
+    ),
     onePerRequestFromSend: d('batching.onePerRequestFromSend'),
     eventsPerBatch: range('batching.eventsPerRequest'),
     timeoutMs: { min: limit('event timeout', 'minMs'), max: limit('event timeout', 'maxMs') },
     concurrency: range('concurrency'),
     ratePerSecond: range('rateLimit'),
-    settingDefaults: { timeoutMs: limit('event timeout', 'defaultMs'), concurrency: d('concurrency.default'), ratePerSecond: d('rateLimit.requestsPerSecondDefault') },
+    settingDefaults: {
+      timeoutMs: limit('event timeout', 'defaultMs'),
+      concurrency: d('concurrency.default'),
+      ratePerSecond: d('rateLimit.requestsPerSecondDefault'),
+    },
     redeliveryWindowDays: d('redelivery.failureTimeWindowMaxDays'),
     appRateCap: d('rateLimit.applicationCapDefault'),
     maxAddresses: limit('addresses per application', 'max'),

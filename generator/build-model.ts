@@ -2,11 +2,18 @@
 import type { HttpMethod, PaginationSpec } from '../templates/runtime/contract/operation-spec.js';
 import { buildHelperMethods } from './build-helpers.js';
 import { deref, METHODS, splitPathKey, type OpenApiDocument } from './load-spec.js';
-import type { ApiModel, ErrorResponseModel, GeneratorWarning, JsonSchema, OperationModel, Provenance } from './model.js';
+import type {
+  ApiModel,
+  ErrorResponseModel,
+  GeneratorWarning,
+  JsonSchema,
+  OperationModel,
+  Provenance,
+} from './model.js';
 import { operationNames, pascalCase } from './names.js';
 import { wireBodies, wireParams, wireResponses } from './build-wire.js';
 import { BODY_PARAM } from '../templates/runtime/contract/operation-spec.js';
-import { SpecError, collectSpecErrors, pointerOf, quoted, type SpecProblem } from './spec-error.js';
+import { SpecError, collectSpecErrors, pointerOf, pointerSegment, quoted, type SpecProblem } from './spec-error.js';
 import { checkDerivedNames } from './transform/derived-names.js';
 import { buildWebhooks } from './build-webhooks.js';
 import { INLINE_NODES_PER_OPERATION } from './check-schemas.js';
@@ -15,7 +22,11 @@ const PREFIX = '/{org_name}/{app_name}';
 const CLIENT_FILLED = new Set(['org_name', 'app_name']);
 
 /** `unvalidated`: pointers of operations whose schemas inline beyond the limit (check-schemas.ts): not validated by the client. */
-export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml', unvalidated: ReadonlySet<string> = new Set()): ApiModel {
+export function buildApiModel(
+  doc: OpenApiDocument,
+  source = 'spec/openapi.yaml',
+  unvalidated: ReadonlySet<string> = new Set(),
+): ApiModel {
   const operations: OperationModel[] = [];
   const warnings: GeneratorWarning[] = [];
   // Every operation's problems are gathered, so the author sees them all in one run.
@@ -25,7 +36,8 @@ export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml'
     for (const method of METHODS) {
       if (!item[method]) continue;
       const op = collectSpecErrors(problems, () => operationModel(doc, path, method, item, warnings));
-      if (op && unvalidated.has(pointerOf('paths', path, method))) op.unvalidated = `its schemas with their $refs inlined come to over ${INLINE_NODES_PER_OPERATION.toLocaleString('en')} nodes, the most one operation's validator may hold`;
+      if (op && unvalidated.has(pointerOf('paths', path, method)))
+        op.unvalidated = `its schemas with their $refs inlined come to over ${INLINE_NODES_PER_OPERATION.toLocaleString('en')} nodes, the most one operation's validator may hold`;
       if (op) operations.push(op);
     }
   }
@@ -40,7 +52,9 @@ export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml'
     operations: byNamespace.get(name)!,
     helpers: helpers.filter((h) => h.namespace === name),
   }));
-  const schemas = Object.keys(doc.components?.schemas ?? {}).sort().map((name) => ({ name, schema: doc.components.schemas[name] }));
+  const schemas = Object.keys(doc.components?.schemas ?? {})
+    .sort()
+    .map((name) => ({ name, schema: doc.components.schemas[name] }));
   const model: ApiModel = {
     title: typeof doc.info?.title === 'string' ? doc.info.title : 'API',
     version: typeof doc.info?.version === 'string' ? doc.info.version : '0.0.0',
@@ -57,20 +71,47 @@ export function buildApiModel(doc: OpenApiDocument, source = 'spec/openapi.yaml'
   return model;
 }
 
-function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof METHODS)[number], item: any, warnings: GeneratorWarning[]): OperationModel {
+function operationModel(
+  doc: OpenApiDocument,
+  specPath: string,
+  method: (typeof METHODS)[number],
+  item: any,
+  warnings: GeneratorWarning[],
+): OperationModel {
   const op = item[method];
   const at = pointerOf('paths', specPath, method);
   const id: string = op.operationId;
   const names = operationNames(id);
   const isTokenExchange = Array.isArray(op.security) && op.security.length === 0;
-  if (!specPath.startsWith(PREFIX)) throw new SpecError(at, 'path-prefix', `${id}: every path must start with ${PREFIX}`, `write the path as ${PREFIX}/…`);
+  if (!specPath.startsWith(PREFIX))
+    throw new SpecError(
+      at,
+      'path-prefix',
+      `${id}: every path must start with ${PREFIX}`,
+      `write the path as ${PREFIX}/…`,
+    );
 
-  const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any, i: number) => deref(doc, p, `${at}/parameters/${i}`));
+  const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any, i: number) =>
+    deref(doc, p, `${at}/parameters/${i}`),
+  );
   const dedupeKey = op['x-dedupe-key'];
-  const { pathParams, queryParams, headerParams, cookieParams } = wireParams(doc, id, at, params, dedupeKey?.in === 'header' ? String(dedupeKey.name).toLowerCase() : undefined, warnings);
+  const { pathParams, queryParams, headerParams, cookieParams } = wireParams(
+    doc,
+    id,
+    at,
+    params,
+    dedupeKey?.in === 'header' ? String(dedupeKey.name).toLowerCase() : undefined,
+    warnings,
+  );
   const placeholders = [...specPath.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((n) => !CLIENT_FILLED.has(n));
   for (const name of placeholders) {
-    if (!pathParams.some((p) => p.name === name)) throw new SpecError(at, 'path-parameter-undeclared', `${id}: {${name}} in the path has no parameter`, `declare a parameter with name: ${name} and in: path`);
+    if (!pathParams.some((p) => p.name === name))
+      throw new SpecError(
+        at,
+        'path-parameter-undeclared',
+        `${id}: {${name}} in the path has no parameter`,
+        `declare a parameter with name: ${name} and in: path`,
+      );
   }
   pathParams.sort((a, b) => placeholders.indexOf(a.name) - placeholders.indexOf(b.name));
 
@@ -80,41 +121,99 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
   // One flat params object: a name may stand in one place only (checked for every media type).
   for (const b of bodies.length ? bodies : [null]) {
     const seen = new Map<string, string>();
-    for (const [where, fields] of [['path', pathParams], ['query', queryParams], ['header', headerParams], ['cookie', cookieParams], ['body', b?.fields ?? []]] as const) {
+    for (const [where, fields] of [
+      ['path', pathParams],
+      ['query', queryParams],
+      ['header', headerParams],
+      ['cookie', cookieParams],
+      ['body', b?.fields ?? []],
+    ] as const) {
       for (const f of fields) {
         const other = seen.get(f.name);
         if (other && b && (b.kind === 'binary' || b.kind === 'text') && f.name === BODY_PARAM) {
-          throw new SpecError(at, 'param-name-reserved', `${id}: the ${other} parameter "${BODY_PARAM}" clashes with the params field that carries the ${b.contentType} body`, 'rename the parameter');
+          throw new SpecError(
+            at,
+            'param-name-reserved',
+            `${id}: the ${other} parameter "${BODY_PARAM}" clashes with the params field that carries the ${b.contentType} body`,
+            'rename the parameter',
+          );
         }
-        if (other) throw new SpecError(at, 'param-name-clash', `${id}: ${quoted(f.name)} is both a ${other} and a ${where} field${b ? ` (${b.contentType})` : ''}`, 'rename one of them: params are one flat object, so names must differ');
+        if (other)
+          throw new SpecError(
+            at,
+            'param-name-clash',
+            `${id}: ${quoted(f.name)} is both a ${other} and a ${where} field${b ? ` (${b.contentType})` : ''}`,
+            'rename one of them: params are one flat object, so names must differ',
+          );
         seen.set(f.name, where);
       }
     }
   }
 
   if (dedupeKey && dedupeKey.in === 'body' && !body?.fields.some((f) => f.name === dedupeKey.name)) {
-    throw new SpecError(`${at}/x-dedupe-key`, 'dedupe-key-undeclared', `${id}: dedupe key ${quoted(dedupeKey.name)} is not a declared body field`, 'name a property of the request body, or write in: header');
+    throw new SpecError(
+      `${at}/x-dedupe-key`,
+      'dedupe-key-undeclared',
+      `${id}: dedupe key ${quoted(dedupeKey.name)} is not a declared body field`,
+      'name a property of the request body, or write in: header',
+    );
   }
   const split = op['x-batch-split'];
   if (split && !body?.fields.some((f) => f.name === split.field)) {
-    throw new SpecError(`${at}/x-batch-split`, 'batch-split-undeclared', `${id}: batch split field ${quoted(split.field)} is not a declared body field`, 'name the array property of the request body that the helper splits');
+    throw new SpecError(
+      `${at}/x-batch-split`,
+      'batch-split-undeclared',
+      `${id}: batch split field ${quoted(split.field)} is not a declared body field`,
+      'name the array property of the request body that the helper splits',
+    );
   }
 
-  const successStatuses = Object.keys(op.responses ?? {}).filter((s) => /^2\d\d$/.test(s)).map(Number).sort();
-  if (!successStatuses.length) warnings.push({ pointer: `${at}/responses`, rule: 'no-success-response', message: `${id}: no 2xx response: any 2xx answer is read as ${op.responses?.default ? 'the default response' : 'JSON of unknown shape'} says` });
+  const successStatuses = Object.keys(op.responses ?? {})
+    .filter((s) => /^2\d\d$/.test(s))
+    .map(Number)
+    .sort();
+  if (!successStatuses.length)
+    warnings.push({
+      pointer: `${at}/responses`,
+      rule: 'no-success-response',
+      message: `${id}: no 2xx response: any 2xx answer is read as ${op.responses?.default ? 'the default response' : 'JSON of unknown shape'} says`,
+    });
   const wire = wireResponses(doc, at, op.responses, successStatuses);
   // a HEAD answer never has a body, whatever its content says (the headers are the result)
-  const { response, responseKind, statusResponses, mediaTypes: successMediaTypes } = method === 'head' ? { ...wire, response: {}, responseKind: 'empty' as const, statusResponses: undefined } : wire;
+  const {
+    response,
+    responseKind,
+    statusResponses,
+    mediaTypes: successMediaTypes,
+  } = method === 'head' ? { ...wire, response: {}, responseKind: 'empty' as const, statusResponses: undefined } : wire;
 
   let pagination: PaginationSpec | undefined;
   let itemSchema: JsonSchema | undefined;
   const px = op['x-pagination'];
   if (px) {
-    pagination = { kind: px.kind, itemsField: px.itemsField, cursorParam: px.cursorParam, nextCursorField: px.nextCursorField, ...(px.versionField ? { versionField: px.versionField } : {}) };
+    pagination = {
+      kind: px.kind,
+      itemsField: px.itemsField,
+      cursorParam: px.cursorParam,
+      nextCursorField: px.nextCursorField,
+      ...(px.versionField ? { versionField: px.versionField } : {}),
+    };
     const page = derefSchema(doc, response, `${at}/responses`);
     itemSchema = page?.properties?.[px.itemsField]?.items;
-    if (!itemSchema) throw new SpecError(`${at}/x-pagination`, 'pagination-items', `${id}: the page schema has no array field ${quoted(px.itemsField)}`, 'name the array property of the page in itemsField');
-    if (!queryParams.some((q) => q.name === px.cursorParam)) throw new SpecError(`${at}/x-pagination`, 'pagination-cursor', `${id}: no query parameter ${quoted(px.cursorParam)}`, 'name the query parameter that carries the cursor in cursorParam');
+    if (!itemSchema)
+      throw new SpecError(
+        `${at}/x-pagination`,
+        'pagination-items',
+        `${id}: the page schema has no array field ${quoted(px.itemsField)}`,
+        'name the array property of the page in itemsField',
+      );
+    if (!queryParams.some((q) => q.name === px.cursorParam))
+      throw new SpecError(
+        `${at}/x-pagination`,
+        'pagination-cursor',
+        `${id}: no query parameter ${quoted(px.cursorParam)}`,
+        'name the query parameter that carries the cursor in cursorParam',
+      );
   }
 
   return {
@@ -135,7 +234,11 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
     deprecated: op.deprecated === true,
     body,
     bodies,
-    paramsRequired: pathParams.length > 0 || [...queryParams, ...headerParams, ...cookieParams].some((q) => q.required) || !!body?.fields.some((f) => f.required) || !!op['x-params-required'],
+    paramsRequired:
+      pathParams.length > 0 ||
+      [...queryParams, ...headerParams, ...cookieParams].some((q) => q.required) ||
+      !!body?.fields.some((f) => f.required) ||
+      !!op['x-params-required'],
     retryClass: op['x-retry-class'] ?? 'N',
     retryClassWhen: op['x-retry-class-when'] ?? [],
     ...(dedupeKey ? { dedupeKey: { in: dedupeKey.in, name: dedupeKey.name } } : {}),
@@ -152,14 +255,20 @@ function operationModel(doc: OpenApiDocument, specPath: string, method: (typeof 
 }
 
 /** The non-2xx responses and the error codes their JSON examples show (`error.code`). */
-function errorResponsesOf(doc: OpenApiDocument, at: string, responses: Record<string, unknown> | undefined): ErrorResponseModel[] {
+function errorResponsesOf(
+  doc: OpenApiDocument,
+  at: string,
+  responses: Record<string, unknown> | undefined,
+): ErrorResponseModel[] {
   return Object.entries(responses ?? {})
     .filter(([status]) => !/^2(\d\d|XX)$/i.test(status))
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([status, r]) => {
       const response = deref(doc, r, `${at}/responses/${status}`);
       const examples = response?.content?.['application/json']?.examples;
-      const codes = Object.values<any>(examples && typeof examples === 'object' ? examples : {}).map((e) => e?.value?.error?.code);
+      const codes = Object.values<any>(examples && typeof examples === 'object' ? examples : {}).map(
+        (e) => e?.value?.error?.code,
+      );
       return { status, codes: [...new Set(codes.filter((c): c is string => typeof c === 'string'))] };
     });
 }
@@ -182,8 +291,9 @@ export function collectProvenance(node: unknown, pointer: string): Provenance[] 
     if (Array.isArray(n)) return n.forEach((v, i) => walk(v, `${p}/${i}`));
     if (!n || typeof n !== 'object') return;
     for (const [k, v] of Object.entries(n)) {
-      const here = `${p}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      if ((k === 'x-assumed' || k === 'x-not-documented') && typeof v === 'string') out.push({ pointer: here, kind: k, reason: v });
+      const here = `${p}/${pointerSegment(k)}`;
+      if ((k === 'x-assumed' || k === 'x-not-documented') && typeof v === 'string')
+        out.push({ pointer: here, kind: k, reason: v });
       else walk(v, here);
     }
   };

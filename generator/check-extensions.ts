@@ -8,7 +8,7 @@
 import Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { nearestName } from './nearest-name.js';
-import { pointerOf, quoted, type SpecProblem } from './spec-error.js';
+import { pointerOf, pointerSegment, quoted, type SpecProblem } from './spec-error.js';
 
 export type ExtensionsSchema = { $defs: Record<string, any> };
 type Place = 'operation' | 'callbacks';
@@ -16,7 +16,31 @@ type Place = 'operation' | 'callbacks';
 const AjvClass: typeof Ajv2020Module.default = (Ajv2020Module as any).default ?? Ajv2020Module;
 const OPERATION_KEYS = new Set(['get', 'put', 'post', 'patch', 'delete', 'head', 'options', 'trace']);
 /** Maps whose keys are names chosen by the author (a property called `x-foo` is no extension). */
-const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'schemas', 'parameters', 'responses', 'headers', 'content', 'examples', 'securitySchemes', 'messages', 'channels', 'operations', 'servers', 'variables', 'mapping', 'encoding', 'links', 'callbacks', 'requestBodies', 'pathItems']);
+const NAME_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+  'schemas',
+  'parameters',
+  'responses',
+  'headers',
+  'content',
+  'examples',
+  'securitySchemes',
+  'messages',
+  'channels',
+  'operations',
+  'servers',
+  'variables',
+  'mapping',
+  'encoding',
+  'links',
+  'callbacks',
+  'requestBodies',
+  'pathItems',
+]);
 /** Values that are data, not spec objects. */
 const DATA = new Set(['example', 'examples', 'default', 'const', 'enum']);
 
@@ -33,14 +57,20 @@ function compile(schema: ExtensionsSchema): Compiled {
   const ajv = new AjvClass({ allErrors: true, strict: false });
   ajv.addSchema({ ...schema, $id: 'urn:im-openapi:spec-extensions' });
   const place = (def: string) =>
-    new Map(Object.keys(schema.$defs[def].properties).map((name) => [name, ajv.getSchema(`urn:im-openapi:spec-extensions#/$defs/${def}/properties/${escape(name)}`)!]));
+    new Map(
+      Object.keys(schema.$defs[def].properties).map((name) => [
+        name,
+        ajv.getSchema(`urn:im-openapi:spec-extensions#/$defs/${def}/properties/${pointerSegment(name)}`)!,
+      ]),
+    );
   const byPlace = { operation: place('operation'), callbacks: place('callbacks'), anywhere: place('anywhere') };
-  const compiled = { byPlace, all: new Set([...byPlace.operation.keys(), ...byPlace.callbacks.keys(), ...byPlace.anywhere.keys()]) };
+  const compiled = {
+    byPlace,
+    all: new Set([...byPlace.operation.keys(), ...byPlace.callbacks.keys(), ...byPlace.anywhere.keys()]),
+  };
   compiledBySchema.set(schema, compiled);
   return compiled;
 }
-
-const escape = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Every extension problem of an OpenAPI (`operation` extensions) or AsyncAPI (`callbacks`) document. */
 export function checkExtensions(doc: unknown, schema: ExtensionsSchema, kind: 'openapi' | 'asyncapi'): SpecProblem[] {
@@ -65,7 +95,12 @@ export function checkExtensions(doc: unknown, schema: ExtensionsSchema, kind: 'o
       path.push(key);
       if (key.startsWith('x-') && !keysAreNames) checkOne(key, value, [...path], place);
       if (!key.startsWith('x-') && !DATA.has(key)) {
-        const childPlace: Place | undefined = kind === 'asyncapi' ? 'callbacks' : parentKey !== undefined && grandparentKey === 'paths' && OPERATION_KEYS.has(key) ? 'operation' : undefined;
+        const childPlace: Place | undefined =
+          kind === 'asyncapi'
+            ? 'callbacks'
+            : parentKey !== undefined && grandparentKey === 'paths' && OPERATION_KEYS.has(key)
+              ? 'operation'
+              : undefined;
         walk(value, childPlace);
       }
       path.pop();
@@ -80,11 +115,22 @@ export function checkExtensions(doc: unknown, schema: ExtensionsSchema, kind: 'o
     }
     if (all.has(name)) {
       const where = byPlace.operation.has(name) ? 'an operation (paths.<path>.<method>)' : 'the callbacks spec';
-      problems.push({ pointer, rule: 'extension-misplaced', message: `${name} is read on ${where} only; here it has no effect`, hint: `move it to ${where}` });
+      problems.push({
+        pointer,
+        rule: 'extension-misplaced',
+        message: `${name} is read on ${where} only; here it has no effect`,
+        hint: `move it to ${where}`,
+      });
       return;
     }
     const near = nearestName(name, [...(place ? byPlace[place].keys() : []), ...byPlace.anywhere.keys(), ...all]);
-    if (near) problems.push({ pointer, rule: 'unknown-extension', message: `${name} is not an extension im-openapi reads, so it would be ignored`, hint: `did you mean ${near}?` });
+    if (near)
+      problems.push({
+        pointer,
+        rule: 'unknown-extension',
+        message: `${name} is not an extension im-openapi reads, so it would be ignored`,
+        hint: `did you mean ${near}?`,
+      });
   };
   walk(doc, kind === 'asyncapi' ? 'callbacks' : undefined);
   return problems;
@@ -96,33 +142,79 @@ function valueProblem(name: string, value: unknown, pointer: string, errors: Err
   // The most specific error speaks: enum/const/pattern/type inside, before the oneOf/anyOf around them.
   const inner = errors.filter((e) => !['oneOf', 'anyOf', 'if'].includes(e.keyword));
   const e = inner[0] ?? errors[0];
-  if (!e) return { pointer, rule: 'extension-value', message: `${name} has a value that is not allowed`, hint: SCHEMA_HINT };
-  const field = `${name}${e.instancePath.split('/').filter(Boolean).map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s}`)).join('')}`;
+  if (!e)
+    return { pointer, rule: 'extension-value', message: `${name} has a value that is not allowed`, hint: SCHEMA_HINT };
+  const field = `${name}${e.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s}`))
+    .join('')}`;
   const got = (v: unknown) => ` (got ${quoted(v)})`;
   const at = pointer + e.instancePath;
-  const valueAt = e.instancePath.split('/').filter(Boolean).reduce<any>((v, s) => (v == null ? v : v[s.replace(/~1/g, '/').replace(/~0/g, '~')]), value);
+  const valueAt = e.instancePath
+    .split('/')
+    .filter(Boolean)
+    .reduce<any>((v, s) => (v == null ? v : v[s.replace(/~1/g, '/').replace(/~0/g, '~')]), value);
   switch (e.keyword) {
     case 'enum':
-      return { pointer: at, rule: 'extension-value', message: `${field} must be one of ${(e.params as any).allowedValues.join(', ')}${got(valueAt)}`, hint: nearestHint(valueAt, (e.params as any).allowedValues) ?? `write one of ${(e.params as any).allowedValues.join(', ')}` };
+      return {
+        pointer: at,
+        rule: 'extension-value',
+        message: `${field} must be one of ${(e.params as any).allowedValues.join(', ')}${got(valueAt)}`,
+        hint:
+          nearestHint(valueAt, (e.params as any).allowedValues) ??
+          `write one of ${(e.params as any).allowedValues.join(', ')}`,
+      };
     case 'const':
-      return { pointer: at, rule: 'extension-value', message: `${field} must be ${quoted((e.params as any).allowedValue)}${got(valueAt)}`, hint: `write ${quoted((e.params as any).allowedValue)}` };
+      return {
+        pointer: at,
+        rule: 'extension-value',
+        message: `${field} must be ${quoted((e.params as any).allowedValue)}${got(valueAt)}`,
+        hint: `write ${quoted((e.params as any).allowedValue)}`,
+      };
     case 'type':
-      return { pointer: at, rule: 'extension-value', message: `${field} must be ${[(e.params as any).type].flat().join(' or ')}${got(valueAt)}`, hint: typeof valueAt === 'string' && /^-?\d+$/.test(valueAt) ? `write ${valueAt} without quotes` : `write a value of type ${[(e.params as any).type].flat().join(' or ')}` };
+      return {
+        pointer: at,
+        rule: 'extension-value',
+        message: `${field} must be ${[(e.params as any).type].flat().join(' or ')}${got(valueAt)}`,
+        hint:
+          typeof valueAt === 'string' && /^-?\d+$/.test(valueAt)
+            ? `write ${valueAt} without quotes`
+            : `write a value of type ${[(e.params as any).type].flat().join(' or ')}`,
+      };
     case 'required':
-      return { pointer: at, rule: 'extension-value', message: `${field} needs ${(e.params as any).missingProperty}`, hint: `add ${(e.params as any).missingProperty}` };
+      return {
+        pointer: at,
+        rule: 'extension-value',
+        message: `${field} needs ${(e.params as any).missingProperty}`,
+        hint: `add ${(e.params as any).missingProperty}`,
+      };
     case 'additionalProperties': {
       const extra = (e.params as any).additionalProperty as string;
       const parentSchemaKeys = Object.keys((e.parentSchema as any)?.properties ?? {});
       const near = nearestName(extra, parentSchemaKeys);
-      return { pointer: `${at}/${escape(extra)}`, rule: 'extension-value', message: `${field} has no field ${quoted(extra)} (fields: ${parentSchemaKeys.join(', ')})`, hint: near ? `did you mean ${near}?` : `remove it (the fields are ${parentSchemaKeys.join(', ')})` };
+      return {
+        pointer: `${at}/${pointerSegment(extra)}`,
+        rule: 'extension-value',
+        message: `${field} has no field ${quoted(extra)} (fields: ${parentSchemaKeys.join(', ')})`,
+        hint: near ? `did you mean ${near}?` : `remove it (the fields are ${parentSchemaKeys.join(', ')})`,
+      };
     }
     default:
-      return { pointer: at, rule: 'extension-value', message: `${field} ${e.message ?? 'is not allowed'}${got(valueAt)}`, hint: SCHEMA_HINT };
+      return {
+        pointer: at,
+        rule: 'extension-value',
+        message: `${field} ${e.message ?? 'is not allowed'}${got(valueAt)}`,
+        hint: SCHEMA_HINT,
+      };
   }
 }
 
 function nearestHint(value: unknown, allowed: unknown[]): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const near = nearestName(value, allowed.filter((v): v is string => typeof v === 'string'));
+  const near = nearestName(
+    value,
+    allowed.filter((v): v is string => typeof v === 'string'),
+  );
   return near ? `did you mean ${near}?` : undefined;
 }

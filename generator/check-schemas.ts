@@ -47,7 +47,8 @@ const isMapping = (v: unknown): v is Record<string, any> => !!v && typeof v === 
 export function schemaRoots(doc: Record<string, any>): { pointer: string; schema: unknown }[] {
   const roots: { pointer: string; schema: unknown }[] = [];
   const components = isMapping(doc.components?.schemas) ? doc.components.schemas : {};
-  for (const [name, schema] of Object.entries(components)) roots.push({ pointer: pointerOf('components', 'schemas', name), schema });
+  for (const [name, schema] of Object.entries(components))
+    roots.push({ pointer: pointerOf('components', 'schemas', name), schema });
   const walk = (node: unknown, pointer: string): void => {
     if (!node || typeof node !== 'object') return;
     for (const [key, value] of Array.isArray(node) ? node.entries() : Object.entries(node)) {
@@ -63,17 +64,25 @@ export function schemaRoots(doc: Record<string, any>): { pointer: string; schema
 
 export function checkSchemas(doc: Record<string, any>): SpecProblem[] {
   const problems: SpecProblem[] = [];
-  const components = new Map<string, any>(Object.entries(isMapping(doc.components?.schemas) ? doc.components.schemas : {}));
+  const components = new Map<string, any>(
+    Object.entries(isMapping(doc.components?.schemas) ? doc.components.schemas : {}),
+  );
   for (const { pointer, schema } of schemaRoots(doc)) {
     if (typeof schema === 'boolean') continue;
     if (!isMapping(schema)) {
-      problems.push({ pointer, rule: 'schema', message: `a schema is a mapping (or true/false), found ${quoted(schema)}`, hint: 'write the schema as a mapping, e.g. { type: string }' });
+      problems.push({
+        pointer,
+        rule: 'schema',
+        message: `a schema is a mapping (or true/false), found ${quoted(schema)}`,
+        hint: 'write the schema as a mapping, e.g. { type: string }',
+      });
       continue;
     }
     const own = keywordProblems(schema, pointer, components);
     // the meta-schema speaks when the keywords are sound (its errors on an unknown keyword say less)
     if (own.length) problems.push(...own);
-    else if (!meta().validateSchema(withoutOpenApi30(schema) as object)) problems.push(metaProblem(pointer, schema, meta().errors ?? []));
+    else if (!meta().validateSchema(withoutOpenApi30(schema) as object))
+      problems.push(metaProblem(pointer, schema, meta().errors ?? []));
   }
   return problems;
 }
@@ -91,31 +100,55 @@ function withoutOpenApi30(schema: unknown): unknown {
 }
 
 /** Unknown keywords, patterns that do not compile, `$ref`s that name no component schema: walked by hand, each at its pointer. */
-function keywordProblems(root: Record<string, any>, rootPointer: string, components: ReadonlyMap<string, any>): SpecProblem[] {
+function keywordProblems(
+  root: Record<string, any>,
+  rootPointer: string,
+  components: ReadonlyMap<string, any>,
+): SpecProblem[] {
   const problems: SpecProblem[] = [];
   const stack: { schema: unknown; pointer: string }[] = [{ schema: root, pointer: rootPointer }];
   while (stack.length) {
     const { schema, pointer } = stack.pop()!;
     if (!isMapping(schema)) continue;
     // a discriminator is read by the types and the validators: its problems at its own place, now
-    if (isMapping(schema.discriminator)) collectSpecErrors(problems, () => discriminatedOf(schema, components, pointer));
-    else if (schema.discriminator !== undefined) problems.push({ pointer: `${pointer}/discriminator`, rule: 'discriminator', message: 'a discriminator is a mapping with propertyName (and mapping)', hint: 'write discriminator: { propertyName: <property> }' });
+    if (isMapping(schema.discriminator))
+      collectSpecErrors(problems, () => discriminatedOf(schema, components, pointer));
+    else if (schema.discriminator !== undefined)
+      problems.push({
+        pointer: `${pointer}/discriminator`,
+        rule: 'discriminator',
+        message: 'a discriminator is a mapping with propertyName (and mapping)',
+        hint: 'write discriminator: { propertyName: <property> }',
+      });
     for (const [key, value] of Object.entries(schema)) {
       const at = pointer + pointerOf(key);
       if (key.startsWith('x-') || ANNOTATIONS.has(key) || OPENAPI_30.has(key)) continue;
       // what Ajv's strict mode calls an unknown keyword (checkUnknownRules: not in RULES.keywords)
       if (!(meta() as unknown as { RULES: { keywords: Record<string, unknown> } }).RULES.keywords[key]) {
-        problems.push({ pointer: at, rule: 'schema-keyword', message: `${quoted(key)} is not a keyword of JSON Schema 2020-12 or OpenAPI 3.1: the validators are compiled strictly, and would fail on it`, hint: 'remove it, or name it x-… if it is an extension of another tool' });
+        problems.push({
+          pointer: at,
+          rule: 'schema-keyword',
+          message: `${quoted(key)} is not a keyword of JSON Schema 2020-12 or OpenAPI 3.1: the validators are compiled strictly, and would fail on it`,
+          hint: 'remove it, or name it x-… if it is an extension of another tool',
+        });
         continue;
       }
       if (key === '$ref' && typeof value === 'string' && componentNameOf(value) === undefined) {
-        problems.push({ pointer: at, rule: 'schema-ref', message: `a schema's $ref must name a component schema, found ${quoted(value)}`, hint: 'refer to #/components/schemas/<Name> (move the shape there if it lives elsewhere)' });
+        problems.push({
+          pointer: at,
+          rule: 'schema-ref',
+          message: `a schema's $ref must name a component schema, found ${quoted(value)}`,
+          hint: 'refer to #/components/schemas/<Name> (move the shape there if it lives elsewhere)',
+        });
       }
       if (key === 'pattern' && typeof value === 'string') regexProblem(value, at, problems);
-      if (key === 'patternProperties' && isMapping(value)) for (const p of Object.keys(value)) regexProblem(p, at + pointerOf(p), problems);
+      if (key === 'patternProperties' && isMapping(value))
+        for (const p of Object.keys(value)) regexProblem(p, at + pointerOf(p), problems);
       if (ONE_SCHEMA.has(key) || key === 'contentSchema') stack.push({ schema: value, pointer: at });
-      else if (SCHEMA_MAP.has(key) && isMapping(value)) for (const [k, v] of Object.entries(value)) stack.push({ schema: v, pointer: at + pointerOf(k) });
-      else if (SCHEMA_LIST.has(key) && Array.isArray(value)) value.forEach((v, i) => stack.push({ schema: v, pointer: `${at}/${i}` }));
+      else if (SCHEMA_MAP.has(key) && isMapping(value))
+        for (const [k, v] of Object.entries(value)) stack.push({ schema: v, pointer: at + pointerOf(k) });
+      else if (SCHEMA_LIST.has(key) && Array.isArray(value))
+        value.forEach((v, i) => stack.push({ schema: v, pointer: `${at}/${i}` }));
     }
   }
   return problems;
@@ -125,7 +158,12 @@ function regexProblem(pattern: string, pointer: string, problems: SpecProblem[])
   try {
     new RegExp(pattern, 'u');
   } catch (error) {
-    problems.push({ pointer, rule: 'schema-pattern', message: `${quoted(pattern)} is not a regular expression (as the validators compile it, with the u flag): ${(error as Error).message}`, hint: 'fix the expression (escape a literal ( [ { + * ? . with a backslash)' });
+    problems.push({
+      pointer,
+      rule: 'schema-pattern',
+      message: `${quoted(pattern)} is not a regular expression (as the validators compile it, with the u flag): ${(error as Error).message}`,
+      hint: 'fix the expression (escape a literal ( [ { + * ? . with a backslash)',
+    });
   }
 }
 
@@ -133,10 +171,20 @@ function metaProblem(pointer: string, schema: unknown, errors: ErrorObject[]): S
   // the deepest error is the most specific one (a oneOf/anyOf around it says only that no branch fit)
   const e = [...errors].sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
   const at = pointer + (e?.instancePath ?? '');
-  const value = e ? e.instancePath.split('/').filter(Boolean).reduce<any>((v, s) => (v == null ? v : v[s.replace(/~1/g, '/').replace(/~0/g, '~')]), schema) : schema;
+  const value = e
+    ? e.instancePath
+        .split('/')
+        .filter(Boolean)
+        .reduce<any>((v, s) => (v == null ? v : v[s.replace(/~1/g, '/').replace(/~0/g, '~')]), schema)
+    : schema;
   const allowed = (e?.params as { allowedValues?: unknown[] })?.allowedValues;
   const message = `not a JSON Schema 2020-12 schema: ${e?.instancePath.split('/').filter(Boolean).pop() ?? 'the schema'} ${e?.message ?? 'is not valid'}${allowed ? ` (${allowed.join(', ')})` : ''}, found ${quoted(value)}`;
-  return { pointer: at, rule: 'schema', message, hint: allowed ? `write one of ${allowed.join(', ')}` : 'write it as JSON Schema 2020-12 defines the keyword' };
+  return {
+    pointer: at,
+    rule: 'schema',
+    message,
+    hint: allowed ? `write one of ${allowed.join(', ')}` : 'write it as JSON Schema 2020-12 defines the keyword',
+  };
 }
 
 /**
@@ -144,7 +192,11 @@ function metaProblem(pointer: string, schema: unknown, errors: ErrorObject[]): S
  * stay one `$ref`), per operation and over all of them, against the limits; one problem at the
  * operation over its own limit, or at the one that inlines the most when the total is over.
  */
-export function checkInlinedSize(doc: Record<string, any>, documentNodes: number, overCap?: Set<string>): SpecProblem[] {
+export function checkInlinedSize(
+  doc: Record<string, any>,
+  documentNodes: number,
+  overCap?: Set<string>,
+): SpecProblem[] {
   const total = INLINE_NODES_PER_DOCUMENT_NODE * documentNodes + INLINE_NODES_BASE;
   const cap = Math.min(total, Math.max(INLINE_NODES_PER_OPERATION, 1));
   const memo = new Map<string, number>();
@@ -156,7 +208,8 @@ export function checkInlinedSize(doc: Record<string, any>, documentNodes: number
     if (open.has(ref)) return 1; // a cycle: the validators keep it as one $ref to $defs
     open.add(ref);
     let target: unknown = doc;
-    for (const key of refSegments(ref)) target = isMapping(target) || Array.isArray(target) ? (target as any)[key] : undefined;
+    for (const key of refSegments(ref))
+      target = isMapping(target) || Array.isArray(target) ? (target as any)[key] : undefined;
     const size = sizeOf(target);
     open.delete(ref);
     memo.set(ref, size);
@@ -167,7 +220,8 @@ export function checkInlinedSize(doc: Record<string, any>, documentNodes: number
     if (!node || typeof node !== 'object') return 1;
     let size = 1;
     for (const [key, value] of Array.isArray(node) ? node.entries() : Object.entries(node)) {
-      size += key === '$ref' && typeof value === 'string' ? sizeOfRef(value) : DATA_KEYS.has(String(key)) ? 1 : sizeOf(value);
+      size +=
+        key === '$ref' && typeof value === 'string' ? sizeOfRef(value) : DATA_KEYS.has(String(key)) ? 1 : sizeOf(value);
       if (size > total) return size;
     }
     return size;
@@ -180,11 +234,20 @@ export function checkInlinedSize(doc: Record<string, any>, documentNodes: number
       const op = item[method];
       if (!isMapping(op)) continue;
       // what the validators compile: parameters, the request body, the success responses
-      const success = Object.entries(isMapping(op.responses) ? op.responses : {}).filter(([status]) => /^2/.test(status));
-      const size = sizeOf(item.parameters) + sizeOf(op.parameters) + sizeOf(op.requestBody) + success.reduce((n, [, r]) => n + sizeOf(r), 0);
+      const success = Object.entries(isMapping(op.responses) ? op.responses : {}).filter(([status]) =>
+        /^2/.test(status),
+      );
+      const size =
+        sizeOf(item.parameters) +
+        sizeOf(op.parameters) +
+        sizeOf(op.requestBody) +
+        success.reduce((n, [, r]) => n + sizeOf(r), 0);
       const pointer = pointerOf('paths', path, method);
       if (size > cap) {
-        const problem = inlinedProblem(pointer, `its schemas with their $refs inlined (as its request validator holds them) come to over ${cap.toLocaleString('en')} nodes, the most one operation may inline`);
+        const problem = inlinedProblem(
+          pointer,
+          `its schemas with their $refs inlined (as its request validator holds them) come to over ${cap.toLocaleString('en')} nodes, the most one operation may inline`,
+        );
         // the caller's choice: a fallback for this operation (not validated), or a refusal
         if (!overCap) return [problem];
         overCap.add(pointer);
@@ -193,7 +256,12 @@ export function checkInlinedSize(doc: Record<string, any>, documentNodes: number
       sum += size;
       if (size > largest.size) largest = { pointer, size };
       if (sum > total) {
-        return [inlinedProblem(largest.pointer, `with their $refs inlined the operations' schemas come to over ${total.toLocaleString('en')} nodes (${INLINE_NODES_PER_DOCUMENT_NODE}× the document's ${documentNodes.toLocaleString('en')} plus ${INLINE_NODES_BASE.toLocaleString('en')}); this operation inlines the most, ${largest.size.toLocaleString('en')}`)];
+        return [
+          inlinedProblem(
+            largest.pointer,
+            `with their $refs inlined the operations' schemas come to over ${total.toLocaleString('en')} nodes (${INLINE_NODES_PER_DOCUMENT_NODE}× the document's ${documentNodes.toLocaleString('en')} plus ${INLINE_NODES_BASE.toLocaleString('en')}); this operation inlines the most, ${largest.size.toLocaleString('en')}`,
+          ),
+        ];
       }
     }
   }
@@ -201,5 +269,10 @@ export function checkInlinedSize(doc: Record<string, any>, documentNodes: number
 }
 
 function inlinedProblem(pointer: string, message: string): SpecProblem {
-  return { pointer, rule: 'inlined-size', message, hint: 'a component that refers to another component several times, at several levels, multiplies: refer to each shared part once, or through one wrapper schema' };
+  return {
+    pointer,
+    rule: 'inlined-size',
+    message,
+    hint: 'a component that refers to another component several times, at several levels, multiplies: refer to each shared part once, or through one wrapper schema',
+  };
 }

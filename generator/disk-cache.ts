@@ -24,7 +24,8 @@ export class DiskGeneratorCache implements GeneratorCache {
     let previous: Record<string, string> = {};
     try {
       const parsed = JSON.parse(readFileSync(path, 'utf8'));
-      if (parsed?.fingerprint === fingerprint && parsed.entries && typeof parsed.entries === 'object') previous = parsed.entries;
+      if (parsed?.fingerprint === fingerprint && parsed.entries && typeof parsed.entries === 'object')
+        previous = parsed.entries;
     } catch {
       // no cache yet, or a damaged one: start empty
     }
@@ -58,7 +59,8 @@ export class DiskGeneratorCache implements GeneratorCache {
 /** Hash of the generator's own code and the lockfile: the cache is valid for exactly these. */
 export function generatorFingerprint(root: string): string {
   const hash = createHash('sha256');
-  for (const [path, text] of [...readTree(join(root, 'generator'))].sort(([a], [b]) => a.localeCompare(b))) hash.update(`${path}\0${text}\0`);
+  for (const [path, text] of [...readTree(join(root, 'generator'))].sort(([a], [b]) => a.localeCompare(b)))
+    hash.update(`${path}\0${text}\0`);
   hash.update(readFileSync(join(root, 'package-lock.json')));
   return hash.digest('hex');
 }

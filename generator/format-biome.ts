@@ -22,7 +22,15 @@ const require = createRequire(import.meta.url);
  */
 export const CONFIG = {
   formatter: { enabled: true, indentStyle: 'space', indentWidth: 2, lineWidth: 100, lineEnding: 'lf', expand: 'auto' },
-  javascript: { formatter: { quoteStyle: 'single', trailingCommas: 'all', semicolons: 'always', arrowParentheses: 'always', bracketSpacing: true } },
+  javascript: {
+    formatter: {
+      quoteStyle: 'single',
+      trailingCommas: 'all',
+      semicolons: 'always',
+      arrowParentheses: 'always',
+      bracketSpacing: true,
+    },
+  },
   json: { formatter: { enabled: true } },
   // the operation table of a large spec is several MB; Biome skips files over 1 MiB by default
   files: { maxSize: 1 << 30 },
@@ -54,7 +62,10 @@ export function biomeBinary(): string | undefined {
   const exe = process.platform === 'win32' ? 'biome.exe' : 'biome';
   for (const suffix of process.platform === 'linux' ? ['', '-musl'] : ['']) {
     try {
-      const path = join(dirname(require.resolve(`@biomejs/cli-${process.platform}-${process.arch}${suffix}/package.json`)), exe);
+      const path = join(
+        dirname(require.resolve(`@biomejs/cli-${process.platform}-${process.arch}${suffix}/package.json`)),
+        exe,
+      );
       if (existsSync(path)) {
         binary = path;
         break;
@@ -71,7 +82,8 @@ export async function formatWithBiome(files: readonly ToFormat[], mode?: BiomeMo
   if (!files.length) return [];
   const bin = mode === 'wasm' ? undefined : biomeBinary();
   if (bin) return formatNative(bin, files);
-  if (mode === 'native') throw new Error(`no native Biome binary is installed for ${process.platform}-${process.arch} (@biomejs/cli-*)`);
+  if (mode === 'native')
+    throw new Error(`no native Biome binary is installed for ${process.platform}-${process.arch} (@biomejs/cli-*)`);
   return formatWasm(files);
 }
 
@@ -89,7 +101,11 @@ function formatNative(bin: string, files: readonly ToFormat[]): string[] {
     const names = files.map((f, i) => join(dir, 'in', `${i}.${f.parser === 'json' ? 'json' : 'ts'}`));
     files.forEach((f, i) => writeFileSync(names[i]!, f.text));
     try {
-      execFileSync(bin, ['format', '--write', `--config-path=${config}`, '--colors=off', '--max-diagnostics=5', join(dir, 'in')], { stdio: 'pipe', maxBuffer: 64 << 20 });
+      execFileSync(
+        bin,
+        ['format', '--write', `--config-path=${config}`, '--colors=off', '--max-diagnostics=5', join(dir, 'in')],
+        { stdio: 'pipe', maxBuffer: 64 << 20 },
+      );
     } catch (error) {
       const e = error as { stdout?: Buffer; stderr?: Buffer; message: string };
       // Biome names the numbered copy: name the package file instead.
@@ -112,7 +128,10 @@ async function formatWasm(files: readonly ToFormat[]): Promise<string[]> {
     return files.map(({ path, text, parser }) => {
       const result = biome.formatContent(projectKey, text, { filePath: `file.${parser === 'json' ? 'json' : 'ts'}` });
       const errors = result.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'fatal');
-      if (errors.length) throw formatError(`${path}: ${errors.map((d) => biome.printDiagnostics([d], { filePath: path, fileSource: text })).join('\n')}`);
+      if (errors.length)
+        throw formatError(
+          `${path}: ${errors.map((d) => biome.printDiagnostics([d], { filePath: path, fileSource: text })).join('\n')}`,
+        );
       return result.content;
     });
   } finally {

@@ -32,7 +32,11 @@ export interface FormatOptions {
   biome?: BiomeMode;
 }
 
-export async function formatFiles(files: ReadonlyMap<string, string>, cache?: GeneratorCache, options: FormatOptions = {}): Promise<Map<string, string>> {
+export async function formatFiles(
+  files: ReadonlyMap<string, string>,
+  cache?: GeneratorCache,
+  options: FormatOptions = {},
+): Promise<Map<string, string>> {
   const asIs = options.asIs ?? new Set<string>();
   const out = new Map<string, string>();
   const todo: (ToFormat & { key: string })[] = [];

@@ -63,7 +63,13 @@ export interface GeneratorOutput {
  * release): parsed and checked, 3.0 leftovers translated (or refused) so every emitter sees 3.1,
  * unknown formats as warnings on the model.
  */
-export function specModel(text: string, source: string, extensions?: ExtensionsSchema, cache?: GeneratorCache, options: ParseOptions = {}): ApiModel {
+export function specModel(
+  text: string,
+  source: string,
+  extensions?: ExtensionsSchema,
+  cache?: GeneratorCache,
+  options: ParseOptions = {},
+): ApiModel {
   const parsed = parseSpecWithWarnings(text, source, cache, extensions, options);
   const renamed = renameComponents(parsed.doc);
   const { doc, warnings } = normalizeDocument(renamed.doc);
@@ -81,8 +87,14 @@ const PACKAGE_EXTRAS = ['openapi.yaml', '.npmrc'];
  */
 function packageExtras(input: GeneratorInput): Map<string, string> {
   return new Map([
-    ['openapi.yaml', `# Copied by im-openapi from ${input.openapiSource}: the spec this package was generated from. Do not edit.\n${input.openapiText}`],
-    ['.npmrc', '# Written by im-openapi: generated/ is generated and committed, a lockfile here is not part of it. Do not edit.\npackage-lock=false\n'],
+    [
+      'openapi.yaml',
+      `# Copied by im-openapi from ${input.openapiSource}: the spec this package was generated from. Do not edit.\n${input.openapiText}`,
+    ],
+    [
+      '.npmrc',
+      '# Written by im-openapi: generated/ is generated and committed, a lockfile here is not part of it. Do not edit.\npackage-lock=false\n',
+    ],
   ]);
 }
 
@@ -90,11 +102,16 @@ function packageExtras(input: GeneratorInput): Map<string, string> {
  * The callbacks spec → its model: parsed once (in pieces, through the cache) within the same
  * limits as the OpenAPI spec, no reference out of it, extensions checked.
  */
-function callbacksModel(input: GeneratorInput, cache: GeneratorCache | undefined, limits: { maxBytes?: number }): CallbackModel {
+function callbacksModel(
+  input: GeneratorInput,
+  cache: GeneratorCache | undefined,
+  limits: { maxBytes?: number },
+): CallbackModel {
   const file = input.callbacksSource ?? 'spec/callbacks.asyncapi.yaml';
   const { doc } = readSpecDocument(input.callbacksText!, file, { ...(cache ? { cache } : {}), ...limits });
   const problems = externalRefs(doc, file);
-  if (!problems.length && input.extensionsSchema) problems.push(...checkExtensions(doc, input.extensionsSchema, 'asyncapi').map((p) => ({ ...p, file })));
+  if (!problems.length && input.extensionsSchema)
+    problems.push(...checkExtensions(doc, input.extensionsSchema, 'asyncapi').map((p) => ({ ...p, file })));
   if (problems.length) throw SpecError.of(problems);
   return buildCallbackModel(input.callbacksText!, file, doc);
 }
@@ -104,8 +121,17 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
   const limits = input.maxSpecBytes !== undefined ? { maxBytes: input.maxSpecBytes } : {};
   // both specs' sizes first, before either is parsed
   const tooLarge: SpecProblem[] = [];
-  collectSpecErrors(tooLarge, () => checkSpecSize(Buffer.byteLength(input.openapiText), input.openapiSource, input.maxSpecBytes));
-  if (input.callbacksText !== undefined) collectSpecErrors(tooLarge, () => checkSpecSize(Buffer.byteLength(input.callbacksText!), input.callbacksSource ?? 'spec/callbacks.asyncapi.yaml', input.maxSpecBytes));
+  collectSpecErrors(tooLarge, () =>
+    checkSpecSize(Buffer.byteLength(input.openapiText), input.openapiSource, input.maxSpecBytes),
+  );
+  if (input.callbacksText !== undefined)
+    collectSpecErrors(tooLarge, () =>
+      checkSpecSize(
+        Buffer.byteLength(input.callbacksText!),
+        input.callbacksSource ?? 'spec/callbacks.asyncapi.yaml',
+        input.maxSpecBytes,
+      ),
+    );
   if (tooLarge.length) throw SpecError.of(tooLarge);
   const model = specModel(input.openapiText, input.openapiSource, input.extensionsSchema, cache, limits);
   const callbacks = input.callbacksText !== undefined ? callbacksModel(input, cache, limits) : undefined;
@@ -122,7 +148,10 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
     emitTestingEntry(model, input.packageVersion ?? model.version),
     emitValidators(model, cache),
     runtimeCopy,
-    emitPackageFiles(model, input.packageTemplates, { ...(input.packageVersion ? { packageVersion: input.packageVersion } : {}), ...(input.changelog ? { changelog: input.changelog } : {}) }),
+    emitPackageFiles(model, input.packageTemplates, {
+      ...(input.packageVersion ? { packageVersion: input.packageVersion } : {}),
+      ...(input.changelog ? { changelog: input.changelog } : {}),
+    }),
     callbacks ? emitCallbackTypes(callbacks) : new Map<string, string>(),
     callbacks ? emitDeliveryRules(callbacks) : new Map<string, string>(),
     examples,
@@ -137,12 +166,25 @@ export async function generate(input: GeneratorInput, cache?: GeneratorCache): P
       files.set(path, text);
     }
   }
-  return { model, files: await formatFiles(files, cache, { asIs: new Set([...runtimeCopy.keys(), ...examples.keys(), ...PACKAGE_EXTRAS]), ...(input.biome ? { biome: input.biome } : {}) }) };
+  return {
+    model,
+    files: await formatFiles(files, cache, {
+      asIs: new Set([...runtimeCopy.keys(), ...examples.keys(), ...PACKAGE_EXTRAS]),
+      ...(input.biome ? { biome: input.biome } : {}),
+    }),
+  };
 }
 
 /** `--strict`: the fallbacks of every stage as one SpecError (each at its pointer, with its rule). */
 export function refuseFallbacks(model: ApiModel): void {
   const fallbacks = model.warnings.filter((w) => w.fallback);
   if (!fallbacks.length) return;
-  throw SpecError.of(fallbacks.map((w) => ({ pointer: w.pointer, rule: w.rule ?? 'fallback', message: w.message, hint: 'write the construct in a form the generator types and validates (see README, "Real-world documents"), or generate without --strict to accept the fallback' })));
+  throw SpecError.of(
+    fallbacks.map((w) => ({
+      pointer: w.pointer,
+      rule: w.rule ?? 'fallback',
+      message: w.message,
+      hint: 'write the construct in a form the generator types and validates (see README, "Real-world documents"), or generate without --strict to accept the fallback',
+    })),
+  );
 }

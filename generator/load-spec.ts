@@ -41,19 +41,46 @@ export interface ParseOptions {
  * `extensions` (spec/extensions.schema.json): when given, every x- name and value is checked.
  * Every problem found is reported at once, in one SpecError.
  */
-export function parseSpec(text: string, source = 'spec/openapi.yaml', cache?: GeneratorCache, extensions?: ExtensionsSchema, options: ParseOptions = {}): OpenApiDocument {
+export function parseSpec(
+  text: string,
+  source = 'spec/openapi.yaml',
+  cache?: GeneratorCache,
+  extensions?: ExtensionsSchema,
+  options: ParseOptions = {},
+): OpenApiDocument {
   return parseSpecWithWarnings(text, source, cache, extensions, options).doc;
 }
 
 /** parseSpec, with the warnings of what was read in a defined way instead of refused (repair-schemas.ts, path keys). */
-export function parseSpecWithWarnings(text: string, source = 'spec/openapi.yaml', cache?: GeneratorCache, extensions?: ExtensionsSchema, options: ParseOptions = {}): { doc: OpenApiDocument; warnings: GeneratorWarning[]; unvalidated: Set<string> } {
-  const { doc, nodes } = readSpecDocument(text, source, { ...(cache ? { cache } : {}), ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}) });
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new SpecError('', 'document', `${source} is not a YAML mapping`, 'start the file with openapi: 3.1.0, info and paths');
+export function parseSpecWithWarnings(
+  text: string,
+  source = 'spec/openapi.yaml',
+  cache?: GeneratorCache,
+  extensions?: ExtensionsSchema,
+  options: ParseOptions = {},
+): { doc: OpenApiDocument; warnings: GeneratorWarning[]; unvalidated: Set<string> } {
+  const { doc, nodes } = readSpecDocument(text, source, {
+    ...(cache ? { cache } : {}),
+    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+  });
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc))
+    throw new SpecError(
+      '',
+      'document',
+      `${source} is not a YAML mapping`,
+      'start the file with openapi: 3.1.0, info and paths',
+    );
   const d = doc as OpenApiDocument;
   if (typeof d.openapi !== 'string' || !d.openapi.startsWith('3.1')) {
-    throw new SpecError('/openapi', 'openapi-version', `expected OpenAPI 3.1.x, found ${quoted(d.openapi)}`, 'write openapi: 3.1.0 (and translate 3.0 constructs)');
+    throw new SpecError(
+      '/openapi',
+      'openapi-version',
+      `expected OpenAPI 3.1.x, found ${quoted(d.openapi)}`,
+      'write openapi: 3.1.0 (and translate 3.0 constructs)',
+    );
   }
-  if (!isMapping(d.paths)) throw new SpecError('/paths', 'paths', 'the document has no paths', 'add paths: with the operations');
+  if (!isMapping(d.paths))
+    throw new SpecError('/paths', 'paths', 'the document has no paths', 'add paths: with the operations');
   const external = externalRefs(d);
   if (external.length) throw SpecError.of(external);
   const problems = checkRefs(d);
@@ -66,7 +93,8 @@ export function parseSpecWithWarnings(text: string, source = 'spec/openapi.yaml'
   warnings.push(...repaired.warnings);
   problems.push(...checkSchemas(repaired.doc));
   // The operation checks say more about the extensions they read (e.g. retry classes): keep theirs.
-  const covered = (pointer: string) => problems.some((p) => pointer === p.pointer || pointer.startsWith(`${p.pointer}/`));
+  const covered = (pointer: string) =>
+    problems.some((p) => pointer === p.pointer || pointer.startsWith(`${p.pointer}/`));
   if (extensions) problems.push(...checkExtensions(d, extensions, 'openapi').filter((p) => !covered(p.pointer)));
   // the size of the schemas with their $refs inlined, once every reference resolves
   // an operation over its own inlining limit is not validated (a fallback), the total still refuses
@@ -93,20 +121,32 @@ export function splitPathKey(key: string): { template: string; query?: string; f
 }
 
 /** A fixed query of a path key: `name=value` pairs of URL query characters. */
-const FIXED_QUERY = /^(?:[A-Za-z0-9\-._~!$'()*+,;:@/]|%[0-9A-Fa-f]{2})+(?:=(?:[A-Za-z0-9\-._~!$'()*+,;:@/?]|%[0-9A-Fa-f]{2})*)?(?:&(?:[A-Za-z0-9\-._~!$'()*+,;:@/]|%[0-9A-Fa-f]{2})+(?:=(?:[A-Za-z0-9\-._~!$'()*+,;:@/?]|%[0-9A-Fa-f]{2})*)?)*$/;
+const FIXED_QUERY =
+  /^(?:[A-Za-z0-9\-._~!$'()*+,;:@/]|%[0-9A-Fa-f]{2})+(?:=(?:[A-Za-z0-9\-._~!$'()*+,;:@/?]|%[0-9A-Fa-f]{2})*)?(?:&(?:[A-Za-z0-9\-._~!$'()*+,;:@/]|%[0-9A-Fa-f]{2})+(?:=(?:[A-Za-z0-9\-._~!$'()*+,;:@/?]|%[0-9A-Fa-f]{2})*)?)*$/;
 
 const isMapping = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** Resolve a local `#/...` reference, or refuse it. */
 export function resolveRef(doc: OpenApiDocument, ref: string, at: string): any {
-  if (!ref.startsWith('#/')) throw new SpecError(at, 'unresolved-ref', `$ref ${quoted(ref)} is not a reference into this document`, 'write #/components/<kind>/<Name>');
+  if (!ref.startsWith('#/'))
+    throw new SpecError(
+      at,
+      'unresolved-ref',
+      `$ref ${quoted(ref)} is not a reference into this document`,
+      'write #/components/<kind>/<Name>',
+    );
   let node: any = doc;
   const segments = refSegments(ref);
   for (const [i, key] of segments.entries()) {
     if (!node || typeof node !== 'object' || !Object.hasOwn(node, key)) {
       const near = node && typeof node === 'object' ? nearestName(key, Object.keys(node)) : undefined;
       const prefix = `#/${ref.slice(2).split('/').slice(0, i).join('/')}${i ? '/' : ''}`;
-      throw new SpecError(at, 'unresolved-ref', `$ref ${quoted(ref, 200)} does not resolve: there is no ${quoted(key)} there`, near ? `did you mean ${prefix}${near}?` : 'refer to a component that exists, or add it');
+      throw new SpecError(
+        at,
+        'unresolved-ref',
+        `$ref ${quoted(ref, 200)} does not resolve: there is no ${quoted(key)} there`,
+        near ? `did you mean ${prefix}${near}?` : 'refer to a component that exists, or add it',
+      );
     }
     node = node[key];
   }
@@ -123,15 +163,46 @@ function checkNames(doc: OpenApiDocument, problems: SpecProblem[], warnings: Gen
     const at = pointerOf('paths', path);
     const { template, query, fragment } = splitPathKey(path);
     const segments = template.split('/').slice(1);
-    if (!template.startsWith('/') || segments.some((s) => !PATH_SEGMENT.test(s) || s === '.' || s === '..') || (query !== undefined && !FIXED_QUERY.test(query))) {
-      problems.push({ pointer: at, rule: 'path-template', message: `the path ${quoted(path)} is not a URL path template: the client sends its literal parts as they are`, hint: 'write /segment/{param}/… with letters, digits, -._~ (or %XX) in each segment, and no . or .. segment (a fixed query after ? as name=value pairs)' });
+    if (
+      !template.startsWith('/') ||
+      segments.some((s) => !PATH_SEGMENT.test(s) || s === '.' || s === '..') ||
+      (query !== undefined && !FIXED_QUERY.test(query))
+    ) {
+      problems.push({
+        pointer: at,
+        rule: 'path-template',
+        message: `the path ${quoted(path)} is not a URL path template: the client sends its literal parts as they are`,
+        hint: 'write /segment/{param}/… with letters, digits, -._~ (or %XX) in each segment, and no . or .. segment (a fixed query after ? as name=value pairs)',
+      });
     } else {
-      if (query !== undefined) warnings.push({ pointer: at, rule: 'path-query', message: `the path key carries a fixed query (${quoted(query)}), which OpenAPI path templates do not: sent with every call, before the operation's query parameters` });
-      if (fragment !== undefined) warnings.push({ pointer: at, rule: 'path-fragment', message: `the path key carries a fragment (${quoted(fragment)}), which OpenAPI path templates do not: never sent (it only keeps two operations on one path apart)` });
+      if (query !== undefined)
+        warnings.push({
+          pointer: at,
+          rule: 'path-query',
+          message: `the path key carries a fixed query (${quoted(query)}), which OpenAPI path templates do not: sent with every call, before the operation's query parameters`,
+        });
+      if (fragment !== undefined)
+        warnings.push({
+          pointer: at,
+          rule: 'path-fragment',
+          message: `the path key carries a fragment (${quoted(fragment)}), which OpenAPI path templates do not: never sent (it only keeps two operations on one path apart)`,
+        });
     }
     if (!isMapping(item)) continue;
-    for (const m of SKIPPED_METHODS) if (isMapping(item[m])) warnings.push({ pointer: `${at}/${m}`, rule: 'method-skipped', fallback: true, message: `${m.toUpperCase()} operations are not generated (a TRACE request echoes itself: no SDK call needs one)` });
-    const lists: [string, unknown][] = [[`${at}/parameters`, item.parameters], ...METHODS.filter((m) => isMapping(item[m])).map((m) => [`${at}/${m}/parameters`, item[m].parameters] as [string, unknown])];
+    for (const m of SKIPPED_METHODS)
+      if (isMapping(item[m]))
+        warnings.push({
+          pointer: `${at}/${m}`,
+          rule: 'method-skipped',
+          fallback: true,
+          message: `${m.toUpperCase()} operations are not generated (a TRACE request echoes itself: no SDK call needs one)`,
+        });
+    const lists: [string, unknown][] = [
+      [`${at}/parameters`, item.parameters],
+      ...METHODS.filter((m) => isMapping(item[m])).map(
+        (m) => [`${at}/${m}/parameters`, item[m].parameters] as [string, unknown],
+      ),
+    ];
     for (const [where, list] of lists) {
       if (!Array.isArray(list)) continue;
       list.forEach((raw, i) => collectSpecErrors(problems, () => checkParameterName(doc, raw, `${where}/${i}`)));
@@ -146,13 +217,28 @@ function checkParameterName(doc: OpenApiDocument, raw: unknown, at: string): voi
   // a parameter defined in components is reported where it is defined
   const where = ref ? `${ref.slice(1)}/name` : `${at}/name`;
   if (typeof p.name !== 'string' || p.name === '') {
-    throw new SpecError(where, 'parameter-name', `a parameter needs a name, found ${quoted(p.name)}`, 'write the name as it goes on the wire');
+    throw new SpecError(
+      where,
+      'parameter-name',
+      `a parameter needs a name, found ${quoted(p.name)}`,
+      'write the name as it goes on the wire',
+    );
   }
   if ((p.in === 'header' || p.in === 'cookie') && !HTTP_TOKEN.test(p.name)) {
-    throw new SpecError(where, 'parameter-name', `the ${p.in} name ${quoted(p.name)} is not an HTTP token (letters, digits and !#$%&'*+.^_\`|~-)`, `write the ${p.in} name as it goes on the wire, e.g. X-Request-Id`);
+    throw new SpecError(
+      where,
+      'parameter-name',
+      `the ${p.in} name ${quoted(p.name)} is not an HTTP token (letters, digits and !#$%&'*+.^_\`|~-)`,
+      `write the ${p.in} name as it goes on the wire, e.g. X-Request-Id`,
+    );
   }
   if (p.in === 'path' && !PATH_PARAM_NAME.test(p.name)) {
-    throw new SpecError(where, 'parameter-name', `the path parameter name ${quoted(p.name)} cannot stand in a path template ({name}: letters, digits and _)`, 'rename it, here and in the path');
+    throw new SpecError(
+      where,
+      'parameter-name',
+      `the path parameter name ${quoted(p.name)} cannot stand in a path template ({name}: letters, digits and _)`,
+      'rename it, here and in the path',
+    );
   }
 }
 
@@ -180,42 +266,100 @@ function checkOperations(doc: OpenApiDocument, problems: SpecProblem[]): void {
 function checkOperation(op: any, at: string, seen: Map<string, string>): void {
   const id = op.operationId;
   if (typeof id !== 'string' || !OPERATION_ID.test(id)) {
-    throw new SpecError(`${at}/operationId`, 'operation-id', `operationId must look like "namespace.op_name", found ${quoted(id)}`, 'write lower-case letters, digits and _ in two or more dotted parts, e.g. users.batch_create (it names the SDK method)');
+    throw new SpecError(
+      `${at}/operationId`,
+      'operation-id',
+      `operationId must look like "namespace.op_name", found ${quoted(id)}`,
+      'write lower-case letters, digits and _ in two or more dotted parts, e.g. users.batch_create (it names the SDK method)',
+    );
   }
   const names = operationNames(id);
   if (CLIENT_MEMBERS.has(names.namespace) || RESOURCE_MEMBERS.has(names.methodName)) {
-    const member = CLIENT_MEMBERS.has(names.namespace) ? `the client's own member ${names.namespace}` : `the resource class's own member ${names.methodName}`;
-    throw new SpecError(`${at}/operationId`, 'name-collision', `operationId ${id} would name ${member}`, 'rename the operation (its namespace becomes a client property, its second part a method)');
+    const member = CLIENT_MEMBERS.has(names.namespace)
+      ? `the client's own member ${names.namespace}`
+      : `the resource class's own member ${names.methodName}`;
+    throw new SpecError(
+      `${at}/operationId`,
+      'name-collision',
+      `operationId ${id} would name ${member}`,
+      'rename the operation (its namespace becomes a client property, its second part a method)',
+    );
   }
   const earlier = seen.get(id);
   if (earlier) {
-    const where = earlier.slice(1).split('/').map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~')).join('.');
-    throw new SpecError(`${at}/operationId`, 'duplicate-operation-id', `operationId ${id} is already used at ${where}`, 'rename one of them: the operationId names the SDK method (namespace.op_name), so each must be unique');
+    const where = earlier
+      .slice(1)
+      .split('/')
+      .map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .join('.');
+    throw new SpecError(
+      `${at}/operationId`,
+      'duplicate-operation-id',
+      `operationId ${id} is already used at ${where}`,
+      'rename one of them: the operationId names the SDK method (namespace.op_name), so each must be unique',
+    );
   }
   seen.set(id, at);
   const isTokenExchange = Array.isArray(op.security) && op.security.length === 0;
   const cls = op['x-retry-class'];
   if (!isTokenExchange || cls !== undefined) {
     if (typeof cls !== 'string' || !RETRY_CLASSES.has(cls)) {
-      const near = typeof cls === 'string' && RETRY_CLASSES.has(cls.toUpperCase()) ? `did you mean ${cls.toUpperCase()}?` : undefined;
-      throw new SpecError(`${at}/x-retry-class`, 'unknown-retry-class', `${id}: x-retry-class must be one of Q, I, U, D, N, found ${quoted(cls)}`, near ?? 'Q read-only, I idempotent, U unique create, D deduplicated by a key, N never resent (REST seed section 4)');
+      const near =
+        typeof cls === 'string' && RETRY_CLASSES.has(cls.toUpperCase())
+          ? `did you mean ${cls.toUpperCase()}?`
+          : undefined;
+      throw new SpecError(
+        `${at}/x-retry-class`,
+        'unknown-retry-class',
+        `${id}: x-retry-class must be one of Q, I, U, D, N, found ${quoted(cls)}`,
+        near ??
+          'Q read-only, I idempotent, U unique create, D deduplicated by a key, N never resent (REST seed section 4)',
+      );
     }
   }
   const conditions: unknown[] = Array.isArray(op['x-retry-class-when']) ? op['x-retry-class-when'] : [];
   for (const [i, cond] of conditions.entries() as IterableIterator<[number, any]>) {
     if (!RETRY_CLASSES.has(cond?.class) || !Array.isArray(cond?.all) || cond.all.length === 0) {
-      throw new SpecError(`${at}/x-retry-class-when/${i}`, 'retry-class-condition', `${id}: each condition needs a class (Q, I, U, D, N) and a non-empty "all" list`, 'write { class: N, all: [{ field: online_only, equals: true }] }');
+      throw new SpecError(
+        `${at}/x-retry-class-when/${i}`,
+        'retry-class-condition',
+        `${id}: each condition needs a class (Q, I, U, D, N) and a non-empty "all" list`,
+        'write { class: N, all: [{ field: online_only, equals: true }] }',
+      );
     }
     for (const [j, test] of cond.all.entries()) {
-      const ok = typeof test?.field === 'string' && (('equals' in test) !== ('present' in test)) && (!('present' in test) || typeof test.present === 'boolean');
-      if (!ok) throw new SpecError(`${at}/x-retry-class-when/${i}/all/${j}`, 'retry-class-condition', `${id}: a test is {field, equals} or {field, present: boolean}`, 'write { field: <param>, equals: <value> } or { field: <param>, present: true }');
+      const ok =
+        typeof test?.field === 'string' &&
+        'equals' in test !== 'present' in test &&
+        (!('present' in test) || typeof test.present === 'boolean');
+      if (!ok)
+        throw new SpecError(
+          `${at}/x-retry-class-when/${i}/all/${j}`,
+          'retry-class-condition',
+          `${id}: a test is {field, equals} or {field, present: boolean}`,
+          'write { field: <param>, equals: <value> } or { field: <param>, present: true }',
+        );
     }
   }
   if (cls === 'D' && !op['x-dedupe-key']) {
-    throw new SpecError(`${at}/x-dedupe-key`, 'dedupe-key-missing', `${id}: a D operation must name its x-dedupe-key`, 'add x-dedupe-key: { in: body, name: <field> } (or in: header)');
+    throw new SpecError(
+      `${at}/x-dedupe-key`,
+      'dedupe-key-missing',
+      `${id}: a D operation must name its x-dedupe-key`,
+      'add x-dedupe-key: { in: body, name: <field> } (or in: header)',
+    );
   }
   const dedupe = op['x-dedupe-key'];
-  if (isMapping(dedupe) && dedupe.in === 'header' && (typeof dedupe.name !== 'string' || !HTTP_TOKEN.test(dedupe.name))) {
-    throw new SpecError(`${at}/x-dedupe-key/name`, 'parameter-name', `${id}: the dedupe header name ${quoted(dedupe.name)} is not an HTTP token`, 'write the header name as it goes on the wire, e.g. Idempotency-Key');
+  if (
+    isMapping(dedupe) &&
+    dedupe.in === 'header' &&
+    (typeof dedupe.name !== 'string' || !HTTP_TOKEN.test(dedupe.name))
+  ) {
+    throw new SpecError(
+      `${at}/x-dedupe-key/name`,
+      'parameter-name',
+      `${id}: the dedupe header name ${quoted(dedupe.name)} is not an HTTP token`,
+      'write the header name as it goes on the wire, e.g. Idempotency-Key',
+    );
   }
 }

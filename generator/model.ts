@@ -163,8 +163,22 @@ export type HelperMethodModel = {
   | { kind: 'toggle'; field: string; whenTrue: OperationModel; whenFalse: OperationModel; description: string }
   /** `alias`: the walker's former name (`listAll`), kept as a deprecated method and function. */
   | { kind: 'versioned-all'; list: OperationModel; alias?: { methodName: string; funcName: string } }
-  | { kind: 'pending-items'; items: OperationModel; decide: OperationModel; idField: string; versionField: string; statuses: string[]; pageSize: number }
-  | { kind: 'upload' | 'resume-upload'; create: OperationModel; partUrls: OperationModel; uploadedParts: OperationModel; complete: OperationModel }
+  | {
+      kind: 'pending-items';
+      items: OperationModel;
+      decide: OperationModel;
+      idField: string;
+      versionField: string;
+      statuses: string[];
+      pageSize: number;
+    }
+  | {
+      kind: 'upload' | 'resume-upload';
+      create: OperationModel;
+      partUrls: OperationModel;
+      uploadedParts: OperationModel;
+      complete: OperationModel;
+    }
 );
 
 /** The payload of an OpenAPI `webhooks` entry or an operation's `callbacks` entry: a request the API sends to the caller (build-webhooks.ts). */

@@ -15,12 +15,23 @@
 import { isKnownFormat } from './transform/formats.js';
 import type { OpenApiDocument } from './load-spec.js';
 import type { GeneratorWarning } from './model.js';
-import { SpecError, pointerOf, quoted } from './spec-error.js';
+import { SpecError, pointerOf, pointerSegment, quoted } from './spec-error.js';
 
 export type { GeneratorWarning };
 
 /** Keywords whose value is one subschema, a map of subschemas, or a list of subschemas. */
-const ONE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties'];
+const ONE = [
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+];
 const MAP = ['properties', 'patternProperties', 'dependentSchemas', '$defs'];
 const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 
@@ -29,7 +40,11 @@ export function normalizeSchema(schema: unknown, pointer: string, warnings: Gene
   if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return schema;
   let src = schema as Record<string, any>;
   // `allOf: [<X>, { nullable: true }]` (3.0's idiom for a nullable $ref): the whole is X or null
-  const nullablePart = (p: any) => p && typeof p === 'object' && p.nullable === true && Object.keys(p).every((k) => k === 'nullable' || NULLABLE_PART_ANNOTATIONS.has(k));
+  const nullablePart = (p: any) =>
+    p &&
+    typeof p === 'object' &&
+    p.nullable === true &&
+    Object.keys(p).every((k) => k === 'nullable' || NULLABLE_PART_ANNOTATIONS.has(k));
   if (Array.isArray(src.allOf) && src.allOf.length > 1 && src.allOf.some(nullablePart)) {
     src = { ...src, allOf: src.allOf.filter((p: any) => !nullablePart(p)), nullable: true };
   }
@@ -38,14 +53,25 @@ export function normalizeSchema(schema: unknown, pointer: string, warnings: Gene
     const at = `${pointer}/${key}`;
     if (ONE.includes(key)) out[key] = normalizeSchema(value, at, warnings);
     else if (MAP.includes(key) && value && typeof value === 'object') {
-      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalizeSchema(v, `${at}/${escape(k)}`, warnings)]));
-    } else if (LIST.includes(key) && Array.isArray(value)) out[key] = value.map((v, i) => normalizeSchema(v, `${at}/${i}`, warnings));
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [k, normalizeSchema(v, `${at}/${pointerSegment(k)}`, warnings)]),
+      );
+    } else if (LIST.includes(key) && Array.isArray(value))
+      out[key] = value.map((v, i) => normalizeSchema(v, `${at}/${i}`, warnings));
     else out[key] = value;
   }
-  for (const [bound, exclusive] of [['minimum', 'exclusiveMinimum'], ['maximum', 'exclusiveMaximum']] as const) {
+  for (const [bound, exclusive] of [
+    ['minimum', 'exclusiveMinimum'],
+    ['maximum', 'exclusiveMaximum'],
+  ] as const) {
     if (typeof out[exclusive] !== 'boolean') continue;
     if (out[exclusive] && typeof out[bound] !== 'number') {
-      throw new SpecError(`${pointer}/${exclusive}`, 'exclusive-bound', `${exclusive}: true (OpenAPI 3.0) needs a numeric ${bound}`, `in 3.1 write ${exclusive}: <number> instead`);
+      throw new SpecError(
+        `${pointer}/${exclusive}`,
+        'exclusive-bound',
+        `${exclusive}: true (OpenAPI 3.0) needs a numeric ${bound}`,
+        `in 3.1 write ${exclusive}: <number> instead`,
+      );
     }
     if (out[exclusive]) {
       out[exclusive] = out[bound];
@@ -53,7 +79,11 @@ export function normalizeSchema(schema: unknown, pointer: string, warnings: Gene
     } else delete out[exclusive];
   }
   if (typeof out.format === 'string' && !isKnownFormat(out.format)) {
-    warnings.push({ pointer: `${pointer}/format`, rule: 'unknown-format', message: `unknown format ${quoted(out.format)}: an annotation only, not checked by the validators` });
+    warnings.push({
+      pointer: `${pointer}/format`,
+      rule: 'unknown-format',
+      message: `unknown format ${quoted(out.format)}: an annotation only, not checked by the validators`,
+    });
   }
   if ('nullable' in out) out = nullableToNull(out, pointer);
   return out;
@@ -65,7 +95,11 @@ function nullableToNull(schema: Record<string, any>, pointer: string): Record<st
   if (typeof rest.$ref === 'string' || Array.isArray(rest.allOf)) {
     // the annotations stay beside the anyOf, the validating keywords go into the branch
     const { description, title, deprecated, readOnly, writeOnly, default: dflt, example, examples, ...inner } = rest;
-    const annotations = Object.fromEntries(Object.entries({ description, title, deprecated, readOnly, writeOnly, default: dflt, example, examples }).filter(([, v]) => v !== undefined));
+    const annotations = Object.fromEntries(
+      Object.entries({ description, title, deprecated, readOnly, writeOnly, default: dflt, example, examples }).filter(
+        ([, v]) => v !== undefined,
+      ),
+    );
     return { ...annotations, anyOf: [inner, { type: 'null' }] };
   }
   for (const key of ['oneOf', 'anyOf'] as const) {
@@ -77,30 +111,39 @@ function nullableToNull(schema: Record<string, any>, pointer: string): Record<st
     if (Array.isArray(rest.enum) && !rest.enum.includes(null)) out.enum = [...rest.enum, null];
     return out;
   }
-  throw new SpecError(`${pointer}/nullable`, 'nullable-ambiguous', 'nullable: true (OpenAPI 3.0) without type, $ref, allOf, anyOf or oneOf says nothing about what may be null', 'in 3.1 write type: [<type>, "null"] or anyOf: [<schema>, { type: "null" }]');
+  throw new SpecError(
+    `${pointer}/nullable`,
+    'nullable-ambiguous',
+    'nullable: true (OpenAPI 3.0) without type, $ref, allOf, anyOf or oneOf says nothing about what may be null',
+    'in 3.1 write type: [<type>, "null"] or anyOf: [<schema>, { type: "null" }]',
+  );
 }
 
 const NULLABLE_PART_ANNOTATIONS = new Set(['description', 'title', 'default', 'deprecated', 'example', 'examples']);
-
-const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Every schema position of the document, normalised; the document itself is not changed. */
 export function normalizeDocument(doc: OpenApiDocument): { doc: OpenApiDocument; warnings: GeneratorWarning[] } {
   const warnings: GeneratorWarning[] = [];
   const out: OpenApiDocument = structuredClone(doc);
   const schemaAt = (holder: any, key: string, pointer: string) => {
-    if (holder && typeof holder === 'object' && holder[key] !== undefined) holder[key] = normalizeSchema(holder[key], pointer, warnings);
+    if (holder && typeof holder === 'object' && holder[key] !== undefined)
+      holder[key] = normalizeSchema(holder[key], pointer, warnings);
   };
   const content = (holder: any, pointer: string) => {
-    for (const [type, media] of Object.entries<any>(holder?.content ?? {})) schemaAt(media, 'schema', `${pointer}/content/${escape(type)}/schema`);
+    for (const [type, media] of Object.entries<any>(holder?.content ?? {}))
+      schemaAt(media, 'schema', `${pointer}/content/${pointerSegment(type)}/schema`);
   };
   const parameters = (list: any, pointer: string) => {
     if (Array.isArray(list)) list.forEach((p, i) => schemaAt(p, 'schema', `${pointer}/${i}/schema`));
   };
-  for (const [name, s] of Object.entries<any>(out.components?.schemas ?? {})) out.components.schemas[name] = normalizeSchema(s, pointerOf('components', 'schemas', name), warnings);
-  for (const [name, p] of Object.entries<any>(out.components?.parameters ?? {})) schemaAt(p, 'schema', `${pointerOf('components', 'parameters', name)}/schema`);
-  for (const [name, b] of Object.entries<any>(out.components?.requestBodies ?? {})) content(b, pointerOf('components', 'requestBodies', name));
-  for (const [name, r] of Object.entries<any>(out.components?.responses ?? {})) content(r, pointerOf('components', 'responses', name));
+  for (const [name, s] of Object.entries<any>(out.components?.schemas ?? {}))
+    out.components.schemas[name] = normalizeSchema(s, pointerOf('components', 'schemas', name), warnings);
+  for (const [name, p] of Object.entries<any>(out.components?.parameters ?? {}))
+    schemaAt(p, 'schema', `${pointerOf('components', 'parameters', name)}/schema`);
+  for (const [name, b] of Object.entries<any>(out.components?.requestBodies ?? {}))
+    content(b, pointerOf('components', 'requestBodies', name));
+  for (const [name, r] of Object.entries<any>(out.components?.responses ?? {}))
+    content(r, pointerOf('components', 'responses', name));
   for (const [path, item] of Object.entries<any>(out.paths ?? {})) {
     parameters(item?.parameters, `${pointerOf('paths', path)}/parameters`);
     for (const [method, op] of Object.entries<any>(item ?? {})) {

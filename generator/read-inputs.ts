@@ -37,7 +37,10 @@ function readReleaseState(root: string): Pick<GeneratorInput, 'packageVersion' |
       // a broken package.json is rewritten from the template; the spec's version stands in
     }
   }
-  return { ...(packageVersion ? { packageVersion } : {}), ...(existsSync(changelogPath) ? { changelog: readFileSync(changelogPath, 'utf8') } : {}) };
+  return {
+    ...(packageVersion ? { packageVersion } : {}),
+    ...(existsSync(changelogPath) ? { changelog: readFileSync(changelogPath, 'utf8') } : {}),
+  };
 }
 
 /**
@@ -51,7 +54,11 @@ export function readSpecFile(path: string, file: string, maxBytes = DEFAULT_MAX_
 }
 
 /** `maxSpecBytes`: the limit on each spec file (CLI `--max-spec-bytes`), kept in the input for generate(). */
-export function readGeneratorInput(root: string, openapiSource = 'spec/openapi.yaml', maxSpecBytes?: number): GeneratorInput {
+export function readGeneratorInput(
+  root: string,
+  openapiSource = 'spec/openapi.yaml',
+  maxSpecBytes?: number,
+): GeneratorInput {
   const max = maxSpecBytes ?? DEFAULT_MAX_SPEC_BYTES;
   return {
     ...readReleaseState(root),

@@ -26,7 +26,8 @@ export interface SpecDocument {
 }
 
 const MIB = 2 ** 20;
-const sizeText = (bytes: number) => (bytes >= MIB ? `${(bytes / MIB).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`);
+const sizeText = (bytes: number) =>
+  bytes >= MIB ? `${(bytes / MIB).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
 
 /** Refuses a spec over `maxBytes` before anything reads it further (`bytes`: its size, from the text or the file). */
 export function checkSpecSize(bytes: number, file: string, maxBytes: number = DEFAULT_MAX_SPEC_BYTES): void {
@@ -41,7 +42,11 @@ export function checkSpecSize(bytes: number, file: string, maxBytes: number = DE
 }
 
 /** The text of one spec file, parsed: size first, then YAML (aliases bounded), then nesting. */
-export function readSpecDocument(text: string, file: string, options: { cache?: GeneratorCache; maxBytes?: number } = {}): SpecDocument {
+export function readSpecDocument(
+  text: string,
+  file: string,
+  options: { cache?: GeneratorCache; maxBytes?: number } = {},
+): SpecDocument {
   // UTF-16 length ≤ UTF-8 bytes ≤ 3 × it: the exact count only when it could matter
   const max = options.maxBytes ?? DEFAULT_MAX_SPEC_BYTES;
   if (text.length * 3 > max) checkSpecSize(Buffer.byteLength(text, 'utf8'), file, max);
@@ -60,12 +65,39 @@ function yamlError(error: unknown, file: string): SpecError {
   const message = String(e?.message ?? error).split('\n')[0]!;
   const position = e?.linePos?.[0];
   if (error instanceof RangeError || /call stack size/i.test(message)) {
-    return located(new SpecError('', 'yaml-too-deep', 'the YAML nests too deeply to be read', `nest at most ${MAX_SPEC_DEPTH} levels; move deep shapes into components and refer to them with $ref`, file), position);
+    return located(
+      new SpecError(
+        '',
+        'yaml-too-deep',
+        'the YAML nests too deeply to be read',
+        `nest at most ${MAX_SPEC_DEPTH} levels; move deep shapes into components and refer to them with $ref`,
+        file,
+      ),
+      position,
+    );
   }
   if (/alias count/i.test(message)) {
-    return located(new SpecError('', 'yaml-aliases', 'the YAML uses more than 100 aliases (a resource exhaustion attack looks like this)', 'write the repeated parts out, or refer to one component with $ref', file), position);
+    return located(
+      new SpecError(
+        '',
+        'yaml-aliases',
+        'the YAML uses more than 100 aliases (a resource exhaustion attack looks like this)',
+        'write the repeated parts out, or refer to one component with $ref',
+        file,
+      ),
+      position,
+    );
   }
-  return located(new SpecError('', 'yaml-syntax', `not valid YAML: ${message}`, 'fix the YAML at that line (a YAML-aware editor shows it)', file), position);
+  return located(
+    new SpecError(
+      '',
+      'yaml-syntax',
+      `not valid YAML: ${message}`,
+      'fix the YAML at that line (a YAML-aware editor shows it)',
+      file,
+    ),
+    position,
+  );
 }
 
 function located(error: SpecError, position: { line: number; col: number } | undefined): SpecError {
@@ -81,21 +113,37 @@ function checkDepth(doc: unknown, file: string): number {
     const { node, depth, pointer } = stack.pop()!;
     nodes++;
     if (typeof node === 'number' && !Number.isFinite(node)) {
-      throw new SpecError(pointer, 'not-json', `${node} (YAML .nan or .inf) has no JSON form`, 'write a finite number, or a string', file);
+      throw new SpecError(
+        pointer,
+        'not-json',
+        `${node} (YAML .nan or .inf) has no JSON form`,
+        'write a finite number, or a string',
+        file,
+      );
     }
     if (!node || typeof node !== 'object') continue;
     if (depth >= MAX_SPEC_DEPTH) {
-      throw new SpecError(pointer, 'too-deep', `the document nests more than ${MAX_SPEC_DEPTH} levels of mappings and lists here`, 'move the inner shapes into components and refer to them with $ref', file);
+      throw new SpecError(
+        pointer,
+        'too-deep',
+        `the document nests more than ${MAX_SPEC_DEPTH} levels of mappings and lists here`,
+        'move the inner shapes into components and refer to them with $ref',
+        file,
+      );
     }
     const entries = Array.isArray(node) ? node.map((v, i) => [String(i), v] as const) : Object.entries(node);
-    for (const [key, value] of entries) stack.push({ node: value, depth: depth + 1, pointer: pointer + pointerOf(key) });
+    for (const [key, value] of entries)
+      stack.push({ node: value, depth: depth + 1, pointer: pointer + pointerOf(key) });
   }
   return nodes;
 }
 
 /** JSON pointer segments of a local `$ref` (`#/a/b~1c` → ['a', 'b/c']). */
 export function refSegments(ref: string): string[] {
-  return ref.slice(2).split('/').map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return ref
+    .slice(2)
+    .split('/')
+    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** Every `$ref` of a document whose value is a string, with its pointer (an explicit stack: no recursion). */

@@ -40,13 +40,18 @@ export class SpecError extends Error {
     const first = problems[0]!;
     const error = new SpecError(first.pointer, first.rule, first.message, first.hint, first.file);
     (error as { problems: readonly SpecProblem[] }).problems = problems;
-    error.message = problems.length === 1 ? problemLine(first) : `${problems.length} problems:\n${problems.map(problemLine).join('\n')}`;
+    error.message =
+      problems.length === 1
+        ? problemLine(first)
+        : `${problems.length} problems:\n${problems.map(problemLine).join('\n')}`;
     return error;
   }
 }
 
 function problemLine(p: SpecProblem): string {
-  return printable(`spec refused at ${p.file ? `${p.file} ` : ''}${p.pointer || '/'}: ${p.rule}: ${p.message} (fix: ${p.hint})`);
+  return printable(
+    `spec refused at ${p.file ? `${p.file} ` : ''}${p.pointer || '/'}: ${p.rule}: ${p.message} (fix: ${p.hint})`,
+  );
 }
 
 /**
@@ -54,12 +59,15 @@ function problemLine(p: SpecProblem): string {
  * recolour or rewrite the log), line separators and bidirectional controls shown as `\uXXXX`.
  */
 export function printable(text: string): string {
-  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`);
+  return text.replace(
+    /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`,
+  );
 }
 
 /** A spec value quoted for a message: JSON, cut after `max` characters (a name may be megabytes long). */
 export function quoted(value: unknown, max = 80): string {
-  const text = value === undefined ? 'nothing' : JSON.stringify(value) ?? String(value);
+  const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
   return text.length > max ? `${text.slice(0, max)}…(${text.length} characters)` : text;
 }
 
@@ -74,6 +82,11 @@ export function collectSpecErrors<T>(problems: SpecProblem[], step: () => T): T 
   }
 }
 
+/** One JSON Pointer segment (RFC 6901: `~` → `~0`, `/` → `~1`); the one escaper of the generator and its scripts. */
+export function pointerSegment(segment: string | number): string {
+  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
 export function pointerOf(...segments: (string | number)[]): string {
-  return segments.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  return segments.map((s) => `/${pointerSegment(s)}`).join('');
 }

@@ -6,7 +6,12 @@ import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { printable, type SpecError, type SpecProblem } from './spec-error.js';
 
 const segmentsOf = (pointer: string): string[] =>
-  pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 
 /** `/paths/~1users/get/responses/200` → `paths./users.get.responses.200`. */
 export function readablePath(pointer: string): string {
@@ -56,7 +61,11 @@ export function yamlLocator(text: string): (pointer: string) => Located | undefi
  * Two or three lines per problem: `file:line:col  readable.path`, `rule: message`, `fix: hint`.
  * `texts`: file → YAML text of every spec a problem may name (`problem.file`, else `source`).
  */
-export function formatSpecProblems(problems: readonly SpecProblem[], texts: Readonly<Record<string, string>>, source: string): string {
+export function formatSpecProblems(
+  problems: readonly SpecProblem[],
+  texts: Readonly<Record<string, string>>,
+  source: string,
+): string {
   const locators = new Map<string, ReturnType<typeof yamlLocator>>();
   const locatorOf = (file: string) => {
     if (!locators.has(file) && texts[file] !== undefined) {
@@ -69,7 +78,8 @@ export function formatSpecProblems(problems: readonly SpecProblem[], texts: Read
     return locators.get(file);
   };
   // the document itself (pointer '') stands at its first line; a YAML error at the parser's position
-  const whereOf = (p: SpecProblem) => p.position ?? (p.pointer ? locatorOf(p.file ?? source)?.(p.pointer) : { line: 1, col: 1 });
+  const whereOf = (p: SpecProblem) =>
+    p.position ?? (p.pointer ? locatorOf(p.file ?? source)?.(p.pointer) : { line: 1, col: 1 });
   return problems
     .map((p) => ({ p, file: p.file ?? source, where: whereOf(p) }))
     .sort((a, b) => a.file.localeCompare(b.file) || (a.where?.line ?? 0) - (b.where?.line ?? 0))

@@ -89,7 +89,8 @@ function assemble(pieces: Piece[], cache: GeneratorCache | undefined): unknown {
       } catch {
         return undefined;
       }
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || Object.keys(parsed).length !== 1) return undefined;
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || Object.keys(parsed).length !== 1)
+        return undefined;
       cache?.set(cacheKey, JSON.stringify(parsed));
     }
     const [key, value] = Object.entries(parsed as Record<string, unknown>)[0]!;

@@ -16,7 +16,7 @@ import ts from 'typescript';
 const argv = process.argv.slice(2);
 const rootFlag = argv.indexOf('--root');
 /** `--root <dir>` measures another checkout (a worktree of an older commit, a test's fixture tree). */
-const root = resolve(rootFlag >= 0 ? argv[rootFlag + 1] ?? '.' : fileURLToPath(new URL('..', import.meta.url)));
+const root = resolve(rootFlag >= 0 ? (argv[rootFlag + 1] ?? '.') : fileURLToPath(new URL('..', import.meta.url)));
 const args = new Set(argv);
 
 const LIMITS = { fileLines: 300, functionLines: 80, lineChars: 120 } as const;
@@ -65,7 +65,13 @@ function functionName(node: ts.Node, sf: ts.SourceFile): string {
 function resolveImport(from: string, spec: string): string | undefined {
   if (!spec.startsWith('.')) return undefined;
   const base = resolve(dirname(from), spec);
-  const candidates = [base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), `${base}.ts`, join(base, 'index.ts'), base];
+  const candidates = [
+    base.replace(/\.js$/, '.ts'),
+    base.replace(/\.mjs$/, '.mts'),
+    `${base}.ts`,
+    join(base, 'index.ts'),
+    base,
+  ];
   for (const candidate of candidates) {
     try {
       if (statSync(candidate).isFile()) return candidate;
@@ -99,7 +105,11 @@ function factsOf(path: string): FileFacts {
         functions.push({ name: functionName(node, sf), line: start, lines: lineOf(node.getEnd()) - start + 1 });
       }
     }
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       const target = resolveImport(path, node.moduleSpecifier.text);
       const typeOnly = ts.isImportDeclaration(node) ? Boolean(node.importClause?.isTypeOnly) : node.isTypeOnly;
       if (target) imports.push({ target, typeOnly });
@@ -125,7 +135,9 @@ function importCircles(files: Map<string, FileFacts>, includeTypeOnly: boolean):
   const onStack = new Set<string>();
   const circles: string[][] = [];
   const edges = (path: string) =>
-    (files.get(path)?.imports ?? []).filter((i) => files.has(i.target) && (includeTypeOnly || !i.typeOnly)).map((i) => i.target);
+    (files.get(path)?.imports ?? [])
+      .filter((i) => files.has(i.target) && (includeTypeOnly || !i.typeOnly))
+      .map((i) => i.target);
   const connect = (v: string) => {
     indices.set(v, index);
     low.set(v, index);
@@ -156,13 +168,22 @@ function importCircles(files: Map<string, FileFacts>, includeTypeOnly: boolean):
 const all = ROOMS.flatMap((room) => walk(join(root, room)));
 const facts = new Map(all.map((path) => [path, factsOf(path)]));
 const testFiles = [...walk(join(root, 'test')), ...all.filter(isTest)];
-const testBaseNames = new Set(testFiles.map((p) => p.split('/').pop()!.replace(/\.test\.(ts|mts)$/, '')));
+const testBaseNames = new Set(
+  testFiles.map((p) =>
+    p
+      .split('/')
+      .pop()!
+      .replace(/\.test\.(ts|mts)$/, ''),
+  ),
+);
 const source = [...facts.values()].filter((f) => !isTest(f.path));
 const rel = (p: string) => relative(root, p);
 
 const bigFiles = source.filter((f) => f.lines > LIMITS.fileLines).sort((a, b) => b.lines - a.lines);
 const longFunctions = source
-  .flatMap((f) => f.functions.filter((fn) => fn.lines > LIMITS.functionLines).map((fn) => ({ ...fn, file: rel(f.path) })))
+  .flatMap((f) =>
+    f.functions.filter((fn) => fn.lines > LIMITS.functionLines).map((fn) => ({ ...fn, file: rel(f.path) })),
+  )
   .sort((a, b) => b.lines - a.lines);
 const longLineShare = Object.fromEntries(
   ROOMS.map((room) => {
@@ -196,7 +217,9 @@ const result = {
 };
 
 if (args.has('--json')) console.log(JSON.stringify(result));
-else for (const [key, value] of Object.entries(result)) console.log(`${key}: ${typeof value === 'object' ? JSON.stringify(value) : value}`);
+else
+  for (const [key, value] of Object.entries(result))
+    console.log(`${key}: ${typeof value === 'object' ? JSON.stringify(value) : value}`);
 if (args.has('--list')) {
   console.log('\nfiles over 300 lines:');
   for (const f of bigFiles) console.log(`  ${f.lines}  ${rel(f.path)}`);

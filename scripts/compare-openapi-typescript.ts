@@ -19,13 +19,16 @@ import { OTS_FLATTEN_TYPES } from './lib/ots-flatten.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const specPath = process.argv[2] ?? 'test/fixtures/constructs-openapi.yaml';
 
-
 async function main(): Promise<void> {
   const { dir, output } = await generateToTempDir(root, specPath);
   const work = mkdtempSync(join(tmpdir(), 'im-compare-ots-'));
   // openapi-typescript run inside the repo picks up redocly.yaml (TOOLCHAIN.md): run it from a temp folder.
   cpSync(join(root, specPath), join(work, 'spec.yaml'));
-  const ots = spawnSync(process.execPath, [join(root, 'node_modules/openapi-typescript/bin/cli.js'), 'spec.yaml', '-o', 'ots.ts'], { cwd: work, encoding: 'utf8' });
+  const ots = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/openapi-typescript/bin/cli.js'), 'spec.yaml', '-o', 'ots.ts'],
+    { cwd: work, encoding: 'utf8' },
+  );
   if (ots.status !== 0) throw new Error(`openapi-typescript failed: ${ots.stderr}`);
 
   const lines = [`import type { operations } from './ots.js';`, OTS_FLATTEN_TYPES];
@@ -34,19 +37,35 @@ async function main(): Promise<void> {
     const ours = join(dir, namespaceTypesFile(op.namespace)).replace(/\.ts$/, '.js');
     const key = JSON.stringify(op.id);
     const safe = op.funcName;
-    lines.push(`export type P_${safe} = Rel<import(${JSON.stringify(ours)}).${paramsTypeName(op)}, FlatOf<operations[${key}]>>;`);
-    lines.push(`export type R_${safe} = Rel<import(${JSON.stringify(ours)}).${resultTypeName(op)}, ResultOf<operations[${key}], ${op.successStatuses[0]}>>;`);
+    lines.push(
+      `export type P_${safe} = Rel<import(${JSON.stringify(ours)}).${paramsTypeName(op)}, FlatOf<operations[${key}]>>;`,
+    );
+    lines.push(
+      `export type R_${safe} = Rel<import(${JSON.stringify(ours)}).${resultTypeName(op)}, ResultOf<operations[${key}], ${op.successStatuses[0]}>>;`,
+    );
     rows.push({ id: op.id, params: `P_${safe}`, result: `R_${safe}` });
   }
   writeFileSync(join(work, 'check.ts'), lines.join('\n'));
   const project = new Project({
-    compilerOptions: { strict: true, target: 99, module: 199, moduleResolution: 99, skipLibCheck: true, noEmit: true, lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'], types: [] },
+    compilerOptions: {
+      strict: true,
+      target: 99,
+      module: 199,
+      moduleResolution: 99,
+      skipLibCheck: true,
+      noEmit: true,
+      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+      types: [],
+    },
   });
   project.addSourceFileAtPath(join(work, 'ots.ts'));
   const check = project.addSourceFileAtPath(join(work, 'check.ts'));
   project.resolveSourceFileDependencies();
   // An unresolved import would read as `any` and count as assignable: refuse to report then.
-  const problems = check.getPreEmitDiagnostics().map((d) => d.getMessageText()).map((m) => (typeof m === 'string' ? m : m.getMessageText()));
+  const problems = check
+    .getPreEmitDiagnostics()
+    .map((d) => d.getMessageText())
+    .map((m) => (typeof m === 'string' ? m : m.getMessageText()));
   if (problems.length) throw new Error(`the comparison file does not type-check:\n${problems.slice(0, 5).join('\n')}`);
   const verdict = (name: string) => check.getTypeAliasOrThrow(name).getType().getText().replace(/"/g, '');
   const results = rows.map((r) => ({ id: r.id, params: verdict(r.params), result: verdict(r.result) }));
@@ -55,11 +74,16 @@ async function main(): Promise<void> {
   console.log(`| operation | params | result |\n|---|---|---|`);
   for (const r of results) console.log(`| ${r.id} | ${r.params} | ${r.result} |`);
   for (const k of ['params', 'result'] as const) {
-    console.log(`${k}: ${count(k, 'both')}/${results.length} mutually assignable, ${count(k, 'ours-to-theirs')} ours→theirs only, ${count(k, 'theirs-to-ours')} theirs→ours only, ${count(k, 'neither')} neither`);
+    console.log(
+      `${k}: ${count(k, 'both')}/${results.length} mutually assignable, ${count(k, 'ours-to-theirs')} ours→theirs only, ${count(k, 'theirs-to-ours')} theirs→ours only, ${count(k, 'neither')} neither`,
+    );
   }
   const outDir = join(root, 'dist-artifacts/compare-ots');
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, `${basename(specPath, '.yaml')}.json`), `${JSON.stringify({ spec: specPath, results }, null, 2)}\n`);
+  writeFileSync(
+    join(outDir, `${basename(specPath, '.yaml')}.json`),
+    `${JSON.stringify({ spec: specPath, results }, null, 2)}\n`,
+  );
 }
 
 main().catch((error) => {

@@ -46,7 +46,9 @@ async function demo(mock: MockServer): Promise<void> {
   for await (const page of (await im.users.list()).pages()) {
     pages++;
     items += page.items.length;
-    line(`   page ${pages} (cursor ${JSON.stringify(page.cursor)}): ${page.items.length} item(s), next_cursor ${JSON.stringify(page.nextCursor)}`);
+    line(
+      `   page ${pages} (cursor ${JSON.stringify(page.cursor)}): ${page.items.length} item(s), next_cursor ${JSON.stringify(page.nextCursor)}`,
+    );
   }
   line(`   walked ${pages} page(s), ${items} items`);
 

@@ -59,7 +59,10 @@ Scalar.createApiReference('#app', {
 }
 
 /** Writes both pages under `outDir` (emptied first); `spec` defaults to spec/openapi.yaml. */
-export function buildViewerPages(opts: { spec?: unknown; outDir?: string } = {}): { swaggerUi: string; scalar: string } {
+export function buildViewerPages(opts: { spec?: unknown; outDir?: string } = {}): {
+  swaggerUi: string;
+  scalar: string;
+} {
   const spec = opts.spec ?? parse(readFileSync(join(root, 'spec/openapi.yaml'), 'utf8'));
   const outDir = opts.outDir ?? VIEWERS_DIR;
   rmSync(outDir, { recursive: true, force: true });
@@ -76,7 +79,10 @@ export function buildViewerPages(opts: { spec?: unknown; outDir?: string } = {})
   // standalone.js loads its chunks/ relative to itself.
   const scalarDist = join(root, 'node_modules/@scalar/api-reference/dist/browser');
   cpSync(join(scalarDist, 'standalone.js'), join(scalarDir, 'standalone.js'));
-  cpSync(join(scalarDist, 'chunks'), join(scalarDir, 'chunks'), { recursive: true, filter: (src) => !src.endsWith('.map') });
+  cpSync(join(scalarDist, 'chunks'), join(scalarDir, 'chunks'), {
+    recursive: true,
+    filter: (src) => !src.endsWith('.map'),
+  });
   writeFileSync(join(scalarDir, 'spec.js'), specScript(spec));
   writeFileSync(join(scalarDir, 'index.html'), scalarHtml());
   return { swaggerUi: join(outDir, VIEWER_PAGES.swaggerUi), scalar: join(outDir, VIEWER_PAGES.scalar) };

@@ -60,7 +60,9 @@ function typeOf(schema: any): string {
   if (!schema || typeof schema !== 'object') return '';
   if ('const' in schema) return `const ${JSON.stringify(schema.const)}`;
   if (Array.isArray(schema.enum)) return `enum ${schema.enum.map((e: unknown) => JSON.stringify(e)).join(' | ')}`;
-  const t = Array.isArray(schema.type) ? schema.type.join(' | ') : (schema.type ?? (schema.anyOf ? 'any of' : schema.oneOf ? 'one of' : ''));
+  const t = Array.isArray(schema.type)
+    ? schema.type.join(' | ')
+    : (schema.type ?? (schema.anyOf ? 'any of' : schema.oneOf ? 'one of' : ''));
   return [t, schema.format, schema.pattern ? `pattern ${schema.pattern}` : ''].filter(Boolean).join(', ');
 }
 
@@ -93,12 +95,15 @@ function fieldTable(schema: any, caption: string): string {
 export async function callbacksReferenceHtml(specPath = join(root, 'spec/callbacks.asyncapi.yaml')): Promise<string> {
   const { document, diagnostics } = await new Parser().parse(readFileSync(specPath, 'utf8'));
   const errors = diagnostics.filter((d) => d.severity === 0);
-  if (!document || errors.length) throw new Error(`AsyncAPI parser refused the callbacks spec: ${errors.map((e) => e.message).join('; ')}`);
+  if (!document || errors.length)
+    throw new Error(`AsyncAPI parser refused the callbacks spec: ${errors.map((e) => e.message).join('; ')}`);
   const doc = document.json() as any;
   const requestMessages = new Set(['verify', 'event', 'hook']);
   const delivery = doc.operations.receiveEvent?.['x-delivery'] ?? {};
   const bestEffort = new Set<string>(delivery.bestEffort?.types ?? []);
-  const versionField = new Map<string, string>((delivery.newness?.orderingVersionFields ?? []).map((o: any) => [o.eventType, o.field]));
+  const versionField = new Map<string, string>(
+    (delivery.newness?.orderingVersionFields ?? []).map((o: any) => [o.eventType, o.field]),
+  );
 
   const eventMessages = Object.values<any>(doc.components.messages).filter(
     (m) => !requestMessages.has(m.name) && !/Answer$/.test(m.name),
@@ -194,7 +199,8 @@ export async function screenshots(): Promise<string[]> {
     const page = await browser.newPage();
     for (const name of PAGES) {
       await page.goto(pathToFileURL(join(DOCS_DIR, name)).href, { waitUntil: 'load', timeout: 60_000 });
-      if (name === 'rest.html' || name === 'callbacks.html') await page.waitForSelector('.api-content, [data-section-id], h1', { timeout: 30_000 });
+      if (name === 'rest.html' || name === 'callbacks.html')
+        await page.waitForSelector('.api-content, [data-section-id], h1', { timeout: 30_000 });
       await page.waitForTimeout(1_000);
       const file = join(outDir, name.replace(/\.html$/, '.png'));
       await page.screenshot({ path: file });
@@ -209,7 +215,11 @@ export async function screenshots(): Promise<string[]> {
 export async function buildDocs(): Promise<void> {
   mkdirSync(DOCS_DIR, { recursive: true });
   redoclyBuildDocs('spec/openapi.yaml', join(DOCS_DIR, 'rest.html'), 'Messaging service REST API');
-  redoclyBuildDocs('spec/callbacks.asyncapi.yaml', join(DOCS_DIR, 'callbacks.html'), 'Messaging service outbound callbacks');
+  redoclyBuildDocs(
+    'spec/callbacks.asyncapi.yaml',
+    join(DOCS_DIR, 'callbacks.html'),
+    'Messaging service outbound callbacks',
+  );
   writeFileSync(join(DOCS_DIR, 'callbacks-reference.html'), await callbacksReferenceHtml());
   writeFileSync(join(DOCS_DIR, 'index.html'), indexHtml());
   console.log(`callbacks reference and index → ${DOCS_DIR.slice(root.length)}/`);

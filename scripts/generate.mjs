@@ -22,7 +22,10 @@ const dir = join(root, 'node_modules/.cache/im-openapi');
 const bundle = join(dir, 'generate-cli.cjs');
 const manifest = join(dir, 'generate-cli.json');
 
-const hashOf = (path) => createHash('sha256').update(readFileSync(join(root, path))).digest('hex');
+const hashOf = (path) =>
+  createHash('sha256')
+    .update(readFileSync(join(root, path)))
+    .digest('hex');
 
 /** The bundle's sources (repository-relative) → hash, from the last build; undefined if stale or absent. */
 function upToDate() {

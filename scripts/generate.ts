@@ -51,10 +51,19 @@ async function main(): Promise<number> {
   const check = process.argv.includes('--check');
   const started = performance.now();
   // --no-cache: format and compile everything afresh (what a fresh clone does on its first run).
-  const cache = process.argv.includes('--no-cache') ? undefined : new DiskGeneratorCache(join(root, 'node_modules/.cache/im-openapi/generator-cache.json'), generatorFingerprint(root));
+  const cache = process.argv.includes('--no-cache')
+    ? undefined
+    : new DiskGeneratorCache(
+        join(root, 'node_modules/.cache/im-openapi/generator-cache.json'),
+        generatorFingerprint(root),
+      );
   const specFile = argValue('--spec');
   const maxSpecBytes = maxSpecBytesArg();
-  const input = { ...readGeneratorInput(root, 'spec/openapi.yaml', maxSpecBytes), ...(specFile ? { openapiText: readSpecFile(specFile, 'spec/openapi.yaml', maxSpecBytes) } : {}), ...(process.argv.includes('--strict') ? { strict: true } : {}) };
+  const input = {
+    ...readGeneratorInput(root, 'spec/openapi.yaml', maxSpecBytes),
+    ...(specFile ? { openapiText: readSpecFile(specFile, 'spec/openapi.yaml', maxSpecBytes) } : {}),
+    ...(process.argv.includes('--strict') ? { strict: true } : {}),
+  };
   const { model, files } = await generate(input, cache);
   if (model.warnings.length) {
     // parsed once for every warning's position, and only when there is one
@@ -72,11 +81,15 @@ async function main(): Promise<number> {
   // and is tested: that copy is written (and checked) here too.
   const rulesTemplate = `${RUNTIME_SOURCE_DIR}/${DELIVERY_RULES_FILE}`;
   const rulesText = files.get(`src/${DELIVERY_RULES_FILE}`);
-  const rulesStale = rulesText !== undefined && (!existsSync(join(root, rulesTemplate)) || readFileSync(join(root, rulesTemplate), 'utf8') !== rulesText);
+  const rulesStale =
+    rulesText !== undefined &&
+    (!existsSync(join(root, rulesTemplate)) || readFileSync(join(root, rulesTemplate), 'utf8') !== rulesText);
   const ms = Math.round(performance.now() - started);
   if (check) {
     if (!changed.length && !extra.length && !rulesStale) {
-      console.log(`generated/ is up to date (${files.size} files, ${model.operations.length} operations, ${ms} ms${cacheNote})`);
+      console.log(
+        `generated/ is up to date (${files.size} files, ${model.operations.length} operations, ${ms} ms${cacheNote})`,
+      );
       return gate.exitCode;
     }
     console.error('generated/ is stale: run `npm run generate` and commit the result.');
@@ -92,12 +105,17 @@ async function main(): Promise<number> {
   }
   for (const path of extra) rmSync(join(outDir, path));
   if (rulesStale) writeFileSync(join(root, rulesTemplate), rulesText!);
-  console.log(`generated ${files.size} files (${changed.length} written, ${extra.length} removed) for ${model.operations.length} operations in ${ms} ms${cacheNote}`);
+  console.log(
+    `generated ${files.size} files (${changed.length} written, ${extra.length} removed) for ${model.operations.length} operations in ${ms} ms${cacheNote}`,
+  );
   return gate.exitCode;
 }
 
 /** `spec/openapi.yaml:LINE:COL readable.path: message`. */
-function formatWarning(w: { pointer: string; message: string; rule?: string }, locate: ReturnType<typeof yamlLocator>): string {
+function formatWarning(
+  w: { pointer: string; message: string; rule?: string },
+  locate: ReturnType<typeof yamlLocator>,
+): string {
   const where = locate(w.pointer);
   return `spec/openapi.yaml${where ? `:${where.line}:${where.col}` : ''}  ${readablePath(w.pointer)}: ${w.rule ? `${w.rule}: ` : ''}${w.message}`;
 }
@@ -106,7 +124,8 @@ function formatWarning(w: { pointer: string; message: string; rule?: string }, l
 function maxSpecBytesArg(): number | undefined {
   const raw = argValue('--max-spec-bytes');
   if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`--max-spec-bytes takes a whole number of bytes, not ${JSON.stringify(raw)}`);
+  if (!/^\d+$/.test(raw) || Number(raw) < 1)
+    throw new Error(`--max-spec-bytes takes a whole number of bytes, not ${JSON.stringify(raw)}`);
   return Number(raw);
 }
 
@@ -124,35 +143,54 @@ function argValue(flag: string): string | undefined {
  */
 function runGate(model: ApiModel, specText: string, cache: DiskGeneratorCache | undefined): { exitCode: number } {
   const failOn = argValue('--fail-on');
-  if (failOn !== undefined && failOn !== 'breaking' && failOn !== 'addition') throw new Error(`--fail-on takes breaking or addition, not ${failOn}`);
+  if (failOn !== undefined && failOn !== 'breaking' && failOn !== 'addition')
+    throw new Error(`--fail-on takes breaking or addition, not ${failOn}`);
   const explicit = argValue('--base');
   const base = explicit ?? (failOn ? gateBase() : 'HEAD');
   const loud = failOn !== undefined || explicit !== undefined;
   const started = performance.now();
   const resolved = resolveBase(root, base);
-  const report = 'error' in resolved ? resolved : buildChangeReport(root, model, resolved, { headText: specText, types: !!failOn || process.argv.includes('--types'), ...(cache ? { cache } : {}) });
+  const report =
+    'error' in resolved
+      ? resolved
+      : buildChangeReport(root, model, resolved, {
+          headText: specText,
+          types: !!failOn || process.argv.includes('--types'),
+          ...(cache ? { cache } : {}),
+        });
   if ('error' in report) {
     if (!loud) {
       console.log(`change report: skipped (${report.error})`);
       return { exitCode: 0 };
     }
-    console.error(`change report: cannot compare with --base ${base}${explicit ? '' : failOn ? ` (the gate's default${process.env.IM_GATE_BASE ? ', from IM_GATE_BASE' : ''})` : ''}: ${report.error}`);
-    if (failOn) console.error(`--fail-on ${failOn}: FAILED, the gate has nothing to compare with. Name a base that exists: --base <tag|ref|file|npm:version> (or IM_GATE_BASE).`);
+    console.error(
+      `change report: cannot compare with --base ${base}${explicit ? '' : failOn ? ` (the gate's default${process.env.IM_GATE_BASE ? ', from IM_GATE_BASE' : ''})` : ''}: ${report.error}`,
+    );
+    if (failOn)
+      console.error(
+        `--fail-on ${failOn}: FAILED, the gate has nothing to compare with. Name a base that exists: --base <tag|ref|file|npm:version> (or IM_GATE_BASE).`,
+      );
     return { exitCode: 2 };
   }
   const ms = Math.round(performance.now() - started);
   if (!('error' in resolved) && resolved.note) console.log(`change report: note: ${resolved.note}`);
-  console.log(`${reportSummary(report)}${report.changes.length || report.runtime?.length ? `\n  full report: ${writeChangeReport(root, report)}/report.md` : ''} (${ms} ms${report.typeCheck === 'done' ? ' with the type check' : ''})`);
+  console.log(
+    `${reportSummary(report)}${report.changes.length || report.runtime?.length ? `\n  full report: ${writeChangeReport(root, report)}/report.md` : ''} (${ms} ms${report.typeCheck === 'done' ? ' with the type check' : ''})`,
+  );
   if (!failOn) return { exitCode: 0 };
   const notesPath = join(root, NOTES_FILE);
   const { accepted, open } = acknowledged(report.changes, existsSync(notesPath) ? readFileSync(notesPath, 'utf8') : '');
   const additions = failOn === 'addition' ? report.changes.filter((c) => c.class === 'addition') : [];
   for (const c of accepted) console.log(`  accepted (named in ${NOTES_FILE}): ${c.message}`);
   if (!open.length && !additions.length) {
-    console.log(`--fail-on ${failOn}: passed vs ${report.base}: ${accepted.length ? `${accepted.length} breaking change(s), each named in ${NOTES_FILE}` : `no ${failOn === 'breaking' ? 'breaking' : 'breaking or added'} change`}`);
+    console.log(
+      `--fail-on ${failOn}: passed vs ${report.base}: ${accepted.length ? `${accepted.length} breaking change(s), each named in ${NOTES_FILE}` : `no ${failOn === 'breaking' ? 'breaking' : 'breaking or added'} change`}`,
+    );
     return { exitCode: 0 };
   }
-  console.error(`--fail-on ${failOn}: FAILED vs ${report.base}: ${open.length} breaking change(s)${additions.length ? ` and ${additions.length} addition(s)` : ''} (see above).${open.length ? ` If they are meant, name each SDK call (${[...new Set(open.map((c) => c.call ?? c.typeName))].slice(0, 5).join(', ')}) with a migration note in ${NOTES_FILE}; the release puts it in the CHANGELOG.` : ''}`);
+  console.error(
+    `--fail-on ${failOn}: FAILED vs ${report.base}: ${open.length} breaking change(s)${additions.length ? ` and ${additions.length} addition(s)` : ''} (see above).${open.length ? ` If they are meant, name each SDK call (${[...new Set(open.map((c) => c.call ?? c.typeName))].slice(0, 5).join(', ')}) with a migration note in ${NOTES_FILE}; the release puts it in the CHANGELOG.` : ''}`,
+  );
   return { exitCode: 1 };
 }
 
@@ -161,12 +199,20 @@ main().then(
   (error) => {
     if (error instanceof SpecError) {
       // the texts only locate problems; a file refused for its size is not read back
-      const located = new Set(error.problems.filter((p) => p.pointer && !p.position).map((p) => p.file ?? 'spec/openapi.yaml'));
-      const read = (file: string, from = join(root, file)) => [file, located.has(file) ? readFileSync(from, 'utf8') : ''] as const;
+      const located = new Set(
+        error.problems.filter((p) => p.pointer && !p.position).map((p) => p.file ?? 'spec/openapi.yaml'),
+      );
+      const read = (file: string, from = join(root, file)) =>
+        [file, located.has(file) ? readFileSync(from, 'utf8') : ''] as const;
       const spec = argValue('--spec');
-      console.error(formatSpecError(error, Object.fromEntries([read('spec/openapi.yaml', spec), read('spec/callbacks.asyncapi.yaml')]), 'spec/openapi.yaml'));
-    }
-    else console.error(error);
+      console.error(
+        formatSpecError(
+          error,
+          Object.fromEntries([read('spec/openapi.yaml', spec), read('spec/callbacks.asyncapi.yaml')]),
+          'spec/openapi.yaml',
+        ),
+      );
+    } else console.error(error);
     process.exit(1);
   },
 );

@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 import { runImCallbacks } from '../templates/runtime/callbacks/cli.js';
 
 // The version the package's bin prints: generated/package.json's.
-const { version } = JSON.parse(readFileSync(new URL('../generated/package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../generated/package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 runImCallbacks(process.argv.slice(2), { version }).then(
   (code) => process.exit(code),

@@ -42,7 +42,9 @@ function readChecked(file: string): string | undefined {
     return text;
   } catch (error) {
     if (!(error instanceof SpecError)) throw error;
-    console.log(formatSpecError(error, { [file]: text }, file).replace('(nothing was generated)', '(not linted further)'));
+    console.log(
+      formatSpecError(error, { [file]: text }, file).replace('(nothing was generated)', '(not linted further)'),
+    );
     failed = true;
     return undefined;
   }
@@ -80,7 +82,10 @@ async function lintAsyncApi(): Promise<void> {
   ]);
   const serious = diagnostics.filter((d) => d.severity <= 1 && !allowed.has(String(d.code)));
   console.log(`asyncapi parser ${callbacksFile}: ${serious.length + refused.length} errors/warnings`);
-  for (const uri of refused) console.log(`  [error] external-ref: ${uri} is outside the document; the lint follows no such reference (copy what it points at into components)`);
+  for (const uri of refused)
+    console.log(
+      `  [error] external-ref: ${uri} is outside the document; the lint follows no such reference (copy what it points at into components)`,
+    );
   for (const d of serious) {
     console.log(`  [${d.severity === 0 ? 'error' : 'warning'}] ${d.code} at ${d.path.join('.')}: ${d.message}`);
   }

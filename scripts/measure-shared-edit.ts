@@ -8,5 +8,7 @@ import { readGeneratorInput } from '../generator/read-inputs.js';
 import { measureSharedEdit } from './lib/shared-edit.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { changed: _paths, ...result } = await measureSharedEdit(readGeneratorInput(root, process.argv[2] ?? 'spec/openapi.yaml'));
+const { changed: _paths, ...result } = await measureSharedEdit(
+  readGeneratorInput(root, process.argv[2] ?? 'spec/openapi.yaml'),
+);
 console.log(JSON.stringify(result));

@@ -33,7 +33,10 @@ const median = (xs: number[]) => {
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
 function dirFiles(dir: string, ext: string): string[] {
-  return readdirSync(dir).filter((f) => f.endsWith(ext)).sort().map((f) => join(dir, f));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(ext))
+    .sort()
+    .map((f) => join(dir, f));
 }
 
 function sizes(out: string) {
@@ -43,7 +46,9 @@ function sizes(out: string) {
   const js = jsFiles.map((f) => readFileSync(f));
   const jsBytes = js.reduce((a, b) => a + b.length, 0);
   const gzEach = js.reduce((a, b) => a + gzipSync(b).length, 0);
-  const helpers = ['internal/ajv-runtime.js', 'internal/ajv-formats.js', 'internal/validation-issues.js'].map((f) => readFileSync(join(out, f)));
+  const helpers = ['internal/ajv-runtime.js', 'internal/ajv-formats.js', 'internal/validation-issues.js'].map((f) =>
+    readFileSync(join(out, f)),
+  );
   const helperBytes = helpers.reduce((a, b) => a + b.length, 0);
   const perFile = js.map((b) => b.length).sort((a, b) => a - b);
   return {
@@ -58,14 +63,19 @@ function sizes(out: string) {
   };
 }
 
-function coldImport(out: string, scenario: 'client' | 'client+one' | 'client+all'): { inProcess: number; wall: number } {
+function coldImport(
+  out: string,
+  scenario: 'client' | 'client+one' | 'client+all',
+): { inProcess: number; wall: number } {
   const index = pathToFileURL(join(out, 'index.js')).href;
   const ops = pathToFileURL(join(out, 'operations.js')).href;
   const code = [
     `const t0 = performance.now();`,
     `const m = await import(${JSON.stringify(index)});`,
     scenario === 'client+one' ? `await m.operations['users.create'].loadValidator();` : '',
-    scenario === 'client+all' ? `const { operations } = await import(${JSON.stringify(ops)}); await Promise.all(Object.values(operations).map((o) => o.loadValidator()));` : '',
+    scenario === 'client+all'
+      ? `const { operations } = await import(${JSON.stringify(ops)}); await Promise.all(Object.values(operations).map((o) => o.loadValidator()));`
+      : '',
     `new m.ImClient({ baseUrl: 'http://127.0.0.1:1', appKey: 'o#a', clientId: 'i', clientSecret: 's' });`,
     `process.stdout.write(String(performance.now() - t0));`,
   ].join('\n');
@@ -77,12 +87,28 @@ function coldImport(out: string, scenario: 'client' | 'client+one' | 'client+all
 }
 
 async function perCall(out: string) {
-  const load = async (name: string) => (await import(pathToFileURL(join(out, 'validators', `${name}.js`)).href)) as { validate(p: unknown): unknown };
+  const load = async (name: string) =>
+    (await import(pathToFileURL(join(out, 'validators', `${name}.js`)).href)) as { validate(p: unknown): unknown };
   const cases: [string, { validate(p: unknown): unknown }, unknown, boolean][] = [
-    ['friends.set_settings valid', await load('friendsSetSettings'), { username: 'alice', friend_add_mode: 'allow_any' }, true],
-    ['friends.set_settings invalid (enum; issues built)', await load('friendsSetSettings'), { username: 'alice', friend_add_mode: 'sometimes' }, false],
+    [
+      'friends.set_settings valid',
+      await load('friendsSetSettings'),
+      { username: 'alice', friend_add_mode: 'allow_any' },
+      true,
+    ],
+    [
+      'friends.set_settings invalid (enum; issues built)',
+      await load('friendsSetSettings'),
+      { username: 'alice', friend_add_mode: 'sometimes' },
+      false,
+    ],
     ['users.create valid', await load('usersCreate'), { username: 'alice', nickname: 'Alice' }, true],
-    ['users.batch_create valid, 100 users', await load('usersBatchCreate'), { users: Array.from({ length: 100 }, (_, i) => ({ username: `u${i}` })) }, true],
+    [
+      'users.batch_create valid, 100 users',
+      await load('usersBatchCreate'),
+      { users: Array.from({ length: 100 }, (_, i) => ({ username: `u${i}` })) },
+      true,
+    ],
   ];
   const rows: string[] = [];
   for (const [name, v, params, valid] of cases) {
@@ -95,7 +121,9 @@ async function perCall(out: string) {
       for (let i = 0; i < N; i++) v.validate(params);
       samples.push(Number(process.hrtime.bigint() - t) / N);
     }
-    rows.push(`| ${name} | ${Math.round(median(samples))} ns | ${Math.round(samples.sort((a, b) => a - b)[Math.floor(samples.length * 0.9)]!)} ns |`);
+    rows.push(
+      `| ${name} | ${Math.round(median(samples))} ns | ${Math.round(samples.sort((a, b) => a - b)[Math.floor(samples.length * 0.9)]!)} ns |`,
+    );
   }
   return rows;
 }
@@ -105,11 +133,14 @@ async function main() {
   try {
     const out = join(work, 'esm');
     const config = join(work, 'tsconfig.json');
-    writeFileSync(config, JSON.stringify({
-      extends: join(pkg, 'tsconfig.esm.json'),
-      compilerOptions: { outDir: out, declaration: false, typeRoots: [join(root, 'node_modules/@types')] },
-      include: [join(pkg, 'src')],
-    }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        extends: join(pkg, 'tsconfig.esm.json'),
+        compilerOptions: { outDir: out, declaration: false, typeRoots: [join(root, 'node_modules/@types')] },
+        include: [join(pkg, 'src')],
+      }),
+    );
     const t = performance.now();
     execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', config], { stdio: 'inherit' });
     writeFileSync(join(out, 'package.json'), '{"type":"module"}\n');
@@ -120,19 +151,27 @@ async function main() {
     console.log(`| | |\n|---|---|`);
     console.log(`| modules | ${s.files} (one per operation) |`);
     console.log(`| TypeScript sources (generated/src/validators) | ${s.srcBytes} bytes (${kb(s.srcBytes)}) |`);
-    console.log(`| compiled ESM .js | ${s.jsBytes} bytes (${kb(s.jsBytes)}); per module min ${s.smallest} / median ${s.median} / max ${s.largest} bytes |`);
+    console.log(
+      `| compiled ESM .js | ${s.jsBytes} bytes (${kb(s.jsBytes)}); per module min ${s.smallest} / median ${s.median} / max ${s.largest} bytes |`,
+    );
     console.log(`| compiled, gzip per module, summed | ${s.gzEach} bytes (${kb(s.gzEach)}) |`);
-    console.log(`| shared helpers (ajv-runtime.js + ajv-formats.js + validation-issues.js) | ${s.helperBytes} bytes |\n`);
+    console.log(
+      `| shared helpers (ajv-runtime.js + ajv-formats.js + validation-issues.js) | ${s.helperBytes} bytes |\n`,
+    );
 
     console.log(`## Cold import (fresh node process, median of ${RUNS}; Node ${process.version})`);
     console.log('| scenario | import time in process | process wall time |\n|---|---|---|');
     for (const scenario of ['client', 'client+one', 'client+all'] as const) {
       coldImport(out, scenario); // warm the OS file cache
       const runs = Array.from({ length: RUNS }, () => coldImport(out, scenario));
-      console.log(`| ${scenario} | ${median(runs.map((r) => r.inProcess)).toFixed(1)} ms | ${median(runs.map((r) => r.wall)).toFixed(1)} ms |`);
+      console.log(
+        `| ${scenario} | ${median(runs.map((r) => r.inProcess)).toFixed(1)} ms | ${median(runs.map((r) => r.wall)).toFixed(1)} ms |`,
+      );
     }
     console.log('');
-    console.log('## Per-call validation cost (median and p90 of 200 samples × 2,000 calls, after 20,000 warm-up calls)');
+    console.log(
+      '## Per-call validation cost (median and p90 of 200 samples × 2,000 calls, after 20,000 warm-up calls)',
+    );
     console.log('| params | median per call | p90 |\n|---|---|---|');
     for (const row of await perCall(out)) console.log(row);
   } finally {

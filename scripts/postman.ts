@@ -21,7 +21,10 @@ const Converter = require('openapi-to-postmanv2') as {
   convert(
     input: { type: 'string'; data: string },
     options: Record<string, unknown>,
-    cb: (err: Error | null, result: { result: boolean; reason?: string; output: { type: string; data: any }[] }) => void,
+    cb: (
+      err: Error | null,
+      result: { result: boolean; reason?: string; output: { type: string; data: any }[] },
+    ) => void,
   ): void;
 };
 
@@ -44,7 +47,13 @@ function convert(text: string): Promise<any> {
   return new Promise((resolve, reject) => {
     Converter.convert(
       { type: 'string', data: text },
-      { folderStrategy: 'Tags', parametersResolution: 'Example', requestNameSource: 'Fallback', includeAuthInfoInExample: false, enableOptionalParameters: false },
+      {
+        folderStrategy: 'Tags',
+        parametersResolution: 'Example',
+        requestNameSource: 'Fallback',
+        includeAuthInfoInExample: false,
+        enableOptionalParameters: false,
+      },
       (err, result) => {
         if (err) return reject(err);
         if (!result.result) return reject(new Error(`openapi-to-postmanv2: ${result.reason}`));

@@ -52,8 +52,12 @@ function rulesOf(): VersionRules {
   const file = join(root, 'release.config.json');
   if (!existsSync(file)) return DEFAULT_RULES;
   const pre = JSON.parse(readFileSync(file, 'utf8')).preMajor ?? {};
-  const rules = { preMajorBreaking: pre.breaking ?? DEFAULT_RULES.preMajorBreaking, preMajorAddition: pre.addition ?? DEFAULT_RULES.preMajorAddition };
-  if (!['major', 'minor'].includes(rules.preMajorBreaking) || !['minor', 'patch'].includes(rules.preMajorAddition)) throw new Error(`release.config.json: preMajor.breaking takes major or minor, preMajor.addition minor or patch`);
+  const rules = {
+    preMajorBreaking: pre.breaking ?? DEFAULT_RULES.preMajorBreaking,
+    preMajorAddition: pre.addition ?? DEFAULT_RULES.preMajorAddition,
+  };
+  if (!['major', 'minor'].includes(rules.preMajorBreaking) || !['minor', 'patch'].includes(rules.preMajorAddition))
+    throw new Error(`release.config.json: preMajor.breaking takes major or minor, preMajor.addition minor or patch`);
   return rules;
 }
 
@@ -67,12 +71,14 @@ function today(): string {
   return new Date(epoch ? Number(epoch) * 1000 : Date.now()).toISOString().slice(0, 10);
 }
 
-const tagExists = (version: string) => spawnSync('git', ['rev-parse', '-q', '--verify', `refs/tags/${PACKAGE_NAME}@${version}`], { cwd: root }).status === 0;
+const tagExists = (version: string) =>
+  spawnSync('git', ['rev-parse', '-q', '--verify', `refs/tags/${PACKAGE_NAME}@${version}`], { cwd: root }).status === 0;
 
 const fingerprint = (parts: string[]) => createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 16);
 
 /** The bigger of two bumps. */
-const atLeast = (a: Bump | undefined, b: Bump | undefined): Bump | undefined => (a && b ? BUMPS[Math.min(BUMPS.indexOf(a), BUMPS.indexOf(b))] : a ?? b);
+const atLeast = (a: Bump | undefined, b: Bump | undefined): Bump | undefined =>
+  a && b ? BUMPS[Math.min(BUMPS.indexOf(a), BUMPS.indexOf(b))] : (a ?? b);
 
 function main(): number {
   const dryRun = process.argv.includes('--dry-run');
@@ -97,8 +103,15 @@ function main(): number {
   } else {
     baseArg = arg('--base') ?? pending?.base ?? `${PACKAGE_NAME}@${from}`;
     const base = resolveBase(root, baseArg);
-    if ('error' in base) return refuse(`cannot compare with ${baseArg}: ${base.error}.${arg('--base') ? '' : ` Tag the commit ${PACKAGE_NAME}@${from} was released from, or pass --base <ref|file|npm:${from}>; for a first release, --first.`}`);
-    const head = specModel(specText, 'spec/openapi.yaml', JSON.parse(readFileSync(join(root, 'spec/extensions.schema.json'), 'utf8')));
+    if ('error' in base)
+      return refuse(
+        `cannot compare with ${baseArg}: ${base.error}.${arg('--base') ? '' : ` Tag the commit ${PACKAGE_NAME}@${from} was released from, or pass --base <ref|file|npm:${from}>; for a first release, --first.`}`,
+      );
+    const head = specModel(
+      specText,
+      'spec/openapi.yaml',
+      JSON.parse(readFileSync(join(root, 'spec/extensions.schema.json'), 'utf8')),
+    );
     const built = buildChangeReport(root, head, base, { types: true });
     if ('error' in built) return refuse(built.error);
     report = built;
@@ -112,21 +125,43 @@ function main(): number {
   const first = baseArg === '(first release)';
   const bump = atLeast(asked, report.bump === 'none' ? undefined : report.bump);
   if (!bump && !graduate && !first) {
-    console.log(`release: nothing to release (no API or runtime change since ${report.base}); --bump patch releases anyway`);
+    console.log(
+      `release: nothing to release (no API or runtime change since ${report.base}); --bump patch releases anyway`,
+    );
     return dryRun ? 0 : 1;
   }
   const rules = rulesOf();
-  const version = first ? pkg.version : nextVersion(from, bump ?? 'patch', { rules, ...(preid ? { preid } : {}), graduate });
-  const why = first ? 'first release' : graduate ? 'graduation to 1.0, as asked' : `${effectiveBump(from, bump!, rules)}${asked ? ', as asked' : ''}${from.startsWith('0.') && bump !== effectiveBump(from, bump!, rules) ? ` (${report.bump === 'major' ? 'breaking' : 'additions'} before 1.0; --graduate for 1.0.0)` : ''}`;
-  const runtimeText = (report.runtime ?? []).map((f) => `${f}:${existsSync(join(root, f)) ? readFileSync(join(root, f), 'utf8') : ''}`);
-  const marker: ReleaseMarker = { version, from, base: baseArg, fingerprint: fingerprint([version, specText, ...runtimeText, notes]) };
+  const version = first
+    ? pkg.version
+    : nextVersion(from, bump ?? 'patch', { rules, ...(preid ? { preid } : {}), graduate });
+  const why = first
+    ? 'first release'
+    : graduate
+      ? 'graduation to 1.0, as asked'
+      : `${effectiveBump(from, bump!, rules)}${asked ? ', as asked' : ''}${from.startsWith('0.') && bump !== effectiveBump(from, bump!, rules) ? ` (${report.bump === 'major' ? 'breaking' : 'additions'} before 1.0; --graduate for 1.0.0)` : ''}`;
+  const runtimeText = (report.runtime ?? []).map(
+    (f) => `${f}:${existsSync(join(root, f)) ? readFileSync(join(root, f), 'utf8') : ''}`,
+  );
+  const marker: ReleaseMarker = {
+    version,
+    from,
+    base: baseArg,
+    fingerprint: fingerprint([version, specText, ...runtimeText, notes]),
+  };
 
   if (pending && pending.fingerprint === marker.fingerprint) {
-    console.log(`release: ${PACKAGE_NAME} ${pkg.version} is already prepared for this change (its CHANGELOG section is there, not tagged yet): nothing to do. Commit, \`git tag ${PACKAGE_NAME}@${pkg.version}\`, \`npm publish${distTag(pkg.version) === 'latest' ? '' : ` --tag ${distTag(pkg.version)}`}\` in generated/.`);
+    console.log(
+      `release: ${PACKAGE_NAME} ${pkg.version} is already prepared for this change (its CHANGELOG section is there, not tagged yet): nothing to do. Commit, \`git tag ${PACKAGE_NAME}@${pkg.version}\`, \`npm publish${distTag(pkg.version) === 'latest' ? '' : ` --tag ${distTag(pkg.version)}`}\` in generated/.`,
+    );
     return 0;
   }
-  console.log(`release: ${PACKAGE_NAME} ${from} → ${version} (${why})${pending ? `; ${pkg.version} was prepared and not tagged, its section is written again` : ''}`);
-  if (preid) console.log(`release: a prerelease on the "${distTag(version)}" channel: publish with \`npm publish --tag ${distTag(version)}\` (users opt in with ${PACKAGE_NAME}@${distTag(version)})`);
+  console.log(
+    `release: ${PACKAGE_NAME} ${from} → ${version} (${why})${pending ? `; ${pkg.version} was prepared and not tagged, its section is written again` : ''}`,
+  );
+  if (preid)
+    console.log(
+      `release: a prerelease on the "${distTag(version)}" channel: publish with \`npm publish --tag ${distTag(version)}\` (users opt in with ${PACKAGE_NAME}@${distTag(version)})`,
+    );
 
   if (!dryRun) {
     pkg.version = version;
@@ -136,7 +171,10 @@ function main(): number {
     mkdirSync(dirname(notesPath), { recursive: true });
     if (arg('--notes') === undefined) writeFileSync(notesPath, NOTES_TEMPLATE);
     // package.json is the template's and sdk-version.ts follows it: regenerate so both stand as generate writes them
-    execFileSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/generate.ts')], { cwd: root, stdio: 'inherit' });
+    execFileSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/generate.ts')], {
+      cwd: root,
+      stdio: 'inherit',
+    });
   }
   return packList(version, dryRun);
 }
@@ -144,18 +182,27 @@ function main(): number {
 /** The file list as npm would pack it: prepack checks versions and staleness, builds from clean, runs publint and attw. */
 function packList(version: string, dryRun: boolean): number {
   if (process.argv.includes('--no-pack')) return 0;
-  const packed = spawnSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: pkgDir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const packed = spawnSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], {
+    cwd: pkgDir,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (packed.status !== 0) return refuse(`npm pack refused the package:\n${packed.stderr}`);
   const [info] = JSON.parse(packed.stdout);
   const files: string[] = info.files.map((f: { path: string }) => f.path).sort();
-  console.log(`release: ${info.name}@${dryRun ? version : info.version} would pack ${files.length} files, ${(info.unpackedSize / 1024 / 1024).toFixed(2)} MB unpacked:`);
+  console.log(
+    `release: ${info.name}@${dryRun ? version : info.version} would pack ${files.length} files, ${(info.unpackedSize / 1024 / 1024).toFixed(2)} MB unpacked:`,
+  );
   const dirs = new Map<string, number>();
-  for (const f of files) dirs.set(f.split('/').slice(0, 2).join('/'), (dirs.get(f.split('/').slice(0, 2).join('/')) ?? 0) + 1);
+  for (const f of files)
+    dirs.set(f.split('/').slice(0, 2).join('/'), (dirs.get(f.split('/').slice(0, 2).join('/')) ?? 0) + 1);
   for (const [d, n] of dirs) console.log(`  ${d}${n > 1 ? `  (${n} files)` : ''}`);
   const tag = distTag(version);
-  console.log(dryRun
-    ? 'release: dry run, nothing written. Run `npm run release` to write the version and CHANGELOG.md.'
-    : `release: written. Next: commit, \`git tag ${PACKAGE_NAME}@${version}\`, then \`npm publish${tag === 'latest' ? '' : ` --tag ${tag}`}\` in generated/.`);
+  console.log(
+    dryRun
+      ? 'release: dry run, nothing written. Run `npm run release` to write the version and CHANGELOG.md.'
+      : `release: written. Next: commit, \`git tag ${PACKAGE_NAME}@${version}\`, then \`npm publish${tag === 'latest' ? '' : ` --tag ${tag}`}\` in generated/.`,
+  );
   return 0;
 }
 

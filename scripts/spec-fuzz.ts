@@ -20,7 +20,18 @@ import { fileURLToPath } from 'node:url';
 import { generate } from '../generator/generate.js';
 import { readGeneratorInput } from '../generator/read-inputs.js';
 import { fuzzInGroups, type BatchSummary } from './lib/spec-fuzz-batch.js';
-import { byField, describeFailure, fuzzTargets, fuzzVariants, memoryCache, PackageBench, PAYLOADS, seeded, type FuzzTarget, type Variant } from './lib/spec-fuzz.js';
+import {
+  byField,
+  describeFailure,
+  fuzzTargets,
+  fuzzVariants,
+  memoryCache,
+  PackageBench,
+  PAYLOADS,
+  seeded,
+  type FuzzTarget,
+  type Variant,
+} from './lib/spec-fuzz.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -39,23 +50,37 @@ const started = performance.now();
 const input = readGeneratorInput(root);
 const cache = memoryCache();
 const { files: baseline } = await generate(input, cache);
-const fields = new Map([...byField(fuzzTargets(input.openapiText, 'openapi')), ...byField(fuzzTargets(input.callbacksText!, 'callbacks'))]);
+const fields = new Map([
+  ...byField(fuzzTargets(input.openapiText, 'openapi')),
+  ...byField(fuzzTargets(input.callbacksText!, 'callbacks')),
+]);
 const variants: Variant[] = [];
 for (const [key, targets] of fields) {
   if (fieldFilter && !fieldFilter.test(key)) continue;
-  for (const target of everyOccurrence ? targets : targets.slice(0, 1)) for (const payload of payloads) variants.push({ target, payload });
+  for (const target of everyOccurrence ? targets : targets.slice(0, 1))
+    for (const payload of payloads) variants.push({ target, payload });
 }
 const sample = arg('--sample') ? Number(arg('--sample')) : undefined;
 const random = seeded(Number(arg('--seed') ?? 1));
 const shard = arg('--shard')?.split('/').map(Number);
-const drawn = sample ? variants.map((v) => ({ v, r: random() })).sort((a, b) => a.r - b.r).slice(0, sample).map(({ v }) => v) : variants;
+const drawn = sample
+  ? variants
+      .map((v) => ({ v, r: random() }))
+      .sort((a, b) => a.r - b.r)
+      .slice(0, sample)
+      .map(({ v }) => v)
+  : variants;
 const chosen = (shard ? drawn.filter((_, i) => i % shard[1]! === shard[0]! - 1) : drawn).slice(0, limit);
 const occurrences = [...fields.values()].reduce((n, t) => n + t.length, 0);
-console.log(`${fields.size} fields (${occurrences} occurrences) in both specs × ${payloads.length} payloads: ${variants.length} variants${chosen.length !== variants.length ? `, ${chosen.length} run here` : ''}`);
+console.log(
+  `${fields.size} fields (${occurrences} occurrences) in both specs × ${payloads.length} payloads: ${variants.length} variants${chosen.length !== variants.length ? `, ${chosen.length} run here` : ''}`,
+);
 
 const bench = new PackageBench(root);
 if (arg('--batch')) {
-  const targets = [...fields.entries()].filter(([key]) => !fieldFilter || fieldFilter.test(key)).flatMap(([, t]) => (everyOccurrence ? t : t.slice(0, 1)));
+  const targets = [...fields.entries()]
+    .filter(([key]) => !fieldFilter || fieldFilter.test(key))
+    .flatMap(([, t]) => (everyOccurrence ? t : t.slice(0, 1)));
   process.exit(await runInGroups(targets, Number(arg('--batch'))));
 }
 let acceptedSoFar = 0;
@@ -70,7 +95,10 @@ const summary = await fuzzVariants(
     onVariant: (variant, outcome, problems) => {
       done++;
       if (problems.length) console.log(`FAIL ${describeFailure({ variant, problems })}`);
-      if (done % 500 === 0) console.log(`… ${done}/${chosen.length} variants, ${Math.round((performance.now() - started) / 1000)} s (last: ${outcome})`);
+      if (done % 500 === 0)
+        console.log(
+          `… ${done}/${chosen.length} variants, ${Math.round((performance.now() - started) / 1000)} s (last: ${outcome})`,
+        );
     },
   },
   chosen,
@@ -93,7 +121,9 @@ mkdirSync(dir, { recursive: true });
 const reportName = shard ? `report-${shard[0]}-of-${shard[1]}.md` : 'report.md';
 writeFileSync(join(dir, reportName), lines.join('\n'));
 console.log(lines.slice(4, 7).join('\n'));
-console.log(`report: dist-artifacts/spec-fuzz/${reportName} (${seconds} s: generate ${Math.round(summary.generateMs / 1000)} s, build and import ${Math.round(summary.buildMs / 1000)} s)`);
+console.log(
+  `report: dist-artifacts/spec-fuzz/${reportName} (${seconds} s: generate ${Math.round(summary.generateMs / 1000)} s, build and import ${Math.round(summary.buildMs / 1000)} s)`,
+);
 process.exit(summary.failures.length ? 1 : 0);
 
 /** The report's tables after its figures: by payload, by refusal rule, the failures. */
@@ -108,7 +138,9 @@ function reportTables(summary: Pick<BatchSummary, 'byPayload' | 'byRule' | 'fail
     '|---|---|',
     ...[...summary.byRule].sort((a, b) => b[1] - a[1]).map(([rule, n]) => `| ${rule} | ${n} |`),
     '',
-    ...(summary.failures.length ? ['## Failures', '', ...summary.failures.map((f) => `- ${describeFailure(f)}`)] : ['No failure.']),
+    ...(summary.failures.length
+      ? ['## Failures', '', ...summary.failures.map((f) => `- ${describeFailure(f)}`)]
+      : ['No failure.']),
     '',
   ];
 }
@@ -124,9 +156,15 @@ async function runInGroups(targets: FuzzTarget[], size: number): Promise<number>
       baseline,
       bench,
       alwaysBuild: () => buildEvery > 0 && builds++ % buildEvery === 0,
-      onPayload: (name, t, failures) => console.log(`payload ${name}: ${t.refused} refused, ${t.accepted} accepted, failures so far ${failures}, ${Math.round((performance.now() - started) / 1000)} s`),
+      onPayload: (name, t, failures) =>
+        console.log(
+          `payload ${name}: ${t.refused} refused, ${t.accepted} accepted, failures so far ${failures}, ${Math.round((performance.now() - started) / 1000)} s`,
+        ),
       onGroup: (n, outcome) => {
-        if (++groups % 100 === 0) console.log(`… ${groups} groups (last: ${n} edits, ${outcome}), ${Math.round((performance.now() - started) / 1000)} s`);
+        if (++groups % 100 === 0)
+          console.log(
+            `… ${groups} groups (last: ${n} edits, ${outcome}), ${Math.round((performance.now() - started) / 1000)} s`,
+          );
       },
     },
     targets,

@@ -17,13 +17,18 @@ import { parseArgs } from 'node:util';
 import type { FileDuration } from '../test-support/slowest-files-reporter.ts';
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '3' }, spinners: { type: 'string', default: '4' }, slowest: { type: 'string', default: '10' } },
+  options: {
+    runs: { type: 'string', default: '3' },
+    spinners: { type: 'string', default: '4' },
+    slowest: { type: 'string', default: '10' },
+  },
 });
 const runs = Number(values.runs);
 const spinnerCount = Number(values.spinners);
 const slowest = Number(values.slowest);
 for (const [name, n] of Object.entries({ runs, spinners: spinnerCount, slowest })) {
-  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number ≥ 0, got ${String(values[name as keyof typeof values])}`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`--${name} must be a whole number ≥ 0, got ${String(values[name as keyof typeof values])}`);
 }
 
 /** A busy process: a tight loop in its own node, at nice 0 like the tests. */
@@ -84,17 +89,24 @@ async function main(): Promise<number> {
     stopSpinners();
     rmSync(dir, { recursive: true, force: true });
   }
-  process.stdout.write(`\nUnder load (${spinnerCount} spinners): ${results.filter((r) => r.passed).length}/${runs} runs passed\n`);
+  process.stdout.write(
+    `\nUnder load (${spinnerCount} spinners): ${results.filter((r) => r.passed).length}/${runs} runs passed\n`,
+  );
   for (const r of results) {
-    process.stdout.write(`  run ${r.run}: ${r.passed ? 'PASS' : 'FAIL'}  ${r.wallS.toFixed(0)} s  (${r.files.length} files timed)\n`);
+    process.stdout.write(
+      `  run ${r.run}: ${r.passed ? 'PASS' : 'FAIL'}  ${r.wallS.toFixed(0)} s  (${r.files.length} files timed)\n`,
+    );
     for (const f of r.files.filter((x) => !x.passed)) process.stdout.write(`    failed: ${f.file} [${f.project}]\n`);
   }
   const byFile = new Map<string, number[]>();
-  for (const r of results) for (const f of r.files) byFile.set(`${f.file} [${f.project}]`, [...(byFile.get(`${f.file} [${f.project}]`) ?? []), f.ms]);
+  for (const r of results)
+    for (const f of r.files)
+      byFile.set(`${f.file} [${f.project}]`, [...(byFile.get(`${f.file} [${f.project}]`) ?? []), f.ms]);
   const worst = [...byFile].map(([file, ms]) => ({ file, max: Math.max(...ms) })).sort((a, b) => b.max - a.max);
   if (worst.length > 0) {
     process.stdout.write(`\nSlowest ${Math.min(slowest, worst.length)} files (worst run):\n`);
-    for (const w of worst.slice(0, slowest)) process.stdout.write(`  ${(w.max / 1000).toFixed(1).padStart(7)} s  ${w.file}\n`);
+    for (const w of worst.slice(0, slowest))
+      process.stdout.write(`  ${(w.max / 1000).toFixed(1).padStart(7)} s  ${w.file}\n`);
   }
   return results.every((r) => r.passed) && results.length === runs ? 0 : 1;
 }

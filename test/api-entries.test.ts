@@ -22,7 +22,14 @@ const ENTRIES = {
 const api = readFileSync(join(repoRoot, 'generated/api.md'), 'utf8');
 const program = ts.createProgram(
   Object.values(ENTRIES).map((f) => join(repoRoot, f)),
-  { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, skipLibCheck: true, noEmit: true },
+  {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+  },
 );
 const checker = program.getTypeChecker();
 
@@ -45,7 +52,12 @@ function tableAfter(heading: string): string[][] {
   let i = start + 1;
   while (i < lines.length && !lines[i]!.startsWith('|')) i++;
   const rows: string[][] = [];
-  for (i += 2; i < lines.length && lines[i]!.startsWith('|'); i++) rows.push(lines[i]!.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim()));
+  for (i += 2; i < lines.length && lines[i]!.startsWith('|'); i++)
+    rows.push(
+      lines[i]!.split(/(?<!\\)\|/)
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
   return rows;
 }
 
@@ -68,7 +80,15 @@ describe('api.md covers every entry of the package', () => {
     const edge = exportsOf('./callbacks/edge');
     const node = exportsOf('./callbacks');
     const wrong: string[] = [];
-    const headings = ['**Verify and sign**', '**Receive**', '**Dedupe and nonce stores**', '**Durable inbox and workers**', '**Simulate the service', '**Payload types**', '**Ordering, times, URLs**'];
+    const headings = [
+      '**Verify and sign**',
+      '**Receive**',
+      '**Dedupe and nonce stores**',
+      '**Durable inbox and workers**',
+      '**Simulate the service',
+      '**Payload types**',
+      '**Ordering, times, URLs**',
+    ];
     let rows = 0;
     for (const h of headings) {
       for (const [first, , mark] of tableAfter(h)) {
@@ -77,7 +97,10 @@ describe('api.md covers every entry of the package', () => {
         const inEdge = mark === '' ? [] : names(mark!).length > 0 ? names(mark!) : listed;
         for (const n of listed) {
           if (!node.has(n)) wrong.push(`${n}: not exported by im-server-sdk/callbacks`);
-          if (inEdge.includes(n) !== edge.has(n)) wrong.push(`${n}: marked ${inEdge.includes(n) ? '' : 'not '}edge, but the edge entry ${edge.has(n) ? 'exports' : 'does not export'} it`);
+          if (inEdge.includes(n) !== edge.has(n))
+            wrong.push(
+              `${n}: marked ${inEdge.includes(n) ? '' : 'not '}edge, but the edge entry ${edge.has(n) ? 'exports' : 'does not export'} it`,
+            );
         }
       }
     }
@@ -103,7 +126,8 @@ describe('api.md covers every entry of the package', () => {
       const sf = ts.createSourceFile(file, readFileSync(join(repoRoot, file), 'utf8'), ts.ScriptTarget.ES2022, true);
       let members: string[] = [];
       sf.forEachChild((n) => {
-        if (ts.isInterfaceDeclaration(n) && n.name.text === type) members = n.members.flatMap((m) => (m.name && ts.isIdentifier(m.name) ? [m.name.text] : []));
+        if (ts.isInterfaceDeclaration(n) && n.name.text === type)
+          members = n.members.flatMap((m) => (m.name && ts.isIdentifier(m.name) ? [m.name.text] : []));
       });
       expect(members.length, type).toBeGreaterThan(1);
       const documented = new Set(tableAfter(`\`${type}\``).flatMap(([first]) => names(first!)));

@@ -44,7 +44,11 @@ describe('size bench: the one-operation app by feature', () => {
   it('names the fewest largest features whose estimated gzip covers the miss', () => {
     const total = inputs.reduce((n, i) => n + i.bytes, 0);
     // gzip = total / 4: the largest feature (client and options, 12,000 bytes) is ≈ 3,000 gzip
-    expect(missByFeature(groups, total, total / 4, 2000)).toMatch(/^The miss \(2\.0 KB gzip\) is as large as the 1 largest feature\(s\) together \(≈ 2\.9 KB: client and options\)/);
-    expect(missByFeature(groups, total, total / 4, 5000)).toMatch(/the 2 largest feature\(s\) together \(≈ 5\.1 KB: client and options, request validation \(lazy\)\)/);
+    expect(missByFeature(groups, total, total / 4, 2000)).toMatch(
+      /^The miss \(2\.0 KB gzip\) is as large as the 1 largest feature\(s\) together \(≈ 2\.9 KB: client and options\)/,
+    );
+    expect(missByFeature(groups, total, total / 4, 5000)).toMatch(
+      /the 2 largest feature\(s\) together \(≈ 5\.1 KB: client and options, request validation \(lazy\)\)/,
+    );
   });
 });

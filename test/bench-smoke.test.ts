@@ -21,12 +21,18 @@ describe('bench harness (smoke)', () => {
     const json = join(dir, 'results.json');
     // async (not spawnSync): a long synchronous wait starves vitest's worker RPC
     const run = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench/run.ts'), '--smoke', '--out', md, '--json', json], {
-        cwd: root,
-        encoding: 'utf8',
-        maxBuffer: 64 * 2 ** 20,
-        timeout: 240_000, // a smoke run checks that every section produces numbers, not speed; the cap only stops a hang
-      }, (error, _stdout, stderr) => resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr }));
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', join(root, 'scripts/bench/run.ts'), '--smoke', '--out', md, '--json', json],
+        {
+          cwd: root,
+          encoding: 'utf8',
+          maxBuffer: 64 * 2 ** 20,
+          timeout: 240_000, // a smoke run checks that every section produces numbers, not speed; the cap only stops a hang
+        },
+        (error, _stdout, stderr) =>
+          resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr }),
+      );
     });
     expect(run.status, `${run.stderr}`.slice(-3000)).toBe(0);
     const r = JSON.parse(readFileSync(json, 'utf8'));
@@ -45,10 +51,24 @@ describe('bench harness (smoke)', () => {
     }
     // 1b. scale: every size generated with its operation count, wall, CPU and memory
     expect(r.scale.rows.map((x: any) => x.operations)).toEqual([178, 356]);
-    for (const row of r.scale.rows) expect(row.wallMs.every(positive) && positive(row.files) && (row.maxRssKb.length === 0 || row.maxRssKb.every(positive)), `${row.factor}×`).toBe(true);
+    for (const row of r.scale.rows)
+      expect(
+        row.wallMs.every(positive) &&
+          positive(row.files) &&
+          (row.maxRssKb.length === 0 || row.maxRssKb.every(positive)),
+        `${row.factor}×`,
+      ).toBe(true);
     // 2. per-call: every client at every concurrency
     for (const c of r.perCall.concurrencies)
-      for (const client of ['ours', 'openapi-fetch', 'fetch', 'ours-fetch', 'node-http', 'ours-novalid', 'fetch-signal']) {
+      for (const client of [
+        'ours',
+        'openapi-fetch',
+        'fetch',
+        'ours-fetch',
+        'node-http',
+        'ours-novalid',
+        'fetch-signal',
+      ]) {
         const row = r.perCall.rows.find((x: any) => x.client === client && x.concurrency === c);
         expect(positive(row?.callsPerSec) && positive(row?.cpuUsPerCall), `${client} @${c}`).toBe(true);
       }
@@ -63,7 +83,11 @@ describe('bench harness (smoke)', () => {
     expect(positive(r.size.tarball?.size)).toBe(true);
     expect(r.size.tarball.orphans).toEqual([]);
     const client = r.size.rows.find((x: any) => x.app === 'ours-all-ops');
-    expect(positive(client.start.minified) && client.lazy.files >= r.size.operations && client.validatorsAtStart.length === 0).toBe(true);
+    expect(
+      positive(client.start.minified) &&
+        client.lazy.files >= r.size.operations &&
+        client.validatorsAtStart.length === 0,
+    ).toBe(true);
     expect(positive(r.size.sharedEdit.filesChanged)).toBe(true);
     // 5. type-check: both consumers compile without errors
     expect(r.typecheck.operations).toHaveLength(20);
@@ -72,27 +96,50 @@ describe('bench harness (smoke)', () => {
       expect(row.errors, row.consumer).toBe('');
     }
     // 6. callbacks
-    for (const k of ['events1', 'events100']) expect(positive(r.callbacks[k].oursNs) && positive(r.callbacks[k].floorNs), k).toBe(true);
+    for (const k of ['events1', 'events100'])
+      expect(positive(r.callbacks[k].oursNs) && positive(r.callbacks[k].floorNs), k).toBe(true);
     // every step of the explanation table was timed (the floor's 3 parts, ours' 5)
-    for (const k of ['events1', 'events100']) expect(r.callbacks[k].steps.filter((s: { ns: number }) => positive(s.ns)), k).toHaveLength(8);
+    for (const k of ['events1', 'events100'])
+      expect(
+        r.callbacks[k].steps.filter((s: { ns: number }) => positive(s.ns)),
+        k,
+      ).toHaveLength(8);
     // 7. upload: every byte arrived, throughput and memory measured
     expect(r.upload.serverBytes).toBe(2 * r.upload.runs * r.upload.total);
     for (const row of r.upload.rows) expect(positive(row.mbPerSec) && positive(row.peakRssMiB), row.mode).toBe(true);
     // 8. quota: both rows (with and without the shared limiter) counted by the quota server
     expect(r.quota.rows.map((x: any) => x.limiterPerSecond)).toEqual([0.9 * r.quota.quotaPerSecond, null]);
-    for (const row of r.quota.rows) expect(positive(row.requests) && positive(row.throughputPerS), row.label).toBe(true);
+    for (const row of r.quota.rows)
+      expect(positive(row.requests) && positive(row.throughputPerS), row.label).toBe(true);
     // 9. inbox: ours and the bare Streams loop, events per second
     expect(r.inbox.rows.map((x: any) => x.mode)).toEqual(['ours', 'bare']);
     for (const row of r.inbox.rows) expect(positive(row.eventsPerSec), row.mode).toBe(true);
     for (const row of r.inbox.rows) expect(Number.isFinite(row.bytesPerEvent), row.mode).toBe(true); // used_memory after − before ÷ events
     // 10. simulator: the default run and the 2 000-event run, timed
     expect(r.simulator.rows.map((x: any) => x.shape)).toEqual(['default', '2000 events']);
-    for (const row of r.simulator.rows) expect(positive(row.medianRealMs) && positive(row.requests), row.shape).toBe(true);
+    for (const row of r.simulator.rows)
+      expect(positive(row.medianRealMs) && positive(row.requests), row.shape).toBe(true);
     expect(r.simulator.rows[1].delivered).toBeGreaterThanOrEqual(2000);
 
     // the written file has every section and the table against the targets
     const text = readFileSync(md, 'utf8');
-    for (const heading of ['## Machine', '## Tool versions', '## Method', '## Results against the targets', '## 1. Generation', '## 1b. Generation at scale', '## 2. Per-call overhead', '## 3. Cold start', '## 4. Size', '## 5. Type-check', '## 6. Callback verification', '## 7. Upload', '## 8. Quota at fleet scale', '## 9. Callback inbox', '## 10. Delivery simulator'])
+    for (const heading of [
+      '## Machine',
+      '## Tool versions',
+      '## Method',
+      '## Results against the targets',
+      '## 1. Generation',
+      '## 1b. Generation at scale',
+      '## 2. Per-call overhead',
+      '## 3. Cold start',
+      '## 4. Size',
+      '## 5. Type-check',
+      '## 6. Callback verification',
+      '## 7. Upload',
+      '## 8. Quota at fleet scale',
+      '## 9. Callback inbox',
+      '## 10. Delivery simulator',
+    ])
       expect(text).toContain(heading);
     expect(text).toContain('SMOKE RUN');
     expect(text).toContain('9. Callback inbox memory ≤ 80 bytes kept per processed event id');

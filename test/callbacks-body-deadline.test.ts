@@ -59,29 +59,48 @@ async function startReceiver(framework: string): Promise<number> {
 /** A connection sending a body that never completes, a byte at a time; when it closed (ms after opening) and what it got. */
 function drip(port: number): RawSocket {
   const conn = rawSocket(port, sockets);
-  conn.socket.on('connect', () => conn.socket.write(`POST /im/callbacks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`));
+  conn.socket.on('connect', () =>
+    conn.socket.write(
+      `POST /im/callbacks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`,
+    ),
+  );
   return conn;
 }
 
 function dripAll(): void {
-  timers.push(setInterval(() => {
-    for (const s of sockets) if (!s.destroyed && s.writable && !s.connecting) s.write('x');
-  }, 200));
+  timers.push(
+    setInterval(() => {
+      for (const s of sockets) if (!s.destroyed && s.writable && !s.connecting) s.write('x');
+    }, 200),
+  );
 }
 
-
 /** POST a signed event, resending on connection errors as the service does; resolves the first status and when it came. */
-async function signedCallback(port: number, deadlineMs: number): Promise<{ status: number | 'none'; ms: number; tries: number }> {
+async function signedCallback(
+  port: number,
+  deadlineMs: number,
+): Promise<{ status: number | 'none'; ms: number; tries: number }> {
   const started = Date.now();
   const signed = signCallbackRequest({ body: sampleCallbackBody('event', { type: 'friend.added' }), secrets: SECRET });
   let tries = 0;
   while (Date.now() - started < deadlineMs) {
     tries++;
     const status = await new Promise<number | undefined>((resolve) => {
-      const req = request({ host: '127.0.0.1', port, path: '/im/callbacks', method: 'POST', headers: signed.headers, agent: false, timeout: 2_000 }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode));
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/im/callbacks',
+          method: 'POST',
+          headers: signed.headers,
+          agent: false,
+          timeout: 2_000,
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode));
+        },
+      );
       req.on('timeout', () => req.destroy());
       req.on('error', () => resolve(undefined));
       req.end(signed.body);
@@ -95,21 +114,29 @@ async function signedCallback(port: number, deadlineMs: number): Promise<{ statu
 const FRAMEWORKS = ['node', 'express', 'express-raw', 'koa', 'hono', 'fastify', 'nest'];
 
 describe('issue 28 item 2: every framework recipe bounds the body read (receiver in its own process, ulimit -n 256)', () => {
-  it.each(FRAMEWORKS)('%s: a drip-fed body gets 408 and is closed; 300 slow connections do not keep a signed callback out', async (framework) => {
-    const port = await startReceiver(framework);
-    // 1. drip-fed bodies
-    const slow = Array.from({ length: 5 }, () => drip(port));
-    dripAll();
-    const closed = await Promise.all(slow.map((c) => within(BODY_TIMEOUT_MS + 4_000, c.closedAfter)));
-    const statuses = slow.map((c) => /^HTTP\/1\.1 (\d+)/.exec(c.received())?.[1] ?? 'none');
-    // 2. fd exhaustion: more slow connections than the process may hold, then a signed callback
-    const many = Array.from({ length: SLOW }, () => drip(port));
-    await new Promise((r) => setTimeout(r, 300));
-    const signed = await signedCallback(port, BODY_TIMEOUT_MS + 12_000);
-    const cut = (await Promise.all(many.map((c) => within(3_000, c.closedAfter)))).filter((t) => t !== 'still open').length;
-    console.info(`[body deadline] ${framework}: drip-fed bodies answered ${statuses.join(',')} and closed after ${closed.map(String).join(', ')} ms (bodyTimeoutMs ${BODY_TIMEOUT_MS}); ${SLOW} slow connections under ulimit -n ${FD_LIMIT}: the signed callback answered ${signed.status} after ${signed.ms} ms (${signed.tries} tries); ${cut}/${SLOW} slow connections closed by then + 3 s`);
-    expect(closed.every((t) => typeof t === 'number' && t < BODY_TIMEOUT_MS + 4_000)).toBe(true);
-    expect(statuses).toEqual(Array(5).fill('408'));
-    expect(signed.status).toBe(200);
-  }, 60_000);
+  it.each(FRAMEWORKS)(
+    '%s: a drip-fed body gets 408 and is closed; 300 slow connections do not keep a signed callback out',
+    async (framework) => {
+      const port = await startReceiver(framework);
+      // 1. drip-fed bodies
+      const slow = Array.from({ length: 5 }, () => drip(port));
+      dripAll();
+      const closed = await Promise.all(slow.map((c) => within(BODY_TIMEOUT_MS + 4_000, c.closedAfter)));
+      const statuses = slow.map((c) => /^HTTP\/1\.1 (\d+)/.exec(c.received())?.[1] ?? 'none');
+      // 2. fd exhaustion: more slow connections than the process may hold, then a signed callback
+      const many = Array.from({ length: SLOW }, () => drip(port));
+      await new Promise((r) => setTimeout(r, 300));
+      const signed = await signedCallback(port, BODY_TIMEOUT_MS + 12_000);
+      const cut = (await Promise.all(many.map((c) => within(3_000, c.closedAfter)))).filter(
+        (t) => t !== 'still open',
+      ).length;
+      console.info(
+        `[body deadline] ${framework}: drip-fed bodies answered ${statuses.join(',')} and closed after ${closed.map(String).join(', ')} ms (bodyTimeoutMs ${BODY_TIMEOUT_MS}); ${SLOW} slow connections under ulimit -n ${FD_LIMIT}: the signed callback answered ${signed.status} after ${signed.ms} ms (${signed.tries} tries); ${cut}/${SLOW} slow connections closed by then + 3 s`,
+      );
+      expect(closed.every((t) => typeof t === 'number' && t < BODY_TIMEOUT_MS + 4_000)).toBe(true);
+      expect(statuses).toEqual(Array(5).fill('408'));
+      expect(signed.status).toBe(200);
+    },
+    60_000,
+  );
 });

@@ -34,7 +34,9 @@ async function bundleEdge(minify: boolean): Promise<string> {
 }
 
 interface EdgeKit {
-  verifyCallback(options: object): Promise<{ kind: string; body: { events?: Array<{ id: string }> }; secretIndex: number }>;
+  verifyCallback(
+    options: object,
+  ): Promise<{ kind: string; body: { events?: Array<{ id: string }> }; secretIndex: number }>;
   createCallbackHandler(options: object): (request: Request) => Promise<Response>;
   computeSignatureWeb(secret: string, timestamp: string, nonce: string, body: Uint8Array): Promise<Uint8Array>;
   isKnownEvent(event: object): boolean;
@@ -68,21 +70,35 @@ describe('im-server-sdk/callbacks/edge', () => {
     expect(bundle).not.toMatch(/\brequire\(|node:crypto|node:net|node:dns|node:http|\bBuffer\./);
     // the Node entry, by contrast, cannot be bundled for the browser (it uses node:crypto, node:net, node:dns)
     await expect(
-      build({ entryPoints: [join(repoRoot, 'generated/src/callbacks.ts')], bundle: true, platform: 'browser', write: false, logLevel: 'silent' }),
+      build({
+        entryPoints: [join(repoRoot, 'generated/src/callbacks.ts')],
+        bundle: true,
+        platform: 'browser',
+        write: false,
+        logLevel: 'silent',
+      }),
     ).rejects.toThrow(/node:(crypto|net|dns)/);
   });
 
   it('the bundle verifies a signed request in a realm without require/process/Buffer, and refuses a tampered one', async () => {
     const { kit, globals } = edgeRealm();
-    expect(runInContext('typeof require + typeof process + typeof Buffer', createContext(globals))).toBe('undefinedundefinedundefined');
+    expect(runInContext('typeof require + typeof process + typeof Buffer', createContext(globals))).toBe(
+      'undefinedundefinedundefined',
+    );
     const body = sampleCallbackBody('event', { events: 2 });
     const signed = signCallbackRequest({ body, secrets: ['rotated-new-secret', SECRET] });
-    const verified = await kit.verifyCallback({ headers: signed.headers, rawBody: new TextEncoder().encode(signed.body), secrets: [SECRET] });
+    const verified = await kit.verifyCallback({
+      headers: signed.headers,
+      rawBody: new TextEncoder().encode(signed.body),
+      secrets: [SECRET],
+    });
     expect(verified.kind).toBe('event');
     expect(verified.body.events!.map((e) => e.id)).toEqual(body.events.map((e) => e.id));
     expect(verified.secretIndex).toBe(0);
     const tampered = signed.body.replace('"events"', '"events" ');
-    await expect(kit.verifyCallback({ headers: signed.headers, rawBody: new TextEncoder().encode(tampered), secrets: [SECRET] })).rejects.toMatchObject({
+    await expect(
+      kit.verifyCallback({ headers: signed.headers, rawBody: new TextEncoder().encode(tampered), secrets: [SECRET] }),
+    ).rejects.toMatchObject({
       reason: 'signature_mismatch',
     });
   });
@@ -92,7 +108,10 @@ describe('im-server-sdk/callbacks/edge', () => {
     for (const text of ['', '{}', '{"kind":"event","events":[]}', 'ü€😀'.repeat(100)]) {
       const bytes = new TextEncoder().encode(text);
       const web = await kit.computeSignatureWeb(SECRET, '1767225600', 'a'.repeat(32), bytes);
-      const node = createHmac('sha256', SECRET).update(`1767225600.${'a'.repeat(32)}.`).update(bytes).digest();
+      const node = createHmac('sha256', SECRET)
+        .update(`1767225600.${'a'.repeat(32)}.`)
+        .update(bytes)
+        .digest();
       expect(Buffer.from(web).toString('hex')).toBe(node.toString('hex'));
     }
   });
@@ -100,7 +119,10 @@ describe('im-server-sdk/callbacks/edge', () => {
   it('the bundled Web handler answers verify, dedupes events, refuses a bad signature with 401', async () => {
     const { kit } = edgeRealm();
     const seen: string[] = [];
-    const handler = kit.createCallbackHandler({ secrets: SECRET, onEvent: (event: { id: string }) => void seen.push(event.id) });
+    const handler = kit.createCallbackHandler({
+      secrets: SECRET,
+      onEvent: (event: { id: string }) => void seen.push(event.id),
+    });
     const post = async (body: object, secret = SECRET): Promise<Response> => {
       const s = signCallbackRequest({ body, secrets: secret });
       return handler(new Request('https://edge.example/cb', { method: 'POST', headers: s.headers, body: s.body }));

@@ -37,7 +37,10 @@ function receiver(): { seen: string[]; options: { secrets: string; onEvent: (eve
 }
 
 /** Signed event → 200, the same again → 200 but not processed, tampered → 401, wrong secret → 401. */
-async function exercise(post: (headers: Record<string, string>, body: string) => Promise<{ status: number; text: string }>, seen: string[]): Promise<void> {
+async function exercise(
+  post: (headers: Record<string, string>, body: string) => Promise<{ status: number; text: string }>,
+  seen: string[],
+): Promise<void> {
   const body = sampleCallbackBody('event', { type: 'friend.added' });
   const signed = signCallbackRequest({ body, secrets: SECRET });
   const first = await post(signed.headers, signed.body);
@@ -65,7 +68,12 @@ function poster(base: string, path = '/im/callbacks') {
 
 /** Checks that the app's other routes still parse JSON (the raw route did not change them). */
 async function jsonStillParsed(base: string): Promise<void> {
-  const res = await fetch(`${base}/api/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}', signal: AbortSignal.timeout(5000) });
+  const res = await fetch(`${base}/api/echo`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"a":1}',
+    signal: AbortSignal.timeout(5000),
+  });
   expect(await res.json()).toEqual({ got: { a: 1 } });
 }
 
@@ -95,7 +103,12 @@ describe('callback receiver recipes, each against the real framework', () => {
     const { default: express } = await import('express');
     const { seen, options } = receiver();
     const app = express();
-    app.post('/im/callbacks', callbackBodyDeadline(), express.raw({ type: '*/*', limit: '1mb' }), createNodeCallbackHandler(options));
+    app.post(
+      '/im/callbacks',
+      callbackBodyDeadline(),
+      express.raw({ type: '*/*', limit: '1mb' }),
+      createNodeCallbackHandler(options),
+    );
     app.use(express.json());
     app.post('/api/echo', (req, res) => void res.json({ got: req.body }));
     const base = await listen(createServer(app));
@@ -114,7 +127,10 @@ describe('callback receiver recipes, each against the real framework', () => {
     await exercise(poster(base), seen);
     await jsonStillParsed(base);
     // the handler's maxBodyBytes (1 MB) is the scope's body limit: Fastify answers 413 itself
-    const big = signCallbackRequest({ body: { kind: 'event', events: [], pad: 'x'.repeat(1024 * 1024) }, secrets: SECRET });
+    const big = signCallbackRequest({
+      body: { kind: 'event', events: [], pad: 'x'.repeat(1024 * 1024) },
+      secrets: SECRET,
+    });
     expect((await poster(base)(big.headers, big.body)).status).toBe(413);
   });
 
@@ -166,9 +182,13 @@ describe('callback receiver recipes, each against the real framework', () => {
     const { NextRequest } = await import('next/server.js');
     for (const kit of [{ createCallbackHandler }, edge]) {
       const { seen, options } = receiver();
-      const route: { POST: (request: InstanceType<typeof NextRequest>) => Promise<Response> } = { POST: kit.createCallbackHandler(options) };
+      const route: { POST: (request: InstanceType<typeof NextRequest>) => Promise<Response> } = {
+        POST: kit.createCallbackHandler(options),
+      };
       await exercise(async (headers, body) => {
-        const res = await route.POST(new NextRequest('http://127.0.0.1:3000/im/callbacks', { method: 'POST', headers, body }));
+        const res = await route.POST(
+          new NextRequest('http://127.0.0.1:3000/im/callbacks', { method: 'POST', headers, body }),
+        );
         return { status: res.status, text: await res.text() };
       }, seen);
     }

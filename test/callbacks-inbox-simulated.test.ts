@@ -51,7 +51,10 @@ async function receiverStateFromRedis(redis: Redis): Promise<ReceiverState> {
   const current: string[] = [];
   let cursor = '0';
   do {
-    const [next, keys] = (await redis.sendCommand(['SCAN', cursor, 'MATCH', `${PREFIX}*`, 'COUNT', '10000'])) as [string, string[]];
+    const [next, keys] = (await redis.sendCommand(['SCAN', cursor, 'MATCH', `${PREFIX}*`, 'COUNT', '10000'])) as [
+      string,
+      string[],
+    ];
     cursor = next;
     for (const k of keys) {
       const rest = k.slice(PREFIX.length);
@@ -62,7 +65,11 @@ async function receiverStateFromRedis(redis: Redis): Promise<ReceiverState> {
   const counts = effects.length ? await redis.mGet(effects.map((id) => `${PREFIX}s:effects:${id}`)) : [];
   const ids = current.length ? await redis.mGet(current.map((e) => `${PREFIX}s:cur:${e}`)) : [];
   // one SUNION, so that an id moving from `pending` to a done set meanwhile is seen in one or the other
-  const stored = (await redis.sendCommand(['SUNION', `${PREFIX}pending`, ...doneBuckets(PREFIX, DEFAULT_INBOX_RETENTION_MS, Date.now()).live])) as string[];
+  const stored = (await redis.sendCommand([
+    'SUNION',
+    `${PREFIX}pending`,
+    ...doneBuckets(PREFIX, DEFAULT_INBOX_RETENTION_MS, Date.now()).live,
+  ])) as string[];
   return {
     stored,
     processed: Object.fromEntries(effects.map((id, i) => [id, Number(counts[i])])),
@@ -84,13 +91,23 @@ describe('issue 19 done-when: the simulator drives a receiver on the Redis inbox
 
   // three non-best-effort events that fail in the handler until fixed (never lost by the plan)
   const plan = buildPlan({ seed: SEED, events: EVENTS, eventsPerBatch: 10, ...PLAN, hooks: 3, hookTimeoutMs: 3000 });
-  const poison = plan.events.filter((e) => e.type === 'friend.added' && !e.lost).slice(0, 3).map((e) => e.id);
+  const poison = plan.events
+    .filter((e) => e.type === 'friend.added' && !e.lost)
+    .slice(0, 3)
+    .map((e) => e.id);
 
   beforeAll(async () => {
     redisServer = await startRedisServer();
     redis = createClient({ url: redisServer.url });
     await redis.connect();
-    const env = { REDIS_URL: redisServer.url, INBOX_PREFIX: PREFIX, CONCURRENCY: '4', VISIBILITY_MS: '1000', MAX_ATTEMPTS: '3', POISON: poison.join(',') };
+    const env = {
+      REDIS_URL: redisServer.url,
+      INBOX_PREFIX: PREFIX,
+      CONCURRENCY: '4',
+      VISIBILITY_MS: '1000',
+      MAX_ATTEMPTS: '3',
+      POISON: poison.join(','),
+    };
     workers = await Promise.all([0, 1, 2].map(() => startWorkerProcess(worker, env)));
   }, 30_000);
   afterAll(async () => {
@@ -105,7 +122,9 @@ describe('issue 19 done-when: the simulator drives a receiver on the Redis inbox
 
   it('processes every event once, keeps the newest state per entity, leaves nothing pending, and the report is clean', async () => {
     const inbox = new RedisInbox({ client: fromNodeRedis(redis), durability: 'off', prefix: PREFIX });
-    const handlers = SECRETS.map((secret) => createNodeCallbackHandler({ secrets: secret, inbox, logger: {}, onHook: () => allow() }));
+    const handlers = SECRETS.map((secret) =>
+      createNodeCallbackHandler({ secrets: secret, inbox, logger: {}, onHook: () => allow() }),
+    );
     // Failures on purpose, on event requests only (verification and hooks answer normally): of
     // every ten event requests to an address, the 5th is refused before storing (503) and the 9th
     // is stored but its answer turned into a 503 (a lost answer), so stored events come again.
@@ -125,7 +144,8 @@ describe('issue 19 done-when: the simulator drives a receiver on the Redis inbox
         if (n % 10 === 8) {
           injected.answerLost++;
           const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => ServerResponse;
-          (res as { writeHead: unknown }).writeHead = (status: number, ...rest: unknown[]) => writeHead(status === 200 ? 503 : status, ...rest);
+          (res as { writeHead: unknown }).writeHead = (status: number, ...rest: unknown[]) =>
+            writeHead(status === 200 ? 503 : status, ...rest);
         }
         (req as NodeCallbackRequest).body = body; // read above; the kit takes a pre-read Buffer (express.raw style)
         await handlers[address]!(req as NodeCallbackRequest, res);
@@ -137,7 +157,12 @@ describe('issue 19 done-when: the simulator drives a receiver on the Redis inbox
     // Mid-run, from outside: SIGKILL worker 0 while it holds events; list the dead letters once the
     // poison events are all there, fix the cause and replay them. Stops with the simulation.
     let simulating = true;
-    const mid = { killedWhileSimulating: false, heldAtKill: 0, deadListed: [] as { eventId: string; attempts: number; lastError: string }[], replayed: 0 };
+    const mid = {
+      killedWhileSimulating: false,
+      heldAtKill: 0,
+      deadListed: [] as { eventId: string; attempts: number; lastError: string }[],
+      replayed: 0,
+    };
     const watcher = (async () => {
       const until = Date.now() + 60_000;
       let killed = false;
@@ -187,7 +212,9 @@ describe('issue 19 done-when: the simulator drives a receiver on the Redis inbox
     expect(report.complete).toBe(true);
     expect(report.receiverReport).toBe(true);
     expect(report.findings.filter((f) => f.severity !== 'info')).toEqual([]);
-    const delivered = report.events.filter((e) => e.deliveries.length === 2 && e.deliveries.every((d) => d.state === 'delivered'));
+    const delivered = report.events.filter(
+      (e) => e.deliveries.length === 2 && e.deliveries.every((d) => d.state === 'delivered'),
+    );
     const lost = report.events.filter((e) => e.lost);
     expect(delivered.length + lost.length).toBe(EVENTS); // nothing failed or left pending
     expect(delivered.length).toBeGreaterThanOrEqual(2000);
@@ -219,7 +246,8 @@ describe('issue 19 done-when: the simulator drives a receiver on the Redis inbox
     expect(Object.entries(state.processed).filter(([, n]) => n !== 1)).toEqual([]);
     // the newest delivered version is current for every entity (and nothing older anywhere)
     const newest = new Map<string, number>();
-    for (const e of delivered) if (e.entity !== undefined) newest.set(e.entity, Math.max(newest.get(e.entity) ?? 0, e.version!));
+    for (const e of delivered)
+      if (e.entity !== undefined) newest.set(e.entity, Math.max(newest.get(e.entity) ?? 0, e.version!));
     const byId = new Map(report.events.map((e) => [e.id, e]));
     const currentVersion = new Map<string, number>();
     for (const id of Object.values(state.current ?? {})) {

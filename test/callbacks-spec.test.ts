@@ -114,7 +114,12 @@ function tables(text: string): string[][][] {
   let cur: string[][] | null = null;
   for (const line of text.split('\n')) {
     if (line.trim().startsWith('|')) {
-      const cells = line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+      const cells = line
+        .trim()
+        .replace(/^\|/, '')
+        .replace(/\|$/, '')
+        .split('|')
+        .map((c) => c.trim());
       if (cells.every((c) => /^:?-+:?$/.test(c))) continue;
       if (!cur) {
         cur = [];
@@ -158,7 +163,9 @@ const namedTypes = (() => {
   return m[1]!.split(',').map((s) => s.trim());
 })();
 const knownTypeConsts = (): string[] =>
-  (arr('components.schemas.EventType.anyOf') as Obj[]).filter((b) => typeof b.const === 'string').map((b) => String(b.const));
+  (arr('components.schemas.EventType.anyOf') as Obj[])
+    .filter((b) => typeof b.const === 'string')
+    .map((b) => String(b.const));
 
 /** Components schemas whose properties.type.const is the given event type. */
 function eventSchemasFor(type: string): [string, Obj][] {
@@ -180,7 +187,10 @@ describe('callbacks.asyncapi.yaml: AsyncAPI parser', () => {
       .map((d) => `${d.severity} ${String(d.code)} ${d.path.join('.')}: ${d.message}`);
     expect(serious).toEqual([]);
     expect(document).toBeDefined();
-    const messageNames = document!.allMessages().all().map((m) => m.name());
+    const messageNames = document!
+      .allMessages()
+      .all()
+      .map((m) => m.name());
     for (const name of ['verify', 'event', 'hook', ...namedTypes]) expect(messageNames).toContain(name);
   });
 });
@@ -195,7 +205,10 @@ describe('callbacks.asyncapi.yaml covers the seed', () => {
       expect(knownTypeConsts(), type).toContain(type);
       const found = eventSchemasFor(type);
       expect(found.length, `event schema for ${type}`).toBe(1);
-      expect(messages.some((m) => m.name === type), `message for ${type}`).toBe(true);
+      expect(
+        messages.some((m) => m.name === type),
+        `message for ${type}`,
+      ).toBe(true);
       // named by the seed: no x-assumed on the event schema itself
       expect(found[0]![1]['x-assumed'], type).toBeUndefined();
       // listed in the UnknownEvent exclusion so that a known type never falls back
@@ -278,7 +291,9 @@ describe('callbacks.asyncapi.yaml covers the seed', () => {
     const nonNull = origins.filter((o) => o !== 'null');
     expect(get(spec, 'components.schemas.Origin.enum')).toEqual(nonNull);
     expect(get(spec, 'components.schemas.OriginOrNull.enum')).toEqual([...nonNull, null]);
-    expect(get(spec, 'components.schemas.PresenceChangedData.properties.origin.$ref')).toBe('#/components/schemas/OriginOrNull');
+    expect(get(spec, 'components.schemas.PresenceChangedData.properties.origin.$ref')).toBe(
+      '#/components/schemas/OriginOrNull',
+    );
     for (const [name, s] of Object.entries(schemas())) {
       if (name.endsWith('Data') && name !== 'PresenceChangedData' && name !== 'UnknownEventData' && isObj(s)) {
         const ref = get(s, 'properties.origin.$ref');
@@ -299,7 +314,9 @@ describe('callbacks.asyncapi.yaml covers the seed', () => {
       expect(type, part).toBeDefined();
       const [, schema] = eventSchemasFor(type!)[0]!;
       const data = resolveRef(get(schema, 'properties.data'));
-      expect(get(data, `properties.${field}.allOf.0.$ref`), `${type}.${field}`).toBe('#/components/schemas/TimestampMicro');
+      expect(get(data, `properties.${field}.allOf.0.$ref`), `${type}.${field}`).toBe(
+        '#/components/schemas/TimestampMicro',
+      );
     }
   });
 
@@ -309,7 +326,11 @@ describe('callbacks.asyncapi.yaml covers the seed', () => {
     const rules = arr('x-url-rules.rules') as Obj[];
     expect(rules.length).toBe(rows.length);
     for (const [rule, cause] of rows) expect(rules).toContainEqual({ rule, cause });
-    expect(obj('x-url-rules.rejection')).toMatchObject({ status: 400, code: 'invalid_argument', reason: 'url_not_allowed' });
+    expect(obj('x-url-rules.rejection')).toMatchObject({
+      status: 400,
+      code: 'invalid_argument',
+      reason: 'url_not_allowed',
+    });
     // the send-time failure reasons of 2.2 and section 7
     const reasons = (arr('x-url-rules.sendFailureReasons') as Obj[]).map((r) => r.reason);
     for (const m of seedSection(/^## 7\. Errors/).matchAll(/reason ([a-z_]+)/g)) expect(reasons).toContain(m[1]);
@@ -343,9 +364,17 @@ describe('callbacks.asyncapi.yaml covers the seed', () => {
     expect(get(delivery, 'retry.retryAfter.statuses')).toEqual([429, 503]);
     expect(get(delivery, 'batching.eventsPerRequest')).toMatchObject({ min: 1, max: 100 });
     expect(get(delivery, 'batching.maxBodyBytes')).toBe(1024 * 1024);
-    expect(get(delivery, 'circuitBreaker')).toMatchObject({ consecutiveFailures: 5, initialPauseSeconds: 30, maxPauseSeconds: 300 });
+    expect(get(delivery, 'circuitBreaker')).toMatchObject({
+      consecutiveFailures: 5,
+      initialPauseSeconds: 30,
+      maxPauseSeconds: 300,
+    });
     expect(get(delivery, 'backlog.maxPendingPerAddress')).toBe(500_000);
-    const bestEffort = section6.match(/Best effort: (.+?) are buffered/)![1]!.replace(' and ', ', ').split(',').map((s) => s.trim());
+    const bestEffort = section6
+      .match(/Best effort: (.+?) are buffered/)![1]!
+      .replace(' and ', ', ')
+      .split(',')
+      .map((s) => s.trim());
     expect(get(delivery, 'bestEffort.types')).toEqual(bestEffort);
     for (const t of bestEffort) expect(eventSchemasFor(t)[0]![1]['x-best-effort'], t).toBe(true);
   });
@@ -376,7 +405,10 @@ describe('callbacks.asyncapi.yaml covers the seed', () => {
     for (const [from, trigger, condition, to, also] of transitionTable!.slice(1)) {
       expect(transitions).toContainEqual({ from, trigger, condition: condition || null, to, also: also || null });
     }
-    const itemStates = s3.match(/Delivery item states: (.+?)\.\s/)![1]!.split(',').map((x) => x.trim());
+    const itemStates = s3
+      .match(/Delivery item states: (.+?)\.\s/)![1]!
+      .split(',')
+      .map((x) => x.trim());
     expect(get(spec, 'x-states.deliveryItem.states')).toEqual(itemStates);
   });
 
@@ -386,7 +418,11 @@ describe('callbacks.asyncapi.yaml covers the seed', () => {
     const reasons = [...walk(spec)]
       .filter(([, k]) => k === 'x-assumed' || k === 'x-not-documented')
       .map(([, , v]) => String(v));
-    for (const gap of gaps) expect(reasons.some((r) => r.includes(gap.trim())), gap).toBe(true);
+    for (const gap of gaps)
+      expect(
+        reasons.some((r) => r.includes(gap.trim())),
+        gap,
+      ).toBe(true);
   });
 });
 
@@ -437,8 +473,12 @@ describe('callbacks.asyncapi.yaml structure', () => {
     ] as const) {
       expect(get(spec, `operations.${op}.action`)).toBe('receive');
       expect(get(spec, `operations.${op}.messages.0.$ref`)).toBe(`#/channels/receiver/messages/${kind}`);
-      expect(get(spec, `operations.${op}.reply.messages.0.$ref`)).toBe(`#/channels/receiverAnswer/messages/${kind}Answer`);
-      expect(get(spec, `components.schemas.${kind[0]!.toUpperCase()}${kind.slice(1)}Headers.properties.X-IM-Kind.const`)).toBe(kind);
+      expect(get(spec, `operations.${op}.reply.messages.0.$ref`)).toBe(
+        `#/channels/receiverAnswer/messages/${kind}Answer`,
+      );
+      expect(
+        get(spec, `components.schemas.${kind[0]!.toUpperCase()}${kind.slice(1)}Headers.properties.X-IM-Kind.const`),
+      ).toBe(kind);
     }
     expect(obj('operations.receiveVerify.reply.x-answer')).toMatchObject({ withinSeconds: 5, maxReadBytes: 4096 });
     expect(obj('operations.receiveEvent.reply.x-answer')).toMatchObject({ maxReadBytes: 16384 });
@@ -467,12 +507,16 @@ describe('callbacks.asyncapi.yaml structure', () => {
   });
 
   it('points each x-truncated-refetch at a GET operation of the REST spec, its parameters at kept data fields', () => {
-    const rest = parseYaml(readFileSync(fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url)), 'utf8')) as Obj;
+    const rest = parseYaml(
+      readFileSync(fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url)), 'utf8'),
+    ) as Obj;
     const marks = [...walk(spec)].filter(([, k]) => k === 'x-truncated-refetch');
     expect(marks.length).toBeGreaterThan(0);
     for (const [path, , mark] of marks) {
       const m = mark as { operationId: string; params: Record<string, string> };
-      const found = Object.entries(rest.paths as Obj).find(([, item]) => isObj(item) && isObj(item.get) && item.get.operationId === m.operationId);
+      const found = Object.entries(rest.paths as Obj).find(
+        ([, item]) => isObj(item) && isObj(item.get) && item.get.operationId === m.operationId,
+      );
       expect(found, `${path.join('.')}: operation ${m.operationId}`).toBeDefined();
       const [route] = found!;
       for (const [param, field] of Object.entries(m.params)) {
@@ -488,8 +532,14 @@ describe('callbacks.asyncapi.yaml structure', () => {
   it('gives group.members_added its full data shape', () => {
     const text = seedSection(/^### 2\.6 /).match(/Data shape of group\.members_added: (.+?)\. The value/)![1]!;
     const fields = splitTopLevel(text.replace(/;/g, ',')).map((f) => f.split(' ')[0]!);
-    expect(propertyNames({ $ref: '#/components/schemas/GroupMembersAddedData' })).toEqual(new Set([...fields, 'truncated']));
-    const member = text.match(/array of objects with (.+?)\)/)![1]!.replace(' and ', ', ').split(',').map((s) => s.trim());
+    expect(propertyNames({ $ref: '#/components/schemas/GroupMembersAddedData' })).toEqual(
+      new Set([...fields, 'truncated']),
+    );
+    const member = text
+      .match(/array of objects with (.+?)\)/)![1]!
+      .replace(' and ', ', ')
+      .split(',')
+      .map((s) => s.trim());
     expect([...propertyNames({ $ref: '#/components/schemas/GroupMemberAdded' })]).toEqual(member);
   });
 
@@ -542,7 +592,14 @@ describe('callbacks.asyncapi.yaml structure', () => {
       endpoint_id: 'ep-1',
       sent_at: '2024-05-01T08:30:00.123Z',
     };
-    const item = (type: string, data: Obj) => ({ id: `ev-${type}`, type, occurred_at: '2024-05-01T08:29:59.001Z', attempt: 1, test: false, data });
+    const item = (type: string, data: Obj) => ({
+      id: `ev-${type}`,
+      type,
+      occurred_at: '2024-05-01T08:29:59.001Z',
+      attempt: 1,
+      test: false,
+      data,
+    });
     const good = {
       ...common,
       events: [
@@ -551,7 +608,15 @@ describe('callbacks.asyncapi.yaml structure', () => {
           group_id: '123',
           member_version: 7,
           member_count: 3,
-          members: [{ username: 'alice', role: 'member', joined_via: 'create', inviter: null, joined_at: '2024-05-01T08:29:59.000Z' }],
+          members: [
+            {
+              username: 'alice',
+              role: 'member',
+              joined_via: 'create',
+              inviter: null,
+              joined_at: '2024-05-01T08:29:59.000Z',
+            },
+          ],
           operator: 'bob',
         }),
         item('presence.changed', { origin: null, version: 4 }),
@@ -560,9 +625,15 @@ describe('callbacks.asyncapi.yaml structure', () => {
       ],
     };
     expect(body(good), JSON.stringify(body.errors)).toBe(true);
-    const nullOrigin = { ...common, events: [item('group.members_added', { origin: null, group_id: '1', member_version: 1 })] };
+    const nullOrigin = {
+      ...common,
+      events: [item('group.members_added', { origin: null, group_id: '1', member_version: 1 })],
+    };
     expect(body(nullOrigin)).toBe(false);
-    const msTime = { ...common, events: [item('user.session_created', { origin: 'client', created_at: '2024-05-01T08:29:59.123Z' })] };
+    const msTime = {
+      ...common,
+      events: [item('user.session_created', { origin: 'client', created_at: '2024-05-01T08:29:59.123Z' })],
+    };
     expect(body(msTime)).toBe(false);
     expect(body({ ...common, events: [] })).toBe(false);
 

@@ -32,7 +32,13 @@ interface Outcome {
 }
 
 const worst = (changes: readonly Change[]): CorpusEdit['expected'] =>
-  changes.some((c) => c.class === 'breaking') ? 'breaking' : changes.some((c) => c.class === 'addition') ? 'addition' : changes.length ? 'non-breaking' : 'none';
+  changes.some((c) => c.class === 'breaking')
+    ? 'breaking'
+    : changes.some((c) => c.class === 'addition')
+      ? 'addition'
+      : changes.length
+        ? 'non-breaking'
+        : 'none';
 
 /** The caller module: the snippet in an async function, with the results it names fetched first. */
 function callerModule(pkg: string, snippet: string): string {
@@ -40,7 +46,17 @@ function callerModule(pkg: string, snippet: string): string {
     /\bcall\b/.test(snippet) ? "const call = await im.calls.get({ call_id: 'c' });" : '',
     /\bstats\b/.test(snippet) ? 'const stats = await im.calls.stats();' : '',
   ].filter(Boolean);
-  return [`import { ImClient } from '${pkg}/src/index.js';`, `import type * as T from '${pkg}/src/index.js';`, 'export type { T };', 'export async function run(im: ImClient, input: string): Promise<void> {', '  void input;', ...fetched.map((l) => `  ${l}`), `  ${snippet}`, '}', ''].join('\n');
+  return [
+    `import { ImClient } from '${pkg}/src/index.js';`,
+    `import type * as T from '${pkg}/src/index.js';`,
+    'export type { T };',
+    'export async function run(im: ImClient, input: string): Promise<void> {',
+    '  void input;',
+    ...fetched.map((l) => `  ${l}`),
+    `  ${snippet}`,
+    '}',
+    '',
+  ].join('\n');
 }
 
 describe(`change report corpus: ${CORPUS.length} single spec edits`, () => {
@@ -62,24 +78,65 @@ describe(`change report corpus: ${CORPUS.length} single spec edits`, () => {
       callers.set(`/callers/${edit.id}/base.ts`, callerModule('/pkg/base', edit.caller));
       callers.set(`/callers/${edit.id}/head.ts`, callerModule(`/pkg/${edit.id}`, edit.caller));
     }
-    const { program } = packagesProgram([{ root: '/pkg/base', files: packageSources(baseModel, runtimeFiles) }, ...outcomes.map((o) => ({ root: `/pkg/${o.edit.id}`, files: packageSources(o.model, runtimeFiles) }))], callers);
+    const { program } = packagesProgram(
+      [
+        { root: '/pkg/base', files: packageSources(baseModel, runtimeFiles) },
+        ...outcomes.map((o) => ({ root: `/pkg/${o.edit.id}`, files: packageSources(o.model, runtimeFiles) })),
+      ],
+      callers,
+    );
     const errorsOf = (file: string) => {
       const sf = program.getSourceFile(file)!;
-      return [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)].map((d) => `TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+      return [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)].map(
+        (d) => `TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`,
+      );
     };
-    for (const { edit } of outcomes) compileErrors.set(edit.id, { base: errorsOf(`/callers/${edit.id}/base.ts`), head: errorsOf(`/callers/${edit.id}/head.ts`) });
+    for (const { edit } of outcomes)
+      compileErrors.set(edit.id, {
+        base: errorsOf(`/callers/${edit.id}/base.ts`),
+        head: errorsOf(`/callers/${edit.id}/head.ts`),
+      });
     const agree = outcomes.filter((o) => o.got === o.edit.expected).length;
-    console.log(`change corpus: ${agree} of ${outcomes.length} edits reported with the expected class; ${outcomes.filter((o) => o.edit.breaksCompile).length} break a strict caller's compile`);
+    console.log(
+      `change corpus: ${agree} of ${outcomes.length} edits reported with the expected class; ${outcomes.filter((o) => o.edit.breaksCompile).length} break a strict caller's compile`,
+    );
   }, 600_000);
 
   it('covers every construct the issue names, both directions', () => {
     const ids = CORPUS.map((e) => e.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const needle of ['oneof-branch-added', 'oneof-branch-removed', 'anyof-branch-added', 'anyof-branch-removed', 'discriminator-value-added', 'discriminator-value-removed', 'const-added', 'const-removed', 'response-json-to-text', 'request-media-added', 'request-media-removed', 'status-added-other-body', 'page-next-cursor-renamed', 'param-deprecated', 'default-changed', 'param-becomes-nullable', 'result-becomes-nullable', 'result-stops-nullable', 'param-stops-nullable']) {
-      expect(ids.filter((id) => id.includes(needle)), needle).not.toEqual([]);
+    for (const needle of [
+      'oneof-branch-added',
+      'oneof-branch-removed',
+      'anyof-branch-added',
+      'anyof-branch-removed',
+      'discriminator-value-added',
+      'discriminator-value-removed',
+      'const-added',
+      'const-removed',
+      'response-json-to-text',
+      'request-media-added',
+      'request-media-removed',
+      'status-added-other-body',
+      'page-next-cursor-renamed',
+      'param-deprecated',
+      'default-changed',
+      'param-becomes-nullable',
+      'result-becomes-nullable',
+      'result-stops-nullable',
+      'param-stops-nullable',
+    ]) {
+      expect(
+        ids.filter((id) => id.includes(needle)),
+        needle,
+      ).not.toEqual([]);
     }
-    expect(CORPUS.filter((e) => e.id.startsWith('param') || e.id.startsWith('named-request')).length).toBeGreaterThan(15);
-    expect(CORPUS.filter((e) => e.id.startsWith('result') || e.id.startsWith('named-result')).length).toBeGreaterThan(15);
+    expect(CORPUS.filter((e) => e.id.startsWith('param') || e.id.startsWith('named-request')).length).toBeGreaterThan(
+      15,
+    );
+    expect(CORPUS.filter((e) => e.id.startsWith('result') || e.id.startsWith('named-result')).length).toBeGreaterThan(
+      15,
+    );
   });
 
   it.each(CORPUS.map((e) => [e.id, e] as const))('%s is reported as written down', (id) => {
@@ -91,12 +148,15 @@ describe(`change report corpus: ${CORPUS.length} single spec edits`, () => {
     for (const c of o.report.changes.filter((x) => x.class === 'breaking')) expect(c.migration, c.message).toBeTruthy();
   });
 
-  it.each(CORPUS.map((e) => [e.id, e] as const))('%s: a strict caller compiles against the base, and against the edit exactly when written down', (id, edit) => {
-    const errors = compileErrors.get(id)!;
-    expect(errors.base).toEqual([]);
-    if (edit.breaksCompile) expect(errors.head.length, 'the snippet should stop compiling').toBeGreaterThan(0);
-    else expect(errors.head).toEqual([]);
-    // whatever breaks a strict caller's compile is reported breaking
-    if (errors.head.length) expect(outcomes.find((x) => x.edit.id === id)!.got).toBe('breaking');
-  });
+  it.each(CORPUS.map((e) => [e.id, e] as const))(
+    '%s: a strict caller compiles against the base, and against the edit exactly when written down',
+    (id, edit) => {
+      const errors = compileErrors.get(id)!;
+      expect(errors.base).toEqual([]);
+      if (edit.breaksCompile) expect(errors.head.length, 'the snippet should stop compiling').toBeGreaterThan(0);
+      else expect(errors.head).toEqual([]);
+      // whatever breaks a strict caller's compile is reported breaking
+      if (errors.head.length) expect(outcomes.find((x) => x.edit.id === id)!.got).toBe('breaking');
+    },
+  );
 });

@@ -28,7 +28,8 @@ import { COMPARE_FILE, compareSource, CONSUMER_FILE, consumerSource, differences
 import { repoRoot } from './helpers/seed.js';
 
 const run = promisify(execFile);
-const fixture = (file: string) => parse(readFileSync(join(repoRoot, 'test/fixtures/corpus', file), 'utf8'), { maxAliasCount: -1 });
+const fixture = (file: string) =>
+  parse(readFileSync(join(repoRoot, 'test/fixtures/corpus', file), 'utf8'), { maxAliasCount: -1 });
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 const documents = CORPUS.map((c) => ({ namespace: c.namespace, doc: fixture(c.file) }));
 const base = parse(readFileSync(join(repoRoot, 'test/fixtures/mini-openapi.yaml'), 'utf8'));
@@ -52,12 +53,26 @@ beforeAll(async () => {
   // openapi-typescript from a folder outside the repository (TOOLCHAIN.md: it reads redocly.yaml);
   // --default-non-nullable=false: a property with a default stays optional, as the spec says
   writeFileSync(join(dir, 'spec.yaml'), text);
-  await run(process.execPath, [join(repoRoot, 'node_modules/openapi-typescript/bin/cli.js'), 'spec.yaml', '-o', 'src/ots.ts', '--default-non-nullable=false'], { cwd: dir, maxBuffer: 64 << 20 });
+  await run(
+    process.execPath,
+    [
+      join(repoRoot, 'node_modules/openapi-typescript/bin/cli.js'),
+      'spec.yaml',
+      '-o',
+      'src/ots.ts',
+      '--default-non-nullable=false',
+    ],
+    { cwd: dir, maxBuffer: 64 << 20 },
+  );
   writeFileSync(join(dir, CONSUMER_FILE), consumerSource(corpusOps()));
   const compare = compareSource(corpusOps());
   lineOf = compare.lineOf;
   writeFileSync(join(dir, COMPARE_FILE), compare.text);
-  tscOutput = await run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.esm.json'], { cwd: dir, maxBuffer: 64 << 20 }).then(
+  tscOutput = await run(
+    process.execPath,
+    [join(repoRoot, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.esm.json'],
+    { cwd: dir, maxBuffer: 64 << 20 },
+  ).then(
     () => '',
     (e: { stdout?: string; stderr?: string }) => `${e.stdout ?? ''}${e.stderr ?? ''}`,
   );
@@ -70,7 +85,10 @@ describe('the corpus generates', () => {
   it('every operation of every document, in one run, without a refusal or a crash', () => {
     for (const { namespace, doc } of documents) {
       const expected = Object.values<any>(doc.paths).reduce((n, item) => n + METHODS.filter((m) => item[m]).length, 0);
-      expect([namespace, output.model.operations.filter((o) => o.namespace === namespace).length]).toEqual([namespace, expected]);
+      expect([namespace, output.model.operations.filter((o) => o.namespace === namespace).length]).toEqual([
+        namespace,
+        expected,
+      ]);
     }
     expect(corpusOps()).toHaveLength(606);
     console.log(`corpus: ${corpusOps().length} operations generated in ${Math.round(generateMs)} ms`);
@@ -95,16 +113,31 @@ describe('the corpus generates', () => {
   });
 
   it('--strict refuses with every fallback of every stage in one report', async () => {
-    const error = await generate({ ...readGeneratorInput(repoRoot), openapiText: text, openapiSource: SOURCE, strict: true }).catch((e: unknown) => e);
+    const error = await generate({
+      ...readGeneratorInput(repoRoot),
+      openapiText: text,
+      openapiSource: SOURCE,
+      strict: true,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SpecError);
     const rules = (error as SpecError).problems.map((p) => p.rule).sort();
-    expect(rules).toEqual(output.model.warnings.filter((w) => w.fallback).map((w) => w.rule).sort());
+    expect(rules).toEqual(
+      output.model.warnings
+        .filter((w) => w.fallback)
+        .map((w) => w.rule)
+        .sort(),
+    );
   }, 300_000);
 
-  it('the runtime names a schema may not take are the runtime\'s real exports', () => {
+  it("the runtime names a schema may not take are the runtime's real exports", () => {
     const project = new Project({ skipAddingFilesFromTsConfig: true, compilerOptions: { allowJs: false } });
     const names = new Set<string>();
-    for (const f of ['core/index.ts', 'helpers/index.ts']) for (const n of project.addSourceFileAtPath(join(repoRoot, 'templates/runtime', f)).getExportedDeclarations().keys()) names.add(n);
+    for (const f of ['core/index.ts', 'helpers/index.ts'])
+      for (const n of project
+        .addSourceFileAtPath(join(repoRoot, 'templates/runtime', f))
+        .getExportedDeclarations()
+        .keys())
+        names.add(n);
     expect([...RUNTIME_EXPORTS].sort()).toEqual([...names].sort());
   });
 });
@@ -114,7 +147,7 @@ describe('the corpus package type-checks', () => {
     expect(differencesOf(tscOutput, lineOf).other).toEqual([]);
   });
 
-  it('our types and openapi-typescript\'s are mutually assignable per operation, except where a documented construct differs', () => {
+  it("our types and openapi-typescript's are mutually assignable per operation, except where a documented construct differs", () => {
     const { differ } = differencesOf(tscOutput, lineOf);
     const byId = new Map(corpusOps().map((o) => [o.id, o]));
     const components = new Map(output.model.schemas.map((s) => [s.name, s.schema]));
@@ -126,7 +159,9 @@ describe('the corpus package type-checks', () => {
       if (!reasons.length) unexplained.push(side);
       for (const r of reasons) explained[r] = (explained[r] ?? 0) + 1;
     }
-    console.log(`corpus vs openapi-typescript: ${differ.length} of ${corpusOps().length * 2} sides differ; by construct ${JSON.stringify(explained)}; unexplained ${unexplained.length}`);
+    console.log(
+      `corpus vs openapi-typescript: ${differ.length} of ${corpusOps().length * 2} sides differ; by construct ${JSON.stringify(explained)}; unexplained ${unexplained.length}`,
+    );
     expect(unexplained).toEqual(UNEXPLAINED);
   });
 });
@@ -139,7 +174,16 @@ const UNEXPLAINED: string[] = [];
 
 /** The documented constructs where our types differ from openapi-typescript's on purpose, that one side of an operation reaches. */
 function constructsOf(op: OperationModel, side: 'params' | 'result', components: ReadonlyMap<string, any>): string[] {
-  const roots = side === 'params' ? [...op.pathParams, ...op.queryParams, ...op.headerParams, ...op.cookieParams, ...op.bodies.flatMap((b) => b.fields)].map((f) => f.schema) : [op.response, ...(op.statusResponses ?? []).map((r) => r.schema)];
+  const roots =
+    side === 'params'
+      ? [
+          ...op.pathParams,
+          ...op.queryParams,
+          ...op.headerParams,
+          ...op.cookieParams,
+          ...op.bodies.flatMap((b) => b.fields),
+        ].map((f) => f.schema)
+      : [op.response, ...(op.statusResponses ?? []).map((r) => r.schema)];
   const reached = new Set<string>();
   const walk = (node: unknown, seen: Set<string>) => {
     if (Array.isArray(node)) return node.forEach((n) => walk(n, seen));
@@ -149,20 +193,35 @@ function constructsOf(op: OperationModel, side: 'params' | 'result', components:
       if ((k === 'format' && v === 'binary') || k === 'contentMediaType') reached.add('binary');
       if ((k === 'readOnly' || k === 'writeOnly') && v === true) reached.add('readOnly/writeOnly');
       if (k === 'discriminator') reached.add('discriminator (literal pins)');
-      if (k === 'additionalProperties' && v !== false && v !== true) reached.add('typed additionalProperties (index signature)');
-      if ((k === 'oneOf' || k === 'anyOf') && Array.isArray(v) && v.at(-1)?.type === 'string' && !v.at(-1)?.enum) reached.add('open string enum');
+      if (k === 'additionalProperties' && v !== false && v !== true)
+        reached.add('typed additionalProperties (index signature)');
+      if ((k === 'oneOf' || k === 'anyOf') && Array.isArray(v) && v.at(-1)?.type === 'string' && !v.at(-1)?.enum)
+        reached.add('open string enum');
       // `allOf: [X, { nullable: true }]` is X | null here (openapi-typescript drops the null)
-      if (k === 'anyOf' && Array.isArray(v) && v.length === 2 && Array.isArray(v[0]?.allOf) && v[1]?.type === 'null') reached.add('allOf with a nullable part');
+      if (k === 'anyOf' && Array.isArray(v) && v.length === 2 && Array.isArray(v[0]?.allOf) && v[1]?.type === 'null')
+        reached.add('allOf with a nullable part');
       // an object without properties is open here ({ [key: string]: unknown }), Record<string, never> there
-      if (k === 'type' && v === 'object' && !(node as any).properties && (node as any).additionalProperties === undefined) reached.add('open object without properties');
-      if (k === '$ref') for (const name of componentRefsOf({ $ref: v })) if (!seen.has(name)) { seen.add(name); walk(components.get(name), seen); }
+      if (
+        k === 'type' &&
+        v === 'object' &&
+        !(node as any).properties &&
+        (node as any).additionalProperties === undefined
+      )
+        reached.add('open object without properties');
+      if (k === '$ref')
+        for (const name of componentRefsOf({ $ref: v }))
+          if (!seen.has(name)) {
+            seen.add(name);
+            walk(components.get(name), seen);
+          }
       walk(v, seen);
     }
   };
   walk(roots, new Set());
   if (side === 'result' && op.statusResponses) reached.add('multi-status');
   if (side === 'result' && op.responseKind !== 'json') reached.add('binary');
-  if (side === 'params' && op.bodies.some((b) => b.kind === 'binary' || b.kind === 'multipart' || b.kind === 'text')) reached.add('binary');
+  if (side === 'params' && op.bodies.some((b) => b.kind === 'binary' || b.kind === 'multipart' || b.kind === 'text'))
+    reached.add('binary');
   if (side === 'params' && op.bodies.length > 1) reached.add('several media types');
   if (side === 'result' && !op.successStatuses.length) reached.add('no 2xx response');
   if (op.unvalidated) reached.add('fallback');

@@ -4,7 +4,14 @@
  */
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, CredentialsRevokedError, ImClient, MemoryTokenStore, browserLikeScope, maskUrlQuery } from '../generated/src/index.js';
+import {
+  ConfigError,
+  CredentialsRevokedError,
+  ImClient,
+  MemoryTokenStore,
+  browserLikeScope,
+  maskUrlQuery,
+} from '../generated/src/index.js';
 import { createFakeService, type FakeService } from '../generated/src/testing.js';
 
 const CLIENT_ID = 'client-id-for-tests';
@@ -12,7 +19,11 @@ const CLIENT_SECRET = 'client-secret-SHOULD-NEVER-APPEAR';
 
 let fake: FakeService;
 beforeEach(async () => {
-  fake = await createFakeService({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, initialState: { users: [{ username: 'alice' }, { username: 'bob' }], groups: [{ group_id: 'g', owner: 'alice' }] } });
+  fake = await createFakeService({
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    initialState: { users: [{ username: 'alice' }, { username: 'bob' }], groups: [{ group_id: 'g', owner: 'alice' }] },
+  });
 });
 afterEach(() => fake.close());
 
@@ -21,10 +32,11 @@ describe('server only', () => {
   function withGlobals(extra: Record<string, unknown>, fn: () => void) {
     const saved = Object.keys(extra).map((k) => [k, Object.getOwnPropertyDescriptor(g, k)] as const);
     try {
-      for (const [k, v] of Object.entries(extra)) Object.defineProperty(g, k, { value: v, configurable: true, writable: true });
+      for (const [k, v] of Object.entries(extra))
+        Object.defineProperty(g, k, { value: v, configurable: true, writable: true });
       fn();
     } finally {
-      for (const [k, d] of saved) (d ? Object.defineProperty(g, k, d) : delete g[k]);
+      for (const [k, d] of saved) d ? Object.defineProperty(g, k, d) : delete g[k];
     }
   }
 
@@ -65,7 +77,12 @@ describe('server only', () => {
 });
 
 describe('ImClient.fromEnv', () => {
-  const env = { IM_BASE_URL: 'http://127.0.0.1:1', IM_APP_KEY: 'org#app', IM_CLIENT_ID: 'id', IM_CLIENT_SECRET: 'secret-from-env-XYZ' };
+  const env = {
+    IM_BASE_URL: 'http://127.0.0.1:1',
+    IM_APP_KEY: 'org#app',
+    IM_CLIENT_ID: 'id',
+    IM_CLIENT_SECRET: 'secret-from-env-XYZ',
+  };
   it('reads the four documented variables and gives an ImClient', () => {
     const im = ImClient.fromEnv({}, env);
     expect(im).toBeInstanceOf(ImClient);
@@ -87,7 +104,11 @@ describe('secret rotation without restart', () => {
   it('an invalid_client answer re-reads the secret function once and exchanges with the new secret', async () => {
     await fake.close();
     // This service accepts only the second (rotated) secret: the first exchange is refused in front of it.
-    fake = await createFakeService({ clientId: CLIENT_ID, clientSecret: 'new-secret-AFTER-ROTATION', initialState: { users: [{ username: 'alice' }] } });
+    fake = await createFakeService({
+      clientId: CLIENT_ID,
+      clientSecret: 'new-secret-AFTER-ROTATION',
+      initialState: { users: [{ username: 'alice' }] },
+    });
     const seen: string[] = [];
     let current = 'old-secret-ROTATED-AWAY';
     const im = new ImClient({
@@ -101,7 +122,10 @@ describe('secret rotation without restart', () => {
       fetch: async (input, init) => {
         const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
         if (String(input).endsWith('/token') && body?.client_secret !== 'new-secret-AFTER-ROTATION') {
-          return new Response(JSON.stringify({ error: { code: 'invalid_client', message: 'wrong client', request_id: 'r1' } }), { status: 401, headers: { 'content-type': 'application/json' } });
+          return new Response(
+            JSON.stringify({ error: { code: 'invalid_client', message: 'wrong client', request_id: 'r1' } }),
+            { status: 401, headers: { 'content-type': 'application/json' } },
+          );
         }
         return fetch(input, init);
       },
@@ -116,9 +140,17 @@ describe('credential loss', () => {
   it('app_deleted clears the token store, calls the hook once, and fails every later call without the network', async () => {
     const store = new MemoryTokenStore();
     const deleted: string[] = [];
-    const recording = { get: (k: string) => store.get(k), set: (k: string, t: never) => store.set(k, t), delete: async (k: string) => (deleted.push(k), store.delete(k)) };
+    const recording = {
+      get: (k: string) => store.get(k),
+      set: (k: string, t: never) => store.set(k, t),
+      delete: async (k: string) => (deleted.push(k), store.delete(k)),
+    };
     const revoked: unknown[] = [];
-    const im = new ImClient({ ...fake.clientOptions, tokenStore: recording, onCredentialsRevoked: (e) => revoked.push(e) });
+    const im = new ImClient({
+      ...fake.clientOptions,
+      tokenStore: recording,
+      onCredentialsRevoked: (e) => revoked.push(e),
+    });
     await im.users.get({ username: 'alice' }); // a token is stored
     fake.revokeCredentials('app_deleted');
     await expect(im.users.get({ username: 'alice' })).rejects.toBeInstanceOf(CredentialsRevokedError);
@@ -140,10 +172,20 @@ describe('nothing shows a secret', () => {
     let token = '';
     fake.override('users.get', (call) => {
       token = String(call.headers.authorization).replace(/^Bearer /, '');
-      return { status: 403, body: { error: { code: 'permission_denied', message: `token ${token} secret ${CLIENT_SECRET}`, request_id: 'r' } } };
+      return {
+        status: 403,
+        body: {
+          error: { code: 'permission_denied', message: `token ${token} secret ${CLIENT_SECRET}`, request_id: 'r' },
+        },
+      };
     });
     const lines: string[] = [];
-    const logger = { debug: (m: string) => lines.push(m), info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) };
+    const logger = {
+      debug: (m: string) => lines.push(m),
+      info: (m: string) => lines.push(m),
+      warn: (m: string) => lines.push(m),
+      error: (m: string) => lines.push(m),
+    };
     const events: unknown[] = [];
     const im = new ImClient({ ...fake.clientOptions, logger, onTokenEvent: (e) => events.push(e) });
     const error = (await im.users.get({ username: 'alice' }).catch((e: unknown) => e)) as Error;
@@ -170,8 +212,10 @@ describe('nothing shows a secret', () => {
     expect(shown).not.toContain(token);
   });
 
-  it('URLs with query values are shown masked, the service\'s own display rule', () => {
-    expect(maskUrlQuery('https://hooks.example.com/im?token=s3cr3t&tenant=acme')).toBe('https://hooks.example.com/im?token=***&tenant=***');
+  it("URLs with query values are shown masked, the service's own display rule", () => {
+    expect(maskUrlQuery('https://hooks.example.com/im?token=s3cr3t&tenant=acme')).toBe(
+      'https://hooks.example.com/im?token=***&tenant=***',
+    );
     expect(maskUrlQuery('https://hooks.example.com/im')).toBe('https://hooks.example.com/im');
   });
 });

@@ -72,18 +72,28 @@ describe('delivery-rules.ts: the simulator reads the spec, not its own copies', 
     expect(simulate.SIMULATE_HELP).toContain('(12 s … 8 h');
   }, 120_000);
 
-  it('keeps the spec\'s x-assumed notes on the values they cover', async () => {
+  it("keeps the spec's x-assumed notes on the values they cover", async () => {
     const { files } = await generate(realInput);
     const rules = files.get(emittedPath)!;
-    const docOf = (name: string) => rules.slice(rules.lastIndexOf('/**', rules.indexOf(`export const ${name}`)), rules.indexOf(`export const ${name}`));
-    expect(docOf('RETRY_JITTER')).toMatch(/ASSUMED \(x-assumed in the spec\): The seed says each wait is 'varied randomly by 20 percent'/);
+    const docOf = (name: string) =>
+      rules.slice(
+        rules.lastIndexOf('/**', rules.indexOf(`export const ${name}`)),
+        rules.indexOf(`export const ${name}`),
+      );
+    expect(docOf('RETRY_JITTER')).toMatch(
+      /ASSUMED \(x-assumed in the spec\): The seed says each wait is 'varied randomly by 20 percent'/,
+    );
     expect(docOf('MAX_BATCH_BYTES')).toMatch(/ASSUMED .*binary units/);
     expect(docOf('BREAKER_FIRST_PAUSE_MS')).not.toMatch(/ASSUMED/);
   }, 60_000);
 
   it('a missing or mistyped delivery number is refused naming its path', () => {
     const cases: Array<[string, string, string]> = [
-      ['        initialPauseSeconds: 30\n', '', '/operations/receiveEvent/x-delivery/circuitBreaker/initialPauseSeconds'],
+      [
+        '        initialPauseSeconds: 30\n',
+        '',
+        '/operations/receiveEvent/x-delivery/circuitBreaker/initialPauseSeconds',
+      ],
       ['        maxSends: 12\n', '        maxSends: twelve\n', '/operations/receiveEvent/x-delivery/retry/maxSends'],
     ];
     for (const [from, to, pointer] of cases) {

@@ -12,16 +12,24 @@ const rules = (text: string) => docBlockProblems('a.ts', text).map((p) => `${p.a
 describe('doc blocks', () => {
   it('finds two stacked blocks on one declaration and a block before no code', () => {
     expect(rules('const a = 1;\n/** a */\n/** b */\nexport function f() {}\n')).toEqual(['a.ts:2 stacked']);
-    expect(rules('export function f() {\n  return 1;\n  /** after the last statement */\n}\n')).toEqual(['a.ts:3 orphan']);
+    expect(rules('export function f() {\n  return 1;\n  /** after the last statement */\n}\n')).toEqual([
+      'a.ts:3 orphan',
+    ]);
     expect(rules('export const a = [\n  /** an element */\n  1,\n];\n')).toEqual(['a.ts:2 orphan']);
   });
 
   it('allows a file overview above the first declaration’s own block, union members, and /** inside strings', () => {
     expect(rules('#!/usr/bin/env node\n/** The file. */\n/** f. */\nexport function f() {}\n')).toEqual([]);
     expect(rules('/** The file. */\nimport { x } from "x";\n/** f. */\nexport const f = x;\n')).toEqual([]);
-    expect(rules("/** Why. */\nexport type R =\n  /** the network */\n  | 'network'\n  /** no answer */\n  | 'timeout';\n")).toEqual([]);
-    expect(rules('export const s = `/** not a comment */ ${1} /** nor this */`;\nexport const r = /\\/\\*\\*/;\n')).toEqual([]);
-    expect(rules('const a = 1;\n/** a second statement is no overview */\n/** b */\nexport const b = a;\n')).toEqual(['a.ts:2 stacked']);
+    expect(
+      rules("/** Why. */\nexport type R =\n  /** the network */\n  | 'network'\n  /** no answer */\n  | 'timeout';\n"),
+    ).toEqual([]);
+    expect(
+      rules('export const s = `/** not a comment */ ${1} /** nor this */`;\nexport const r = /\\/\\*\\*/;\n'),
+    ).toEqual([]);
+    expect(rules('const a = 1;\n/** a second statement is no overview */\n/** b */\nexport const b = a;\n')).toEqual([
+      'a.ts:2 stacked',
+    ]);
   });
 
   it('none in the hand-written TypeScript (generator, runtime, examples, scripts, tests)', () => {

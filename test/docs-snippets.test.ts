@@ -38,11 +38,16 @@ const dir = join(repoRoot, 'test/types/.snippets');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('package docs', () => {
-  const docs = ['README.md', 'api.md'].map((name) => ({ name, text: readFileSync(join(repoRoot, 'generated', name), 'utf8') }));
+  const docs = ['README.md', 'api.md'].map((name) => ({
+    name,
+    text: readFileSync(join(repoRoot, 'generated', name), 'utf8'),
+  }));
   // The Callbacks section's snippets mount the receiver in Express, Fastify, Koa, Hono, NestJS and
   // the edge entry: test/readme-callbacks.test.ts compiles them with those frameworks' types and
   // the app code they call (db, isSpam), so they are not compiled twice here.
-  const snippets = docs.flatMap((d) => tsSnippets(d.name, d.name === 'README.md' ? withoutSection(d.text, 'Callbacks') : d.text));
+  const snippets = docs.flatMap((d) =>
+    tsSnippets(d.name, d.name === 'README.md' ? withoutSection(d.text, 'Callbacks') : d.text),
+  );
 
   it('the docs have ts snippets, and few are marked not compiled', () => {
     expect(snippets.filter((s) => s.doc === 'README.md').length).toBeGreaterThanOrEqual(8);
@@ -62,45 +67,78 @@ describe('package docs', () => {
       // each snippet is its own module (top-level await, own imports)
       writeFileSync(join(dir, file), `${s.code}\nexport {};\n`);
     }
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-      extends: '../../../tsconfig.json',
-      compilerOptions: {
-        noEmit: true,
-        strict: true,
-        exactOptionalPropertyTypes: true,
-        noUnusedLocals: false,
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        paths: {
-          'im-server-sdk': ['../../../generated/src/index.ts'],
-          'im-server-sdk/funcs': ['../../../generated/src/funcs/index.ts'],
-          'im-server-sdk/callbacks': ['../../../generated/src/callbacks.ts'],
-          'im-server-sdk/testing': ['../../../generated/src/testing.ts'],
-          'im-server-sdk/otel': ['../../../generated/src/otel/index.ts'],
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        extends: '../../../tsconfig.json',
+        compilerOptions: {
+          noEmit: true,
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          noUnusedLocals: false,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          paths: {
+            'im-server-sdk': ['../../../generated/src/index.ts'],
+            'im-server-sdk/funcs': ['../../../generated/src/funcs/index.ts'],
+            'im-server-sdk/callbacks': ['../../../generated/src/callbacks.ts'],
+            'im-server-sdk/testing': ['../../../generated/src/testing.ts'],
+            'im-server-sdk/otel': ['../../../generated/src/otel/index.ts'],
+          },
         },
-      },
-      include: ['*.ts'],
-      exclude: [],
-    }));
-    const result = spawnSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: repoRoot, encoding: 'utf8' });
+        include: ['*.ts'],
+        exclude: [],
+      }),
+    );
+    const result = spawnSync(
+      process.execPath,
+      [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')],
+      { cwd: repoRoot, encoding: 'utf8' },
+    );
     // name each failing snippet by doc and line, not by temp file
-    const output = (result.stdout + result.stderr).replace(/(?:test\/types\/\.snippets\/)?(\w+_\d+_line\d+\.ts)/g, (m, f: string) => (files[f] ? `${files[f].doc}:${files[f].line}+` : m));
+    const output = (result.stdout + result.stderr).replace(
+      /(?:test\/types\/\.snippets\/)?(\w+_\d+_line\d+\.ts)/g,
+      (m, f: string) => (files[f] ? `${files[f].doc}:${files[f].line}+` : m),
+    );
     // the package's own source compiles under these settings too (a consumer may compile it so)
     const errors = output.split('\n').filter((l) => /error TS/.test(l));
     expect(errors).toEqual([]);
   }, 120_000);
 
   it('every Redis client a snippet creates gets an error listener (issue 28 item 9: else an outage crashes the app)', () => {
-    const runtimeDocs = ['templates/runtime/stores/redis-token-store.ts', 'templates/runtime/stores/redis-quota-store.ts', 'templates/runtime/callbacks/index.ts', 'templates/runtime/callbacks/inbox/redis-inbox.ts'];
-    const texts = [...docs.map((d) => ({ name: d.name, code: tsSnippets(d.name, d.text).map((s) => s.code).join('\n') })), ...runtimeDocs.map((f) => ({ name: f, code: readFileSync(join(repoRoot, f), 'utf8').split('\n').filter((l) => /^\s*\*/.test(l)).join('\n') }))];
+    const runtimeDocs = [
+      'templates/runtime/stores/redis-token-store.ts',
+      'templates/runtime/stores/redis-quota-store.ts',
+      'templates/runtime/callbacks/index.ts',
+      'templates/runtime/callbacks/inbox/redis-inbox.ts',
+    ];
+    const texts = [
+      ...docs.map((d) => ({
+        name: d.name,
+        code: tsSnippets(d.name, d.text)
+          .map((s) => s.code)
+          .join('\n'),
+      })),
+      ...runtimeDocs.map((f) => ({
+        name: f,
+        code: readFileSync(join(repoRoot, f), 'utf8')
+          .split('\n')
+          .filter((l) => /^\s*\*/.test(l))
+          .join('\n'),
+      })),
+    ];
     const missing: string[] = [];
     let created = 0;
     for (const { name, code } of texts) {
       // a client made inline (fromNodeRedis(await createClient(…).connect())) has no name to listen on
-      if (/\(\s*await\s+createClient\(/.test(code)) missing.push(`${name}: a client created inline, with no error listener`);
-      for (const m of code.matchAll(/(?:const|let)\s+(\w+)\s*=\s*(?:await\s+)?(?:createClient\(|createCluster\(|new (?:Redis|Cluster|IORedis)\(|\w+\.duplicate\()/g)) {
+      if (/\(\s*await\s+createClient\(/.test(code))
+        missing.push(`${name}: a client created inline, with no error listener`);
+      for (const m of code.matchAll(
+        /(?:const|let)\s+(\w+)\s*=\s*(?:await\s+)?(?:createClient\(|createCluster\(|new (?:Redis|Cluster|IORedis)\(|\w+\.duplicate\()/g,
+      )) {
         created++;
-        if (!new RegExp(`\\b${m[1]}\\.on\\(\\s*'error'`).test(code)) missing.push(`${name}: ${m[1]} has no .on('error', …)`);
+        if (!new RegExp(`\\b${m[1]}\\.on\\(\\s*'error'`).test(code))
+          missing.push(`${name}: ${m[1]} has no .on('error', …)`);
       }
     }
     expect(created).toBeGreaterThanOrEqual(9); // node-redis and ioredis, single node and Cluster (issue 29)

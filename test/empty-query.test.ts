@@ -11,7 +11,15 @@ import type { RequestValidator } from '../generated/src/operation.js';
 import { loadYaml, specOperations } from './helpers/spec.js';
 
 const doc = loadYaml('spec/openapi.yaml');
-const deref = (x: any): any => (x?.$ref ? deref(x.$ref.slice(2).split('/').reduce((n: any, k: string) => n[k], doc)) : x);
+const deref = (x: any): any =>
+  x?.$ref
+    ? deref(
+        x.$ref
+          .slice(2)
+          .split('/')
+          .reduce((n: any, k: string) => n[k], doc),
+      )
+    : x;
 const funcs = operations as Record<string, { loadValidator?: () => Promise<RequestValidator> }>;
 
 /** [operationId, parameter, is it an array of strings] for every optional free-text query parameter. */
@@ -20,7 +28,10 @@ const cases = specOperations(doc).flatMap(({ path, operation }) =>
     .map(deref)
     .filter((p: any) => p.in === 'query' && !p.required)
     .map((p: any) => [String(operation.operationId), String(p.name), deref(p.schema)] as const)
-    .filter(([, , s]) => (s.type === 'string' || (s.type === 'array' && s.items?.type === 'string')) && !s.enum && !s.items?.enum)
+    .filter(
+      ([, , s]) =>
+        (s.type === 'string' || (s.type === 'array' && s.items?.type === 'string')) && !s.enum && !s.items?.enum,
+    )
     .map(([id, name, s]) => [id, name, s.type === 'array'] as const),
 );
 
@@ -28,7 +39,11 @@ const cases = specOperations(doc).flatMap(({ path, operation }) =>
 function requiredPathParams(id: string): Record<string, string> {
   const found = specOperations(doc).find((o) => o.operation.operationId === id)!;
   const params = [...(doc.paths[found.path].parameters ?? []), ...(found.operation.parameters ?? [])].map(deref);
-  return Object.fromEntries(params.filter((p: any) => p.in === 'path' && !['org_name', 'app_name'].includes(p.name)).map((p: any) => [p.name, 'x1']));
+  return Object.fromEntries(
+    params
+      .filter((p: any) => p.in === 'path' && !['org_name', 'app_name'].includes(p.name))
+      .map((p: any) => [p.name, 'x1']),
+  );
 }
 
 describe('empty optional query values', () => {
@@ -38,15 +53,20 @@ describe('empty optional query values', () => {
     expect(cases.filter(([, n]) => n === 'known_version')).toHaveLength(4);
   });
 
-  it.each(cases)('%s refuses %s: "" with a message naming the field; a real value passes', async (id, name, isArray) => {
-    const validator = await funcs[id]!.loadValidator!();
-    const base = requiredPathParams(id);
-    const issues = validator.validate({ ...base, [name]: isArray ? [''] : '' });
-    expect(issues).toContainEqual(expect.objectContaining({ pointer: isArray ? `/${name}/0` : `/${name}`, rule: 'minLength' }));
-    expect(issues!.map((i) => i.message).join(' ')).toMatch(new RegExp(`\`${name}(\\[0\\])?\` must not be empty`));
-    const ok = validator.validate({ ...base, [name]: isArray ? ['k'] : 'v' });
-    expect(ok?.filter((i) => i.pointer.startsWith(`/${name}`)) ?? []).toEqual([]);
-  });
+  it.each(cases)(
+    '%s refuses %s: "" with a message naming the field; a real value passes',
+    async (id, name, isArray) => {
+      const validator = await funcs[id]!.loadValidator!();
+      const base = requiredPathParams(id);
+      const issues = validator.validate({ ...base, [name]: isArray ? [''] : '' });
+      expect(issues).toContainEqual(
+        expect.objectContaining({ pointer: isArray ? `/${name}/0` : `/${name}`, rule: 'minLength' }),
+      );
+      expect(issues!.map((i) => i.message).join(' ')).toMatch(new RegExp(`\`${name}(\\[0\\])?\` must not be empty`));
+      const ok = validator.validate({ ...base, [name]: isArray ? ['k'] : 'v' });
+      expect(ok?.filter((i) => i.pointer.startsWith(`/${name}`)) ?? []).toEqual([]);
+    },
+  );
 
   it('im.users.list({ cursor: "" }) throws a ValidationError naming cursor and sends nothing', async () => {
     const sent: string[] = [];
@@ -57,7 +77,10 @@ describe('empty optional query values', () => {
       clientSecret: 's',
       fetch: async (url: string) => (sent.push(url), new Response('{}', { status: 500 })),
     } as unknown as ConstructorParameters<typeof ImClient>[0]);
-    const err = await im.users.list({ cursor: '' }).then(() => null, (e: unknown) => e);
+    const err = await im.users.list({ cursor: '' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ValidationError);
     expect((err as Error).message).toMatch(/`cursor` must not be empty/);
     expect((err as Error).message).toMatch(/nothing was sent/);

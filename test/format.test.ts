@@ -22,24 +22,36 @@ describe('formatting', () => {
   it.each([
     ['spec/openapi.yaml', realInput.openapiText],
     ['test/fixtures/constructs-openapi.yaml', readFileSync(`${repoRoot}test/fixtures/constructs-openapi.yaml`, 'utf8')],
-  ])('native and WebAssembly Biome give byte-identical output for %s', async (source, openapiText) => {
-    const input = { ...realInput, openapiText, openapiSource: source };
-    const native = await generate({ ...input, biome: 'native' });
-    const wasm = await generate({ ...input, biome: 'wasm' });
-    expect([...native.files.keys()]).toEqual([...wasm.files.keys()]);
-    let formatted = 0;
-    for (const [path, text] of wasm.files) {
-      expect(native.files.get(path), path).toBe(text);
-      if (path.endsWith('.ts') && !path.startsWith('src/validators/')) formatted++;
-    }
-    expect(formatted).toBeGreaterThan(20);
-  }, 60_000);
+  ])(
+    'native and WebAssembly Biome give byte-identical output for %s',
+    async (source, openapiText) => {
+      const input = { ...realInput, openapiText, openapiSource: source };
+      const native = await generate({ ...input, biome: 'native' });
+      const wasm = await generate({ ...input, biome: 'wasm' });
+      expect([...native.files.keys()]).toEqual([...wasm.files.keys()]);
+      let formatted = 0;
+      for (const [path, text] of wasm.files) {
+        expect(native.files.get(path), path).toBe(text);
+        if (path.endsWith('.ts') && !path.startsWith('src/validators/')) formatted++;
+      }
+      expect(formatted).toBeGreaterThan(20);
+    },
+    60_000,
+  );
 
   it('formats: 2-space indent, single quotes, trailing commas, 100 columns; short JSON objects stay on one line', async () => {
     const ts = `export const a = {b: "c", d: [1,2,3], eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee: 'ffffffffffffffffffffffffffffff', gggggggggggggggggggg: 'h'}\n`;
-    const json = '{"engines":{"node":">=20"},"long":{"aaaaaaaaaaaaaaaaaaaa":"bbbbbbbbbbbbbbbbbbbbbbbb","cccccccccccccccccccccccc":"dddddddddddddddddddddddddddddd","e":"f"}}';
+    const json =
+      '{"engines":{"node":">=20"},"long":{"aaaaaaaaaaaaaaaaaaaa":"bbbbbbbbbbbbbbbbbbbbbbbb","cccccccccccccccccccccccc":"dddddddddddddddddddddddddddddd","e":"f"}}';
     for (const biome of ['native', 'wasm'] as const) {
-      const out = await formatFiles(new Map([['src/a.ts', ts], ['package.json', json]]), undefined, { biome });
+      const out = await formatFiles(
+        new Map([
+          ['src/a.ts', ts],
+          ['package.json', json],
+        ]),
+        undefined,
+        { biome },
+      );
       expect(out.get('src/a.ts'), biome).toBe(
         "export const a = {\n  b: 'c',\n  d: [1, 2, 3],\n  eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee: 'ffffffffffffffffffffffffffffff',\n  gggggggggggggggggggg: 'h',\n};\n",
       );
@@ -49,10 +61,20 @@ describe('formatting', () => {
     }
   });
 
-  it.each(['native', 'wasm'] as const)('%s: code that does not parse is refused naming the formatter and the package file', async (biome) => {
-    const error = (await formatFiles(new Map([['src/ok.ts', 'export const a = 1;\n'], ['src/broken.ts', 'export const = ;\n']]), undefined, { biome }).catch((e: Error) => e)) as Error;
-    expect(error).toBeInstanceOf(Error);
-    expect(error.message).toMatch(/^biome@[\d.]+ could not format the generated code \(a generator bug\): /);
-    expect(error.message).toContain('src/broken.ts');
-  });
+  it.each(['native', 'wasm'] as const)(
+    '%s: code that does not parse is refused naming the formatter and the package file',
+    async (biome) => {
+      const error = (await formatFiles(
+        new Map([
+          ['src/ok.ts', 'export const a = 1;\n'],
+          ['src/broken.ts', 'export const = ;\n'],
+        ]),
+        undefined,
+        { biome },
+      ).catch((e: Error) => e)) as Error;
+      expect(error).toBeInstanceOf(Error);
+      expect(error.message).toMatch(/^biome@[\d.]+ could not format the generated code \(a generator bug\): /);
+      expect(error.message).toContain('src/broken.ts');
+    },
+  );
 });

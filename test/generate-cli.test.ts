@@ -12,11 +12,14 @@ import { repoRoot } from './helpers/seed.js';
 const launcher = join(repoRoot, 'scripts/generate.mjs');
 const bundle = join(repoRoot, 'node_modules/.cache/im-openapi/generate-cli.cjs');
 const manifest = join(repoRoot, 'node_modules/.cache/im-openapi/generate-cli.json');
-const run = (...args: string[]) => spawnSync(process.execPath, [launcher, '--check', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [launcher, '--check', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
 
 describe('scripts/generate.mjs', () => {
   it('is what npm run generate runs', () => {
-    expect(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).scripts.generate).toBe('node scripts/generate.mjs');
+    expect(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).scripts.generate).toBe(
+      'node scripts/generate.mjs',
+    );
   });
 
   it('checks generated/ from the bundle, reuses it while its sources are unchanged, rebuilds it when one changes', () => {
@@ -24,7 +27,14 @@ describe('scripts/generate.mjs', () => {
     expect(first.status, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/generated\/ is up to date \(\d+ files, 178 operations/);
     const inputs = Object.keys(JSON.parse(readFileSync(manifest, 'utf8')).inputs);
-    expect(inputs).toEqual(expect.arrayContaining(['scripts/generate.ts', 'generator/generate.ts', 'generator/format-biome.ts', 'package-lock.json']));
+    expect(inputs).toEqual(
+      expect.arrayContaining([
+        'scripts/generate.ts',
+        'generator/generate.ts',
+        'generator/format-biome.ts',
+        'package-lock.json',
+      ]),
+    );
     const built = statSync(bundle).mtimeMs;
     // V8's compiled code of the CommonJS packages is kept beside the bundle
     expect(existsSync(join(repoRoot, 'node_modules/.cache/im-openapi/v8'))).toBe(true);
@@ -41,7 +51,10 @@ describe('scripts/generate.mjs', () => {
 
   it('a spec error is reported from the bundle as from tsx, located in the file given with --spec', () => {
     const bad = join(repoRoot, 'node_modules/.cache/im-openapi/bad-spec.yaml');
-    writeFileSync(bad, readFileSync(join(repoRoot, 'spec/openapi.yaml'), 'utf8').replace("x-retry-class: Q", 'x-retry-class: Z'));
+    writeFileSync(
+      bad,
+      readFileSync(join(repoRoot, 'spec/openapi.yaml'), 'utf8').replace('x-retry-class: Q', 'x-retry-class: Z'),
+    );
     const r = run('--spec', bad);
     rmSync(bad);
     expect(r.status).toBe(1);

@@ -25,19 +25,34 @@ const bodyOf = (c: FakeCall): any => c.params;
 const users = (n: number, prefix = 'r') => Array.from({ length: n }, (_, i) => ({ username: `${prefix}${i}` }));
 
 describe('batch splitting (x-batch-split)', () => {
-  it('250 users go out as 100/100/50, results in the caller\'s order', async () => {
+  it("250 users go out as 100/100/50, results in the caller's order", async () => {
     const list = users(250, 'u');
     const result = await im.users.batchCreate({ users: list }, { concurrency: 3 });
-    expect(fake.callsTo('users.batch_create').map((r) => bodyOf(r).users.length).sort()).toEqual([100, 100, 50]);
+    expect(
+      fake
+        .callsTo('users.batch_create')
+        .map((r) => bodyOf(r).users.length)
+        .sort(),
+    ).toEqual([100, 100, 50]);
     expect(result.ok).toBe(true);
-    expect(result.chunks.map((c) => [c.start, c.end])).toEqual([[0, 100], [100, 200], [200, 250]]);
-    expect(result.results.flatMap((r: any) => r.items.map((u: any) => u.username))).toEqual(list.map((u) => u.username));
+    expect(result.chunks.map((c) => [c.start, c.end])).toEqual([
+      [0, 100],
+      [100, 200],
+      [200, 250],
+    ]);
+    expect(result.results.flatMap((r: any) => r.items.map((u: any) => u.username))).toEqual(
+      list.map((u) => u.username),
+    );
     expect(fake.state.users.size).toBe(250);
   });
 
   it('2,500 recipients go out as 3 requests, each chunk with its own dedupe key kept across resends', async () => {
     fake.seed({ users: users(2500) });
-    fake.fault({ operation: 'messages.batch_send', kind: 'server_error', when: (c) => (c.params.usernames as unknown[]).length === 500 });
+    fake.fault({
+      operation: 'messages.batch_send',
+      kind: 'server_error',
+      when: (c) => (c.params.usernames as unknown[]).length === 500,
+    });
     const usernames = users(2500).map((u) => u.username);
     const result = await im.messages.batchSend({ usernames, body: 'hi' });
     const calls = fake.callsTo('messages.batch_send');
@@ -51,7 +66,7 @@ describe('batch splitting (x-batch-split)', () => {
     expect(fake.state.messages.size).toBe(2500); // one message per recipient, none twice
   });
 
-  it('a caller\'s key gives each chunk a derived key, the same on every run, within the 128-character limit', async () => {
+  it("a caller's key gives each chunk a derived key, the same on every run, within the 128-character limit", async () => {
     fake.seed({ users: users(1500) });
     const usernames = users(1500).map((u) => u.username);
     const first = await im.messages.batchSend({ usernames, client_msg_id: 'promo-7' }, { concurrency: 1 });
@@ -66,7 +81,7 @@ describe('batch splitting (x-batch-split)', () => {
     expect(fake.state.messages.size).toBe(1500); // the second run was deduplicated
   });
 
-  it('resending only the failed chunk under the same key reuses THAT chunk\'s key, never chunk 0\'s (issue 16 item 7)', async () => {
+  it("resending only the failed chunk under the same key reuses THAT chunk's key, never chunk 0's (issue 16 item 7)", async () => {
     // Before: chunk keys were `<key>:<index>`; the resent slice became chunk 0 and got "promo-8:0", the key
     // the service had already seen for the first 1,000 recipients: a deduplicating service dropped it.
     const seen = new Map<string, string>(); // key → first recipient it was used for
@@ -88,12 +103,17 @@ describe('batch splitting (x-batch-split)', () => {
       return { body: { sent: req.body.usernames.length } };
     });
     const usernames = Array.from({ length: 2000 }, (_, i) => `r${i}`);
-    const err = await im.messages.batchSend({ usernames, client_msg_id: 'promo-8' }, { concurrency: 1 }).catch((e: unknown) => e);
+    const err = await im.messages
+      .batchSend({ usernames, client_msg_id: 'promo-8' }, { concurrency: 1 })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BatchError);
     const outcome = (err as BatchError).result;
     expect(outcome.chunks.map((c) => c.status)).toEqual(['fulfilled', 'rejected']);
     const failed = outcome.chunks[1]!;
-    const resend = await im.messages.batchSend({ usernames: usernames.slice(failed.start, failed.end), client_msg_id: 'promo-8' });
+    const resend = await im.messages.batchSend({
+      usernames: usernames.slice(failed.start, failed.end),
+      client_msg_id: 'promo-8',
+    });
     expect(resend.ok).toBe(true);
     expect(resend.chunks[0]!.dedupeKey).toBe(failed.dedupeKey);
     expect(resend.chunks[0]!.dedupeKey).not.toBe(outcome.chunks[0]!.dedupeKey);
@@ -108,7 +128,9 @@ describe('batch splitting (x-batch-split)', () => {
     expect(empty).toBeInstanceOf(ValidationError);
     expect((empty as ValidationError).issues[0]!.pointer).toBe('/client_msg_id');
     // null is not "no key": the key is a string, so null is refused, not replaced (found by bad-input.test.ts's random params)
-    const nullKey = await im.messages.batchSend({ usernames, client_msg_id: null as unknown as string }).catch((e: unknown) => e);
+    const nullKey = await im.messages
+      .batchSend({ usernames, client_msg_id: null as unknown as string })
+      .catch((e: unknown) => e);
     expect(nullKey).toBeInstanceOf(ValidationError);
     expect((nullKey as ValidationError).issues[0]!.pointer).toBe('/client_msg_id');
     const long = await im.messages.batchSend({ usernames, client_msg_id: 'k'.repeat(129) }).catch((e: unknown) => e);
@@ -122,7 +144,9 @@ describe('batch splitting (x-batch-split)', () => {
 
   it('a near miss of a declared field (clientMsgId for client_msg_id) is refused, naming both, before anything is sent', async () => {
     // Before: the open body took clientMsgId as an extra field and a fresh client_msg_id was generated: the caller's dedupe key was lost.
-    const batch = await im.messages.batchSend({ usernames: ['a', 'b'], clientMsgId: 'promo-9' } as never).catch((e: unknown) => e);
+    const batch = await im.messages
+      .batchSend({ usernames: ['a', 'b'], clientMsgId: 'promo-9' } as never)
+      .catch((e: unknown) => e);
     expect(batch).toBeInstanceOf(ValidationError);
     expect((batch as ValidationError).issues[0]).toMatchObject({ pointer: '/clientMsgId', rule: 'nearMiss' });
     expect((batch as Error).message).toMatch(/client_msg_id/);
@@ -140,7 +164,7 @@ describe('batch splitting (x-batch-split)', () => {
     expect(fake.callsTo('messages.batch_send')).toHaveLength(1);
   });
 
-  it('an invalid entry in a later chunk refuses the whole batch before anything is sent, named in the caller\'s numbering', async () => {
+  it("an invalid entry in a later chunk refuses the whole batch before anything is sent, named in the caller's numbering", async () => {
     const usernames: unknown[] = Array.from({ length: 1500 }, (_, i) => `r${i}`);
     usernames[1200] = 42;
     const err = await im.messages.batchSend({ usernames: usernames as string[] }).catch((e: unknown) => e);
@@ -149,15 +173,24 @@ describe('batch splitting (x-batch-split)', () => {
     expect(operationCalls()).toHaveLength(0);
   });
 
-  it('without a key of the caller\'s, a batch key is generated and exposed with each chunk\'s key', async () => {
+  it("without a key of the caller's, a batch key is generated and exposed with each chunk's key", async () => {
     fake.seed({ users: users(1200) });
     const result = await im.messages.batchSend({ usernames: users(1200).map((u) => u.username) });
     expect(result.batchKey).toMatch(/^[0-9a-f-]{36}$/);
-    expect(result.chunks.map((c) => c.dedupeKey)).toEqual(fake.callsTo('messages.batch_send').map((r) => bodyOf(r).client_msg_id));
+    expect(result.chunks.map((c) => c.dedupeKey)).toEqual(
+      fake.callsTo('messages.batch_send').map((r) => bodyOf(r).client_msg_id),
+    );
   });
 
-  it('a chunk failing in the middle does not lose the others; the batch rejects with every chunk\'s outcome', async () => {
-    const badChunk = { operation: 'users.batch_create', kind: 'error', status: 400, code: 'invalid_argument', message: 'bad user', when: (c: { params: any }) => c.params.users[0].username === 'u100' } as const;
+  it("a chunk failing in the middle does not lose the others; the batch rejects with every chunk's outcome", async () => {
+    const badChunk = {
+      operation: 'users.batch_create',
+      kind: 'error',
+      status: 400,
+      code: 'invalid_argument',
+      message: 'bad user',
+      when: (c: { params: any }) => c.params.users[0].username === 'u100',
+    } as const;
     fake.fault(badChunk);
     const list = users(250, 'u');
     // Before: this resolved with ok: false, which looks like success to a caller who does not read `ok`.
@@ -185,7 +218,10 @@ describe('batch splitting (x-batch-split)', () => {
       if (++calls === 2) controller.abort(); // while the second chunk is in flight
       return { body: {} };
     });
-    const result = await im.users.batchCreate({ users: users(300, 'u') }, { concurrency: 1, signal: controller.signal, settled: true });
+    const result = await im.users.batchCreate(
+      { users: users(300, 'u') },
+      { concurrency: 1, signal: controller.signal, settled: true },
+    );
     expect(result.chunks.map((c) => c.status)).toEqual(['fulfilled', 'rejected', 'not_attempted']);
   });
 });
@@ -205,7 +241,12 @@ describe('resumable upload (seed 4.8)', () => {
     const memory = watchArrayBuffers();
     const sample = memory.sample;
     let progressCalls = 0;
-    const result = await im.media.upload(generated(), { partSize, concurrency: 3, size: total, onProgress: () => (progressCalls++, sample()) });
+    const result = await im.media.upload(generated(), {
+      partSize,
+      concurrency: 3,
+      size: total,
+      onProgress: () => (progressCalls++, sample()),
+    });
     memory.stop();
     const peak = memory.peak;
     expect(result).toMatchObject({ fileId: 'file-1', parts: 50, bytesSent: total });
@@ -219,14 +260,22 @@ describe('resumable upload (seed 4.8)', () => {
     expect(fake.callsTo('media.part_urls')).toHaveLength(4);
     for (const r of put) expect(r.headers.authorization).toBeUndefined();
     // Bounded by parts in flight, not by the 50 MB: allow 4 × partSize × concurrency plus slack.
-    console.log(`upload 50 MB in 1 MiB parts × 3: peak retained arrayBuffers growth ${(peak / 1024 / 1024).toFixed(1)} MiB`);
+    console.log(
+      `upload 50 MB in 1 MiB parts × 3: peak retained arrayBuffers growth ${(peak / 1024 / 1024).toFixed(1)} MiB`,
+    );
     // Bounded by the parts in flight (3 × 1 MiB, plus the one being read, the copies fetch makes
     // and garbage the last gc had not reached: 6–12 MiB seen), not by the 50 MB.
     expect(peak).toBeLessThan(20 * partSize);
   }, 60_000);
 
   it('a part that keeps failing interrupts with the file id; resume sends only the missing parts', async () => {
-    fake.fault({ operation: 'fake.part_upload', kind: 'server_error', status: 500, times: 3, when: (c) => c.params.part_number === 3 });
+    fake.fault({
+      operation: 'fake.part_upload',
+      kind: 'server_error',
+      status: 500,
+      times: 3,
+      when: (c) => c.params.part_number === 3,
+    });
     const source = new Uint8Array(5 * 1000).fill(1);
     const error = await im.media.upload(source, { partSize: 1000, concurrency: 1, partRetries: 2 }).catch((e) => e);
     expect(error).toBeInstanceOf(UploadInterruptedError);
@@ -235,7 +284,10 @@ describe('resumable upload (seed 4.8)', () => {
     expect([...fake.state.uploads.get('file-1')!.parts.keys()].sort()).toEqual([1, 2]);
     const before = fake.callsTo('fake.part_upload').length;
     const result = await im.media.resumeUpload(error.fileId, source, { partSize: 1000 });
-    const resumed = fake.callsTo('fake.part_upload').slice(before).map((r) => r.params.part_number);
+    const resumed = fake
+      .callsTo('fake.part_upload')
+      .slice(before)
+      .map((r) => r.params.part_number);
     expect(resumed.sort()).toEqual([3, 4, 5]);
     expect(result.file).toMatchObject({ parts: 5, size: 5000 });
   });
@@ -254,7 +306,16 @@ describe('upload sources and abort', () => {
       const sources: [string, () => unknown][] = [
         ['path', () => ({ path: `${dir}/f.bin` })],
         ['blob', () => new Blob([data])],
-        ['web stream', () => new ReadableStream<Uint8Array>({ start(c) { for (let i = 0; i < data.length; i += 999) c.enqueue(data.subarray(i, i + 999)); c.close(); } })],
+        [
+          'web stream',
+          () =>
+            new ReadableStream<Uint8Array>({
+              start(c) {
+                for (let i = 0; i < data.length; i += 999) c.enqueue(data.subarray(i, i + 999));
+                c.close();
+              },
+            }),
+        ],
       ];
       for (const [name, source] of sources) {
         const result = await im.media.upload(source() as never, { partSize: 4_000, concurrency: 2 });
@@ -289,9 +350,17 @@ describe('upload sources and abort', () => {
     const controller = new AbortController();
     let started = 0;
     // a slow upload address: every part answers 300 ms late; the second to start aborts the upload
-    fake.fault({ operation: 'fake.part_upload', kind: 'slow', delayMs: 300, times: Infinity, when: () => (++started === 2 && controller.abort(), true) });
+    fake.fault({
+      operation: 'fake.part_upload',
+      kind: 'slow',
+      delayMs: 300,
+      times: Infinity,
+      when: () => (++started === 2 && controller.abort(), true),
+    });
     const began = Date.now();
-    const error = await im.media.upload(bytes(20_000), { partSize: 2_000, concurrency: 2, signal: controller.signal }).catch((e) => e);
+    const error = await im.media
+      .upload(bytes(20_000), { partSize: 2_000, concurrency: 2, signal: controller.signal })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(UploadInterruptedError);
     expect(error.fileId).toBe('file-1');
     expect(Date.now() - began).toBeLessThan(2_000); // not 10 parts × 300 ms
@@ -302,9 +371,22 @@ describe('upload sources and abort', () => {
 
 describe('pending moderation items', () => {
   it('decides with the item version, skips a version_conflict, walks both statuses', async () => {
-    fake.seed({ moderationItems: [{ id: 'i1', version: 3 }, { id: 'i2', version: 8 }, { id: 'i3', version: 1, status: 'auto_violation' }] });
+    fake.seed({
+      moderationItems: [
+        { id: 'i1', version: 3 },
+        { id: 'i2', version: 8 },
+        { id: 'i3', version: 1, status: 'auto_violation' },
+      ],
+    });
     // i2 is decided by someone else between the listing and our decision
-    fake.fault({ operation: 'moderation.decide', kind: 'error', status: 409, code: 'version_conflict', message: 'decided by someone else', when: (c) => c.params.item_id === 'i2' });
+    fake.fault({
+      operation: 'moderation.decide',
+      kind: 'error',
+      status: 409,
+      code: 'version_conflict',
+      message: 'decided by someone else',
+      when: (c) => c.params.item_id === 'i2',
+    });
     const report = await im.moderation.processPending({ decide: () => ({ decision: 'no_violation' }) });
     expect(report.decided.map((d) => d.itemId)).toEqual(['i1', 'i3']);
     expect(report.skipped).toEqual([expect.objectContaining({ itemId: 'i2', reason: 'version_conflict' })]);
@@ -317,7 +399,11 @@ describe('pending moderation items', () => {
 
 describe('small helpers', () => {
   it('setMuteAll: PUT when on is true, DELETE when false', async () => {
-    fake.seed({ users: [{ username: 'alice' }], groups: [{ group_id: 'g1', owner: 'alice' }], chatrooms: [{ room_id: 'r1', name: 'lobby' }] });
+    fake.seed({
+      users: [{ username: 'alice' }],
+      groups: [{ group_id: 'g1', owner: 'alice' }],
+      chatrooms: [{ room_id: 'r1', name: 'lobby' }],
+    });
     await im.groups.setMuteAll({ group_id: 'g1', on: true });
     expect(fake.state.groups.get('g1')!.mute_all).toBe(true);
     await im.groups.setMuteAll({ group_id: 'g1', on: false });
@@ -325,14 +411,25 @@ describe('small helpers', () => {
     expect(fake.state.chatrooms.get('r1')!.room.mute_all).toBe(true);
     await im.chatrooms.setMuteAll({ room_id: 'r1', on: false });
     const prefix = `/${fake.orgName}/${fake.appName}`;
-    expect(operationCalls().map((r) => `${r.method} ${r.path.slice(prefix.length)}`)).toEqual(['PUT /groups/g1/mute-all', 'DELETE /groups/g1/mute-all', 'PUT /chatrooms/r1/mute-all', 'DELETE /chatrooms/r1/mute-all']);
+    expect(operationCalls().map((r) => `${r.method} ${r.path.slice(prefix.length)}`)).toEqual([
+      'PUT /groups/g1/mute-all',
+      'DELETE /groups/g1/mute-all',
+      'PUT /chatrooms/r1/mute-all',
+      'DELETE /chatrooms/r1/mute-all',
+    ]);
     expect(operationCalls().every((r) => r.bodyBytes === 0 || !('on' in r.params))).toBe(true);
-    expect([fake.state.groups.get('g1')!.mute_all, fake.state.chatrooms.get('r1')!.room.mute_all]).toEqual([false, false]);
+    expect([fake.state.groups.get('g1')!.mute_all, fake.state.chatrooms.get('r1')!.room.mute_all]).toEqual([
+      false,
+      false,
+    ]);
     await expect(im.groups.setMuteAll({ group_id: 'g1', on: 'yes' as never })).rejects.toBeInstanceOf(ValidationError);
   });
 
   it('versioned fetch-all: every page with known_version, items and the next version', async () => {
-    fake.seed({ users: ['alice', 'a', 'b', 'c'].map((username) => ({ username })), friends: { alice: ['a', 'b', 'c'] } });
+    fake.seed({
+      users: ['alice', 'a', 'b', 'c'].map((username) => ({ username })),
+      friends: { alice: ['a', 'b', 'c'] },
+    });
     const version = String(fake.state.friends.get('alice')!.version);
     const snapshot = await im.friends.listAllPages({ username: 'alice', known_version: 'v7' });
     expect(snapshot).toMatchObject({ version, knownVersion: 'v7', pages: 2 }); // 3 friends at 2 a page
@@ -345,8 +442,13 @@ describe('small helpers', () => {
     await im.rtc.ban({ channel_id: 'c1', username: 'bob' });
     await im.rtc.ban({ channel_id: 'c1', username: 'bob', expires_at: null });
     await im.rtc.ban({ channel_id: 'c1', username: 'bob', expires_at: '2027-01-01T00:00:00Z' });
-    expect(await im.rtc.getBan({ channel_id: 'c1', username: 'bob' })).toMatchObject({ expires_at: '2027-01-01T00:00:00Z' });
-    const bodies = fake.callsTo('rtc.ban').map((r) => { const { channel_id: _c, username: _u, ...body } = r.params; return body; });
+    expect(await im.rtc.getBan({ channel_id: 'c1', username: 'bob' })).toMatchObject({
+      expires_at: '2027-01-01T00:00:00Z',
+    });
+    const bodies = fake.callsTo('rtc.ban').map((r) => {
+      const { channel_id: _c, username: _u, ...body } = r.params;
+      return body;
+    });
     expect('expires_at' in (bodies[0] ?? {})).toBe(false);
     expect(bodies[1]).toHaveProperty('expires_at', null);
     expect(bodies[2]).toHaveProperty('expires_at', '2027-01-01T00:00:00Z');
@@ -356,7 +458,10 @@ describe('small helpers', () => {
     fake.seed({ users: [{ username: 'bob' }], rtcChannels: [{ channel_id: 'c1', sessions: [{ username: 'bob' }] }] });
     fake.fault({ operation: 'rtc.remove_member', kind: 'server_error' });
     // this service finishes the removal later: 202 pending (the fake itself removes at once, 200)
-    fake.override('rtc.remove_member', async (call) => ({ status: 202, body: { pending: true, ...((await call.answer()).body as object) } }));
+    fake.override('rtc.remove_member', async (call) => ({
+      status: 202,
+      body: { pending: true, ...((await call.answer()).body as object) },
+    }));
     fake.fault({ operation: 'rtc.issue_tickets', kind: 'server_error' });
     expect(await im.rtc.getBan({ channel_id: 'c1', username: 'bob' })).toBeNull();
     const { response } = await im.rtc.removeMember({ channel_id: 'c1', username: 'bob' }).withResponse();

@@ -12,7 +12,15 @@ import { repoRoot } from './helpers/seed.js';
 
 function hoverText(source: string, marker: string): string {
   const file = join(repoRoot, 'test/types/hover-probe.ts');
-  const options: ts.CompilerOptions = { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, noEmit: true, skipLibCheck: true, types: [] };
+  const options: ts.CompilerOptions = {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+  };
   const host: ts.LanguageServiceHost = {
     getScriptFileNames: () => [file],
     getScriptVersion: () => '1',
@@ -34,7 +42,9 @@ function hoverText(source: string, marker: string): string {
   if (!info) throw new Error(`no quick info at ${marker}`);
   // the tags as an editor shows them under the text: `@example …`, `@throws {X} …`
   const tags = (info.tags ?? []).map((t) => `@${t.name}${t.text ? ` ${ts.displayPartsToString(t.text)}` : ''}`);
-  return [ts.displayPartsToString(info.displayParts), ts.displayPartsToString(info.documentation), ...tags].join('\n\n');
+  return [ts.displayPartsToString(info.displayParts), ts.displayPartsToString(info.documentation), ...tags].join(
+    '\n\n',
+  );
 }
 
 describe('hover docs', () => {
@@ -43,7 +53,9 @@ describe('hover docs', () => {
     const text = hoverText(source, '.send(');
     const doc = text.split('\n\n').slice(1);
     expect(doc[0]).toBe('Send a message.');
-    expect(doc[1]).toBe("Sends `POST /{org_name}/{app_name}/messages` (`messages.send` in the service's documentation).");
+    expect(doc[1]).toBe(
+      "Sends `POST /{org_name}/{app_name}/messages` (`messages.send` in the service's documentation).",
+    );
     const at = (s: string) => text.indexOf(s);
     expect(at('Retry class D (deduplicated)')).toBeGreaterThan(at('`POST /{org_name}/{app_name}/messages`'));
     expect(at('Dedupe key: `client_msg_id`')).toBeGreaterThan(at('Retry class D'));
@@ -52,10 +64,18 @@ describe('hover docs', () => {
     // issue 31: the user's words, an example, and each error class
     expect(text).not.toMatch(/the seed is silent|— op `|Inputs named by the seed/);
     expect(text).toMatch(/@example[\s\S]*await im\.messages\.send\(/);
-    for (const cls of ['ValidationError', 'RateLimitedError', 'UnauthenticatedError', 'PermissionDeniedError', 'ConnectionError', 'TimeoutError']) expect(text).toContain(`@throws {${cls}}`);
+    for (const cls of [
+      'ValidationError',
+      'RateLimitedError',
+      'UnauthenticatedError',
+      'PermissionDeniedError',
+      'ConnectionError',
+      'TimeoutError',
+    ])
+      expect(text).toContain(`@throws {${cls}}`);
   });
 
-  it('every operation\'s doc comment keeps that order', () => {
+  it("every operation's doc comment keeps that order", () => {
     const dir = join(repoRoot, 'generated/src/resources');
     const wrong: string[] = [];
     for (const file of readdirSync(dir)) {
@@ -71,13 +91,14 @@ describe('hover docs', () => {
         // issue 31: tags last: @example before @throws, both after the retry class
         const example = block.indexOf('@example');
         const throws = block.indexOf('@throws');
-        if (example < retry || throws < example) wrong.push(`${file}: ${firstLine}: @example / @throws missing or out of order`);
+        if (example < retry || throws < example)
+          wrong.push(`${file}: ${firstLine}: @example / @throws missing or out of order`);
       }
     }
     expect(wrong).toEqual([]);
   });
 
-  it('issue 31: every operation\'s @example compiles against the package (strict), as a method and as a function', () => {
+  it("issue 31: every operation's @example compiles against the package (strict), as a method and as a function", () => {
     const blocks: string[] = [];
     for (const dir of ['resources', 'funcs']) {
       for (const file of readdirSync(join(repoRoot, 'generated/src', dir))) {
@@ -86,13 +107,42 @@ describe('hover docs', () => {
       }
     }
     expect(blocks.length).toBeGreaterThanOrEqual(2 * 178);
-    const body = blocks.map((line, i) => `export async function example${i}(): Promise<void> {\n  ${line}\n  void ${line.startsWith('for') ? '0' : 'result'};\n}`).join('\n');
+    const body = blocks
+      .map(
+        (line, i) =>
+          `export async function example${i}(): Promise<void> {\n  ${line}\n  void ${line.startsWith('for') ? '0' : 'result'};\n}`,
+      )
+      .join('\n');
     const source = `import { ImClient } from '../../generated/src/index.js';\nimport * as funcs from '../../generated/src/funcs/index.js';\ndeclare const im: ImClient;\nconst { ${[...new Set(blocks.flatMap((b) => /^(?:const result = await |for await \(const item of )(\w+)\(im/.exec(b)?.[1] ?? []))].join(', ')} } = funcs;\n${body}\n`;
     const file = join(repoRoot, 'test/types/examples-probe.ts');
     writeFileSync(file, source);
     try {
-      const r = spawnSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--exactOptionalPropertyTypes', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--skipLibCheck', '--types', 'node', file], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
-      expect(`${r.stdout}${r.stderr}`.split('\n').filter((l) => /error TS/.test(l)).slice(0, 10)).toEqual([]);
+      const r = spawnSync(
+        process.execPath,
+        [
+          join(repoRoot, 'node_modules/typescript/bin/tsc'),
+          '--noEmit',
+          '--strict',
+          '--exactOptionalPropertyTypes',
+          '--target',
+          'ES2022',
+          '--module',
+          'NodeNext',
+          '--moduleResolution',
+          'NodeNext',
+          '--skipLibCheck',
+          '--types',
+          'node',
+          file,
+        ],
+        { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 },
+      );
+      expect(
+        `${r.stdout}${r.stderr}`
+          .split('\n')
+          .filter((l) => /error TS/.test(l))
+          .slice(0, 10),
+      ).toEqual([]);
     } finally {
       rmSync(file, { force: true });
     }
@@ -115,7 +165,8 @@ describe('hover docs', () => {
       const name = call.slice(0, -1);
       const source = `import { ${name} } from '../../generated/src/${entry}';\nvoid ${call}undefined as never);\n`;
       const text = hoverText(source, `${call}undefined`);
-      if (!/ASSUMED/.test(text) || !/standardWebhooksSignature/.test(text) || !/`?signature`?/.test(text)) missing.push(`${entry} ${name}`);
+      if (!/ASSUMED/.test(text) || !/standardWebhooksSignature/.test(text) || !/`?signature`?/.test(text))
+        missing.push(`${entry} ${name}`);
     }
     expect(missing).toEqual([]);
   });

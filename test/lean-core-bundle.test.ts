@@ -14,14 +14,31 @@ import { repoRoot } from './helpers/seed.js';
 const dir = mkdtempSync(join(tmpdir(), 'lean-bundle-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const funcs = JSON.stringify(join(repoRoot, 'generated/src/funcs/index.ts'));
-const LEFT_OUT = /internal\/(transport\/(node-http|node-proxy|choose|idle-drop-agent)|quota-control|gcra|full-features)\.ts$|stores\/quota-store\.ts$/;
+const LEFT_OUT =
+  /internal\/(transport\/(node-http|node-proxy|choose|idle-drop-agent)|quota-control|gcra|full-features)\.ts$|stores\/quota-store\.ts$/;
 
 /** The source modules a minified esbuild bundle of `code` carries (bytes > 0). */
 async function bundledModules(name: string, code: string): Promise<string[]> {
   const entry = join(dir, `${name}.mjs`);
   writeFileSync(entry, code);
-  const result = await esbuild.build({ entryPoints: [entry], bundle: true, minify: true, write: false, splitting: true, outdir: join(dir, name), format: 'esm', platform: 'node', target: 'node20', metafile: true, logLevel: 'error' });
-  return Object.values(result.metafile.outputs).flatMap((o) => Object.entries(o.inputs).filter(([, v]) => v.bytesInOutput > 0).map(([p]) => p));
+  const result = await esbuild.build({
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    write: false,
+    splitting: true,
+    outdir: join(dir, name),
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    metafile: true,
+    logLevel: 'error',
+  });
+  return Object.values(result.metafile.outputs).flatMap((o) =>
+    Object.entries(o.inputs)
+      .filter(([, v]) => v.bytesInOutput > 0)
+      .map(([p]) => p),
+  );
 }
 
 const app = (core: string) => `import { ${core}, usersGet } from ${funcs};
@@ -35,8 +52,20 @@ describe('features chosen by import', () => {
     expect(lean.some((p) => p.endsWith('core/client.ts'))).toBe(true);
     expect(lean.some((p) => p.endsWith('internal/transport/fetch.ts'))).toBe(true);
     expect(lean.filter((p) => LEFT_OUT.test(p))).toEqual([]);
-    expect(full.filter((p) => LEFT_OUT.test(p)).map((p) => p.replace(/^.*src\//, '')).sort()).toEqual([
-      'internal/full-features.ts', 'internal/gcra.ts', 'internal/quota-control.ts', 'internal/transport/choose.ts', 'internal/transport/idle-drop-agent.ts', 'internal/transport/node-http.ts', 'internal/transport/node-proxy.ts', 'stores/quota-store.ts',
+    expect(
+      full
+        .filter((p) => LEFT_OUT.test(p))
+        .map((p) => p.replace(/^.*src\//, ''))
+        .sort(),
+    ).toEqual([
+      'internal/full-features.ts',
+      'internal/gcra.ts',
+      'internal/quota-control.ts',
+      'internal/transport/choose.ts',
+      'internal/transport/idle-drop-agent.ts',
+      'internal/transport/node-http.ts',
+      'internal/transport/node-proxy.ts',
+      'stores/quota-store.ts',
     ]);
   }, 60_000);
 });

@@ -14,7 +14,8 @@ describe('package-lock.json', () => {
       for (const dep of Object.keys(entry.optionalDependencies ?? {})) {
         if (dep === 'fsevents') continue; // macOS only, and npm records it when it can
         const nested = path ? `${path}/node_modules/${dep}` : `node_modules/${dep}`;
-        if (!lock.packages[nested] && !lock.packages[`node_modules/${dep}`]) missing.push(`${dep} (of ${path || 'the root'})`);
+        if (!lock.packages[nested] && !lock.packages[`node_modules/${dep}`])
+          missing.push(`${dep} (of ${path || 'the root'})`);
       }
     }
     expect(missing, 'run: node scripts/lock-unavailable-optionals.mjs').toEqual([]);

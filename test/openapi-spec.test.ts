@@ -67,10 +67,15 @@ describe('retry-class extensions', () => {
         expect(when[0].all).toEqual([{ field: eq[1], equals: value }]);
       } else {
         const [, given, without] = rest!.match(/^(\w+) are given without (\w+)$/)!;
-        expect(when[0].all).toEqual([{ field: given, present: true }, { field: without, present: false }]);
+        expect(when[0].all).toEqual([
+          { field: given, present: true },
+          { field: without, present: false },
+        ]);
       }
     }
-    const others = ops.filter((o) => o.operation['x-retry-class-when'] && !conditional.some((r) => r.op === o.operation.operationId));
+    const others = ops.filter(
+      (o) => o.operation['x-retry-class-when'] && !conditional.some((r) => r.op === o.operation.operationId),
+    );
     expect(others).toEqual([]);
   });
 
@@ -87,7 +92,11 @@ describe('retry-class extensions', () => {
   });
 
   it('the batch helper splits of seed section 8', () => {
-    const splits = Object.fromEntries(ops.filter((o) => o.operation['x-batch-split']).map((o) => [o.operation.operationId, o.operation['x-batch-split']]));
+    const splits = Object.fromEntries(
+      ops
+        .filter((o) => o.operation['x-batch-split'])
+        .map((o) => [o.operation.operationId, o.operation['x-batch-split']]),
+    );
     expect(splits).toEqual({
       'users.batch_create': { field: 'users', max: 100 },
       'friends.batch_add': { field: 'friends', max: 100 },
@@ -101,9 +110,13 @@ describe('retry-class extensions', () => {
 });
 
 describe('pagination', () => {
-  const seedParagraph = 'versioned pages (accept known_version: friends, blacklist, group members, push conversation mutes)';
+  const seedParagraph =
+    'versioned pages (accept known_version: friends, blacklist, group members, push conversation mutes)';
   it('versioned lists are exactly the four the seed names', () => {
-    const versioned = ops.filter((o) => o.operation['x-pagination']?.kind === 'versioned').map((o) => o.operation.operationId).sort();
+    const versioned = ops
+      .filter((o) => o.operation['x-pagination']?.kind === 'versioned')
+      .map((o) => o.operation.operationId)
+      .sort();
     expect(versioned).toEqual(['blacklist.list', 'friends.list', 'groups.members', 'push.mutes']);
     expect(seedParagraph).toContain('known_version');
   });
@@ -142,7 +155,11 @@ describe('authentication, errors and enumerations', () => {
     expect(s.TokenRequest.required).toEqual(['grant_type', 'client_id', 'client_secret']);
     expect(s.TokenRequest.properties.grant_type.const).toBe('client_credentials');
     expect(s.TokenRequest.additionalProperties).toBe(false);
-    expect(s.TokenResponse.properties.expires_in).toMatchObject({ default: 604800, minimum: 300, maximum: 365 * 24 * 3600 });
+    expect(s.TokenResponse.properties.expires_in).toMatchObject({
+      default: 604800,
+      minimum: 300,
+      maximum: 365 * 24 * 3600,
+    });
     const token = byId.get('app.token')!;
     expect(token.path).toBe('/{org_name}/{app_name}/token');
     expect(Object.keys(token.operation.responses)).toEqual(expect.arrayContaining(['200', '400', '401']));
@@ -157,19 +174,41 @@ describe('authentication, errors and enumerations', () => {
     }
     expect(doc.components.responses.RateLimited.headers['Retry-After']).toBeDefined();
     const codes = doc.components.schemas.ErrorCode.anyOf[0].enum;
-    for (const code of ['invalid_argument', 'invalid_client', 'unauthenticated', 'permission_denied', 'ip_not_allowed', 'tenant_unavailable', 'app_unavailable', 'rate_limited', 'already_exists', 'not_found', 'version_conflict']) expect(codes).toContain(code);
-    expect(doc.components.schemas.ErrorReason.anyOf[0].enum).toEqual(expect.arrayContaining(['app_deleted', 'tenant_closed']));
+    for (const code of [
+      'invalid_argument',
+      'invalid_client',
+      'unauthenticated',
+      'permission_denied',
+      'ip_not_allowed',
+      'tenant_unavailable',
+      'app_unavailable',
+      'rate_limited',
+      'already_exists',
+      'not_found',
+      'version_conflict',
+    ])
+      expect(codes).toContain(code);
+    expect(doc.components.schemas.ErrorReason.anyOf[0].enum).toEqual(
+      expect.arrayContaining(['app_deleted', 'tenant_closed']),
+    );
   });
   it('each reusable error response shows examples whose code is one the seed gives for its status (seed 7), valid against ErrorBody', () => {
     const seven = seedSection(readFileSync(restSeedPath, 'utf8'), /^## 7\. Errors/);
     const codesOfStatus = new Map<string, Set<string>>();
-    for (const [status, code] of tableRows(seven)) codesOfStatus.set(status!, (codesOfStatus.get(status!) ?? new Set()).add(code!));
-    expect([...codesOfStatus.get('403')!]).toEqual(['permission_denied', 'ip_not_allowed', 'tenant_unavailable', 'app_unavailable']);
+    for (const [status, code] of tableRows(seven))
+      codesOfStatus.set(status!, (codesOfStatus.get(status!) ?? new Set()).add(code!));
+    expect([...codesOfStatus.get('403')!]).toEqual([
+      'permission_denied',
+      'ip_not_allowed',
+      'tenant_unavailable',
+      'app_unavailable',
+    ]);
     // Which status each reusable response is used under, read from the operations.
     const statusOf = new Map<string, Set<string>>();
     for (const { operation } of ops)
       for (const [status, r] of Object.entries<any>(operation.responses))
-        if (r.$ref) statusOf.set(r.$ref.split('/').pop(), (statusOf.get(r.$ref.split('/').pop()) ?? new Set()).add(status));
+        if (r.$ref)
+          statusOf.set(r.$ref.split('/').pop(), (statusOf.get(r.$ref.split('/').pop()) ?? new Set()).add(status));
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     ajv.addSchema({ ...doc, $id: 'openapi' }, 'openapi');
     const validBody = ajv.getSchema('openapi#/components/schemas/ErrorBody')!;
@@ -182,13 +221,16 @@ describe('authentication, errors and enumerations', () => {
       for (const ex of examples) {
         expect(validBody(ex.value), `${name}: ${JSON.stringify(validBody.errors)}`).toBe(true);
         for (const status of statuses) {
-          if (status === 'default') expect(['already_exists', 'not_found', 'version_conflict'], name).toContain(ex.value.error.code); // seed 7: named without a status
+          if (status === 'default')
+            expect(['already_exists', 'not_found', 'version_conflict'], name).toContain(ex.value.error.code); // seed 7: named without a status
           // seed 7 names these codes without a status: a status for them is x-assumed on the response (issue 31)
           else if (!codesOfStatus.has(status)) {
-            expect(response['x-assumed'], `${name} under ${status}: a status the seed does not give must be x-assumed`).toEqual(expect.any(String));
+            expect(
+              response['x-assumed'],
+              `${name} under ${status}: a status the seed does not give must be x-assumed`,
+            ).toEqual(expect.any(String));
             expect(['already_exists', 'not_found', 'version_conflict'], name).toContain(ex.value.error.code);
-          }
-          else expect([...codesOfStatus.get(status)!], `${name} under ${status}`).toContain(ex.value.error.code);
+          } else expect([...codesOfStatus.get(status)!], `${name} under ${status}`).toContain(ex.value.error.code);
         }
       }
       shown[name] = examples.map((e) => e.value.error.code);
@@ -235,7 +277,8 @@ describe('honest transcription', () => {
     const walk = (node: any, pointer: string, explained: boolean) => {
       if (!node || typeof node !== 'object') return;
       const here = explained || 'x-not-documented' in node || 'x-assumed' in node;
-      if (node.additionalProperties === true && node.type === 'object' && !here && !node.properties) unexplained.push(pointer);
+      if (node.additionalProperties === true && node.type === 'object' && !here && !node.properties)
+        unexplained.push(pointer);
       for (const [k, v] of Object.entries(node)) walk(v, `${pointer}/${k}`, false);
     };
     walk(doc, '', false);
@@ -244,11 +287,15 @@ describe('honest transcription', () => {
 });
 
 describe('summaries and descriptions for other tools (Swagger UI, Scalar, Redocly)', () => {
-  const rowOf = (o: { method: string; path: string }) => seedRows.find((r) => r.method === o.method && r.path === o.path)!;
+  const rowOf = (o: { method: string; path: string }) =>
+    seedRows.find((r) => r.method === o.method && r.path === o.path)!;
   /** Word stems of the seed row: its op name, its RTC meaning and its path segments. */
   const seedStems = (o: { method: string; path: string }) => {
     const row = rowOf(o);
-    const words = [row.op ?? '', row.meaning ?? '', row.path.replace('/{org_name}/{app_name}', '')].join(' ').toLowerCase().split(/[^a-z]+/);
+    const words = [row.op ?? '', row.meaning ?? '', row.path.replace('/{org_name}/{app_name}', '')]
+      .join(' ')
+      .toLowerCase()
+      .split(/[^a-z]+/);
     return new Set(words.filter((w) => w.length >= 3 && !['org', 'name', 'app'].includes(w)).map((w) => w.slice(0, 4)));
   };
 
@@ -270,7 +317,10 @@ describe('summaries and descriptions for other tools (Swagger UI, Scalar, Redocl
   it('every summary names something of its seed row (a word of the op name, RTC meaning or path)', () => {
     const unrelated = ops.filter((o) => {
       const stems = seedStems(o);
-      return !String(o.operation.summary).toLowerCase().split(/[^a-z]+/).some((w) => stems.has(w.slice(0, 4)));
+      return !String(o.operation.summary)
+        .toLowerCase()
+        .split(/[^a-z]+/)
+        .some((w) => stems.has(w.slice(0, 4)));
     });
     expect(unrelated.map((o) => `${o.operation.operationId}: ${o.operation.summary}`)).toEqual([]);
   });
@@ -281,7 +331,8 @@ describe('summaries and descriptions for other tools (Swagger UI, Scalar, Redocl
       const d = String(o.operation.description ?? '');
       if (row.section === '4.1') continue;
       if (row.meaning !== null) expect(d, o.operation.operationId).toContain(`Seed 4.13: "${row.meaning}"`);
-      else if (row.inputs) for (const part of row.inputs.split('; ')) expect(d, o.operation.operationId).toContain(part);
+      else if (row.inputs)
+        for (const part of row.inputs.split('; ')) expect(d, o.operation.operationId).toContain(part);
       else expect(d, o.operation.operationId).toContain('names no inputs besides the path');
       expect(d, o.operation.operationId).toContain(`Retry class ${o.operation['x-retry-class']}: `);
       expect(d.split('\n')[0]!.length, o.operation.operationId).toBeGreaterThan(10);
@@ -294,12 +345,22 @@ describe('summaries and descriptions for other tools (Swagger UI, Scalar, Redocl
     const missing = owners.filter((m) => !String(m.owner.description ?? '').includes(m.reason.trim()));
     expect(missing.map((m) => `/${m.ownerPath.join('/')}: ${markSentence(m.key, m.reason)}`)).toEqual([]);
     // A mark inside an extension value (x-pagination …) is stated on the operation that holds it.
-    const pagination = owners.find((m) => JSON.stringify(m.ownerPath) === JSON.stringify(['paths', '/{org_name}/{app_name}/users', 'get']));
+    const pagination = owners.find(
+      (m) => JSON.stringify(m.ownerPath) === JSON.stringify(['paths', '/{org_name}/{app_name}/users', 'get']),
+    );
     expect(pagination?.owner.description).toMatch(/Assumed: the seed names cursor, known_version and next_cursor/);
   });
 
   it('optional string query parameters refuse "" (minLength 1), since the seed gives no meaning to an empty value', () => {
-    const deref = (x: any): any => (x?.$ref ? deref(x.$ref.slice(2).split('/').reduce((n: any, k: string) => n[k], doc)) : x);
+    const deref = (x: any): any =>
+      x?.$ref
+        ? deref(
+            x.$ref
+              .slice(2)
+              .split('/')
+              .reduce((n: any, k: string) => n[k], doc),
+          )
+        : x;
     let checked = 0;
     for (const { path, operation } of ops) {
       for (const raw of [...(doc.paths[path].parameters ?? []), ...(operation.parameters ?? [])]) {

@@ -29,7 +29,9 @@ describe('npm pack of generated/', () => {
     // one peer only, optional, and only the ./otel entry imports it (issue 31)
     expect(pkg.peerDependencies ?? {}).toEqual({ '@opentelemetry/api': expect.any(String) });
     expect(pkg.peerDependenciesMeta).toEqual({ '@opentelemetry/api': { optional: true } });
-    const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: pkgDir, encoding: 'utf8' }));
+    const [packed] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: pkgDir, encoding: 'utf8' }),
+    );
     paths = packed.files.map((f: { path: string }) => f.path);
     expect(paths).toContain('README.md');
     expect(paths).toContain('dist/esm/index.js');
@@ -52,7 +54,8 @@ describe('npm pack of generated/', () => {
 
   it('and the check finds a file nothing needs, and an import of a file the tarball lacks', () => {
     const extra = [...paths, 'dist/esm/chunks/stale-OLD.js'];
-    const read = (p: string) => (p === 'dist/esm/chunks/stale-OLD.js' ? 'export const x = 1;\n' : readFileSync(join(pkgDir, p), 'utf8'));
+    const read = (p: string) =>
+      p === 'dist/esm/chunks/stale-OLD.js' ? 'export const x = 1;\n' : readFileSync(join(pkgDir, p), 'utf8');
     expect(packageReach(extra, read).orphans).toEqual(['dist/esm/chunks/stale-OLD.js']);
     const without = paths.filter((p) => !/^dist\/esm\/chunks\/usersGet-/.test(p));
     const reach = packageReach(without, (p) => readFileSync(join(pkgDir, p), 'utf8'));
@@ -60,10 +63,25 @@ describe('npm pack of generated/', () => {
   });
 
   it('loads from import and from require() (Node 20.19+ and 22.12+ load ES modules from CommonJS)', () => {
-    const esm = spawnSync(process.execPath, ['--input-type=module', '-e', `import { ImClient, operations } from ${JSON.stringify(join(pkgDir, 'dist/esm/index.js'))}; console.log(typeof ImClient, Object.keys(operations).length)`], { encoding: 'utf8' });
+    const esm = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { ImClient, operations } from ${JSON.stringify(join(pkgDir, 'dist/esm/index.js'))}; console.log(typeof ImClient, Object.keys(operations).length)`,
+      ],
+      { encoding: 'utf8' },
+    );
     expect(esm.stderr).toBe('');
     expect(esm.stdout.trim()).toBe('function 178');
-    const cjs = spawnSync(process.execPath, ['-e', `const { ImClient, operations } = require(${JSON.stringify(join(pkgDir, 'dist/esm/index.js'))}); operations['users.get'].loadValidator().then((v) => console.log(typeof ImClient, Object.keys(operations).length, typeof v.validate))`], { encoding: 'utf8' });
+    const cjs = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `const { ImClient, operations } = require(${JSON.stringify(join(pkgDir, 'dist/esm/index.js'))}); operations['users.get'].loadValidator().then((v) => console.log(typeof ImClient, Object.keys(operations).length, typeof v.validate))`,
+      ],
+      { encoding: 'utf8' },
+    );
     expect(cjs.stderr).toBe('');
     expect(cjs.stdout.trim()).toBe('function 178 function');
     const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
@@ -74,8 +92,19 @@ describe('npm pack of generated/', () => {
 describe('standalone functions tree-shake', () => {
   it('an app calling users.get bundles that operation and not an unrelated one', async () => {
     const entry = join(work, 'one-op.mjs');
-    writeFileSync(entry, `import { ImCore, usersGet } from ${JSON.stringify(join(pkgDir, 'dist/esm/funcs/index.js'))};\nconst core = new ImCore({ baseUrl: 'http://127.0.0.1:1', appKey: 'o#a', clientId: 'i', clientSecret: 's' });\nusersGet(core, { username: 'alice' }).catch(() => {});\n`);
-    const result = await build({ entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'node', write: false, treeShaking: true });
+    writeFileSync(
+      entry,
+      `import { ImCore, usersGet } from ${JSON.stringify(join(pkgDir, 'dist/esm/funcs/index.js'))};\nconst core = new ImCore({ baseUrl: 'http://127.0.0.1:1', appKey: 'o#a', clientId: 'i', clientSecret: 's' });\nusersGet(core, { username: 'alice' }).catch(() => {});\n`,
+    );
+    const result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'node',
+      write: false,
+      treeShaking: true,
+    });
     const code = result.outputFiles[0]!.text;
     expect(code).toContain('users.get');
     for (const unrelated of ['messages.send', 'moderation.decide', 'chatrooms.set_attributes', 'rtc.issue_tickets']) {
@@ -88,8 +117,19 @@ describe('features chosen by import, from the published dist', () => {
   it('an app over ImLeanCore bundles neither the node:http transport, proxy support nor the fleet quota; over ImCore it does', async () => {
     const bundle = async (core: string) => {
       const entry = join(work, `one-op-${core}.mjs`);
-      writeFileSync(entry, `import { ${core}, usersGet } from ${JSON.stringify(join(pkgDir, 'dist/esm/funcs/index.js'))};\nconst core = new ${core}({ baseUrl: 'http://127.0.0.1:1', appKey: 'o#a', clientId: 'i', clientSecret: 's' });\nusersGet(core, { username: 'alice' }).catch(() => {});\n`);
-      const result = await build({ entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'node', write: false, treeShaking: true });
+      writeFileSync(
+        entry,
+        `import { ${core}, usersGet } from ${JSON.stringify(join(pkgDir, 'dist/esm/funcs/index.js'))};\nconst core = new ${core}({ baseUrl: 'http://127.0.0.1:1', appKey: 'o#a', clientId: 'i', clientSecret: 's' });\nusersGet(core, { username: 'alice' }).catch(() => {});\n`,
+      );
+      const result = await build({
+        entryPoints: [entry],
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        platform: 'node',
+        write: false,
+        treeShaking: true,
+      });
       return result.outputFiles[0]!.text;
     };
     // one string of each left-out feature: the exchange pacing key (quota), the CONNECT tunnel (proxy), the transport's
@@ -108,9 +148,22 @@ describe('features chosen by import, from the published dist', () => {
 describe('validators load lazily, as their own chunks', () => {
   it('an ImClient app split by esbuild keeps every validator out of the chunks loaded at start', async () => {
     const entry = join(work, 'client-app.mjs');
-    writeFileSync(entry, `import { ImClient } from ${JSON.stringify(join(pkgDir, 'dist/esm/index.js'))};\nconst im = new ImClient({ baseUrl: 'http://127.0.0.1:1', appKey: 'o#a', clientId: 'i', clientSecret: 's' });\nim.users.get({ username: 'alice' }).catch(() => {});\n`);
+    writeFileSync(
+      entry,
+      `import { ImClient } from ${JSON.stringify(join(pkgDir, 'dist/esm/index.js'))};\nconst im = new ImClient({ baseUrl: 'http://127.0.0.1:1', appKey: 'o#a', clientId: 'i', clientSecret: 's' });\nim.users.get({ username: 'alice' }).catch(() => {});\n`,
+    );
     const outdir = join(work, 'split');
-    const result = await build({ entryPoints: [entry], outdir, bundle: true, minify: true, format: 'esm', platform: 'node', splitting: true, metafile: true, logLevel: 'silent' });
+    const result = await build({
+      entryPoints: [entry],
+      outdir,
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'node',
+      splitting: true,
+      metafile: true,
+      logLevel: 'silent',
+    });
     const outputs = result.metafile.outputs;
     // every lazy chunk is an entry point of its own too: the app's is the one built from client-app.mjs
     const entryOut = Object.keys(outputs).find((o) => outputs[o]!.entryPoint?.endsWith('client-app.mjs'))!;
@@ -121,7 +174,8 @@ describe('validators load lazily, as their own chunks', () => {
       for (const i of outputs[o]!.imports) if (i.kind === 'import-statement' && !i.external) walk(i.path);
     };
     walk(entryOut);
-    const fromValidators = (o: string) => Object.keys(outputs[o]!.inputs).filter((i) => /chunks\/(usersGet|messagesSend)-/.test(i));
+    const fromValidators = (o: string) =>
+      Object.keys(outputs[o]!.inputs).filter((i) => /chunks\/(usersGet|messagesSend)-/.test(i));
     expect([...atStart].flatMap(fromValidators)).toEqual([]);
     const lazy = Object.keys(outputs).filter((o) => !atStart.has(o) && o.endsWith('.js'));
     expect(lazy.length).toBeGreaterThanOrEqual(178);
@@ -134,9 +188,25 @@ describe('validators load lazily, as their own chunks', () => {
 
 describe('shared chunks keep the entries apart', () => {
   it('the built callbacks/edge entry reaches no Node built-in through a chunk it shares with the Node entries', async () => {
-    const edge = await build({ entryPoints: [join(pkgDir, 'dist/esm/callbacks-edge.js')], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' });
+    const edge = await build({
+      entryPoints: [join(pkgDir, 'dist/esm/callbacks-edge.js')],
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      logLevel: 'silent',
+    });
     expect(edge.outputFiles[0]!.text).not.toMatch(/node:(crypto|net|dns|http)/);
     // the check can fail: the Node entry, built the same way, cannot be bundled for the browser
-    await expect(build({ entryPoints: [join(pkgDir, 'dist/esm/callbacks.js')], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' })).rejects.toThrow(/node:(crypto|net|dns)/);
+    await expect(
+      build({
+        entryPoints: [join(pkgDir, 'dist/esm/callbacks.js')],
+        bundle: true,
+        format: 'esm',
+        platform: 'browser',
+        write: false,
+        logLevel: 'silent',
+      }),
+    ).rejects.toThrow(/node:(crypto|net|dns)/);
   });
 });

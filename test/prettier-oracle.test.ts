@@ -19,7 +19,10 @@ vi.mock('../generator/format.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../generator/format.js')>();
   return {
     ...original,
-    formatFiles: (files: ReadonlyMap<string, string>, ...rest: Parameters<typeof original.formatFiles> extends [unknown, ...infer R] ? R : never) => {
+    formatFiles: (
+      files: ReadonlyMap<string, string>,
+      ...rest: Parameters<typeof original.formatFiles> extends [unknown, ...infer R] ? R : never
+    ) => {
       seen.input = new Map(files);
       seen.asIs = rest[1]?.asIs;
       return original.formatFiles(files, ...rest);
@@ -47,7 +50,14 @@ describe('Prettier agrees with the generator’s Biome pass', () => {
     const checked: string[] = [];
     const differ: string[] = [];
     for (const [path, raw] of seen.input!) {
-      const parser = path.startsWith('src/validators/') || seen.asIs?.has(path) ? null : path.endsWith('.ts') ? 'typescript' : path.endsWith('.json') ? 'json' : null;
+      const parser =
+        path.startsWith('src/validators/') || seen.asIs?.has(path)
+          ? null
+          : path.endsWith('.ts')
+            ? 'typescript'
+            : path.endsWith('.json')
+              ? 'json'
+              : null;
       if (!parser) continue;
       const byPrettier = await prettier.format(raw, { ...PRETTIER, parser });
       checked.push(path);

@@ -34,7 +34,17 @@ describe('README callbacks section', () => {
     const firstParagraph = section.split('\n\n')[1]!;
     expect(firstParagraph).toMatch(/^\*\*What is assumed\.\*\*/);
     const assumptions = section.slice(0, section.indexOf('```'));
-    for (const text of ['ASSUMES HMAC-SHA256', 'imSignatureV1', '`signature` option', 'standardWebhooksSignature', '--signature', 'assumedHookAnswer', '`hookAnswer`', '--hook-answer']) expect(assumptions).toContain(text);
+    for (const text of [
+      'ASSUMES HMAC-SHA256',
+      'imSignatureV1',
+      '`signature` option',
+      'standardWebhooksSignature',
+      '--signature',
+      'assumedHookAnswer',
+      '`hookAnswer`',
+      '--hook-answer',
+    ])
+      expect(assumptions).toContain(text);
     const { parse } = await import('yaml');
     const spec = parse(readFileSync(join(repoRoot, 'spec/callbacks.asyncapi.yaml'), 'utf8')) as unknown;
     const assumedHooks: string[] = [];
@@ -42,7 +52,8 @@ describe('README callbacks section', () => {
       if (Array.isArray(node)) return node.forEach(walk);
       if (node === null || typeof node !== 'object') return;
       const o = node as Record<string, unknown>;
-      if (typeof o.const === 'string' && /before_/.test(o.const) && typeof o['x-assumed'] === 'string') assumedHooks.push(o.const);
+      if (typeof o.const === 'string' && /before_/.test(o.const) && typeof o['x-assumed'] === 'string')
+        assumedHooks.push(o.const);
       Object.values(o).forEach(walk);
     };
     walk(spec);
@@ -57,7 +68,10 @@ describe('README callbacks snippets', () => {
     expect(snippets.length).toBeGreaterThanOrEqual(7);
     expect(snippets.join('\n')).toMatch(/isKnownEvent\(event\)/);
     for (const name of ['express', 'fastify', 'koa', 'hono', '@nestjs/core', 'im-server-sdk/callbacks/edge']) {
-      expect(snippets.some((s) => s.includes(`from '${name}'`)), name).toBe(true);
+      expect(
+        snippets.some((s) => s.includes(`from '${name}'`)),
+        name,
+      ).toBe(true);
     }
   });
 
@@ -93,7 +107,11 @@ describe('README callbacks snippets', () => {
         files,
       }),
     );
-    const result = spawnSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
+    const result = spawnSync(
+      process.execPath,
+      [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')],
+      { encoding: 'utf8' },
+    );
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);
   }, 120_000);

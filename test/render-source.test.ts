@@ -8,18 +8,55 @@ import { renderSource } from '../generator/emit/source-file.js';
 
 const statements: (string | StatementStructures)[] = [
   '// a raw line\n',
-  { kind: StructureKind.ImportDeclaration, moduleSpecifier: './x.js', namedImports: ['A', { name: 'B', alias: 'C' }], isTypeOnly: true },
-  { kind: StructureKind.TypeAlias, name: 'T', isExported: true, type: '{ a: string; b?: number }', docs: ['A type.\n\nTwo paragraphs.'] },
-  { kind: StructureKind.Interface, name: 'I', isExported: true, properties: [{ name: 'x', type: 'string', hasQuestionToken: true, docs: ['x'] }] },
-  { kind: StructureKind.VariableStatement, declarationKind: VariableDeclarationKind.Const, isExported: true, declarations: [{ name: 'v', initializer: "{ a: 1, b: 'two' } as const" }] },
+  {
+    kind: StructureKind.ImportDeclaration,
+    moduleSpecifier: './x.js',
+    namedImports: ['A', { name: 'B', alias: 'C' }],
+    isTypeOnly: true,
+  },
+  {
+    kind: StructureKind.TypeAlias,
+    name: 'T',
+    isExported: true,
+    type: '{ a: string; b?: number }',
+    docs: ['A type.\n\nTwo paragraphs.'],
+  },
+  {
+    kind: StructureKind.Interface,
+    name: 'I',
+    isExported: true,
+    properties: [{ name: 'x', type: 'string', hasQuestionToken: true, docs: ['x'] }],
+  },
+  {
+    kind: StructureKind.VariableStatement,
+    declarationKind: VariableDeclarationKind.Const,
+    isExported: true,
+    declarations: [{ name: 'v', initializer: "{ a: 1, b: 'two' } as const" }],
+  },
   {
     kind: StructureKind.Class,
     name: 'K',
     isExported: true,
     ctors: [{ parameters: [{ name: 'c', type: 'C', scope: Scope.Private, isReadonly: true }] }],
-    methods: [{ name: 'm', isAsync: true, parameters: [{ name: 'p', type: 'T' }], returnType: 'Promise<void>', statements: ['await this.c.go(p);'], docs: ['Does m.'] }],
+    methods: [
+      {
+        name: 'm',
+        isAsync: true,
+        parameters: [{ name: 'p', type: 'T' }],
+        returnType: 'Promise<void>',
+        statements: ['await this.c.go(p);'],
+        docs: ['Does m.'],
+      },
+    ],
   },
-  { kind: StructureKind.Function, name: 'f', isExported: true, overloads: [{ parameters: [{ name: 'a', type: 'string' }], returnType: 'string' }], parameters: [{ name: 'a', type: 'unknown' }], statements: ['return String(a);'] },
+  {
+    kind: StructureKind.Function,
+    name: 'f',
+    isExported: true,
+    overloads: [{ parameters: [{ name: 'a', type: 'string' }], returnType: 'string' }],
+    parameters: [{ name: 'a', type: 'unknown' }],
+    statements: ['return String(a);'],
+  },
 ];
 
 describe('renderSource', () => {

@@ -15,7 +15,11 @@ afterEach(() => fake.close());
 
 describe('validateResponses', () => {
   it('reports drift to the hook and returns the response unchanged', async () => {
-    const page = { items: [{ id: 'i1', status: 'escalated', scene: 'message', note: 'kept' }], next_cursor: null, total: 1 };
+    const page = {
+      items: [{ id: 'i1', status: 'escalated', scene: 'message', note: 'kept' }],
+      next_cursor: null,
+      total: 1,
+    };
     fake.override('moderation.items', () => ({ body: page }));
     const drift: ResponseDrift[] = [];
     const im = new ImClient({ ...fake.clientOptions, validateResponses: true, onResponseDrift: (d) => drift.push(d) });

@@ -11,7 +11,9 @@ import { readTree } from '../generator/read-inputs.js';
 import { repoRoot } from './helpers/seed.js';
 
 const runtime = join(repoRoot, 'templates/runtime');
-const folders = readdirSync(runtime, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+const folders = readdirSync(runtime, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name);
 
 describe('runtime folder READMEs', () => {
   it.each(folders)('%s/README.md says public, internal or not shipped, and what does not belong', (folder) => {

@@ -24,11 +24,17 @@ function editLine(text: string, from: string, to: string, nth = 0): { text: stri
   let index = -1;
   for (let i = 0; i <= nth; i++) index = text.indexOf(from, index + 1);
   if (index < 0) throw new Error(`${from} not found`);
-  return { text: text.slice(0, index) + to + text.slice(index + from.length), line: text.slice(0, index).split('\n').length };
+  return {
+    text: text.slice(0, index) + to + text.slice(index + from.length),
+    line: text.slice(0, index).split('\n').length,
+  };
 }
 
 async function refusal(text: string): Promise<{ error: SpecError; report: string }> {
-  const error = await generate({ ...input, openapiText: text }).then(() => undefined, (e: unknown) => e);
+  const error = await generate({ ...input, openapiText: text }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(SpecError);
   const report = formatSpecError(error as SpecError, { [source]: text }, source);
   return { error: error as SpecError, report };
@@ -39,22 +45,48 @@ describe('refusals point at the YAML', () => {
     const { text, line } = editLine(input.openapiText, 'x-pagination:', 'x-paginaton:');
     const { error, report } = await refusal(text);
     expect(error.rule).toBe('unknown-extension');
-    expect(report).toMatch(new RegExp(`^spec/openapi\\.yaml:${line}:\\d+  paths\\./\\{org_name\\}/\\{app_name\\}/mutes\\.get\\.x-paginaton$`, 'm'));
+    expect(report).toMatch(
+      new RegExp(
+        `^spec/openapi\\.yaml:${line}:\\d+  paths\\./\\{org_name\\}/\\{app_name\\}/mutes\\.get\\.x-paginaton$`,
+        'm',
+      ),
+    );
     expect(report).toContain('fix: did you mean x-pagination?');
   });
 
   it.each([
-    ['x-pagination kind', 'kind: cursor', 'kind: cursr', /x-pagination\.kind must be one of cursor, versioned, sequence, export \(got "cursr"\)/, 'did you mean cursor?'],
-    ['x-dedupe-key in', 'in: body', 'in: bdy', /x-dedupe-key\.in must be one of body, header \(got "bdy"\)/, 'did you mean body?'],
-    ['x-batch-split max as a string', 'max: 100', 'max: "100"', /x-batch-split\.max must be integer \(got "100"\)/, 'write 100 without quotes'],
-  ])('a bad extension value (%s) is refused at its line with the allowed values', async (_name, from, to, message, hint) => {
-    const { text, line } = editLine(input.openapiText, from, to);
-    const { error, report } = await refusal(text);
-    expect(error.rule).toBe('extension-value');
-    expect(report).toMatch(new RegExp(`^spec/openapi\\.yaml:${line}:\\d+  paths\\.`, 'm'));
-    expect(report).toMatch(message);
-    expect(report).toContain(`fix: ${hint}`);
-  });
+    [
+      'x-pagination kind',
+      'kind: cursor',
+      'kind: cursr',
+      /x-pagination\.kind must be one of cursor, versioned, sequence, export \(got "cursr"\)/,
+      'did you mean cursor?',
+    ],
+    [
+      'x-dedupe-key in',
+      'in: body',
+      'in: bdy',
+      /x-dedupe-key\.in must be one of body, header \(got "bdy"\)/,
+      'did you mean body?',
+    ],
+    [
+      'x-batch-split max as a string',
+      'max: 100',
+      'max: "100"',
+      /x-batch-split\.max must be integer \(got "100"\)/,
+      'write 100 without quotes',
+    ],
+  ])(
+    'a bad extension value (%s) is refused at its line with the allowed values',
+    async (_name, from, to, message, hint) => {
+      const { text, line } = editLine(input.openapiText, from, to);
+      const { error, report } = await refusal(text);
+      expect(error.rule).toBe('extension-value');
+      expect(report).toMatch(new RegExp(`^spec/openapi\\.yaml:${line}:\\d+  paths\\.`, 'm'));
+      expect(report).toMatch(message);
+      expect(report).toContain(`fix: ${hint}`);
+    },
+  );
 
   it('every problem is listed at once, in line order', async () => {
     let text = input.openapiText;
@@ -65,7 +97,11 @@ describe('refusals point at the YAML', () => {
     const c = editLine(text, '$ref: "#/components/schemas/User"', '$ref: "#/components/schemas/Usr"');
     text = c.text;
     const { error, report } = await refusal(text);
-    expect(error.problems.map((p) => p.rule).sort()).toEqual(['unknown-extension', 'unknown-retry-class', 'unresolved-ref']);
+    expect(error.problems.map((p) => p.rule).sort()).toEqual([
+      'unknown-extension',
+      'unknown-retry-class',
+      'unresolved-ref',
+    ]);
     const lines = [...report.matchAll(/^spec\/openapi\.yaml:(\d+):/gm)].map((m) => Number(m[1]));
     expect(lines).toEqual([a.line, b.line, c.line].sort((x, y) => x - y));
     expect(report).toContain('fix: did you mean Q?');
@@ -77,11 +113,13 @@ describe('refusals point at the YAML', () => {
     const { error, report } = await refusal(text);
     expect(error.rule).toBe('duplicate-operation-id');
     expect(report).toMatch(new RegExp(`^spec/openapi\\.yaml:${line}:`, 'm'));
-    expect(report).toMatch(/operationId users\.create is already used at paths\.\/\{org_name\}\/\{app_name\}\/users\.post/);
-    expect(report).toContain("fix: rename one of them");
+    expect(report).toMatch(
+      /operationId users\.create is already used at paths\.\/\{org_name\}\/\{app_name\}\/users\.post/,
+    );
+    expect(report).toContain('fix: rename one of them');
   });
 
-  it('the real specs pass the extension check, and other tools\' extensions far from ours are left alone', async () => {
+  it("the real specs pass the extension check, and other tools' extensions far from ours are left alone", async () => {
     const { text } = editLine(input.openapiText, 'x-retry-class: Q', 'x-codeSamples: []\n      x-retry-class: Q');
     await expect(generate({ ...input, openapiText: text })).resolves.toBeDefined();
   });
@@ -93,13 +131,28 @@ describe('the spec lint runs the same extension check (Redocly plugin)', () => {
     const a = editLine(input.openapiText, 'x-pagination:', 'x-paginaton:');
     const b = editLine(a.text, 'kind: cursor', 'kind: cursr', 3);
     writeFileSync(join(dir, 'openapi.yaml'), b.text);
-    const r = spawnSync(join(repoRoot, 'node_modules/.bin/redocly'), ['lint', join(dir, 'openapi.yaml'), '--config', join(repoRoot, 'redocly.yaml'), '--format', 'stylish'], {
-      cwd: repoRoot, encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off' }, timeout: 60_000,
-    });
+    const r = spawnSync(
+      join(repoRoot, 'node_modules/.bin/redocly'),
+      ['lint', join(dir, 'openapi.yaml'), '--config', join(repoRoot, 'redocly.yaml'), '--format', 'stylish'],
+      {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+        timeout: 60_000,
+      },
+    );
     rmSync(dir, { recursive: true, force: true });
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(new RegExp(`${a.line}:\\d+\\s+error\\s+im-openapi/extensions\\s+unknown-extension: x-paginaton .*did you mean x-pagination\\?`));
-    expect(r.stdout).toMatch(new RegExp(`${b.line}:\\d+\\s+error\\s+im-openapi/extensions\\s+extension-value: x-pagination\\.kind must be one of`));
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `${a.line}:\\d+\\s+error\\s+im-openapi/extensions\\s+unknown-extension: x-paginaton .*did you mean x-pagination\\?`,
+      ),
+    );
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `${b.line}:\\d+\\s+error\\s+im-openapi/extensions\\s+extension-value: x-pagination\\.kind must be one of`,
+      ),
+    );
   }, 60_000);
 });
 

@@ -9,14 +9,24 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../generator/generate.js';
 import { readGeneratorInput } from '../generator/read-inputs.js';
 import { fuzzInGroups, groupTargets, withPayloads } from '../scripts/lib/spec-fuzz-batch.js';
-import { fuzzTargets, memoryCache, PackageBench, runVariant, withPayload, type FuzzTarget } from '../scripts/lib/spec-fuzz.js';
+import {
+  fuzzTargets,
+  memoryCache,
+  type PackageBench,
+  runVariant,
+  withPayload,
+  type FuzzTarget,
+} from '../scripts/lib/spec-fuzz.js';
 import { repoRoot } from './helpers/seed.js';
 
 const input = readGeneratorInput(repoRoot);
 const cache = memoryCache();
 const MARKER = 'MarkerQx7';
 /** A package "misbehaves" when the marker reaches any of its files. */
-const markerBench = { buildAndImport: async (files: ReadonlyMap<string, string>) => ([...files.values()].some((t) => t.includes(MARKER)) ? ['the marker reached the package'] : []) } as unknown as PackageBench;
+const markerBench = {
+  buildAndImport: async (files: ReadonlyMap<string, string>) =>
+    [...files.values()].some((t) => t.includes(MARKER)) ? ['the marker reached the package'] : [],
+} as unknown as PackageBench;
 let baseline: Map<string, string>;
 let targets: FuzzTarget[];
 
@@ -45,7 +55,10 @@ describe('spec fuzz in groups', () => {
   });
 
   it('several edits at once write each as one edit does', () => {
-    const some = [pick(/\/x-toggle\/description$/, 'value'), pick(/^\/components\/schemas\/[^/]+\/description$/, 'value')];
+    const some = [
+      pick(/\/x-toggle\/description$/, 'value'),
+      pick(/^\/components\/schemas\/[^/]+\/description$/, 'value'),
+    ];
     const once = withPayloads(input.openapiText, some, 'x */ y');
     // one by one, the later place first (an edit earlier in the text would move it)
     const [first, later] = [...some].sort((a, b) => a.range[0] - b.range[0]);
@@ -68,11 +81,17 @@ describe('spec fuzz in groups', () => {
     for (const t of chosen) {
       const outcome = await runVariant(input, { target: t, payload }, cache);
       if (outcome.kind === 'refused') single.refused.add(t.pointer);
-      else if (outcome.kind === 'accepted' && (await markerBench.buildAndImport(outcome.files)).length) single.failing.add(t.pointer);
+      else if (outcome.kind === 'accepted' && (await markerBench.buildAndImport(outcome.files)).length)
+        single.failing.add(t.pointer);
     }
     expect(single.failing.size).toBeGreaterThanOrEqual(2);
     expect(single.refused.size).toBeGreaterThanOrEqual(1);
-    const summary = await fuzzInGroups({ input, cache, baseline, bench: markerBench, alwaysBuild: () => true }, chosen, [payload], 40);
+    const summary = await fuzzInGroups(
+      { input, cache, baseline, bench: markerBench, alwaysBuild: () => true },
+      chosen,
+      [payload],
+      40,
+    );
     expect(new Set(summary.failures.map((f) => f.variant.target.pointer))).toEqual(single.failing);
     expect(summary.refused).toBe(single.refused.size);
     expect(summary.variants).toBe(chosen.length);

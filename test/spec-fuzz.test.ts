@@ -70,7 +70,10 @@ describe('spec fuzz (sampled)', () => {
   it('every payload of the table, each on a field of either spec drawn with a fixed seed', async () => {
     const fields = [...byField(targets).values()];
     const random = seeded(25);
-    const variants: Variant[] = PAYLOADS.map((payload) => ({ target: fields[Math.floor(random() * fields.length)]![0]!, payload }));
+    const variants: Variant[] = PAYLOADS.map((payload) => ({
+      target: fields[Math.floor(random() * fields.length)]![0]!,
+      payload,
+    }));
     const summary = await fuzzVariants(run, variants);
     expect(summary.failures.map(describeFailure)).toEqual([]);
     expect(summary.variants).toBe(PAYLOADS.length);

@@ -71,13 +71,16 @@ const openapiWithRefs = () => {
   return withRef(text, 'operationId: users.update', 'file:///etc/passwd');
 };
 const callbacksWithRefs = () => {
-  let text = withRef(input.callbacksText!, 'GroupMembersAddedEvent:', `${url}/event.yaml`);
+  const text = withRef(input.callbacksText!, 'GroupMembersAddedEvent:', `${url}/event.yaml`);
   return withRef(text, 'FriendAddedEvent:', '../outside/secret.yaml');
 };
 
 function run(command: string, args: string[]): Promise<{ status: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, REDOCLY_TELEMETRY: 'off', CI: 'true' } });
+    const child = spawn(command, args, {
+      cwd: repoRoot,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', CI: 'true' },
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -99,10 +102,18 @@ describe('generate refuses references out of the spec', () => {
     requests = [];
     opened = 0;
     const text = openapiWithRefs();
-    const error = await generate({ ...input, openapiText: text }).then(() => undefined, (e: unknown) => e);
+    const error = await generate({ ...input, openapiText: text }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SpecError);
     const report = formatSpecError(error as SpecError, { 'spec/openapi.yaml': text }, 'spec/openapi.yaml');
-    expect((error as SpecError).problems.map((p) => p.rule)).toEqual(['external-ref', 'external-ref', 'external-ref', 'external-ref']);
+    expect((error as SpecError).problems.map((p) => p.rule)).toEqual([
+      'external-ref',
+      'external-ref',
+      'external-ref',
+      'external-ref',
+    ]);
     for (const ref of [`${url}/user.yaml`, '../outside/secret.yaml', './link.yaml', 'file:///etc/passwd']) {
       const line = text.slice(0, text.indexOf(JSON.stringify(ref))).split('\n').length;
       expect(report).toMatch(new RegExp(`^spec/openapi\\.yaml:${line}:\\d+ `, 'm'));
@@ -115,11 +126,20 @@ describe('generate refuses references out of the spec', () => {
     requests = [];
     opened = 0;
     const text = callbacksWithRefs();
-    const error = await generate({ ...input, callbacksText: text }).then(() => undefined, (e: unknown) => e);
+    const error = await generate({ ...input, callbacksText: text }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SpecError);
     expect((error as SpecError).problems).toHaveLength(2);
-    expect((error as SpecError).problems.every((p) => p.rule === 'external-ref' && p.file === 'spec/callbacks.asyncapi.yaml')).toBe(true);
-    expect(formatSpecError(error as SpecError, { 'spec/callbacks.asyncapi.yaml': text }, 'spec/openapi.yaml')).toMatch(/^spec\/callbacks\.asyncapi\.yaml:\d+:\d+ {2}components\.schemas\.GroupMembersAddedEvent/m);
+    expect(
+      (error as SpecError).problems.every(
+        (p) => p.rule === 'external-ref' && p.file === 'spec/callbacks.asyncapi.yaml',
+      ),
+    ).toBe(true);
+    expect(formatSpecError(error as SpecError, { 'spec/callbacks.asyncapi.yaml': text }, 'spec/openapi.yaml')).toMatch(
+      /^spec\/callbacks\.asyncapi\.yaml:\d+:\d+ {2}components\.schemas\.GroupMembersAddedEvent/m,
+    );
     expectNothingFollowed();
   });
 });
@@ -130,7 +150,15 @@ describe('the spec lint refuses them, and its tools cannot follow them', () => {
     opened = 0;
     writeFileSync(join(work, 'spec', 'openapi.yaml'), openapiWithRefs());
     writeFileSync(join(work, 'spec', 'callbacks.asyncapi.yaml'), callbacksWithRefs());
-    const r = await run(process.execPath, ['--import', 'tsx', 'scripts/lint-spec.ts', '--openapi', join(work, 'spec', 'openapi.yaml'), '--callbacks', join(work, 'spec', 'callbacks.asyncapi.yaml')]);
+    const r = await run(process.execPath, [
+      '--import',
+      'tsx',
+      'scripts/lint-spec.ts',
+      '--openapi',
+      join(work, 'spec', 'openapi.yaml'),
+      '--callbacks',
+      join(work, 'spec', 'callbacks.asyncapi.yaml'),
+    ]);
     expect(r.status).toBe(1);
     expect(r.out.match(/:\d+:\d+ {2}paths\.[^\n]*\n {2}external-ref: /g)).toHaveLength(4);
     expect(r.out.match(/:\d+:\d+ {2}components\.schemas\.[^\n]*\n {2}external-ref: /g)).toHaveLength(2);
@@ -142,7 +170,14 @@ describe('the spec lint refuses them, and its tools cannot follow them', () => {
     requests = [];
     opened = 0;
     writeFileSync(join(work, 'spec', 'openapi.yaml'), openapiWithRefs());
-    const r = await run(join(repoRoot, 'node_modules/.bin/redocly'), ['lint', join(work, 'spec', 'openapi.yaml'), '--config', join(repoRoot, 'redocly.yaml'), '--format', 'stylish']);
+    const r = await run(join(repoRoot, 'node_modules/.bin/redocly'), [
+      'lint',
+      join(work, 'spec', 'openapi.yaml'),
+      '--config',
+      join(repoRoot, 'redocly.yaml'),
+      '--format',
+      'stylish',
+    ]);
     expect(r.status).toBe(1);
     expect(r.out.match(/im-openapi-refs\/local-refs\s+external-ref/g)).toHaveLength(4);
     expect(r.out).toContain(`refused to fetch ${url}/user.yaml`);

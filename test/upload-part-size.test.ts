@@ -26,8 +26,16 @@ const source = Uint8Array.from({ length: TOTAL }, (_, i) => (i * 31 + (i >> 8)) 
 
 /** Uploads with parts of ORIGINAL bytes and fails part 3 for good: parts 1 and 2 stay at the service. */
 async function interrupted(): Promise<UploadInterruptedError> {
-  const rule = fake.fault({ operation: 'fake.part_upload', kind: 'server_error', status: 500, times: 3, when: (c) => c.params.part_number === 3 });
-  const error = await im.media.upload(source, { partSize: ORIGINAL, concurrency: 1, partRetries: 2 }).catch((e: unknown) => e);
+  const rule = fake.fault({
+    operation: 'fake.part_upload',
+    kind: 'server_error',
+    status: 500,
+    times: 3,
+    when: (c) => c.params.part_number === 3,
+  });
+  const error = await im.media
+    .upload(source, { partSize: ORIGINAL, concurrency: 1, partRetries: 2 })
+    .catch((e: unknown) => e);
   rule.remove();
   expect(error).toBeInstanceOf(UploadInterruptedError);
   return error as UploadInterruptedError;
@@ -37,7 +45,10 @@ async function interrupted(): Promise<UploadInterruptedError> {
 function serviceWithoutSizes(): void {
   fake.override('media.uploaded_parts', () => {
     const upload = fake.state.uploads.get('file-1');
-    return { status: 200, body: { items: [...(upload?.parts.keys() ?? [])].sort((a, b) => a - b).map((part_number) => ({ part_number })) } };
+    return {
+      status: 200,
+      body: { items: [...(upload?.parts.keys() ?? [])].sort((a, b) => a - b).map((part_number) => ({ part_number })) },
+    };
   });
 }
 
@@ -52,36 +63,51 @@ describe('resumeUpload keeps the part size (sha256 of the assembled file)', () =
 
   describe.each(['lists sizes', 'lists numbers only'] as const)('the service %s', (listing) => {
     describe.each(['the error', 'the file id'] as const)('resumed with %s', (by) => {
-      it.each(Object.entries(sizes))('and partSize %s: the file is the source byte for byte, or refused before anything is sent', async (_name, partSize) => {
-        const error = await interrupted();
-        if (listing === 'lists numbers only') serviceWithoutSizes();
-        const sentBefore = fake.callsTo('fake.part_upload').length;
-        const options = partSize === undefined ? {} : { partSize };
-        const result = await im.media.resumeUpload(by === 'the error' ? error : error.fileId, source, options).catch((e: unknown) => e);
-        // safe when the service's sizes decide, or the size comes from the caller/error without contradiction
-        const knowable = listing === 'lists sizes' || (by === 'the error' ? partSize === undefined || partSize === ORIGINAL : partSize === ORIGINAL);
-        if (listing === 'lists numbers only' && by === 'the file id' && partSize !== undefined && partSize !== ORIGINAL) {
-          // Nothing but the caller's partSize says how the upload was split: it is taken at its word
-          // (documented in the hover text). Pass the error, or the partSize it recorded, to be safe.
-          expect((result as { partSize: number }).partSize).toBe(partSize);
-          return;
-        }
-        if (knowable) {
-          expect(result, String(result)).not.toBeInstanceOf(Error);
-          expect((result as { partSize: number }).partSize).toBe(ORIGINAL);
-          const assembled = fake.state.fileContents.get('file-1')!;
-          expect(assembled.byteLength).toBe(TOTAL);
-          expect(sha256(assembled)).toBe(sha256(source));
-          const resent = fake.callsTo('fake.part_upload').slice(sentBefore).map((c) => c.params.part_number);
-          expect(resent.sort()).toEqual([3, 4, 5]);
-        } else {
-          expect(result).toBeInstanceOf(ValidationError);
-          expect((result as ValidationError).issues[0]).toMatchObject({ pointer: '/partSize', rule: 'resume' });
-          expect(fake.callsTo('fake.part_upload').length).toBe(sentBefore);
-          expect(fake.callsTo('media.complete_upload')).toHaveLength(0);
-          expect(fake.state.uploads.get('file-1')!.parts.size).toBe(2);
-        }
-      });
+      it.each(Object.entries(sizes))(
+        'and partSize %s: the file is the source byte for byte, or refused before anything is sent',
+        async (_name, partSize) => {
+          const error = await interrupted();
+          if (listing === 'lists numbers only') serviceWithoutSizes();
+          const sentBefore = fake.callsTo('fake.part_upload').length;
+          const options = partSize === undefined ? {} : { partSize };
+          const result = await im.media
+            .resumeUpload(by === 'the error' ? error : error.fileId, source, options)
+            .catch((e: unknown) => e);
+          // safe when the service's sizes decide, or the size comes from the caller/error without contradiction
+          const knowable =
+            listing === 'lists sizes' ||
+            (by === 'the error' ? partSize === undefined || partSize === ORIGINAL : partSize === ORIGINAL);
+          if (
+            listing === 'lists numbers only' &&
+            by === 'the file id' &&
+            partSize !== undefined &&
+            partSize !== ORIGINAL
+          ) {
+            // Nothing but the caller's partSize says how the upload was split: it is taken at its word
+            // (documented in the hover text). Pass the error, or the partSize it recorded, to be safe.
+            expect((result as { partSize: number }).partSize).toBe(partSize);
+            return;
+          }
+          if (knowable) {
+            expect(result, String(result)).not.toBeInstanceOf(Error);
+            expect((result as { partSize: number }).partSize).toBe(ORIGINAL);
+            const assembled = fake.state.fileContents.get('file-1')!;
+            expect(assembled.byteLength).toBe(TOTAL);
+            expect(sha256(assembled)).toBe(sha256(source));
+            const resent = fake
+              .callsTo('fake.part_upload')
+              .slice(sentBefore)
+              .map((c) => c.params.part_number);
+            expect(resent.sort()).toEqual([3, 4, 5]);
+          } else {
+            expect(result).toBeInstanceOf(ValidationError);
+            expect((result as ValidationError).issues[0]).toMatchObject({ pointer: '/partSize', rule: 'resume' });
+            expect(fake.callsTo('fake.part_upload').length).toBe(sentBefore);
+            expect(fake.callsTo('media.complete_upload')).toHaveLength(0);
+            expect(fake.state.uploads.get('file-1')!.parts.size).toBe(2);
+          }
+        },
+      );
     });
   });
 

@@ -54,9 +54,12 @@ describe('the generated table and modules', () => {
   it('every one of the 178 operations has a lazily loaded validator module', () => {
     expect(model.operations).toHaveLength(178);
     const text = readFileSync(join(repoRoot, 'generated/src/operations.ts'), 'utf8');
-    for (const o of model.operations) expect(text).toContain(`loadValidator: () => import('./validators/${o.funcName}.js')`);
+    for (const o of model.operations)
+      expect(text).toContain(`loadValidator: () => import('./validators/${o.funcName}.js')`);
     // importing the client does not import any validator statically
-    const index = readFileSync(join(repoRoot, 'generated/src/index.ts'), 'utf8') + readFileSync(join(repoRoot, 'generated/src/client.ts'), 'utf8');
+    const index =
+      readFileSync(join(repoRoot, 'generated/src/index.ts'), 'utf8') +
+      readFileSync(join(repoRoot, 'generated/src/client.ts'), 'utf8');
     expect(index).not.toContain('validators/');
   });
 
@@ -66,7 +69,11 @@ describe('the generated table and modules', () => {
     expect(files.size - shared.length).toBe(178);
     for (const [path, text] of files) {
       // runtime helpers (../), shared component validators (./shared/ or, between them, ./)
-      expect(text, path).not.toMatch(shared.includes(path) ? /require\(|from '(?!\.\.\/\.\.\/internal\/|\.\/)/ : /require\(|from '(?!\.\.\/|\.\/shared\/)/);
+      expect(text, path).not.toMatch(
+        shared.includes(path)
+          ? /require\(|from '(?!\.\.\/\.\.\/internal\/|\.\/)/
+          : /require\(|from '(?!\.\.\/|\.\/shared\/)/,
+      );
       expect(text.split('\n')[1], path).toMatch(/^\/\/ @ts-nocheck/);
     }
   });
@@ -117,7 +124,14 @@ describe('(b) a refused call sends nothing', () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  const client = () => new ImClient({ baseUrl, appKey: 'org#app', clientId: 'cid', clientSecret: 'never-echo-this-secret', maxRetries: 0 });
+  const client = () =>
+    new ImClient({
+      baseUrl,
+      appKey: 'org#app',
+      clientId: 'cid',
+      clientSecret: 'never-echo-this-secret',
+      maxRetries: 0,
+    });
 
   async function refusal(o: OperationModel, params: unknown): Promise<ValidationError> {
     const im = client() as any;
@@ -141,7 +155,10 @@ describe('(b) a refused call sends nothing', () => {
       const bad = invalidVariants(model, o)[0]!;
       const error = await refusal(o, bad.params);
       expect(error.operationId).toBe(o.id);
-      expect(error.issues.some((i) => i.pointer === bad.pointer), `${o.id}: ${error.message}`).toBe(true);
+      expect(
+        error.issues.some((i) => i.pointer === bad.pointer),
+        `${o.id}: ${error.message}`,
+      ).toBe(true);
       expect(error.message).toContain('nothing was sent');
     }
     expect(seen).toEqual([]);
@@ -152,11 +169,20 @@ describe('(b) a refused call sends nothing', () => {
     const im = client();
     await im.users.get({ username: 'alice' });
     expect(seen).toEqual(['POST /org/app/token', 'GET /org/app/users/alice']);
-    await expect(im.friends.setSettings({ username: 'alice', friend_add_mode: 'sometimes' as any })).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      im.friends.setSettings({ username: 'alice', friend_add_mode: 'sometimes' as any }),
+    ).rejects.toBeInstanceOf(ValidationError);
     expect(seen).toHaveLength(2);
     await im.friends.setSettings({ username: 'alice', friend_add_mode: 'sometimes' as any }, { validate: false });
     expect(seen).toHaveLength(3);
-    const off = new ImClient({ baseUrl, appKey: 'org#app', clientId: 'cid', clientSecret: 's', validateRequests: false, maxRetries: 0 });
+    const off = new ImClient({
+      baseUrl,
+      appKey: 'org#app',
+      clientId: 'cid',
+      clientSecret: 's',
+      validateRequests: false,
+      maxRetries: 0,
+    });
     await off.friends.setSettings({ username: 'alice', friend_add_mode: 'sometimes' as any });
     expect(seen.filter((s) => s.startsWith('PUT'))).toHaveLength(2);
   });
@@ -170,33 +196,165 @@ describe('(c) messages of representative mistakes', () => {
     return p;
   };
   const cases: Case[] = [
-    ['missing username', 'users.create', {}, { pointer: '/username', rule: 'required', message: '`username` is required' }],
-    ['friend_add_mode outside the list', 'friends.set_settings', base('friends.set_settings', { friend_add_mode: 'sometimes' }), {
-      pointer: '/friend_add_mode', rule: 'enum', allowed: ['need_confirm', 'allow_any', 'deny_any', null],
-      message: '`friend_add_mode` must be one of "need_confirm", "allow_any", "deny_any", null (got "sometimes")',
-    }],
-    ['role owner', 'groups.set_role', base('groups.set_role', { role: 'owner' }), { pointer: '/role', rule: 'enum', allowed: ['admin', 'member'], message: expect.stringContaining('(got "owner")') }],
-    ['invite_mode outside the list', 'groups.set_invite_settings', base('groups.set_invite_settings', { invite_mode: 'anyone' }), { pointer: '/invite_mode', rule: 'enum', allowed: ['allow_any', 'need_confirm', null] }],
-    ['push mute mode outside the list', 'push.mute_group', base('push.mute_group', { mode: 'all' }), { pointer: '/mode', rule: 'enum', allowed: ['none', 'mention_only'] }],
-    ['moderation scene outside the list', 'moderation.check_text', base('moderation.check_text', { scene: 'sms' }), { pointer: '/scene', rule: 'enum', message: expect.stringContaining('"chatroom_message"') }],
-    ['path parameter ..', 'users.get', { username: '..' }, { pointer: '/username', rule: 'pattern', message: 'path parameter `username` must not be "." or ".." (it would change the path)' }],
-    ['path parameter .', 'groups.get', { group_id: '.' }, { pointer: '/group_id', rule: 'pattern', message: expect.stringContaining('must not be "." or ".."') }],
-    ['path parameter a/b', 'users.get', { username: 'a/b' }, { pointer: '/username', rule: 'pattern', message: 'path parameter `username` must not contain "/" (it would change the path)' }],
-    ['empty path parameter', 'users.get', { username: '' }, { pointer: '/username', rule: 'minLength', message: 'path parameter `username` must not be empty' }],
-    ['control character in a path parameter', 'chatrooms.get', { room_id: 'r\n1' }, { pointer: '/room_id', rule: 'pattern', message: 'path parameter `room_id` must not contain control characters' }],
-    ['path parameter of the wrong type', 'users.get', { username: { a: 1 } }, { pointer: '/username', rule: 'type', message: 'path parameter `username` must be a string (got object)' }],
-    ['extra field on a closed shape', 'friends.set_settings', base('friends.set_settings', { nickname: 'x' }), { pointer: '/nickname', rule: 'additionalProperties', message: expect.stringContaining('`nickname` is not a field of this operation') }],
-    ['extra field where the operation takes no body', 'users.get', { username: 'a', page: 2 }, { pointer: '/page', rule: 'additionalProperties' }],
-    ['a missing field deep in a list', 'users.batch_create', { users: [{ username: 'a' }, { username: 'b' }, { username: 'c' }, { nickname: 'd' }] }, { pointer: '/users/3/username', rule: 'required', message: '`users[3].username` is required' }],
-    ['expires_at not a date-time', 'rtc.ban', base('rtc.ban', { expires_at: 'tomorrow' }), { pointer: '/expires_at', rule: 'format', message: expect.stringContaining('date-time') }],
-    ['expires_at of the wrong type', 'rtc.ban', base('rtc.ban', { expires_at: 1700000000 }), { pointer: '/expires_at', rule: 'type', message: '`expires_at` must be a string or null (got 1700000000)' }],
-    ['grant_type wrong', 'app.token', { grant_type: 'password', client_id: 'c', client_secret: 's' }, {
-      pointer: '/grant_type', rule: 'const', allowed: ['client_credentials'], message: '`grant_type` must be "client_credentials" (got "password")',
-    }],
-    ['an empty list', 'users.lookup', { usernames: [] }, { pointer: '/usernames', rule: 'minItems', message: '`usernames` must have at least 1 item (got 0)' }],
-    ['an open enum keeps unknown strings but not numbers', 'chatrooms.send', base('chatrooms.send', { priority: 3 }), { pointer: '/priority', rule: 'type', message: '`priority` must be a string (got 3)' }],
-    ['a number or a string, given neither', 'moderation.decide', base('moderation.decide', { version: true }), { pointer: '/version', rule: 'type', message: '`version` must be an integer or a string (got true)' }],
-    ['anyOf: the matching branch speaks', 'chatrooms.transfer_owner', base('chatrooms.transfer_owner', { username: '' }), { pointer: '/username', rule: 'minLength', message: '`username` must not be empty' }],
+    [
+      'missing username',
+      'users.create',
+      {},
+      { pointer: '/username', rule: 'required', message: '`username` is required' },
+    ],
+    [
+      'friend_add_mode outside the list',
+      'friends.set_settings',
+      base('friends.set_settings', { friend_add_mode: 'sometimes' }),
+      {
+        pointer: '/friend_add_mode',
+        rule: 'enum',
+        allowed: ['need_confirm', 'allow_any', 'deny_any', null],
+        message: '`friend_add_mode` must be one of "need_confirm", "allow_any", "deny_any", null (got "sometimes")',
+      },
+    ],
+    [
+      'role owner',
+      'groups.set_role',
+      base('groups.set_role', { role: 'owner' }),
+      {
+        pointer: '/role',
+        rule: 'enum',
+        allowed: ['admin', 'member'],
+        message: expect.stringContaining('(got "owner")'),
+      },
+    ],
+    [
+      'invite_mode outside the list',
+      'groups.set_invite_settings',
+      base('groups.set_invite_settings', { invite_mode: 'anyone' }),
+      { pointer: '/invite_mode', rule: 'enum', allowed: ['allow_any', 'need_confirm', null] },
+    ],
+    [
+      'push mute mode outside the list',
+      'push.mute_group',
+      base('push.mute_group', { mode: 'all' }),
+      { pointer: '/mode', rule: 'enum', allowed: ['none', 'mention_only'] },
+    ],
+    [
+      'moderation scene outside the list',
+      'moderation.check_text',
+      base('moderation.check_text', { scene: 'sms' }),
+      { pointer: '/scene', rule: 'enum', message: expect.stringContaining('"chatroom_message"') },
+    ],
+    [
+      'path parameter ..',
+      'users.get',
+      { username: '..' },
+      {
+        pointer: '/username',
+        rule: 'pattern',
+        message: 'path parameter `username` must not be "." or ".." (it would change the path)',
+      },
+    ],
+    [
+      'path parameter .',
+      'groups.get',
+      { group_id: '.' },
+      { pointer: '/group_id', rule: 'pattern', message: expect.stringContaining('must not be "." or ".."') },
+    ],
+    [
+      'path parameter a/b',
+      'users.get',
+      { username: 'a/b' },
+      {
+        pointer: '/username',
+        rule: 'pattern',
+        message: 'path parameter `username` must not contain "/" (it would change the path)',
+      },
+    ],
+    [
+      'empty path parameter',
+      'users.get',
+      { username: '' },
+      { pointer: '/username', rule: 'minLength', message: 'path parameter `username` must not be empty' },
+    ],
+    [
+      'control character in a path parameter',
+      'chatrooms.get',
+      { room_id: 'r\n1' },
+      { pointer: '/room_id', rule: 'pattern', message: 'path parameter `room_id` must not contain control characters' },
+    ],
+    [
+      'path parameter of the wrong type',
+      'users.get',
+      { username: { a: 1 } },
+      { pointer: '/username', rule: 'type', message: 'path parameter `username` must be a string (got object)' },
+    ],
+    [
+      'extra field on a closed shape',
+      'friends.set_settings',
+      base('friends.set_settings', { nickname: 'x' }),
+      {
+        pointer: '/nickname',
+        rule: 'additionalProperties',
+        message: expect.stringContaining('`nickname` is not a field of this operation'),
+      },
+    ],
+    [
+      'extra field where the operation takes no body',
+      'users.get',
+      { username: 'a', page: 2 },
+      { pointer: '/page', rule: 'additionalProperties' },
+    ],
+    [
+      'a missing field deep in a list',
+      'users.batch_create',
+      { users: [{ username: 'a' }, { username: 'b' }, { username: 'c' }, { nickname: 'd' }] },
+      { pointer: '/users/3/username', rule: 'required', message: '`users[3].username` is required' },
+    ],
+    [
+      'expires_at not a date-time',
+      'rtc.ban',
+      base('rtc.ban', { expires_at: 'tomorrow' }),
+      { pointer: '/expires_at', rule: 'format', message: expect.stringContaining('date-time') },
+    ],
+    [
+      'expires_at of the wrong type',
+      'rtc.ban',
+      base('rtc.ban', { expires_at: 1700000000 }),
+      { pointer: '/expires_at', rule: 'type', message: '`expires_at` must be a string or null (got 1700000000)' },
+    ],
+    [
+      'grant_type wrong',
+      'app.token',
+      { grant_type: 'password', client_id: 'c', client_secret: 's' },
+      {
+        pointer: '/grant_type',
+        rule: 'const',
+        allowed: ['client_credentials'],
+        message: '`grant_type` must be "client_credentials" (got "password")',
+      },
+    ],
+    [
+      'an empty list',
+      'users.lookup',
+      { usernames: [] },
+      { pointer: '/usernames', rule: 'minItems', message: '`usernames` must have at least 1 item (got 0)' },
+    ],
+    [
+      'an open enum keeps unknown strings but not numbers',
+      'chatrooms.send',
+      base('chatrooms.send', { priority: 3 }),
+      { pointer: '/priority', rule: 'type', message: '`priority` must be a string (got 3)' },
+    ],
+    [
+      'a number or a string, given neither',
+      'moderation.decide',
+      base('moderation.decide', { version: true }),
+      { pointer: '/version', rule: 'type', message: '`version` must be an integer or a string (got true)' },
+    ],
+    [
+      'anyOf: the matching branch speaks',
+      'chatrooms.transfer_owner',
+      base('chatrooms.transfer_owner', { username: '' }),
+      { pointer: '/username', rule: 'minLength', message: '`username` must not be empty' },
+    ],
   ];
   it.each(cases)('%s', async (_name, id, params, want) => {
     const issues = (await validatorOf(id)).validate(params);
@@ -211,27 +369,53 @@ describe('(c) messages of representative mistakes', () => {
     expect(v.validate(p)).toBeNull();
     expect(v.validate({ ...p, expires_at: null })).toBeNull();
     expect(v.validate({ ...p, expires_at: '2030-02-28T23:59:59.123+08:00' })).toBeNull();
-    expect(v.validate({ ...p, expires_at: '2030-02-30T00:00:00Z' })?.[0]).toMatchObject({ pointer: '/expires_at', rule: 'format' });
+    expect(v.validate({ ...p, expires_at: '2030-02-30T00:00:00Z' })?.[0]).toMatchObject({
+      pointer: '/expires_at',
+      rule: 'format',
+    });
   });
 
   it('open shapes keep unknown fields and open enums keep unknown values; closed shapes refuse them', async () => {
-    expect((await validatorOf('users.create')).validate({ username: 'a', nickname: 'n', anything: { x: 1 } })).toBeNull();
+    expect(
+      (await validatorOf('users.create')).validate({ username: 'a', nickname: 'n', anything: { x: 1 } }),
+    ).toBeNull();
     expect((await validatorOf('chatrooms.send')).validate({ room_id: 'r', priority: 'urgent-new-value' })).toBeNull();
     expect((await validatorOf('users.mute')).validate({ username: 'a', scope: 'a-scope-added-later' })).toBeNull();
-    expect((await validatorOf('users.set_password')).validate({ username: 'a', password: 'p', extra: 1 })?.[0]).toMatchObject({ rule: 'additionalProperties', pointer: '/extra' });
+    expect(
+      (await validatorOf('users.set_password')).validate({ username: 'a', password: 'p', extra: 1 })?.[0],
+    ).toMatchObject({ rule: 'additionalProperties', pointer: '/extra' });
   });
 
   it('lists split by the batch helper have no maximum; other lists keep theirs', async () => {
     // users, friends and message recipients: the helper splits them (x-batch-split)
-    expect((await validatorOf('users.batch_create')).validate({ users: Array.from({ length: 101 }, (_, i) => ({ username: `u${i}` })) })).toBeNull();
-    expect((await validatorOf('friends.batch_add')).validate({ username: 'a', friends: Array.from({ length: 101 }, (_, i) => ({ username: `f${i}` })) })).toBeNull();
-    expect((await validatorOf('messages.batch_send')).validate({ usernames: Array.from({ length: 1001 }, (_, i) => `r${i}`) })).toBeNull();
+    expect(
+      (await validatorOf('users.batch_create')).validate({
+        users: Array.from({ length: 101 }, (_, i) => ({ username: `u${i}` })),
+      }),
+    ).toBeNull();
+    expect(
+      (await validatorOf('friends.batch_add')).validate({
+        username: 'a',
+        friends: Array.from({ length: 101 }, (_, i) => ({ username: `f${i}` })),
+      }),
+    ).toBeNull();
+    expect(
+      (await validatorOf('messages.batch_send')).validate({
+        usernames: Array.from({ length: 1001 }, (_, i) => `r${i}`),
+      }),
+    ).toBeNull();
     // every maxItems of the spec is on a split list; the rule still holds where nothing splits
     const withoutSplit = { ...op('users.batch_create'), batchSplit: undefined };
     const schema = paramsSchemaOf(model, withoutSplit);
     expect(schema.properties.users.maxItems).toBe(100);
-    const issues = await compileAndValidate(withoutSplit, { users: Array.from({ length: 101 }, (_, i) => ({ username: `u${i}` })) });
-    expect(issues).toContainEqual({ pointer: '/users', rule: 'maxItems', message: '`users` must have at most 100 items (got 101); split the list into several calls' });
+    const issues = await compileAndValidate(withoutSplit, {
+      users: Array.from({ length: 101 }, (_, i) => ({ username: `u${i}` })),
+    });
+    expect(issues).toContainEqual({
+      pointer: '/users',
+      rule: 'maxItems',
+      message: '`users` must have at most 100 items (got 101); split the list into several calls',
+    });
   });
 
   it('never echoes the value of a secret-looking field', async () => {
@@ -250,14 +434,19 @@ describe('(c) messages of representative mistakes', () => {
       expect(text).not.toContain('42');
     }
     // a short non-secret value is quoted (that is what makes the check above meaningful)
-    expect(JSON.stringify((await validatorOf('users.set_password')).validate({ username: 42, password: 'x' }))).toContain('(got 42)');
+    expect(
+      JSON.stringify((await validatorOf('users.set_password')).validate({ username: 42, password: 'x' })),
+    ).toContain('(got 42)');
   });
 });
 
 /** Compiles a model variant's validator in memory (same code path as the emitter) and runs it. */
 async function compileAndValidate(o: OperationModel, params: unknown): Promise<ValidationIssue[] | null> {
   const { code, imports } = compileValidatorCode(model, o);
-  const runtime = { ...(await import('../templates/runtime/internal/ajv-runtime.js')), ...(await import('../templates/runtime/internal/ajv-formats.js')) };
+  const runtime = {
+    ...(await import('../templates/runtime/internal/ajv-runtime.js')),
+    ...(await import('../templates/runtime/internal/ajv-formats.js')),
+  };
   const { issuesFromAjv } = await import('../templates/runtime/internal/validation-issues.js');
   const fn = new Function(...imports, `${code}\nreturn validateParams;`)(...imports.map((n) => (runtime as any)[n]));
   return fn(params) ? null : issuesFromAjv(fn.errors, params, { pathParams: o.pathParams.map((p) => p.name) });
@@ -303,12 +492,20 @@ describe('(e) the modules compile to ESM and load from import() and from require
     const outDir = join(work, kind);
     mkdirSync(outDir, { recursive: true });
     const config = join(work, `tsconfig.${kind}.json`);
-    writeFileSync(config, JSON.stringify({
-      extends: join(repoRoot, `generated/tsconfig.${kind}.json`),
-      compilerOptions: { rootDir: join(repoRoot, 'generated/src'), outDir, declaration: false, typeRoots: [join(repoRoot, 'node_modules/@types')] },
-      include: [],
-      files: [join(repoRoot, 'generated/src', entry)],
-    }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        extends: join(repoRoot, `generated/tsconfig.${kind}.json`),
+        compilerOptions: {
+          rootDir: join(repoRoot, 'generated/src'),
+          outDir,
+          declaration: false,
+          typeRoots: [join(repoRoot, 'node_modules/@types')],
+        },
+        include: [],
+        files: [join(repoRoot, 'generated/src', entry)],
+      }),
+    );
     execFileSync(process.execPath, [tsc, '-p', config], { stdio: 'pipe' });
     writeFileSync(join(outDir, 'package.json'), JSON.stringify({ type: 'module' }));
     return join(outDir, entry.replace(/\.ts$/, '.js'));
@@ -316,9 +513,14 @@ describe('(e) the modules compile to ESM and load from import() and from require
 
   const check = (v: RequestValidator) => {
     expect(v.validate({ username: 'a', friend_add_mode: 'allow_any' })).toBeNull();
-    expect(v.validate({ username: 'a', friend_add_mode: 'sometimes' })?.[0]).toMatchObject({ pointer: '/friend_add_mode', rule: 'enum' });
+    expect(v.validate({ username: 'a', friend_add_mode: 'sometimes' })?.[0]).toMatchObject({
+      pointer: '/friend_add_mode',
+      rule: 'enum',
+    });
     // the response check runs in a shared module (shared/FriendSettings.response), imported both ways
-    expect(readFileSync(join(repoRoot, 'generated/src', entry), 'utf8')).toContain("from './shared/FriendSettings.response.js'");
+    expect(readFileSync(join(repoRoot, 'generated/src', entry), 'utf8')).toContain(
+      "from './shared/FriendSettings.response.js'",
+    );
     expect(v.validateResponse!({})).toBeNull();
     expect(v.validateResponse!(42)?.[0]).toMatchObject({ pointer: '', rule: 'type' });
   };

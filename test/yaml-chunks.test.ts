@@ -30,13 +30,16 @@ describe('parseYamlCached', () => {
     ['test/fixtures/mini-openapi.yaml', read('test/fixtures/mini-openapi.yaml')],
     ['synthetic 2×', syntheticSpec(read('spec/openapi.yaml'), 2).text],
   ];
-  it.each(specs)('%s: the same value as a whole parse, without a cache, with an empty one and a full one', (_name, text) => {
-    const whole = parse(text);
-    const cache = memoryCache();
-    expect(parseYamlCached(text)).toEqual(whole);
-    expect(parseYamlCached(text, cache)).toEqual(whole);
-    expect(parseYamlCached(text, cache)).toEqual(whole);
-  });
+  it.each(specs)(
+    '%s: the same value as a whole parse, without a cache, with an empty one and a full one',
+    (_name, text) => {
+      const whole = parse(text);
+      const cache = memoryCache();
+      expect(parseYamlCached(text)).toEqual(whole);
+      expect(parseYamlCached(text, cache)).toEqual(whole);
+      expect(parseYamlCached(text, cache)).toEqual(whole);
+    },
+  );
 
   it('the real spec is read in pieces, and a one-line edit re-parses one piece', () => {
     const text = read('spec/openapi.yaml');
@@ -52,7 +55,10 @@ describe('parseYamlCached', () => {
   const tricky: [string, string][] = [
     ['top-level block scalar with key-like lines', 'a: |\n  b: c\n  d: e\nf: 1\n'],
     ['folded scalar under a piece', 'a:\n  b: >\n    x: y\n    z\n  c: 2\n'],
-    ['list under a key, mappings in the list', 'tags:\n  - name: A\n    description: x\n  - name: B\npaths:\n  /a:\n    get:\n      x: 1\n'],
+    [
+      'list under a key, mappings in the list',
+      'tags:\n  - name: A\n    description: x\n  - name: B\npaths:\n  /a:\n    get:\n      x: 1\n',
+    ],
     ['plain scalar on the next line', 'a:\n  b:\n    some long\n    text\n  c: d\n'],
     ['empty values and comments', '# lead\na:\n  # inside\n  b:\n  c: ~\nd: # trailing\n  e: 1\n'],
     ['quoted keys and values with colons', '"a: b":\n  \'c\': "d: e"\n  f: g:h\n'],
@@ -81,7 +87,14 @@ describe('parseYamlCached', () => {
   });
 
   it('a duplicate key or a syntax error throws what the whole parse throws', () => {
-    for (const text of ['a:\n  b: 1\n  b: 2\n', 'a:\n  b: 1\nc: [1, 2\n', 'a:\n  b: "x\n', 'a:\n  b: 1\n c: 2\n', 'a:\n  b:\n    c: 1\n   d: 2\n', 'a: 1\n  b: 2\n']) {
+    for (const text of [
+      'a:\n  b: 1\n  b: 2\n',
+      'a:\n  b: 1\nc: [1, 2\n',
+      'a:\n  b: "x\n',
+      'a:\n  b: 1\n c: 2\n',
+      'a:\n  b:\n    c: 1\n   d: 2\n',
+      'a: 1\n  b: 2\n',
+    ]) {
       let whole: unknown;
       try {
         parse(text);

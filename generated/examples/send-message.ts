@@ -13,6 +13,9 @@ const im = new ImClient({
 
 const controller = new AbortController();
 const { data, response } = await im.messages
-  .send({ client_msg_id: 'order-42-shipped', from: 'shop', to: 'alice', body: 'Your order has shipped' }, { timeoutMs: 5_000, signal: controller.signal })
+  .send(
+    { client_msg_id: 'order-42-shipped', from: 'shop', to: 'alice', body: 'Your order has shipped' },
+    { timeoutMs: 5_000, signal: controller.signal },
+  )
   .withResponse();
 console.log(response.status, response.requestId, data);

@@ -36,16 +36,25 @@ export function requireTool(name, file, stop = fail) {
     if (existsSync(candidate)) return candidate;
     if (dirname(dir) === dir) break;
   }
-  return stop(`${name} is not installed. Run \`npm install\` in ${pkgDir} first: it installs the devDependencies that build and check this package.`);
+  return stop(
+    `${name} is not installed. Run \`npm install\` in ${pkgDir} first: it installs the devDependencies that build and check this package.`,
+  );
 }
 
 /** `./dist/esm/x/y.js` → `x/y` for every file of that kind (`.js`, `.d.ts`) package.json points at. */
 function entryNames(pkg, ext) {
   const targets = new Set();
-  const collect = (node) => (typeof node === 'string' ? targets.add(node.replace(/^\.\//, '')) : node && typeof node === 'object' ? Object.values(node).forEach(collect) : undefined);
+  const collect = (node) =>
+    typeof node === 'string'
+      ? targets.add(node.replace(/^\.\//, ''))
+      : node && typeof node === 'object'
+        ? Object.values(node).forEach(collect)
+        : undefined;
   for (const key of ['main', 'types', 'exports', 'bin', 'typesVersions']) collect(pkg[key]);
   const prefix = `${OUT}/`;
-  return [...targets].filter((t) => t.startsWith(prefix) && t.endsWith(ext)).map((t) => t.slice(prefix.length, -ext.length));
+  return [...targets]
+    .filter((t) => t.startsWith(prefix) && t.endsWith(ext))
+    .map((t) => t.slice(prefix.length, -ext.length));
 }
 
 /** Relative specifiers a .d.ts file imports or re-exports (`from './x.js'`, `import('./x.js')`). */
@@ -77,7 +86,8 @@ function pruneDeclarations(root, typeEntries) {
   const reached = new Set();
   const queue = typeEntries.map((e) => join(root, `${e}.d.ts`));
   const absent = queue.filter((f) => !existsSync(f));
-  if (absent.length) fail(`package.json names declarations tsc did not write: ${absent.map((f) => relative(pkgDir, f)).join(', ')}`);
+  if (absent.length)
+    fail(`package.json names declarations tsc did not write: ${absent.map((f) => relative(pkgDir, f)).join(', ')}`);
   while (queue.length) {
     const file = queue.pop();
     if (reached.has(file)) continue;
@@ -117,32 +127,40 @@ export async function buildPackage() {
   const tsc = requireTool('typescript', 'bin/tsc');
   const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
   const entries = entryNames(pkg, '.js');
-  for (const e of entries) if (!existsSync(join(pkgDir, 'src', `${e}.ts`))) fail(`package.json points at ${OUT}/${e}.js but src/${e}.ts does not exist`);
+  for (const e of entries)
+    if (!existsSync(join(pkgDir, 'src', `${e}.ts`)))
+      fail(`package.json points at ${OUT}/${e}.js but src/${e}.ts does not exist`);
   rmSync(join(pkgDir, 'dist'), { recursive: true, force: true });
 
   const esbuild = await import(pathToFileURL(esbuildFile).href);
-  const result = await esbuild.build({
-    absWorkingDir: pkgDir,
-    entryPoints: Object.fromEntries(entries.map((e) => [e, `src/${e}.ts`])),
-    outdir: OUT,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    // optional peers (@opentelemetry/api of ./otel) are the app's own copy, never bundled
-    external: Object.keys(pkg.peerDependencies ?? {}),
-    // lazy validator chunks keep their operation's name; shared chunks are named for what they hold
-    chunkNames: 'chunks/[name]-[hash]',
-    legalComments: 'none',
-    logLevel: 'silent',
-    metafile: true,
-  }).catch((error) => fail(`esbuild: ${error.message}`));
+  const result = await esbuild
+    .build({
+      absWorkingDir: pkgDir,
+      entryPoints: Object.fromEntries(entries.map((e) => [e, `src/${e}.ts`])),
+      outdir: OUT,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      // optional peers (@opentelemetry/api of ./otel) are the app's own copy, never bundled
+      external: Object.keys(pkg.peerDependencies ?? {}),
+      // lazy validator chunks keep their operation's name; shared chunks are named for what they hold
+      chunkNames: 'chunks/[name]-[hash]',
+      legalComments: 'none',
+      logLevel: 'silent',
+      metafile: true,
+    })
+    .catch((error) => fail(`esbuild: ${error.message}`));
 
   dropBareChunkImports(Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')));
 
   try {
-    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.esm.json', '--emitDeclarationOnly', '--outDir', OUT], { cwd: pkgDir, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.esm.json', '--emitDeclarationOnly', '--outDir', OUT], {
+      cwd: pkgDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+    });
   } catch (error) {
     fail(`tsc (declarations):\n${error.stdout ?? ''}${error.stderr ?? error.message}`);
   }
@@ -154,5 +172,8 @@ export async function buildPackage() {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const r = await buildPackage();
-  if (!process.argv.includes('--quiet')) console.error(`build: ${r.entries.length} entry points → ${r.jsFiles} JavaScript files and ${r.declarations} declaration files in ${OUT}/ (${(r.bytes / 1024).toFixed(0)} KiB)`);
+  if (!process.argv.includes('--quiet'))
+    console.error(
+      `build: ${r.entries.length} entry points → ${r.jsFiles} JavaScript files and ${r.declarations} declaration files in ${OUT}/ (${(r.bytes / 1024).toFixed(0)} KiB)`,
+    );
 }

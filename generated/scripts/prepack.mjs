@@ -23,7 +23,12 @@ function refuse(message) {
 
 function run(label, file, args) {
   try {
-    execFileSync(process.execPath, [file, ...args], { cwd: pkgDir, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    execFileSync(process.execPath, [file, ...args], {
+      cwd: pkgDir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+    });
   } catch (error) {
     refuse(`${label} failed:\n${error.stdout ?? ''}${error.stderr ?? error.message}`);
   }
@@ -34,9 +39,13 @@ const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
 // The User-Agent names src/sdk-version.ts's version: `npm version` changes package.json alone.
 // (No src/sdk-version.ts: not a generated package; the build names what is missing.)
 const versionFile = join(pkgDir, 'src/sdk-version.ts');
-const sdkVersion = existsSync(versionFile) ? /SDK_VERSION = (["'])([^"']*)\1/.exec(readFileSync(versionFile, 'utf8'))?.[2] : pkg.version;
+const sdkVersion = existsSync(versionFile)
+  ? /SDK_VERSION = (["'])([^"']*)\1/.exec(readFileSync(versionFile, 'utf8'))?.[2]
+  : pkg.version;
 if (sdkVersion !== pkg.version) {
-  refuse(`src/sdk-version.ts says ${sdkVersion ?? 'nothing'} but package.json says ${pkg.version}: the package would call itself ${sdkVersion} in its User-Agent. Run \`npm run generate\` at the repository root (it writes package.json's version into sdk-version.ts), then pack again.`);
+  refuse(
+    `src/sdk-version.ts says ${sdkVersion ?? 'nothing'} but package.json says ${pkg.version}: the package would call itself ${sdkVersion} in its User-Agent. Run \`npm run generate\` at the repository root (it writes package.json's version into sdk-version.ts), then pack again.`,
+  );
 }
 
 // Inside the im-openapi repository (generated/ beside spec/), a stale generate is refused: an
@@ -44,9 +53,16 @@ if (sdkVersion !== pkg.version) {
 const repo = join(pkgDir, '..');
 if (existsSync(join(repo, 'scripts/generate.mjs')) && existsSync(join(repo, 'spec/openapi.yaml'))) {
   try {
-    execFileSync(process.execPath, [join(repo, 'scripts/generate.mjs'), '--check'], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    execFileSync(process.execPath, [join(repo, 'scripts/generate.mjs'), '--check'], {
+      cwd: repo,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+    });
   } catch (error) {
-    refuse(`generated/ is stale (the spec, runtime or templates changed since the last \`npm run generate\`):\n${error.stderr ?? ''}${error.stdout ?? error.message}Run \`npm run generate\` at ${repo}, commit, then pack again.`);
+    refuse(
+      `generated/ is stale (the spec, runtime or templates changed since the last \`npm run generate\`):\n${error.stderr ?? ''}${error.stdout ?? error.message}Run \`npm run generate\` at ${repo}, commit, then pack again.`,
+    );
   }
 }
 
@@ -54,20 +70,38 @@ if (existsSync(join(repo, 'scripts/generate.mjs')) && existsSync(join(repo, 'spe
 run('the build (scripts/build.mjs)', join(pkgDir, 'scripts/build.mjs'), ['--quiet']);
 
 const targets = new Set([pkg.main, pkg.module, pkg.types, ...Object.values(pkg.bin ?? {})]);
-const collect = (node) => (typeof node === 'string' ? targets.add(node) : node && typeof node === 'object' ? Object.values(node).forEach(collect) : undefined);
+const collect = (node) =>
+  typeof node === 'string'
+    ? targets.add(node)
+    : node && typeof node === 'object'
+      ? Object.values(node).forEach(collect)
+      : undefined;
 collect(pkg.exports);
-const missing = [...targets].filter((t) => t && t.replace(/^\.\//, '').startsWith('dist/') && !existsSync(join(pkgDir, t)));
+const missing = [...targets].filter((t) => t?.replace(/^\.\//, '').startsWith('dist/') && !existsSync(join(pkgDir, t)));
 if (missing.length) refuse(`these entry points are missing after the build: ${missing.join(', ')}`);
 
 run('publint --strict', requireTool('publint', 'src/cli.js', refuse), [pkgDir, '--strict']);
 const work = mkdtempSync(join(tmpdir(), 'im-prepack-'));
 try {
   // under `npm pack --dry-run` npm passes dry_run on to child npm commands: this pack must be real
-  execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--loglevel=error'], { cwd: pkgDir, env: { ...env, npm_config_dry_run: 'false' }, stdio: 'pipe' });
-  const tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz')));
+  execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--loglevel=error'], {
+    cwd: pkgDir,
+    env: { ...env, npm_config_dry_run: 'false' },
+    stdio: 'pipe',
+  });
+  const tarball = join(
+    work,
+    readdirSync(work).find((f) => f.endsWith('.tgz')),
+  );
   // ESM only (see scripts/build.mjs): attw's esm-only profile leaves out the CommonJS resolutions
   // that cannot see ES modules' types (node10, node16 from CommonJS); require() still loads it.
-  run('attw (are the types wrong)', requireTool('@arethetypeswrong/cli', 'dist/index.js', refuse), [tarball, '--profile', 'esm-only', '--format', 'table-flipped']);
+  run('attw (are the types wrong)', requireTool('@arethetypeswrong/cli', 'dist/index.js', refuse), [
+    tarball,
+    '--profile',
+    'esm-only',
+    '--format',
+    'table-flipped',
+  ]);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -55,7 +55,13 @@ const SAFETY: Record<string, number> = { '—': -1, Q: 0, I: 1, D: 2, U: 2, N: 3
 const ORDER: Record<ChangeClass, number> = { breaking: 0, addition: 1, 'non-breaking': 2 };
 
 export function sortChanges(changes: Change[]): Change[] {
-  return changes.sort((a, b) => ORDER[a.class] - ORDER[b.class] || a.operation.localeCompare(b.operation) || (a.field ?? '').localeCompare(b.field ?? '') || a.kind.localeCompare(b.kind));
+  return changes.sort(
+    (a, b) =>
+      ORDER[a.class] - ORDER[b.class] ||
+      a.operation.localeCompare(b.operation) ||
+      (a.field ?? '').localeCompare(b.field ?? '') ||
+      a.kind.localeCompare(b.kind),
+  );
 }
 
 export function compareSurfaces(base: Map<string, OperationSurface>, head: Map<string, OperationSurface>): Change[] {
@@ -65,21 +71,43 @@ export function compareSurfaces(base: Map<string, OperationSurface>, head: Map<s
   const added = [...head.values()].filter((op) => !base.has(op.id));
   const renamedTo = new Map<string, OperationSurface>();
   for (const old of removed) {
-    const twin = added.find((n) => n.method === old.method && n.path === old.path && ![...renamedTo.values()].includes(n));
+    const twin = added.find(
+      (n) => n.method === old.method && n.path === old.path && ![...renamedTo.values()].includes(n),
+    );
     if (twin) renamedTo.set(old.id, twin);
   }
   for (const old of removed) {
     const twin = renamedTo.get(old.id);
     if (twin) {
-      add({ class: 'breaking', kind: 'operation-renamed', operation: old.id, call: old.call, message: `${old.call} was renamed to ${twin.call} (${old.method} ${old.path}; op ${old.id} → ${twin.id}); its types ${old.paramsType} and ${old.resultType} are now ${twin.paramsType} and ${twin.resultType}`, migration: `call ${twin.call} where you called ${old.call}, and rename ${old.paramsType} → ${twin.paramsType}, ${old.resultType} → ${twin.resultType}` });
+      add({
+        class: 'breaking',
+        kind: 'operation-renamed',
+        operation: old.id,
+        call: old.call,
+        message: `${old.call} was renamed to ${twin.call} (${old.method} ${old.path}; op ${old.id} → ${twin.id}); its types ${old.paramsType} and ${old.resultType} are now ${twin.paramsType} and ${twin.resultType}`,
+        migration: `call ${twin.call} where you called ${old.call}, and rename ${old.paramsType} → ${twin.paramsType}, ${old.resultType} → ${twin.resultType}`,
+      });
       compareOperation(old, twin, add);
     } else {
-      add({ class: 'breaking', kind: 'operation-removed', operation: old.id, call: old.call, message: `${old.call} (${old.method} ${old.path}) was removed`, migration: `stop calling ${old.call}; the service no longer offers ${old.method} ${old.path}` });
+      add({
+        class: 'breaking',
+        kind: 'operation-removed',
+        operation: old.id,
+        call: old.call,
+        message: `${old.call} (${old.method} ${old.path}) was removed`,
+        migration: `stop calling ${old.call}; the service no longer offers ${old.method} ${old.path}`,
+      });
     }
   }
   for (const op of added) {
     if ([...renamedTo.values()].includes(op)) continue;
-    add({ class: 'addition', kind: 'operation-added', operation: op.id, call: op.call, message: `${op.call} (${op.method} ${op.path}) was added` });
+    add({
+      class: 'addition',
+      kind: 'operation-added',
+      operation: op.id,
+      call: op.call,
+      message: `${op.call} (${op.method} ${op.path}) was added`,
+    });
   }
   for (const [id, old] of base) {
     const now = head.get(id);
@@ -93,40 +121,121 @@ function compareOperation(old: OperationSurface, now: OperationSurface, add: Add
   const call = now.call;
   const change = (c: Omit<Change, 'operation' | 'call'>) => add({ operation: op, call, ...c });
   if (old.method !== now.method || old.path !== now.path) {
-    change({ class: 'non-breaking', kind: 'operation-moved', message: `${call} moved from ${old.method} ${old.path} to ${now.method} ${now.path} (the SDK follows it)` });
+    change({
+      class: 'non-breaking',
+      kind: 'operation-moved',
+      message: `${call} moved from ${old.method} ${old.path} to ${now.method} ${now.path} (the SDK follows it)`,
+    });
   }
   if (old.retryClass !== now.retryClass) {
     const worse = (SAFETY[now.retryClass] ?? 9) >= (SAFETY[old.retryClass] ?? 9);
-    change({ class: worse ? 'breaking' : 'non-breaking', kind: 'retry-class-changed', before: old.retryClass, after: now.retryClass, message: `${call}: retry class ${old.retryClass} → ${now.retryClass}${worse ? ' (less safe to repeat: the client resends it less, or not at all)' : ' (safer to repeat)'}`, ...(worse ? { migration: `check your own retries around ${call}: the client no longer resends it as before` } : {}) });
+    change({
+      class: worse ? 'breaking' : 'non-breaking',
+      kind: 'retry-class-changed',
+      before: old.retryClass,
+      after: now.retryClass,
+      message: `${call}: retry class ${old.retryClass} → ${now.retryClass}${worse ? ' (less safe to repeat: the client resends it less, or not at all)' : ' (safer to repeat)'}`,
+      ...(worse
+        ? { migration: `check your own retries around ${call}: the client no longer resends it as before` }
+        : {}),
+    });
   }
   if (old.retryClassWhen !== now.retryClassWhen) {
-    change({ class: 'breaking', kind: 'retry-class-conditions-changed', before: old.retryClassWhen || 'none', after: now.retryClassWhen || 'none', message: `${call}: retry-class conditions "${old.retryClassWhen || 'none'}" → "${now.retryClassWhen || 'none'}"`, migration: `check which calls of ${call} the client now resends` });
+    change({
+      class: 'breaking',
+      kind: 'retry-class-conditions-changed',
+      before: old.retryClassWhen || 'none',
+      after: now.retryClassWhen || 'none',
+      message: `${call}: retry-class conditions "${old.retryClassWhen || 'none'}" → "${now.retryClassWhen || 'none'}"`,
+      migration: `check which calls of ${call} the client now resends`,
+    });
   }
   if (old.paging !== now.paging) {
-    change({ class: 'breaking', kind: 'paging-changed', before: old.paging ?? 'none', after: now.paging ?? 'none', message: `${call}: paging ${old.paging ?? 'none'} → ${now.paging ?? 'none'} (it now returns ${now.paging ? `PagePromise<${now.resultType}, ${now.itemType}>` : now.resultType})`, migration: now.paging ? `await ${call} for the first page (${now.resultType}) or walk it with for await` : `await ${call} for its one ${now.resultType}; there are no pages to walk` });
+    change({
+      class: 'breaking',
+      kind: 'paging-changed',
+      before: old.paging ?? 'none',
+      after: now.paging ?? 'none',
+      message: `${call}: paging ${old.paging ?? 'none'} → ${now.paging ?? 'none'} (it now returns ${now.paging ? `PagePromise<${now.resultType}, ${now.itemType}>` : now.resultType})`,
+      migration: now.paging
+        ? `await ${call} for the first page (${now.resultType}) or walk it with for await`
+        : `await ${call} for its one ${now.resultType}; there are no pages to walk`,
+    });
   } else if (old.pagingFields !== now.pagingFields) {
-    change({ class: 'breaking', kind: 'paging-fields-changed', before: old.pagingFields ?? '', after: now.pagingFields ?? '', message: `${call}: the page fields changed (${old.pagingFields} → ${now.pagingFields}); for await follows them, code that reads or passes them by hand breaks`, migration: `read and pass the new page fields (${now.pagingFields}) where you page ${call} by hand` });
+    change({
+      class: 'breaking',
+      kind: 'paging-fields-changed',
+      before: old.pagingFields ?? '',
+      after: now.pagingFields ?? '',
+      message: `${call}: the page fields changed (${old.pagingFields} → ${now.pagingFields}); for await follows them, code that reads or passes them by hand breaks`,
+      migration: `read and pass the new page fields (${now.pagingFields}) where you page ${call} by hand`,
+    });
   }
   if (old.responseKind !== now.responseKind) {
-    change({ class: 'breaking', kind: 'response-media-changed', before: old.responseKind, after: now.responseKind, message: `${call}: the response is now read as ${now.responseKind}, was ${old.responseKind} (${now.resultType} changes)`, migration: `handle ${call}'s result as ${now.responseKind}` });
+    change({
+      class: 'breaking',
+      kind: 'response-media-changed',
+      before: old.responseKind,
+      after: now.responseKind,
+      message: `${call}: the response is now read as ${now.responseKind}, was ${old.responseKind} (${now.resultType} changes)`,
+      migration: `handle ${call}'s result as ${now.responseKind}`,
+    });
   }
   const shapes = (s: OperationSurface) => (s.statusShapes ?? []).join('; ');
   if (shapes(old) !== shapes(now)) {
-    const becomes = !old.statusShapes ? `becomes a union by status ({ status, data })` : !now.statusShapes ? 'is no longer a union by status' : 'has other statuses or bodies';
-    change({ class: 'breaking', kind: 'success-responses-changed', before: shapes(old) || old.successStatuses.join(', '), after: shapes(now) || now.successStatuses.join(', '), message: `${call}: success responses ${old.successStatuses.join(', ')} → ${now.successStatuses.join(', ')} with different bodies: ${now.resultType} ${becomes}`, migration: now.statusShapes ? `narrow ${call}'s result on status before reading data` : `read ${call}'s result directly, without status/data` });
+    const becomes = !old.statusShapes
+      ? `becomes a union by status ({ status, data })`
+      : !now.statusShapes
+        ? 'is no longer a union by status'
+        : 'has other statuses or bodies';
+    change({
+      class: 'breaking',
+      kind: 'success-responses-changed',
+      before: shapes(old) || old.successStatuses.join(', '),
+      after: shapes(now) || now.successStatuses.join(', '),
+      message: `${call}: success responses ${old.successStatuses.join(', ')} → ${now.successStatuses.join(', ')} with different bodies: ${now.resultType} ${becomes}`,
+      migration: now.statusShapes
+        ? `narrow ${call}'s result on status before reading data`
+        : `read ${call}'s result directly, without status/data`,
+    });
   } else if (old.successStatuses.join(',') !== now.successStatuses.join(',')) {
-    change({ class: 'non-breaking', kind: 'success-statuses-changed', before: old.successStatuses.join(', '), after: now.successStatuses.join(', '), message: `${call}: success statuses ${old.successStatuses.join(', ')} → ${now.successStatuses.join(', ')} (same body)` });
+    change({
+      class: 'non-breaking',
+      kind: 'success-statuses-changed',
+      before: old.successStatuses.join(', '),
+      after: now.successStatuses.join(', '),
+      message: `${call}: success statuses ${old.successStatuses.join(', ')} → ${now.successStatuses.join(', ')} (same body)`,
+    });
   }
   for (const media of old.requestMedia.filter((m) => !now.requestMedia.includes(m))) {
-    change({ class: 'breaking', kind: 'request-media-removed', before: media, message: `${call}: request body media type ${media} is no longer accepted${now.requestMedia.length ? ` (left: ${now.requestMedia.join(', ')})` : ''}`, migration: now.requestMedia.length ? `send ${call} as ${now.requestMedia[0]} (contentType option)` : `send ${call} without a body` });
+    change({
+      class: 'breaking',
+      kind: 'request-media-removed',
+      before: media,
+      message: `${call}: request body media type ${media} is no longer accepted${now.requestMedia.length ? ` (left: ${now.requestMedia.join(', ')})` : ''}`,
+      migration: now.requestMedia.length
+        ? `send ${call} as ${now.requestMedia[0]} (contentType option)`
+        : `send ${call} without a body`,
+    });
   }
   for (const media of now.requestMedia.filter((m) => !old.requestMedia.includes(m))) {
-    change({ class: 'addition', kind: 'request-media-added', after: media, message: `${call}: request body media type ${media} was added (contentType option)` });
+    change({
+      class: 'addition',
+      kind: 'request-media-added',
+      after: media,
+      message: `${call}: request body media type ${media} was added (contentType option)`,
+    });
   }
   if (old.paramsRequired !== now.paramsRequired) {
-    change({ class: now.paramsRequired ? 'breaking' : 'non-breaking', kind: now.paramsRequired ? 'params-made-required' : 'params-made-optional', message: `${call}: the params argument (${now.paramsType}) is now ${now.paramsRequired ? 'required' : 'optional'}`, ...(now.paramsRequired ? { migration: `pass a ${now.paramsType} object to ${call}` } : {}) });
+    change({
+      class: now.paramsRequired ? 'breaking' : 'non-breaking',
+      kind: now.paramsRequired ? 'params-made-required' : 'params-made-optional',
+      message: `${call}: the params argument (${now.paramsType}) is now ${now.paramsRequired ? 'required' : 'optional'}`,
+      ...(now.paramsRequired ? { migration: `pass a ${now.paramsType} object to ${call}` } : {}),
+    });
   }
-  if (!old.deprecated && now.deprecated) change({ class: 'non-breaking', kind: 'operation-deprecated', message: `${call} is now deprecated` });
+  if (!old.deprecated && now.deprecated)
+    change({ class: 'non-breaking', kind: 'operation-deprecated', message: `${call} is now deprecated` });
   compareFields(now, 'param', old.params, now.params, change, { removedBreaks: !now.paramsOpen });
   compareFields(now, 'result', old.result, now.result, change, { removedBreaks: true });
 }

@@ -45,7 +45,11 @@ const libCache = new Map<string, ts.SourceFile>();
 const sourceCache = new Map<string, ts.SourceFile>();
 const SOURCE_CACHE_LIMIT = 4000;
 
-function virtualSourceFile(fileName: string, text: string, languageVersion: ts.ScriptTarget | ts.CreateSourceFileOptions): ts.SourceFile {
+function virtualSourceFile(
+  fileName: string,
+  text: string,
+  languageVersion: ts.ScriptTarget | ts.CreateSourceFileOptions,
+): ts.SourceFile {
   const key = `${fileName}\0${JSON.stringify(languageVersion)}\0${createHash('sha1').update(text).digest('hex')}`;
   let sf = sourceCache.get(key);
   if (!sf) {
@@ -55,7 +59,8 @@ function virtualSourceFile(fileName: string, text: string, languageVersion: ts.S
   return sf;
 }
 
-const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+|^\s*export\s+\*\s+from\s*)['"](\.{1,2}\/[^'"]+)['"]/gm;
+const RELATIVE_IMPORT =
+  /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+|^\s*export\s+\*\s+from\s*)['"](\.{1,2}\/[^'"]+)['"]/gm;
 
 /** Package path of a relative import (`./x.js` from `src/a/b.ts` → `src/a/x.ts` or `src/a/x/index.ts`). */
 function importTarget(files: ReadonlyMap<string, string>, from: string, spec: string): string | undefined {
@@ -69,14 +74,28 @@ function closureKeys(files: ReadonlyMap<string, string>): Map<string, string> {
   const deps = new Map<string, string[]>();
   for (const [path, text] of files) {
     if (!path.endsWith('.ts')) continue;
-    deps.set(path, [...text.matchAll(RELATIVE_IMPORT)].map((m) => importTarget(files, path, m[1]!)).filter((p): p is string => !!p));
+    deps.set(
+      path,
+      [...text.matchAll(RELATIVE_IMPORT)].map((m) => importTarget(files, path, m[1]!)).filter((p): p is string => !!p),
+    );
   }
   const keys = new Map<string, string>();
   for (const path of deps.keys()) {
     const reached = new Set<string>([path]);
     const stack = [path];
-    while (stack.length) for (const d of deps.get(stack.pop()!) ?? []) if (!reached.has(d)) (reached.add(d), stack.push(d));
-    keys.set(path, createHash('sha1').update([...reached].sort().map((p) => `${p}:${hash.get(p)}`).join('\n')).digest('hex'));
+    while (stack.length)
+      for (const d of deps.get(stack.pop()!) ?? []) if (!reached.has(d)) reached.add(d), stack.push(d);
+    keys.set(
+      path,
+      createHash('sha1')
+        .update(
+          [...reached]
+            .sort()
+            .map((p) => `${p}:${hash.get(p)}`)
+            .join('\n'),
+        )
+        .digest('hex'),
+    );
   }
   return keys;
 }
@@ -88,7 +107,11 @@ export interface PackagesProgram {
 }
 
 /** `extra`: absolute path → text (caller snippets), checked with the packages. */
-export function packagesProgram(packages: readonly PackageSources[], extra: ReadonlyMap<string, string> = new Map(), options: ts.CompilerOptions = CALLER_OPTIONS): PackagesProgram {
+export function packagesProgram(
+  packages: readonly PackageSources[],
+  extra: ReadonlyMap<string, string> = new Map(),
+  options: ts.CompilerOptions = CALLER_OPTIONS,
+): PackagesProgram {
   const texts = new Map<string, string>(extra);
   const canonical = new Map<string, string>();
   const firstByKey = new Map<string, string>();
@@ -105,7 +128,8 @@ export function packagesProgram(packages: readonly PackageSources[], extra: Read
     }
   }
   const dirs = new Set<string>();
-  for (const f of [...texts.keys(), ...canonical.keys()]) for (let d = posix.dirname(f); d !== '/' && !dirs.has(d); d = posix.dirname(d)) dirs.add(d);
+  for (const f of [...texts.keys(), ...canonical.keys()])
+    for (let d = posix.dirname(f); d !== '/' && !dirs.has(d); d = posix.dirname(d)) dirs.add(d);
   const isVirtual = (f: string) => texts.has(f) || canonical.has(f);
   const host: ts.CompilerHost = {
     getSourceFile(fileName, languageVersion) {
@@ -114,7 +138,8 @@ export function packagesProgram(packages: readonly PackageSources[], extra: Read
       if (!fileName.startsWith(libDir)) return undefined;
       const key = `${fileName}:${JSON.stringify(languageVersion)}`;
       let sf = libCache.get(key);
-      if (!sf && existsSync(fileName)) libCache.set(key, (sf = ts.createSourceFile(fileName, readFileSync(fileName, 'utf8'), languageVersion, true)));
+      if (!sf && existsSync(fileName))
+        libCache.set(key, (sf = ts.createSourceFile(fileName, readFileSync(fileName, 'utf8'), languageVersion, true)));
       return sf;
     },
     getDefaultLibFileName: (o) => join(libDir, ts.getDefaultLibFileName(o)),
@@ -137,6 +162,18 @@ export function packagesProgram(packages: readonly PackageSources[], extra: Read
       });
     },
   };
-  const roots = [...new Set([...packages.map((p) => p.root).flatMap((root) => ['src/index.ts', 'src/client.ts'].map((f) => canonical.get(`${root}/${f}`) ?? `${root}/${f}`)), ...extra.keys()])].filter((f) => texts.has(f));
-  return { program: ts.createProgram({ rootNames: roots, options, host }), fileOf: (root, path) => canonical.get(`${root}/${path}`) ?? `${root}/${path}` };
+  const roots = [
+    ...new Set([
+      ...packages
+        .map((p) => p.root)
+        .flatMap((root) =>
+          ['src/index.ts', 'src/client.ts'].map((f) => canonical.get(`${root}/${f}`) ?? `${root}/${f}`),
+        ),
+      ...extra.keys(),
+    ]),
+  ].filter((f) => texts.has(f));
+  return {
+    program: ts.createProgram({ rootNames: roots, options, host }),
+    fileOf: (root, path) => canonical.get(`${root}/${path}`) ?? `${root}/${path}`,
+  };
 }

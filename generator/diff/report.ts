@@ -28,17 +28,30 @@ export interface ReportOptions {
   runtime?: string[];
 }
 
-export function changeReport(base: ApiModel, head: ApiModel, baseLabel: string, options: ReportOptions = {}): ChangeReport {
+export function changeReport(
+  base: ApiModel,
+  head: ApiModel,
+  baseLabel: string,
+  options: ReportOptions = {},
+): ChangeReport {
   let changes = compareSurfaces(surfaceOf(base), surfaceOf(head));
   if (options.types) {
     const { runtimeFiles } = options.types;
-    const typed = typeCheckChanges({ model: base, files: packageSources(base, runtimeFiles) }, { model: head, files: packageSources(head, runtimeFiles) });
+    const typed = typeCheckChanges(
+      { model: base, files: packageSources(base, runtimeFiles) },
+      { model: head, files: packageSources(head, runtimeFiles) },
+    );
     changes = mergeTypeChanges(changes, typed);
   }
   return reportOf(baseLabel, changes, options.types ? 'done' : 'skipped', options.runtime);
 }
 
-export function reportOf(base: string, changes: Change[], typeCheck: ChangeReport['typeCheck'], runtime?: string[]): ChangeReport {
+export function reportOf(
+  base: string,
+  changes: Change[],
+  typeCheck: ChangeReport['typeCheck'],
+  runtime?: string[],
+): ChangeReport {
   const counts: Record<ChangeClass, number> = { breaking: 0, addition: 0, 'non-breaking': 0 };
   for (const c of changes) counts[c.class] += 1;
   const apiBump = versionBump(changes);
@@ -46,7 +59,12 @@ export function reportOf(base: string, changes: Change[], typeCheck: ChangeRepor
   return { base, bump, counts, changes, typeCheck, ...(runtime?.length ? { runtime } : {}) };
 }
 
-const sideOf = (kind: string) => (/^(type-)?param/.test(kind) || kind.startsWith('type-params') ? 'param' : /^(type-)?result/.test(kind) ? 'result' : 'other');
+const sideOf = (kind: string) =>
+  /^(type-)?param/.test(kind) || kind.startsWith('type-params')
+    ? 'param'
+    : /^(type-)?result/.test(kind)
+      ? 'result'
+      : 'other';
 
 /**
  * Folds the type check's findings into the spec rules' changes: a finding about a field a rule
@@ -56,12 +74,29 @@ const sideOf = (kind: string) => (/^(type-)?param/.test(kind) || kind.startsWith
  */
 export function mergeTypeChanges(spec: Change[], typed: Change[]): Change[] {
   const out = spec.map((c) => ({ ...c }));
-  const gone = new Set(spec.filter((c) => c.kind === 'operation-removed' || c.kind === 'operation-renamed').map((c) => c.operation));
+  const gone = new Set(
+    spec.filter((c) => c.kind === 'operation-removed' || c.kind === 'operation-renamed').map((c) => c.operation),
+  );
   for (const t of typed) {
     if (gone.has(t.operation)) continue;
     // the same field on the same side; or, for a finding about the whole call, the call's own breaking change
-    const same = out.find((c) => c.operation === t.operation && c.field !== undefined && c.field === t.field && sideOf(c.kind) === sideOf(t.kind))
-      ?? (!t.field ? out.find((c) => c.operation === t.operation && c.field === undefined && c.class === 'breaking' && sideOf(c.kind) === 'other') : undefined);
+    const same =
+      out.find(
+        (c) =>
+          c.operation === t.operation &&
+          c.field !== undefined &&
+          c.field === t.field &&
+          sideOf(c.kind) === sideOf(t.kind),
+      ) ??
+      (!t.field
+        ? out.find(
+            (c) =>
+              c.operation === t.operation &&
+              c.field === undefined &&
+              c.class === 'breaking' &&
+              sideOf(c.kind) === 'other',
+          )
+        : undefined);
     if (!same) {
       out.push(t);
       continue;
@@ -81,19 +116,32 @@ export function mergeTypeChanges(spec: Change[], typed: Change[]): Change[] {
 export function reportSummary(report: ChangeReport, limit = 10): string {
   const checked = report.typeCheck === 'done' ? 'spec rules and type check' : 'spec rules; --types adds the type check';
   const runtime = report.runtime?.length ? `, ${report.runtime.length} runtime/template file(s) changed` : '';
-  if (!report.changes.length) return `change report vs ${report.base} (${checked}): no API change${runtime}${report.runtime?.length ? ' → patch version bump' : ''}`;
+  if (!report.changes.length)
+    return `change report vs ${report.base} (${checked}): no API change${runtime}${report.runtime?.length ? ' → patch version bump' : ''}`;
   const { breaking, addition } = report.counts;
-  const lines = [`change report vs ${report.base} (${checked}): ${breaking} breaking, ${addition} addition(s), ${report.counts['non-breaking']} non-breaking${runtime} → ${report.bump} version bump`];
+  const lines = [
+    `change report vs ${report.base} (${checked}): ${breaking} breaking, ${addition} addition(s), ${report.counts['non-breaking']} non-breaking${runtime} → ${report.bump} version bump`,
+  ];
   const shown = report.changes.filter((c) => c.class === 'breaking').slice(0, limit);
   for (const c of shown) lines.push(`  breaking: ${c.message}`);
-  if (breaking > shown.length) lines.push(`  … and ${breaking - shown.length} more breaking change(s) in the full report`);
+  if (breaking > shown.length)
+    lines.push(`  … and ${breaking - shown.length} more breaking change(s) in the full report`);
   return lines.join('\n');
 }
 
-const TITLES: Record<ChangeClass, string> = { breaking: 'Breaking changes', addition: 'Additions', 'non-breaking': 'Other changes' };
+const TITLES: Record<ChangeClass, string> = {
+  breaking: 'Breaking changes',
+  addition: 'Additions',
+  'non-breaking': 'Other changes',
+};
 
 export function reportMarkdown(report: ChangeReport): string {
-  const lines = [`# API change report`, '', `Compared with \`${report.base}\` (${report.typeCheck === 'done' ? 'spec rules and the TypeScript check of both packages' : 'spec rules only'}). Version bump: **${report.bump}**.`, ''];
+  const lines = [
+    `# API change report`,
+    '',
+    `Compared with \`${report.base}\` (${report.typeCheck === 'done' ? 'spec rules and the TypeScript check of both packages' : 'spec rules only'}). Version bump: **${report.bump}**.`,
+    '',
+  ];
   if (!report.changes.length) lines.push('No API change.', '');
   for (const cls of ['breaking', 'addition', 'non-breaking'] as const) {
     const list = report.changes.filter((c) => c.class === cls);
@@ -105,6 +153,12 @@ export function reportMarkdown(report: ChangeReport): string {
     }
     lines.push('');
   }
-  if (report.runtime?.length) lines.push(`## Runtime and template files changed (${report.runtime.length})`, '', ...report.runtime.map((f) => `- \`${f}\``), '');
+  if (report.runtime?.length)
+    lines.push(
+      `## Runtime and template files changed (${report.runtime.length})`,
+      '',
+      ...report.runtime.map((f) => `- \`${f}\``),
+      '',
+    );
   return lines.join('\n');
 }

@@ -74,7 +74,19 @@ export interface OperationSurface {
 }
 
 /** Keywords whose change can refuse a value that was accepted (or accept one that was refused). */
-export const CONSTRAINT_KEYWORDS = ['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'pattern', 'multipleOf', 'uniqueItems'] as const;
+export const CONSTRAINT_KEYWORDS = [
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minItems',
+  'maxItems',
+  'pattern',
+  'multipleOf',
+  'uniqueItems',
+] as const;
 
 const MAX_DEPTH = 6;
 const RESPONSE_TYPES: Record<string, string> = { text: 'string', binary: 'BinaryResponse', empty: 'void' };
@@ -95,11 +107,19 @@ export function surfaceOf(model: ApiModel): Map<string, OperationSurface> {
   return out;
 }
 
-function operationSurface(op: OperationModel, components: Map<string, JsonSchema>, read: TypeContext, write: TypeContext): OperationSurface {
+function operationSurface(
+  op: OperationModel,
+  components: Map<string, JsonSchema>,
+  read: TypeContext,
+  write: TypeContext,
+): OperationSurface {
   const params = new Map<string, FieldSurface>();
   const addParams = (fields: readonly FieldModel[], where: string, required?: boolean) => {
     for (const f of fields) {
-      const extra = { ...(f.deprecated ? { deprecated: true } : {}), ...(f.default !== undefined ? { default: JSON.stringify(f.default) } : {}) };
+      const extra = {
+        ...(f.deprecated ? { deprecated: true } : {}),
+        ...(f.default !== undefined ? { default: JSON.stringify(f.default) } : {}),
+      };
       fieldsOf(f.schema, f.name, required ?? f.required, { components, ctx: write, out: params, where }, 0, [], extra);
     }
   };
@@ -112,15 +132,37 @@ function operationSurface(op: OperationModel, components: Map<string, JsonSchema
     if (body.union) {
       // a top-level oneOf/anyOf body: its branches as the params' own ('' path), their fields flat
       const keys = body.union.variants.map((v, i) => (v.values?.length ? v.values.join('|') : `#${i}`));
-      const mapping = Object.fromEntries(body.union.variants.flatMap((v, i) => (v.values ?? []).map((value) => [value, keys[i]!])));
-      params.set('', { path: '', type: keys.join(' | '), required: true, branches: keys.sort(), ...(Object.keys(mapping).length ? { mapping } : {}) });
-      for (const v of body.union.variants) addParams(v.fields.map((f) => ({ ...f, required: f.required && body.union!.variants.every((w) => w.fields.some((g) => g.name === f.name && g.required)) })), 'body');
+      const mapping = Object.fromEntries(
+        body.union.variants.flatMap((v, i) => (v.values ?? []).map((value) => [value, keys[i]!])),
+      );
+      params.set('', {
+        path: '',
+        type: keys.join(' | '),
+        required: true,
+        branches: keys.sort(),
+        ...(Object.keys(mapping).length ? { mapping } : {}),
+      });
+      for (const v of body.union.variants)
+        addParams(
+          v.fields.map((f) => ({
+            ...f,
+            required:
+              f.required && body.union!.variants.every((w) => w.fields.some((g) => g.name === f.name && g.required)),
+          })),
+          'body',
+        );
     } else addParams(body.fields, 'body');
   }
   const result = new Map<string, FieldSurface>();
   // a text, binary or empty response has no fields: its whole type is what the SDK gives
   if (op.responseKind === 'json') fieldsOf(op.response, '', true, { components, ctx: read, out: result }, 0, []);
-  else result.set('', { path: '', type: RESPONSE_TYPES[op.responseKind] ?? op.responseKind, types: [op.responseKind], required: true });
+  else
+    result.set('', {
+      path: '',
+      type: RESPONSE_TYPES[op.responseKind] ?? op.responseKind,
+      types: [op.responseKind],
+      required: true,
+    });
   const when = retryConditionsText(op.retryClassWhen);
   const p = op.pagination;
   return {
@@ -133,10 +175,21 @@ function operationSurface(op: OperationModel, components: Map<string, JsonSchema
     path: op.path,
     retryClass: op.isTokenExchange ? '—' : op.retryClass,
     retryClassWhen: when,
-    ...(p ? { paging: p.kind, pagingFields: Object.entries(p).filter(([k]) => k !== 'kind').map(([k, v]) => `${k}=${v}`).sort().join(', ') } : {}),
+    ...(p
+      ? {
+          paging: p.kind,
+          pagingFields: Object.entries(p)
+            .filter(([k]) => k !== 'kind')
+            .map(([k, v]) => `${k}=${v}`)
+            .sort()
+            .join(', '),
+        }
+      : {}),
     successStatuses: [...op.successStatuses],
     responseKind: op.responseKind,
-    ...(op.statusResponses ? { statusShapes: op.statusResponses.map((r) => `${r.status} ${r.kind} ${oneLine(typeOf(r.schema, read))}`) } : {}),
+    ...(op.statusResponses
+      ? { statusShapes: op.statusResponses.map((r) => `${r.status} ${r.kind} ${oneLine(typeOf(r.schema, read))}`) }
+      : {}),
     requestMedia: op.bodies.map((b) => b.contentType),
     paramsRequired: op.paramsRequired,
     params,
@@ -147,7 +200,15 @@ function operationSurface(op: OperationModel, components: Map<string, JsonSchema
 }
 
 /** The field itself and its nested fields (properties, array items, union branches) by path. */
-function fieldsOf(schema: JsonSchema | undefined, path: string, required: boolean, w: Walk, depth: number, seen: string[], extra: Partial<FieldSurface> = {}): void {
+function fieldsOf(
+  schema: JsonSchema | undefined,
+  path: string,
+  required: boolean,
+  w: Walk,
+  depth: number,
+  seen: string[],
+  extra: Partial<FieldSurface> = {},
+): void {
   const resolved = resolve(schema, w.components, seen);
   const s = resolved.schema;
   const here: FieldSurface = {
@@ -171,7 +232,10 @@ function fieldsOf(schema: JsonSchema | undefined, path: string, required: boolea
   }
   if (!w.out.has(path) || path === '') w.out.set(path, here);
   if (depth >= MAX_DEPTH || !s) return;
-  const objects = [s, ...((s.allOf as JsonSchema[] | undefined) ?? []).map((p) => resolve(p, w.components, resolved.seen).schema ?? {})];
+  const objects = [
+    s,
+    ...((s.allOf as JsonSchema[] | undefined) ?? []).map((p) => resolve(p, w.components, resolved.seen).schema ?? {}),
+  ];
   for (const part of objects) {
     const req = new Set<string>(part.required ?? []);
     for (const [name, child] of Object.entries<JsonSchema>(part.properties ?? {})) {
@@ -207,7 +271,11 @@ function branchesOf(schema: JsonSchema | undefined, components: Map<string, Json
   });
 }
 
-function resolve(schema: JsonSchema | undefined, components: Map<string, JsonSchema>, seen: string[]): { schema: JsonSchema | undefined; seen: string[] } {
+function resolve(
+  schema: JsonSchema | undefined,
+  components: Map<string, JsonSchema>,
+  seen: string[],
+): { schema: JsonSchema | undefined; seen: string[] } {
   let s = schema;
   let trail = seen;
   for (let i = 0; s && typeof s.$ref === 'string' && i < 10; i++) {
@@ -220,11 +288,16 @@ function resolve(schema: JsonSchema | undefined, components: Map<string, JsonSch
 }
 
 /** The JSON types a value may have; undefined when any is allowed (no `type`, an unknown shape). */
-function typesOf(schema: JsonSchema | undefined, components: Map<string, JsonSchema>, depth = 0): Pick<FieldSurface, 'types'> {
+function typesOf(
+  schema: JsonSchema | undefined,
+  components: Map<string, JsonSchema>,
+  depth = 0,
+): Pick<FieldSurface, 'types'> {
   if (!schema || depth > 4) return {};
   if (Array.isArray(schema.type)) return { types: [...new Set<string>(schema.type)].sort() };
   if (typeof schema.type === 'string') return { types: [schema.type] };
-  const values: unknown[] | undefined = 'const' in schema ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : undefined;
+  const values: unknown[] | undefined =
+    'const' in schema ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : undefined;
   if (values) return { types: [...new Set(values.map(jsonTypeOf))].sort() };
   if (schema.properties) return { types: ['object'] };
   const list = (schema.oneOf ?? schema.anyOf) as JsonSchema[] | undefined;
@@ -242,7 +315,10 @@ function jsonTypeOf(value: unknown): string {
   return typeof value;
 }
 
-function enumOf(schema: JsonSchema | undefined, components: Map<string, JsonSchema>): Pick<FieldSurface, 'enum' | 'openEnum'> {
+function enumOf(
+  schema: JsonSchema | undefined,
+  components: Map<string, JsonSchema>,
+): Pick<FieldSurface, 'enum' | 'openEnum'> {
   if (!schema) return {};
   if (Array.isArray(schema.enum)) return { enum: schema.enum.map((v: unknown) => JSON.stringify(v)).sort() };
   const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
@@ -259,7 +335,9 @@ function enumOf(schema: JsonSchema | undefined, components: Map<string, JsonSche
 function constraintsOf(schema: JsonSchema | undefined): Pick<FieldSurface, 'constraints'> {
   if (!schema) return {};
   const out: Record<string, number | string> = {};
-  for (const k of CONSTRAINT_KEYWORDS) if (typeof schema[k] === 'number' || typeof schema[k] === 'string' || schema[k] === true) out[k] = schema[k] === true ? 'true' : schema[k];
+  for (const k of CONSTRAINT_KEYWORDS)
+    if (typeof schema[k] === 'number' || typeof schema[k] === 'string' || schema[k] === true)
+      out[k] = schema[k] === true ? 'true' : schema[k];
   // only a format the validators check can refuse a value (an annotation format never does)
   if (typeof schema.format === 'string' && schema.format in CHECKED_FORMATS) out.format = schema.format;
   return Object.keys(out).length ? { constraints: out } : {};
@@ -267,6 +345,11 @@ function constraintsOf(schema: JsonSchema | undefined): Pick<FieldSurface, 'cons
 
 /** A TypeScript type on one line without its doc comments, shortened for a message. */
 export function oneLine(type: string, max = 90): string {
-  const flat = type.replace(/\/\*\*[\s\S]*?\*\//g, '').replace(/\s+/g, ' ').replace(/\{ /g, '{ ').replace(/; \}/g, ' }').trim();
+  const flat = type
+    .replace(/\/\*\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\{ /g, '{ ')
+    .replace(/; \}/g, ' }')
+    .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

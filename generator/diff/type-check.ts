@@ -18,7 +18,13 @@
  */
 import ts from 'typescript';
 import { emitEntryPoints } from '../emit/emit-entry-points.js';
-import { emitNamespaceTypes, itemTypeName, paramsByContentTypeName, paramsTypeName, resultTypeName } from '../emit/emit-namespace-types.js';
+import {
+  emitNamespaceTypes,
+  itemTypeName,
+  paramsByContentTypeName,
+  paramsTypeName,
+  resultTypeName,
+} from '../emit/emit-namespace-types.js';
 import { emitFuncsAndResources } from '../emit/emit-funcs-and-resources.js';
 import { emitRuntimeCopy } from '../emit/emit-runtime-copy.js';
 import { emitSchemaTypes } from '../emit/emit-schema-types.js';
@@ -39,7 +45,13 @@ const BRANDS_FILE = 'src/type-brands.ts';
  */
 export function packageSources(model: ApiModel, runtimeFiles: ReadonlyMap<string, string>): Map<string, string> {
   const files = new Map<string, string>();
-  for (const part of [emitSchemaTypes(model), emitNamespaceTypes(model), emitFuncsAndResources(model), emitEntryPoints(model), emitRuntimeCopy(runtimeFiles)]) {
+  for (const part of [
+    emitSchemaTypes(model),
+    emitNamespaceTypes(model),
+    emitFuncsAndResources(model),
+    emitEntryPoints(model),
+    emitRuntimeCopy(runtimeFiles),
+  ]) {
     for (const [path, text] of part) {
       const brand = path.startsWith('src/types/') ? BRAND.exec(text) : null;
       if (brand) files.set(BRANDS_FILE, `export declare const ${brand[1]}: unique symbol;\n`);
@@ -65,20 +77,31 @@ export interface TypeCheckInput {
 }
 
 export function typeCheckChanges(base: TypeCheckInput, head: TypeCheckInput): Change[] {
-  const { program, fileOf } = packagesProgram([{ root: '/pkg/base', files: base.files }, { root: '/pkg/head', files: head.files }]);
+  const { program, fileOf } = packagesProgram([
+    { root: '/pkg/base', files: base.files },
+    { root: '/pkg/head', files: head.files },
+  ]);
   const checker = program.getTypeChecker();
   const changes: Change[] = [];
   const seen = new Set<string>();
   const add = (c: Change) => {
     const key = `${c.operation}|${c.field}|${c.kind}|${c.typeName}`;
-    if (!seen.has(key)) (seen.add(key), changes.push(c));
+    if (!seen.has(key)) seen.add(key), changes.push(c);
   };
   const oldMethods = methodsOf(checker, program, fileOf('/pkg/base', 'src/client.ts'), base.model);
   const newMethods = methodsOf(checker, program, fileOf('/pkg/head', 'src/client.ts'), head.model);
   for (const [call, old] of oldMethods) {
     const now = newMethods.get(call);
     if (!now) {
-      add({ class: 'breaking', kind: 'type-method-removed', operation: old.operation, call, message: `${call} no longer exists`, migration: `stop calling ${call}`, source: 'types' });
+      add({
+        class: 'breaking',
+        kind: 'type-method-removed',
+        operation: old.operation,
+        call,
+        message: `${call} no longer exists`,
+        migration: `stop calling ${call}`,
+        source: 'types',
+      });
       continue;
     }
     compareMethod(checker, old, now, add);
@@ -87,16 +110,34 @@ export function typeCheckChanges(base: TypeCheckInput, head: TypeCheckInput): Ch
   return changes;
 }
 
-function methodsOf(checker: ts.TypeChecker, program: ts.Program, clientFile: string, model: ApiModel): Map<string, MethodView> {
+function methodsOf(
+  checker: ts.TypeChecker,
+  program: ts.Program,
+  clientFile: string,
+  model: ApiModel,
+): Map<string, MethodView> {
   const out = new Map<string, MethodView>();
   const sf = program.getSourceFile(clientFile);
-  const cls = sf?.statements.find((s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === 'ImClient');
+  const cls = sf?.statements.find(
+    (s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === 'ImClient',
+  );
   if (!cls) return out;
   const opOf = new Map<string, { id: string; itemsField?: string }>();
   for (const ns of model.namespaces) {
-    for (const op of ns.operations) opOf.set(`${ns.name}.${op.methodName}`, { id: op.id, ...(op.pagination ? { itemsField: op.pagination.itemsField } : {}) });
+    for (const op of ns.operations)
+      opOf.set(`${ns.name}.${op.methodName}`, {
+        id: op.id,
+        ...(op.pagination ? { itemsField: op.pagination.itemsField } : {}),
+      });
     for (const h of ns.helpers) {
-      const from = h.kind === 'toggle' ? h.whenTrue : h.kind === 'versioned-all' ? h.list : h.kind === 'pending-items' ? h.items : h.create;
+      const from =
+        h.kind === 'toggle'
+          ? h.whenTrue
+          : h.kind === 'versioned-all'
+            ? h.list
+            : h.kind === 'pending-items'
+              ? h.items
+              : h.create;
       opOf.set(`${ns.name}.${h.methodName}`, { id: from.id });
       if (h.kind === 'versioned-all' && h.alias) opOf.set(`${ns.name}.${h.alias.methodName}`, { id: from.id });
     }
@@ -107,29 +148,61 @@ function methodsOf(checker: ts.TypeChecker, program: ts.Program, clientFile: str
     const type = checker.getTypeAtLocation(member);
     for (const prop of type.getProperties()) {
       const decl = prop.valueDeclaration;
-      if (!decl || !ts.isMethodDeclaration(decl) || ts.getCombinedModifierFlags(decl) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) continue;
+      if (
+        !decl ||
+        !ts.isMethodDeclaration(decl) ||
+        ts.getCombinedModifierFlags(decl) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)
+      )
+        continue;
       const signature = checker.getSignatureFromDeclaration(decl);
       if (!signature) continue;
       const op = opOf.get(`${ns}.${prop.name}`);
-      out.set(`im.${ns}.${prop.name}()`, { call: `im.${ns}.${prop.name}()`, operation: op?.id ?? `${ns}.${prop.name}`, ...(op?.itemsField ? { itemsField: op.itemsField } : {}), decl, signature });
+      out.set(`im.${ns}.${prop.name}()`, {
+        call: `im.${ns}.${prop.name}()`,
+        operation: op?.id ?? `${ns}.${prop.name}`,
+        ...(op?.itemsField ? { itemsField: op.itemsField } : {}),
+        decl,
+        signature,
+      });
     }
   }
   return out;
 }
 
 /** `CallsStatsParams<C>` → `CallsStatsParams`; `ApiPromise<X>` → `ApiPromise<X>` (as written). */
-const label = (node: ts.TypeNode | undefined, fallback: string) => (node ? node.getText().replace(/^(\w+)<[A-Z]>$/, '$1') : fallback);
+const label = (node: ts.TypeNode | undefined, fallback: string) =>
+  node ? node.getText().replace(/^(\w+)<[A-Z]>$/, '$1') : fallback;
 
 function compareMethod(checker: ts.TypeChecker, old: MethodView, now: MethodView, add: (c: Change) => void): void {
   const at = { operation: now.operation, call: now.call, source: 'types' as const };
   const [op, np] = [old.decl.parameters[0], now.decl.parameters[0]];
   if (op && np) {
     if (checker.isOptionalParameter(op) && !checker.isOptionalParameter(np)) {
-      add({ ...at, class: 'breaking', kind: 'type-params-required', typeName: label(np.type, 'params'), message: `${now.call}: the params argument is now required (${label(op.type, '')}? → ${label(np.type, '')})`, migration: `pass a params object to ${now.call}` });
+      add({
+        ...at,
+        class: 'breaking',
+        kind: 'type-params-required',
+        typeName: label(np.type, 'params'),
+        message: `${now.call}: the params argument is now required (${label(op.type, '')}? → ${label(np.type, '')})`,
+        migration: `pass a params object to ${now.call}`,
+      });
     }
-    compareParams(checker, paramsView(checker, op), paramsView(checker, np), label(np.type, 'params'), new TypeWalk(checker, now.call, (f) => add({ ...at, ...f })));
+    compareParams(
+      checker,
+      paramsView(checker, op),
+      paramsView(checker, np),
+      label(np.type, 'params'),
+      new TypeWalk(checker, now.call, (f) => add({ ...at, ...f })),
+    );
   } else if (!op && np && !checker.isOptionalParameter(np)) {
-    add({ ...at, class: 'breaking', kind: 'type-params-required', typeName: label(np.type, 'params'), message: `${now.call} now takes a required params argument (${label(np.type, '')})`, migration: `pass a params object to ${now.call}` });
+    add({
+      ...at,
+      class: 'breaking',
+      kind: 'type-params-required',
+      typeName: label(np.type, 'params'),
+      message: `${now.call} now takes a required params argument (${label(np.type, '')})`,
+      migration: `pass a params object to ${now.call}`,
+    });
   }
   compareResult(checker, old, now, (f) => add({ ...at, ...f }));
 }
@@ -165,21 +238,52 @@ function compareParams(checker: ts.TypeChecker, old: ParamsView, now: ParamsView
     const there = now.byMedia ? checker.getPropertyOfType(now.byMedia.map, media.name) : undefined;
     const key = `${name}<'${media.name}'>`;
     if (there) walk.compare(checker.getTypeOfSymbol(media), checker.getTypeOfSymbol(there), 'in', key, '');
-    else walk.gone(key, `a call with { contentType: '${media.name}' } no longer compiles`, `send it as ${now.byMedia?.defaultMedia || 'the one media type left'}`);
+    else
+      walk.gone(
+        key,
+        `a call with { contentType: '${media.name}' } no longer compiles`,
+        `send it as ${now.byMedia?.defaultMedia || 'the one media type left'}`,
+      );
   }
 }
 
-function compareResult(checker: ts.TypeChecker, old: MethodView, now: MethodView, report: (f: Omit<Change, 'operation' | 'call'>) => void): void {
+function compareResult(
+  checker: ts.TypeChecker,
+  old: MethodView,
+  now: MethodView,
+  report: (f: Omit<Change, 'operation' | 'call'>) => void,
+): void {
   const [ot, nt] = [old.signature.getReturnType(), now.signature.getReturnType()];
   const [on, nn] = [old.decl.type, now.decl.type];
   const walk = new TypeWalk(checker, now.call, report);
   // Same wrapper (ApiPromise, PagePromise, Promise<BatchResult>): compare its type arguments, named as written.
-  const oArgs = on && ts.isTypeReferenceNode(on) ? on.typeArguments ?? [] : [];
-  const nArgs = nn && ts.isTypeReferenceNode(nn) ? nn.typeArguments ?? [] : [];
-  const sameWrapper = on && nn && ts.isTypeReferenceNode(on) && ts.isTypeReferenceNode(nn) && on.typeName.getText() === nn.typeName.getText() && oArgs.length === nArgs.length && oArgs.length > 0;
-  if (on && nn && ts.isTypeReferenceNode(on) && ts.isTypeReferenceNode(nn) && on.typeName.getText() !== nn.typeName.getText()) {
+  const oArgs = on && ts.isTypeReferenceNode(on) ? (on.typeArguments ?? []) : [];
+  const nArgs = nn && ts.isTypeReferenceNode(nn) ? (nn.typeArguments ?? []) : [];
+  const sameWrapper =
+    on &&
+    nn &&
+    ts.isTypeReferenceNode(on) &&
+    ts.isTypeReferenceNode(nn) &&
+    on.typeName.getText() === nn.typeName.getText() &&
+    oArgs.length === nArgs.length &&
+    oArgs.length > 0;
+  if (
+    on &&
+    nn &&
+    ts.isTypeReferenceNode(on) &&
+    ts.isTypeReferenceNode(nn) &&
+    on.typeName.getText() !== nn.typeName.getText()
+  ) {
     // another kind of result (a page walker, a batch, a plain promise): told once, not by its members
-    report({ class: 'breaking', kind: 'type-return-changed', typeName: label(nn, 'result'), before: on.getText(), after: nn.getText(), message: `${now.call} now returns ${nn.getText()}, was ${on.getText()}`, migration: `use ${now.call}'s result as ${nn.getText()}` });
+    report({
+      class: 'breaking',
+      kind: 'type-return-changed',
+      typeName: label(nn, 'result'),
+      before: on.getText(),
+      after: nn.getText(),
+      message: `${now.call} now returns ${nn.getText()}, was ${on.getText()}`,
+      migration: `use ${now.call}'s result as ${nn.getText()}`,
+    });
     return;
   }
   if (sameWrapper) {
@@ -201,7 +305,8 @@ function derivedNames(model: ApiModel): Set<string> {
     names.add(paramsTypeName(op)).add(resultTypeName(op)).add(paramsByContentTypeName(op));
     if (op.pagination) names.add(itemTypeName(op));
   }
-  for (const ns of model.namespaces) for (const h of ns.helpers) if (h.kind === 'toggle') names.add(`${h.typeStem}Params`);
+  for (const ns of model.namespaces)
+    for (const h of ns.helpers) if (h.kind === 'toggle') names.add(`${h.typeStem}Params`);
   return names;
 }
 
@@ -220,7 +325,16 @@ function usageOf(model: ApiModel): Map<string, Set<Direction>> {
     }
   };
   for (const op of model.operations) {
-    mark([...op.pathParams, ...op.queryParams, ...op.headerParams, ...op.cookieParams, ...op.bodies.flatMap((b) => [...b.fields, ...(b.union?.variants.flatMap((v) => v.fields) ?? [])])].map((f) => f.schema), 'in');
+    mark(
+      [
+        ...op.pathParams,
+        ...op.queryParams,
+        ...op.headerParams,
+        ...op.cookieParams,
+        ...op.bodies.flatMap((b) => [...b.fields, ...(b.union?.variants.flatMap((v) => v.fields) ?? [])]),
+      ].map((f) => f.schema),
+      'in',
+    );
     mark([op.response, op.itemSchema, ...(op.statusResponses ?? []).map((r) => r.schema)], 'out');
   }
   // a write view (XWritable) is what is sent
@@ -228,11 +342,23 @@ function usageOf(model: ApiModel): Map<string, Set<Direction>> {
   return usage;
 }
 
-function compareExports(checker: ts.TypeChecker, program: ts.Program, fileOf: (root: string, path: string) => string, base: ApiModel, head: ApiModel, add: (c: Change) => void): void {
+function compareExports(
+  checker: ts.TypeChecker,
+  program: ts.Program,
+  fileOf: (root: string, path: string) => string,
+  base: ApiModel,
+  head: ApiModel,
+  add: (c: Change) => void,
+): void {
   const exportsOf = (root: string) => {
     const sf = program.getSourceFile(fileOf(root, 'src/index.ts'));
     const sym = sf && checker.getSymbolAtLocation(sf);
-    return new Map((sym ? checker.getExportsOfModule(sym) : []).map((s) => [s.name, s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s]));
+    return new Map(
+      (sym ? checker.getExportsOfModule(sym) : []).map((s) => [
+        s.name,
+        s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s,
+      ]),
+    );
   };
   const [oldExports, newExports] = [exportsOf('/pkg/base'), exportsOf('/pkg/head')];
   const derived = derivedNames(base);
@@ -243,7 +369,14 @@ function compareExports(checker: ts.TypeChecker, program: ts.Program, fileOf: (r
   const newDerived = derivedNames(head);
   for (const name of newExports.keys()) {
     if (oldExports.has(name) || newDerived.has(name)) continue;
-    add({ class: 'addition', kind: 'type-export-added', operation: '(types)', typeName: name, message: `the type ${name} is now exported`, source: 'types' });
+    add({
+      class: 'addition',
+      kind: 'type-export-added',
+      operation: '(types)',
+      typeName: name,
+      message: `the type ${name} is now exported`,
+      source: 'types',
+    });
   }
   for (const [name, oldSym] of oldExports) {
     const newSym = newExports.get(name);
@@ -251,15 +384,32 @@ function compareExports(checker: ts.TypeChecker, program: ts.Program, fileOf: (r
       // an operation's own types go with it: its removal or rename says so
       if (goneWithOps.has(name)) continue;
       const owner = base.operations.find((op) => derivedNames({ ...base, operations: [op], namespaces: [] }).has(name));
-      add({ class: 'breaking', kind: 'type-export-removed', operation: owner?.id ?? '(types)', typeName: name, message: `the exported type ${name} was removed: \`import type { ${name} }\` no longer compiles`, migration: `stop importing ${name}`, source: 'types' });
+      add({
+        class: 'breaking',
+        kind: 'type-export-removed',
+        operation: owner?.id ?? '(types)',
+        typeName: name,
+        message: `the exported type ${name} was removed: \`import type { ${name} }\` no longer compiles`,
+        migration: `stop importing ${name}`,
+        source: 'types',
+      });
       continue;
     }
-    if (oldSym === newSym || derived.has(name) || !(oldSym.flags & (ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Interface))) continue;
+    if (
+      oldSym === newSym ||
+      derived.has(name) ||
+      !(oldSym.flags & (ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Interface))
+    )
+      continue;
     const [ot, nt] = [checker.getDeclaredTypeOfSymbol(oldSym), checker.getDeclaredTypeOfSymbol(newSym)];
     const union = (t: ts.Type) => t.isUnion() && !(t.flags & ts.TypeFlags.Boolean);
-    const dirs: Direction[] = union(ot) || union(nt) ? ['in', 'out'] : [...new Set([...(usage.get(name) ?? []), ...(oldUsage.get(name) ?? [])])];
-    const walk = new TypeWalk(checker, `the exported type ${name}`, (f) => add({ operation: '(types)', source: 'types', ...f }));
+    const dirs: Direction[] =
+      union(ot) || union(nt)
+        ? ['in', 'out']
+        : [...new Set([...(usage.get(name) ?? []), ...(oldUsage.get(name) ?? [])])];
+    const walk = new TypeWalk(checker, `the exported type ${name}`, (f) =>
+      add({ operation: '(types)', source: 'types', ...f }),
+    );
     for (const dir of dirs.length ? dirs : (['out'] as Direction[])) walk.compare(ot, nt, dir, name, '');
   }
 }
-

@@ -13,7 +13,17 @@ export type Direction = 'in' | 'out';
 type Finding = Omit<Change, 'operation' | 'call'>;
 
 const MAX_DEPTH = 10;
-const VALUE_FLAGS = ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike | ts.TypeFlags.BigIntLike | ts.TypeFlags.Null | ts.TypeFlags.Undefined | ts.TypeFlags.Void | ts.TypeFlags.Unknown | ts.TypeFlags.Any | ts.TypeFlags.Never;
+const VALUE_FLAGS =
+  ts.TypeFlags.StringLike |
+  ts.TypeFlags.NumberLike |
+  ts.TypeFlags.BooleanLike |
+  ts.TypeFlags.BigIntLike |
+  ts.TypeFlags.Null |
+  ts.TypeFlags.Undefined |
+  ts.TypeFlags.Void |
+  ts.TypeFlags.Unknown |
+  ts.TypeFlags.Any |
+  ts.TypeFlags.Never;
 
 /** `items[]` + `id` → `items[].id`. */
 export function joinPath(a: string, b: string): string {
@@ -48,7 +58,15 @@ export class TypeWalk {
       return;
     }
     if (c.isArrayType(old) && c.isArrayType(now)) {
-      this.compare(c.getTypeArguments(old as ts.TypeReference)[0]!, c.getTypeArguments(now as ts.TypeReference)[0]!, dir, label, prefix, `${rel}[]`, depth + 1);
+      this.compare(
+        c.getTypeArguments(old as ts.TypeReference)[0]!,
+        c.getTypeArguments(now as ts.TypeReference)[0]!,
+        dir,
+        label,
+        prefix,
+        `${rel}[]`,
+        depth + 1,
+      );
     } else if (this.isObject(old) && this.isObject(now)) {
       this.compareProperties(old, now, dir, label, prefix, rel, depth);
     }
@@ -67,7 +85,15 @@ export class TypeWalk {
   }
 
   private str(t: ts.Type): string {
-    return oneLine(this.checker.typeToString(t, undefined, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope | ts.TypeFormatFlags.InTypeAlias));
+    return oneLine(
+      this.checker.typeToString(
+        t,
+        undefined,
+        ts.TypeFormatFlags.NoTruncation |
+          ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope |
+          ts.TypeFormatFlags.InTypeAlias,
+      ),
+    );
   }
 
   private members(t: ts.Type): ts.Type[] {
@@ -76,31 +102,52 @@ export class TypeWalk {
 
   /** Literals, primitives and the open-enum `string & {}`: compared by the values gained or lost. */
   private isValueType(t: ts.Type): boolean {
-    return this.members(t).every((m) => m.flags & VALUE_FLAGS || (m.isIntersection() && m.types.some((p) => p.flags & ts.TypeFlags.StringLike)));
+    return this.members(t).every(
+      (m) => m.flags & VALUE_FLAGS || (m.isIntersection() && m.types.some((p) => p.flags & ts.TypeFlags.StringLike)),
+    );
   }
 
   private isObject(t: ts.Type): boolean {
     if (t.isUnion()) return false;
     if (t.isIntersection()) return t.types.every((p) => this.isObject(p));
-    return !!(t.flags & ts.TypeFlags.Object) && !this.checker.isArrayType(t) && !this.checker.isTupleType(t) && t.getCallSignatures().length === 0;
+    return (
+      !!(t.flags & ts.TypeFlags.Object) &&
+      !this.checker.isArrayType(t) &&
+      !this.checker.isTupleType(t) &&
+      t.getCallSignatures().length === 0
+    );
   }
 
   private valueChange(old: ts.Type, now: ts.Type, dir: Direction, label: string, prefix: string, rel: string): void {
     const c = this.checker;
     // undefined is an optional field's optionality, told by the property's own finding
     const defined = (m: ts.Type) => !(m.flags & ts.TypeFlags.Undefined);
-    const lost = this.members(old).filter((m) => defined(m) && !(dir === 'out' && m.flags & ts.TypeFlags.Null) && !c.isTypeAssignableTo(m, now));
+    const lost = this.members(old).filter(
+      (m) => defined(m) && !(dir === 'out' && m.flags & ts.TypeFlags.Null) && !c.isTypeAssignableTo(m, now),
+    );
     const gained = dir === 'out' ? this.members(now).filter((m) => defined(m) && !c.isTypeAssignableTo(m, old)) : [];
     if (!lost.length && !gained.length) return;
     const name = this.name(label, rel);
     const [b, a] = [this.str(old), this.str(now)];
     const list = (ms: ts.Type[]) => {
       const names = ms.map((m) => this.str(m));
-      return (names.includes('true') && names.includes('false') ? [...names.filter((n) => n !== 'true' && n !== 'false'), 'boolean'] : names).join(' | ');
+      return (
+        names.includes('true') && names.includes('false')
+          ? [...names.filter((n) => n !== 'true' && n !== 'false'), 'boolean']
+          : names
+      ).join(' | ');
     };
-    const words = dir === 'in'
-      ? `no longer accepts ${list(lost)}: a call that passes it no longer compiles`
-      : [gained.length ? `may now be ${list(gained)} (an exhaustive switch or an assignment of it no longer compiles)` : '', lost.length ? `can no longer be ${list(lost)} (a \`case\` or \`===\` with it no longer compiles)` : ''].filter(Boolean).join('; ');
+    const words =
+      dir === 'in'
+        ? `no longer accepts ${list(lost)}: a call that passes it no longer compiles`
+        : [
+            gained.length
+              ? `may now be ${list(gained)} (an exhaustive switch or an assignment of it no longer compiles)`
+              : '',
+            lost.length ? `can no longer be ${list(lost)} (a \`case\` or \`===\` with it no longer compiles)` : '',
+          ]
+            .filter(Boolean)
+            .join('; ');
     this.emit({
       class: 'breaking',
       kind: dir === 'in' ? 'type-param-narrowed' : gained.length ? 'type-result-widened' : 'type-result-narrowed',
@@ -130,7 +177,15 @@ export class TypeWalk {
 
   /** Something the caller named that is gone as a whole (a request media type of a method). */
   gone(name: string, why: string, migration: string): void {
-    this.emit({ class: 'breaking', kind: 'type-param-removed', typeName: name, before: name, after: 'none', message: `${this.subject}: ${name} is gone: ${why}`, migration });
+    this.emit({
+      class: 'breaking',
+      kind: 'type-param-removed',
+      typeName: name,
+      before: name,
+      after: 'none',
+      message: `${this.subject}: ${name} is gone: ${why}`,
+      migration,
+    });
   }
 
   private propertyType(p: ts.Symbol): ts.Type {
@@ -142,7 +197,15 @@ export class TypeWalk {
     return rest.some((m) => m.flags & ts.TypeFlags.Null) ? t : this.checker.getNonNullableType(t);
   }
 
-  private compareProperties(old: ts.Type, now: ts.Type, dir: Direction, label: string, prefix: string, rel: string, depth: number): void {
+  private compareProperties(
+    old: ts.Type,
+    now: ts.Type,
+    dir: Direction,
+    label: string,
+    prefix: string,
+    rel: string,
+    depth: number,
+  ): void {
     const c = this.checker;
     const stringIndex = c.getIndexInfoOfType(now, ts.IndexKind.String);
     const optional = (p: ts.Symbol) => !!(p.flags & ts.SymbolFlags.Optional);
@@ -157,14 +220,41 @@ export class TypeWalk {
       if (!q) {
         // a caller that writes it is fine when an index signature takes the value; one that reads it is not
         if (dir === 'in' && stringIndex && c.isTypeAssignableTo(this.propertyType(p), stringIndex.type)) continue;
-        this.emit({ class: 'breaking', kind: dir === 'in' ? 'type-param-removed' : 'type-result-removed', field, typeName: name, before: this.str(this.propertyType(p)), after: 'none', message: `${this.subject}: ${name} no longer exists: a strict caller's code that ${dir === 'in' ? 'passes it (an object literal)' : 'reads it'} no longer compiles`, migration: dir === 'in' ? `stop passing ${childRel}` : `stop reading ${name}` });
+        this.emit({
+          class: 'breaking',
+          kind: dir === 'in' ? 'type-param-removed' : 'type-result-removed',
+          field,
+          typeName: name,
+          before: this.str(this.propertyType(p)),
+          after: 'none',
+          message: `${this.subject}: ${name} no longer exists: a strict caller's code that ${dir === 'in' ? 'passes it (an object literal)' : 'reads it'} no longer compiles`,
+          migration: dir === 'in' ? `stop passing ${childRel}` : `stop reading ${name}`,
+        });
         continue;
       }
       if (dir === 'in' && optional(p) && !optional(q)) {
-        this.emit({ class: 'breaking', kind: 'type-param-made-required', field, typeName: name, before: `${this.str(this.propertyType(p))} (optional)`, after: this.str(this.propertyType(q)), message: `${this.subject}: ${name} is now required: a call that leaves it out no longer compiles`, migration: `pass ${childRel} in every call` });
+        this.emit({
+          class: 'breaking',
+          kind: 'type-param-made-required',
+          field,
+          typeName: name,
+          before: `${this.str(this.propertyType(p))} (optional)`,
+          after: this.str(this.propertyType(q)),
+          message: `${this.subject}: ${name} is now required: a call that leaves it out no longer compiles`,
+          migration: `pass ${childRel} in every call`,
+        });
       }
       if (dir === 'out' && !optional(p) && optional(q)) {
-        this.emit({ class: 'breaking', kind: 'type-result-made-optional', field, typeName: name, before: this.str(this.propertyType(p)), after: `${this.str(this.propertyType(q))} (optional)`, message: `${this.subject}: ${name} may now be missing: code that reads it as always there no longer compiles`, migration: `handle a missing ${name}` });
+        this.emit({
+          class: 'breaking',
+          kind: 'type-result-made-optional',
+          field,
+          typeName: name,
+          before: this.str(this.propertyType(p)),
+          after: `${this.str(this.propertyType(q))} (optional)`,
+          message: `${this.subject}: ${name} may now be missing: code that reads it as always there no longer compiles`,
+          migration: `handle a missing ${name}`,
+        });
       }
       this.compare(this.propertyType(p), this.propertyType(q), dir, label, prefix, childRel, depth + 1);
     }
@@ -174,7 +264,16 @@ export class TypeWalk {
       if (optional(q) || oldProps.has(q.escapedName)) continue;
       const childRel = joinPath(rel, q.name);
       const name = this.name(label, childRel);
-      this.emit({ class: 'breaking', kind: 'type-param-added-required', field: joinPath(prefix, childRel), typeName: name, before: oldIndex ? 'any field (open object)' : 'none', after: this.str(this.propertyType(q)), message: `${this.subject}: ${name} (${this.str(this.propertyType(q))}) is new and required: a call without it no longer compiles`, migration: `pass ${childRel} in every call` });
+      this.emit({
+        class: 'breaking',
+        kind: 'type-param-added-required',
+        field: joinPath(prefix, childRel),
+        typeName: name,
+        before: oldIndex ? 'any field (open object)' : 'none',
+        after: this.str(this.propertyType(q)),
+        message: `${this.subject}: ${name} (${this.str(this.propertyType(q))}) is new and required: a call without it no longer compiles`,
+        migration: `pass ${childRel} in every call`,
+      });
     }
   }
 }

@@ -15,7 +15,12 @@ export { hookRequestTypeName };
 
 /** `src/callbacks/payloads.ts` (payload types, event and hook tables, type guards) and the callback entries. */
 export function emitCallbackTypes(model: CallbackModel): Map<string, string> {
-  const statements = [...schemaStatements(model), ...eventStatements(model), ...hookStatements(model), ...guardStatements()];
+  const statements = [
+    ...schemaStatements(model),
+    ...eventStatements(model),
+    ...hookStatements(model),
+    ...guardStatements(),
+  ];
   const files = new Map<string, string>();
   files.set('src/callbacks/payloads.ts', doNotEditHeader(model.source) + renderSource(statements));
   for (const [path, text] of emitCallbackEntries(model)) files.set(path, text);
@@ -26,7 +31,13 @@ export function emitCallbackTypes(model: CallbackModel): Map<string, string> {
 function schemaStatements(model: CallbackModel): StatementStructures[] {
   return model.schemas.map(({ name, schema }) => {
     const docs = schemaDocs(schema);
-    return { kind: StructureKind.TypeAlias, name, isExported: true, type: typeOf(schema, { refName: (n) => n }), ...(docs ? { docs: jsDocs(docs) } : {}) };
+    return {
+      kind: StructureKind.TypeAlias,
+      name,
+      isExported: true,
+      type: typeOf(schema, { refName: (n) => n }),
+      ...(docs ? { docs: jsDocs(docs) } : {}),
+    };
   });
 }
 
@@ -34,12 +45,20 @@ function schemaStatements(model: CallbackModel): StatementStructures[] {
 function eventStatements(model: CallbackModel): StatementStructures[] {
   const known = model.eventTypes.map((e) => e.schemaName);
   return [
-    { kind: StructureKind.TypeAlias, name: 'KnownCallbackEvent', isExported: true, docs: jsDocs('Every event type the callbacks spec names, discriminated by `type`.'), type: known.join(' | ') },
+    {
+      kind: StructureKind.TypeAlias,
+      name: 'KnownCallbackEvent',
+      isExported: true,
+      docs: jsDocs('Every event type the callbacks spec names, discriminated by `type`.'),
+      type: known.join(' | '),
+    },
     {
       kind: StructureKind.TypeAlias,
       name: 'CallbackEventItem',
       isExported: true,
-      docs: jsDocs(doc`One item of an event request: a known event, or an \`${model.unknownEventSchema}\` (new types are added over time; ignore them without failing). Narrow with \`isEventType(event, 'group.members_added')\`.`),
+      docs: jsDocs(
+        doc`One item of an event request: a known event, or an \`${model.unknownEventSchema}\` (new types are added over time; ignore them without failing). Narrow with \`isEventType(event, 'group.members_added')\`.`,
+      ),
       type: `KnownCallbackEvent | ${model.unknownEventSchema}`,
     },
     {
@@ -54,28 +73,62 @@ function eventStatements(model: CallbackModel): StatementStructures[] {
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
       docs: jsDocs('The event types the callbacks spec names (anything else is an unknown event).'),
-      declarations: [{ name: 'knownEventTypes', type: 'ReadonlySet<string>', initializer: `new Set(${jsonLiteral(model.eventTypes.map((e) => e.type))})` }],
+      declarations: [
+        {
+          name: 'knownEventTypes',
+          type: 'ReadonlySet<string>',
+          initializer: `new Set(${jsonLiteral(model.eventTypes.map((e) => e.type))})`,
+        },
+      ],
     },
     {
       kind: StructureKind.VariableStatement,
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
-      docs: jsDocs('Event type → the data field that orders its events (from the spec\'s x-ordering-version marks). Pass it to `isNewer`/`orderingMarkOf`.'),
-      declarations: [{ name: 'eventOrderingFields', type: 'Readonly<Record<string, string>>', initializer: jsonLiteral(Object.fromEntries(model.eventTypes.filter((e) => e.orderingField).map((e) => [e.type, e.orderingField]))) }],
+      docs: jsDocs(
+        "Event type → the data field that orders its events (from the spec's x-ordering-version marks). Pass it to `isNewer`/`orderingMarkOf`.",
+      ),
+      declarations: [
+        {
+          name: 'eventOrderingFields',
+          type: 'Readonly<Record<string, string>>',
+          initializer: jsonLiteral(
+            Object.fromEntries(model.eventTypes.filter((e) => e.orderingField).map((e) => [e.type, e.orderingField])),
+          ),
+        },
+      ],
     },
     {
       kind: StructureKind.VariableStatement,
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
-      docs: jsDocs('Event type → the REST call that fetches what truncation (`data.truncated`) dropped: operationId and, per parameter, the data field holding it (from the spec\'s x-truncated-refetch marks). The inbox passes it as `context.truncated.refetch`.'),
-      declarations: [{ name: 'eventRefetchOperations', type: 'Readonly<Record<string, { operationId: string; params: Readonly<Record<string, string>> }>>', initializer: jsonLiteral(Object.fromEntries(model.eventTypes.filter((e) => e.refetch).map((e) => [e.type, e.refetch]))) }],
+      docs: jsDocs(
+        "Event type → the REST call that fetches what truncation (`data.truncated`) dropped: operationId and, per parameter, the data field holding it (from the spec's x-truncated-refetch marks). The inbox passes it as `context.truncated.refetch`.",
+      ),
+      declarations: [
+        {
+          name: 'eventRefetchOperations',
+          type: 'Readonly<Record<string, { operationId: string; params: Readonly<Record<string, string>> }>>',
+          initializer: jsonLiteral(
+            Object.fromEntries(model.eventTypes.filter((e) => e.refetch).map((e) => [e.type, e.refetch])),
+          ),
+        },
+      ],
     },
     {
       kind: StructureKind.VariableStatement,
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
-      docs: jsDocs('Best-effort event types: buffered about 1 s before queueing; lost if the instance crashes, never replayed.'),
-      declarations: [{ name: 'bestEffortEventTypes', type: 'ReadonlySet<string>', initializer: `new Set(${jsonLiteral(model.eventTypes.filter((e) => e.bestEffort).map((e) => e.type))})` }],
+      docs: jsDocs(
+        'Best-effort event types: buffered about 1 s before queueing; lost if the instance crashes, never replayed.',
+      ),
+      declarations: [
+        {
+          name: 'bestEffortEventTypes',
+          type: 'ReadonlySet<string>',
+          initializer: `new Set(${jsonLiteral(model.eventTypes.filter((e) => e.bestEffort).map((e) => e.type))})`,
+        },
+      ],
     },
   ];
 }
@@ -88,13 +141,26 @@ function hookStatements(model: CallbackModel): StatementStructures[] {
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
       docs: jsDocs('Hook types the callbacks spec names (others may come).'),
-      declarations: [{ name: 'knownHookTypes', type: 'ReadonlySet<string>', initializer: `new Set(${jsonLiteral(model.hookTypes)})` }],
+      declarations: [
+        {
+          name: 'knownHookTypes',
+          type: 'ReadonlySet<string>',
+          initializer: `new Set(${jsonLiteral(model.hookTypes)})`,
+        },
+      ],
     },
     ...model.hookTypes.map((hook) => ({
       kind: StructureKind.TypeAlias as const,
       name: hookRequestTypeName(hook),
       isExported: true,
-      docs: jsDocs(schemaDocs({ description: `A hook request of type \`${hook}\` (its data is not documented by the service: an open object).`, ...(model.assumedHookTypes[hook] ? { 'x-assumed': `the name \`${hook}\` is ours: ${model.assumedHookTypes[hook]}` } : {}) })!),
+      docs: jsDocs(
+        schemaDocs({
+          description: `A hook request of type \`${hook}\` (its data is not documented by the service: an open object).`,
+          ...(model.assumedHookTypes[hook]
+            ? { 'x-assumed': `the name \`${hook}\` is ours: ${model.assumedHookTypes[hook]}` }
+            : {}),
+        })!,
+      ),
       type: `HookBody & { hook: ${stringLiteral(hook)} }`,
     })),
     {
@@ -108,7 +174,9 @@ function hookStatements(model: CallbackModel): StatementStructures[] {
       kind: StructureKind.TypeAlias,
       name: 'CallbackHookRequest',
       isExported: true,
-      docs: jsDocs('A hook request: a known hook type, or another one (new hook types may come). Narrow with `isHookType(request, \'message.before_send\')`.'),
+      docs: jsDocs(
+        "A hook request: a known hook type, or another one (new hook types may come). Narrow with `isHookType(request, 'message.before_send')`.",
+      ),
       type: 'KnownHookRequest | HookBody',
     },
     {
@@ -137,7 +205,10 @@ function guardStatements(): StatementStructures[] {
       isExported: true,
       typeParameters: [{ name: 'T', constraint: 'keyof CallbackHookTypeMap' }],
       docs: jsDocs('True when `request` is a hook request of the named type; narrows it to that type.'),
-      parameters: [{ name: 'request', type: '{ hook?: unknown }' }, { name: 'hook', type: 'T' }],
+      parameters: [
+        { name: 'request', type: '{ hook?: unknown }' },
+        { name: 'hook', type: 'T' },
+      ],
       returnType: 'request is CallbackHookTypeMap[T]',
       statements: ['return request.hook === hook;'],
     },
@@ -146,8 +217,11 @@ function guardStatements(): StatementStructures[] {
       name: 'isEventType',
       isExported: true,
       typeParameters: [{ name: 'T', constraint: 'keyof CallbackEventTypeMap' }],
-      docs: jsDocs('True when `event` is of the named type; narrows it to that event\'s type.'),
-      parameters: [{ name: 'event', type: '{ type?: unknown }' }, { name: 'type', type: 'T' }],
+      docs: jsDocs("True when `event` is of the named type; narrows it to that event's type."),
+      parameters: [
+        { name: 'event', type: '{ type?: unknown }' },
+        { name: 'type', type: 'T' },
+      ],
       returnType: 'event is CallbackEventTypeMap[T]',
       statements: ['return event.type === type;'],
     },

@@ -34,12 +34,14 @@ function importLines(imports: RuntimeImport[], typesOnly: boolean): string[] {
     names.set(i.name, (names.get(i.name) ?? true) && i.typeOnly);
     byModule.set(i.module, names);
   }
-  return [...byModule].sort(([a], [b]) => a.localeCompare(b)).map(([module, names]) => {
-    const entries = [...names].sort(([a], [b]) => a.localeCompare(b));
-    const allTypes = entries.every(([, t]) => t);
-    const list = entries.map(([n, t]) => (t && !allTypes ? `type ${n}` : n)).join(', ');
-    return `import ${allTypes ? 'type ' : ''}{ ${list} } from '../${module}.js';`;
-  });
+  return [...byModule]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([module, names]) => {
+      const entries = [...names].sort(([a], [b]) => a.localeCompare(b));
+      const allTypes = entries.every(([, t]) => t);
+      const list = entries.map(([n, t]) => (t && !allTypes ? `type ${n}` : n)).join(', ');
+      return `import ${allTypes ? 'type ' : ''}{ ${list} } from '../${module}.js';`;
+    });
 }
 
 /** How one operation is called: a plain request, a page walk, or a batch split into chunks. */
@@ -50,7 +52,10 @@ function operationCode(op: OperationModel): OperationCode {
       returnType: `PagePromise<${resultTypeName(op)}, ${itemTypeName(op)}>`,
       optionsType: 'RequestOptions',
       call: `listPages(client, ${operationConstName(op)}, params, options)`,
-      runtimeImports: [runtimeType('core/pagination', 'PagePromise'), { module: 'core/pagination', name: 'listPages', typeOnly: false }],
+      runtimeImports: [
+        runtimeType('core/pagination', 'PagePromise'),
+        { module: 'core/pagination', name: 'listPages', typeOnly: false },
+      ],
       typeNames: [...types, itemTypeName(op)],
     };
   }
@@ -59,7 +64,11 @@ function operationCode(op: OperationModel): OperationCode {
       returnType: `Promise<BatchResult<${resultTypeName(op)}>>`,
       optionsType: 'BatchOptions',
       call: `sendInBatches(client, ${operationConstName(op)}, params, options)`,
-      runtimeImports: [{ module: 'helpers/batch', name: 'sendInBatches', typeOnly: false }, runtimeType('helpers/batch', 'BatchOptions'), runtimeType('helpers/batch', 'BatchResult')],
+      runtimeImports: [
+        { module: 'helpers/batch', name: 'sendInBatches', typeOnly: false },
+        runtimeType('helpers/batch', 'BatchOptions'),
+        runtimeType('helpers/batch', 'BatchResult'),
+      ],
       typeNames: types,
     };
   }
@@ -81,7 +90,10 @@ export function emitFuncsAndResources(model: ApiModel): Map<string, string> {
   const components = new Map(model.schemas.map((c) => [c.name, c.schema]));
   const files = new Map<string, string>();
   for (const ns of model.namespaces) {
-    const runtimeImports: RuntimeImport[] = [runtimeType('core/client', 'ImLeanCore'), runtimeType('core/options', 'RequestOptions')];
+    const runtimeImports: RuntimeImport[] = [
+      runtimeType('core/client', 'ImLeanCore'),
+      runtimeType('core/options', 'RequestOptions'),
+    ];
     const typeNames = new Set<string>();
     const consts = new Set<string>();
     const funcs: FunctionDeclarationStructure[] = [];
@@ -94,10 +106,26 @@ export function emitFuncsAndResources(model: ApiModel): Map<string, string> {
       consts.add(operationConstName(op));
       // Several request media types: the `contentType` option picks one and the params type follows it.
       const picks = op.bodies.length > 1 && !op.pagination && !op.batchSplit;
-      const typeParameters = picks ? [{ name: 'C', constraint: `keyof ${paramsByContentTypeName(op)}`, default: stringLiteral(op.bodies[0]!.contentType) }] : [];
+      const typeParameters = picks
+        ? [
+            {
+              name: 'C',
+              constraint: `keyof ${paramsByContentTypeName(op)}`,
+              default: stringLiteral(op.bodies[0]!.contentType),
+            },
+          ]
+        : [];
       if (picks) typeNames.add(paramsByContentTypeName(op));
-      const params = { name: 'params', type: picks ? `${paramsTypeName(op)}<C>` : paramsTypeName(op), hasQuestionToken: !op.paramsRequired };
-      const options = { name: 'options', type: picks ? `${code.optionsType} & { contentType?: C }` : code.optionsType, hasQuestionToken: true };
+      const params = {
+        name: 'params',
+        type: picks ? `${paramsTypeName(op)}<C>` : paramsTypeName(op),
+        hasQuestionToken: !op.paramsRequired,
+      };
+      const options = {
+        name: 'options',
+        type: picks ? `${code.optionsType} & { contentType?: C }` : code.optionsType,
+        hasQuestionToken: true,
+      };
       funcs.push({
         kind: StructureKind.Function,
         name: op.funcName,
@@ -133,25 +161,33 @@ export function emitFuncsAndResources(model: ApiModel): Map<string, string> {
 
     const funcNames = funcs.map((f) => f.name!);
     const typeImport = `import type { ${sorted(typeNames).join(', ')} } from '../types/${fileStem(ns.name)}.js';`;
-    files.set(funcsFile(ns.name), doNotEditHeader(model.source) + renderSource([
-      ...importLines(runtimeImports, false),
-      `import { ${sorted(consts).join(', ')} } from '../operations.js';`,
-      typeImport,
-      ...funcs,
-    ]));
-    files.set(resourceFile(ns.name), doNotEditHeader(model.source) + renderSource([
-      ...importLines(runtimeImports, true),
-      `import { ${funcNames.join(', ')} } from '../funcs/${fileStem(ns.name)}.js';`,
-      typeImport,
-      {
-        kind: StructureKind.Class,
-        name: ns.className,
-        isExported: true,
-        docs: jsDocs(doc`The \`${ns.name}.*\` operations. Reach them as \`client.${ns.name}\`.`),
-        ctors: [{ parameters: [{ name: 'client', type: 'ImLeanCore', isReadonly: true, scope: Scope.Private }] }],
-        methods,
-      },
-    ]));
+    files.set(
+      funcsFile(ns.name),
+      doNotEditHeader(model.source) +
+        renderSource([
+          ...importLines(runtimeImports, false),
+          `import { ${sorted(consts).join(', ')} } from '../operations.js';`,
+          typeImport,
+          ...funcs,
+        ]),
+    );
+    files.set(
+      resourceFile(ns.name),
+      doNotEditHeader(model.source) +
+        renderSource([
+          ...importLines(runtimeImports, true),
+          `import { ${funcNames.join(', ')} } from '../funcs/${fileStem(ns.name)}.js';`,
+          typeImport,
+          {
+            kind: StructureKind.Class,
+            name: ns.className,
+            isExported: true,
+            docs: jsDocs(doc`The \`${ns.name}.*\` operations. Reach them as \`client.${ns.name}\`.`),
+            ctors: [{ parameters: [{ name: 'client', type: 'ImLeanCore', isReadonly: true, scope: Scope.Private }] }],
+            methods,
+          },
+        ]),
+    );
   }
   return files;
 }

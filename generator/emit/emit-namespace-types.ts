@@ -16,15 +16,28 @@ export const itemTypeName = (op: OperationModel) => `${op.typeStem}Item`;
 
 /** Field doc: description, location, assumption; `@deprecated` and `@default` as JSDoc tags. */
 function fieldDoc(field: FieldModel, where: DocText | string): string {
-  const description = typeof field.description === 'string' && typeof field.assumed === 'string' ? withoutMarkSentences(field.description, [field.assumed]) : field.description;
-  const text = docJoin([
-    ...(description ? [String(description)] : []),
-    doc`(${where})`,
-    ...(typeof field.assumed === 'string' ? [doc`Assumed: ${field.assumed.trim().replace(/[.!?]$/, '')}.`] : []),
-  ], ' ');
+  const description =
+    typeof field.description === 'string' && typeof field.assumed === 'string'
+      ? withoutMarkSentences(field.description, [field.assumed])
+      : field.description;
+  const text = docJoin(
+    [
+      ...(description ? [String(description)] : []),
+      doc`(${where})`,
+      ...(typeof field.assumed === 'string' ? [doc`Assumed: ${field.assumed.trim().replace(/[.!?]$/, '')}.`] : []),
+    ],
+    ' ',
+  );
   const schema = typeof field.schema === 'object' ? field.schema : {};
   // a parameter's own `deprecated` (beside its schema) and its schema's `default` both show
-  return propertyDoc({ ...schema, ...(field.deprecated ? { deprecated: true } : {}), ...(field.default !== undefined ? { default: field.default } : {}) }, text);
+  return propertyDoc(
+    {
+      ...schema,
+      ...(field.deprecated ? { deprecated: true } : {}),
+      ...(field.default !== undefined ? { default: field.default } : {}),
+    },
+    text,
+  );
 }
 
 /** Runtime types the params and result types use. */
@@ -39,9 +52,9 @@ function member(f: FieldModel, where: DocText | string, type: string, optional =
 }
 
 function bodyFieldType(body: BodyModel, f: FieldModel, ctx: TypeContext, runtime: Set<string>): string {
-  if (body.kind === 'binary') return (runtime.add('BinaryInput'), 'BinaryInput');
-  if (f.file === 'one') return (runtime.add('FileInput'), 'FileInput');
-  if (f.file === 'many') return (runtime.add('FileInput'), 'FileInput[]');
+  if (body.kind === 'binary') return runtime.add('BinaryInput'), 'BinaryInput';
+  if (f.file === 'one') return runtime.add('FileInput'), 'FileInput';
+  if (f.file === 'many') return runtime.add('FileInput'), 'FileInput[]';
   return typeOf(f.schema, ctx);
 }
 
@@ -56,12 +69,22 @@ function paramsMembers(op: OperationModel, body: BodyModel | null, ctx: TypeCont
 }
 
 /** Body members in the write view (readOnly fields left out); `typeFor` overrides a field's type. */
-function bodyMembers(body: BodyModel, fields: readonly FieldModel[], open: boolean, ctx: TypeContext, runtime: Set<string>, typeFor: (f: FieldModel) => string | undefined = () => undefined): string[] {
+function bodyMembers(
+  body: BodyModel,
+  fields: readonly FieldModel[],
+  open: boolean,
+  ctx: TypeContext,
+  runtime: Set<string>,
+  typeFor: (f: FieldModel) => string | undefined = () => undefined,
+): string[] {
   const where = body.kind !== 'json' ? doc`body, ${body.contentType}` : doc`body`;
   const members = fields
     .filter((f) => !isHiddenIn(f.schema, 'write', ctx.components))
     .map((f) => member(f, where, typeFor(f) ?? bodyFieldType(body, f, ctx, runtime)));
-  if (open) members.push('/** Fields the service accepts that the spec does not show (an open body). */\n[key: string]: unknown;');
+  if (open)
+    members.push(
+      '/** Fields the service accepts that the spec does not show (an open body). */\n[key: string]: unknown;',
+    );
   return members;
 }
 
@@ -74,7 +97,9 @@ function paramsType(op: OperationModel, body: BodyModel | null, ctx: TypeContext
   const p = union.discriminator?.propertyName;
   const branches = union.variants.map((v) => {
     // the discriminator property typed as the value(s) selecting this branch, so the union narrows
-    const branch = bodyMembers(body!, v.fields, v.open, ctx, runtime, (f) => (f.name === p && v.values ? v.values.map((x) => stringLiteral(x)).join(' | ') : undefined));
+    const branch = bodyMembers(body!, v.fields, v.open, ctx, runtime, (f) =>
+      f.name === p && v.values ? v.values.map((x) => stringLiteral(x)).join(' | ') : undefined,
+    );
     return `{\n${branch.join('\n')}\n}`;
   });
   return members.length ? `${common} & (${branches.join(' | ')})` : branches.join(' | ');
@@ -83,13 +108,15 @@ function paramsType(op: OperationModel, body: BodyModel | null, ctx: TypeContext
 /** `{ status: 201; data: A } | { status: 200; data: B }` when success statuses differ in shape. */
 function resultType(op: OperationModel, ctx: TypeContext, runtime: Set<string>): string {
   const one = (kind: ResponseKind, schema: JsonSchema) => {
-    if (kind === 'binary') return (runtime.add('BinaryResponse'), 'BinaryResponse');
+    if (kind === 'binary') return runtime.add('BinaryResponse'), 'BinaryResponse';
     if (kind === 'text') return 'string';
     if (kind === 'empty') return 'void';
     return typeOf(schema, ctx);
   };
   if (!op.statusResponses) return one(op.responseKind, op.response);
-  return op.statusResponses.map((r) => `{ status: ${r.status}; data: ${r.kind === 'empty' ? 'undefined' : one(r.kind, r.schema)} }`).join(' | ');
+  return op.statusResponses
+    .map((r) => `{ status: ${r.status}; data: ${r.kind === 'empty' ? 'undefined' : one(r.kind, r.schema)} }`)
+    .join(' | ');
 }
 
 /** The type that maps each request media type to its params (operations with several). */
@@ -104,20 +131,30 @@ export function emitNamespaceTypes(model: ApiModel): Map<string, string> {
     const runtime = new Set<string>();
     const statements: (string | StatementStructures)[] = [];
     for (const op of ns.operations) {
-      const docs = jsDocs(doc`Params of \`${op.id}\`: ${op.headerParams.length || op.cookieParams.length ? 'path, query, header, cookie' : 'path, query'} and body fields under their wire names.`);
+      const docs = jsDocs(
+        doc`Params of \`${op.id}\`: ${op.headerParams.length || op.cookieParams.length ? 'path, query, header, cookie' : 'path, query'} and body fields under their wire names.`,
+      );
       if (op.bodies.length > 1) {
         statements.push({
           kind: StructureKind.TypeAlias,
           name: paramsByContentTypeName(op),
           isExported: true,
-          docs: jsDocs(doc`Params of \`${op.id}\` for each request body media type (pick one with the \`contentType\` request option; default ${op.bodies[0]!.contentType}).`),
+          docs: jsDocs(
+            doc`Params of \`${op.id}\` for each request body media type (pick one with the \`contentType\` request option; default ${op.bodies[0]!.contentType}).`,
+          ),
           type: `{\n${op.bodies.map((b) => `${stringLiteral(b.contentType)}: ${paramsType(op, b, write, runtime)};`).join('\n')}\n}`,
         });
         statements.push({
           kind: StructureKind.TypeAlias,
           name: paramsTypeName(op),
           isExported: true,
-          typeParameters: [{ name: 'C', constraint: `keyof ${paramsByContentTypeName(op)}`, default: stringLiteral(op.bodies[0]!.contentType) }],
+          typeParameters: [
+            {
+              name: 'C',
+              constraint: `keyof ${paramsByContentTypeName(op)}`,
+              default: stringLiteral(op.bodies[0]!.contentType),
+            },
+          ],
           docs,
           type: `${paramsByContentTypeName(op)}[C]`,
         });
@@ -134,7 +171,11 @@ export function emitNamespaceTypes(model: ApiModel): Map<string, string> {
         kind: StructureKind.TypeAlias,
         name: resultTypeName(op),
         isExported: true,
-        docs: jsDocs(op.statusResponses ? doc`Result of \`${op.id}\`: its success statuses answer differently; narrow on \`status\`.` : doc`Response body of \`${op.id}\`.`),
+        docs: jsDocs(
+          op.statusResponses
+            ? doc`Result of \`${op.id}\`: its success statuses answer differently; narrow on \`status\`.`
+            : doc`Response body of \`${op.id}\`.`,
+        ),
         type: resultType(op, ctx, runtime),
       });
       if (op.pagination) {
@@ -153,7 +194,9 @@ export function emitNamespaceTypes(model: ApiModel): Map<string, string> {
         kind: StructureKind.TypeAlias,
         name: `${helper.typeStem}Params`,
         isExported: true,
-        docs: jsDocs(doc`Params of \`${helper.namespace}.${helper.methodName}\`: those of \`${helper.whenTrue.id}\` and \`${helper.whenFalse.id}\`, and \`${helper.field}\` to pick one.`),
+        docs: jsDocs(
+          doc`Params of \`${helper.namespace}.${helper.methodName}\`: those of \`${helper.whenTrue.id}\` and \`${helper.whenFalse.id}\`, and \`${helper.field}\` to pick one.`,
+        ),
         type: `Omit<${paramsTypeName(helper.whenTrue)}, ${stringLiteral(helper.field)}> & Omit<${paramsTypeName(helper.whenFalse)}, ${stringLiteral(helper.field)}> & { ${propertyKey(helper.field)}: boolean }`,
       });
     }

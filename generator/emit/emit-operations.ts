@@ -20,7 +20,10 @@ export function operationConstName(op: OperationModel): string {
  * The runtime's view of one operation: exactly the fields of OperationSpec. `components` (the
  * model's schemas) lets it tell whether a response reaches an int64 field.
  */
-export function operationSpecOf(op: OperationModel, components: ReadonlyMap<string, unknown> = new Map()): OperationSpec {
+export function operationSpecOf(
+  op: OperationModel,
+  components: ReadonlyMap<string, unknown> = new Map(),
+): OperationSpec {
   return {
     id: op.id,
     method: op.method,
@@ -41,8 +44,12 @@ export function operationSpecOf(op: OperationModel, components: ReadonlyMap<stri
     successStatuses: op.successStatuses,
     ...acceptOf(op),
     ...(op.responseKind !== 'json' ? { response: op.responseKind } : {}),
-    ...(op.statusResponses ? { responseByStatus: Object.fromEntries(op.statusResponses.map((r) => [r.status, r.kind])) } : {}),
-    ...(reachesFormat([op.response, op.statusResponses?.map((r) => r.schema)], components, 'int64') ? { int64Response: true } : {}),
+    ...(op.statusResponses
+      ? { responseByStatus: Object.fromEntries(op.statusResponses.map((r) => [r.status, r.kind])) }
+      : {}),
+    ...(reachesFormat([op.response, op.statusResponses?.map((r) => r.schema)], components, 'int64')
+      ? { int64Response: true }
+      : {}),
   };
 }
 
@@ -57,12 +64,22 @@ function acceptOf(op: OperationModel): Pick<OperationSpec, 'accept'> {
 }
 
 export function needsWireCodec(spec: OperationSpec): boolean {
-  return !!(spec.queryStyles || spec.headerParams || spec.cookieParams || spec.requestBodies || spec.response || spec.responseByStatus);
+  return !!(
+    spec.queryStyles ||
+    spec.headerParams ||
+    spec.cookieParams ||
+    spec.requestBodies ||
+    spec.response ||
+    spec.responseByStatus
+  );
 }
 
 /** True when the body is what the runtime sends without `requestBodies`: one JSON object. */
 function plainJsonBody(op: OperationModel): boolean {
-  return op.bodies.length <= 1 && (!op.body || (op.body.kind === 'json' && op.body.contentType === 'application/json' && !op.body.whole));
+  return (
+    op.bodies.length <= 1 &&
+    (!op.body || (op.body.kind === 'json' && op.body.contentType === 'application/json' && !op.body.whole))
+  );
 }
 
 function requestBodySpec(b: BodyModel): RequestBodySpec {
@@ -100,7 +117,8 @@ export function operationEntryOf(spec: OperationSpec): Partial<OperationSpec> {
   const entry: Partial<OperationSpec> = {};
   for (const [name, value] of Object.entries(spec) as [keyof OperationSpec, unknown][]) {
     const fallback = (OPERATION_DEFAULTS as Partial<Record<keyof OperationSpec, unknown>>)[name];
-    if (fallback === undefined || jsonLiteral(value) !== jsonLiteral(fallback)) (entry as Record<string, unknown>)[name] = value;
+    if (fallback === undefined || jsonLiteral(value) !== jsonLiteral(fallback))
+      (entry as Record<string, unknown>)[name] = value;
   }
   return entry;
 }
@@ -113,7 +131,8 @@ export function emitOperations(model: ApiModel, validatorImport?: (op: Operation
   const components = new Map(model.schemas.map((s) => [s.name, s.schema]));
   const specs = new Map(model.operations.map((op) => [op, operationSpecOf(op, components)]));
   // Only entries that need the wire codec reference it (an app calling JSON operations never bundles it).
-  if ([...specs.values()].some(needsWireCodec)) statements.push(`import { wireCodec } from './internal/wire-codec.js';`);
+  if ([...specs.values()].some(needsWireCodec))
+    statements.push(`import { wireCodec } from './internal/wire-codec.js';`);
   for (const op of model.operations) {
     const spec = jsonLiteral(operationEntryOf(specs.get(op)!));
     const codec = needsWireCodec(specs.get(op)!) ? ', wire: wireCodec' : '';
@@ -122,22 +141,32 @@ export function emitOperations(model: ApiModel, validatorImport?: (op: Operation
       kind: StructureKind.VariableStatement,
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
-      docs: jsDocs(op.isTokenExchange
-        ? doc`${op.id}: ${op.method} ${op.path} (the token exchange: the seed gives it no retry class, so it is never resent after a failure).`
-        : doc`${op.id}: ${op.method} ${op.path} (retry class ${op.retryClass}).`),
+      docs: jsDocs(
+        op.isTokenExchange
+          ? doc`${op.id}: ${op.method} ${op.path} (the token exchange: the seed gives it no retry class, so it is never resent after a failure).`
+          : doc`${op.id}: ${op.method} ${op.path} (retry class ${op.retryClass}).`,
+      ),
       // pure: a bundler drops the entries an app does not call
-      declarations: [{ name: operationConstName(op), type: 'OperationSpec', initializer: `/* @__PURE__ */ operation(${spec.slice(0, -1)}${loader}})` }],
+      declarations: [
+        {
+          name: operationConstName(op),
+          type: 'OperationSpec',
+          initializer: `/* @__PURE__ */ operation(${spec.slice(0, -1)}${loader}})`,
+        },
+      ],
     });
   }
   statements.push({
     kind: StructureKind.VariableStatement,
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
-    docs: jsDocs('Every operation by its op name (the spec\'s operationId).'),
-    declarations: [{
-      name: 'operations',
-      initializer: `{ ${model.operations.map((op) => `${stringLiteral(op.id)}: ${operationConstName(op)}`).join(', ')} } as const`,
-    }],
+    docs: jsDocs("Every operation by its op name (the spec's operationId)."),
+    declarations: [
+      {
+        name: 'operations',
+        initializer: `{ ${model.operations.map((op) => `${stringLiteral(op.id)}: ${operationConstName(op)}`).join(', ')} } as const`,
+      },
+    ],
   });
   return new Map([[OPERATIONS_FILE, doNotEditHeader(model.source) + renderSource(statements)]]);
 }

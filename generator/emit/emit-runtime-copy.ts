@@ -14,7 +14,13 @@ export const DELIVERY_RULES_FILE = 'callbacks/simulator/delivery-rules.ts';
 
 /** Test files and test helpers stay behind: the package carries no tests. Nor do the version placeholder and the emitted delivery rules. */
 export function isRuntimeFileShipped(relativePath: string): boolean {
-  return relativePath.endsWith('.ts') && relativePath !== SDK_VERSION_FILE && relativePath !== DELIVERY_RULES_FILE && !/\.test\.ts$/.test(relativePath) && !/(^|\/)(test-support|__fixtures__)\//.test(relativePath);
+  return (
+    relativePath.endsWith('.ts') &&
+    relativePath !== SDK_VERSION_FILE &&
+    relativePath !== DELIVERY_RULES_FILE &&
+    !/\.test\.ts$/.test(relativePath) &&
+    !/(^|\/)(test-support|__fixtures__)\//.test(relativePath)
+  );
 }
 
 export function runtimeHeader(relativePath: string): string {
@@ -35,7 +41,10 @@ export function emitExamplesCopy(exampleFiles: ReadonlyMap<string, string>): Map
   const files = new Map<string, string>();
   for (const [path, text] of [...exampleFiles].sort(([a], [b]) => a.localeCompare(b))) {
     const source = `templates/${path}`;
-    files.set(path, `${lineComment(`Copied by im-openapi from ${source}. Do not edit here: edit the template and run \`npm run generate\`.`)}\n${text}`);
+    files.set(
+      path,
+      `${lineComment(`Copied by im-openapi from ${source}. Do not edit here: edit the template and run \`npm run generate\`.`)}\n${text}`,
+    );
   }
   return files;
 }

@@ -27,13 +27,20 @@ export function schemaDocs(schema: JsonSchema): DocText | undefined {
     const t = text.trim();
     return t.endsWith('.') ? t : `${t}.`;
   };
-  if (typeof schema['x-assumed'] === 'string' && schema['x-assumed']) parts.push(doc`Assumed: ${sentence(schema['x-assumed'])}`);
-  if (typeof schema['x-not-documented'] === 'string' && schema['x-not-documented']) parts.push(doc`Not documented by the service: ${sentence(schema['x-not-documented'])}`);
+  if (typeof schema['x-assumed'] === 'string' && schema['x-assumed'])
+    parts.push(doc`Assumed: ${sentence(schema['x-assumed'])}`);
+  if (typeof schema['x-not-documented'] === 'string' && schema['x-not-documented'])
+    parts.push(doc`Not documented by the service: ${sentence(schema['x-not-documented'])}`);
   return parts.length ? docJoin(parts, '\n\n') : undefined;
 }
 
 /** True when `type` (the schema's read type) is one object literal that an interface can hold. */
-function interfaceBody(schema: JsonSchema, type: string, ctx: ReturnType<typeof typeContextOf>, branded: boolean): boolean {
+function interfaceBody(
+  schema: JsonSchema,
+  type: string,
+  ctx: ReturnType<typeof typeContextOf>,
+  branded: boolean,
+): boolean {
   return !branded && type.startsWith('{') && type === objectType(schema, ctx);
 }
 
@@ -48,19 +55,38 @@ export function emitSchemaTypes(model: ApiModel): Map<string, string> {
     const docs = schemaDocs(schema);
     const alias = (aliasName: string, type: string, extra?: DocText): TypeAliasDeclarationStructure => {
       const parts = [docs, extra].filter((p): p is DocText => p !== undefined);
-      return { kind: StructureKind.TypeAlias, name: aliasName, isExported: true, type, ...(parts.length ? { docs: jsDocs(docJoin(parts, '\n\n')) } : {}) };
+      return {
+        kind: StructureKind.TypeAlias,
+        name: aliasName,
+        isExported: true,
+        type,
+        ...(parts.length ? { docs: jsDocs(docJoin(parts, '\n\n')) } : {}),
+      };
     };
     // x-ts-brand: a nominal type, so that nothing else of the same shape (e.g. a token response)
     // is assignable to it; values of it come only from the service's answers.
     const branded = schema['x-ts-brand'] === true;
     const brand = branded ? ` & { readonly [brand]: ${stringLiteral(name)} }` : '';
     const type = typeOf(schema, read);
-    const out: (string | TypeAliasDeclarationStructure)[] = [interfaceBody(schema, type, read, branded) ? interfaceText(name, type, docs) : alias(name, `${type}${brand}`)];
+    const out: (string | TypeAliasDeclarationStructure)[] = [
+      interfaceBody(schema, type, read, branded) ? interfaceText(name, type, docs) : alias(name, `${type}${brand}`),
+    ];
     // the write view, only where it differs (readOnly / writeOnly somewhere inside)
-    if (read.writable!.has(name)) out.push(alias(writableName(name), typeOf(schema, write), doc`What the client sends as \`${name}\`: readOnly fields left out, writeOnly fields kept.`));
+    if (read.writable!.has(name))
+      out.push(
+        alias(
+          writableName(name),
+          typeOf(schema, write),
+          doc`What the client sends as \`${name}\`: readOnly fields left out, writeOnly fields kept.`,
+        ),
+      );
     return out;
   });
   const branded = model.schemas.some(({ schema }) => schema['x-ts-brand'] === true);
-  const brandSymbol = branded ? [`${docComment('The key of the brand of `x-ts-brand` types: type-only, never a value at run time.')}\ndeclare const brand: unique symbol;`] : [];
+  const brandSymbol = branded
+    ? [
+        `${docComment('The key of the brand of `x-ts-brand` types: type-only, never a value at run time.')}\ndeclare const brand: unique symbol;`,
+      ]
+    : [];
   return new Map([[SCHEMA_TYPES_FILE, doNotEditHeader(model.source) + renderSource([...brandSymbol, ...statements])]]);
 }

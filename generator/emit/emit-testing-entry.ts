@@ -30,7 +30,8 @@ export function responseSample(model: ApiModel, schema: JsonSchema | boolean | u
   if (Array.isArray(s.enum)) return s.enum[0];
   const branch = s.anyOf ?? s.oneOf;
   if (Array.isArray(branch)) return responseSample(model, branch[0], depth + 1);
-  if (Array.isArray(s.allOf)) return Object.assign({}, ...s.allOf.map((part: JsonSchema) => responseSample(model, part, depth + 1)));
+  if (Array.isArray(s.allOf))
+    return Object.assign({}, ...s.allOf.map((part: JsonSchema) => responseSample(model, part, depth + 1)));
   const types: string[] = Array.isArray(s.type) ? s.type : s.type ? [s.type] : ['object'];
   switch (types.find((t) => t !== 'null') ?? 'null') {
     case 'null':
@@ -66,7 +67,10 @@ export function emitTestingEntry(model: ApiModel, packageVersion: string): Map<s
   const files = new Map<string, string>();
   const entries = [...model.operations]
     .sort((a, b) => a.id.localeCompare(b.id))
-    .map((op) => `  ${stringLiteral(op.id)}: { schema: ${stringLiteral(schemaName(op.response))}, sample: ${jsonLiteral(responseSample(model, op.response))} },`);
+    .map(
+      (op) =>
+        `  ${stringLiteral(op.id)}: { schema: ${stringLiteral(schemaName(op.response))}, sample: ${jsonLiteral(responseSample(model, op.response))} },`,
+    );
   files.set(
     'src/testing/catalog.ts',
     `${header}/** Per operation: its response schema's name and a body valid against it (for the fake service). */\nimport type { FakeResponseData } from './types.js';\n\nexport const fakeResponses: Readonly<Record<string, FakeResponseData>> = {\n${entries.join('\n')}\n};\n`,

@@ -36,10 +36,17 @@ import { ANNOTATION_FORMATS, CHECKED_FORMATS } from '../transform/formats.js';
 import { createHash } from 'node:crypto';
 import type { GeneratorCache } from '../format.js';
 import type { ApiModel, JsonSchema, OperationModel } from '../model.js';
-import { inlineContext, inlinedComponentOf, inlineSchema, recursiveComponents, withDefs, type SchemaView } from '../transform/inline-schema.js';
+import {
+  inlineContext,
+  inlinedComponentOf,
+  inlineSchema,
+  recursiveComponents,
+  withDefs,
+  type SchemaView,
+} from '../transform/inline-schema.js';
 import { componentMap, driftComponentMap, paramsSchemaOf, responseDriftSchemaOf } from './params-schema.js';
 import { doNotEditHeader } from './source-file.js';
-import { doc, docComment, fileStem, jsonLiteral, lineComment, stringLiteral, structuralKey } from './spec-text.js';
+import { doc, docComment, fileStem, jsonLiteral, lineComment, structuralKey } from './spec-text.js';
 import { SpecError, pointerOf } from '../spec-error.js';
 
 export const VALIDATORS_DIR = 'src/validators';
@@ -114,7 +121,8 @@ function newAjv() {
     code: { source: true, esm: true, lines: true, formats: _`ajvFormats` },
   });
   // Checked formats call ajvFormats[name] at run time; annotation formats emit no code.
-  for (const [name, type] of Object.entries(CHECKED_FORMATS)) ajv.addFormat(name, { type, validate: ajvFormats[name]!.validate } as never);
+  for (const [name, type] of Object.entries(CHECKED_FORMATS))
+    ajv.addFormat(name, { type, validate: ajvFormats[name]!.validate } as never);
   for (const name of ANNOTATION_FORMATS) ajv.addFormat(name, true);
   ajv.addKeyword({ keyword: SHARED_KEYWORD, schemaType: 'string', code: sharedCallCode });
   return ajv;
@@ -130,7 +138,10 @@ function sharedCallCode(cxt: KeywordCxt): void {
   const { gen } = cxt;
   const fn = new Name(sharedIdentifier(cxt.schema as string));
   cxt.result(callValidateCode(cxt, fn, nil), undefined, () => {
-    gen.assign(N.vErrors, _`${new Name(NEST_ERRORS)}(${N.vErrors}, ${fn}.errors, ${`${cxt.it.errSchemaPath}/${SHARED_KEYWORD}`})`);
+    gen.assign(
+      N.vErrors,
+      _`${new Name(NEST_ERRORS)}(${N.vErrors}, ${fn}.errors, ${`${cxt.it.errSchemaPath}/${SHARED_KEYWORD}`})`,
+    );
     gen.assign(N.errors, _`${N.vErrors}.length`);
   });
 }
@@ -156,23 +167,33 @@ let metaAjv: InstanceType<typeof AjvClass> | undefined;
 function checkSchema(where: string, schema: object): void {
   metaAjv ??= new AjvClass({ strict: true });
   if (!metaAjv.validateSchema(schema)) {
-    throw new ValidatorEmitError(`${where}: the schema to compile is not valid JSON Schema 2020-12: ${metaAjv.errorsText(metaAjv.errors)}`);
+    throw new ValidatorEmitError(
+      `${where}: the schema to compile is not valid JSON Schema 2020-12: ${metaAjv.errorsText(metaAjv.errors)}`,
+    );
   }
 }
 
 /** Standalone code with the helper requires rewritten to ajv-runtime.ts names; returns code and names used. */
-function standaloneCode(ajv: InstanceType<typeof AjvClass>, exports: Record<string, string>, where: string): { code: string; imports: string[] } {
+function standaloneCode(
+  ajv: InstanceType<typeof AjvClass>,
+  exports: Record<string, string>,
+  where: string,
+): { code: string; imports: string[] } {
   let code = toStandalone(ajv, exports) as string;
   for (const [expr, name] of Object.entries(RUNTIME_REQUIRES)) code = code.split(expr).join(name);
   const leftover = /require\([^)]*\)/.exec(code);
   if (leftover) {
-    throw new ValidatorEmitError(`${where}: the Ajv standalone code needs ${leftover[0]}; add that helper to templates/runtime/internal/ajv-runtime.ts and to RUNTIME_REQUIRES in generator/emit/emit-validators.ts`);
+    throw new ValidatorEmitError(
+      `${where}: the Ajv standalone code needs ${leftover[0]}; add that helper to templates/runtime/internal/ajv-runtime.ts and to RUNTIME_REQUIRES in generator/emit/emit-validators.ts`,
+    );
   }
   code = code.replace(/^"use strict";/, '');
   // Ajv declares each schema as a constant (`const schema0 = {…}`, the whole schema on one line)
   // that the code rarely reads: dropped when unread, so the package does not carry every schema
   // twice and a schema edit changes only the code that checks it.
-  code = code.replace(/^const (schema\d+) = .*;\n/gm, (line, name: string) => (code.match(new RegExp(`\\b${name}\\b`, 'g'))!.length > 1 ? line : ''));
+  code = code.replace(/^const (schema\d+) = .*;\n/gm, (line, name: string) =>
+    code.match(new RegExp(`\\b${name}\\b`, 'g'))!.length > 1 ? line : '',
+  );
   return { code, imports: RUNTIME_NAMES.filter((name) => new RegExp(`\\b${name}\\b`).test(code)) };
 }
 
@@ -187,7 +208,11 @@ function validatorSchemasOf(model: ApiModel, op: OperationModel): ValidatorSchem
 }
 
 /** Ajv standalone code for one op, with helper requires rewritten; returns code and names used. */
-export function compileValidatorCode(model: ApiModel, op: OperationModel, schemas: ValidatorSchemas = validatorSchemasOf(model, op)): { code: string; imports: string[] } {
+export function compileValidatorCode(
+  model: ApiModel,
+  op: OperationModel,
+  schemas: ValidatorSchemas = validatorSchemasOf(model, op),
+): { code: string; imports: string[] } {
   const ajv = newAjv();
   const id = `urn:im-server-sdk:params:${op.id}`;
   const schema = { $id: id, ...schemas.params };
@@ -195,7 +220,10 @@ export function compileValidatorCode(model: ApiModel, op: OperationModel, schema
   ajv.addSchema(schema);
   const responseId = `urn:im-server-sdk:response:${op.id}`;
   const driftSchema = schemas.response;
-  const response = typeof driftSchema === 'boolean' ? { $id: responseId, ...(driftSchema ? {} : { not: {} }) } : { $id: responseId, ...driftSchema };
+  const response =
+    typeof driftSchema === 'boolean'
+      ? { $id: responseId, ...(driftSchema ? {} : { not: {} }) }
+      : { $id: responseId, ...driftSchema };
   checkSchema(op.id, response);
   ajv.addSchema(response);
   const { code, imports } = standaloneCode(ajv, { validateParams: id, validateResponseBody: responseId }, op.id);
@@ -221,7 +249,9 @@ function sharedKeysIn(schema: unknown, out = new Set<string>()): Set<string> {
 
 /** `import { validate as shared_X$request } from '<dir>X.request.js';` per shared module called. */
 function sharedImports(schemas: unknown, dir: string): string[] {
-  return [...sharedKeysIn(schemas)].sort().map((key) => `import { validate as ${sharedIdentifier(key)} } from '${dir}${fileStem(key)}.js';`);
+  return [...sharedKeysIn(schemas)]
+    .sort()
+    .map((key) => `import { validate as ${sharedIdentifier(key)} } from '${dir}${fileStem(key)}.js';`);
 }
 
 function validatorModule(model: ApiModel, op: OperationModel, schemas: ValidatorSchemas, int64: boolean): string {
@@ -242,12 +272,16 @@ function validatorModule(model: ApiModel, op: OperationModel, schemas: Validator
     '',
     `const context = ${context};`,
     '',
-    docComment(doc`Validates the flat params of \`${op.id}\` (path, query and body fields): null when valid, else the issues.`),
+    docComment(
+      doc`Validates the flat params of \`${op.id}\` (path, query and body fields): null when valid, else the issues.`,
+    ),
     'export function validate(params: unknown): ValidationIssue[] | null {',
     `  return validateParams(${arg('params')}) ? null : issuesFromAjv(validateParams.errors, params, context);`,
     '}',
     '',
-    docComment(doc`Reports how a response body of \`${op.id}\` differs from the spec (unknown fields of documented shapes, new enum values, type changes): null when it matches. Never used to refuse a response.`),
+    docComment(
+      doc`Reports how a response body of \`${op.id}\` differs from the spec (unknown fields of documented shapes, new enum values, type changes): null when it matches. Never used to refuse a response.`,
+    ),
     'export function validateResponse(body: unknown): ValidationIssue[] | null {',
     `  return validateResponseBody(${arg('body')}) ? null : issuesFromAjv(validateResponseBody.errors, body, { pathParams: [], response: true });`,
     '}',
@@ -260,7 +294,18 @@ function usesUnevaluated(schema: unknown): boolean {
   return /"unevaluated(Properties|Items)"/.test(structuralKey(schema));
 }
 
-const SUBSCHEMA_KEYWORDS = ['properties', 'patternProperties', 'items', 'prefixItems', 'allOf', 'anyOf', 'oneOf', 'not', 'if', '$defs'];
+const SUBSCHEMA_KEYWORDS = [
+  'properties',
+  'patternProperties',
+  'items',
+  'prefixItems',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  '$defs',
+];
 
 /**
  * Objects, lists and unions get a module of their own: they are what gains fields. A scalar leaf
@@ -271,7 +316,12 @@ const SUBSCHEMA_KEYWORDS = ['properties', 'patternProperties', 'items', 'prefixI
  */
 function isStructure(schema: JsonSchema): boolean {
   const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type];
-  return types.includes('object') || types.includes('array') || SUBSCHEMA_KEYWORDS.some((k) => k in schema) || (typeof schema.additionalProperties === 'object' && schema.additionalProperties !== null);
+  return (
+    types.includes('object') ||
+    types.includes('array') ||
+    SUBSCHEMA_KEYWORDS.some((k) => k in schema) ||
+    (typeof schema.additionalProperties === 'object' && schema.additionalProperties !== null)
+  );
 }
 
 /** The shared keys of the components a tree holds as is (anywhere, also inside other components). */
@@ -319,7 +369,13 @@ function pruneDefs(schema: JsonSchema): JsonSchema {
 }
 
 /** One shared module: the component's validator, compiled alone (exports `validate`). */
-function sharedModule(model: ApiModel, key: string, component: string, view: SchemaView, schema: JsonSchema | boolean): string {
+function sharedModule(
+  model: ApiModel,
+  key: string,
+  component: string,
+  view: SchemaView,
+  schema: JsonSchema | boolean,
+): string {
   const ajv = newAjv();
   const id = `urn:im-server-sdk:shared:${key}`;
   const root = typeof schema === 'boolean' ? { $id: id, ...(schema ? {} : { not: {} }) } : { $id: id, ...schema };
@@ -329,7 +385,9 @@ function sharedModule(model: ApiModel, key: string, component: string, view: Sch
   const as = view === 'write' ? 'in request params (readOnly fields refused)' : 'in responses (the drift check)';
   return [
     doNotEditHeader(model.source).trimEnd(),
-    lineComment(`@ts-nocheck: Ajv standalone code (plain JavaScript) validating the component schema ${component} ${as}; called by the validators of the operations that reach it.`),
+    lineComment(
+      `@ts-nocheck: Ajv standalone code (plain JavaScript) validating the component schema ${component} ${as}; called by the validators of the operations that reach it.`,
+    ),
     ...runtimeImportLines(imports, '../../internal/'),
     ...sharedImports(schema, './'),
     '',
@@ -350,8 +408,15 @@ function compiling<T>(pointer: string, what: string, step: () => T): T {
     return step();
   } catch (error) {
     if (error instanceof SpecError) throw error;
-    const reason = String((error as Error)?.message ?? error).split('\n')[0]!.slice(0, 300);
-    throw new SpecError(pointer, 'schema-compile', `the validator of ${what} cannot be compiled from its schemas: ${reason}`, 'simplify the schema construct named there (every keyword must be JSON Schema 2020-12 that Ajv compiles in strict mode)');
+    const reason = String((error as Error)?.message ?? error)
+      .split('\n')[0]!
+      .slice(0, 300);
+    throw new SpecError(
+      pointer,
+      'schema-compile',
+      `the validator of ${what} cannot be compiled from its schemas: ${reason}`,
+      'simplify the schema construct named there (every keyword must be JSON Schema 2020-12 that Ajv compiles in strict mode)',
+    );
   }
 }
 
@@ -374,7 +439,12 @@ export function emitValidators(model: ApiModel, cache?: GeneratorCache): Map<str
   // an operation whose schemas cannot be inlined or compiled falls back to no validation (typed as
   // written): a fallback warning at the operation, never the whole document refused
   const fallback = (op: OperationModel, reason: string) => {
-    model.warnings.push({ pointer: operationPointer(op), rule: 'validator-fallback', fallback: true, message: `${op.id}: ${reason}: its params and response are not validated by the client (typed as written)` });
+    model.warnings.push({
+      pointer: operationPointer(op),
+      rule: 'validator-fallback',
+      fallback: true,
+      message: `${op.id}: ${reason}: its params and response are not validated by the client (typed as written)`,
+    });
     return { op, params: {}, response: true };
   };
   const full = model.operations.map((op) => {
@@ -402,18 +472,35 @@ export function emitValidators(model: ApiModel, cache?: GeneratorCache): Map<str
   // for component names), and none that differs from another only by case (one file on macOS).
   const candidates = [...reach].filter(([k, n]) => n >= 2 && /^[A-Za-z0-9._-]+$/.test(k)).map(([k]) => k);
   const folded = (k: string) => k.toLowerCase();
-  const shared = new Set(candidates.filter((k) => candidates.filter((c) => folded(c) === folded(k)).length === 1).sort());
+  const shared = new Set(
+    candidates.filter((k) => candidates.filter((c) => folded(c) === folded(k)).length === 1).sort(),
+  );
   // a shared component whose module cannot be compiled is not shared: each operation that reaches
   // it compiles it inline, or falls back on its own
-  for (let failed = compileShared(model, shared, components, driftComponents, recursive, cache, files); failed.length; failed = compileShared(model, shared, components, driftComponents, recursive, cache, files)) {
+  for (
+    let failed = compileShared(model, shared, components, driftComponents, recursive, cache, files);
+    failed.length;
+    failed = compileShared(model, shared, components, driftComponents, recursive, cache, files)
+  ) {
     for (const key of failed) shared.delete(key);
     files.clear();
   }
   for (const { op, params, response } of full) {
-    const schemas: ValidatorSchemas = { params: withSharedRefs(params, 'write', shared, false), response: withSharedRefs(response, 'read', shared, false) };
+    const schemas: ValidatorSchemas = {
+      params: withSharedRefs(params, 'write', shared, false),
+      response: withSharedRefs(response, 'read', shared, false),
+    };
     // int64 fields inside shared components count too: the whole params are converted up front
     const int64 = structuralKey([params, response]).includes('"format":"int64"');
-    const k = cacheKey(cache, [model.source, op.id, op.funcName, op.pathParams.map((p) => p.name), schemas.params, schemas.response, int64]);
+    const k = cacheKey(cache, [
+      model.source,
+      op.id,
+      op.funcName,
+      op.pathParams.map((p) => p.name),
+      schemas.params,
+      schemas.response,
+      int64,
+    ]);
     let text = cache?.get(k);
     if (text === undefined) {
       try {
@@ -431,7 +518,15 @@ export function emitValidators(model: ApiModel, cache?: GeneratorCache): Map<str
 }
 
 /** Compiles every shared module into `files`; returns the keys whose module could not be compiled. */
-function compileShared(model: ApiModel, shared: Set<string>, components: Map<string, JsonSchema>, driftComponents: Map<string, JsonSchema>, recursive: ReturnType<typeof recursiveComponents>, cache: GeneratorCache | undefined, files: Map<string, string>): string[] {
+function compileShared(
+  model: ApiModel,
+  shared: Set<string>,
+  components: Map<string, JsonSchema>,
+  driftComponents: Map<string, JsonSchema>,
+  recursive: ReturnType<typeof recursiveComponents>,
+  cache: GeneratorCache | undefined,
+  files: Map<string, string>,
+): string[] {
   const failed: string[] = [];
   for (const key of shared) {
     const dot = key.lastIndexOf('.');
@@ -440,8 +535,15 @@ function compileShared(model: ApiModel, shared: Set<string>, components: Map<str
     const ctx = inlineContext(view === 'write' ? components : driftComponents, view, recursive);
     const pointer = pointerOf('components', 'schemas', name);
     try {
-      const inlined = compiling(pointer, name, () => inlineSchema(ctx.components.get(name), ctx, `#/components/schemas/${name}`));
-      const schema = withSharedRefs(typeof inlined === 'boolean' ? inlined : withDefs(inlined, ctx), view, shared, true);
+      const inlined = compiling(pointer, name, () =>
+        inlineSchema(ctx.components.get(name), ctx, `#/components/schemas/${name}`),
+      );
+      const schema = withSharedRefs(
+        typeof inlined === 'boolean' ? inlined : withDefs(inlined, ctx),
+        view,
+        shared,
+        true,
+      );
       const k = cacheKey(cache, ['shared', model.source, key, schema]);
       let text = cache?.get(k);
       if (text === undefined) {

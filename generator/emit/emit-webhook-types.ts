@@ -20,7 +20,15 @@ export function emitWebhookTypes(model: ApiModel): Map<string, string> {
     kind: StructureKind.TypeAlias,
     name: w.typeName,
     isExported: true,
-    docs: jsDocs(docJoin([doc`Payload of the ${w.kind} \`${w.name}\` (${w.method}): the JSON body the API sends.`, ...(w.description ? [doc`${w.description}`] : [])], '\n\n')),
+    docs: jsDocs(
+      docJoin(
+        [
+          doc`Payload of the ${w.kind} \`${w.name}\` (${w.method}): the JSON body the API sends.`,
+          ...(w.description ? [doc`${w.description}`] : []),
+        ],
+        '\n\n',
+      ),
+    ),
     type: typeOf(w.schema, ctx),
   }));
   const imports = used.size ? [`import type { ${[...used].sort().join(', ')} } from './schemas.js';`] : [];

@@ -2,7 +2,13 @@
  * Code of the helper methods (one per HelperMethodModel): a standalone function that hands the
  * operations' table entries to a runtime helper, and the namespace method that calls it.
  */
-import { StructureKind, type FunctionDeclarationStructure, type MethodDeclarationStructure, type OptionalKind, type ParameterDeclarationStructure } from 'ts-morph';
+import {
+  StructureKind,
+  type FunctionDeclarationStructure,
+  type MethodDeclarationStructure,
+  type OptionalKind,
+  type ParameterDeclarationStructure,
+} from 'ts-morph';
 import type { HelperMethodModel } from '../model.js';
 import { operationConstName } from './emit-operations.js';
 import { itemTypeName, paramsTypeName, resultTypeName } from './emit-namespace-types.js';
@@ -46,10 +52,17 @@ function shapeOf(h: HelperMethodModel): Shape {
     case 'toggle': {
       const params = `${h.typeStem}Params`;
       return {
-        parameters: [{ name: 'params', type: params }, { name: 'options', type: 'RequestOptions', hasQuestionToken: true }],
+        parameters: [
+          { name: 'params', type: params },
+          { name: 'options', type: 'RequestOptions', hasQuestionToken: true },
+        ],
         returnType: `ApiPromise<${resultTypeName(h.whenTrue)} | ${resultTypeName(h.whenFalse)}>`,
         body: `return toggle(client, { field: ${stringLiteral(h.field)}, whenTrue: ${operationConstName(h.whenTrue)}, whenFalse: ${operationConstName(h.whenFalse)}, helperId: ${stringLiteral(`${h.namespace}.${h.funcName}`)} }, params, options);`,
-        runtimeImports: [value('helpers/toggle', 'toggle'), type('core/api-promise', 'ApiPromise'), type('core/options', 'RequestOptions')],
+        runtimeImports: [
+          value('helpers/toggle', 'toggle'),
+          type('core/api-promise', 'ApiPromise'),
+          type('core/options', 'RequestOptions'),
+        ],
         operationConsts: [operationConstName(h.whenTrue), operationConstName(h.whenFalse)],
         typeNames: [params, resultTypeName(h.whenTrue), resultTypeName(h.whenFalse)],
         docs: doc`Sets or clears with one call: \`${h.field}: true\` calls \`${h.whenTrue.id}\` (${h.whenTrue.method}), \`${h.field}: false\` calls \`${h.whenFalse.id}\` (${h.whenFalse.method}). ${h.description}`,
@@ -57,10 +70,17 @@ function shapeOf(h: HelperMethodModel): Shape {
     }
     case 'versioned-all':
       return {
-        parameters: [{ name: 'params', type: paramsTypeName(h.list), hasQuestionToken: !h.list.paramsRequired }, { name: 'options', type: 'RequestOptions', hasQuestionToken: true }],
+        parameters: [
+          { name: 'params', type: paramsTypeName(h.list), hasQuestionToken: !h.list.paramsRequired },
+          { name: 'options', type: 'RequestOptions', hasQuestionToken: true },
+        ],
         returnType: `Promise<VersionedSnapshot<${itemTypeName(h.list)}>>`,
         body: `return fetchVersionedList(client, ${operationConstName(h.list)}, ${h.list.paramsRequired ? 'params' : 'params ?? {}'}, options);`,
-        runtimeImports: [value('helpers/versioned', 'fetchVersionedList'), type('helpers/versioned', 'VersionedSnapshot'), type('core/options', 'RequestOptions')],
+        runtimeImports: [
+          value('helpers/versioned', 'fetchVersionedList'),
+          type('helpers/versioned', 'VersionedSnapshot'),
+          type('core/options', 'RequestOptions'),
+        ],
         operationConsts: [operationConstName(h.list)],
         typeNames: [paramsTypeName(h.list), itemTypeName(h.list)],
         docs: doc`Fetches every page of \`${h.list.id}\` and returns the items with the list version to pass as \`known_version\` next time.`,
@@ -68,10 +88,21 @@ function shapeOf(h: HelperMethodModel): Shape {
     case 'pending-items':
       return {
         // the scene typed as the list operation's own param (the spec's enum), so `scene: 'chat'` does not compile
-        parameters: [{ name: 'options', type: h.items.queryParams.some((f) => f.name === 'scene') ? `PendingItemsOptions<${itemTypeName(h.items)}, Extract<NonNullable<${paramsTypeName(h.items)}['scene']>, string>>` : `PendingItemsOptions<${itemTypeName(h.items)}>` }],
+        parameters: [
+          {
+            name: 'options',
+            type: h.items.queryParams.some((f) => f.name === 'scene')
+              ? `PendingItemsOptions<${itemTypeName(h.items)}, Extract<NonNullable<${paramsTypeName(h.items)}['scene']>, string>>`
+              : `PendingItemsOptions<${itemTypeName(h.items)}>`,
+          },
+        ],
         returnType: `Promise<PendingItemsReport<${itemTypeName(h.items)}>>`,
         body: `return processPendingItems(client, { items: ${operationConstName(h.items)}, decide: ${operationConstName(h.decide)}, idField: ${stringLiteral(h.idField)}, versionField: ${stringLiteral(h.versionField)} }, { ...options, statuses: options.statuses ?? ${jsonLiteral(h.statuses)}, pageSize: options.pageSize ?? ${jsonLiteral(h.pageSize)} });`,
-        runtimeImports: [value('helpers/pending-moderation', 'processPendingItems'), type('helpers/pending-moderation', 'PendingItemsOptions'), type('helpers/pending-moderation', 'PendingItemsReport')],
+        runtimeImports: [
+          value('helpers/pending-moderation', 'processPendingItems'),
+          type('helpers/pending-moderation', 'PendingItemsOptions'),
+          type('helpers/pending-moderation', 'PendingItemsReport'),
+        ],
         operationConsts: [operationConstName(h.items), operationConstName(h.decide)],
         typeNames: [itemTypeName(h.items), paramsTypeName(h.items)],
         docs: doc`Walks items in status ${h.statuses.join(' or ')} (${h.pageSize} a page by default, optionally one \`scene\`), asks \`decide\` for each and submits the decision with the item's version (\`${h.decide.id}\`). An item already decided by someone else (version_conflict) is skipped and reported, not retried or thrown.`,
@@ -81,10 +112,22 @@ function shapeOf(h: HelperMethodModel): Shape {
       const ops = `{ helperId: ${stringLiteral(`${h.namespace}.${h.methodName}`)}, create: ${operationConstName(h.create)}, partUrls: ${operationConstName(h.partUrls)}, uploadedParts: ${operationConstName(h.uploadedParts)}, complete: ${operationConstName(h.complete)} }`;
       const resume = h.kind === 'resume-upload';
       return {
-        parameters: [...(resume ? [{ name: 'from', type: 'string | UploadInterruptedError' }] : []), { name: 'source', type: 'UploadSource' }, { name: 'options', type: 'UploadOptions', hasQuestionToken: true }],
+        parameters: [
+          ...(resume ? [{ name: 'from', type: 'string | UploadInterruptedError' }] : []),
+          { name: 'source', type: 'UploadSource' },
+          { name: 'options', type: 'UploadOptions', hasQuestionToken: true },
+        ],
         returnType: `Promise<UploadResult<${resultTypeName(h.complete)}>>`,
-        body: resume ? `return resumeUpload(client, ${ops}, from, source, options);` : `return uploadFile(client, ${ops}, source, options);`,
-        runtimeImports: [value('helpers/upload', resume ? 'resumeUpload' : 'uploadFile'), type('helpers/upload', 'UploadOptions'), type('helpers/upload', 'UploadResult'), type('helpers/upload-source', 'UploadSource'), ...(resume ? [type('helpers/upload', 'UploadInterruptedError')] : [])],
+        body: resume
+          ? `return resumeUpload(client, ${ops}, from, source, options);`
+          : `return uploadFile(client, ${ops}, source, options);`,
+        runtimeImports: [
+          value('helpers/upload', resume ? 'resumeUpload' : 'uploadFile'),
+          type('helpers/upload', 'UploadOptions'),
+          type('helpers/upload', 'UploadResult'),
+          type('helpers/upload-source', 'UploadSource'),
+          ...(resume ? [type('helpers/upload', 'UploadInterruptedError')] : []),
+        ],
         operationConsts: [h.create, h.partUrls, h.uploadedParts, h.complete].map(operationConstName),
         typeNames: [resultTypeName(h.complete)],
         docs: resume
@@ -97,16 +140,40 @@ function shapeOf(h: HelperMethodModel): Shape {
 
 export function helperCode(h: HelperMethodModel): HelperCode {
   const shape = shapeOf(h);
-  const docs = jsDocs(docJoin([shape.docs, ...(h.assumed ? [doc`Assumed (the service's documentation is silent): ${h.assumed}.`] : [])], '\n\n'));
+  const docs = jsDocs(
+    docJoin(
+      [shape.docs, ...(h.assumed ? [doc`Assumed (the service's documentation is silent): ${h.assumed}.`] : [])],
+      '\n\n',
+    ),
+  );
   const args = shape.parameters.map((p) => p.name).join(', ');
   const alias = h.kind === 'versioned-all' ? h.alias : undefined;
-  const aliasDocs = alias && jsDocs(doc`@deprecated Renamed \`${h.methodName}\` (\`${h.funcName}\`): \`…All\` read like an operation on all items (as \`groups.muteAll\` is). Same behaviour.`);
+  const aliasDocs =
+    alias &&
+    jsDocs(
+      doc`@deprecated Renamed \`${h.methodName}\` (\`${h.funcName}\`): \`…All\` read like an operation on all items (as \`groups.muteAll\` is). Same behaviour.`,
+    );
   return {
     ...(alias && aliasDocs
       ? {
           deprecated: {
-            func: { kind: StructureKind.Function, name: alias.funcName, isExported: true, docs: aliasDocs, parameters: [{ name: 'client', type: 'ImLeanCore' }, ...shape.parameters], returnType: shape.returnType, statements: [`return ${h.funcName}(client, ${args});`] },
-            method: { kind: StructureKind.Method, name: alias.methodName, docs: aliasDocs, parameters: shape.parameters, returnType: shape.returnType, statements: [`return ${alias.funcName}(this.client, ${args});`] },
+            func: {
+              kind: StructureKind.Function,
+              name: alias.funcName,
+              isExported: true,
+              docs: aliasDocs,
+              parameters: [{ name: 'client', type: 'ImLeanCore' }, ...shape.parameters],
+              returnType: shape.returnType,
+              statements: [`return ${h.funcName}(client, ${args});`],
+            },
+            method: {
+              kind: StructureKind.Method,
+              name: alias.methodName,
+              docs: aliasDocs,
+              parameters: shape.parameters,
+              returnType: shape.returnType,
+              statements: [`return ${alias.funcName}(this.client, ${args});`],
+            },
           },
         }
       : {}),

@@ -3,7 +3,12 @@
  * service: …", for viewers that hide x- keys). The generated docs state each mark once, in their
  * own place (after the retry class): the sentence is taken out of the description first.
  */
-const LEADS = ['Assumed:', 'Assumed (the seed is silent):', "Assumed (the service's documentation is silent):", 'Not documented by the service:'];
+const LEADS = [
+  'Assumed:',
+  'Assumed (the seed is silent):',
+  "Assumed (the service's documentation is silent):",
+  'Not documented by the service:',
+];
 
 /** `text` without every `needle`, and the `.`, `!` or `?` right after one (indexOf: linear, no regex built from spec text). */
 function withoutEach(text: string, needle: string): string {
@@ -38,5 +43,8 @@ export function withoutMarkSentences(text: string, reasons: readonly string[]): 
     if (!r) continue;
     for (const lead of LEADS) out = withoutEach(out, `${lead} ${r}`);
   }
-  return trimLineEnds(out).replace(/\n{3,}/g, '\n\n').replace(/[ \t]{2,}/g, ' ').trim();
+  return trimLineEnds(out)
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/[ \t]{2,}/g, ' ')
+    .trim();
 }

@@ -44,13 +44,19 @@ function inputsInUserWords(description: string): string {
 }
 
 /** `style`: the doc of a resource method (`im.users.get(…)`) or of a standalone function (`usersGet(im, …)`), for the example. */
-export function operationDocs(op: OperationModel, style: 'method' | 'function' = 'method', components: ReadonlyMap<string, JsonSchema> = new Map()): DocText {
+export function operationDocs(
+  op: OperationModel,
+  style: 'method' | 'function' = 'method',
+  components: ReadonlyMap<string, JsonSchema> = new Map(),
+): DocText {
   const lines: DocText[] = [];
   // Hover order: what it does (one line), method and path, what else the spec says, retry class, assumptions.
   // (a summary that is only the op id, or "opId (METHOD /path)", says nothing the next line does not)
   const summary = op.summary === op.id || op.summary.startsWith(`${op.id} (`) ? undefined : sentence(op.summary.trim());
   if (summary) lines.push(doc`${summary}`);
-  lines.push(doc`Sends \`${op.method} /{org_name}/{app_name}${op.path}\` (\`${op.id}\` in the service's documentation).`);
+  lines.push(
+    doc`Sends \`${op.method} /{org_name}/{app_name}${op.path}\` (\`${op.id}\` in the service's documentation).`,
+  );
   const marks = op.provenance.map((p) => p.reason);
   let description = withoutMarkSentences(dropClassLines(op.description), marks);
   // the description's first sentence often repeats the summary ("Send a message. Inputs …"): once is enough
@@ -58,20 +64,35 @@ export function operationDocs(op: OperationModel, style: 'method' | 'function' =
   const said = summary ? (group >= 0 ? `${summary.slice(0, group).trimEnd()}.` : summary).toLowerCase() : undefined;
   if (said && description.toLowerCase().startsWith(said)) description = description.slice(said.length).trim();
   // and the summary's "(inputs)" when the description lists them
-  if (summary && group >= 0 && description.startsWith('Inputs named by the seed')) lines[0] = doc`${summary.slice(0, group).trimEnd()}.`;
+  if (summary && group >= 0 && description.startsWith('Inputs named by the seed'))
+    lines[0] = doc`${summary.slice(0, group).trimEnd()}.`;
   description = inputsInUserWords(description);
   if (description) lines.push(doc`${description}`);
   lines.push(doc`Retry class ${CLASS_WORDS[op.retryClass]!}`);
   lines.push(...retryConditionDocs(op.retryClassWhen));
-  if (op.dedupeKey) lines.push(doc`Dedupe key: \`${op.dedupeKey.name}\` (${op.dedupeKey.in}); pass your own to make a resend across processes safe, or \`idempotencyKey\` in the options.`);
-  if (op.batchSplit) lines.push(doc`\`${op.batchSplit.field}\` holds at most ${op.batchSplit.max} entries per request.`);
-  if (op.pagination) lines.push(doc`A list (${op.pagination.kind} pages): \`await\` gives the first page; \`for await\` walks every item across pages.`);
+  if (op.dedupeKey)
+    lines.push(
+      doc`Dedupe key: \`${op.dedupeKey.name}\` (${op.dedupeKey.in}); pass your own to make a resend across processes safe, or \`idempotencyKey\` in the options.`,
+    );
+  if (op.batchSplit)
+    lines.push(doc`\`${op.batchSplit.field}\` holds at most ${op.batchSplit.max} entries per request.`);
+  if (op.pagination)
+    lines.push(
+      doc`A list (${op.pagination.kind} pages): \`await\` gives the first page; \`for await\` walks every item across pages.`,
+    );
   const assumptions = op.provenance.filter((p) => p.kind === 'x-assumed').map((p) => p.reason);
   const undocumented = op.provenance.filter((p) => p.kind === 'x-not-documented').map((p) => p.reason);
   if (assumptions.length) lines.push(doc`${ASSUMED_LEAD} ${[...new Set(assumptions)].join('; ')}.`);
   if (undocumented.length) lines.push(doc`Not documented by the service: ${[...new Set(undocumented)].join('; ')}.`);
-  if (op.bodies.length > 1) lines.push(doc`Request body: ${docJoin(op.bodies.map((b) => doc`\`${b.contentType}\``), ', ')}; the first is the default, pick another with the \`contentType\` request option.`);
-  else if (op.body && op.body.contentType !== 'application/json') lines.push(doc`Request body: \`${op.body.contentType}\`.`);
+  if (op.bodies.length > 1)
+    lines.push(
+      doc`Request body: ${docJoin(
+        op.bodies.map((b) => doc`\`${b.contentType}\``),
+        ', ',
+      )}; the first is the default, pick another with the \`contentType\` request option.`,
+    );
+  else if (op.body && op.body.contentType !== 'application/json')
+    lines.push(doc`Request body: \`${op.body.contentType}\`.`);
   lines.push(exampleTag(op, style, components));
   lines.push(docJoin(throwsTags(op), '\n'));
   if (op.deprecated) lines.push(doc`@deprecated The spec marks this operation deprecated.`);

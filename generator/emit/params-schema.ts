@@ -16,7 +16,13 @@ import { PATH_SEGMENT_PATTERN } from '../../templates/runtime/contract/path-rule
 import type { ApiModel, BodyModel, FieldModel, JsonSchema, OperationModel } from '../model.js';
 import { isHiddenIn } from '../transform/views.js';
 import { structuralKey } from './spec-text.js';
-import { inlineContext, inlineSchema, recursiveComponents, withDefs, type InlineContext } from '../transform/inline-schema.js';
+import {
+  inlineContext,
+  inlineSchema,
+  recursiveComponents,
+  withDefs,
+  type InlineContext,
+} from '../transform/inline-schema.js';
 
 export { ParamsSchemaError } from '../transform/inline-schema.js';
 
@@ -30,11 +36,17 @@ const PATH_SAFE_TYPES = ['string', 'number', 'integer'];
 function pathParamSchema(spec: JsonSchema | boolean): JsonSchema {
   const safety = { minLength: 1, pattern: PATH_SEGMENT_PATTERN };
   if (typeof spec === 'object') {
-    const types: string[] | undefined = spec.type === undefined ? undefined : Array.isArray(spec.type) ? spec.type : [spec.type];
+    const types: string[] | undefined =
+      spec.type === undefined ? undefined : Array.isArray(spec.type) ? spec.type : [spec.type];
     const plain = types && !['pattern', 'anyOf', 'oneOf', 'allOf', 'not', 'if', '$ref'].some((k) => k in spec);
     const allowed = types?.filter((t) => PATH_SAFE_TYPES.includes(t)) ?? [];
     if (plain && allowed.length) {
-      return { ...spec, type: allowed.length === 1 ? allowed[0] : allowed, minLength: Math.max(spec.minLength ?? 0, 1), pattern: PATH_SEGMENT_PATTERN };
+      return {
+        ...spec,
+        type: allowed.length === 1 ? allowed[0] : allowed,
+        minLength: Math.max(spec.minLength ?? 0, 1),
+        pattern: PATH_SEGMENT_PATTERN,
+      };
     }
   }
   return { allOf: [spec, { type: ['string', 'number'], ...safety }] };
@@ -51,7 +63,12 @@ function fieldSchema(op: OperationModel, field: FieldModel, ctx: InlineContext, 
 }
 
 /** The params schema of one operation (without $id). */
-export function paramsSchemaOf(model: ApiModel, op: OperationModel, components = componentMap(model), recursive = recursiveComponents(components)): JsonSchema {
+export function paramsSchemaOf(
+  model: ApiModel,
+  op: OperationModel,
+  components = componentMap(model),
+  recursive = recursiveComponents(components),
+): JsonSchema {
   const ctx = inlineContext(components, 'write', recursive);
   const properties: Record<string, JsonSchema | boolean> = {};
   const required: string[] = [];
@@ -63,7 +80,10 @@ export function paramsSchemaOf(model: ApiModel, op: OperationModel, components =
     properties[q.name] = fieldSchema(op, q, ctx, 'query parameter');
     if (q.required) required.push(q.name);
   }
-  for (const [where, list] of [['header parameter', op.headerParams], ['cookie parameter', op.cookieParams]] as const) {
+  for (const [where, list] of [
+    ['header parameter', op.headerParams],
+    ['cookie parameter', op.cookieParams],
+  ] as const) {
     for (const p of list) {
       properties[p.name] = fieldSchema(op, p, ctx, where);
       if (p.required) required.push(p.name);
@@ -73,7 +93,11 @@ export function paramsSchemaOf(model: ApiModel, op: OperationModel, components =
   // describe (the runtime checks them); a readOnly body field must be absent (`false`: the issue
   // says "read-only"), even if required.
   const bodyFieldSchema = (b: BodyModel, f: FieldModel): JsonSchema | boolean =>
-    b.kind === 'binary' || f.file ? true : isHiddenIn(f.schema, 'write', components) ? false : fieldSchema(op, f, ctx, 'body field');
+    b.kind === 'binary' || f.file
+      ? true
+      : isHiddenIn(f.schema, 'write', components)
+        ? false
+        : fieldSchema(op, f, ctx, 'body field');
   const bodies = op.bodies.length ? op.bodies : op.body ? [op.body] : [];
   const union = bodies.length === 1 ? bodies[0]!.union : undefined;
   if (!union) {
@@ -84,7 +108,13 @@ export function paramsSchemaOf(model: ApiModel, op: OperationModel, components =
       for (const f of b.fields) {
         const schema = bodyFieldSchema(b, f);
         bodySchemas.set(f.name, [...(bodySchemas.get(f.name) ?? []), schema]);
-        if (schema !== false && f.required && bodies.every((o) => o.fields.some((g) => g.name === f.name && g.required)) && !required.includes(f.name)) required.push(f.name);
+        if (
+          schema !== false &&
+          f.required &&
+          bodies.every((o) => o.fields.some((g) => g.name === f.name && g.required)) &&
+          !required.includes(f.name)
+        )
+          required.push(f.name);
       }
     }
     for (const [name, schemas] of bodySchemas) {
@@ -93,7 +123,16 @@ export function paramsSchemaOf(model: ApiModel, op: OperationModel, components =
     }
     // required-only branches of a single body (anyOf: [{ required: [a] }, { required: [b] }]) hold on the flat params
     const constraint = bodies.length === 1 ? bodies[0]!.constraint : undefined;
-    return withDefs({ type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: bodies.some((b) => b.open), ...(constraint ? { [constraint.keyword]: constraint.branches.map((b) => ({ required: b.required })) } : {}) }, ctx);
+    return withDefs(
+      {
+        type: 'object',
+        properties,
+        ...(required.length ? { required } : {}),
+        additionalProperties: bodies.some((b) => b.open),
+        ...(constraint ? { [constraint.keyword]: constraint.branches.map((b) => ({ required: b.required })) } : {}),
+      },
+      ctx,
+    );
   }
   // A union body (top-level oneOf/anyOf): a union of flat objects, each with the common fields.
   const flat = (fields: readonly FieldModel[], open: boolean): JsonSchema => {
@@ -108,15 +147,21 @@ export function paramsSchemaOf(model: ApiModel, op: OperationModel, components =
   const branches = union.variants.map((v) => flat(v.fields, v.open));
   const disc = union.discriminator;
   if (!disc) return withDefs({ type: 'object', [union.keyword]: branches }, ctx);
-  return withDefs({
-    type: 'object',
-    required: [disc.propertyName],
-    properties: { [disc.propertyName]: { enum: union.variants.flatMap((v) => v.values ?? []) } },
-    allOf: union.variants.map((v, i) => ({
-      if: { properties: { [disc.propertyName]: v.values!.length === 1 ? { const: v.values![0] } : { enum: v.values } }, required: [disc.propertyName] },
-      then: branches[i],
-    })),
-  }, ctx);
+  return withDefs(
+    {
+      type: 'object',
+      required: [disc.propertyName],
+      properties: { [disc.propertyName]: { enum: union.variants.flatMap((v) => v.values ?? []) } },
+      allOf: union.variants.map((v, i) => ({
+        if: {
+          properties: { [disc.propertyName]: v.values!.length === 1 ? { const: v.values![0] } : { enum: v.values } },
+          required: [disc.propertyName],
+        },
+        then: branches[i],
+      })),
+    },
+    ctx,
+  );
 }
 
 /**
@@ -129,13 +174,26 @@ export function driftSchema(schema: unknown): unknown {
   if (!schema || typeof schema !== 'object') return schema;
   const src = schema as JsonSchema;
   const out: JsonSchema = {};
-  for (const [key, value] of Object.entries(src)) out[key] = key === 'enum' || key === 'const' ? value : driftSchema(value);
+  for (const [key, value] of Object.entries(src))
+    out[key] = key === 'enum' || key === 'const' ? value : driftSchema(value);
   const branches = src.anyOf as JsonSchema[] | undefined;
-  if (Array.isArray(branches) && branches.length === 2 && Array.isArray(branches[0]!.enum) && branches[1]!.type === 'string' && !branches[1]!.enum) {
+  if (
+    Array.isArray(branches) &&
+    branches.length === 2 &&
+    Array.isArray(branches[0]!.enum) &&
+    branches[1]!.type === 'string' &&
+    !branches[1]!.enum
+  ) {
     delete out.anyOf;
     Object.assign(out, branches[0]);
   }
-  if (src.properties && !src['x-not-documented'] && src.additionalProperties !== false && typeof src.additionalProperties !== 'object') out.additionalProperties = false;
+  if (
+    src.properties &&
+    !src['x-not-documented'] &&
+    src.additionalProperties !== false &&
+    typeof src.additionalProperties !== 'object'
+  )
+    out.additionalProperties = false;
   return out;
 }
 
@@ -145,7 +203,12 @@ export function driftComponentMap(model: ApiModel): Map<string, JsonSchema> {
 }
 
 /** The drift-reporting schema of an operation's first success response (without $id). */
-export function responseDriftSchemaOf(model: ApiModel, op: OperationModel, components = driftComponentMap(model), recursive = recursiveComponents(components)): JsonSchema | boolean {
+export function responseDriftSchemaOf(
+  model: ApiModel,
+  op: OperationModel,
+  components = driftComponentMap(model),
+  recursive = recursiveComponents(components),
+): JsonSchema | boolean {
   const ctx = inlineContext(components, 'read', recursive);
   const schema = inlineSchema(driftSchema(op.response), ctx, `${op.id}: response`);
   return typeof schema === 'boolean' ? schema : withDefs(schema, ctx);

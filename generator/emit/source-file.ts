@@ -20,7 +20,9 @@ export function doNotEditHeader(source: string): string {
 /** ts-morph's own structure printer (what createSourceFile prints before it parses the text). */
 interface PrinterContext {
   createWriter(): { toString(): string };
-  structurePrinterFactory: { forSourceFile(options: { isAmbient: boolean }): { printText(writer: unknown, structure: unknown): void } };
+  structurePrinterFactory: {
+    forSourceFile(options: { isAmbient: boolean }): { printText(writer: unknown, structure: unknown): void };
+  };
 }
 
 /**
@@ -32,7 +34,10 @@ interface PrinterContext {
 export function renderSource(statements: (string | StatementStructures)[]): string {
   const p = sharedProject();
   const context = (p as unknown as { _context?: Partial<PrinterContext> })._context;
-  if (typeof context?.createWriter === 'function' && typeof context.structurePrinterFactory?.forSourceFile === 'function') {
+  if (
+    typeof context?.createWriter === 'function' &&
+    typeof context.structurePrinterFactory?.forSourceFile === 'function'
+  ) {
     const writer = context.createWriter();
     context.structurePrinterFactory.forSourceFile({ isAmbient: false }).printText(writer, { statements });
     return writer.toString();

@@ -170,7 +170,16 @@ const RESERVED = new Set(
  * named like one would shadow it (`Record<string, never>`, `Omit<…>`, `ReadonlySet<string>`) or
  * clash with it (`brand`, the runtime types a params type imports).
  */
-export const NAMES_THE_PACKAGE_USES = new Set(['Record', 'Omit', 'Readonly', 'ReadonlySet', 'brand', 'BinaryInput', 'FileInput', 'BinaryResponse']);
+export const NAMES_THE_PACKAGE_USES = new Set([
+  'Record',
+  'Omit',
+  'Readonly',
+  'ReadonlySet',
+  'brand',
+  'BinaryInput',
+  'FileInput',
+  'BinaryResponse',
+]);
 
 /** Where a spec name stands, for the refusal: a JSON pointer and, for the callbacks spec, its file. */
 export interface SpecPlace {
@@ -215,7 +224,13 @@ export function specIdentifier(name: string, where: SpecPlace, what = 'schema na
   if (!problem) return name;
   const suggestion = suggestedName(name);
   const fix = `rename it (and every $ref to it), e.g. to ${suggestion === name || RESERVED.has(suggestion) || NAMES_THE_PACKAGE_USES.has(suggestion) ? `${suggestion}Schema` : suggestion}`;
-  throw new SpecError(where.pointer, 'unsafe-identifier', `${what} ${stringLiteral(name.length > 80 ? `${name.slice(0, 80)}…` : name)} ${problem}: it names a type in the generated code`, fix, where.file);
+  throw new SpecError(
+    where.pointer,
+    'unsafe-identifier',
+    `${what} ${stringLiteral(name.length > 80 ? `${name.slice(0, 80)}…` : name)} ${problem}: it names a type in the generated code`,
+    fix,
+    where.file,
+  );
 }
 
 /** True when `name` passes specIdentifier. */
@@ -229,7 +244,8 @@ export function isSafeIdentifier(name: string): boolean {
  * checked identifiers, so anything else is a generator bug, not a spec problem.
  */
 export function fileStem(name: string): string {
-  if (!/^[A-Za-z0-9_$][A-Za-z0-9_$.-]{0,199}$/.test(name) || name.includes('..')) throw new Error(`generator bug: ${stringLiteral(name)} is not a safe file name`);
+  if (!/^[A-Za-z0-9_$][A-Za-z0-9_$.-]{0,199}$/.test(name) || name.includes('..'))
+    throw new Error(`generator bug: ${stringLiteral(name)} is not a safe file name`);
   return name;
 }
 
@@ -270,7 +286,9 @@ const BLOCKS = new Set(['each', 'if', 'unless']);
  */
 export function checkTemplate(name: string, template: string, format: TemplateFormat): void {
   const refuse = (what: string, loc?: { start: { line: number } }) => {
-    throw new Error(`templates/package/${name}${loc ? `:${loc.start.line}` : ''}: ${what}; write every value as ${HELPERS[format].map((h) => `{{${h} value}}`).join(' or ')}`);
+    throw new Error(
+      `templates/package/${name}${loc ? `:${loc.start.line}` : ''}: ${what}; write every value as ${HELPERS[format].map((h) => `{{${h} value}}`).join(' or ')}`,
+    );
   };
   const walk = (node: any): void => {
     if (!node || typeof node !== 'object') return;
@@ -283,13 +301,19 @@ export function checkTemplate(name: string, template: string, format: TemplateFo
       case 'MustacheStatement': {
         const helper = node.path?.original;
         if (!node.escaped) refuse(`{{{${helper}}}} writes a value raw`, node.loc);
-        if (!HELPERS[format].includes(helper) || node.params.length !== 1 || node.params[0].type !== 'PathExpression' || node.hash) {
+        if (
+          !HELPERS[format].includes(helper) ||
+          node.params.length !== 1 ||
+          node.params[0].type !== 'PathExpression' ||
+          node.hash
+        ) {
           refuse(`{{${helper}${node.params.length ? ' …' : ''}}} does not go through a ${format} helper`, node.loc);
         }
         return;
       }
       case 'BlockStatement':
-        if (!BLOCKS.has(node.path?.original) || node.params.some((p: any) => p.type !== 'PathExpression')) refuse(`{{#${node.path?.original}}} is not one of ${[...BLOCKS].join(', ')}`, node.loc);
+        if (!BLOCKS.has(node.path?.original) || node.params.some((p: any) => p.type !== 'PathExpression'))
+          refuse(`{{#${node.path?.original}}} is not one of ${[...BLOCKS].join(', ')}`, node.loc);
         walk(node.program);
         walk(node.inverse);
         return;

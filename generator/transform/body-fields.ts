@@ -5,14 +5,22 @@
  * `allOf` of object schemas is merged first. Anything else is refused: params are flat objects.
  */
 import type { BodyModel, FieldModel, JsonSchema } from '../model.js';
-import { SpecError, quoted } from '../spec-error.js';
+import { SpecError } from '../spec-error.js';
 import { discriminatedOf } from './discriminator.js';
 
 export type Deref = (schema: unknown) => JsonSchema | undefined;
 
 /** An object schema's own shape with `allOf` parts folded in (fields, required, closedness). */
-function objectShape(schema: JsonSchema, deref: Deref): { properties: Record<string, JsonSchema>; required: Set<string>; closed: boolean; object: boolean } {
-  const shape = { properties: { ...(schema.properties ?? {}) }, required: new Set<string>(schema.required ?? []), closed: schema.additionalProperties === false, object: schema.type === 'object' || !!schema.properties };
+function objectShape(
+  schema: JsonSchema,
+  deref: Deref,
+): { properties: Record<string, JsonSchema>; required: Set<string>; closed: boolean; object: boolean } {
+  const shape = {
+    properties: { ...(schema.properties ?? {}) },
+    required: new Set<string>(schema.required ?? []),
+    closed: schema.additionalProperties === false,
+    object: schema.type === 'object' || !!schema.properties,
+  };
   for (const part of schema.allOf ?? []) {
     const inner = objectShape(deref(part) ?? {}, deref);
     Object.assign(shape.properties, inner.properties);
@@ -26,10 +34,16 @@ function objectShape(schema: JsonSchema, deref: Deref): { properties: Record<str
 function fieldsOf(schema: JsonSchema, deref: Deref): { fields: FieldModel[]; open: boolean } | undefined {
   const shape = objectShape(schema, deref);
   if (!shape.object) return undefined;
-  const fields = Object.entries(shape.properties).map(([name, s]): FieldModel => ({
-    name, required: shape.required.has(name), schema: s, description: s.description ?? deref(s)?.description, assumed: s['x-assumed'],
-    ...(deref(s)?.deprecated === true ? { deprecated: true } : {}),
-  }));
+  const fields = Object.entries(shape.properties).map(
+    ([name, s]): FieldModel => ({
+      name,
+      required: shape.required.has(name),
+      schema: s,
+      description: s.description ?? deref(s)?.description,
+      assumed: s['x-assumed'],
+      ...(deref(s)?.deprecated === true ? { deprecated: true } : {}),
+    }),
+  );
   return { fields, open: !shape.closed };
 }
 
@@ -39,12 +53,30 @@ export type BodyFields = Pick<BodyModel, 'fields' | 'open' | 'union' | 'constrai
 const CONSTRAINT_KEYS = new Set(['required', 'description', 'title']);
 /** A branch that only lists required fields (and says what it means). */
 function isConstraintOnly(branch: JsonSchema): boolean {
-  return !!branch && typeof branch === 'object' && Array.isArray(branch.required) && Object.keys(branch).every((k) => CONSTRAINT_KEYS.has(k));
+  return (
+    !!branch &&
+    typeof branch === 'object' &&
+    Array.isArray(branch.required) &&
+    Object.keys(branch).every((k) => CONSTRAINT_KEYS.has(k))
+  );
 }
 
-export function bodyFieldsOf(raw: JsonSchema | undefined, deref: Deref, components: ReadonlyMap<string, JsonSchema>, at: string, id: string, mediaType = 'application/json'): BodyFields {
+export function bodyFieldsOf(
+  raw: JsonSchema | undefined,
+  deref: Deref,
+  components: ReadonlyMap<string, JsonSchema>,
+  at: string,
+  id: string,
+  mediaType = 'application/json',
+): BodyFields {
   const schema = deref(raw);
-  const refuse = () => new SpecError(at, 'body-not-object', `${id}: a ${mediaType} request body must have an object schema (or a oneOf/anyOf of object schemas: their properties become params fields)`, 'give it an object schema, or send other shapes as application/octet-stream or text/plain');
+  const refuse = () =>
+    new SpecError(
+      at,
+      'body-not-object',
+      `${id}: a ${mediaType} request body must have an object schema (or a oneOf/anyOf of object schemas: their properties become params fields)`,
+      'give it an object schema, or send other shapes as application/octet-stream or text/plain',
+    );
   if (!schema) throw refuse();
   const keyword = Array.isArray(schema.oneOf) ? 'oneOf' : Array.isArray(schema.anyOf) ? 'anyOf' : undefined;
   if (!keyword) {
@@ -64,11 +96,26 @@ export function bodyFieldsOf(raw: JsonSchema | undefined, deref: Deref, componen
   // properties beside the oneOf/anyOf hold in every branch
   const { oneOf: _o, anyOf: _a, discriminator: _d, ...holder } = schema;
   const variants = (schema[keyword] as JsonSchema[]).map((branch, i) => {
-    const v = objectShape(deref(branch) ?? {}, deref).object ? fieldsOf({ ...holder, type: 'object', allOf: [...(holder.allOf ?? []), branch] }, deref) : undefined;
-    if (!v) throw new SpecError(`${at}/schema/${keyword}/${i}`, 'body-not-object', `${id}: every branch of a ${keyword} request body must be an object schema`, 'make the branch an object schema (type: object with properties)');
+    const v = objectShape(deref(branch) ?? {}, deref).object
+      ? fieldsOf({ ...holder, type: 'object', allOf: [...(holder.allOf ?? []), branch] }, deref)
+      : undefined;
+    if (!v)
+      throw new SpecError(
+        `${at}/schema/${keyword}/${i}`,
+        'body-not-object',
+        `${id}: every branch of a ${keyword} request body must be an object schema`,
+        'make the branch an object schema (type: object with properties)',
+      );
     return { ...v, ...(disc ? { values: disc.branches[i]!.values } : {}) };
   });
   const fields: FieldModel[] = [];
-  for (const v of variants) for (const f of v.fields) if (!fields.some((g) => g.name === f.name)) fields.push({ ...f, required: variants.every((w) => w.fields.some((g) => g.name === f.name && g.required)) });
-  return { fields, open: variants.some((v) => v.open), union: { keyword, ...(disc ? { discriminator: { propertyName: disc.propertyName } } : {}), variants } };
+  for (const v of variants)
+    for (const f of v.fields)
+      if (!fields.some((g) => g.name === f.name))
+        fields.push({ ...f, required: variants.every((w) => w.fields.some((g) => g.name === f.name && g.required)) });
+  return {
+    fields,
+    open: variants.some((v) => v.open),
+    union: { keyword, ...(disc ? { discriminator: { propertyName: disc.propertyName } } : {}), variants },
+  };
 }

@@ -16,11 +16,11 @@
 import type { OpenApiDocument } from '../load-spec.js';
 import type { GeneratorWarning } from '../model.js';
 import { safeTypeName } from '../emit/spec-text.js';
-import { pointerOf, quoted } from '../spec-error.js';
+import { pointerOf, pointerSegment, quoted } from '../spec-error.js';
 import { componentNameOf } from './refs.js';
 
 const PREFIX = '#/components/schemas/';
-const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapePointer = pointerSegment;
 
 /** Spec name → type name, for every component schema whose name is not a safe identifier. */
 export function componentRenames(names: readonly string[]): Map<string, string> {
@@ -52,22 +52,31 @@ export function renameComponents(doc: OpenApiDocument): { doc: OpenApiDocument; 
     if (Array.isArray(node)) return node.map(rewrite);
     if (!node || typeof node !== 'object') return node;
     const out: Record<string, any> = {};
-    for (const [k, v] of Object.entries(node)) out[k] = k === '$ref' && typeof v === 'string' ? (byRef.get(v) ?? v) : rewrite(v);
-    if (out.discriminator && typeof out.discriminator === 'object' && Array.isArray(out.oneOf ?? out.anyOf)) out.discriminator = keepWireValues(node, out.discriminator);
+    for (const [k, v] of Object.entries(node))
+      out[k] = k === '$ref' && typeof v === 'string' ? (byRef.get(v) ?? v) : rewrite(v);
+    if (out.discriminator && typeof out.discriminator === 'object' && Array.isArray(out.oneOf ?? out.anyOf))
+      out.discriminator = keepWireValues(node, out.discriminator);
     return out;
   };
   // an implicit value (the spec's component name) or a mapping by bare name keeps its wire value
   const keepWireValues = (original: any, disc: Record<string, any>) => {
     const mapping: Record<string, string> = {};
-    for (const [value, target] of Object.entries<string>(disc.mapping ?? {})) mapping[value] = typeof target === 'string' && renames.has(target) ? PREFIX + escapePointer(renames.get(target)!) : (byRef.get(target) ?? target);
+    for (const [value, target] of Object.entries<string>(disc.mapping ?? {}))
+      mapping[value] =
+        typeof target === 'string' && renames.has(target)
+          ? PREFIX + escapePointer(renames.get(target)!)
+          : (byRef.get(target) ?? target);
     const mappedNames = new Set(Object.values<string>(disc.mapping ?? {}).map((t) => componentNameOf(t) ?? t));
     for (const branch of original.oneOf ?? original.anyOf) {
       const name = componentNameOf(branch?.$ref);
-      if (name !== undefined && renames.has(name) && !mappedNames.has(name)) mapping[name] = PREFIX + escapePointer(renames.get(name)!);
+      if (name !== undefined && renames.has(name) && !mappedNames.has(name))
+        mapping[name] = PREFIX + escapePointer(renames.get(name)!);
     }
     return Object.keys(mapping).length ? { ...disc, mapping } : disc;
   };
   const out = rewrite(doc);
-  out.components.schemas = Object.fromEntries(Object.entries(out.components.schemas).map(([name, schema]) => [renames.get(name) ?? name, schema]));
+  out.components.schemas = Object.fromEntries(
+    Object.entries(out.components.schemas).map(([name, schema]) => [renames.get(name) ?? name, schema]),
+  );
   return { doc: out, warnings };
 }

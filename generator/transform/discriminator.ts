@@ -33,13 +33,25 @@ export interface Discriminated {
 }
 
 /** The branch selection of a schema with a discriminator, or undefined when it has none. */
-export function discriminatedOf(schema: JsonSchema, components: ReadonlyMap<string, JsonSchema>, where = ''): Discriminated | undefined {
+export function discriminatedOf(
+  schema: JsonSchema,
+  components: ReadonlyMap<string, JsonSchema>,
+  where = '',
+): Discriminated | undefined {
   const disc = schema.discriminator;
   const list: JsonSchema[] | undefined = schema.oneOf ?? schema.anyOf;
   if (!disc || !Array.isArray(list)) return undefined;
   const propertyName: string = disc.propertyName;
-  if (typeof propertyName !== 'string') throw new SpecError(`${where}/discriminator`, 'discriminator', 'a discriminator needs a propertyName', 'add propertyName: the name of the property whose value selects the branch');
-  const mapping = Object.entries<string>(disc.mapping ?? {}).map(([value, target]) => [value, componentNameOf(target) ?? target] as const);
+  if (typeof propertyName !== 'string')
+    throw new SpecError(
+      `${where}/discriminator`,
+      'discriminator',
+      'a discriminator needs a propertyName',
+      'add propertyName: the name of the property whose value selects the branch',
+    );
+  const mapping = Object.entries<string>(disc.mapping ?? {}).map(
+    ([value, target]) => [value, componentNameOf(target) ?? target] as const,
+  );
   const mapped = new Set(mapping.map(([, name]) => name));
   const branches = list.map((branch, i): DiscriminatedBranch => {
     const name = componentNameOf(branch.$ref);
@@ -52,28 +64,54 @@ export function discriminatedOf(schema: JsonSchema, components: ReadonlyMap<stri
     else if (pinned?.length) values = pinned;
     else values = name !== undefined ? [name] : [];
     if (!values.length || values.some((v) => typeof v !== 'string')) {
-      throw new SpecError(at, 'discriminator', `branch ${i} is selected by no string value of ${propertyName}`, 'give it a $ref, a mapping entry, or a const');
+      throw new SpecError(
+        at,
+        'discriminator',
+        `branch ${i} is selected by no string value of ${propertyName}`,
+        'give it a $ref, a mapping entry, or a const',
+      );
     }
     // a branch that pins its property to other values could never be selected (its type would be never)
     const unreachable = pinned && values.find((v) => !pinned.includes(v));
     if (unreachable !== undefined) {
-      throw new SpecError(at, 'discriminator', `${quoted(unreachable)} selects ${name ?? `branch ${i}`}, whose ${propertyName} only allows ${pinned!.map((p) => quoted(p)).join(', ')}`, 'make the mapping and the schema agree');
+      throw new SpecError(
+        at,
+        'discriminator',
+        `${quoted(unreachable)} selects ${name ?? `branch ${i}`}, whose ${propertyName} only allows ${pinned!.map((p) => quoted(p)).join(', ')}`,
+        'make the mapping and the schema agree',
+      );
     }
     return { values: values as string[], schema: branch };
   });
   for (const [value, name] of mapping) {
     if (!components.has(name) || !branches.some((b) => componentNameOf(b.schema.$ref) === name)) {
-      throw new SpecError(`${where}/discriminator/mapping`, 'discriminator', `mapping ${quoted(value)} names ${name}, which is not one of the branches`, 'map the value to a $ref of one of the branches');
+      throw new SpecError(
+        `${where}/discriminator/mapping`,
+        'discriminator',
+        `mapping ${quoted(value)} names ${name}, which is not one of the branches`,
+        'map the value to a $ref of one of the branches',
+      );
     }
   }
   const values = branches.flatMap((b) => b.values);
   const dup = values.find((v, i) => values.indexOf(v) !== i);
-  if (dup !== undefined) throw new SpecError(`${where}/discriminator`, 'discriminator', `the value ${quoted(dup)} of ${propertyName} selects two branches`, 'give each branch its own values');
+  if (dup !== undefined)
+    throw new SpecError(
+      `${where}/discriminator`,
+      'discriminator',
+      `the value ${quoted(dup)} of ${propertyName} selects two branches`,
+      'give each branch its own values',
+    );
   return { propertyName, branches, values };
 }
 
 /** The string values a branch pins its discriminator property to (`const` or `enum`), following `$ref`s and `allOf`; undefined when it pins none. */
-export function pinnedValues(branch: JsonSchema | undefined, components: ReadonlyMap<string, JsonSchema>, propertyName: string, seen = new Set<string>()): unknown[] | undefined {
+export function pinnedValues(
+  branch: JsonSchema | undefined,
+  components: ReadonlyMap<string, JsonSchema>,
+  propertyName: string,
+  seen = new Set<string>(),
+): unknown[] | undefined {
   if (!branch || typeof branch !== 'object') return undefined;
   const name = componentNameOf(branch.$ref);
   if (name !== undefined) {

@@ -32,9 +32,29 @@ export const CHECKED_FORMATS: Readonly<Record<string, 'string' | 'number'>> = {
 };
 
 export const ANNOTATION_FORMATS: ReadonlySet<string> = new Set([
-  'int8', 'int16', 'int64', 'uint8', 'float', 'double', 'decimal', 'decimal128',
-  'password', 'binary', 'base64url', 'char', 'commonmark', 'html', 'http-date', 'media-range', 'uri-template',
-  'sf-binary', 'sf-boolean', 'sf-decimal', 'sf-integer', 'sf-string', 'sf-token',
+  'int8',
+  'int16',
+  'int64',
+  'uint8',
+  'float',
+  'double',
+  'decimal',
+  'decimal128',
+  'password',
+  'binary',
+  'base64url',
+  'char',
+  'commonmark',
+  'html',
+  'http-date',
+  'media-range',
+  'uri-template',
+  'sf-binary',
+  'sf-boolean',
+  'sf-decimal',
+  'sf-integer',
+  'sf-string',
+  'sf-token',
 ]);
 
 export function isKnownFormat(format: string): boolean {
@@ -43,7 +63,7 @@ export function isKnownFormat(format: string): boolean {
 
 /** True when the schema (not its subschemas) is a 64-bit integer: JSON numbers beyond 2^53 lose digits in JS. */
 export function isInt64(schema: Record<string, any> | undefined): boolean {
-  if (!schema || schema.format !== 'int64') return false;
+  if (schema?.format !== 'int64') return false;
   const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type];
   return types.includes('integer') || types.includes('number');
 }

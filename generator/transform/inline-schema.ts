@@ -20,11 +20,35 @@ import { componentNameOf, componentRefsOf } from './refs.js';
 import { isKnownFormat } from './formats.js';
 
 /** Keywords that hold one subschema, a map of subschemas, or a list of subschemas. */
-export const ONE_SCHEMA = new Set(['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties']);
+export const ONE_SCHEMA = new Set([
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+]);
 export const SCHEMA_MAP = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs']);
 export const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 /** Annotations that do not validate (dropped). */
-export const ANNOTATIONS = new Set(['description', 'title', 'examples', 'example', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'externalDocs', 'xml', 'discriminator']);
+export const ANNOTATIONS = new Set([
+  'description',
+  'title',
+  'examples',
+  'example',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$comment',
+  'externalDocs',
+  'xml',
+  'discriminator',
+]);
 
 export class ParamsSchemaError extends Error {}
 
@@ -53,7 +77,11 @@ export interface InlineContext {
   readonly defs: Map<string, JsonSchema | boolean | undefined>;
 }
 
-export function inlineContext(components: ReadonlyMap<string, JsonSchema>, view: SchemaView, recursive = recursiveComponents(components)): InlineContext {
+export function inlineContext(
+  components: ReadonlyMap<string, JsonSchema>,
+  view: SchemaView,
+  recursive = recursiveComponents(components),
+): InlineContext {
   return { components, view, recursive, defs: new Map() };
 }
 
@@ -81,8 +109,13 @@ export function recursiveComponents(components: ReadonlyMap<string, JsonSchema>)
 
 /** `root` with the `$defs` of every recursive component it reaches (transitively). */
 export function withDefs(root: JsonSchema, ctx: InlineContext): JsonSchema {
-  for (let pending = [...ctx.defs].filter(([, s]) => s === undefined); pending.length; pending = [...ctx.defs].filter(([, s]) => s === undefined)) {
-    for (const [name] of pending) ctx.defs.set(name, inlineBody(ctx.components.get(name)!, ctx, `#/components/schemas/${name}`));
+  for (
+    let pending = [...ctx.defs].filter(([, s]) => s === undefined);
+    pending.length;
+    pending = [...ctx.defs].filter(([, s]) => s === undefined)
+  ) {
+    for (const [name] of pending)
+      ctx.defs.set(name, inlineBody(ctx.components.get(name)!, ctx, `#/components/schemas/${name}`));
   }
   if (!ctx.defs.size) return root;
   const names = [...ctx.defs.keys()].sort();
@@ -96,7 +129,8 @@ export function withDefs(root: JsonSchema, ctx: InlineContext): JsonSchema {
 /** Resolves and inlines component refs, drops annotations, applies the view (see the file comment). */
 export function inlineSchema(schema: unknown, ctx: InlineContext, where: string): JsonSchema | boolean {
   if (typeof schema === 'boolean') return schema;
-  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) throw new ParamsSchemaError(`${where}: not a schema`);
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema))
+    throw new ParamsSchemaError(`${where}: not a schema`);
   const src = schema as JsonSchema;
   let out = inlineBody(src, ctx, where);
   if (typeof src.$ref === 'string') {
@@ -113,7 +147,13 @@ export function inlineSchema(schema: unknown, ctx: InlineContext, where: string)
     }
     // 2020-12: $ref beside other keywords means both apply; merge when they do not overlap.
     if (typeof out === 'object' && Object.keys(out).length === 0) return resolved;
-    if (typeof resolved === 'object' && typeof out === 'object' && !('$ref' in resolved) && Object.keys(out).every((k) => !(k in resolved))) out = { ...resolved, ...out };
+    if (
+      typeof resolved === 'object' &&
+      typeof out === 'object' &&
+      !('$ref' in resolved) &&
+      Object.keys(out).every((k) => !(k in resolved))
+    )
+      out = { ...resolved, ...out };
     else out = { allOf: [resolved, out] };
   }
   return out;
@@ -129,8 +169,11 @@ function inlineBody(src: JsonSchema | boolean, ctx: InlineContext, where: string
     if (key === 'format' && (typeof value !== 'string' || !isKnownFormat(value))) continue;
     if (ONE_SCHEMA.has(key)) out[key] = inlineSchema(value, ctx, `${where}/${key}`);
     else if (SCHEMA_MAP.has(key)) {
-      out[key] = Object.fromEntries(Object.keys(value).map((k) => [k, inlineSchema(value[k], ctx, `${where}/${key}/${k}`)]));
-    } else if (SCHEMA_LIST.has(key)) out[key] = (value as unknown[]).map((s, i) => inlineSchema(s, ctx, `${where}/${key}/${i}`));
+      out[key] = Object.fromEntries(
+        Object.keys(value).map((k) => [k, inlineSchema(value[k], ctx, `${where}/${key}/${k}`)]),
+      );
+    } else if (SCHEMA_LIST.has(key))
+      out[key] = (value as unknown[]).map((s, i) => inlineSchema(s, ctx, `${where}/${key}/${i}`));
     else out[key] = value;
   }
   applyView(src, out, ctx);
@@ -149,7 +192,9 @@ function flag(schema: unknown, key: 'readOnly' | 'writeOnly', ctx: InlineContext
 /** write view: readOnly properties refused; read view: writeOnly properties not required. */
 function applyView(src: JsonSchema, out: JsonSchema, ctx: InlineContext): void {
   if (!src.properties || !out.properties) return;
-  const hidden = Object.keys(src.properties).filter((k) => flag(src.properties[k], ctx.view === 'write' ? 'readOnly' : 'writeOnly', ctx));
+  const hidden = Object.keys(src.properties).filter((k) =>
+    flag(src.properties[k], ctx.view === 'write' ? 'readOnly' : 'writeOnly', ctx),
+  );
   if (!hidden.length) return;
   // A `false` schema: the value must be absent (the issue mapping says "read-only").
   if (ctx.view === 'write') for (const k of hidden) out.properties[k] = false;

@@ -18,7 +18,12 @@ export function componentRefsOf(node: unknown, out = new Set<string>()): Set<str
 }
 
 /** True when `node`, with the component schemas it reaches, holds `format: <format>` somewhere. */
-export function reachesFormat(node: unknown, components: ReadonlyMap<string, unknown>, format: string, seen = new Set<string>()): boolean {
+export function reachesFormat(
+  node: unknown,
+  components: ReadonlyMap<string, unknown>,
+  format: string,
+  seen = new Set<string>(),
+): boolean {
   if (Array.isArray(node)) return node.some((n) => reachesFormat(n, components, format, seen));
   if (!node || typeof node !== 'object') return false;
   for (const [k, v] of Object.entries(node)) {

@@ -30,7 +30,11 @@ const SCHEMA_REF = /^#\/components\/schemas\/(.+)$/;
 const perModel = new WeakMap<object, { components: Map<string, JsonSchema>; writable: Set<string> }>();
 
 /** A TypeContext for a model's component schemas (components and writable set computed once per model). */
-export function typeContextOf(model: ApiModel, refName: (name: string) => string, view: 'read' | 'write' = 'read'): TypeContext {
+export function typeContextOf(
+  model: ApiModel,
+  refName: (name: string) => string,
+  view: 'read' | 'write' = 'read',
+): TypeContext {
   let shared = perModel.get(model);
   if (!shared) {
     const components = new Map(model.schemas.map((s) => [s.name, s.schema]));
@@ -52,7 +56,9 @@ export function typeOf(schema: JsonSchema | undefined, ctx: TypeContext): string
   if (disc) {
     // A TS discriminated union: each branch's property is the literal(s) that select it.
     const key = propertyKey(disc.propertyName);
-    const branches = union(disc.branches.map((b) => `(${wrap(typeOf(b.schema, ctx))} & { ${key}: ${union(b.values.map(literal))} })`));
+    const branches = union(
+      disc.branches.map((b) => `(${wrap(typeOf(b.schema, ctx))} & { ${key}: ${union(b.values.map(literal))} })`),
+    );
     // properties beside the oneOf/anyOf hold in every branch
     return schema.properties ? `${objectType(schema, ctx)} & (${branches})` : branches;
   }
@@ -104,7 +110,10 @@ export function typeOf(schema: JsonSchema | undefined, ctx: TypeContext): string
 /** `{ a: string; b?: number; [key: string]: unknown }` */
 export function objectType(schema: JsonSchema, ctx: TypeContext): string {
   const required = new Set<string>(Array.isArray(schema.required) ? schema.required : []);
-  const properties = schema.properties && typeof schema.properties === 'object' && !Array.isArray(schema.properties) ? schema.properties : {};
+  const properties =
+    schema.properties && typeof schema.properties === 'object' && !Array.isArray(schema.properties)
+      ? schema.properties
+      : {};
   const members = Object.entries<JsonSchema>(properties)
     .filter(([, s]) => !isHiddenIn(s, ctx.view ?? 'read', ctx.components))
     .map(([name, s]) => `${propertyDoc(s)}${propertyKey(name)}${required.has(name) ? '' : '?'}: ${typeOf(s, ctx)};`);
@@ -130,7 +139,13 @@ function tupleType(schema: JsonSchema, ctx: TypeContext): string {
 /** The primitive types a schema's own `type` allows (beside a oneOf/anyOf), or undefined when it says none or an object/array. */
 function siblingPrimitiveType(schema: JsonSchema): string | undefined {
   const types: unknown[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
-  const map: Record<string, string> = { string: 'string', integer: 'number', number: 'number', boolean: 'boolean', null: 'null' };
+  const map: Record<string, string> = {
+    string: 'string',
+    integer: 'number',
+    number: 'number',
+    boolean: 'boolean',
+    null: 'null',
+  };
   if (!types.length || types.some((t) => typeof t !== 'string' || !map[t])) return undefined;
   return union(types.map((t) => map[t as string]!));
 }
@@ -142,7 +157,9 @@ function siblingPrimitiveType(schema: JsonSchema): string | undefined {
 export function openStringEnumValues(branches: JsonSchema[]): string[] | undefined {
   const last = branches[branches.length - 1];
   if (branches.length < 2 || last?.type !== 'string' || last.enum || 'const' in last) return undefined;
-  const values: unknown[] = branches.slice(0, -1).flatMap((b) => (Array.isArray(b.enum) ? b.enum : 'const' in b ? [b.const] : [undefined]));
+  const values: unknown[] = branches
+    .slice(0, -1)
+    .flatMap((b) => (Array.isArray(b.enum) ? b.enum : 'const' in b ? [b.const] : [undefined]));
   return values.every((v) => typeof v === 'string') ? (values as string[]) : undefined;
 }
 

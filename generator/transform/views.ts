@@ -22,15 +22,40 @@ export function isHiddenIn(schema: unknown, view: View, components?: ReadonlyMap
   return name !== undefined && components?.get(name)?.[key] === true;
 }
 
-const SUBSCHEMA_KEYS = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'prefixItems', 'allOf', 'anyOf', 'oneOf', 'properties', 'patternProperties', '$defs'];
+const SUBSCHEMA_KEYS = [
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'prefixItems',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'properties',
+  'patternProperties',
+  '$defs',
+];
 
 /** Does this schema (not following refs) have a readOnly or writeOnly property somewhere? */
 function hasViewProperty(node: unknown): boolean {
   if (Array.isArray(node)) return node.some(hasViewProperty);
   if (!node || typeof node !== 'object') return false;
   const s = node as JsonSchema;
-  if (s.properties && Object.values<JsonSchema>(s.properties).some((p) => p && (p.readOnly === true || p.writeOnly === true))) return true;
-  return SUBSCHEMA_KEYS.some((k) => k in s && (k === 'properties' || k === 'patternProperties' || k === '$defs' ? Object.values(s[k] ?? {}).some(hasViewProperty) : hasViewProperty(s[k])));
+  if (
+    s.properties &&
+    Object.values<JsonSchema>(s.properties).some((p) => p && (p.readOnly === true || p.writeOnly === true))
+  )
+    return true;
+  return SUBSCHEMA_KEYS.some(
+    (k) =>
+      k in s &&
+      (k === 'properties' || k === 'patternProperties' || k === '$defs'
+        ? Object.values(s[k] ?? {}).some(hasViewProperty)
+        : hasViewProperty(s[k])),
+  );
 }
 
 /** The components whose write view differs from their read view (sorted). */

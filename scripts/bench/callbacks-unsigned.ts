@@ -11,12 +11,25 @@ import { pathToFileURL } from 'node:url';
 
 const root = resolve(process.argv[2] ?? 'templates/runtime');
 const n = Number(process.argv[3] ?? 300);
-const { createCallbackHandler } = (await import(pathToFileURL(`${root}/callbacks/node.ts`).href)) as typeof import('../../templates/runtime/callbacks/node.js');
-const { signCallbackRequest } = (await import(pathToFileURL(`${root}/callbacks/sign.ts`).href)) as typeof import('../../templates/runtime/callbacks/sign.js');
+const { createCallbackHandler } = (await import(
+  pathToFileURL(`${root}/callbacks/node.ts`).href
+)) as typeof import('../../templates/runtime/callbacks/node.js');
+const { signCallbackRequest } = (await import(
+  pathToFileURL(`${root}/callbacks/sign.ts`).href
+)) as typeof import('../../templates/runtime/callbacks/sign.js');
 
 const SECRET = 'whsec_bench_unsigned';
-const handler = createCallbackHandler({ secrets: SECRET, onEvent: () => undefined, onHook: () => ({ decision: 'allow' }) as never });
-const internals = (handler as unknown as Record<symbol, { handleBytes: (m: string, h: Record<string, string>, b: Uint8Array, t: number) => Promise<{ status: number }> }>)[Symbol.for('im-server-sdk.callbacks.handler')]!;
+const handler = createCallbackHandler({
+  secrets: SECRET,
+  onEvent: () => undefined,
+  onHook: () => ({ decision: 'allow' }) as never,
+});
+const internals = (
+  handler as unknown as Record<
+    symbol,
+    { handleBytes: (m: string, h: Record<string, string>, b: Uint8Array, t: number) => Promise<{ status: number }> }
+  >
+)[Symbol.for('im-server-sdk.callbacks.handler')]!;
 const pad = 'x'.repeat(1024 * 1024 - 300);
 const bodies = {
   'hook (contains "hook")': { kind: 'hook', hook: 'message.before_send', timeout_ms: 3000, data: { pad } },
@@ -30,8 +43,11 @@ for (const [name, body] of Object.entries(bodies)) {
   const cpu = process.cpuUsage();
   const wall = performance.now();
   let refused = 0;
-  for (let i = 0; i < n; i++) if ((await internals.handleBytes('POST', headers, bytes, Date.now())).status === 401) refused++;
+  for (let i = 0; i < n; i++)
+    if ((await internals.handleBytes('POST', headers, bytes, Date.now())).status === 401) refused++;
   const used = process.cpuUsage(cpu);
   const ms = (used.user + used.system) / 1000 / n;
-  console.log(`${name}: ${bytes.byteLength} bytes, ${refused}/${n} refused 401, ${ms.toFixed(3)} ms CPU per request (${Math.round(1000 / ms)} requests/s per core), wall ${((performance.now() - wall) / n).toFixed(3)} ms`);
+  console.log(
+    `${name}: ${bytes.byteLength} bytes, ${refused}/${n} refused 401, ${ms.toFixed(3)} ms CPU per request (${Math.round(1000 / ms)} requests/s per core), wall ${((performance.now() - wall) / n).toFixed(3)} ms`,
+  );
 }

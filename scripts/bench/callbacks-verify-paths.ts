@@ -34,7 +34,10 @@ async function measure(paths: Array<[string, () => unknown]>, iterations: number
   }
 }
 
-for (const [label, size, iterations] of [['~1 KB body', 1024, 5000], ['1 MB body', 1024 * 1024, 60]] as const) {
+for (const [label, size, iterations] of [
+  ['~1 KB body', 1024, 5000],
+  ['1 MB body', 1024 * 1024, 60],
+] as const) {
   const signed = signCallbackRequest({ body: body(size), secrets: SECRET });
   const options = { headers: signed.headers, rawBody: new TextEncoder().encode(signed.body), secrets: SECRET };
   console.log(`${label} (${options.rawBody.byteLength} bytes), node ${process.version}`);

@@ -26,9 +26,17 @@ function median(xs: number[]): number {
 }
 
 const out: Record<string, unknown> = {};
-for (const [events, iterations] of [[1, Number(iter1Arg)], [100, Number(iter100Arg)]] as const) {
+for (const [events, iterations] of [
+  [1, Number(iter1Arg)],
+  [100, Number(iter100Arg)],
+] as const) {
   const body = kit.sampleCallbackBody('event', { events, now: NOW * 1000 });
-  const signed = kit.signCallbackRequest({ body, secret: SECRET, timestamp: NOW, nonce: '0123456789abcdef0123456789abcdef' });
+  const signed = kit.signCallbackRequest({
+    body,
+    secret: SECRET,
+    timestamp: NOW,
+    nonce: '0123456789abcdef0123456789abcdef',
+  });
   const headers: Record<string, string> = signed.headers;
   const raw = Buffer.from(signed.body as string, 'utf8');
   const sigHeader = headers['X-IM-Signature']!;
@@ -52,18 +60,29 @@ for (const [events, iterations] of [[1, Number(iter1Arg)], [100, Number(iter100A
   const ours = (): Promise<{ body: { events: unknown[] } }> => kit.verifyCallback(options);
   // Each returns something used, so that no step is optimised away.
   const parts: Array<[string, () => unknown]> = [
-    ['floor: createHmac + update × 2 + digest', () => createHmac('sha256', SECRET).update(`${ts}.${nonce}.`).update(raw).digest()],
-    ['floor: Buffer.from(hex) + timingSafeEqual', () => timingSafeEqual(raw.subarray(0, 32), Buffer.from(sigHeader.slice(3), 'hex'))],
+    [
+      'floor: createHmac + update × 2 + digest',
+      () => createHmac('sha256', SECRET).update(`${ts}.${nonce}.`).update(raw).digest(),
+    ],
+    [
+      'floor: Buffer.from(hex) + timingSafeEqual',
+      () => timingSafeEqual(raw.subarray(0, 32), Buffer.from(sigHeader.slice(3), 'hex')),
+    ],
     ['floor: toString + JSON.parse', () => JSON.parse(raw.toString('utf8'))],
     ['ours: read the X-IM-* headers (readCallbackHeaders)', () => steps.readCallbackHeaders(headers)],
     ['ours: parse X-IM-Signature (parseSignatureHeader)', () => steps.parseSignatureHeader(sigHeader)],
-    ['ours: HMAC + constant-time compare (matchSignature)', () => steps.matchSignature([SECRET], ts, nonce, raw, parsed.candidates)],
+    [
+      'ours: HMAC + constant-time compare (matchSignature)',
+      () => steps.matchSignature([SECRET], ts, nonce, raw, parsed.candidates),
+    ],
     ['ours: strict UTF-8 decode + JSON.parse', () => JSON.parse(strict.decode(raw))],
     ['ours: verifyCallbackSync (all of it, no promise)', () => kit.verifyCallbackSync(options).body],
   ];
   const check = (x: unknown) => (x ? 1 : 0);
-  if ((floor().events?.length ?? 0) !== events || (await ours()).body.events.length !== events) throw new Error('bad sample');
-  if (steps.matchSignature([SECRET], ts, nonce, raw, parsed.candidates) !== 0) throw new Error('steps: the signature does not match');
+  if ((floor().events?.length ?? 0) !== events || (await ours()).body.events.length !== events)
+    throw new Error('bad sample');
+  if (steps.matchSignature([SECRET], ts, nonce, raw, parsed.candidates) !== 0)
+    throw new Error('steps: the signature does not match');
 
   let sink = 0;
   for (let i = 0; i < Math.max(50, iterations >> 2); i++) {

@@ -28,10 +28,29 @@ export interface CallbacksResult {
   events100: CallbackCase;
 }
 
-export async function benchCallbacks(opts: { pkgDir: string; rounds: number; iter1: number; iter100: number }): Promise<CallbacksResult> {
+export async function benchCallbacks(opts: {
+  pkgDir: string;
+  rounds: number;
+  iter1: number;
+  iter100: number;
+}): Promise<CallbacksResult> {
   // The runtime's verify steps, bundled from source for plain node (no loader in the measured child).
   const esbuild = await import('esbuild');
   const stepsFile = join(tempDir('callback-steps'), 'callbacks-steps.mjs');
-  await esbuild.build({ entryPoints: [join(BENCH_DIR, 'callbacks-steps.ts')], outfile: stepsFile, format: 'esm', platform: 'node', target: 'node20', bundle: true, logLevel: 'error' });
-  return runJsonChild<CallbacksResult>('callbacks-worker.ts', [join(opts.pkgDir, 'dist/esm/callbacks.js'), stepsFile, String(opts.rounds), String(opts.iter1), String(opts.iter100)]);
+  await esbuild.build({
+    entryPoints: [join(BENCH_DIR, 'callbacks-steps.ts')],
+    outfile: stepsFile,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    bundle: true,
+    logLevel: 'error',
+  });
+  return runJsonChild<CallbacksResult>('callbacks-worker.ts', [
+    join(opts.pkgDir, 'dist/esm/callbacks.js'),
+    stepsFile,
+    String(opts.rounds),
+    String(opts.iter1),
+    String(opts.iter100),
+  ]);
 }

@@ -106,13 +106,21 @@ const MARK = 'IMPORTED';
  * One unmeasured run of an app with a module `load` hook (node:module register) that appends
  * each URL it loads to a log; the app appends a mark when its import finished.
  */
-async function countModules(appsDir: string, name: string, code: string, baseUrl: string): Promise<ModuleCount | undefined> {
+async function countModules(
+  appsDir: string,
+  name: string,
+  code: string,
+  baseUrl: string,
+): Promise<ModuleCount | undefined> {
   if (!code.includes(IMPORTED_LINE)) return undefined;
   const log = join(appsDir, `modules-${name}.log`);
   writeFileSync(log, '');
   const hooks = `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }`;
   const register = join(appsDir, 'cold-register-hooks.mjs');
-  writeFileSync(register, `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}));\n`);
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}));\n`,
+  );
   const app = join(appsDir, `cold-${name}.counted.mjs`);
   const marked = code.replace(IMPORTED_LINE, `${IMPORTED_LINE} markImported(${JSON.stringify(log)}, '${MARK}\\n');`);
   writeFileSync(app, `import { appendFileSync as markImported } from 'node:fs';\n${marked}\n`);
@@ -124,21 +132,30 @@ async function countModules(appsDir: string, name: string, code: string, baseUrl
   const bytes = (xs: string[]) => xs.reduce((a, u) => a + statSync(fileURLToPath(u)).size, 0);
   const before = files(mark < 0 ? lines : lines.slice(0, mark));
   const after = files(mark < 0 ? [] : lines.slice(mark + 1)).filter((u) => !before.includes(u));
-  return { importModules: before.length, importBytes: bytes(before), firstCallModules: after.length, firstCallBytes: bytes(after) };
+  return {
+    importModules: before.length,
+    importBytes: bytes(before),
+    firstCallModules: after.length,
+    firstCallBytes: bytes(after),
+  };
 }
 
 export async function benchColdStart(opts: { runs: number; appsDir: string }): Promise<ColdStartResult> {
-  for (const [name, app] of Object.entries(COLD_APPS)) writeFileSync(join(opts.appsDir, `cold-${name}.mjs`), app.code + '\n');
+  for (const [name, app] of Object.entries(COLD_APPS))
+    writeFileSync(join(opts.appsDir, `cold-${name}.mjs`), app.code + '\n');
   const server = await startBenchServer();
   const samples: Record<string, { wall: number[]; cpu: number[]; imported: number[]; answered: number[] }> = {};
   const modules: Record<string, ModuleCount> = {};
   try {
     const names = Object.keys(COLD_APPS);
     // one unmeasured round warms the file cache
-    for (const name of names) await timedRun(process.execPath, [join(opts.appsDir, `cold-${name}.mjs`), server.baseUrl], { cwd: opts.appsDir });
+    for (const name of names)
+      await timedRun(process.execPath, [join(opts.appsDir, `cold-${name}.mjs`), server.baseUrl], { cwd: opts.appsDir });
     for (let i = 0; i < opts.runs; i++) {
       for (const name of names) {
-        const r = await timedRun(process.execPath, [join(opts.appsDir, `cold-${name}.mjs`), server.baseUrl], { cwd: opts.appsDir });
+        const r = await timedRun(process.execPath, [join(opts.appsDir, `cold-${name}.mjs`), server.baseUrl], {
+          cwd: opts.appsDir,
+        });
         if (r.code !== 0) throw new Error(`cold-start app ${name} exited ${r.code}: ${r.stderr.slice(-1500)}`);
         const s = (samples[name] ??= { wall: [], cpu: [], imported: [], answered: [] });
         s.wall.push(r.wallMs);

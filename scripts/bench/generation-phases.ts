@@ -37,7 +37,10 @@ async function phase<T>(name: string, f: () => T | Promise<T>): Promise<T> {
 
 const specPath = process.argv[2];
 const { readFileSync } = await import('node:fs');
-const input = await phase('read inputs', () => ({ ...readGeneratorInput(root), ...(specPath ? { openapiText: readFileSync(specPath, 'utf8') } : {}) }));
+const input = await phase('read inputs', () => ({
+  ...readGeneratorInput(root),
+  ...(specPath ? { openapiText: readFileSync(specPath, 'utf8') } : {}),
+}));
 const doc = await phase('parse YAML', () => parseSpec(input.openapiText, input.openapiSource));
 const model = await phase('build model', () => buildApiModel(doc, input.openapiSource));
 const maps = [
@@ -49,14 +52,18 @@ const maps = [
   await phase('emit validators (Ajv standalone)', () => emitValidators(model)),
   await phase('copy runtime', () => emitRuntimeCopy(input.runtimeFiles)),
   await phase('emit package files', () => emitPackageFiles(model, input.packageTemplates, {})),
-  await phase('callbacks model + payload types', () => emitCallbackTypes(buildCallbackModel(input.callbacksText!, input.callbacksSource))),
+  await phase('callbacks model + payload types', () =>
+    emitCallbackTypes(buildCallbackModel(input.callbacksText!, input.callbacksSource)),
+  ),
 ];
 const files = new Map<string, string>();
 for (const m of maps) for (const [p, t] of m) files.set(p, t);
 const asIs = new Set([...maps[6]!.keys(), ...(input.staticFiles ?? new Map()).keys()]);
 for (const [p, t] of input.staticFiles ?? []) files.set(p, t);
 // what formatFiles hands to the formatter: .ts and .json, not validators, not hand-written copies
-const formatted = [...files.keys()].filter((p) => !asIs.has(p) && !p.startsWith('src/validators/') && /\.(ts|json)$/.test(p)).length;
+const formatted = [...files.keys()].filter(
+  (p) => !asIs.has(p) && !p.startsWith('src/validators/') && /\.(ts|json)$/.test(p),
+).length;
 await phase('format (Biome, all files but validators and copies)', () => formatFiles(files, undefined, { asIs }));
 
 const c = process.cpuUsage();
@@ -67,15 +74,34 @@ const realGenerate = { wallMs: performance.now() - s, cpuMs: (u.user + u.system)
 
 const kinds: Record<string, { files: number; lines: number }> = {};
 const kindOf = (p: string) =>
-  p.startsWith('src/validators/') ? 'request validators' :
-  p.startsWith('src/callbacks') || p.startsWith('src/bin/') || p.startsWith('src/stores/') ? 'callback kit + payload types' :
-  p.startsWith('src/types/') ? 'types' :
-  p.startsWith('src/core/') || p.startsWith('src/internal/') || p.startsWith('src/helpers/') || p === 'src/operation.ts' ? 'runtime (copied)' :
-  p.startsWith('src/') ? 'client (resources, funcs, operation table, entry points)' : 'docs, package.json, examples';
+  p.startsWith('src/validators/')
+    ? 'request validators'
+    : p.startsWith('src/callbacks') || p.startsWith('src/bin/') || p.startsWith('src/stores/')
+      ? 'callback kit + payload types'
+      : p.startsWith('src/types/')
+        ? 'types'
+        : p.startsWith('src/core/') ||
+            p.startsWith('src/internal/') ||
+            p.startsWith('src/helpers/') ||
+            p === 'src/operation.ts'
+          ? 'runtime (copied)'
+          : p.startsWith('src/')
+            ? 'client (resources, funcs, operation table, entry points)'
+            : 'docs, package.json, examples';
 for (const [p, t] of out.files) {
   const k = kindOf(p);
   kinds[k] ??= { files: 0, lines: 0 };
   kinds[k]!.files++;
   kinds[k]!.lines += t.split('\n').length - (t.endsWith('\n') ? 1 : 0);
 }
-console.log(JSON.stringify({ importMs, phases, formattedFiles: formatted, realGenerate, operations: out.model.operations.length, files: out.files.size, kinds }));
+console.log(
+  JSON.stringify({
+    importMs,
+    phases,
+    formattedFiles: formatted,
+    realGenerate,
+    operations: out.model.operations.length,
+    files: out.files.size,
+    kinds,
+  }),
+);

@@ -19,16 +19,25 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const server = await startRedisServer();
 const cluster = await startRedisCluster();
 const rows: string[] = [];
-const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+const quantile = (xs: number[], q: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 let n = 0;
 try {
-  for (const [where, list] of [['single node', SINGLE_NODE_CLIENTS], ['cluster', CLUSTER_CLIENTS]] as const) {
+  for (const [where, list] of [
+    ['single node', SINGLE_NODE_CLIENTS],
+    ['cluster', CLUSTER_CLIENTS],
+  ] as const) {
     for (const c of list) {
       const opened = await c.open(where === 'cluster' ? cluster.urls : [server.url]);
       const version = await installedVersion(c.pkg);
       try {
         for (const blocking of [true, false]) {
-          const inbox = new RedisInbox({ client: opened.client, ...(blocking ? { blockingClient: opened.blocking } : {}), prefix: `{bench-${++n}}:`, durability: 'off' });
+          const inbox = new RedisInbox({
+            client: opened.client,
+            ...(blocking ? { blockingClient: opened.blocking } : {}),
+            prefix: `{bench-${++n}}:`,
+            durability: 'off',
+          });
           const started = new Map<string, number>();
           const stop = new AbortController();
           const done = inbox.consume((e) => void started.set(e.id, performance.now()), { signal: stop.signal });
@@ -45,7 +54,9 @@ try {
           stop.abort();
           await done;
           const f = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : 'lost');
-          rows.push(`| ${c.name} | ${version} | ${where} | ${blocking ? 'BLOCK' : 'poll'} | ${f(quantile(ms, 0.5))} | ${f(quantile(ms, 0.95))} | ${f(Math.max(...ms))} |`);
+          rows.push(
+            `| ${c.name} | ${version} | ${where} | ${blocking ? 'BLOCK' : 'poll'} | ${f(quantile(ms, 0.5))} | ${f(quantile(ms, 0.95))} | ${f(Math.max(...ms))} |`,
+          );
           console.error(rows.at(-1));
         }
       } finally {

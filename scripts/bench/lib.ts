@@ -58,10 +58,18 @@ export async function timedRun(
   args: string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
 ): Promise<TimedRun> {
-  const timeFile = HAVE_GNU_TIME ? join(tmpdir(), `bench-time-${process.pid}-${Math.random().toString(36).slice(2)}`) : '';
-  const [cmd, argv] = HAVE_GNU_TIME ? [GNU_TIME, ['-q', '-f', '%U %S %M', '-o', timeFile, command, ...args]] : [command, args];
+  const timeFile = HAVE_GNU_TIME
+    ? join(tmpdir(), `bench-time-${process.pid}-${Math.random().toString(36).slice(2)}`)
+    : '';
+  const [cmd, argv] = HAVE_GNU_TIME
+    ? [GNU_TIME, ['-q', '-f', '%U %S %M', '-o', timeFile, command, ...args]]
+    : [command, args];
   const started = performance.now();
-  const child = spawn(cmd, argv, { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd, argv, {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -115,7 +123,15 @@ export async function compileChildren(dir: string, scripts: string[]): Promise<v
   const esbuild = await import('esbuild');
   for (const script of scripts) {
     const outfile = join(dir, 'bench-children', script.replace(/\.ts$/, '.mjs'));
-    await esbuild.build({ entryPoints: [join(BENCH_DIR, script)], outfile, format: 'esm', platform: 'node', target: 'node20', bundle: false, logLevel: 'error' });
+    await esbuild.build({
+      entryPoints: [join(BENCH_DIR, script)],
+      outfile,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      bundle: false,
+      logLevel: 'error',
+    });
     compiledChildren.set(script, outfile);
   }
 }
@@ -165,7 +181,10 @@ export function cleanupTemp(): void {
 }
 
 /** Files and lines below a folder (text files only, recursively). */
-export function countTree(dir: string, filter: (rel: string) => boolean = () => true): { files: number; lines: number; bytes: number } {
+export function countTree(
+  dir: string,
+  filter: (rel: string) => boolean = () => true,
+): { files: number; lines: number; bytes: number } {
   let files = 0;
   let lines = 0;
   let bytes = 0;
@@ -235,7 +254,10 @@ export async function startBenchServer(): Promise<BenchServer> {
 }
 
 /** Self time of a V8 CPU profile, grouped by `group(url, functionName)`; ms, biggest first. */
-export function profileSelfTime(profilePath: string, group: (url: string, fn: string) => string): { name: string; ms: number }[] {
+export function profileSelfTime(
+  profilePath: string,
+  group: (url: string, fn: string) => string,
+): { name: string; ms: number }[] {
   const p = JSON.parse(readFileSync(profilePath, 'utf8')) as {
     nodes: { id: number; callFrame: { functionName: string; url: string } }[];
     samples: number[];

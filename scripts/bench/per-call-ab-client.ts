@@ -16,7 +16,12 @@ type Call = () => Promise<unknown>;
 
 async function ours(entry: string): Promise<Call> {
   const { ImClient } = await import(entry);
-  const im = new ImClient({ baseUrl, appKey: 'bench-org#bench-app', clientId: 'bench-client', clientSecret: 'bench-secret' });
+  const im = new ImClient({
+    baseUrl,
+    appKey: 'bench-org#bench-app',
+    clientId: 'bench-client',
+    clientSecret: 'bench-secret',
+  });
   if (im.transport !== 'node') throw new Error(`the client chose the ${im.transport} transport, not node`);
   return () => im.users.get({ username: 'alice' });
 }
@@ -28,12 +33,26 @@ function bare(): Call {
   const headers = { authorization: 'Bearer bench-app-token', accept: 'application/json' };
   return () =>
     new Promise((resolve, reject) => {
-      const req = http.request({ hostname: url.hostname, port: url.port, path: '/bench-org/bench-app/users/alice', method: 'GET', headers, agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))) : reject(new Error(`HTTP ${res.statusCode}`))));
-        res.on('error', reject);
-      });
+      const req = http.request(
+        {
+          hostname: url.hostname,
+          port: url.port,
+          path: '/bench-org/bench-app/users/alice',
+          method: 'GET',
+          headers,
+          agent,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            res.statusCode === 200
+              ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')))
+              : reject(new Error(`HTTP ${res.statusCode}`)),
+          );
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end();
     });

@@ -9,7 +9,16 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanupTemp, compileChildren, median, ROOT, runJsonChild, startBenchServer, tempDir, timedRun } from './lib.js';
+import {
+  cleanupTemp,
+  compileChildren,
+  median,
+  ROOT,
+  runJsonChild,
+  startBenchServer,
+  tempDir,
+  timedRun,
+} from './lib.js';
 import { preparePackage } from './prepare.js';
 
 const [rev, callsArg, roundsArg] = process.argv.slice(2);
@@ -35,11 +44,22 @@ const b = await preparePackage({ smoke: false });
 await compileChildren(b.appsDir, ['server.ts', 'per-call-ab-client.ts']);
 const server = await startBenchServer();
 try {
-  const r = await runJsonChild<{ rounds: Record<string, number[]> }>('per-call-ab-client.ts', [a, b.esmEntry, server.baseUrl, String(calls), String(rounds), '2000']);
-  console.log(`client CPU per users.get call at concurrency 1 (µs; median of ${rounds} interleaved rounds of ${calls} calls, one process):`);
+  const r = await runJsonChild<{ rounds: Record<string, number[]> }>('per-call-ab-client.ts', [
+    a,
+    b.esmEntry,
+    server.baseUrl,
+    String(calls),
+    String(rounds),
+    '2000',
+  ]);
+  console.log(
+    `client CPU per users.get call at concurrency 1 (µs; median of ${rounds} interleaved rounds of ${calls} calls, one process):`,
+  );
   for (const [name, values] of Object.entries(r.rounds)) {
     const label = name === 'A' ? `A ${commit}` : name === 'B' ? 'B working tree' : name;
-    console.log(`  ${label.padEnd(20)} ${median(values).toFixed(1).padStart(6)}   rounds: ${values.map((v) => v.toFixed(0)).join(' ')}`);
+    console.log(
+      `  ${label.padEnd(20)} ${median(values).toFixed(1).padStart(6)}   rounds: ${values.map((v) => v.toFixed(0)).join(' ')}`,
+    );
   }
   const ma = median(r.rounds.A!);
   const mb = median(r.rounds.B!);

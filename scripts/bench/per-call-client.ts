@@ -40,7 +40,8 @@ async function makeCall(): Promise<Call> {
       ...(client === 'ours-fetch' ? { transport: 'fetch' } : {}),
     });
     const want = client === 'ours-fetch' ? 'fetch' : 'node';
-    if (im.transport !== want) throw new Error(`${client}: the client chose the ${im.transport} transport, not ${want}`);
+    if (im.transport !== want)
+      throw new Error(`${client}: the client chose the ${im.transport} transport, not ${want}`);
     return () => im.users.get({ username: 'alice' });
   }
   if (client === 'openapi-fetch') {
@@ -57,7 +58,10 @@ async function makeCall(): Promise<Call> {
   if (client === 'fetch') {
     const headers = { authorization: `Bearer ${TOKEN}`, accept: 'application/json' };
     return async () => {
-      const res = await fetch(`${baseUrl}/${encodeURIComponent(ORG)}/${encodeURIComponent(APP)}/users/${encodeURIComponent('alice')}`, { headers });
+      const res = await fetch(
+        `${baseUrl}/${encodeURIComponent(ORG)}/${encodeURIComponent(APP)}/users/${encodeURIComponent('alice')}`,
+        { headers },
+      );
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       return res.json();
     };
@@ -70,12 +74,19 @@ async function makeCall(): Promise<Call> {
     const headers = { authorization: `Bearer ${TOKEN}`, accept: 'application/json' };
     return () =>
       new Promise((resolve, reject) => {
-        const req = http.request({ hostname: url.hostname, port: url.port, path, method: 'GET', headers, agent }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))) : reject(new Error(`HTTP ${res.statusCode}`))));
-          res.on('error', reject);
-        });
+        const req = http.request(
+          { hostname: url.hostname, port: url.port, path, method: 'GET', headers, agent },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () =>
+              res.statusCode === 200
+                ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')))
+                : reject(new Error(`HTTP ${res.statusCode}`)),
+            );
+            res.on('error', reject);
+          },
+        );
         req.on('error', reject);
         req.end();
       });
@@ -89,7 +100,10 @@ async function makeCall(): Promise<Call> {
       scope.signal.addEventListener('abort', follow, { once: true });
       const timer = setTimeout(() => attempt.abort(), 60_000);
       try {
-        const res = await fetch(`${baseUrl}/${encodeURIComponent(ORG)}/${encodeURIComponent(APP)}/users/${encodeURIComponent('alice')}`, { headers, signal: attempt.signal, redirect: 'manual' });
+        const res = await fetch(
+          `${baseUrl}/${encodeURIComponent(ORG)}/${encodeURIComponent(APP)}/users/${encodeURIComponent('alice')}`,
+          { headers, signal: attempt.signal, redirect: 'manual' },
+        );
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
         return JSON.parse(await res.text());
       } finally {

@@ -9,7 +9,7 @@
  */
 import { cpSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, ROOT, tempDir, timedRun } from './lib.js';
+import { ROOT, tempDir, timedRun } from './lib.js';
 
 export interface Prepared {
   pkgDir: string;
@@ -19,7 +19,7 @@ export interface Prepared {
   buildMs: number;
 }
 
-export async function preparePackage(options: { smoke: boolean }): Promise<Prepared> {
+export async function preparePackage(_options: { smoke: boolean }): Promise<Prepared> {
   const base = tempDir('pkg');
   const pkgDir = join(base, 'im-server-sdk');
   const src = join(ROOT, 'generated');
@@ -35,7 +35,8 @@ export async function preparePackage(options: { smoke: boolean }): Promise<Prepa
   const started = performance.now();
   // the package's own build script (esbuild + tsc declarations), as npm pack runs it
   const built = await timedRun(process.execPath, [join(pkgDir, 'scripts/build.mjs'), '--quiet'], { cwd: pkgDir });
-  if (built.code !== 0) throw new Error(`building the private copy failed: ${(built.stdout + built.stderr).slice(-2000)}`);
+  if (built.code !== 0)
+    throw new Error(`building the private copy failed: ${(built.stdout + built.stderr).slice(-2000)}`);
   const buildMs = performance.now() - started;
 
   const appsDir = tempDir('apps');

@@ -17,19 +17,39 @@ await compileChildren(prepared.appsDir, ['server.ts', 'per-call-client.ts']);
 const server = await startBenchServer();
 const pkg = join(prepared.pkgDir, 'dist/esm/');
 const place = (url: string, fn: string): string =>
-  fn === '(idle)' ? 'idle' : fn === '(garbage collector)' ? 'gc' : url.includes(pkg) ? `package ${url.slice(url.indexOf(pkg) + pkg.length)}` : url.includes('undici') ? 'undici' : url.startsWith('node:') || url === '' ? 'node internals' : 'other';
+  fn === '(idle)'
+    ? 'idle'
+    : fn === '(garbage collector)'
+      ? 'gc'
+      : url.includes(pkg)
+        ? `package ${url.slice(url.indexOf(pkg) + pkg.length)}`
+        : url.includes('undici')
+          ? 'undici'
+          : url.startsWith('node:') || url === ''
+            ? 'node internals'
+            : 'other';
 try {
   for (const client of ['ours', 'ours-novalid', 'ours-fetch', 'node-http', 'fetch']) {
     const dir = tempDir('profile-per-call');
-    const r = await runJsonChild<{ callsPerSec: number; cpuUsPerCall: number }>('per-call-client.ts', [client, String(calls), String(concurrency), '2000', server.baseUrl, prepared.esmEntry], {
-      nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
-    });
+    const r = await runJsonChild<{ callsPerSec: number; cpuUsPerCall: number }>(
+      'per-call-client.ts',
+      [client, String(calls), String(concurrency), '2000', server.baseUrl, prepared.esmEntry],
+      {
+        nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+      },
+    );
     const file = join(dir, readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!);
     const busy = profileSelfTime(file, place).filter((g) => g.name !== 'idle');
-    console.log(`${client} @${concurrency}: ${Math.round(r.callsPerSec)} calls/s, ${Math.round(r.cpuUsPerCall)} µs CPU/call`);
+    console.log(
+      `${client} @${concurrency}: ${Math.round(r.callsPerSec)} calls/s, ${Math.round(r.cpuUsPerCall)} µs CPU/call`,
+    );
     for (const g of busy.slice(0, 10)) console.log(`  ${g.name}: ${((g.ms * 1000) / calls).toFixed(1)} µs/call`);
     if (client === 'ours') {
-      const fns = profileSelfTime(file, (url, fn) => (url.includes(pkg) ? `${fn || '(anonymous)'} — ${url.slice(url.indexOf(pkg) + pkg.length)}` : '')).filter((g) => g.name !== '').slice(0, 8);
+      const fns = profileSelfTime(file, (url, fn) =>
+        url.includes(pkg) ? `${fn || '(anonymous)'} — ${url.slice(url.indexOf(pkg) + pkg.length)}` : '',
+      )
+        .filter((g) => g.name !== '')
+        .slice(0, 8);
       for (const g of fns) console.log(`    ${g.name}: ${((g.ms * 1000) / calls).toFixed(1)} µs/call`);
     }
   }

@@ -32,14 +32,26 @@ export interface QuotaRow {
   redisCommandsPerCall: number;
 }
 
-export async function benchQuota(o: { quotaPerSecond: number; warmupMs: number; measureMs: number; runs: number }): Promise<QuotaResult> {
-  const base = { quotaPerSecond: o.quotaPerSecond, processes: 4, concurrency: 50, warmupMs: o.warmupMs, measureMs: o.measureMs };
+export async function benchQuota(o: {
+  quotaPerSecond: number;
+  warmupMs: number;
+  measureMs: number;
+  runs: number;
+}): Promise<QuotaResult> {
+  const base = {
+    quotaPerSecond: o.quotaPerSecond,
+    processes: 4,
+    concurrency: 50,
+    warmupMs: o.warmupMs,
+    measureMs: o.measureMs,
+  };
   const variants = [
     { label: 'shared limiter at 0.9 R (RedisQuotaStore + rateLimit)', limiterPerSecond: 0.9 * o.quotaPerSecond },
     { label: 'no limiter (each process learns the quota from its own 429s)', limiterPerSecond: undefined },
   ];
   const samples: QuotaFleetRow[] = [];
-  for (let i = 0; i < o.runs; i++) for (const v of variants) samples.push(await runQuotaFleet({ ...base, limiterPerSecond: v.limiterPerSecond }));
+  for (let i = 0; i < o.runs; i++)
+    for (const v of variants) samples.push(await runQuotaFleet({ ...base, limiterPerSecond: v.limiterPerSecond }));
   const rows = variants.map((v) => {
     const mine = samples.filter((s) => s.limiterPerSecond === (v.limiterPerSecond ?? null));
     const requests = mine.reduce((a, s) => a + s.requests, 0);
@@ -55,7 +67,8 @@ export async function benchQuota(o: { quotaPerSecond: number; warmupMs: number; 
       rateLimitedPct: requests ? (100 * rateLimited) / requests : 0,
       throughputPerS: ok / seconds,
       ofQuota: ok / seconds / o.quotaPerSecond,
-      redisCommandsPerCall: mine.reduce((a, s) => a + s.redisCommandsPerCall * (s.clientCounters.sent ?? 0), 0) / Math.max(1, sent),
+      redisCommandsPerCall:
+        mine.reduce((a, s) => a + s.redisCommandsPerCall * (s.clientCounters.sent ?? 0), 0) / Math.max(1, sent),
     };
   });
   return { ...base, runs: o.runs, samples, rows };

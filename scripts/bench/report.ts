@@ -6,8 +6,10 @@ import { HAVE_GNU_TIME, round } from './lib.js';
 import { perCallTargets } from './per-call.js';
 import { featureGroups, missByFeature } from './size-features.js';
 
-const ms = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : `${Math.round(x).toLocaleString('en-US')} ms`);
-const num = (x: number, d = 0) => round(x, d).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+const ms = (x: number | undefined) =>
+  x === undefined || !Number.isFinite(x) ? '–' : `${Math.round(x).toLocaleString('en-US')} ms`;
+const num = (x: number, d = 0) =>
+  round(x, d).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 const ratio = (a: number, b: number) => (b > 0 ? `${num(a / b, 2)}×` : '–');
 const kib = (b: number) => `${num(b / 1024, 1)} KB`;
 const mib = (x: number) => `${num(x, 1)} MiB`;
@@ -26,7 +28,10 @@ export function targets(r: BenchResults): TargetRow[] {
     const [ours, , hey, cold] = r.generation.tools;
     const hm = median(hey!.wallMs);
     // issue 18: no cache ≤ 1.0× hey-api's wall time; after a one-line spec edit (warm cache) ≤ 0.5×
-    for (const [tool, label, limit] of [[cold, 'no cache, first run of a fresh clone', 1], [ours, 'warm cache, after a one-line spec edit', 0.5]] as const) {
+    for (const [tool, label, limit] of [
+      [cold, 'no cache, first run of a fresh clone', 1],
+      [ours, 'warm cache, after a one-line spec edit', 0.5],
+    ] as const) {
       if (!tool) continue;
       const om = median(tool.wallMs);
       rows.push({
@@ -43,7 +48,22 @@ export function targets(r: BenchResults): TargetRow[] {
     const wallRatio = perOpRatio(r.scale, last, (x) => x.wallMs);
     rows.push({
       target: `1. Generation at scale: time per operation at ${num(last.factor)}× the spec (${num(last.operations)} operations) ≤ 1.2× that at ${num(first.factor)}× (${num(first.operations)})`,
-      measured: `${num(perOp(last, (x) => x.wallMs), 2)} vs ${num(perOp(first, (x) => x.wallMs), 2)} ms/operation wall (${num(wallRatio, 2)}×); CPU ${num(perOp(last, (x) => x.cpuMs), 2)} vs ${num(perOp(first, (x) => x.cpuMs), 2)} ms/operation (${num(perOpRatio(r.scale, last, (x) => x.cpuMs), 2)}×); max RSS ${mib(Math.max(...last.maxRssKb) / 1024)} vs ${mib(Math.max(...first.maxRssKb) / 1024)}`,
+      measured: `${num(
+        perOp(last, (x) => x.wallMs),
+        2,
+      )} vs ${num(
+        perOp(first, (x) => x.wallMs),
+        2,
+      )} ms/operation wall (${num(wallRatio, 2)}×); CPU ${num(
+        perOp(last, (x) => x.cpuMs),
+        2,
+      )} vs ${num(
+        perOp(first, (x) => x.cpuMs),
+        2,
+      )} ms/operation (${num(
+        perOpRatio(r.scale, last, (x) => x.cpuMs),
+        2,
+      )}×); max RSS ${mib(Math.max(...last.maxRssKb) / 1024)} vs ${mib(Math.max(...first.maxRssKb) / 1024)}`,
       pass: wallRatio <= 1.2,
     });
   }
@@ -105,7 +125,10 @@ export function targets(r: BenchResults): TargetRow[] {
     });
   }
   if (r.callbacks) {
-    for (const [k, label] of [['events1', '1 event'], ['events100', '100 events']] as const) {
+    for (const [k, label] of [
+      ['events1', '1 event'],
+      ['events100', '100 events'],
+    ] as const) {
       const c = r.callbacks[k];
       rows.push({
         target: `6. Callback verify + parse (${label}): ≤ 1.2× the bare createHmac + timingSafeEqual + JSON.parse floor, CPU time per verify (issue 18)`,
@@ -141,7 +164,9 @@ export function targets(r: BenchResults): TargetRow[] {
   if (r.simulator) {
     rows.push({
       target: `10. Delivery simulator run time at ${r.simulator.timeScale}× (no target: reported)`,
-      measured: r.simulator.rows.map((x) => `${x.shape}: ${ms(x.medianRealMs)} (${num(x.delivered)} events delivered)`).join('; '),
+      measured: r.simulator.rows
+        .map((x) => `${x.shape}: ${ms(x.medianRealMs)} (${num(x.delivered)} events delivered)`)
+        .join('; '),
       pass: null,
     });
   }
@@ -159,7 +184,7 @@ function inboxTargets(x: NonNullable<BenchResults['inbox']>): TargetRow[] {
       pass: o.eventsPerSec >= 0.9 * b.eventsPerSec,
     },
     {
-      target: '9. Callback inbox: redis-server CPU per event ≤ 1.5× the bare loop\'s',
+      target: "9. Callback inbox: redis-server CPU per event ≤ 1.5× the bare loop's",
       measured: `${num(o.redisCpuUsPerEvent, 1)} vs ${num(b.redisCpuUsPerEvent, 1)} µs/event (${ratio(o.redisCpuUsPerEvent, b.redisCpuUsPerEvent)})`,
       pass: o.redisCpuUsPerEvent <= 1.5 * b.redisCpuUsPerEvent,
     },
@@ -231,11 +256,23 @@ export function renderResults(r: BenchResults): string {
   p(`Run ${r.startedAt} with \`${r.command}\`, ${r.durationS} s in all.`, '');
   p('## Machine', '');
   p('| | |', '|---|---|');
-  p(`| CPU | ${m.cpuModel}, ${m.cores} cores |`, `| memory | ${m.memoryGiB} GiB |`, `| Node | ${m.node} (${m.platform}) |`);
+  p(
+    `| CPU | ${m.cpuModel}, ${m.cores} cores |`,
+    `| memory | ${m.memoryGiB} GiB |`,
+    `| Node | ${m.node} (${m.platform}) |`,
+  );
   p(`| load average (1/5/15 min) at start | ${m.loadAvgAtStart.join(' / ')} |`);
-  p(`| load (1 min) before → after each section | ${Object.entries(r.loadBySection).map(([s, [a, b]]) => `${s} ${a}→${b}`).join('; ')} |`, '');
+  p(
+    `| load (1 min) before → after each section | ${Object.entries(r.loadBySection)
+      .map(([s, [a, b]]) => `${s} ${a}→${b}`)
+      .join('; ')} |`,
+    '',
+  );
   if (m.loadAvgAtStart[0]! > m.cores * 0.75)
-    p(`The machine was busy with other work during this run (load ${m.loadAvgAtStart[0]} on ${m.cores} cores): absolute figures are low and noisy; the peers ran interleaved with ours in the same run, so ratios are the figures to read, and CPU times (which waiting does not inflate) are given beside wall times.`, '');
+    p(
+      `The machine was busy with other work during this run (load ${m.loadAvgAtStart[0]} on ${m.cores} cores): absolute figures are low and noisy; the peers ran interleaved with ours in the same run, so ratios are the figures to read, and CPU times (which waiting does not inflate) are given beside wall times.`,
+      '',
+    );
   p('## Tool versions', '');
   p('| tool | version |', '|---|---|', ...Object.entries(r.versions).map(([k, v]) => `| ${k} | ${v} |`), '');
   p('## Method', '');
@@ -251,29 +288,55 @@ export function renderResults(r: BenchResults): string {
   const t = targets(r);
   p('## Results against the targets', '');
   p('| target | measured (ours vs peer) | result |', '|---|---|---|');
-  for (const row of t) p(`| ${row.target} | ${row.measured} | ${row.pass === null ? 'reported' : row.pass ? '**pass**' : '**miss**'} |`);
+  for (const row of t)
+    p(`| ${row.target} | ${row.measured} | ${row.pass === null ? 'reported' : row.pass ? '**pass**' : '**miss**'} |`);
   p('');
 
   if (r.generation) {
     const g = r.generation;
     p('## 1. Generation', '');
-    p(`Each tool a fresh process on \`spec/openapi.yaml\`, ${g.runs} runs each, interleaved. Commands (from the repository root; hey-api from a temp folder holding its own tsconfig.json, see TOOLCHAIN.md):`, '');
-    p('| tool | command | emits | wall (median) | CPU (median) | max RSS | output files | output lines | wall runs |', '|---|---|---|---|---|---|---|---|---|');
+    p(
+      `Each tool a fresh process on \`spec/openapi.yaml\`, ${g.runs} runs each, interleaved. Commands (from the repository root; hey-api from a temp folder holding its own tsconfig.json, see TOOLCHAIN.md):`,
+      '',
+    );
+    p(
+      '| tool | command | emits | wall (median) | CPU (median) | max RSS | output files | output lines | wall runs |',
+      '|---|---|---|---|---|---|---|---|---|',
+    );
     for (const tool of g.tools)
-      p(`| ${tool.name} | \`${tool.command}\` | ${tool.emits} | ${ms(median(tool.wallMs))} | ${ms(median(tool.cpuMs))} | ${tool.maxRssKb.length ? mib(Math.max(...tool.maxRssKb) / 1024) : '–'} | ${num(tool.output.files)} | ${num(tool.output.lines)} | ${tool.wallMs.map((x) => Math.round(x)).join(', ')} |`);
+      p(
+        `| ${tool.name} | \`${tool.command}\` | ${tool.emits} | ${ms(median(tool.wallMs))} | ${ms(median(tool.cpuMs))} | ${tool.maxRssKb.length ? mib(Math.max(...tool.maxRssKb) / 1024) : '–'} | ${num(tool.output.files)} | ${num(tool.output.lines)} | ${tool.wallMs.map((x) => Math.round(x)).join(', ')} |`,
+      );
     p('');
     const note = g.tools.find((x) => x.exitNote);
     if (note) p(`Note: ${note.name}: ${note.exitNote}.`, '');
     const ph = g.phases;
     if (ph) {
-    p(`### Where our generation time goes`, '');
-    p(`One more fresh process (\`scripts/bench/generation-phases.ts\`) runs the steps of \`generator/generate.ts\` one by one (${ph.operations} operations, ${ph.files} files; Biome formats ${ph.formattedFiles} of them), then the real \`generate()\` for the total: ${ms(ph.realGenerate.wallMs)} wall, ${ms(ph.realGenerate.cpuMs)} CPU. Loading the generator's modules (tsx transpiling TypeScript, ts-morph, Ajv) took ${ms(ph.importMs)} before that.`, '');
-    const sum = phaseTable(ph, p);
-    const fmt = ph.phases.find((x) => x.name.startsWith('format'));
-    const hey = g.tools[2]!;
-    if (fmt) p(`Formatting (Biome's native binary, one run for all files; the CPU column counts this process only, the binary's own CPU is in the CLI's CPU above) is ${ms(fmt.wallMs)} wall of these steps; every other step together is ${ms(sum - fmt.cpuMs)} CPU, against @hey-api/openapi-ts's ${ms(median(hey.cpuMs))} CPU for its whole process. The rest of our CLI's time is process start, tsx transpiling the generator, loading ts-morph/TypeScript and Ajv, and reading generated/ for the comparison.`, '');
-    p('Our output by kind (hey-api emits types, SDK functions and its client; openapi-typescript one .d.ts of types):', '');
-    p('| kind | files | lines |', '|---|---|---|', ...Object.entries(ph.kinds).sort((a, b) => b[1].lines - a[1].lines).map(([k, v]) => `| ${k} | ${num(v.files)} | ${num(v.lines)} |`), '');
+      p(`### Where our generation time goes`, '');
+      p(
+        `One more fresh process (\`scripts/bench/generation-phases.ts\`) runs the steps of \`generator/generate.ts\` one by one (${ph.operations} operations, ${ph.files} files; Biome formats ${ph.formattedFiles} of them), then the real \`generate()\` for the total: ${ms(ph.realGenerate.wallMs)} wall, ${ms(ph.realGenerate.cpuMs)} CPU. Loading the generator's modules (tsx transpiling TypeScript, ts-morph, Ajv) took ${ms(ph.importMs)} before that.`,
+        '',
+      );
+      const sum = phaseTable(ph, p);
+      const fmt = ph.phases.find((x) => x.name.startsWith('format'));
+      const hey = g.tools[2]!;
+      if (fmt)
+        p(
+          `Formatting (Biome's native binary, one run for all files; the CPU column counts this process only, the binary's own CPU is in the CLI's CPU above) is ${ms(fmt.wallMs)} wall of these steps; every other step together is ${ms(sum - fmt.cpuMs)} CPU, against @hey-api/openapi-ts's ${ms(median(hey.cpuMs))} CPU for its whole process. The rest of our CLI's time is process start, tsx transpiling the generator, loading ts-morph/TypeScript and Ajv, and reading generated/ for the comparison.`,
+          '',
+        );
+      p(
+        'Our output by kind (hey-api emits types, SDK functions and its client; openapi-typescript one .d.ts of types):',
+        '',
+      );
+      p(
+        '| kind | files | lines |',
+        '|---|---|---|',
+        ...Object.entries(ph.kinds)
+          .sort((a, b) => b[1].lines - a[1].lines)
+          .map(([k, v]) => `| ${k} | ${num(v.files)} | ${num(v.lines)} |`),
+        '',
+      );
     }
   }
 
@@ -285,15 +348,33 @@ export function renderResults(r: BenchResults): string {
       '',
     );
     const first = sc.rows[0]!;
-    p('| size | operations | spec | files written | wall (median) | CPU (median) | max RSS | generate() wall / CPU | wall per operation | CPU per operation | vs 1× per operation (wall / CPU) | wall runs |', '|---|---|---|---|---|---|---|---|---|---|---|---|');
+    p(
+      '| size | operations | spec | files written | wall (median) | CPU (median) | max RSS | generate() wall / CPU | wall per operation | CPU per operation | vs 1× per operation (wall / CPU) | wall runs |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    );
     for (const row of sc.rows) {
       const per = (pick: (x: ScaleRow) => number[]) => num(median(pick(row)) / row.operations, 2);
-      p(`| ${num(row.factor)}× | ${num(row.operations)} | ${num(row.specBytes / 2 ** 20, 1)} MiB | ${num(row.files)} | ${ms(median(row.wallMs))} | ${ms(median(row.cpuMs))} | ${row.maxRssKb.length ? mib(Math.max(...row.maxRssKb) / 1024) : '–'} | ${ms(median(row.generateWallMs))} / ${ms(median(row.generateCpuMs))} | ${per((x) => x.wallMs)} ms | ${per((x) => x.cpuMs)} ms | ${row === first ? '–' : `${num(perOpRatio(sc, row, (x) => x.wallMs), 2)}× / ${num(perOpRatio(sc, row, (x) => x.cpuMs), 2)}×`} | ${row.wallMs.map((x) => Math.round(x)).join(', ')} |`);
+      p(
+        `| ${num(row.factor)}× | ${num(row.operations)} | ${num(row.specBytes / 2 ** 20, 1)} MiB | ${num(row.files)} | ${ms(median(row.wallMs))} | ${ms(median(row.cpuMs))} | ${row.maxRssKb.length ? mib(Math.max(...row.maxRssKb) / 1024) : '–'} | ${ms(median(row.generateWallMs))} / ${ms(median(row.generateCpuMs))} | ${per((x) => x.wallMs)} ms | ${per((x) => x.cpuMs)} ms | ${
+          row === first
+            ? '–'
+            : `${num(
+                perOpRatio(sc, row, (x) => x.wallMs),
+                2,
+              )}× / ${num(
+                perOpRatio(sc, row, (x) => x.cpuMs),
+                2,
+              )}×`
+        } | ${row.wallMs.map((x) => Math.round(x)).join(', ')} |`,
+      );
     }
     p('');
     if (sc.phases) {
       p(`### Where the time goes at ${num(sc.rows[sc.rows.length - 1]!.factor)}×`, '');
-      p(`\`scripts/bench/generation-phases.ts\` on the largest synthetic spec (${num(sc.phases.operations)} operations, ${num(sc.phases.files)} files): each step of \`generate()\` timed alone, then the real \`generate()\`: ${ms(sc.phases.realGenerate.wallMs)} wall, ${ms(sc.phases.realGenerate.cpuMs)} CPU (module loading before it: ${ms(sc.phases.importMs)}).`, '');
+      p(
+        `\`scripts/bench/generation-phases.ts\` on the largest synthetic spec (${num(sc.phases.operations)} operations, ${num(sc.phases.files)} files): each step of \`generate()\` timed alone, then the real \`generate()\`: ${ms(sc.phases.realGenerate.wallMs)} wall, ${ms(sc.phases.realGenerate.cpuMs)} CPU (module loading before it: ${ms(sc.phases.importMs)}).`,
+        '',
+      );
       phaseTable(sc.phases, p);
     }
   }
@@ -304,7 +385,7 @@ export function renderResults(r: BenchResults): string {
     p(
       `${num(pc.count)} calls of \`users.get\` (GET /{org}/{app}/users/{username}, retry class Q) per measurement, after ${num(pc.warmup)} warm-up calls in the same process; ${pc.reps} repetitions of each (client, concurrency), each a fresh client process (\`scripts/bench/per-call-client.ts\`); the order of the clients rotates between repetitions (explanation rows: first repetition only). The server is a separate process. The peers use Node's global fetch (undici, keep-alive).`,
       '',
-      "- **ours**: `new ImClient({ baseUrl, appKey, clientId, clientSecret })`, `im.users.get({ username })` with the defaults: the node:http transport (keep-alive agent), retries (maxRetries 2), a 60 s per-attempt timeout, request validation, the App Token exchanged once and cached.",
+      '- **ours**: `new ImClient({ baseUrl, appKey, clientId, clientSecret })`, `im.users.get({ username })` with the defaults: the node:http transport (keep-alive agent), retries (maxRetries 2), a 60 s per-attempt timeout, request validation, the App Token exchanged once and cached.',
       "- **ours-fetch**: the same with `transport: 'fetch'` (the transport before issue 18).",
       '- **node-http**: bare `http.request` on a keep-alive `Agent` + `JSON.parse`: the ceiling of a node:http client (explanation).',
       '- **ours, validation off**: the same with `validateRequests: false` (not a target: shows what validation costs).',
@@ -312,12 +393,26 @@ export function renderResults(r: BenchResults): string {
       '- **fetch**: bare `fetch(url, { headers })` + `res.json()`: the floor.',
       '',
     );
-    p('| client | concurrency | calls/s (median) | vs fetch | vs openapi-fetch | client CPU µs/call | calls/s per run |', '|---|---|---|---|---|---|---|');
+    p(
+      '| client | concurrency | calls/s (median) | vs fetch | vs openapi-fetch | client CPU µs/call | calls/s per run |',
+      '|---|---|---|---|---|---|---|',
+    );
     for (const row of pc.rows) {
       const f = pc.rows.find((x) => x.client === 'fetch' && x.concurrency === row.concurrency)!;
       const o = pc.rows.find((x) => x.client === 'openapi-fetch' && x.concurrency === row.concurrency)!;
-      const name = row.client === 'ours-novalid' ? 'ours, validation off (explanation)' : row.client === 'fetch-signal' ? 'fetch + AbortController pair + setTimeout + signal (explanation)' : row.client === 'ours-fetch' ? 'ours, fetch transport (explanation)' : row.client === 'node-http' ? 'bare node:http keep-alive (explanation: the ceiling)' : row.client;
-      p(`| ${name} | ${row.concurrency} | ${num(row.callsPerSec)} | ${ratio(row.callsPerSec, f.callsPerSec)} | ${ratio(row.callsPerSec, o.callsPerSec)} | ${num(row.cpuUsPerCall)} | ${row.runs.join(', ')} |`);
+      const name =
+        row.client === 'ours-novalid'
+          ? 'ours, validation off (explanation)'
+          : row.client === 'fetch-signal'
+            ? 'fetch + AbortController pair + setTimeout + signal (explanation)'
+            : row.client === 'ours-fetch'
+              ? 'ours, fetch transport (explanation)'
+              : row.client === 'node-http'
+                ? 'bare node:http keep-alive (explanation: the ceiling)'
+                : row.client;
+      p(
+        `| ${name} | ${row.concurrency} | ${num(row.callsPerSec)} | ${ratio(row.callsPerSec, f.callsPerSec)} | ${ratio(row.callsPerSec, o.callsPerSec)} | ${num(row.cpuUsPerCall)} | ${row.runs.join(', ')} |`,
+      );
     }
     p('');
     const at = (client: string, c: number) => pc.rows.find((x) => x.client === client && x.concurrency === c)!;
@@ -330,29 +425,56 @@ export function renderResults(r: BenchResults): string {
     ];
     p('### Where the time goes', '', ...why.map((x) => `- ${x}`), '');
     for (const pr of pc.profiles) {
-      p(`### Where our client spends its CPU at concurrency ${pr.concurrency}${pr.missed ? ' (a target missed here)' : ''}`, '');
-      p(`One more run of **ours** (${num(pc.count)} calls, concurrency ${pr.concurrency}) under \`node --cpu-prof\`: self time by where the code lives (${ms(pr.totalMs)} busy in all, idle excluded; ${num((pr.totalMs * 1000) / pc.count, 1)} µs per call under the profiler).`, '');
+      p(
+        `### Where our client spends its CPU at concurrency ${pr.concurrency}${pr.missed ? ' (a target missed here)' : ''}`,
+        '',
+      );
+      p(
+        `One more run of **ours** (${num(pc.count)} calls, concurrency ${pr.concurrency}) under \`node --cpu-prof\`: self time by where the code lives (${ms(pr.totalMs)} busy in all, idle excluded; ${num((pr.totalMs * 1000) / pc.count, 1)} µs per call under the profiler).`,
+        '',
+      );
       p('| where | self time | share of busy |', '|---|---|---|');
-      for (const g of pr.groups.filter((x) => !x.name.startsWith('(idle')).slice(0, 14)) p(`| ${g.name} | ${ms(g.ms)} (${num((g.ms * 1000) / pc.count, 1)} µs/call) | ${num((100 * g.ms) / pr.totalMs, 1)} % |`);
+      for (const g of pr.groups.filter((x) => !x.name.startsWith('(idle')).slice(0, 14))
+        p(
+          `| ${g.name} | ${ms(g.ms)} (${num((g.ms * 1000) / pc.count, 1)} µs/call) | ${num((100 * g.ms) / pr.totalMs, 1)} % |`,
+        );
       const pkgMs = pr.groups.filter((x) => x.name.startsWith('im-server-sdk')).reduce((a, x) => a + x.ms, 0);
-      p('', `Code of the package itself: ${ms(pkgMs)} self time (${num((100 * pkgMs) / pr.totalMs, 1)} % of busy, ${num((pkgMs * 1000) / pc.count, 1)} µs per call); what it asks of Node (http, sockets, timers, promises) is counted under node internals. Its busiest functions:`, '');
-      p('| function — file | self time |', '|---|---|', ...pr.topFunctions.map((f) => `| ${f.name} | ${ms(f.ms)} |`), '');
+      p(
+        '',
+        `Code of the package itself: ${ms(pkgMs)} self time (${num((100 * pkgMs) / pr.totalMs, 1)} % of busy, ${num((pkgMs * 1000) / pc.count, 1)} µs per call); what it asks of Node (http, sockets, timers, promises) is counted under node internals. Its busiest functions:`,
+        '',
+      );
+      p(
+        '| function — file | self time |',
+        '|---|---|',
+        ...pr.topFunctions.map((f) => `| ${f.name} | ${ms(f.ms)} |`),
+        '',
+      );
     }
   }
 
   if (r.coldStart) {
     const cs = r.coldStart;
     p('## 3. Cold start', '');
-    p(`A fresh \`node cold-<app>.mjs <baseUrl>\` per run: import, then the first call to the bench server (already running, its own process); wall time from spawn to exit measured by the parent, median of ${cs.runs} runs after one unmeasured round, apps interleaved. Inside each process, \`performance.now()\` (which counts from process start) gives when the import finished and when the first answer arrived. Ours does a token exchange (POST /token) before its first call; the peers send a static token.`, '');
+    p(
+      `A fresh \`node cold-<app>.mjs <baseUrl>\` per run: import, then the first call to the bench server (already running, its own process); wall time from spawn to exit measured by the parent, median of ${cs.runs} runs after one unmeasured round, apps interleaved. Inside each process, \`performance.now()\` (which counts from process start) gives when the import finished and when the first answer arrived. Ours does a token exchange (POST /token) before its first call; the peers send a static token.`,
+      '',
+    );
     const bare = cs.rows.find((x) => x.app === 'bare-fetch')!;
-    p('| app | wall (median) | over bare Node | CPU | import done at | first answer at | module files at import | loaded by the first call | runs (ms) |', '|---|---|---|---|---|---|---|---|---|');
+    p(
+      '| app | wall (median) | over bare Node | CPU | import done at | first answer at | module files at import | loaded by the first call | runs (ms) |',
+      '|---|---|---|---|---|---|---|---|---|',
+    );
     const oc = cs.rows.find((x) => x.app === 'ours-client')!;
     const mods = (m: { n: number; b: number } | undefined) => (m === undefined ? '–' : `${num(m.n)} (${kib(m.b)})`);
     for (const row of cs.rows) {
       const m = row.modules;
-      p(`| ${row.label} | ${ms(row.wallMs)} | ${row.app === 'node-empty' ? '–' : `${row.wallMs - bare.wallMs >= 0 ? '+' : ''}${ms(row.wallMs - bare.wallMs)}`} | ${ms(row.cpuMs)} | ${ms(row.importedAtMs)} | ${ms(row.answeredAtMs)} | ${mods(m && { n: m.importModules, b: m.importBytes })} | ${mods(m && { n: m.firstCallModules, b: m.firstCallBytes })} | ${row.runsMs.join(', ')} |`);
+      p(
+        `| ${row.label} | ${ms(row.wallMs)} | ${row.app === 'node-empty' ? '–' : `${row.wallMs - bare.wallMs >= 0 ? '+' : ''}${ms(row.wallMs - bare.wallMs)}`} | ${ms(row.cpuMs)} | ${ms(row.importedAtMs)} | ${ms(row.answeredAtMs)} | ${mods(m && { n: m.importModules, b: m.importBytes })} | ${mods(m && { n: m.firstCallModules, b: m.firstCallBytes })} | ${row.runsMs.join(', ')} |`,
+      );
     }
-    const callMs = (x: (typeof cs.rows)[number] | undefined) => (x ? (x.answeredAtMs ?? NaN) - (x.importedAtMs ?? NaN) : NaN);
+    const callMs = (x: (typeof cs.rows)[number] | undefined) =>
+      x ? (x.answeredAtMs ?? NaN) - (x.importedAtMs ?? NaN) : NaN;
     const why = [
       `Import: ours finishes importing ${ms((oc.importedAtMs ?? 0) - (bare.importedAtMs ?? 0))} after bare Node reaches the same point${oc.modules ? `, having loaded ${num(oc.modules.importModules)} module files (${kib(oc.modules.importBytes)}) where bare Node loads none` : ''}. Module files are counted by one more, unmeasured run of each app under a \`load\` hook (node:module \`register\`).`,
       `First call: ours takes ${ms(callMs(oc))} from the end of its import to its answer (token exchange, validator module load, the call) against ${ms(callMs(bare))} for bare fetch's one request${cs.rows.some((x) => x.app === 'bare-fetch-2') ? ` and ${ms(callMs(cs.rows.find((x) => x.app === 'bare-fetch-2')))} for bare fetch doing what our first call sends (POST /token, then the GET)` : ''}${cs.rows.some((x) => x.app === 'ours-novalid') ? `; with validation off (no validator module to load) ours takes ${ms(callMs(cs.rows.find((x) => x.app === 'ours-novalid')))}` : ''}. Node's fetch (undici) loads on the first fetch of a process, in bare Node as in ours.`,
@@ -363,98 +485,233 @@ export function renderResults(r: BenchResults): string {
   if (r.size) {
     const s = r.size;
     p('## 4. Size', '');
-    p('esbuild (`bundle: true, minify: true, treeShaking: true, splitting: true, format: esm, platform: node, target: node20`) of each app, as an app would ship it. *At start* is the entry and every chunk it imports statically; *lazy* is every chunk reached only by a dynamic `import()` that survived tree shaking (our per-operation validators, loaded on an operation\'s first call); *never loaded* are chunks esbuild still writes for dynamic imports in code tree shaking removed (its metafile lists only the live imports). gzip is zlib level 9 of each output file on its own, summed; *all* is start + lazy. KB = 1,024 bytes.', '');
-    p('| app | at start: minified | at start: gzip | lazy chunks | lazy: minified | lazy: gzip | all: gzip | never loaded |', '|---|---|---|---|---|---|---|---|', ...s.rows.map((x) => `| ${x.label} | ${kib(x.start.minified)} | ${kib(x.start.gzip)} | ${num(x.lazy.files)} | ${kib(x.lazy.minified)} | ${kib(x.lazy.gzip)} | ${kib(x.gzip)} | ${num(x.neverLoaded.files)} files, ${kib(x.neverLoaded.minified)} |`), '');
+    p(
+      "esbuild (`bundle: true, minify: true, treeShaking: true, splitting: true, format: esm, platform: node, target: node20`) of each app, as an app would ship it. *At start* is the entry and every chunk it imports statically; *lazy* is every chunk reached only by a dynamic `import()` that survived tree shaking (our per-operation validators, loaded on an operation's first call); *never loaded* are chunks esbuild still writes for dynamic imports in code tree shaking removed (its metafile lists only the live imports). gzip is zlib level 9 of each output file on its own, summed; *all* is start + lazy. KB = 1,024 bytes.",
+      '',
+    );
+    p(
+      '| app | at start: minified | at start: gzip | lazy chunks | lazy: minified | lazy: gzip | all: gzip | never loaded |',
+      '|---|---|---|---|---|---|---|---|',
+      ...s.rows.map(
+        (x) =>
+          `| ${x.label} | ${kib(x.start.minified)} | ${kib(x.start.gzip)} | ${num(x.lazy.files)} | ${kib(x.lazy.minified)} | ${kib(x.lazy.gzip)} | ${kib(x.gzip)} | ${num(x.neverLoaded.files)} files, ${kib(x.neverLoaded.minified)} |`,
+      ),
+      '',
+    );
     if (s.tarball) {
-      p(`Packed tarball (\`npm pack\` of the built package, files as its package.json lists them): **${kib(s.tarball.size)}**, ${num(s.tarball.entryCount)} files, ${kib(s.tarball.unpackedSize)} unpacked. Every file must be needed: named by package.json (exports, main, types, bin, typesVersions), imported or referenced by a needed file (static and dynamic imports, re-exports, type references; TypeScript's pre-processor reads them), linked from a docs file, or a docs file itself (scripts/lib/package-reach.ts). Files nothing needs: ${s.tarball.orphans.length ? s.tarball.orphans.join(', ') : 'none'}; references to files the tarball lacks: ${s.tarball.dangling.length ? s.tarball.dangling.join(', ') : 'none'}.`, '');
+      p(
+        `Packed tarball (\`npm pack\` of the built package, files as its package.json lists them): **${kib(s.tarball.size)}**, ${num(s.tarball.entryCount)} files, ${kib(s.tarball.unpackedSize)} unpacked. Every file must be needed: named by package.json (exports, main, types, bin, typesVersions), imported or referenced by a needed file (static and dynamic imports, re-exports, type references; TypeScript's pre-processor reads them), linked from a docs file, or a docs file itself (scripts/lib/package-reach.ts). Files nothing needs: ${s.tarball.orphans.length ? s.tarball.orphans.join(', ') : 'none'}; references to files the tarball lacks: ${s.tarball.dangling.length ? s.tarball.dangling.join(', ') : 'none'}.`,
+        '',
+      );
     }
     const one = s.rows.find((x) => x.app === 'ours-one-op')!;
-    p(`The one-operation app is ${kib(one.gzip)} gzip with the ${one.lazy.files} lazy chunk(s) its code imports against a target of 12.0 KB (${one.gzip <= 12 * 1024 ? 'under' : 'over'} by ${num(Math.abs(one.gzip - 12 * 1024))} bytes). Built as one file instead (no splitting, its validator bundled in, as this row was measured before): ${kib(s.oneOpSingleFile.gzip)} gzip, ${kib(s.oneOpSingleFile.minified)} minified.`, '');
+    p(
+      `The one-operation app is ${kib(one.gzip)} gzip with the ${one.lazy.files} lazy chunk(s) its code imports against a target of 12.0 KB (${one.gzip <= 12 * 1024 ? 'under' : 'over'} by ${num(Math.abs(one.gzip - 12 * 1024))} bytes). Built as one file instead (no splitting, its validator bundled in, as this row was measured before): ${kib(s.oneOpSingleFile.gzip)} gzip, ${kib(s.oneOpSingleFile.minified)} minified.`,
+      '',
+    );
     const e = s.sharedEdit;
-    p(`One optional string field added to ${e.schema} (the object schema the most operations reach: ${e.reachedBy}), generated in memory before and after (scripts/lib/shared-edit.ts): ${e.filesChanged} generated files change, ${e.linesChanged} new lines: ${e.changed.map((c) => `\`${c}\``).join(', ')}.`, '');
+    p(
+      `One optional string field added to ${e.schema} (the object schema the most operations reach: ${e.reachedBy}), generated in memory before and after (scripts/lib/shared-edit.ts): ${e.filesChanged} generated files change, ${e.linesChanged} new lines: ${e.changed.map((c) => `\`${c}\``).join(', ')}.`,
+      '',
+    );
     const srcTotal = s.oneOpInputs.reduce((n, x) => n + x.bytes, 0);
-    p(`What the one-operation app carries, by source module: the same app built from the package's TypeScript sources (the published chunks merge modules), bytes each module adds to the minified output (${kib(srcTotal)} in all; modules under 100 bytes left out):`, '');
-    p('| module | bytes | share | loaded |', '|---|---|---|---|', ...s.oneOpInputs.filter((x) => x.bytes >= 100).map((x) => `| ${x.path} | ${num(x.bytes)} | ${num((100 * x.bytes) / srcTotal, 1)} % | ${x.lazy ? 'lazily' : 'at start'} |`), '');
+    p(
+      `What the one-operation app carries, by source module: the same app built from the package's TypeScript sources (the published chunks merge modules), bytes each module adds to the minified output (${kib(srcTotal)} in all; modules under 100 bytes left out):`,
+      '',
+    );
+    p(
+      '| module | bytes | share | loaded |',
+      '|---|---|---|---|',
+      ...s.oneOpInputs
+        .filter((x) => x.bytes >= 100)
+        .map(
+          (x) =>
+            `| ${x.path} | ${num(x.bytes)} | ${num((100 * x.bytes) / srcTotal, 1)} % | ${x.lazy ? 'lazily' : 'at start'} |`,
+        ),
+      '',
+    );
     // the same bytes by feature: what the miss is made of (scripts/bench/size-features.ts)
-    p(`By feature (the modules above summed; *≈ gzip* is the feature's share of the minified bytes times the app's ${kib(one.gzip)} gzip, an estimate: gzip does not split by module):`, '');
-    p('| feature | minified | share | ≈ gzip | why the one-operation app carries it | modules |', '|---|---|---|---|---|---|', ...featureGroups(s.oneOpInputs).map((g) => `| ${g.feature} | ${num(g.bytes)} | ${num((100 * g.bytes) / srcTotal, 1)} % | ${kib((g.bytes / srcTotal) * one.gzip)} | ${g.why} | ${g.modules.join(', ')} |`), '');
-    if (one.gzip > 12 * 1024) p(missByFeature(featureGroups(s.oneOpInputs), srcTotal, one.gzip, one.gzip - 12 * 1024), '');
+    p(
+      `By feature (the modules above summed; *≈ gzip* is the feature's share of the minified bytes times the app's ${kib(one.gzip)} gzip, an estimate: gzip does not split by module):`,
+      '',
+    );
+    p(
+      '| feature | minified | share | ≈ gzip | why the one-operation app carries it | modules |',
+      '|---|---|---|---|---|---|',
+      ...featureGroups(s.oneOpInputs).map(
+        (g) =>
+          `| ${g.feature} | ${num(g.bytes)} | ${num((100 * g.bytes) / srcTotal, 1)} % | ${kib((g.bytes / srcTotal) * one.gzip)} | ${g.why} | ${g.modules.join(', ')} |`,
+      ),
+      '',
+    );
+    if (one.gzip > 12 * 1024)
+      p(missByFeature(featureGroups(s.oneOpInputs), srcTotal, one.gzip, one.gzip - 12 * 1024), '');
   }
 
   if (r.typecheck) {
     const tc = r.typecheck;
     p('## 5. Type-check', '');
-    p(`\`tsc -p <consumer>\` (noEmit, strict, NodeNext, skipLibCheck) of a consumer calling the same 20 operations: ${tc.operations.join(', ')}. Median of ${tc.runs} fresh tsc processes each, interleaved, after one unmeasured run with \`--extendedDiagnostics\` (its figures below).`, '');
-    p('| consumer | wall (median) | CPU | files | lines of definitions | types | instantiations | check time (tsc) | memory | runs (ms) |', '|---|---|---|---|---|---|---|---|---|---|');
+    p(
+      `\`tsc -p <consumer>\` (noEmit, strict, NodeNext, skipLibCheck) of a consumer calling the same 20 operations: ${tc.operations.join(', ')}. Median of ${tc.runs} fresh tsc processes each, interleaved, after one unmeasured run with \`--extendedDiagnostics\` (its figures below).`,
+      '',
+    );
+    p(
+      '| consumer | wall (median) | CPU | files | lines of definitions | types | instantiations | check time (tsc) | memory | runs (ms) |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+    );
     for (const row of tc.rows) {
       const d = row.diagnostics;
-      p(`| ${row.label} | ${ms(row.wallMs)} | ${ms(row.cpuMs)} | ${d.Files ?? '–'} | ${d['Lines of Definitions'] ?? '–'} | ${d.Types ?? '–'} | ${d.Instantiations ?? '–'} | ${d['Check time'] ?? '–'} | ${d['Memory used'] ?? '–'} | ${row.runsMs.join(', ')} |`);
+      p(
+        `| ${row.label} | ${ms(row.wallMs)} | ${ms(row.cpuMs)} | ${d.Files ?? '–'} | ${d['Lines of Definitions'] ?? '–'} | ${d.Types ?? '–'} | ${d.Instantiations ?? '–'} | ${d['Check time'] ?? '–'} | ${d['Memory used'] ?? '–'} | ${row.runsMs.join(', ')} |`,
+      );
     }
     p('');
-    for (const row of tc.rows) if (row.errors) p(`Type errors in the ${row.consumer} consumer (the timing still stands, but read it with this in mind):`, '', '```', row.errors, '```', '');
+    for (const row of tc.rows)
+      if (row.errors)
+        p(
+          `Type errors in the ${row.consumer} consumer (the timing still stands, but read it with this in mind):`,
+          '',
+          '```',
+          row.errors,
+          '```',
+          '',
+        );
   }
 
   if (r.callbacks) {
     const c = r.callbacks;
     p('## 6. Callback verification', '');
-    p('A child process signs a sample event callback (`sampleCallbackBody` + `signCallbackRequest`), then alternates batches of the floor, of ours and of each step alone over the same bytes. Floor: `createHmac("sha256", secret).update(timestamp.nonce.).update(body).digest()`, hex-decode of the header, `timingSafeEqual`, `JSON.parse`. Ours: `await verifyCallback({ headers, rawBody, secrets, now })` (header checks, signature, tolerance, strict UTF-8 decode, parse, header/body agreement) and `.body`.', '');
-    p('Each variant is timed by the CPU time of the measuring process (`process.cpuUsage()`, user + system: time spent waiting for a core on a busy machine does not count) and by the wall clock; the target is read on CPU time, the cost of a verification, and wall time is given beside it. Floor, ours and each step alone take turns in slices of a few milliseconds.', '');
-    p('| request | body bytes | floor CPU µs | ours CPU µs | ratio (CPU) | floor wall µs | ours wall µs | ratio (wall) | iterations × rounds | ours ÷ floor per round (CPU) |', '|---|---|---|---|---|---|---|---|---|---|');
-    for (const [k, label] of [['events1', '1 event'], ['events100', '100 events']] as const) {
+    p(
+      'A child process signs a sample event callback (`sampleCallbackBody` + `signCallbackRequest`), then alternates batches of the floor, of ours and of each step alone over the same bytes. Floor: `createHmac("sha256", secret).update(timestamp.nonce.).update(body).digest()`, hex-decode of the header, `timingSafeEqual`, `JSON.parse`. Ours: `await verifyCallback({ headers, rawBody, secrets, now })` (header checks, signature, tolerance, strict UTF-8 decode, parse, header/body agreement) and `.body`.',
+      '',
+    );
+    p(
+      'Each variant is timed by the CPU time of the measuring process (`process.cpuUsage()`, user + system: time spent waiting for a core on a busy machine does not count) and by the wall clock; the target is read on CPU time, the cost of a verification, and wall time is given beside it. Floor, ours and each step alone take turns in slices of a few milliseconds.',
+      '',
+    );
+    p(
+      '| request | body bytes | floor CPU µs | ours CPU µs | ratio (CPU) | floor wall µs | ours wall µs | ratio (wall) | iterations × rounds | ours ÷ floor per round (CPU) |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const [k, label] of [
+      ['events1', '1 event'],
+      ['events100', '100 events'],
+    ] as const) {
       const x = c[k];
       const perRound = x.oursCpuRuns.map((v, i) => ratio(v, x.floorCpuRuns[i] ?? NaN)).join(', ');
-      p(`| ${label} | ${num(x.bytes)} | ${num(x.floorCpuNs / 1000, 2)} | ${num(x.oursCpuNs / 1000, 2)} | ${ratio(x.oursCpuNs, x.floorCpuNs)} | ${num(x.floorNs / 1000, 2)} | ${num(x.oursNs / 1000, 2)} | ${ratio(x.oursNs, x.floorNs)} | ${num(x.iterations)} × ${x.rounds} | ${perRound} |`);
+      p(
+        `| ${label} | ${num(x.bytes)} | ${num(x.floorCpuNs / 1000, 2)} | ${num(x.oursCpuNs / 1000, 2)} | ${ratio(x.oursCpuNs, x.floorCpuNs)} | ${num(x.floorNs / 1000, 2)} | ${num(x.oursNs / 1000, 2)} | ${ratio(x.oursNs, x.floorNs)} | ${num(x.iterations)} × ${x.rounds} | ${perRound} |`,
+      );
     }
     const e1 = c.events1;
     const e100 = c.events100;
     p('', '### Where the time goes: each step alone (median CPU µs, same process, in turn with the two above)', '');
-    p('Ours runs from the runtime\'s sources bundled for plain node (`scripts/bench/callbacks-steps.ts`): the very code the package carries.', '');
+    p(
+      "Ours runs from the runtime's sources bundled for plain node (`scripts/bench/callbacks-steps.ts`): the very code the package carries.",
+      '',
+    );
     p('| step | 1 event µs | 100 events µs |', '|---|---|---|');
-    for (const [i, step] of e1.steps.entries()) p(`| ${step.name} | ${num(step.cpuNs / 1000, 2)} | ${num((e100.steps[i]?.cpuNs ?? NaN) / 1000, 2)} |`);
+    for (const [i, step] of e1.steps.entries())
+      p(`| ${step.name} | ${num(step.cpuNs / 1000, 2)} | ${num((e100.steps[i]?.cpuNs ?? NaN) / 1000, 2)} |`);
     const explain = (x: typeof e1, label: string): string => {
       const ns = (prefix: string) => x.steps.find((s) => s.name.startsWith(prefix))?.cpuNs ?? NaN;
       const named = ns('ours: read') + ns('ours: parse X-IM') + ns('ours: HMAC') + ns('ours: strict');
       const sync = ns('ours: verifyCallbackSync');
       return `${label}: floor ${num(x.floorCpuNs / 1000, 2)} µs (its three parts alone: ${num((ns('floor: createHmac') + ns('floor: Buffer') + ns('floor: toString')) / 1000, 2)}); ours ${num(x.oursCpuNs / 1000, 2)} µs = the synchronous checks ${num(sync / 1000, 2)} (of which the four named steps ${num(named / 1000, 2)}, and ${num((sync - named) / 1000, 2)} the rest: timestamp and nonce format, secrets, tolerance, header/body agreement, the result object) + the promise and await ${num((x.oursCpuNs - sync) / 1000, 2)}.`;
     };
-    p('', explain(e1, '1 event'), '', explain(e100, '100 events'), '', 'Each figure is a median of its own batches, so the differences carry their noise (a small negative one is noise); the per-round ratios above show how steady the main comparison was.', '');
+    p(
+      '',
+      explain(e1, '1 event'),
+      '',
+      explain(e100, '100 events'),
+      '',
+      'Each figure is a median of its own batches, so the differences carry their noise (a small negative one is noise); the per-round ratios above show how steady the main comparison was.',
+      '',
+    );
   }
 
   if (r.upload) {
     const u = r.upload;
     p('## 7. Upload', '');
-    p(`${mib(u.total / 2 ** 20)} from an async generator of 64 KiB chunks (never held whole) to the bench server (its own process; it counts the bytes and keeps none: ${num(u.serverBytes / 2 ** 20)} MiB received in all), in ${mib(u.partSize / 2 ** 20)} parts, ${u.concurrency} in flight; ${u.runs} runs each, alternating. Memory sampled every 10 ms (and at each progress callback) in the uploading process: peak RSS, peak \`process.memoryUsage().arrayBuffers\` (where part bytes live); the maxima over the runs.`, '');
-    p('| client | MB/s (median) | peak RSS | RSS growth | peak arrayBuffers | parts | MB/s per run |', '|---|---|---|---|---|---|---|');
-    for (const row of u.rows) p(`| ${row.label} | ${num(row.mbPerSec)} | ${mib(row.peakRssMiB)} | ${mib(row.rssGrowthMiB)} | ${mib(row.peakArrayBuffersMiB)} | ${row.parts} | ${row.runsMbPerSec.join(', ')} |`);
+    p(
+      `${mib(u.total / 2 ** 20)} from an async generator of 64 KiB chunks (never held whole) to the bench server (its own process; it counts the bytes and keeps none: ${num(u.serverBytes / 2 ** 20)} MiB received in all), in ${mib(u.partSize / 2 ** 20)} parts, ${u.concurrency} in flight; ${u.runs} runs each, alternating. Memory sampled every 10 ms (and at each progress callback) in the uploading process: peak RSS, peak \`process.memoryUsage().arrayBuffers\` (where part bytes live); the maxima over the runs.`,
+      '',
+    );
+    p(
+      '| client | MB/s (median) | peak RSS | RSS growth | peak arrayBuffers | parts | MB/s per run |',
+      '|---|---|---|---|---|---|---|',
+    );
+    for (const row of u.rows)
+      p(
+        `| ${row.label} | ${num(row.mbPerSec)} | ${mib(row.peakRssMiB)} | ${mib(row.rssGrowthMiB)} | ${mib(row.peakArrayBuffersMiB)} | ${row.parts} | ${row.runsMbPerSec.join(', ')} |`,
+      );
     p('');
   }
 
   if (r.quota) {
     const q = r.quota;
     p('## 8. Quota at fleet scale', '');
-    p(`A quota server (\`test/fixtures/quota/quota-server.ts\`, its own process, 127.0.0.1) lets ${q.quotaPerSecond} requests/s of the application through (a token bucket refilled at R/s holding at most R) and answers 429 with Retry-After: 1 above it. ${q.processes} client processes × concurrency ${q.concurrency} call \`users.get\` in a loop for ${num(q.warmupMs / 1000, 1)} s of warm-up + ${num(q.measureMs / 1000, 1)} s measured, sharing the App Token through RedisTokenStore on one private redis-server; with the shared limiter they also share RedisQuotaStore with \`rateLimit: { perSecond: 0.9 R }\`. Figures are the server's counts in the measured windows; ${q.runs} run(s) per row, alternating. Redis commands: counted by each client process around its Redis client (token and quota stores), per attempt sent.`, '');
-    p('| row | requests | 429 | 429 % | throughput | ÷ R | Redis commands per attempt |', '|---|---|---|---|---|---|---|');
-    for (const row of q.rows) p(`| ${row.label} | ${num(row.requests)} | ${num(row.rateLimited)} | ${num(row.rateLimitedPct, 2)} | ${num(row.throughputPerS, 1)}/s | ${num(row.ofQuota, 3)} | ${num(row.redisCommandsPerCall, 2)} |`);
+    p(
+      `A quota server (\`test/fixtures/quota/quota-server.ts\`, its own process, 127.0.0.1) lets ${q.quotaPerSecond} requests/s of the application through (a token bucket refilled at R/s holding at most R) and answers 429 with Retry-After: 1 above it. ${q.processes} client processes × concurrency ${q.concurrency} call \`users.get\` in a loop for ${num(q.warmupMs / 1000, 1)} s of warm-up + ${num(q.measureMs / 1000, 1)} s measured, sharing the App Token through RedisTokenStore on one private redis-server; with the shared limiter they also share RedisQuotaStore with \`rateLimit: { perSecond: 0.9 R }\`. Figures are the server's counts in the measured windows; ${q.runs} run(s) per row, alternating. Redis commands: counted by each client process around its Redis client (token and quota stores), per attempt sent.`,
+      '',
+    );
+    p(
+      '| row | requests | 429 | 429 % | throughput | ÷ R | Redis commands per attempt |',
+      '|---|---|---|---|---|---|---|',
+    );
+    for (const row of q.rows)
+      p(
+        `| ${row.label} | ${num(row.requests)} | ${num(row.rateLimited)} | ${num(row.rateLimitedPct, 2)} | ${num(row.throughputPerS, 1)}/s | ${num(row.ofQuota, 3)} | ${num(row.redisCommandsPerCall, 2)} |`,
+      );
     p('', 'Each run:', '', '| limiter | requests | 429 % | ÷ R | client outcomes |', '|---|---|---|---|---|');
-    for (const s of q.samples) p(`| ${s.limiterPerSecond === null ? 'none' : `${num(s.limiterPerSecond)}/s`} | ${num(s.requests)} | ${num(s.rateLimitedPct, 2)} | ${num(s.ofQuota, 3)} | ${Object.entries(s.clientOutcomes).map(([k, v]) => `${k} ${v}`).join(', ')} |`);
+    for (const s of q.samples)
+      p(
+        `| ${s.limiterPerSecond === null ? 'none' : `${num(s.limiterPerSecond)}/s`} | ${num(s.requests)} | ${num(s.rateLimitedPct, 2)} | ${num(s.ofQuota, 3)} | ${Object.entries(
+          s.clientOutcomes,
+        )
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')} |`,
+      );
     p('');
   }
 
   if (r.inbox) {
     const x = r.inbox;
     p('## 9. Callback inbox', '');
-    p(`${num(x.events)} events (group.members_added, ${num(x.eventBytes)} bytes of JSON each on average) appended in batches of ${x.batch} while one worker consumes them (concurrency ${x.concurrency}, a handler that does nothing); a run ends when the last event is acknowledged. Ours: \`RedisInbox.append\` (one Lua script per batch: the ids looked up in the inbox's \`pending\` set and the live done sets, SADD to \`pending\`, XADD per new event) and \`consume\` (a blocking XREADGROUP on a second connection; every quarter of the visibility timeout, at most 1 s, and when a retry is due, a TAKE script: due retries, XAUTOCLAIM, XREADGROUP; a SETTLE script per group of events finished in the same turn: one ownership check (XPENDING of the consumer), the ids moved from \`pending\` to the current done set, one XACK and one XDEL for the group; counters once). Bare: XADD per event (the batch pipelined), XREADGROUP COUNT ${x.concurrency} BLOCK 100, JSON.parse and XACK per entry (no dedupe, no retry, no marker). Same private redis-server ${x.redisVersion} (no persistence), same client (node-redis, two connections each), this process; one unmeasured warm-up each, then ${x.rounds} interleaved rounds, alternating which goes first.`, '');
-    p('| loop | events/s (median) | redis-server CPU per event (µs, median; INFO cpu before and after a run) | bytes kept per event (median) | events/s per run |', '|---|---|---|---|---|');
-    for (const row of x.rows) p(`| ${row.label} | ${num(row.eventsPerSec)} | ${num(row.redisCpuUsPerEvent, 1)} | ${row.bytesPerEvent === undefined ? '–' : num(row.bytesPerEvent, 1)} | ${row.runsEventsPerSec.map((v) => num(v)).join(', ')} |`);
-    p('', `Bytes kept: redis-server's \`used_memory\` (INFO memory) after a run minus before it, ÷ the events — ours: the done records of the ids (one set per quarter of the retention), the emptied stream, the counters; bare: its stream, never trimmed. Ids of ${num(x.idLength, 1)} characters on average; one more untimed run of ours with 36-character ids (a UUID's length) keeps ${num(x.bytesPerEventLongIds, 1)} bytes per event.`, '');
+    p(
+      `${num(x.events)} events (group.members_added, ${num(x.eventBytes)} bytes of JSON each on average) appended in batches of ${x.batch} while one worker consumes them (concurrency ${x.concurrency}, a handler that does nothing); a run ends when the last event is acknowledged. Ours: \`RedisInbox.append\` (one Lua script per batch: the ids looked up in the inbox's \`pending\` set and the live done sets, SADD to \`pending\`, XADD per new event) and \`consume\` (a blocking XREADGROUP on a second connection; every quarter of the visibility timeout, at most 1 s, and when a retry is due, a TAKE script: due retries, XAUTOCLAIM, XREADGROUP; a SETTLE script per group of events finished in the same turn: one ownership check (XPENDING of the consumer), the ids moved from \`pending\` to the current done set, one XACK and one XDEL for the group; counters once). Bare: XADD per event (the batch pipelined), XREADGROUP COUNT ${x.concurrency} BLOCK 100, JSON.parse and XACK per entry (no dedupe, no retry, no marker). Same private redis-server ${x.redisVersion} (no persistence), same client (node-redis, two connections each), this process; one unmeasured warm-up each, then ${x.rounds} interleaved rounds, alternating which goes first.`,
+      '',
+    );
+    p(
+      '| loop | events/s (median) | redis-server CPU per event (µs, median; INFO cpu before and after a run) | bytes kept per event (median) | events/s per run |',
+      '|---|---|---|---|---|',
+    );
+    for (const row of x.rows)
+      p(
+        `| ${row.label} | ${num(row.eventsPerSec)} | ${num(row.redisCpuUsPerEvent, 1)} | ${row.bytesPerEvent === undefined ? '–' : num(row.bytesPerEvent, 1)} | ${row.runsEventsPerSec.map((v) => num(v)).join(', ')} |`,
+      );
+    p(
+      '',
+      `Bytes kept: redis-server's \`used_memory\` (INFO memory) after a run minus before it, ÷ the events — ours: the done records of the ids (one set per quarter of the retention), the emptied stream, the counters; bare: its stream, never trimmed. Ids of ${num(x.idLength, 1)} characters on average; one more untimed run of ours with 36-character ids (a UUID's length) keeps ${num(x.bytesPerEventLongIds, 1)} bytes per event.`,
+      '',
+    );
   }
 
   if (r.simulator) {
     const x = r.simulator;
     p('## 10. Delivery simulator', '');
-    p(`Real time of \`simulateDelivery\` runs at ${x.timeScale}× (answer timeouts real; the requests-per-second limit is real too, so it bounds the larger shape from below) against a correct receiver built with the kit on 127.0.0.1 (verifies, deduplicates across its addresses, counts each event in memory, answers hooks allow); a fresh receiver per run; ${x.runs} round(s), the shapes interleaved; each run checked complete with every delivered event processed once before its time counts. \`default\`: the simulator's defaults; \`2000 events\`: the shape of the done-when test (test/callbacks-inbox-simulated.test.ts), receiver without Redis here.`, '');
-    p('| shape | settings | real ms (median) | real ms per run | service time covered | requests | events delivered | runs with findings |', '|---|---|---|---|---|---|---|---|');
-    for (const row of x.rows) p(`| ${row.shape} | ${row.settings} | ${ms(row.medianRealMs)} | ${row.realMs.join(', ')} | ${num(row.medianSimulatedMs / 1000, 1)} s | ${num(row.requests)} | ${num(row.delivered)} | ${row.unclean} |`);
+    p(
+      `Real time of \`simulateDelivery\` runs at ${x.timeScale}× (answer timeouts real; the requests-per-second limit is real too, so it bounds the larger shape from below) against a correct receiver built with the kit on 127.0.0.1 (verifies, deduplicates across its addresses, counts each event in memory, answers hooks allow); a fresh receiver per run; ${x.runs} round(s), the shapes interleaved; each run checked complete with every delivered event processed once before its time counts. \`default\`: the simulator's defaults; \`2000 events\`: the shape of the done-when test (test/callbacks-inbox-simulated.test.ts), receiver without Redis here.`,
+      '',
+    );
+    p(
+      '| shape | settings | real ms (median) | real ms per run | service time covered | requests | events delivered | runs with findings |',
+      '|---|---|---|---|---|---|---|---|',
+    );
+    for (const row of x.rows)
+      p(
+        `| ${row.shape} | ${row.settings} | ${ms(row.medianRealMs)} | ${row.realMs.join(', ')} | ${num(row.medianSimulatedMs / 1000, 1)} s | ${num(row.requests)} | ${num(row.delivered)} | ${row.unclean} |`,
+      );
     p('');
   }
 
@@ -466,7 +723,8 @@ export function renderResults(r: BenchResults): string {
 function phaseTable(ph: PhaseReport, p: (...lines: string[]) => void): number {
   const sum = ph.phases.reduce((a, x) => a + x.cpuMs, 0);
   p('| phase | wall | CPU | share of CPU |', '|---|---|---|---|');
-  for (const x of [...ph.phases].sort((a, b) => b.cpuMs - a.cpuMs)) p(`| ${x.name} | ${ms(x.wallMs)} | ${ms(x.cpuMs)} | ${num((100 * x.cpuMs) / sum)} % |`);
+  for (const x of [...ph.phases].sort((a, b) => b.cpuMs - a.cpuMs))
+    p(`| ${x.name} | ${ms(x.wallMs)} | ${ms(x.cpuMs)} | ${num((100 * x.cpuMs) / sum)} % |`);
   p('');
   return sum;
 }

@@ -26,7 +26,19 @@ import { benchSize, type SizeResult } from './size.js';
 import { benchTypecheck, type TypecheckResult } from './typecheck.js';
 import { benchUpload, type UploadResult } from './upload.js';
 
-export const SECTIONS = ['generation', 'scale', 'per-call', 'cold-start', 'size', 'typecheck', 'callbacks', 'upload', 'quota', 'inbox', 'simulator'] as const;
+export const SECTIONS = [
+  'generation',
+  'scale',
+  'per-call',
+  'cold-start',
+  'size',
+  'typecheck',
+  'callbacks',
+  'upload',
+  'quota',
+  'inbox',
+  'simulator',
+] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface Counts {
@@ -140,14 +152,31 @@ async function main(): Promise<void> {
     log('building a private copy of generated/ …');
     const prepared = await preparePackage({ smoke });
     results.build = { ms: prepared.buildMs };
-    await compileChildren(prepared.appsDir, ['server.ts', 'per-call-client.ts', 'callbacks-worker.ts', 'upload-client.ts']);
+    await compileChildren(prepared.appsDir, [
+      'server.ts',
+      'per-call-client.ts',
+      'callbacks-worker.ts',
+      'upload-client.ts',
+    ]);
 
-    results.generation = await section('generation', () => benchGeneration({ runs: counts.generationRuns, phases: !smoke }));
+    results.generation = await section('generation', () =>
+      benchGeneration({ runs: counts.generationRuns, phases: !smoke }),
+    );
     results.scale = await section('scale', () => benchScale({ ...counts.scale, phases: !smoke }));
-    results.perCall = await section('per-call', () => benchPerCall({ ...counts.perCall, esmEntry: prepared.esmEntry, pkgDir: prepared.pkgDir }));
-    results.coldStart = await section('cold-start', () => benchColdStart({ runs: counts.coldRuns, appsDir: prepared.appsDir }));
+    results.perCall = await section('per-call', () =>
+      benchPerCall({ ...counts.perCall, esmEntry: prepared.esmEntry, pkgDir: prepared.pkgDir }),
+    );
+    results.coldStart = await section('cold-start', () =>
+      benchColdStart({ runs: counts.coldRuns, appsDir: prepared.appsDir }),
+    );
     results.size = await section('size', () =>
-      benchSize({ appsDir: prepared.appsDir, esmEntry: prepared.esmEntry, pkgDir: prepared.pkgDir, heyOut: results.generation?.heyOut, smoke }),
+      benchSize({
+        appsDir: prepared.appsDir,
+        esmEntry: prepared.esmEntry,
+        pkgDir: prepared.pkgDir,
+        heyOut: results.generation?.heyOut,
+        smoke,
+      }),
     );
     results.typecheck = await section('typecheck', async () => {
       let schema = results.generation?.otsOut;
@@ -158,10 +187,14 @@ async function main(): Promise<void> {
       }
       return benchTypecheck({ runs: counts.typecheckRuns, appsDir: prepared.appsDir, otsSchema: schema });
     });
-    results.callbacks = await section('callbacks', () => benchCallbacks({ pkgDir: prepared.pkgDir, ...counts.callbacks }));
+    results.callbacks = await section('callbacks', () =>
+      benchCallbacks({ pkgDir: prepared.pkgDir, ...counts.callbacks }),
+    );
     results.upload = await section('upload', () => benchUpload({ ...counts.upload, esmEntry: prepared.esmEntry }));
     results.quota = await section('quota', () => benchQuota(counts.quota));
-    results.inbox = await section('inbox', () => benchInbox({ ...counts.inbox, callbacksModule: join(prepared.pkgDir, 'dist/esm/callbacks.js') }));
+    results.inbox = await section('inbox', () =>
+      benchInbox({ ...counts.inbox, callbacksModule: join(prepared.pkgDir, 'dist/esm/callbacks.js') }),
+    );
     results.simulator = await section('simulator', () => benchSimulator(counts.simulator));
   } finally {
     cleanupTemp();

@@ -13,7 +13,11 @@ import { readGeneratorInput } from '../../generator/read-inputs.js';
 const [specPath, outDir] = process.argv.slice(2);
 if (!specPath || !outDir) throw new Error('usage: scale-child.ts <spec.yaml> <out dir>');
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const input = { ...readGeneratorInput(root), openapiText: readFileSync(specPath, 'utf8'), openapiSource: 'spec/openapi.yaml' };
+const input = {
+  ...readGeneratorInput(root),
+  openapiText: readFileSync(specPath, 'utf8'),
+  openapiSource: 'spec/openapi.yaml',
+};
 const cpu = process.cpuUsage();
 const started = performance.now();
 const { model, files } = await generate(input);
@@ -22,4 +26,12 @@ for (const [path, text] of files) {
   writeFileSync(join(outDir, path), text);
 }
 const used = process.cpuUsage(cpu);
-console.log(JSON.stringify({ operations: model.operations.length, files: files.size, warnings: model.warnings.length, generateWallMs: performance.now() - started, generateCpuMs: (used.user + used.system) / 1000 }));
+console.log(
+  JSON.stringify({
+    operations: model.operations.length,
+    files: files.size,
+    warnings: model.warnings.length,
+    generateWallMs: performance.now() - started,
+    generateCpuMs: (used.user + used.system) / 1000,
+  }),
+);

@@ -47,15 +47,31 @@ export async function benchScale(opts: { factors: number[]; runs: number; phases
     const { text, operations } = syntheticSpec(base, factor);
     const spec = join(work, `openapi-${factor}x.yaml`);
     writeFileSync(spec, text);
-    return { factor, operations, specBytes: Buffer.byteLength(text), files: 0, spec, wallMs: [], cpuMs: [], maxRssKb: [], generateWallMs: [], generateCpuMs: [] };
+    return {
+      factor,
+      operations,
+      specBytes: Buffer.byteLength(text),
+      files: 0,
+      spec,
+      wallMs: [],
+      cpuMs: [],
+      maxRssKb: [],
+      generateWallMs: [],
+      generateCpuMs: [],
+    };
   });
   for (let i = 0; i < opts.runs; i++) {
     for (const row of rows) {
       const out = join(work, `out-${row.factor}x-${i}`);
-      const r = await timedRun(process.execPath, [...TSX_IMPORT, join(BENCH_DIR, 'scale-child.ts'), row.spec, out], { timeoutMs: 600_000 });
+      const r = await timedRun(process.execPath, [...TSX_IMPORT, join(BENCH_DIR, 'scale-child.ts'), row.spec, out], {
+        timeoutMs: 600_000,
+      });
       if (r.code !== 0) throw new Error(`scale ${row.factor}× exited ${r.code}: ${r.stderr.slice(-1500)}`);
       const child = JSON.parse(r.stdout.trim().split('\n').pop()!) as ChildOut;
-      if (child.operations !== row.operations) throw new Error(`scale ${row.factor}×: generated ${child.operations} operations, the spec has ${row.operations}`);
+      if (child.operations !== row.operations)
+        throw new Error(
+          `scale ${row.factor}×: generated ${child.operations} operations, the spec has ${row.operations}`,
+        );
       if (child.warnings) throw new Error(`scale ${row.factor}×: the synthetic spec gave ${child.warnings} warning(s)`);
       row.files = child.files;
       row.wallMs.push(r.wallMs);
@@ -67,7 +83,9 @@ export async function benchScale(opts: { factors: number[]; runs: number; phases
     }
   }
   const largest = rows[rows.length - 1]!;
-  const phases = opts.phases ? await runJsonChild<PhaseReport>('generation-phases.ts', [largest.spec], { timeoutMs: 600_000 }) : undefined;
+  const phases = opts.phases
+    ? await runJsonChild<PhaseReport>('generation-phases.ts', [largest.spec], { timeoutMs: 600_000 })
+    : undefined;
   return { runs: opts.runs, rows: rows.map(({ spec: _s, ...r }) => r), phases };
 }
 

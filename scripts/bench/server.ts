@@ -13,13 +13,23 @@ import type { AddressInfo } from 'node:net';
 const PREFIX = '/bench-org/bench-app';
 const TOKEN_BODY = JSON.stringify({ access_token: 'bench-app-token', expires_in: 604800, application: 'app-1' });
 const USER_BODY = (username: string) =>
-  JSON.stringify({ username, nickname: 'Alice', activated: true, created_at: '2025-01-31T12:00:00Z', modified_at: '2025-01-31T12:00:00Z' });
+  JSON.stringify({
+    username,
+    nickname: 'Alice',
+    activated: true,
+    created_at: '2025-01-31T12:00:00Z',
+    modified_at: '2025-01-31T12:00:00Z',
+  });
 
 let partBytes = 0;
 let parts = 0;
 
 function json(res: import('node:http').ServerResponse, status: number, body: string) {
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-request-id': 'req-bench' });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    'x-request-id': 'req-bench',
+  });
   res.end(body);
 }
 
@@ -44,9 +54,11 @@ const server = createServer((req, res) => {
     if (path === '/__stats') return json(res, 200, JSON.stringify({ partBytes, parts }));
     if (!path.startsWith(PREFIX)) return json(res, 404, '{}');
     const rest = path.slice(PREFIX.length);
-    if (req.method === 'GET' && rest.startsWith('/users/')) return json(res, 200, USER_BODY(decodeURIComponent(rest.slice(7))));
+    if (req.method === 'GET' && rest.startsWith('/users/'))
+      return json(res, 200, USER_BODY(decodeURIComponent(rest.slice(7))));
     if (req.method === 'POST' && rest === '/token') return json(res, 200, TOKEN_BODY);
-    if (req.method === 'POST' && rest === '/media/uploads') return json(res, 200, JSON.stringify({ file_id: 'file-bench' }));
+    if (req.method === 'POST' && rest === '/media/uploads')
+      return json(res, 200, JSON.stringify({ file_id: 'file-bench' }));
     const m = /^\/media\/uploads\/([^/]+)\/(parts|complete)$/.exec(rest);
     if (m) {
       const fileId = m[1]!;
@@ -54,10 +66,17 @@ const server = createServer((req, res) => {
       if (req.method === 'GET') return json(res, 200, JSON.stringify({ items: [] }));
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
       const host = req.headers.host ?? '127.0.0.1';
-      const items = (body.part_numbers ?? []).map((n: number) => ({ part_number: n, url: `http://${host}/upload/${fileId}/${n}` }));
+      const items = (body.part_numbers ?? []).map((n: number) => ({
+        part_number: n,
+        url: `http://${host}/upload/${fileId}/${n}`,
+      }));
       return json(res, 200, JSON.stringify({ items }));
     }
-    json(res, 404, JSON.stringify({ error: { code: 'not_found', message: `no route ${req.method} ${rest}`, request_id: 'r' } }));
+    json(
+      res,
+      404,
+      JSON.stringify({ error: { code: 'not_found', message: `no route ${req.method} ${rest}`, request_id: 'r' } }),
+    );
   });
 });
 server.keepAliveTimeout = 60_000;

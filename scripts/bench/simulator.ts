@@ -51,9 +51,19 @@ export interface SimulatorResult {
   rows: SimulatorRow[];
 }
 
-const SHAPES: Array<{ shape: SimulatorRow['shape']; settings: string; addresses: number; options: Partial<SimulateDeliveryOptions> }> = [
+const SHAPES: Array<{
+  shape: SimulatorRow['shape'];
+  settings: string;
+  addresses: number;
+  options: Partial<SimulateDeliveryOptions>;
+}> = [
   { shape: 'default', settings: 'defaults', addresses: 1, options: {} },
-  { shape: '2000 events', settings: 'events 2300, eventsPerBatch 10, ratePerSecond 200, two addresses', addresses: 2, options: { events: 2300, eventsPerBatch: 10, ratePerSecond: 200 } },
+  {
+    shape: '2000 events',
+    settings: 'events 2300, eventsPerBatch 10, ratePerSecond 200, two addresses',
+    addresses: 2,
+    options: { events: 2300, eventsPerBatch: 10, ratePerSecond: 200 },
+  },
 ];
 
 export async function benchSimulator(opts: { runs: number; timeScale: number }): Promise<SimulatorResult> {
@@ -65,13 +75,31 @@ export async function benchSimulator(opts: { runs: number; timeScale: number }):
     processed.clear();
     const dedupeStore = new MemoryDedupeStore();
     handlers = SECRETS.map((secret) =>
-      createNodeCallbackHandler({ secrets: secret, dedupeStore, logger: {}, onEvent: (e) => void processed.set(e.id, (processed.get(e.id) ?? 0) + 1), onHook: () => allow() }),
+      createNodeCallbackHandler({
+        secrets: secret,
+        dedupeStore,
+        logger: {},
+        onEvent: (e) => void processed.set(e.id, (processed.get(e.id) ?? 0) + 1),
+        onHook: () => allow(),
+      }),
     );
   };
   const server = createServer((req, res) => void handlers[req.url === '/b' ? 1 : 0]!(req, res));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const byShape = new Map(SHAPES.map((s) => [s.shape, [] as Array<{ realMs: number; simulatedMs: number; requests: number; delivered: number; clean: boolean; events: number }>]));
+  const byShape = new Map(
+    SHAPES.map((s) => [
+      s.shape,
+      [] as Array<{
+        realMs: number;
+        simulatedMs: number;
+        requests: number;
+        delivered: number;
+        clean: boolean;
+        events: number;
+      }>,
+    ]),
+  );
   try {
     for (let n = 0; n < opts.runs; n++) {
       for (const s of n % 2 === 0 ? SHAPES : [...SHAPES].reverse()) {
@@ -84,8 +112,13 @@ export async function benchSimulator(opts: { runs: number; timeScale: number }):
           observe: () => ({ processed: Object.fromEntries(processed) }),
           ...s.options,
         });
-        const deliveredIds = new Set(report.events.filter((e) => e.deliveries.some((d) => d.state === 'delivered')).map((e) => e.id));
-        if (!report.complete || [...deliveredIds].some((id) => processed.get(id) !== 1)) throw new Error(`simulator bench: run ${s.shape}/${n} ${report.complete ? "complete" : "incomplete"}; delivered events not processed exactly once: ${[...deliveredIds].filter((id) => processed.get(id) !== 1).length} of ${deliveredIds.size}; findings ${report.findings.map((f) => f.code).join(",")}`);
+        const deliveredIds = new Set(
+          report.events.filter((e) => e.deliveries.some((d) => d.state === 'delivered')).map((e) => e.id),
+        );
+        if (!report.complete || [...deliveredIds].some((id) => processed.get(id) !== 1))
+          throw new Error(
+            `simulator bench: run ${s.shape}/${n} ${report.complete ? 'complete' : 'incomplete'}; delivered events not processed exactly once: ${[...deliveredIds].filter((id) => processed.get(id) !== 1).length} of ${deliveredIds.size}; findings ${report.findings.map((f) => f.code).join(',')}`,
+          );
         byShape.get(s.shape)!.push({
           realMs: report.realMs,
           simulatedMs: report.simulatedMs,
@@ -124,11 +157,21 @@ export async function benchSimulator(opts: { runs: number; timeScale: number }):
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, 'time-scale': { type: 'string', default: '1000' }, json: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string', default: '3' },
+      'time-scale': { type: 'string', default: '1000' },
+      json: { type: 'string' },
+    },
+  });
   const result = await benchSimulator({ runs: Number(values.runs), timeScale: Number(values['time-scale']) });
-  console.log(`simulateDelivery at ${result.timeScale}× (real timeouts), ${result.runs} interleaved rounds, against a kit receiver on 127.0.0.1`);
+  console.log(
+    `simulateDelivery at ${result.timeScale}× (real timeouts), ${result.runs} interleaved rounds, against a kit receiver on 127.0.0.1`,
+  );
   for (const r of result.rows) {
-    console.log(`  ${r.shape} (${r.settings}): median ${r.medianRealMs} ms real (runs ${r.realMs.join(', ')}), ${round(r.medianSimulatedMs / 1000, 1)} s of service time, ${r.requests} requests, ${r.delivered} events delivered${r.unclean ? `, ${r.unclean} run(s) with findings` : ''}`);
+    console.log(
+      `  ${r.shape} (${r.settings}): median ${r.medianRealMs} ms real (runs ${r.realMs.join(', ')}), ${round(r.medianSimulatedMs / 1000, 1)} s of service time, ${r.requests} requests, ${r.delivered} events delivered${r.unclean ? `, ${r.unclean} run(s) with findings` : ''}`,
+    );
   }
   if (values.json) writeFileSync(values.json, `${JSON.stringify(result, null, 2)}\n`);
   process.exit(0);

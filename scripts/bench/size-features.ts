@@ -17,15 +17,51 @@ export interface FeatureGroup {
 
 /** First match wins; a module no rule names lands in "other". Paths as size.ts gives them (`src/...`). */
 const FEATURES: { feature: string; why: string; test: RegExp }[] = [
-  { feature: 'request validation (lazy)', why: 'the operation\'s validator, its shared component checks and the issue wording, loaded on the first call', test: /^src\/(validators\/|internal\/(validation-issues|ajv-runtime|ajv-formats)\.ts|contract\/(ajv-formats|path-rules)\.ts)/ },
-  { feature: 'transports', why: 'the fetch transport (ImLeanCore sends with fetch; node:http and proxy support come with ImCore, by import)', test: /^src\/internal\/(transport\/|http-attempt\.ts|bytes\.ts)/ },
-  { feature: '429 pause and fleet quota', why: 'the client-wide 429 pause (rateLimit, quotaStore and the fleet metrics come with ImCore, by import)', test: /^src\/(internal\/(quota-control|quota-gate|gcra)\.ts|stores\/(quota-store|store-budget)\.ts)/ },
-  { feature: 'errors and hints', why: 'one class per documented error code, the hints that name cause and fix, secret masking', test: /^src\/(core\/(errors|error-from-response)\.ts|internal\/(redact|secret-names)\.ts)/ },
-  { feature: 'attempt loop', why: 'retries by class, per-attempt timeout and deadline, 401 re-exchange, 429 pause, lossless int64 JSON, dedupe keys', test: /^src\/internal\/(send-with-retries|before-attempt|retry|retry-decision|call-scope|lossless-json|dedupe-key)\.ts/ },
-  { feature: 'client and options', why: 'ImLeanCore, checking every client and call option (and refusing those of left-out features), withOptions, the browser refusal', test: /^src\/(core\/(client|api-promise)\.ts|internal\/(config|server-only|logger|core-features|request-checks)\.ts|sdk-version\.ts)/ },
-  { feature: 'hooks and telemetry', why: 'the per-call observer behind the request hooks and the diagnostics_channel events (issue 31); with no hook and no subscriber a call pays one check', test: /^src\/(internal\/observe|core\/hooks)\.ts/ },
-  { feature: 'App Token', why: 'the token exchange, its cache and the token store contract', test: /^src\/internal\/(token-manager|token-exchange)\.ts/ },
-  { feature: 'request building', why: 'path/query/body from params, near-miss names, the operation entry', test: /^src\/(internal\/(request-builder|near-miss|operation-names|operation-entry)\.ts|contract\/operation-entry\.ts|operations\.ts|funcs\/)/ },
+  {
+    feature: 'request validation (lazy)',
+    why: "the operation's validator, its shared component checks and the issue wording, loaded on the first call",
+    test: /^src\/(validators\/|internal\/(validation-issues|ajv-runtime|ajv-formats)\.ts|contract\/(ajv-formats|path-rules)\.ts)/,
+  },
+  {
+    feature: 'transports',
+    why: 'the fetch transport (ImLeanCore sends with fetch; node:http and proxy support come with ImCore, by import)',
+    test: /^src\/internal\/(transport\/|http-attempt\.ts|bytes\.ts)/,
+  },
+  {
+    feature: '429 pause and fleet quota',
+    why: 'the client-wide 429 pause (rateLimit, quotaStore and the fleet metrics come with ImCore, by import)',
+    test: /^src\/(internal\/(quota-control|quota-gate|gcra)\.ts|stores\/(quota-store|store-budget)\.ts)/,
+  },
+  {
+    feature: 'errors and hints',
+    why: 'one class per documented error code, the hints that name cause and fix, secret masking',
+    test: /^src\/(core\/(errors|error-from-response)\.ts|internal\/(redact|secret-names)\.ts)/,
+  },
+  {
+    feature: 'attempt loop',
+    why: 'retries by class, per-attempt timeout and deadline, 401 re-exchange, 429 pause, lossless int64 JSON, dedupe keys',
+    test: /^src\/internal\/(send-with-retries|before-attempt|retry|retry-decision|call-scope|lossless-json|dedupe-key)\.ts/,
+  },
+  {
+    feature: 'client and options',
+    why: 'ImLeanCore, checking every client and call option (and refusing those of left-out features), withOptions, the browser refusal',
+    test: /^src\/(core\/(client|api-promise)\.ts|internal\/(config|server-only|logger|core-features|request-checks)\.ts|sdk-version\.ts)/,
+  },
+  {
+    feature: 'hooks and telemetry',
+    why: 'the per-call observer behind the request hooks and the diagnostics_channel events (issue 31); with no hook and no subscriber a call pays one check',
+    test: /^src\/(internal\/observe|core\/hooks)\.ts/,
+  },
+  {
+    feature: 'App Token',
+    why: 'the token exchange, its cache and the token store contract',
+    test: /^src\/internal\/(token-manager|token-exchange)\.ts/,
+  },
+  {
+    feature: 'request building',
+    why: 'path/query/body from params, near-miss names, the operation entry',
+    test: /^src\/(internal\/(request-builder|near-miss|operation-names|operation-entry)\.ts|contract\/operation-entry\.ts|operations\.ts|funcs\/)/,
+  },
   { feature: 'the app itself', why: 'its three lines', test: /^size-ours-one-op/ },
 ];
 
@@ -34,7 +70,13 @@ export function featureGroups(inputs: readonly { path: string; bytes: number; la
   for (const input of inputs) {
     const rule = FEATURES.find((f) => f.test.test(input.path));
     const feature = rule?.feature ?? 'other';
-    const group = groups.get(feature) ?? { feature, why: rule?.why ?? 'modules no feature rule names (scripts/bench/size-features.ts)', modules: [], bytes: 0, lazy: true };
+    const group = groups.get(feature) ?? {
+      feature,
+      why: rule?.why ?? 'modules no feature rule names (scripts/bench/size-features.ts)',
+      modules: [],
+      bytes: 0,
+      lazy: true,
+    };
     group.modules.push(input.path.replace(/^src\//, ''));
     group.bytes += input.bytes;
     group.lazy &&= input.lazy;
@@ -44,7 +86,12 @@ export function featureGroups(inputs: readonly { path: string; bytes: number; la
 }
 
 /** One sentence: how many of the largest features weigh (≈ gzip) as much as the miss. */
-export function missByFeature(groups: readonly FeatureGroup[], totalBytes: number, gzip: number, overBytes: number): string {
+export function missByFeature(
+  groups: readonly FeatureGroup[],
+  totalBytes: number,
+  gzip: number,
+  overBytes: number,
+): string {
   const taken: FeatureGroup[] = [];
   let sum = 0;
   for (const g of groups) {

@@ -45,7 +45,15 @@ export interface SizeResult {
   sharedEdit: Omit<SharedEditResult, 'changed'> & { changed: string[] };
 }
 
-type Outputs = Record<string, { bytes: number; entryPoint?: string; imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, { bytesInOutput: number }> }>;
+type Outputs = Record<
+  string,
+  {
+    bytes: number;
+    entryPoint?: string;
+    imports: { path: string; kind: string; external?: boolean }[];
+    inputs: Record<string, { bytesInOutput: number }>;
+  }
+>;
 
 /**
  * The outputs loaded at start (the app's entry and everything it imports statically) and those
@@ -60,13 +68,17 @@ function loadedOutputs(outputs: Outputs, entryFile: string): { atStart: Set<stri
       const o = queue.pop()!;
       if (into.has(o) || skip.has(o)) continue;
       into.add(o);
-      for (const i of outputs[o]!.imports) if (kinds.includes(i.kind) && !i.external && outputs[i.path]) queue.push(i.path);
+      for (const i of outputs[o]!.imports)
+        if (kinds.includes(i.kind) && !i.external && outputs[i.path]) queue.push(i.path);
     }
   };
   const atStart = new Set<string>();
   closure([entry], ['import-statement'], atStart, new Set());
   const later = new Set<string>();
-  const dynamicRoots = (from: Iterable<string>) => [...from].flatMap((o) => outputs[o]!.imports.filter((i) => i.kind === 'dynamic-import' && outputs[i.path]).map((i) => i.path));
+  const dynamicRoots = (from: Iterable<string>) =>
+    [...from].flatMap((o) =>
+      outputs[o]!.imports.filter((i) => i.kind === 'dynamic-import' && outputs[i.path]).map((i) => i.path),
+    );
   closure(dynamicRoots(atStart), ['import-statement', 'dynamic-import'], later, atStart);
   return { atStart, later };
 }
@@ -78,7 +90,13 @@ const core = new ${core}({ baseUrl: process.env.BASE, appKey: 'o#a', clientId: '
 console.log(await usersGet(core, { username: 'alice' }));`;
 }
 
-export async function benchSize(opts: { appsDir: string; esmEntry: string; pkgDir: string; heyOut: string | undefined; smoke: boolean }): Promise<SizeResult> {
+export async function benchSize(opts: {
+  appsDir: string;
+  esmEntry: string;
+  pkgDir: string;
+  heyOut: string | undefined;
+  smoke: boolean;
+}): Promise<SizeResult> {
   const esbuild = await import('esbuild');
   // every method of every namespace of ImClient, found on a client (the constructor sends nothing)
   const { ImClient } = await import(opts.esmEntry);
@@ -94,12 +112,14 @@ export async function benchSize(opts: { appsDir: string; esmEntry: string; pkgDi
   }
   const apps: Record<string, { label: string; code: string; ext: string }> = {
     'ours-one-op': {
-      label: "ours: one operation (usersGet) via 'im-server-sdk/funcs' over ImLeanCore (App Token, retries, timeouts, 429 pause, errors, validation; sends with fetch)",
+      label:
+        "ours: one operation (usersGet) via 'im-server-sdk/funcs' over ImLeanCore (App Token, retries, timeouts, 429 pause, errors, validation; sends with fetch)",
       ext: 'mjs',
       code: oneOperationApp('ImLeanCore'),
     },
     'ours-one-op-full': {
-      label: 'ours: the same over ImCore (every feature: node:http and fetch picked at run time, proxy support, fleet quota)',
+      label:
+        'ours: the same over ImCore (every feature: node:http and fetch picked at run time, proxy support, fleet quota)',
       ext: 'mjs',
       code: oneOperationApp('ImCore'),
     },
@@ -161,9 +181,19 @@ console.log(await usersGet({ path: { org_name: 'o', app_name: 'a', username: 'al
     const startFiles = files.filter((f) => atStart.has(f));
     const lazyFiles = files.filter((f) => later.has(f));
     const deadFiles = files.filter((f) => !atStart.has(f) && !later.has(f));
-    const part = (fs: string[]) => ({ files: fs.length, minified: sum(fs, (f) => outputs[f]!.bytes), gzip: sum(fs, (f) => gz.get(f)!) });
+    const part = (fs: string[]) => ({
+      files: fs.length,
+      minified: sum(fs, (f) => outputs[f]!.bytes),
+      gzip: sum(fs, (f) => gz.get(f)!),
+    });
     // the package's lazy chunks are named for their operation (build.mjs: chunks/[name]-[hash]); shared ones are chunk-*
-    const validatorsAtStart = [...new Set(startFiles.flatMap((f) => Object.keys(outputs[f]!.inputs)).filter((i) => /im-server-sdk\/dist\/esm\/chunks\/(?!chunk-)[^/]+\.js$/.test(i)))];
+    const validatorsAtStart = [
+      ...new Set(
+        startFiles
+          .flatMap((f) => Object.keys(outputs[f]!.inputs))
+          .filter((i) => /im-server-sdk\/dist\/esm\/chunks\/(?!chunk-)[^/]+\.js$/.test(i)),
+      ),
+    ];
     rows.push({
       app: name,
       label: app.label,
@@ -180,21 +210,49 @@ console.log(await usersGet({ path: { org_name: 'o', app_name: 'a', username: 'al
   const oneOpSingleFile = { minified: singleBytes.length, gzip: gzipSync(singleBytes, { level: 9 }).length };
   // What takes the bytes of the one-operation app, by source module: the same app built from the
   // package's TypeScript sources (the published chunks merge modules, so they cannot say).
-  const fromSources = await buildApp('size-ours-one-op-sources.mjs', apps['ours-one-op']!.code.replace("'im-server-sdk/funcs'", JSON.stringify(join(opts.pkgDir, 'src/funcs/index.ts'))));
+  const fromSources = await buildApp(
+    'size-ours-one-op-sources.mjs',
+    apps['ours-one-op']!.code.replace("'im-server-sdk/funcs'", JSON.stringify(join(opts.pkgDir, 'src/funcs/index.ts'))),
+  );
   const oneOpInputs: SizeResult['oneOpInputs'] = fromSources.loaded
-    .flatMap((f) => Object.entries(fromSources.outputs[f]!.inputs).map(([path, v]) => ({ path: path.replace(/^.*im-server-sdk\//, ''), bytes: v.bytesInOutput, lazy: !fromSources.atStart.has(f) })))
+    .flatMap((f) =>
+      Object.entries(fromSources.outputs[f]!.inputs).map(([path, v]) => ({
+        path: path.replace(/^.*im-server-sdk\//, ''),
+        bytes: v.bytesInOutput,
+        lazy: !fromSources.atStart.has(f),
+      })),
+    )
     .sort((a, b) => b.bytes - a.bytes);
   let tarball: SizeResult['tarball'] = null;
   const packDir = tempDir('pack');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const packed = await timedRun(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], { cwd: opts.pkgDir });
+  const packed = await timedRun(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], {
+    cwd: opts.pkgDir,
+  });
   if (packed.code === 0) {
     const info = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('[')))[0];
-    const reach = packageReach(info.files.map((f: { path: string }) => f.path), (p) => readFileSync(join(opts.pkgDir, p), 'utf8'));
-    tarball = { size: info.size, unpackedSize: info.unpackedSize, entryCount: info.entryCount, orphans: reach.orphans, dangling: reach.dangling.map((d) => `${d.from} → ${d.to}`) };
+    const reach = packageReach(
+      info.files.map((f: { path: string }) => f.path),
+      (p) => readFileSync(join(opts.pkgDir, p), 'utf8'),
+    );
+    tarball = {
+      size: info.size,
+      unpackedSize: info.unpackedSize,
+      entryCount: info.entryCount,
+      orphans: reach.orphans,
+      dangling: reach.dangling.map((d) => `${d.from} → ${d.to}`),
+    };
   }
   // the spec edit is generated in memory from the repository's spec (generated/ is not touched)
   const sharedEdit = await measureSharedEdit(readGeneratorInput(ROOT));
   const { operations } = await import(opts.esmEntry);
-  return { rows, methodsCalled: calls.length, operations: Object.keys(operations).length, tarball, oneOpSingleFile, oneOpInputs, sharedEdit };
+  return {
+    rows,
+    methodsCalled: calls.length,
+    operations: Object.keys(operations).length,
+    tarball,
+    oneOpSingleFile,
+    oneOpInputs,
+    sharedEdit,
+  };
 }

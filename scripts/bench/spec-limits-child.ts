@@ -16,7 +16,10 @@ const started = performance.now();
 let out: Record<string, unknown>;
 try {
   const max = maxBytes ? Number(maxBytes) : undefined;
-  const input = { ...readGeneratorInput(root, 'spec/openapi.yaml', max), openapiText: readSpecFile(specPath, 'spec/openapi.yaml', max) };
+  const input = {
+    ...readGeneratorInput(root, 'spec/openapi.yaml', max),
+    openapiText: readSpecFile(specPath, 'spec/openapi.yaml', max),
+  };
   const { files } = await generate(input);
   out = { result: 'accepted', files: files.size };
 } catch (error) {

@@ -29,7 +29,10 @@ interface Shape {
 function withDescription(base: string, bytes: number): string {
   const filler = 'lorem ipsum dolor sit amet '.repeat(Math.ceil(bytes / 27)).slice(0, bytes);
   // the operation description of users.get (a one-line scalar): the longest text path into the output
-  return base.replace(/(operationId: users\.get\n(?:.*\n)*?\s*description: )"[^\n]*"/, (_m, head: string) => `${head}"${filler}"`);
+  return base.replace(
+    /(operationId: users\.get\n(?:.*\n)*?\s*description: )"[^\n]*"/,
+    (_m, head: string) => `${head}"${filler}"`,
+  );
 }
 
 function refBomb(base: string, depth: number): string {
@@ -39,7 +42,10 @@ function refBomb(base: string, depth: number): string {
   }
   schemas += `    Bomb${depth}:\n      type: string\n`;
   const text = base.replace(/\n {2}schemas:\n/, `\n  schemas:\n${schemas}`);
-  return text.replace(/(operationId: users\.get\n[\s\S]*?schema:\n\s*)\$ref: "#\/components\/schemas\/User"/, '$1$ref: "#/components/schemas/Bomb0"');
+  return text.replace(
+    /(operationId: users\.get\n[\s\S]*?schema:\n\s*)\$ref: "#\/components\/schemas\/User"/,
+    '$1$ref: "#/components/schemas/Bomb0"',
+  );
 }
 
 function shapes(): Shape[] {
@@ -64,7 +70,10 @@ function argValue(flag: string): string | undefined {
 const runs = Number(argValue('--runs') ?? 1);
 const only = argValue('--only')?.split(',');
 const work = tempDir('spec-limits');
-const rows: string[] = ['| shape | spec | result | wall (median) | peak RSS (median) | RSS ÷ spec |', '|---|---|---|---|---|---|'];
+const rows: string[] = [
+  '| shape | spec | result | wall (median) | peak RSS (median) | RSS ÷ spec |',
+  '|---|---|---|---|---|---|',
+];
 for (const shape of shapes().filter((s) => !only || only.includes(s.name))) {
   const file = join(work, `${shape.name}.yaml`);
   writeFileSync(file, shape.text);
@@ -73,10 +82,26 @@ for (const shape of shapes().filter((s) => !only || only.includes(s.name))) {
   const rss: number[] = [];
   let result = '';
   for (let i = 0; i < runs; i++) {
-    const r = await timedRun(process.execPath, [...TSX_IMPORT, join(BENCH_DIR, 'spec-limits-child.ts'), file, ...(shape.maxSpecBytes ? [String(shape.maxSpecBytes)] : [])], { timeoutMs: 900_000 });
+    const r = await timedRun(
+      process.execPath,
+      [
+        ...TSX_IMPORT,
+        join(BENCH_DIR, 'spec-limits-child.ts'),
+        file,
+        ...(shape.maxSpecBytes ? [String(shape.maxSpecBytes)] : []),
+      ],
+      { timeoutMs: 900_000 },
+    );
     const line = r.stdout.trim().split('\n').pop() ?? '';
-    const parsed = r.code === 0 && line.startsWith('{') ? (JSON.parse(line) as { result: string; rule?: string; files?: number }) : undefined;
-    result = parsed ? (parsed.result === 'accepted' ? `accepted (${parsed.files} files)` : `refused: ${parsed.rule}`) : `crashed (exit ${r.code}): ${r.stderr.trim().split('\n').filter(Boolean).slice(-1)[0]?.slice(0, 120) ?? ''}`;
+    const parsed =
+      r.code === 0 && line.startsWith('{')
+        ? (JSON.parse(line) as { result: string; rule?: string; files?: number })
+        : undefined;
+    result = parsed
+      ? parsed.result === 'accepted'
+        ? `accepted (${parsed.files} files)`
+        : `refused: ${parsed.rule}`
+      : `crashed (exit ${r.code}): ${r.stderr.trim().split('\n').filter(Boolean).slice(-1)[0]?.slice(0, 120) ?? ''}`;
     walls.push(r.wallMs);
     if (r.maxRssKb !== undefined) rss.push(r.maxRssKb / 1024);
   }

@@ -31,13 +31,16 @@ import { RedisQuotaStore } from '../../templates/runtime/stores/redis-quota-stor
 import { fromNodeRedis } from '../../templates/runtime/stores/redis-client.js';
 
 const MB = 1024 * 1024;
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; origin: string }> {
+async function listen(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ server: Server; origin: string }> {
   const server = createServer(handler);
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
-const close = (server: Server): Promise<void> => new Promise((r) => (server.closeAllConnections(), server.close(() => r())));
+const close = (server: Server): Promise<void> =>
+  new Promise((r) => (server.closeAllConnections(), server.close(() => r())));
 const transports = (origin: string): Array<[string, Transport]> => [
   ['node', nodeTransport({ origin })],
   ['fetch', fetchTransport((input, init) => fetch(input, init))],
@@ -48,18 +51,40 @@ const send = (t: Transport, url: string, timeoutMs = 10_000): Promise<AttemptOut
 async function bombs(): Promise<void> {
   const zeros = Buffer.alloc(64 * MB); // each bomb decodes to 64 MiB; the bound is 1 MiB
   const gz = gzipSync(zeros);
-  const codings: Record<string, Buffer> = { gzip: gz, 'x-gzip': gz, 'deflate (zlib)': deflateSync(zeros), 'deflate (raw)': deflateRawSync(zeros), br: brotliCompressSync(zeros) };
+  const codings: Record<string, Buffer> = {
+    gzip: gz,
+    'x-gzip': gz,
+    'deflate (zlib)': deflateSync(zeros),
+    'deflate (raw)': deflateRawSync(zeros),
+    br: brotliCompressSync(zeros),
+  };
   const cases: Array<{ name: string; status: number; encoding: string; body: Buffer; length: boolean }> = [];
   for (const [name, body] of Object.entries(codings)) {
     cases.push({ name: `200 ${name}`, status: 200, encoding: name.split(' ')[0]!, body, length: true });
     cases.push({ name: `500 ${name} (error body)`, status: 500, encoding: name.split(' ')[0]!, body, length: true });
   }
   cases.push({ name: '200 gzip, chunked (no length)', status: 200, encoding: 'gzip', body: gz, length: false });
-  cases.push({ name: '200 gzip, gzip (double)', status: 200, encoding: 'gzip, gzip', body: gzipSync(gz), length: true });
-  cases.push({ name: '200 gzip truncated mid-stream', status: 200, encoding: 'gzip', body: gz.subarray(0, gz.length - 1000), length: true });
+  cases.push({
+    name: '200 gzip, gzip (double)',
+    status: 200,
+    encoding: 'gzip, gzip',
+    body: gzipSync(gz),
+    length: true,
+  });
+  cases.push({
+    name: '200 gzip truncated mid-stream',
+    status: 200,
+    encoding: 'gzip',
+    body: gz.subarray(0, gz.length - 1000),
+    length: true,
+  });
   const { server, origin } = await listen((req, res) => {
     const c = cases[Number(req.url!.slice(1))]!;
-    res.writeHead(c.status, { 'content-type': 'application/json', 'content-encoding': c.encoding, ...(c.length ? { 'content-length': String(c.body.length) } : {}) });
+    res.writeHead(c.status, {
+      'content-type': 'application/json',
+      'content-encoding': c.encoding,
+      ...(c.length ? { 'content-length': String(c.body.length) } : {}),
+    });
     res.end(c.body);
   });
   let bounded = 0;
@@ -72,13 +97,19 @@ async function bombs(): Promise<void> {
       const o = await send(t, `${origin}/${i}`);
       const ms = performance.now() - started;
       const grew = (process.memoryUsage().rss - rss) / MB;
-      const ok = o.kind === 'too-large' || (o.kind === 'response' && o.bodyText.length <= 64 * 1024 && (o.status !== 200 || o.bodyText.length <= MB));
+      const ok =
+        o.kind === 'too-large' ||
+        (o.kind === 'response' && o.bodyText.length <= 64 * 1024 && (o.status !== 200 || o.bodyText.length <= MB));
       if (ok) bounded++;
-      lines.push(`  ${name.padEnd(5)} ${c.name.padEnd(32)} ${o.kind === 'response' ? `response ${o.status}, ${o.bodyText.length} chars read` : o.kind}; ${ms.toFixed(0)} ms; RSS +${grew.toFixed(1)} MiB ${ok ? 'bounded' : 'NOT BOUNDED'}`);
+      lines.push(
+        `  ${name.padEnd(5)} ${c.name.padEnd(32)} ${o.kind === 'response' ? `response ${o.status}, ${o.bodyText.length} chars read` : o.kind}; ${ms.toFixed(0)} ms; RSS +${grew.toFixed(1)} MiB ${ok ? 'bounded' : 'NOT BOUNDED'}`,
+      );
     }
   }
   await close(server);
-  console.log(`1. compression bombs (64 MiB each, bound 1 MiB / 64 KiB for errors): ${bounded}/${cases.length * 2} bounded\n${lines.join('\n')}`);
+  console.log(
+    `1. compression bombs (64 MiB each, bound 1 MiB / 64 KiB for errors): ${bounded}/${cases.length * 2} bounded\n${lines.join('\n')}`,
+  );
 }
 
 async function neverEnding(): Promise<void> {
@@ -104,7 +135,9 @@ async function neverEnding(): Promise<void> {
   }
   timers.forEach(clearInterval);
   await close(server);
-  console.log(`2. never-ending answers: ${within}/${kinds.length * 2} cut within 30 ms of the timeout\n${lines.join('\n')}`);
+  console.log(
+    `2. never-ending answers: ${within}/${kinds.length * 2} cut within 30 ms of the timeout\n${lines.join('\n')}`,
+  );
 }
 
 async function desync(): Promise<void> {
@@ -112,7 +145,8 @@ async function desync(): Promise<void> {
   const { server, origin } = await listen((req, res) => {
     const [, kind, id] = req.url!.split('/');
     const body = JSON.stringify({ id });
-    if (kind === 'late') return void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(body), 250);
+    if (kind === 'late')
+      return void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(body), 250);
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
     res.end(body);
     if (kind === 'double') res.socket?.write(`HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\n{"id":"evil"}`);
@@ -129,7 +163,9 @@ async function desync(): Promise<void> {
     }
   }
   await close(server);
-  console.log(`3. desync and late answers: ${calls} calls on keep-alive pools (a third answered after the timeout, a third followed by a second unasked answer): ${crossed} got another call's answer`);
+  console.log(
+    `3. desync and late answers: ${calls} calls on keep-alive pools (a third answered after the timeout, a third followed by a second unasked answer): ${crossed} got another call's answer`,
+  );
 }
 
 async function crlf(): Promise<void> {
@@ -143,7 +179,9 @@ async function crlf(): Promise<void> {
         heads.push(text);
         const token = text.startsWith('POST') && text.includes('/token');
         const body = token ? '{"access_token":"tok","expires_in":3600}' : '{}';
-        s.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+        s.end(
+          `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+        );
         text = '';
       }
     });
@@ -158,7 +196,15 @@ async function crlf(): Promise<void> {
     ['defaultHeaders name', (tr) => client(tr, { defaultHeaders: { [EVIL]: 'v' } }).request(op, { username: 'u' })],
     ['call headers value', (tr) => client(tr).request(op, { username: 'u' }, { headers: { 'x-a': EVIL } })],
     ['call headers name', (tr) => client(tr).request(op, { username: 'u' }, { headers: { [EVIL]: 'v' } })],
-    ['idempotencyKey', (tr) => client(tr).request(messagesSendOperation, { from: 'a', to: ['b'], type: 'text', body: { text: 'x' } }, { idempotencyKey: EVIL })],
+    [
+      'idempotencyKey',
+      (tr) =>
+        client(tr).request(
+          messagesSendOperation,
+          { from: 'a', to: ['b'], type: 'text', body: { text: 'x' } },
+          { idempotencyKey: EVIL },
+        ),
+    ],
     ['path parameter', (tr) => client(tr).request(op, { username: EVIL })],
     ['query parameter', (tr) => client(tr).request(usersListOperation, { cursor: EVIL })],
     ['orgName', (tr) => client(tr, { orgName: EVIL }).request(op, { username: 'u' })],
@@ -167,17 +213,35 @@ async function crlf(): Promise<void> {
     ['baseUrl path', (tr) => client(tr, { baseUrl: `${base}/x\r\nX-Evil: 1` }).request(op, { username: 'u' })],
   ];
   function client(transport: 'node' | 'fetch', extra: Record<string, unknown> = {}): ImCore {
-    return new ImCore({ baseUrl: base, orgName: 'org', appName: 'app', clientId: 'id', clientSecret: 'secret', maxRetries: 0, timeoutMs: 2000, transport, validateRequests: false, ...extra } as never);
+    return new ImCore({
+      baseUrl: base,
+      orgName: 'org',
+      appName: 'app',
+      clientId: 'id',
+      clientSecret: 'secret',
+      maxRetries: 0,
+      timeoutMs: 2000,
+      transport,
+      validateRequests: false,
+      ...extra,
+    } as never);
   }
   let safe = 0;
   const lines: string[] = [];
   for (const tr of ['node', 'fetch'] as const) {
     for (const [name, call] of entry) {
       heads.length = 0;
-      const outcome = await Promise.resolve().then(() => call(tr)).then(() => 'sent', (e: Error) => `refused (${e.name}: ${e.message.slice(0, 90)})`);
+      const outcome = await Promise.resolve()
+        .then(() => call(tr))
+        .then(
+          () => 'sent',
+          (e: Error) => `refused (${e.name}: ${e.message.slice(0, 90)})`,
+        );
       const injected = heads.some((h) => /\r\nX-Evil:/i.test(h));
       if (!injected) safe++;
-      lines.push(`  ${tr.padEnd(5)} ${name.padEnd(32)} ${outcome}${outcome === 'sent' ? (injected ? ', INJECTED' : ', encoded (no header injected)') : ''}`);
+      lines.push(
+        `  ${tr.padEnd(5)} ${name.padEnd(32)} ${outcome}${outcome === 'sent' ? (injected ? ', INJECTED' : ', encoded (no header injected)') : ''}`,
+      );
     }
   }
   await new Promise<void>((r) => raw.close(() => r()));
@@ -210,17 +274,38 @@ async function proxyCredentials(): Promise<void> {
     const logs: string[] = [];
     const log = (...a: unknown[]): void => void logs.push(a.map(String).join(' '));
     const err = await Promise.resolve()
-      .then(() => new ImCore({ baseUrl: 'http://127.0.0.1:9', orgName: 'o', appName: 'a', clientId: 'id', clientSecret: 'sec', transport: 'node', proxy, timeoutMs: 300, maxRetries: 1, logger: { debug: log, info: log, warn: log, error: log } }).request(usersGetOperation, { username: 'u' }))
-      .then(() => undefined, (e: unknown) => e);
+      .then(() =>
+        new ImCore({
+          baseUrl: 'http://127.0.0.1:9',
+          orgName: 'o',
+          appName: 'a',
+          clientId: 'id',
+          clientSecret: 'sec',
+          transport: 'node',
+          proxy,
+          timeoutMs: 300,
+          maxRetries: 1,
+          logger: { debug: log, info: log, warn: log, error: log },
+        }).request(usersGetOperation, { username: 'u' }),
+      )
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     const texts: string[] = [...logs];
-    for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) texts.push(String(e), (e as Error).stack ?? '', JSON.stringify(e) ?? '');
+    for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause)
+      texts.push(String(e), (e as Error).stack ?? '', JSON.stringify(e) ?? '');
     const leaked = texts.some((t) => t.includes(PASSWORD) || t.includes(encodeURIComponent(PASSWORD)));
     if (!leaked) clean++;
-    seen.push(`  ${name.padEnd(30)} ${(err as Error)?.name ?? 'no error'}: ${String((err as Error)?.message).slice(0, 110)} — ${leaked ? 'CREDENTIALS SHOWN' : 'no credentials'} (${texts.length} texts, ${logs.length} log lines)`);
+    seen.push(
+      `  ${name.padEnd(30)} ${(err as Error)?.name ?? 'no error'}: ${String((err as Error)?.message).slice(0, 110)} — ${leaked ? 'CREDENTIALS SHOWN' : 'no credentials'} (${texts.length} texts, ${logs.length} log lines)`,
+    );
   }
   silent.close();
   refusing.close();
-  console.log(`5. proxy credentials: ${clean}/${cases.length} failures show them nowhere (message, causes, stacks, JSON, logs)\n${seen.join('\n')}`);
+  console.log(
+    `5. proxy credentials: ${clean}/${cases.length} failures show them nowhere (message, causes, stacks, JSON, logs)\n${seen.join('\n')}`,
+  );
 }
 
 function noProxy(): void {
@@ -246,7 +331,9 @@ function noProxy(): void {
     ['  other.com   example.com ', 'https://x.example.com', true],
   ];
   const wrong = cases.filter(([np, target, want]) => bypassed(new URL(target), np) !== want);
-  console.log(`6. NO_PROXY: ${cases.length - wrong.length}/${cases.length} cases as curl reads them${wrong.length ? `; wrong: ${JSON.stringify(wrong)}` : ''}`);
+  console.log(
+    `6. NO_PROXY: ${cases.length - wrong.length}/${cases.length} cases as curl reads them${wrong.length ? `; wrong: ${JSON.stringify(wrong)}` : ''}`,
+  );
 }
 
 async function clockSkew(): Promise<void> {
@@ -256,7 +343,11 @@ async function clockSkew(): Promise<void> {
       s.close(() => resolve(p));
     });
   });
-  const redisServer = spawn('/usr/bin/redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const redisServer = spawn(
+    '/usr/bin/redis-server',
+    ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   process.once('exit', () => redisServer.kill('SIGKILL')); // never left behind, even when a check throws
   for (let i = 0; i < 200; i++) {
     const up = await new Promise<boolean>((r) => {
@@ -271,25 +362,38 @@ async function clockSkew(): Promise<void> {
   await redis.connect();
   const sentAt: number[] = [];
   const { server, origin } = await listen((req, res) => {
-    if (req.url!.endsWith('/token')) return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"tok","expires_in":3600}');
+    if (req.url!.endsWith('/token'))
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"access_token":"tok","expires_in":3600}');
     sentAt.push(Date.now());
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
   const op = usersGetOperation;
   const rate = 40;
-  const clients = [3_600_000, -3_600_000].map((skew) => new ImCore({
-    baseUrl: origin, orgName: 'org', appName: 'app', clientId: 'id', clientSecret: 'secret',
-    quotaStore: new RedisQuotaStore({ client: fromNodeRedis(redis) }), rateLimit: { perSecond: rate, maxWaitMs: 30_000 },
-    internals: { now: () => Date.now() + skew },
-  }));
+  const clients = [3_600_000, -3_600_000].map(
+    (skew) =>
+      new ImCore({
+        baseUrl: origin,
+        orgName: 'org',
+        appName: 'app',
+        clientId: 'id',
+        clientSecret: 'secret',
+        quotaStore: new RedisQuotaStore({ client: fromNodeRedis(redis) }),
+        rateLimit: { perSecond: rate, maxWaitMs: 30_000 },
+        internals: { now: () => Date.now() + skew },
+      }),
+  );
   const runMs = 4_000;
   const until = Date.now() + runMs;
-  await Promise.all(clients.map(async (c) => {
-    const loops = Array.from({ length: 8 }, async () => {
-      while (Date.now() < until) await c.request(op, { username: 'u' });
-    });
-    await Promise.all(loops);
-  }));
+  await Promise.all(
+    clients.map(async (c) => {
+      const loops = Array.from({ length: 8 }, async () => {
+        while (Date.now() < until) await c.request(op, { username: 'u' });
+      });
+      await Promise.all(loops);
+    }),
+  );
   // the rate over the steady part (after the first second's burst)
   const first = sentAt[0]!;
   const steady = sentAt.filter((t) => t >= first + 1000 && t < first + runMs - 200);
@@ -297,7 +401,9 @@ async function clockSkew(): Promise<void> {
   await close(server);
   await redis.close();
   redisServer.kill('SIGKILL');
-  console.log(`8. clock skew: two clients at now + 1 h and now − 1 h sharing a RedisQuotaStore, rateLimit ${rate}/s: ${sentAt.length} calls in ${runMs / 1000} s; steady rate ${reached.toFixed(1)}/s = ${((reached / rate - 1) * 100).toFixed(1)} % from ${rate}/s`);
+  console.log(
+    `8. clock skew: two clients at now + 1 h and now − 1 h sharing a RedisQuotaStore, rateLimit ${rate}/s: ${sentAt.length} calls in ${runMs / 1000} s; steady rate ${reached.toFixed(1)}/s = ${((reached / rate - 1) * 100).toFixed(1)} % from ${rate}/s`,
+  );
 }
 
 await bombs();

@@ -18,7 +18,8 @@ export function syntheticSpec(specText: string, factor: number): { text: string;
   const doc = parse(specText);
   const components: Record<string, Record<string, unknown>> = doc.components ?? {};
   const operationIds = new Set<string>();
-  for (const item of Object.values<any>(doc.paths)) for (const m of METHODS) if (item?.[m]?.operationId) operationIds.add(item[m].operationId);
+  for (const item of Object.values<any>(doc.paths))
+    for (const m of METHODS) if (item?.[m]?.operationId) operationIds.add(item[m].operationId);
   const paths: Record<string, unknown> = { ...doc.paths };
   const tags: { name: string }[] = [...(doc.tags ?? [])];
   const renamedComponents: Record<string, Record<string, unknown>> = {};
@@ -50,7 +51,8 @@ export function syntheticSpec(specText: string, factor: number): { text: string;
       for (const [name, value] of Object.entries(entries)) renamedComponents[kind]![`${name}R${k}`] = rename(value);
     }
   }
-  for (const [kind, entries] of Object.entries(renamedComponents)) components[kind] = { ...components[kind], ...entries };
+  for (const [kind, entries] of Object.entries(renamedComponents))
+    components[kind] = { ...components[kind], ...entries };
   const out = { ...doc, tags, paths, components };
   let operations = 0;
   for (const item of Object.values<any>(paths)) for (const m of METHODS) if (item?.[m]) operations++;

@@ -43,17 +43,33 @@ const TSCONFIG = {
   include: ['*.ts'],
 };
 
-export async function benchTypecheck(opts: { runs: number; appsDir: string; otsSchema: string }): Promise<TypecheckResult> {
+export async function benchTypecheck(opts: {
+  runs: number;
+  appsDir: string;
+  otsSchema: string;
+}): Promise<TypecheckResult> {
   const model = buildApiModel(parseSpec(readFileSync(join(ROOT, 'spec/openapi.yaml'), 'utf8')));
   const ops = model.operations.filter((o) => !o.isTokenExchange).sort((a, b) => a.id.localeCompare(b.id));
   const step = Math.floor(ops.length / 20);
   const chosen = Array.from({ length: 20 }, (_, i) => ops[i * step]!);
 
-  const ours: string[] = [`import { ImClient } from 'im-server-sdk';`, `const im = new ImClient({ baseUrl: 'http://127.0.0.1:4010', appKey: 'o#a', clientId: 'c', clientSecret: 's' });`, `export async function main() {`];
-  const peer: string[] = [`import createClient from 'openapi-fetch';`, `import type { paths } from './schema.js';`, `const api = createClient<paths>({ baseUrl: 'http://127.0.0.1:4010', headers: { Authorization: 'Bearer t' } });`, `export async function main() {`];
+  const ours: string[] = [
+    `import { ImClient } from 'im-server-sdk';`,
+    `const im = new ImClient({ baseUrl: 'http://127.0.0.1:4010', appKey: 'o#a', clientId: 'c', clientSecret: 's' });`,
+    `export async function main() {`,
+  ];
+  const peer: string[] = [
+    `import createClient from 'openapi-fetch';`,
+    `import type { paths } from './schema.js';`,
+    `const api = createClient<paths>({ baseUrl: 'http://127.0.0.1:4010', headers: { Authorization: 'Bearer t' } });`,
+    `export async function main() {`,
+  ];
   chosen.forEach((op, i) => {
     const params = validParams(model, op);
-    ours.push(`  const r${i} = await im.${op.namespace}.${op.methodName}(${JSON.stringify(params)});`, `  console.log(r${i});`);
+    ours.push(
+      `  const r${i} = await im.${op.namespace}.${op.methodName}(${JSON.stringify(params)});`,
+      `  console.log(r${i});`,
+    );
     const path: Record<string, unknown> = {};
     if (op.specPath.includes('{org_name}')) path.org_name = 'o';
     if (op.specPath.includes('{app_name}')) path.app_name = 'a';
@@ -62,9 +78,14 @@ export async function benchTypecheck(opts: { runs: number; appsDir: string; otsS
     for (const f of op.pathParams) path[f.name] = params[f.name];
     for (const f of op.queryParams) if (f.name in params) query[f.name] = params[f.name];
     for (const f of op.body?.fields ?? []) if (f.name in params) body[f.name] = params[f.name];
-    const init: string[] = [`params: { path: ${JSON.stringify(path)}${Object.keys(query).length ? `, query: ${JSON.stringify(query)}` : ''} }`];
+    const init: string[] = [
+      `params: { path: ${JSON.stringify(path)}${Object.keys(query).length ? `, query: ${JSON.stringify(query)}` : ''} }`,
+    ];
     if (op.body) init.push(`body: ${JSON.stringify(body)}`);
-    peer.push(`  const r${i} = await api.${op.method.toUpperCase()}(${JSON.stringify(op.specPath)}, { ${init.join(', ')} });`, `  console.log(r${i}.data);`);
+    peer.push(
+      `  const r${i} = await api.${op.method.toUpperCase()}(${JSON.stringify(op.specPath)}, { ${init.join(', ')} });`,
+      `  console.log(r${i}.data);`,
+    );
   });
   ours.push('}');
   peer.push('}');
@@ -90,11 +111,25 @@ export async function benchTypecheck(opts: { runs: number; appsDir: string; otsS
     const r = await timedRun(process.execPath, [BIN.tsc, '-p', dir, '--extendedDiagnostics'], { cwd: dir });
     const d: Record<string, string> = {};
     for (const line of r.stdout.split('\n')) {
-      const m = /^(Files|Lines of TypeScript|Lines of Definitions|Identifiers|Types|Instantiations|Memory used|Parse time|Bind time|Check time|Total time):\s+(.+)$/.exec(line.trim());
+      const m =
+        /^(Files|Lines of TypeScript|Lines of Definitions|Identifiers|Types|Instantiations|Memory used|Parse time|Bind time|Check time|Total time):\s+(.+)$/.exec(
+          line.trim(),
+        );
       if (m) d[m[1]!] = m[2]!.trim();
     }
     diagnostics[name] = d;
-    samples[name] = { wall: [], cpu: [], errors: r.code === 0 ? '' : r.stdout.split('\n').filter((l) => l.includes('error TS')).slice(0, 5).join('\n') };
+    samples[name] = {
+      wall: [],
+      cpu: [],
+      errors:
+        r.code === 0
+          ? ''
+          : r.stdout
+              .split('\n')
+              .filter((l) => l.includes('error TS'))
+              .slice(0, 5)
+              .join('\n'),
+    };
   }
   for (let i = 0; i < opts.runs; i++) {
     for (const [name, dir] of Object.entries(dirs)) {

@@ -14,7 +14,8 @@ const concurrency = Number(concArg);
 
 async function* source(): AsyncGenerator<Uint8Array> {
   const chunk = new Uint8Array(64 * 1024).fill(7);
-  for (let sent = 0; sent < total; sent += chunk.length) yield sent + chunk.length <= total ? chunk : chunk.subarray(0, total - sent);
+  for (let sent = 0; sent < total; sent += chunk.length)
+    yield sent + chunk.length <= total ? chunk : chunk.subarray(0, total - sent);
 }
 
 const base = process.memoryUsage();
@@ -55,7 +56,11 @@ async function floor(): Promise<number> {
     for (;;) {
       const part = await nextPart();
       if (!part) return;
-      const res = await fetch(`${baseUrl}/upload/floor/${part.n}`, { method: 'PUT', body: part.bytes as Uint8Array<ArrayBuffer>, headers: { 'content-type': 'application/octet-stream' } });
+      const res = await fetch(`${baseUrl}/upload/floor/${part.n}`, {
+        method: 'PUT',
+        body: part.bytes as Uint8Array<ArrayBuffer>,
+        headers: { 'content-type': 'application/octet-stream' },
+      });
       await res.body?.cancel();
       if (!res.ok) throw new Error(`part ${part.n}: HTTP ${res.status}`);
       sent += part.bytes.length;

@@ -23,7 +23,16 @@ export interface UploadResult {
   partSize: number;
   concurrency: number;
   runs: number;
-  rows: { mode: string; label: string; mbPerSec: number; peakRssMiB: number; rssGrowthMiB: number; peakArrayBuffersMiB: number; parts: number; runsMbPerSec: number[] }[];
+  rows: {
+    mode: string;
+    label: string;
+    mbPerSec: number;
+    peakRssMiB: number;
+    rssGrowthMiB: number;
+    peakArrayBuffersMiB: number;
+    parts: number;
+    runsMbPerSec: number[];
+  }[];
   serverBytes: number;
 }
 
@@ -32,14 +41,29 @@ const LABELS: Record<string, string> = {
   fetch: 'floor: the same parts PUT with bare fetch, no API calls',
 };
 
-export async function benchUpload(opts: { total: number; partSize: number; concurrency: number; runs: number; esmEntry: string }): Promise<UploadResult> {
+export async function benchUpload(opts: {
+  total: number;
+  partSize: number;
+  concurrency: number;
+  runs: number;
+  esmEntry: string;
+}): Promise<UploadResult> {
   const server = await startBenchServer();
   const samples: UploadSample[] = [];
   let serverBytes = 0;
   try {
     for (let i = 0; i < opts.runs; i++) {
       for (const mode of i % 2 ? ['fetch', 'ours'] : ['ours', 'fetch']) {
-        samples.push(await runJsonChild<UploadSample>('upload-client.ts', [mode, String(opts.total), String(opts.partSize), String(opts.concurrency), server.baseUrl, opts.esmEntry]));
+        samples.push(
+          await runJsonChild<UploadSample>('upload-client.ts', [
+            mode,
+            String(opts.total),
+            String(opts.partSize),
+            String(opts.concurrency),
+            server.baseUrl,
+            opts.esmEntry,
+          ]),
+        );
       }
     }
     serverBytes = (await server.stats()).partBytes;

@@ -24,9 +24,15 @@ export interface ReportRun {
   cache?: GeneratorCache;
 }
 
-export function buildChangeReport(root: string, head: ApiModel, base: ResolvedBase, run: ReportRun = {}): ChangeReport | { error: string } {
+export function buildChangeReport(
+  root: string,
+  head: ApiModel,
+  base: ResolvedBase,
+  run: ReportRun = {},
+): ChangeReport | { error: string } {
   const runtime = base.commit ? runtimeChangesSince(root, base.commit) : undefined;
-  if (run.headText !== undefined && base.text === run.headText) return reportOf(base.label, [], run.types ? 'done' : 'skipped', runtime);
+  if (run.headText !== undefined && base.text === run.headText)
+    return reportOf(base.label, [], run.types ? 'done' : 'skipped', runtime);
   let baseModel: ApiModel;
   try {
     baseModel = specModel(base.text, head.source, undefined, run.cache);
@@ -54,7 +60,8 @@ export const NOTES_FILE = 'release-notes/next.md';
  */
 export function acknowledged(changes: readonly Change[], notes: string): { accepted: Change[]; open: Change[] } {
   const text = stripTemplate(notes);
-  const named = (c: Change) => (c.call ? text.includes(c.call) : !!c.typeName && new RegExp(`\\b${c.typeName.split('.')[0]}\\b`).test(text));
+  const named = (c: Change) =>
+    c.call ? text.includes(c.call) : !!c.typeName && new RegExp(`\\b${c.typeName.split('.')[0]}\\b`).test(text);
   const breaking = changes.filter((c) => c.class === 'breaking');
   return { accepted: breaking.filter(named), open: breaking.filter((c) => !named(c)) };
 }

@@ -27,14 +27,19 @@ export interface Section {
   text: string;
 }
 
-const HEADINGS: Record<ChangeClass, string> = { breaking: 'Breaking changes', addition: 'Additions', 'non-breaking': 'Other changes' };
+const HEADINGS: Record<ChangeClass, string> = {
+  breaking: 'Breaking changes',
+  addition: 'Additions',
+  'non-breaking': 'Other changes',
+};
 const MARKER = /<!-- im-release (\{.*?\}) -->/;
 
 /** `im.calls.stats(): …` → `` `im.calls.stats()`: … `` */
 function entry(c: Change): string[] {
   const text = c.call && c.message.startsWith(c.call) ? `\`${c.call}\`${c.message.slice(c.call.length)}` : c.message;
   const lines = [`- ${text}`];
-  if (c.class === 'breaking') lines.push(`  - Migration: ${c.migration ?? `check your calls of ${c.call ?? c.typeName ?? c.operation}`}.`);
+  if (c.class === 'breaking')
+    lines.push(`  - Migration: ${c.migration ?? `check your calls of ${c.call ?? c.typeName ?? c.operation}`}.`);
   return lines;
 }
 
@@ -51,14 +56,25 @@ export interface SectionInput {
 export function changelogSection(s: SectionInput): string {
   const { report } = s;
   const lines = [`## ${s.version} — ${s.date}`, '', `<!-- im-release ${JSON.stringify(s.marker)} -->`, ''];
-  lines.push(`Compared with \`${report.base}\`${report.typeCheck === 'done' ? ' (spec rules and the TypeScript check of both packages)' : ''}. Version: ${s.marker.from} → ${s.version} (${s.why}).`, '');
+  lines.push(
+    `Compared with \`${report.base}\`${report.typeCheck === 'done' ? ' (spec rules and the TypeScript check of both packages)' : ''}. Version: ${s.marker.from} → ${s.version} (${s.why}).`,
+    '',
+  );
   if (!report.changes.length && !report.runtime?.length) lines.push('No API change.', '');
   for (const cls of ['breaking', 'addition', 'non-breaking'] as const) {
     const list = report.changes.filter((c) => c.class === cls);
     if (!list.length) continue;
     lines.push(`### ${HEADINGS[cls]}`, '', ...list.flatMap(entry), '');
   }
-  if (report.runtime?.length) lines.push('### Runtime and templates', '', 'Shipped code changed without an API change:', '', ...report.runtime.map((f) => `- \`${f}\``), '');
+  if (report.runtime?.length)
+    lines.push(
+      '### Runtime and templates',
+      '',
+      'Shipped code changed without an API change:',
+      '',
+      ...report.runtime.map((f) => `- \`${f}\``),
+      '',
+    );
   if (s.notes.trim()) lines.push('### Notes', '', s.notes.trim(), '');
   return `${lines.join('\n').trimEnd()}\n`;
 }

@@ -51,20 +51,31 @@ export function docBlockProblems(path: string, text: string): DocBlockProblem[] 
     // the first statement may carry the file's overview above its own block
     const own = node === overviewOf && docs.length > 1 && isOverview(text, docs[0]!.pos) ? docs.slice(1) : docs;
     if (own.length > 1) {
-      problems.push({ at: line(own[0]!.pos), rule: 'stacked', message: `${own.length} doc blocks on one declaration: the hover shows only the last; merge them into one` });
+      problems.push({
+        at: line(own[0]!.pos),
+        rule: 'stacked',
+        message: `${own.length} doc blocks on one declaration: the hover shows only the last; merge them into one`,
+      });
     }
     ts.forEachChild(node, visit);
   };
   visit(source);
   for (const pos of docCommentStarts(source)) {
-    if (!attached.has(pos) && !beforeUnionMember(text, pos)) problems.push({ at: line(pos), rule: 'orphan', message: 'a doc block attached to no declaration: move it onto the code it describes, or make it a // comment' });
+    if (!attached.has(pos) && !beforeUnionMember(text, pos))
+      problems.push({
+        at: line(pos),
+        rule: 'orphan',
+        message: 'a doc block attached to no declaration: move it onto the code it describes, or make it a // comment',
+      });
   }
   return problems.sort((a, b) => a.at.localeCompare(b.at, undefined, { numeric: true }));
 }
 
 /** Every problem in the hand-written TypeScript under `root`. */
 export function findDocBlockProblems(root: string): DocBlockProblem[] {
-  return handWrittenFiles(root).flatMap((path) => docBlockProblems(relative(root, join(root, path)), readFileSync(join(root, path), 'utf8')));
+  return handWrittenFiles(root).flatMap((path) =>
+    docBlockProblems(relative(root, join(root, path)), readFileSync(join(root, path), 'utf8')),
+  );
 }
 
 /** A block before `| 'member'` of a union type documents that member (TypeDoc shows it; TypeScript has no hover there). */
@@ -84,7 +95,12 @@ function docCommentStarts(source: ts.SourceFile): number[] {
   const visit = (node: ts.Node): void => {
     if (node.kind >= ts.SyntaxKind.FirstToken && node.kind <= ts.SyntaxKind.LastToken) {
       for (const c of ts.getLeadingCommentRanges(text, node.pos) ?? []) {
-        if (c.kind === ts.SyntaxKind.MultiLineCommentTrivia && text.startsWith('/**', c.pos) && text.slice(c.pos, c.end) !== '/**/') starts.add(c.pos);
+        if (
+          c.kind === ts.SyntaxKind.MultiLineCommentTrivia &&
+          text.startsWith('/**', c.pos) &&
+          text.slice(c.pos, c.end) !== '/**/'
+        )
+          starts.add(c.pos);
       }
       return;
     }

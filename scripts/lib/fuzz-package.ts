@@ -15,7 +15,12 @@ export const SENTINEL = '__imFuzz';
 export const SENTINEL_FILE = 'im-fuzz-pwned';
 
 const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard);
-const ATOMS = new Set([ts.SyntaxKind.Identifier, ts.SyntaxKind.StringLiteral, ts.SyntaxKind.NoSubstitutionTemplateLiteral, ts.SyntaxKind.PrivateIdentifier]);
+const ATOMS = new Set([
+  ts.SyntaxKind.Identifier,
+  ts.SyntaxKind.StringLiteral,
+  ts.SyntaxKind.NoSubstitutionTemplateLiteral,
+  ts.SyntaxKind.PrivateIdentifier,
+]);
 
 /** The code of a TypeScript file as tokens (comments dropped); identifiers and string literals as one kind of atom. */
 function codeShape(text: string): string[] {
@@ -98,7 +103,8 @@ export class PackageBench {
     const pkg = JSON.parse(files.get('package.json')!);
     const entries = new Set<string>();
     const collect = (node: unknown): void => {
-      if (typeof node === 'string' && inDist(node) !== undefined && node.endsWith('.js')) entries.add(inDist(node)!.slice(0, -'.js'.length));
+      if (typeof node === 'string' && inDist(node) !== undefined && node.endsWith('.js'))
+        entries.add(inDist(node)!.slice(0, -'.js'.length));
       else if (node && typeof node === 'object') Object.values(node).forEach(collect);
     };
     collect(pkg.exports);
@@ -119,7 +125,12 @@ export class PackageBench {
         logLevel: 'silent',
       });
     } catch (error) {
-      return [`the package does not build: ${String((error as Error).message).split('\n').slice(0, 3).join(' | ')}`];
+      return [
+        `the package does not build: ${String((error as Error).message)
+          .split('\n')
+          .slice(0, 3)
+          .join(' | ')}`,
+      ];
     }
     const cwd = mkdtempSync(join(tmpdir(), 'im-fuzz-run-'));
     try {
@@ -138,13 +149,19 @@ export class PackageBench {
       ].join('\n');
       // asynchronous: a test worker blocked for a minute misses its own RPC deadline
       const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-        execFile(process.execPath, ['--input-type=module', '-e', script], { cwd, encoding: 'utf8', timeout: 120_000 }, (error, stdout, stderr) => {
-          resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-        });
+        execFile(
+          process.execPath,
+          ['--input-type=module', '-e', script],
+          { cwd, encoding: 'utf8', timeout: 120_000 },
+          (error, stdout, stderr) => {
+            resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+          },
+        );
       });
       const problems: string[] = [];
       const line = run.stdout.trim().split('\n').pop() ?? '';
-      if (run.status !== 0 || !line.startsWith('{')) return [`importing the entries failed (exit ${run.status}): ${run.stderr.split('\n').slice(0, 3).join(' | ')}`];
+      if (run.status !== 0 || !line.startsWith('{'))
+        return [`importing the entries failed (exit ${run.status}): ${run.stderr.split('\n').slice(0, 3).join(' | ')}`];
       const seen = JSON.parse(line) as { sentinel: string; bins: number; binStatus: number; binSentinel: boolean };
       if (seen.bins < 1) problems.push('the package names no bin');
       if (seen.sentinel !== 'undefined') problems.push(`importing an entry set globalThis.${SENTINEL}`);

@@ -6,9 +6,16 @@ import { generate, type GeneratorOutput } from '../../generator/generate.js';
 import { readGeneratorInput, readTree } from '../../generator/read-inputs.js';
 
 /** `specPath` is relative to `root`; the package's node_modules links to the repo's (tsc, @types/node). */
-export async function generateToTempDir(root: string, specPath: string): Promise<{ dir: string; output: GeneratorOutput }> {
+export async function generateToTempDir(
+  root: string,
+  specPath: string,
+): Promise<{ dir: string; output: GeneratorOutput }> {
   const input = readGeneratorInput(root);
-  const output = await generate({ ...input, openapiText: readFileSync(join(root, specPath), 'utf8'), openapiSource: specPath });
+  const output = await generate({
+    ...input,
+    openapiText: readFileSync(join(root, specPath), 'utf8'),
+    openapiSource: specPath,
+  });
   const dir = mkdtempSync(join(tmpdir(), 'im-fixture-pkg-'));
   writeGeneratedFiles(dir, output.files);
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');

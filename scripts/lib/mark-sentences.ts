@@ -34,7 +34,11 @@ export interface MarkOwner {
 export function markOwners(doc: unknown): MarkOwner[] {
   const out: MarkOwner[] = [];
   // `owner` is the nearest ancestor-or-self outside any extension value, with its path.
-  const walk = (node: unknown, path: (string | number)[], owner: { path: (string | number)[]; node: any } | null): void => {
+  const walk = (
+    node: unknown,
+    path: (string | number)[],
+    owner: { path: (string | number)[]; node: any } | null,
+  ): void => {
     if (Array.isArray(node)) return node.forEach((v, i) => walk(v, [...path, i], owner));
     if (!node || typeof node !== 'object') return;
     const here = owner ?? { path, node };

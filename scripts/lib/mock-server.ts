@@ -73,7 +73,9 @@ export async function startMock(opts: { spec?: string; timeoutMs?: number } = {}
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   let exited = false;
-  const exitedPromise = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), spec.remove(), resolve())));
+  const exitedPromise = new Promise<void>((resolve) =>
+    child.once('exit', () => ((exited = true), spec.remove(), resolve())),
+  );
 
   const stop = async (): Promise<void> => {
     if (exited || child.pid === undefined) return;

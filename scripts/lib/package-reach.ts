@@ -34,19 +34,25 @@ function packageTargets(pkg: Record<string, unknown>): string[] {
 /** Relative module specifiers and referenced paths in a JavaScript or declaration file. */
 function references(text: string): string[] {
   const info = ts.preProcessFile(text, true, true);
-  return [...info.importedFiles, ...info.referencedFiles].map((f) => f.fileName).filter((n) => n.startsWith('./') || n.startsWith('../'));
+  return [...info.importedFiles, ...info.referencedFiles]
+    .map((f) => f.fileName)
+    .filter((n) => n.startsWith('./') || n.startsWith('../'));
 }
 
 /** Relative link targets in a markdown file (`](path)` without a scheme or anchor-only). */
 function markdownLinks(text: string): string[] {
-  return [...text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((l) => !/^[a-z][a-z0-9+.-]*:/i.test(l));
+  return [...text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)]
+    .map((m) => m[1]!)
+    .filter((l) => !/^[a-z][a-z0-9+.-]*:/i.test(l));
 }
 
 /** Where a specifier from `from` lands among `files` (a .js import may name its .d.ts, a folder its index). */
 function resolveIn(files: Set<string>, from: string, spec: string, declaration: boolean): string | undefined {
   const base = posix.normalize(posix.join(posix.dirname(from), spec));
   const stem = base.replace(/\.(m|c)?js$/, '');
-  const candidates = declaration ? [`${stem}.d.ts`, `${stem}.d.mts`, `${base}/index.d.ts`, base] : [base, `${base}.js`, `${base}/index.js`];
+  const candidates = declaration
+    ? [`${stem}.d.ts`, `${stem}.d.mts`, `${base}/index.d.ts`, base]
+    : [base, `${base}.js`, `${base}/index.js`];
   return candidates.find((c) => files.has(c));
 }
 
@@ -75,7 +81,11 @@ export function packageReach(paths: string[], read: (path: string) => string): R
     else if (declaration || /\.[mc]?js$/.test(file)) specs = references(read(file));
     else continue;
     for (const spec of specs) {
-      const target = file.endsWith('.md') ? (files.has(posix.normalize(spec)) ? posix.normalize(spec) : undefined) : resolveIn(files, file, spec, declaration);
+      const target = file.endsWith('.md')
+        ? files.has(posix.normalize(spec))
+          ? posix.normalize(spec)
+          : undefined
+        : resolveIn(files, file, spec, declaration);
       if (target) need(target, file);
       else if (!file.endsWith('.md') || spec.startsWith('dist/')) dangling.push({ from: file, to: spec });
     }

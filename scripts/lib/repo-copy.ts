@@ -10,12 +10,33 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-const PARTS = ['generator', 'scripts', 'spec', 'templates', 'release-notes', 'package.json', 'package-lock.json', 'tsconfig.json', 'release.config.json', '.gitignore'];
+const PARTS = [
+  'generator',
+  'scripts',
+  'spec',
+  'templates',
+  'release-notes',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'release.config.json',
+  '.gitignore',
+];
 
 export const TSX = join(repoRoot, 'node_modules/tsx/dist/cli.mjs');
 
 export function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } });
+  const r = spawnSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.com',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.com',
+    },
+  });
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
   return r.stdout.trim();
 }
@@ -23,8 +44,12 @@ export function git(cwd: string, ...args: string[]): string {
 /** `git: false`: the files only (no repository). */
 export function repoCopy(options: { git?: boolean } = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'im-repo-'));
-  for (const part of PARTS) if (existsSync(join(repoRoot, part))) cpSync(join(repoRoot, part), join(dir, part), { recursive: true });
-  cpSync(join(repoRoot, 'generated'), join(dir, 'generated'), { recursive: true, filter: (src) => !/[/\\](dist|node_modules|package-lock\.json)$/.test(src) });
+  for (const part of PARTS)
+    if (existsSync(join(repoRoot, part))) cpSync(join(repoRoot, part), join(dir, part), { recursive: true });
+  cpSync(join(repoRoot, 'generated'), join(dir, 'generated'), {
+    recursive: true,
+    filter: (src) => !/[/\\](dist|node_modules|package-lock\.json)$/.test(src),
+  });
   symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
   if (options.git !== false) {
     git(dir, 'init', '-q', '-b', 'main');
@@ -39,9 +64,18 @@ export function repoCopy(options: { git?: boolean } = {}): string {
  * `tsx scripts/<script> …args` in `cwd`: status, stdout and stderr. Asynchronous, so a long run
  * does not block the test worker's event loop (vitest's own messages time out otherwise).
  */
-export function runScript(cwd: string, script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string; out: string }> {
+export function runScript(
+  cwd: string,
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ status: number | null; stdout: string; stderr: string; out: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [TSX, `scripts/${script}`, ...args], { cwd, env: { ...process.env, IM_GATE_BASE: '', ...env }, timeout: 300_000 });
+    const child = spawn(process.execPath, [TSX, `scripts/${script}`, ...args], {
+      cwd,
+      env: { ...process.env, IM_GATE_BASE: '', ...env },
+      timeout: 300_000,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -45,19 +45,30 @@ function cloneFacts(root: string): string {
   const shallow = git(root, ['rev-parse', '--is-shallow-repository']).out === 'true';
   const depth = git(root, ['rev-list', '--count', 'HEAD']).out;
   const tags = git(root, ['tag', '--list']).out.split('\n').filter(Boolean).length;
-  const facts = [`${shallow ? 'a shallow clone' : 'a full clone'} with ${depth || '?'} commit(s) reachable from HEAD and ${tags} tag(s)`];
-  if (shallow) facts.push('fetch the history first: `git fetch --unshallow --tags origin` (and `git fetch origin main` for the merge base)');
+  const facts = [
+    `${shallow ? 'a shallow clone' : 'a full clone'} with ${depth || '?'} commit(s) reachable from HEAD and ${tags} tag(s)`,
+  ];
+  if (shallow)
+    facts.push(
+      'fetch the history first: `git fetch --unshallow --tags origin` (and `git fetch origin main` for the merge base)',
+    );
   return facts.join('; ');
 }
 
 export function resolveBase(root: string, base: string): BaseResult {
   const file = base.startsWith('file:') ? base.slice(5) : base;
   const path = isAbsolute(file) ? file : join(root, file);
-  if (base.startsWith('file:') || (existsSync(path) && !git(root, ['rev-parse', '--verify', '--quiet', `${base}^{commit}`]).ok)) {
-    return existsSync(path) ? { text: readFileSync(path, 'utf8'), label: file } : { error: `base file ${file} does not exist` };
+  if (
+    base.startsWith('file:') ||
+    (existsSync(path) && !git(root, ['rev-parse', '--verify', '--quiet', `${base}^{commit}`]).ok)
+  ) {
+    return existsSync(path)
+      ? { text: readFileSync(path, 'utf8'), label: file }
+      : { error: `base file ${file} does not exist` };
   }
   if (base.startsWith('npm:')) return fromRegistry(root, base.slice(4) || 'latest');
-  if (base === 'merge-base' || base.startsWith('merge-base:')) return fromMergeBase(root, base.slice('merge-base:'.length));
+  if (base === 'merge-base' || base.startsWith('merge-base:'))
+    return fromMergeBase(root, base.slice('merge-base:'.length));
   if (base === 'auto') return auto(root);
   return fromRevision(root, base, base);
 }
@@ -65,24 +76,37 @@ export function resolveBase(root: string, base: string): BaseResult {
 function fromRevision(root: string, rev: string, label: string): BaseResult {
   const commit = git(root, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
   if (!commit.ok) {
-    const hint = /^\d+\.\d+\.\d+/.test(rev) ? ` (a published version is \`npm:${rev}\`, its tag \`${PACKAGE_NAME}@${rev}\`)` : '';
+    const hint = /^\d+\.\d+\.\d+/.test(rev)
+      ? ` (a published version is \`npm:${rev}\`, its tag \`${PACKAGE_NAME}@${rev}\`)`
+      : '';
     return { error: `git revision ${rev} does not exist here${hint}: ${cloneFacts(root)}` };
   }
-  const spec = spawnSync('git', ['show', `${commit.out}:${SPEC_PATH}`], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (spec.status !== 0) return { error: `${rev} (${commit.out.slice(0, 12)}) has no ${SPEC_PATH}: ${(spec.stderr ?? '').split('\n')[0]}` };
+  const spec = spawnSync('git', ['show', `${commit.out}:${SPEC_PATH}`], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (spec.status !== 0)
+    return { error: `${rev} (${commit.out.slice(0, 12)}) has no ${SPEC_PATH}: ${(spec.stderr ?? '').split('\n')[0]}` };
   return { text: spec.stdout, label: label === rev ? `${rev}:${SPEC_PATH}` : label, commit: commit.out };
 }
 
 function fromMergeBase(root: string, branch: string): BaseResult {
   const candidates = branch ? [branch] : ['origin/main', 'main'];
   const found = candidates.find((b) => git(root, ['rev-parse', '--verify', '--quiet', `${b}^{commit}`]).ok);
-  if (!found) return { error: `no merge base: ${candidates.join(' or ')} is not in this clone (${cloneFacts(root)}); fetch it (\`git fetch origin main\`) or name a base: --base <tag|file|npm:version>` };
+  if (!found)
+    return {
+      error: `no merge base: ${candidates.join(' or ')} is not in this clone (${cloneFacts(root)}); fetch it (\`git fetch origin main\`) or name a base: --base <tag|file|npm:version>`,
+    };
   const mb = git(root, ['merge-base', 'HEAD', found]);
   if (!mb.ok || !mb.out) return { error: `HEAD and ${found} have no merge base in this clone (${cloneFacts(root)})` };
   const head = git(root, ['rev-parse', 'HEAD']).out;
   const r = fromRevision(root, mb.out, `merge-base with ${found} (${mb.out.slice(0, 12)})`);
   if ('error' in r || mb.out !== head) return r;
-  return { ...r, note: `HEAD is ${found}'s tip, so the merge base is HEAD and only uncommitted edits are compared (--base ${PACKAGE_NAME}@<version> compares with a release)` };
+  return {
+    ...r,
+    note: `HEAD is ${found}'s tip, so the merge base is HEAD and only uncommitted edits are compared (--base ${PACKAGE_NAME}@<version> compares with a release)`,
+  };
 }
 
 /** The gate's default: see the table above. */
@@ -98,22 +122,41 @@ function auto(root: string): BaseResult {
   }
   const tag = `${PACKAGE_NAME}@${version}`;
   if (version && git(root, ['rev-parse', '--verify', '--quiet', `refs/tags/${tag}^{commit}`]).ok) {
-    return { ...(fromRevision(root, tag, tag) as ResolvedBase), note: `HEAD is main's tip: compared with the last release, ${tag}` };
+    return {
+      ...(fromRevision(root, tag, tag) as ResolvedBase),
+      note: `HEAD is main's tip: compared with the last release, ${tag}`,
+    };
   }
   const parent = fromRevision(root, 'HEAD^1', 'HEAD^1');
-  if ('error' in parent) return { error: `HEAD is main's tip, there is no tag ${tag} and HEAD has no parent here (${cloneFacts(root)}): name a base, --base <tag|ref|file|npm:version>` };
-  return { ...parent, note: `HEAD is main's tip and ${tag} is not tagged here: compared with HEAD's first parent (what the last commit or merge brought)` };
+  if ('error' in parent)
+    return {
+      error: `HEAD is main's tip, there is no tag ${tag} and HEAD has no parent here (${cloneFacts(root)}): name a base, --base <tag|ref|file|npm:version>`,
+    };
+  return {
+    ...parent,
+    note: `HEAD is main's tip and ${tag} is not tagged here: compared with HEAD's first parent (what the last commit or merge brought)`,
+  };
 }
 
-function fromRegistry(root: string, version: string): BaseResult {
+function fromRegistry(_root: string, version: string): BaseResult {
   const dir = mkdtempSync(join(tmpdir(), 'im-base-pkg-'));
   try {
-    const r = spawnSync('npm', ['pack', `${PACKAGE_NAME}@${version}`, '--json', '--pack-destination', dir, '--loglevel=error'], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
-    if (r.status !== 0) return { error: `${PACKAGE_NAME}@${version} could not be fetched from the registry (${process.env.npm_config_registry ?? 'npm config registry'}): ${(r.stderr || r.error?.message || '').trim().split('\n').slice(-2).join(' ')}` };
+    const r = spawnSync(
+      'npm',
+      ['pack', `${PACKAGE_NAME}@${version}`, '--json', '--pack-destination', dir, '--loglevel=error'],
+      { cwd: dir, encoding: 'utf8', timeout: 120_000 },
+    );
+    if (r.status !== 0)
+      return {
+        error: `${PACKAGE_NAME}@${version} could not be fetched from the registry (${process.env.npm_config_registry ?? 'npm config registry'}): ${(r.stderr || r.error?.message || '').trim().split('\n').slice(-2).join(' ')}`,
+      };
     const [info] = JSON.parse(r.stdout);
     execFileSync('tar', ['-xzf', join(dir, info.filename), '-C', dir]);
     const spec = join(dir, 'package', PACKAGED_SPEC);
-    if (!existsSync(spec)) return { error: `${PACKAGE_NAME}@${info.version} from the registry has no ${PACKAGED_SPEC} (published before packages carried their spec): use its git tag, --base ${PACKAGE_NAME}@${info.version}` };
+    if (!existsSync(spec))
+      return {
+        error: `${PACKAGE_NAME}@${info.version} from the registry has no ${PACKAGED_SPEC} (published before packages carried their spec): use its git tag, --base ${PACKAGE_NAME}@${info.version}`,
+      };
     return { text: readFileSync(spec, 'utf8'), label: `${PACKAGE_NAME}@${info.version} (registry)` };
   } finally {
     rmSync(dir, { recursive: true, force: true });

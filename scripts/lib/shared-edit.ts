@@ -40,27 +40,37 @@ export function operationsReaching(openapiText: string): Map<string, number> {
   for (const op of model.operations) {
     const seen = new Set<string>();
     reach([op.pathParams, op.queryParams, op.body, op.response], seen);
-    for (const name of seen) if (components.get(name)?.type === 'object' || components.get(name)?.properties) counts.set(name, (counts.get(name) ?? 0) + 1);
+    for (const name of seen)
+      if (components.get(name)?.type === 'object' || components.get(name)?.properties)
+        counts.set(name, (counts.get(name) ?? 0) + 1);
   }
   return counts;
 }
 
 /** The object component schema the most operations reach. */
 export function mostSharedSchema(openapiText: string): { name: string; operations: number } {
-  const [name, operations] = [...operationsReaching(openapiText)].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]!;
+  const [name, operations] = [...operationsReaching(openapiText)].sort(
+    (a, b) => b[1] - a[1] || a[0].localeCompare(b[0]),
+  )[0]!;
   return { name, operations };
 }
 
 /** The spec text with one optional string field `probe_note` added to the component `schema`. */
 export function withProbeField(openapiText: string, schema: string): string {
   const doc = parse(openapiText);
-  (doc.components.schemas[schema].properties ??= {}).probe_note = { type: 'string', description: 'An optional field added by the measurement.' };
+  (doc.components.schemas[schema].properties ??= {}).probe_note = {
+    type: 'string',
+    description: 'An optional field added by the measurement.',
+  };
   return stringify(doc);
 }
 
 /** Generates `input` before and after adding an optional string field to `schema` (default: the most shared one). */
 export async function measureSharedEdit(input: GeneratorInput, schema?: string): Promise<SharedEditResult> {
-  const target = schema === undefined ? mostSharedSchema(input.openapiText) : { name: schema, operations: operationsReaching(input.openapiText).get(schema) ?? 0 };
+  const target =
+    schema === undefined
+      ? mostSharedSchema(input.openapiText)
+      : { name: schema, operations: operationsReaching(input.openapiText).get(schema) ?? 0 };
   const before = await generate(input);
   const after = await generate({ ...input, openapiText: withProbeField(input.openapiText, target.name) });
   const paths = new Set([...before.files.keys(), ...after.files.keys()]);
@@ -70,6 +80,15 @@ export async function measureSharedEdit(input: GeneratorInput, schema?: string):
     return sum + (after.files.get(path)?.split('\n') ?? []).filter((l) => !a.has(l)).length;
   }, 0);
   const kinds = [...new Set(changed.map((p) => p.split('/').slice(0, 2).join('/')))];
-  const byKind = Object.fromEntries(kinds.map((k) => [k, changed.filter((p) => p.startsWith(`${k}/`) || p === k).length]));
-  return { schema: target.name, reachedBy: target.operations, filesChanged: changed.length, linesChanged, byKind, changed };
+  const byKind = Object.fromEntries(
+    kinds.map((k) => [k, changed.filter((p) => p.startsWith(`${k}/`) || p === k).length]),
+  );
+  return {
+    schema: target.name,
+    reachedBy: target.operations,
+    filesChanged: changed.length,
+    linesChanged,
+    byKind,
+    changed,
+  };
 }

@@ -20,7 +20,7 @@
 import type { GeneratorCache } from '../../generator/format.js';
 import type { GeneratorInput } from '../../generator/generate.js';
 import { generate } from '../../generator/generate.js';
-import { SpecError } from '../../generator/spec-error.js';
+import { SpecError, pointerSegment } from '../../generator/spec-error.js';
 import { codeChanges, type PackageBench } from './fuzz-package.js';
 import { refusalViolations, SPEC_FILES, yamlQuoted, type FuzzSummary, type FuzzTarget } from './spec-fuzz.js';
 
@@ -39,7 +39,7 @@ export interface BatchRun {
 /** A one-edit run's summary without what only it measures, and the generate calls the groups made (re-runs and splits included). */
 export type BatchSummary = Omit<FuzzSummary, 'dataOnly' | 'generateMs' | 'buildMs'> & { generateRuns: number };
 
-const escapeSegment = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapeSegment = pointerSegment;
 
 /** Where an edit stands after it is made: a name's pointer carries the payload as its last segment. */
 function editedPointer(target: FuzzTarget, payload: string): string {
@@ -78,13 +78,30 @@ export function groupTargets(targets: readonly FuzzTarget[], size: number): Fuzz
 }
 
 /** Every (target, payload) pair, the targets of one spec file per group. */
-export async function fuzzInGroups(run: BatchRun, targets: readonly FuzzTarget[], payloads: readonly { name: string; text: string }[], size: number): Promise<BatchSummary> {
-  const summary: BatchSummary = { variants: 0, refused: 0, accepted: 0, generateRuns: 0, built: 0, byPayload: new Map(), byRule: new Map(), failures: [] };
+export async function fuzzInGroups(
+  run: BatchRun,
+  targets: readonly FuzzTarget[],
+  payloads: readonly { name: string; text: string }[],
+  size: number,
+): Promise<BatchSummary> {
+  const summary: BatchSummary = {
+    variants: 0,
+    refused: 0,
+    accepted: 0,
+    generateRuns: 0,
+    built: 0,
+    byPayload: new Map(),
+    byRule: new Map(),
+    failures: [],
+  };
   for (const payload of payloads) {
     const tally = { refused: 0, accepted: 0 };
     summary.byPayload.set(payload.name, tally);
     for (const file of Object.keys(SPEC_FILES) as (keyof typeof SPEC_FILES)[]) {
-      const queue = groupTargets(targets.filter((t) => t.file === file), size);
+      const queue = groupTargets(
+        targets.filter((t) => t.file === file),
+        size,
+      );
       summary.variants += queue.reduce((n, g) => n + g.length, 0);
       while (queue.length) {
         const group = queue.shift()!;
@@ -109,7 +126,8 @@ export async function fuzzInGroups(run: BatchRun, targets: readonly FuzzTarget[]
   return summary;
 }
 
-const halves = <T>(items: readonly T[]): T[][] => [items.slice(0, Math.ceil(items.length / 2)), items.slice(Math.ceil(items.length / 2))].filter((h) => h.length);
+const halves = <T>(items: readonly T[]): T[][] =>
+  [items.slice(0, Math.ceil(items.length / 2)), items.slice(Math.ceil(items.length / 2))].filter((h) => h.length);
 
 type Settled =
   | { kind: 'accepted' }
@@ -117,17 +135,39 @@ type Settled =
   /** Something went wrong that the group cannot pin on one edit: split it (or, alone, a failure). */
   | { kind: 'split'; problems: string[] };
 
-async function runGroup(run: BatchRun, summary: BatchSummary, group: readonly FuzzTarget[], payload: { name: string; text: string }): Promise<Settled> {
+async function runGroup(
+  run: BatchRun,
+  summary: BatchSummary,
+  group: readonly FuzzTarget[],
+  payload: { name: string; text: string },
+): Promise<Settled> {
   const file = group[0]!.file;
-  const edited = withPayloads(file === 'openapi' ? run.input.openapiText : run.input.callbacksText!, group, payload.text);
+  const edited = withPayloads(
+    file === 'openapi' ? run.input.openapiText : run.input.callbacksText!,
+    group,
+    payload.text,
+  );
   const input = file === 'openapi' ? { ...run.input, openapiText: edited } : { ...run.input, callbacksText: edited };
   summary.generateRuns++;
   let files: Map<string, string>;
   try {
     files = (await generate(input, run.cache)).files;
   } catch (error) {
-    if (!(error instanceof SpecError)) return { kind: 'split', problems: [`not a SpecError: ${String((error as Error)?.stack ?? error).split('\n').slice(0, 3).join(' | ')}`] };
-    const violations = refusalViolations(error, { [SPEC_FILES.openapi]: input.openapiText, [SPEC_FILES.callbacks]: input.callbacksText! }, SPEC_FILES[file]);
+    if (!(error instanceof SpecError))
+      return {
+        kind: 'split',
+        problems: [
+          `not a SpecError: ${String((error as Error)?.stack ?? error)
+            .split('\n')
+            .slice(0, 3)
+            .join(' | ')}`,
+        ],
+      };
+    const violations = refusalViolations(
+      error,
+      { [SPEC_FILES.openapi]: input.openapiText, [SPEC_FILES.callbacks]: input.callbacksText! },
+      SPEC_FILES[file],
+    );
     if (violations.length) return { kind: 'split', problems: violations };
     const problems = error.problems.filter((p) => (p.file ?? SPEC_FILES.openapi) === SPEC_FILES[file]);
     // a problem belongs to the one edit at, inside or above its place; shared by several, to none

@@ -21,7 +21,7 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import { generate, type GeneratorInput } from '../../generator/generate.js';
 import type { GeneratorCache } from '../../generator/format.js';
-import { SpecError } from '../../generator/spec-error.js';
+import { SpecError, pointerSegment } from '../../generator/spec-error.js';
 import { formatSpecError, yamlLocator } from '../../generator/spec-location.js';
 import { codeChanges, PackageBench, SENTINEL, SENTINEL_FILE } from './fuzz-package.js';
 
@@ -61,7 +61,10 @@ export const PAYLOADS: readonly { name: string; text: string }[] = [
 ];
 
 export type SpecFile = 'openapi' | 'callbacks';
-export const SPEC_FILES: Record<SpecFile, string> = { openapi: 'spec/openapi.yaml', callbacks: 'spec/callbacks.asyncapi.yaml' };
+export const SPEC_FILES: Record<SpecFile, string> = {
+  openapi: 'spec/openapi.yaml',
+  callbacks: 'spec/callbacks.asyncapi.yaml',
+};
 
 export interface FuzzTarget {
   file: SpecFile;
@@ -76,12 +79,35 @@ export interface FuzzTarget {
 
 /** Mappings whose keys are names an author chooses (generalised to `*`); any other key is part of the field. */
 const NAME_MAPS = new Set([
-  'paths', 'schemas', 'parameters', 'responses', 'requestBodies', 'headers', 'securitySchemes', 'examples', 'links', 'callbacks',
-  'properties', 'patternProperties', '$defs', 'dependentSchemas', 'content', 'encoding', 'mapping', 'channels', 'operations',
-  'messages', 'servers', 'variables', 'messageTraits', 'operationTraits', 'serverBindings', 'channelBindings',
+  'paths',
+  'schemas',
+  'parameters',
+  'responses',
+  'requestBodies',
+  'headers',
+  'securitySchemes',
+  'examples',
+  'links',
+  'callbacks',
+  'properties',
+  'patternProperties',
+  '$defs',
+  'dependentSchemas',
+  'content',
+  'encoding',
+  'mapping',
+  'channels',
+  'operations',
+  'messages',
+  'servers',
+  'variables',
+  'messageTraits',
+  'operationTraits',
+  'serverBindings',
+  'channelBindings',
 ]);
 
-const escapeSegment = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapeSegment = pointerSegment;
 
 /** Every string value and every mapping key of a spec text, with its field and its place in the text. */
 export function fuzzTargets(text: string, file: SpecFile): FuzzTarget[] {
@@ -96,7 +122,13 @@ export function fuzzTargets(text: string, file: SpecFile): FuzzTarget[] {
         const name = String(key.value);
         const here = `${pointer}/${escapeSegment(name)}`;
         const fieldHere = `${field}/${names ? '*' : escapeSegment(name)}`;
-        targets.push({ file, kind: 'name', pointer: here, field: `${fieldHere} (name)`, range: [key.range[0], key.range[1]] });
+        targets.push({
+          file,
+          kind: 'name',
+          pointer: here,
+          field: `${fieldHere} (name)`,
+          range: [key.range[0], key.range[1]],
+        });
         walk(pair.value as Node, here, fieldHere, names ? undefined : name);
       }
     } else if (isSeq(node)) {
@@ -153,13 +185,31 @@ export async function runVariant(input: GeneratorInput, variant: Variant, cache:
   const file = SPEC_FILES[variant.target.file];
   const text = variant.target.file === 'openapi' ? input.openapiText : input.callbacksText!;
   const edited = withPayload(text, variant.target, variant.payload.text);
-  const variantInput = variant.target.file === 'openapi' ? { ...input, openapiText: edited } : { ...input, callbacksText: edited };
+  const variantInput =
+    variant.target.file === 'openapi' ? { ...input, openapiText: edited } : { ...input, callbacksText: edited };
   try {
     const { files } = await generate(variantInput, cache);
     return { kind: 'accepted', files, violations: [] };
   } catch (error) {
-    if (!(error instanceof SpecError)) return { kind: 'crashed', violations: [`not a SpecError: ${String((error as Error)?.stack ?? error).split('\n').slice(0, 3).join(' | ')}`] };
-    return { kind: 'refused', rules: [...new Set(error.problems.map((p) => p.rule))], violations: refusalViolations(error, { [SPEC_FILES.openapi]: variantInput.openapiText, [SPEC_FILES.callbacks]: variantInput.callbacksText! }, file) };
+    if (!(error instanceof SpecError))
+      return {
+        kind: 'crashed',
+        violations: [
+          `not a SpecError: ${String((error as Error)?.stack ?? error)
+            .split('\n')
+            .slice(0, 3)
+            .join(' | ')}`,
+        ],
+      };
+    return {
+      kind: 'refused',
+      rules: [...new Set(error.problems.map((p) => p.rule))],
+      violations: refusalViolations(
+        error,
+        { [SPEC_FILES.openapi]: variantInput.openapiText, [SPEC_FILES.callbacks]: variantInput.callbacksText! },
+        file,
+      ),
+    };
   }
 }
 
@@ -224,7 +274,18 @@ export interface FuzzRun {
 }
 
 export async function fuzzVariants(run: FuzzRun, variants: readonly Variant[]): Promise<FuzzSummary> {
-  const summary: FuzzSummary = { variants: 0, refused: 0, accepted: 0, dataOnly: 0, built: 0, byPayload: new Map(), byRule: new Map(), failures: [], generateMs: 0, buildMs: 0 };
+  const summary: FuzzSummary = {
+    variants: 0,
+    refused: 0,
+    accepted: 0,
+    dataOnly: 0,
+    built: 0,
+    byPayload: new Map(),
+    byRule: new Map(),
+    failures: [],
+    generateMs: 0,
+    buildMs: 0,
+  };
   for (const variant of variants) {
     summary.variants++;
     const started = performance.now();

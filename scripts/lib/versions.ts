@@ -31,7 +31,8 @@ export function parseVersion(text: string): Version {
   return { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3]), pre };
 }
 
-export const formatVersion = (v: Version) => `${v.major}.${v.minor}.${v.patch}${v.pre.length ? `-${v.pre.join('.')}` : ''}`;
+export const formatVersion = (v: Version) =>
+  `${v.major}.${v.minor}.${v.patch}${v.pre.length ? `-${v.pre.join('.')}` : ''}`;
 
 /** The bump that a report's bump means for this version (before 1.0 the rules map it down). */
 export function effectiveBump(version: string, bump: Bump, rules: VersionRules = DEFAULT_RULES): Bump {
@@ -52,7 +53,10 @@ export interface NextOptions {
 export function nextVersion(version: string, bump: Bump, options: NextOptions = {}): string {
   const v = parseVersion(version);
   const preid = options.preid;
-  if (preid !== undefined && !/^[A-Za-z][0-9A-Za-z-]*$/.test(preid)) throw new Error(`--preid ${JSON.stringify(preid)}: use letters, digits and dashes, starting with a letter (rc, beta, next)`);
+  if (preid !== undefined && !/^[A-Za-z][0-9A-Za-z-]*$/.test(preid))
+    throw new Error(
+      `--preid ${JSON.stringify(preid)}: use letters, digits and dashes, starting with a letter (rc, beta, next)`,
+    );
   if (options.graduate) {
     if (v.major > 0) throw new Error(`--graduate: ${version} is already 1.0.0 or later`);
     return withPre({ major: 1, minor: 0, patch: 0, pre: [] }, v, preid);
@@ -60,7 +64,8 @@ export function nextVersion(version: string, bump: Bump, options: NextOptions = 
   const b = effectiveBump(version, bump, options.rules);
   if (v.pre.length) {
     // X.Y.Z-pre is the coming X.Y.Z: it covers a patch; a minor when Z = 0; a major when Y = Z = 0
-    const covered = b === 'patch' || (b === 'minor' && v.patch === 0) || (b === 'major' && v.minor === 0 && v.patch === 0);
+    const covered =
+      b === 'patch' || (b === 'minor' && v.patch === 0) || (b === 'major' && v.minor === 0 && v.patch === 0);
     const release = { major: v.major, minor: v.minor, patch: v.patch, pre: [] };
     if (covered) return withPre(release, v, preid);
     return withPre(bumped(release, b), { ...release }, preid);
@@ -77,7 +82,12 @@ function bumped(v: Version, b: Bump): Version {
 /** `target` as a release, or its next prerelease on channel `preid` (counting on from `from`'s). */
 function withPre(target: Version, from: Version, preid: string | undefined): string {
   if (preid === undefined) return formatVersion(target);
-  const same = from.major === target.major && from.minor === target.minor && from.patch === target.patch && from.pre[0] === preid && typeof from.pre[1] === 'number';
+  const same =
+    from.major === target.major &&
+    from.minor === target.minor &&
+    from.patch === target.patch &&
+    from.pre[0] === preid &&
+    typeof from.pre[1] === 'number';
   return formatVersion({ ...target, pre: [preid, same ? (from.pre[1] as number) + 1 : 0] });
 }
 

@@ -8,7 +8,11 @@ register();
 const { checkExtensions } = await import('../../generator/check-extensions.ts');
 const schema = JSON.parse(readFileSync(new URL('../../spec/extensions.schema.json', import.meta.url), 'utf8'));
 
-const segmentsOf = (pointer) => pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+const segmentsOf = (pointer) =>
+  pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 
 function extensionsRule() {
   return {

@@ -17,8 +17,14 @@ import { fileURLToPath } from 'node:url';
 // real paths: a symlink under spec/ that points elsewhere is elsewhere
 const real = (path) => (existsSync(path) ? realpathSync(path) : resolve(path));
 const specDir = real(resolve(dirname(fileURLToPath(import.meta.url)), '../../spec'));
-const named = new Set(process.argv.slice(2).filter((a) => !a.startsWith('-') && existsSync(a)).map(real));
-const REFUSAL = 'im-openapi reads only the spec itself: a $ref to another file or a URL is not followed (copy what it points at into components)';
+const named = new Set(
+  process.argv
+    .slice(2)
+    .filter((a) => !a.startsWith('-') && existsSync(a))
+    .map(real),
+);
+const REFUSAL =
+  'im-openapi reads only the spec itself: a $ref to another file or a URL is not followed (copy what it points at into components)';
 
 const readable = (path) => {
   const full = real(path.startsWith('file:') ? fileURLToPath(path) : path);
@@ -31,7 +37,8 @@ if (!globalThis.__imOpenapiLocalRefsGuard) {
   // Redocly reads a referenced file by its path (a string); Node's module loader reads modules by
   // file: URL objects, which pass (the plugins and Redocly's own chunks load that way).
   promises.readFile = function guardedReadFile(path, ...rest) {
-    if (typeof path === 'string' && !readable(path)) return Promise.reject(new Error(`${REFUSAL}; refused to read ${path}`));
+    if (typeof path === 'string' && !readable(path))
+      return Promise.reject(new Error(`${REFUSAL}; refused to read ${path}`));
     return readFile.call(this, path, ...rest);
   };
   globalThis.fetch = async (url) => {
@@ -48,7 +55,10 @@ function localRefsRule() {
           if (!node || typeof node !== 'object') return;
           for (const [key, value] of Object.entries(node)) {
             if (key === '$ref' && !Array.isArray(node) && typeof value === 'string' && !value.startsWith('#')) {
-              ctx.report({ message: `external-ref: $ref ${JSON.stringify(value)} points outside this document; ${REFUSAL}`, location: ctx.location.child([...path, key]) });
+              ctx.report({
+                message: `external-ref: $ref ${JSON.stringify(value)} points outside this document; ${REFUSAL}`,
+                location: ctx.location.child([...path, key]),
+              });
             } else walk(value, [...path, Array.isArray(node) ? Number(key) : key]);
           }
         };

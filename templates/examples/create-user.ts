@@ -13,6 +13,7 @@ try {
   console.log('created', user);
 } catch (error) {
   // users.create is class U: a resent attempt may meet the user its own first attempt created.
-  if (error instanceof AlreadyExistsError && error.mayBeEchoOfEarlierAttempt) console.log('created by our earlier attempt');
+  if (error instanceof AlreadyExistsError && error.mayBeEchoOfEarlierAttempt)
+    console.log('created by our earlier attempt');
   else throw error;
 }

@@ -84,12 +84,28 @@ describe('the constructs fixture as a package', () => {
   });
 
   it('builds to ESM with .d.ts, and loads from import and from require()', () => {
-    for (const f of ['dist/esm/index.js', 'dist/esm/index.d.ts', 'dist/esm/funcs/index.js', 'dist/esm/callbacks.d.ts']) expect(existsSync(join(pkg.dir, f)), f).toBe(true);
+    for (const f of ['dist/esm/index.js', 'dist/esm/index.d.ts', 'dist/esm/funcs/index.js', 'dist/esm/callbacks.d.ts'])
+      expect(existsSync(join(pkg.dir, f)), f).toBe(true);
     const count = pkg.output.model.operations.length;
-    const esm = spawnSync(process.execPath, ['--input-type=module', '-e', `import { operations } from ${JSON.stringify(join(pkg.dir, 'dist/esm/index.js'))}; console.log(Object.keys(operations).length)`], { encoding: 'utf8' });
+    const esm = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { operations } from ${JSON.stringify(join(pkg.dir, 'dist/esm/index.js'))}; console.log(Object.keys(operations).length)`,
+      ],
+      { encoding: 'utf8' },
+    );
     expect(esm.stderr).toBe('');
     expect(Number(esm.stdout.trim())).toBe(count);
-    const cjs = spawnSync(process.execPath, ['-e', `console.log(Object.keys(require(${JSON.stringify(join(pkg.dir, 'dist/esm/index.js'))}).operations).length)`], { encoding: 'utf8' });
+    const cjs = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `console.log(Object.keys(require(${JSON.stringify(join(pkg.dir, 'dist/esm/index.js'))}).operations).length)`,
+      ],
+      { encoding: 'utf8' },
+    );
     expect(cjs.stderr).toBe('');
     expect(Number(cjs.stdout.trim())).toBe(count);
   });
@@ -106,7 +122,7 @@ describe('the constructs fixture as a package', () => {
     const r = typeCheckConsumer(pkg.dir, { 'consumer.ts': missingCase });
     expect(r.ok).toBe(false);
     expect(r.output).toMatch(/consumer\.ts\(\d+,\d+\): error TS2322: Type '.*' is not assignable to type 'never'/);
-    const unusedExpectError = CONSUMER.replace("await im.lab.createAccount({ id: 'x',", "await im.lab.createAccount({");
+    const unusedExpectError = CONSUMER.replace("await im.lab.createAccount({ id: 'x',", 'await im.lab.createAccount({');
     const r2 = typeCheckConsumer(pkg.dir, { 'consumer.ts': unusedExpectError });
     expect(r2.ok).toBe(false);
     expect(r2.output).toMatch(/error TS2578: Unused '@ts-expect-error' directive/);

@@ -26,7 +26,15 @@ beforeAll(async () => {
   ({ dir, output } = await generateToTempDir(repoRoot, SOURCE));
   pkg = await import(`${dir}/src/index.ts`);
   server = await startWireServer();
-  client = new pkg.ImClient({ baseUrl: server.baseUrl, orgName: ORG, appName: APP, clientId: 'rw', clientSecret: 'rw-secret', transport: transportUnderTest(), internals: { sleep: async () => {}, random: () => 0 } });
+  client = new pkg.ImClient({
+    baseUrl: server.baseUrl,
+    orgName: ORG,
+    appName: APP,
+    clientId: 'rw',
+    clientSecret: 'rw-secret',
+    transport: transportUnderTest(),
+    internals: { sleep: async () => {}, random: () => 0 },
+  });
 }, 120_000);
 afterAll(async () => {
   await server?.close();
@@ -37,16 +45,27 @@ const echo = (_req: unknown, res: any) => json(res, 200, { ok: true });
 
 describe('generation', () => {
   it('every operation generates; what was read in a defined way is a located warning', () => {
-    expect(output.model.operations.map((o) => o.id).sort()).toEqual(['app.token', 'rw.create_batch', 'rw.create_moderation', 'rw.create_transcription', 'rw.create_users', 'rw.get_image', 'rw.image_exists', 'rw.update_user']);
+    expect(output.model.operations.map((o) => o.id).sort()).toEqual([
+      'app.token',
+      'rw.create_batch',
+      'rw.create_moderation',
+      'rw.create_transcription',
+      'rw.create_users',
+      'rw.get_image',
+      'rw.image_exists',
+      'rw.update_user',
+    ]);
     const rules = output.model.warnings.map((w) => `${w.rule} ${w.pointer}`);
-    expect(rules).toEqual(expect.arrayContaining([
-      'component-renamed /components/schemas/user-profile',
-      'unknown-keyword /components/schemas/user-profile/properties/username/min_length',
-      'path-query /paths/~1{org_name}~1{app_name}~1rw~1users~1batch?beta=true',
-      expect.stringMatching(/^body-whole \/paths\/.*batch\?beta=true\/post\/requestBody$/),
-      expect.stringMatching(/^body-whole \/paths\/.*\{username\}\/put\/requestBody$/),
-      expect.stringMatching(/^no-success-response /),
-    ]));
+    expect(rules).toEqual(
+      expect.arrayContaining([
+        'component-renamed /components/schemas/user-profile',
+        'unknown-keyword /components/schemas/user-profile/properties/username/min_length',
+        'path-query /paths/~1{org_name}~1{app_name}~1rw~1users~1batch?beta=true',
+        expect.stringMatching(/^body-whole \/paths\/.*batch\?beta=true\/post\/requestBody$/),
+        expect.stringMatching(/^body-whole \/paths\/.*\{username\}\/put\/requestBody$/),
+        expect.stringMatching(/^no-success-response /),
+      ]),
+    );
     // none of these is a fallback: each has a type and a validator
     expect(output.model.warnings.filter((w) => w.fallback)).toEqual([]);
   });
@@ -56,7 +75,13 @@ describe('generation', () => {
       ['webhook', 'user-created', 'UserCreatedWebhookPayload'],
       ['callback', 'rw.create_users done', 'RwCreateUsersDoneCallbackPayload'],
     ]);
-    expect(output.model.warnings).toContainEqual(expect.objectContaining({ rule: 'webhook-skipped', pointer: '/webhooks/ping/post', message: expect.stringContaining('text/plain') }));
+    expect(output.model.warnings).toContainEqual(
+      expect.objectContaining({
+        rule: 'webhook-skipped',
+        pointer: '/webhooks/ping/post',
+        message: expect.stringContaining('text/plain'),
+      }),
+    );
     const types = output.files.get('src/types/webhooks.ts')!;
     expect(types).toMatch(/export type UserCreatedWebhookPayload = UserProfile;/);
     expect(types).toMatch(/export type RwCreateUsersDoneCallbackPayload = \{\s*count: number;/);
@@ -67,7 +92,8 @@ describe('generation', () => {
 describe('Accept', () => {
   it('an image/png-only operation accepts image/png, and a strict server that would answer 406 answers it', async () => {
     server.on('GET /rw/images/*', (req, res) => {
-      if (!String(req.headers.accept).includes('image/png')) return json(res, 406, { error: { code: 'not_acceptable', message: 'no' } });
+      if (!String(req.headers.accept).includes('image/png'))
+        return json(res, 406, { error: { code: 'not_acceptable', message: 'no' } });
       res.writeHead(200, { 'content-type': 'image/png' });
       res.end(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     });
@@ -95,7 +121,10 @@ describe('Accept', () => {
 describe('an array of an inline oneOf', () => {
   it('a valid array goes out as written; a bare object is refused naming the field, before sending', async () => {
     server.on('POST /rw/moderations', echo);
-    const input = [{ type: 'text', text: 'a' }, { type: 'image_url', image_url: 'https://x/y.png' }];
+    const input = [
+      { type: 'text', text: 'a' },
+      { type: 'image_url', image_url: 'https://x/y.png' },
+    ];
     await client.rw.createModeration({ input });
     expect(JSON.parse(server.hits('POST /rw/moderations').at(-1)!.body.toString())).toEqual({ input });
     const before = server.hits('POST /rw/moderations').length;
@@ -120,11 +149,16 @@ describe('required-only anyOf branches', () => {
 describe('multipart file fields under anyOf of format binary', () => {
   it('a Blob is sent as a file part (the validator does not refuse it)', async () => {
     server.on('POST /rw/transcriptions', echo);
-    await client.rw.createTranscription({ file: { data: new Blob([Buffer.from('ID3audio')]), filename: 'a.mp3', contentType: 'audio/mpeg' }, model: 'm1' });
+    await client.rw.createTranscription({
+      file: { data: new Blob([Buffer.from('ID3audio')]), filename: 'a.mp3', contentType: 'audio/mpeg' },
+      model: 'm1',
+    });
     const hit = server.hits('POST /rw/transcriptions').at(-1)!;
     expect(hit.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     const text = hit.body.toString('latin1');
-    expect(text).toContain('content-disposition: form-data; name="file"; filename="a.mp3"\r\ncontent-type: audio/mpeg\r\n');
+    expect(text).toContain(
+      'content-disposition: form-data; name="file"; filename="a.mp3"\r\ncontent-type: audio/mpeg\r\n',
+    );
     expect(text).toContain('ID3audio');
     expect(text).toContain('name="model"');
   });
@@ -150,7 +184,10 @@ describe('bodies carried whole under `body`', () => {
   });
 
   it('the XML media type is picked with contentType and sent as the text given', async () => {
-    await client.rw.updateUser({ username: 'x', body: '<user><username>x</username></user>' }, { contentType: 'application/xml' });
+    await client.rw.updateUser(
+      { username: 'x', body: '<user><username>x</username></user>' },
+      { contentType: 'application/xml' },
+    );
     const hit = server.hits('PUT /rw/users/*').at(-1)!;
     expect(hit.headers['content-type']).toMatch(/^application\/xml/);
     expect(hit.body.toString()).toBe('<user><username>x</username></user>');
@@ -160,7 +197,9 @@ describe('bodies carried whole under `body`', () => {
 describe('types', () => {
   it('a strict consumer type-checks; a bare object for the array of union and a string for a file do not', async () => {
     const consumer = join(dir, 'src', 'rw-consumer.ts');
-    writeFileSync(consumer, `
+    writeFileSync(
+      consumer,
+      `
 import { ImClient, type UserProfile, type RwCreateModerationParams, type UserCreatedWebhookPayload } from './index.js';
 declare const im: ImClient;
 export async function run(): Promise<void> {
@@ -179,11 +218,19 @@ export async function run(): Promise<void> {
   const png = await im.rw.getImage({ id: 'a' });
   await png.bytes();
 }
-`);
+`,
+    );
     const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
-    const run = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', 'tsconfig.esm.json'], { cwd: dir }).then(() => ({ ok: true, out: '' }), (e: { stdout?: string }) => ({ ok: false, out: e.stdout ?? '' }));
+    const run = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', 'tsconfig.esm.json'], {
+      cwd: dir,
+    }).then(
+      () => ({ ok: true, out: '' }),
+      (e: { stdout?: string }) => ({ ok: false, out: e.stdout ?? '' }),
+    );
     expect(run.out).toBe('');
     expect(run.ok).toBe(true);
-    expect(readFileSync(join(dir, 'src/types/schemas.ts'), 'utf8')).toMatch(/export (?:type UserProfile = |interface UserProfile )\{/);
+    expect(readFileSync(join(dir, 'src/types/schemas.ts'), 'utf8')).toMatch(
+      /export (?:type UserProfile = |interface UserProfile )\{/,
+    );
   }, 120_000);
 });

@@ -27,7 +27,10 @@ const generateFixture = (edit?: (doc: any) => void) => {
   return generate({ ...input, openapiText: stringify(doc), openapiSource: SOURCE });
 };
 
-type Validator = { validate(p: unknown): ValidationIssue[] | null; validateResponse(b: unknown): ValidationIssue[] | null };
+type Validator = {
+  validate(p: unknown): ValidationIssue[] | null;
+  validateResponse(b: unknown): ValidationIssue[] | null;
+};
 let dir: string;
 let output: Awaited<ReturnType<typeof generate>>;
 const validators = new Map<string, Validator>();
@@ -42,7 +45,8 @@ beforeAll(async () => {
   }
   // the package's optional peers (@opentelemetry/api of ./otel) resolve as in the repository
   symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  for (const op of output.model.operations) validators.set(op.funcName, await import(join(dir, `src/validators/${op.funcName}.ts`)));
+  for (const op of output.model.operations)
+    validators.set(op.funcName, await import(join(dir, `src/validators/${op.funcName}.ts`)));
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -59,21 +63,39 @@ describe('generation', () => {
     expect(doc).toEqual(real);
   });
   it('an unknown format is a warning naming its pointer, and still generates', async () => {
-    const { model } = await generateFixture((d) => (d.components.schemas.LabSearchHit.properties.id.format = 'snowflake'));
-    expect(model.warnings).toEqual([{ pointer: '/components/schemas/LabSearchHit/properties/id/format', rule: 'unknown-format', message: expect.stringContaining('unknown format "snowflake"') }]);
+    const { model } = await generateFixture(
+      (d) => (d.components.schemas.LabSearchHit.properties.id.format = 'snowflake'),
+    );
+    expect(model.warnings).toEqual([
+      {
+        pointer: '/components/schemas/LabSearchHit/properties/id/format',
+        rule: 'unknown-format',
+        message: expect.stringContaining('unknown format "snowflake"'),
+      },
+    ]);
   });
   it('a schema named like a derived type (LabSearchResult beside lab.search): the derived names take Op, with a warning naming both (issue 26)', async () => {
     const { model, files } = await generateFixture((d) => {
       d.components.schemas.LabSearchResult = d.components.schemas.LabSearchHit;
     });
-    expect(model.warnings).toContainEqual(expect.objectContaining({ rule: 'derived-name-suffixed', pointer: '/paths/~1{org_name}~1{app_name}~1lab~1search/get/operationId', message: expect.stringContaining('LabSearchResult is already the component schema LabSearchResult') }));
+    expect(model.warnings).toContainEqual(
+      expect.objectContaining({
+        rule: 'derived-name-suffixed',
+        pointer: '/paths/~1{org_name}~1{app_name}~1lab~1search/get/operationId',
+        message: expect.stringContaining('LabSearchResult is already the component schema LabSearchResult'),
+      }),
+    );
     expect(files.get('src/types/lab.ts')).toMatch(/export type LabSearchOpResult\b/);
     expect(files.get('src/types/schemas.ts')).toMatch(/export (?:type|interface) LabSearchResult\b/);
   });
   it('a schema named like a Writable view is refused', async () => {
-    const error = await generateFixture((d) => (d.components.schemas.LabAccountWritable = { type: 'string' })).catch((e) => e);
+    const error = await generateFixture((d) => (d.components.schemas.LabAccountWritable = { type: 'string' })).catch(
+      (e) => e,
+    );
     expect(error).toBeInstanceOf(SpecError);
-    expect(error.message).toMatch(/LabAccountWritable is both the component schema LabAccountWritable .* and the write view/);
+    expect(error.message).toMatch(
+      /LabAccountWritable is both the component schema LabAccountWritable .* and the write view/,
+    );
   });
   it('3.0 nullable is translated, never half-applied', () => {
     const schemas = output.files.get('src/types/schemas.ts')!;
@@ -88,11 +110,28 @@ describe('generation', () => {
   });
   it('the package and a consumer type-check: unions narrow, views differ, int64 takes a bigint', () => {
     writeFileSync(join(dir, 'consumer.ts'), CONSUMER);
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: ['node'], typeRoots: [join(repoRoot, 'node_modules/@types')], strict: true, noEmit: true, skipLibCheck: true },
-      include: ['src', 'consumer.ts'],
-    }));
-    const result = spawnSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2023', 'DOM'],
+          types: ['node'],
+          typeRoots: [join(repoRoot, 'node_modules/@types')],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+        },
+        include: ['src', 'consumer.ts'],
+      }),
+    );
+    const result = spawnSync(
+      process.execPath,
+      [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')],
+      { encoding: 'utf8' },
+    );
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);
   }, 120_000);
@@ -132,28 +171,53 @@ describe('discriminated unions', () => {
   });
   it('an unknown kind is named as such, and nothing else is reported', () => {
     const issues = v('labSendMessage').validate({ type: 'video', to: 'u' })!;
-    expect(issues).toEqual([{ pointer: '/type', rule: 'enum', message: '`type` must be one of "text", "image" (got "video")', allowed: ['text', 'image'] }]);
+    expect(issues).toEqual([
+      {
+        pointer: '/type',
+        rule: 'enum',
+        message: '`type` must be one of "text", "image" (got "video")',
+        allowed: ['text', 'image'],
+      },
+    ]);
   });
   it('a bad width on an image reports the image branch only', () => {
-    expect(rules(v('labSendMessage').validate({ type: 'image', to: 'u', url: 'https://x.test/a.png', width: 0 }))).toEqual(['/width minimum']);
-    const nested = v('labCreatePost').validate({ title: 't', content: { kind: 'LabImage', url: 'https://x.test/a.png', width: 'wide' } })!;
+    expect(
+      rules(v('labSendMessage').validate({ type: 'image', to: 'u', url: 'https://x.test/a.png', width: 0 })),
+    ).toEqual(['/width minimum']);
+    const nested = v('labCreatePost').validate({
+      title: 't',
+      content: { kind: 'LabImage', url: 'https://x.test/a.png', width: 'wide' },
+    })!;
     expect(rules(nested)).toEqual(['/content/width type']);
     expect(nested[0]!.message).toBe('`content.width` must be an integer (got "wide")');
   });
   it('the branch is selected by the value, not by which branch has fewer errors', () => {
     // the text branch would have as few errors (kind, text); the image branch is the one named
-    expect(rules(v('labCreatePost').validate({ title: 't', content: { kind: 'LabImage' } }))).toEqual(['/content/url required', '/content/width required']);
-    expect(rules(v('labCreatePost').validate({ title: 't', content: { kind: 'LabVideo', text: 'x' } }))).toEqual(['/content/kind enum']);
+    expect(rules(v('labCreatePost').validate({ title: 't', content: { kind: 'LabImage' } }))).toEqual([
+      '/content/url required',
+      '/content/width required',
+    ]);
+    expect(rules(v('labCreatePost').validate({ title: 't', content: { kind: 'LabVideo', text: 'x' } }))).toEqual([
+      '/content/kind enum',
+    ]);
   });
   it('a field of the other branch is refused as unknown for the selected one', () => {
-    expect(rules(v('labSendMessage').validate({ type: 'text', to: 'u', text: 'hi', width: 3 }))).toEqual(['/width additionalProperties']);
+    expect(rules(v('labSendMessage').validate({ type: 'text', to: 'u', text: 'hi', width: 3 }))).toEqual([
+      '/width additionalProperties',
+    ]);
   });
   it('a missing discriminator is one required issue', () => {
-    expect(rules(v('labCreatePost').validate({ title: 't', content: { text: 'x' } }))).toEqual(['/content/kind required']);
+    expect(rules(v('labCreatePost').validate({ title: 't', content: { text: 'x' } }))).toEqual([
+      '/content/kind required',
+    ]);
   });
   it('anyOf without discriminator: the closest branch speaks', () => {
-    expect(v('labCreatePost').validate({ title: 't', content: { kind: 'LabText', text: 'x' }, target: { group: 7 } })).toBeNull();
-    expect(rules(v('labCreatePost').validate({ title: 't', content: { kind: 'LabText', text: 'x' }, target: { group: 0 } }))).toEqual(['/target/group minimum']);
+    expect(
+      v('labCreatePost').validate({ title: 't', content: { kind: 'LabText', text: 'x' }, target: { group: 7 } }),
+    ).toBeNull();
+    expect(
+      rules(v('labCreatePost').validate({ title: 't', content: { kind: 'LabText', text: 'x' }, target: { group: 0 } })),
+    ).toEqual(['/target/group minimum']);
   });
   it('top-level anyOf body without discriminator: either branch, the closest one speaks', () => {
     expect(v('labNotify').validate({ user: 'u', text: 't' })).toBeNull();
@@ -162,15 +226,25 @@ describe('discriminated unions', () => {
     expect(v('labNotify').validate({ text: 't' })).not.toBeNull();
   });
   it('the response drift check selects the branch too', () => {
-    expect(v('labSendMessage').validateResponse({ type: 'image', to: 'u', url: 'https://x.test/a', width: 2 })).toBeNull();
-    expect(rules(v('labSendMessage').validateResponse({ type: 'image', to: 'u', url: 'https://x.test/a', width: 2, alt: 'x' }))).toEqual(['/alt additionalProperties']);
+    expect(
+      v('labSendMessage').validateResponse({ type: 'image', to: 'u', url: 'https://x.test/a', width: 2 }),
+    ).toBeNull();
+    expect(
+      rules(
+        v('labSendMessage').validateResponse({ type: 'image', to: 'u', url: 'https://x.test/a', width: 2, alt: 'x' }),
+      ),
+    ).toEqual(['/alt additionalProperties']);
   });
 });
 
 describe('allOf', () => {
   it('a request accepts the fields of every part of a closed allOf, and refuses others', () => {
-    expect(v('labUpdateProfile').validate({ name: 'n', bio: null, nickname: 'ace', manager: { name: 'm' } })).toBeNull();
-    expect(rules(v('labUpdateProfile').validate({ name: 'n', bio: 'b', extra: 1 }))).toEqual(['/extra additionalProperties']);
+    expect(
+      v('labUpdateProfile').validate({ name: 'n', bio: null, nickname: 'ace', manager: { name: 'm' } }),
+    ).toBeNull();
+    expect(rules(v('labUpdateProfile').validate({ name: 'n', bio: 'b', extra: 1 }))).toEqual([
+      '/extra additionalProperties',
+    ]);
     expect(rules(v('labUpdateProfile').validate({ bio: 'b' }))).toEqual(['/name required']);
   });
   it('response drift does not flag a field that another part declares, and never speaks of params', () => {
@@ -182,13 +256,16 @@ describe('allOf', () => {
   });
   it('3.0 leftovers validate as translated (nullable, exclusiveMinimum: true)', () => {
     expect(rules(v('labUpdateProfile').validate({ name: 'n', bio: 'b', nickname: 'x' }))).toEqual(['/nickname enum']);
-    expect(rules(v('labUpdateProfile').validate({ name: 'n', bio: 'b', score: 0 }))).toEqual(['/score exclusiveMinimum']);
+    expect(rules(v('labUpdateProfile').validate({ name: 'n', bio: 'b', score: 0 }))).toEqual([
+      '/score exclusiveMinimum',
+    ]);
     expect(v('labUpdateProfile').validate({ name: 'n', bio: 'b', score: 0.1, manager: null })).toBeNull();
   });
 });
 
 describe('recursion', () => {
-  const deep = (n: number): any => (n === 0 ? { label: 'leaf' } : { label: `n${n}`, children: [deep(n - 1), { label: 'x' }] });
+  const deep = (n: number): any =>
+    n === 0 ? { label: 'leaf' } : { label: `n${n}`, children: [deep(n - 1), { label: 'x' }] };
   it('a deep tree is accepted in a request and a response', () => {
     expect(v('labSaveTree').validate({ root: deep(200) })).toBeNull();
     expect(v('labSaveTree').validateResponse(deep(200))).toBeNull();
@@ -196,23 +273,62 @@ describe('recursion', () => {
   it('an error deep in the tree names its pointer', () => {
     const bad = deep(3);
     bad.children[0].children[0].children[0].label = 7;
-    expect(rules(v('labSaveTree').validate({ root: bad }))).toEqual(['/root/children/0/children/0/children/0/label type']);
+    expect(rules(v('labSaveTree').validate({ root: bad }))).toEqual([
+      '/root/children/0/children/0/children/0/label type',
+    ]);
   });
 });
 
 describe('formats and int64', () => {
   const ok = {
-    i32: 5, i64: 9007199254740993n, f: 1.5, d: 2.5, byte: 'aGk=', bin: 'raw', date: '2024-02-29', date_time: '2025-01-31T12:00:00Z', time: '12:00:00Z',
-    duration: 'P1D', email: 'a@b.co', idn_email: '用户@例子.广告', uri: 'https://x.test/', uri_reference: '/a', iri: 'https://例子.广告/', uuid: '123e4567-e89b-12d3-a456-426614174000',
-    hostname: 'x.test', idn_hostname: '例子.广告', ipv4: '10.0.0.1', ipv6: '::1', password: 'anything', regex: '^a+$', json_pointer: '/a/b', ids: [1, 9223372036854775807n],
+    i32: 5,
+    i64: 9007199254740993n,
+    f: 1.5,
+    d: 2.5,
+    byte: 'aGk=',
+    bin: 'raw',
+    date: '2024-02-29',
+    date_time: '2025-01-31T12:00:00Z',
+    time: '12:00:00Z',
+    duration: 'P1D',
+    email: 'a@b.co',
+    idn_email: '用户@例子.广告',
+    uri: 'https://x.test/',
+    uri_reference: '/a',
+    iri: 'https://例子.广告/',
+    uuid: '123e4567-e89b-12d3-a456-426614174000',
+    hostname: 'x.test',
+    idn_hostname: '例子.广告',
+    ipv4: '10.0.0.1',
+    ipv6: '::1',
+    password: 'anything',
+    regex: '^a+$',
+    json_pointer: '/a/b',
+    ids: [1, 9223372036854775807n],
   };
   it('every format accepts a good value; int64 above 2^53 as a bigint', () => {
     expect(v('labCheckFormats').validate(ok)).toBeNull();
   });
   it.each([
-    ['i32', 2 ** 31], ['byte', 'a$=='], ['date', '2025-02-29'], ['date_time', 'tomorrow'], ['time', '12:00'], ['duration', 'P'], ['email', 'a@'], ['idn_email', 'nope'],
-    ['uri', '/relative'], ['uri_reference', 'a b'], ['iri', 'nope'], ['uuid', '123'], ['hostname', '-x'], ['idn_hostname', 'a b'], ['ipv4', '1.2.3'], ['ipv6', '1::2::3'],
-    ['regex', '(' ], ['json_pointer', 'a'], ['i64', 1.5],
+    ['i32', 2 ** 31],
+    ['byte', 'a$=='],
+    ['date', '2025-02-29'],
+    ['date_time', 'tomorrow'],
+    ['time', '12:00'],
+    ['duration', 'P'],
+    ['email', 'a@'],
+    ['idn_email', 'nope'],
+    ['uri', '/relative'],
+    ['uri_reference', 'a b'],
+    ['iri', 'nope'],
+    ['uuid', '123'],
+    ['hostname', '-x'],
+    ['idn_hostname', 'a b'],
+    ['ipv4', '1.2.3'],
+    ['ipv6', '1::2::3'],
+    ['regex', '('],
+    ['json_pointer', 'a'],
+    ['i64', 1.5],
   ])('%s refuses %j naming the field', (field, value) => {
     const issues = v('labCheckFormats').validate({ ...ok, [field]: value });
     expect(issues?.map((i) => i.pointer)).toEqual([`/${field}`]);
@@ -231,7 +347,9 @@ describe('readOnly / writeOnly', () => {
     expect(issues).toEqual([{ pointer: '/id', rule: 'readOnly', message: '`id` is read-only: the service sets it' }]);
   });
   it('response drift does not flag a missing writeOnly property', () => {
-    expect(v('labCreateAccount').validateResponse({ id: 'x', email: 'a@b.co', created_at: '2025-01-31T12:00:00Z' })).toBeNull();
+    expect(
+      v('labCreateAccount').validateResponse({ id: 'x', email: 'a@b.co', created_at: '2025-01-31T12:00:00Z' }),
+    ).toBeNull();
     expect(rules(v('labCreateAccount').validateResponse({ email: 'a@b.co' }))).toEqual(['/id required']);
   });
 });
@@ -244,20 +362,32 @@ describe('through the client, against a local server (127.0.0.1)', () => {
     const ops = await opsOf();
     const svc = await startFakeService({ handle: (req) => ({ status: 200, body: req.json }) });
     const client = makeClient(svc.baseUrl);
-    const sent = await client.request(ops['lab.send_message'], { channel: 'c1', type: 'image', to: 'u', url: 'https://x.test/a.png', width: 3 });
+    const sent = await client.request(ops['lab.send_message'], {
+      channel: 'c1',
+      type: 'image',
+      to: 'u',
+      url: 'https://x.test/a.png',
+      width: 3,
+    });
     expect(svc.calls[0]!.json).toEqual({ type: 'image', to: 'u', url: 'https://x.test/a.png', width: 3 });
     expect(svc.calls[0]!.query.get('channel')).toBe('c1');
     expect(sent).toEqual({ type: 'image', to: 'u', url: 'https://x.test/a.png', width: 3 });
-    const error = await client.request(ops['lab.send_message'], { type: 'image', to: 'u', url: 'https://x.test/a.png', width: 0 }).catch((e: unknown) => e);
+    const error = await client
+      .request(ops['lab.send_message'], { type: 'image', to: 'u', url: 'https://x.test/a.png', width: 0 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
-    expect(rules((error as InstanceType<typeof ValidationError>).issues as ValidationIssue[])).toEqual(['/width minimum']);
+    expect(rules((error as InstanceType<typeof ValidationError>).issues as ValidationIssue[])).toEqual([
+      '/width minimum',
+    ]);
     expect(svc.calls).toHaveLength(1);
     await svc.close();
   });
   it('an int64 above 2^53 in a response arrives exact, and the drift check does not flag it', async () => {
     const { makeClient, startFakeService } = await import('../../templates/runtime/test-support/fake-service.js');
     const ops = await opsOf();
-    const svc = await startFakeService({ handle: () => ({ status: 200, body: '{"i64":9007199254740993,"ids":[1,9223372036854775807]}' }) });
+    const svc = await startFakeService({
+      handle: () => ({ status: 200, body: '{"i64":9007199254740993,"ids":[1,9223372036854775807]}' }),
+    });
     const drift: unknown[] = [];
     const client = makeClient(svc.baseUrl, { validateResponses: true, onResponseDrift: (d) => drift.push(d) });
     const data = (await client.request(ops['lab.check_formats'], {})) as any;
@@ -265,8 +395,13 @@ describe('through the client, against a local server (127.0.0.1)', () => {
     expect(data.ids).toEqual([1, 9223372036854775807n]);
     expect(drift).toEqual([]);
     // the check is on: a field the spec does not declare is reported
-    const svc2 = await startFakeService({ handle: () => ({ status: 200, body: '{"i64":9007199254740993,"extra":1}' }) });
-    await makeClient(svc2.baseUrl, { validateResponses: true, onResponseDrift: (d) => drift.push(d) }).request(ops['lab.check_formats'], {});
+    const svc2 = await startFakeService({
+      handle: () => ({ status: 200, body: '{"i64":9007199254740993,"extra":1}' }),
+    });
+    await makeClient(svc2.baseUrl, { validateResponses: true, onResponseDrift: (d) => drift.push(d) }).request(
+      ops['lab.check_formats'],
+      {},
+    );
     expect(JSON.stringify(drift, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).toContain('/extra');
     await svc.close();
     await svc2.close();

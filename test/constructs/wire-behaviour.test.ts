@@ -18,7 +18,16 @@ let dir: string;
 let server: WireServer;
 let client: any;
 const newClient = (extra: object = {}) =>
-  new pkg.ImClient({ baseUrl: server.baseUrl, orgName: ORG, appName: APP, clientId: 'wire-client', clientSecret: 'wire-secret', transport: transportUnderTest(), internals: { sleep: async () => {}, random: () => 0 }, ...extra });
+  new pkg.ImClient({
+    baseUrl: server.baseUrl,
+    orgName: ORG,
+    appName: APP,
+    clientId: 'wire-client',
+    clientSecret: 'wire-secret',
+    transport: transportUnderTest(),
+    internals: { sleep: async () => {}, random: () => 0 },
+    ...extra,
+  });
 
 beforeAll(async () => {
   dir = await generateConstructsPackage();
@@ -46,11 +55,30 @@ describe('binary request bodies (application/octet-stream, image/png)', () => {
     ['Buffer', () => Buffer.from(payload)],
     ['ArrayBuffer', () => payload.buffer.slice(payload.byteOffset, payload.byteOffset + payload.byteLength)],
     ['Blob', () => new Blob([payload])],
-    ['ReadableStream<Uint8Array>', () => new ReadableStream({ start(c) { for (let i = 0; i < payload.length; i += 65_536) c.enqueue(new Uint8Array(payload.subarray(i, i + 65_536))); c.close(); } })],
-    ['AsyncIterable<Uint8Array> (node Readable)', () => Readable.from([payload.subarray(0, 1000), payload.subarray(1000)])],
-    ['AsyncIterable<Uint8Array> (async generator)', () => (async function* () { yield payload.subarray(0, 7); yield payload.subarray(7); })()],
+    [
+      'ReadableStream<Uint8Array>',
+      () =>
+        new ReadableStream({
+          start(c) {
+            for (let i = 0; i < payload.length; i += 65_536) c.enqueue(new Uint8Array(payload.subarray(i, i + 65_536)));
+            c.close();
+          },
+        }),
+    ],
+    [
+      'AsyncIterable<Uint8Array> (node Readable)',
+      () => Readable.from([payload.subarray(0, 1000), payload.subarray(1000)]),
+    ],
+    [
+      'AsyncIterable<Uint8Array> (async generator)',
+      () =>
+        (async function* () {
+          yield payload.subarray(0, 7);
+          yield payload.subarray(7);
+        })(),
+    ],
   ];
-  it.each(sources)('%s arrives byte for byte with the spec\'s content type', async (_name, make) => {
+  it.each(sources)("%s arrives byte for byte with the spec's content type", async (_name, make) => {
     server.on('PUT /wire/raw/*', ok);
     await client.wire.uploadRaw({ name: 'a b', body: make() });
     const [hit] = server.hits('PUT /wire/raw/*');
@@ -68,7 +96,9 @@ describe('binary request bodies (application/octet-stream, image/png)', () => {
   });
 
   it('a body of the wrong kind is refused before sending, naming `body`', async () => {
-    await expect(client.wire.uploadRaw({ name: 'x', body: 'text' })).rejects.toThrow(/`body` must be a Uint8Array \(or Buffer\), ArrayBuffer, Blob, ReadableStream/);
+    await expect(client.wire.uploadRaw({ name: 'x', body: 'text' })).rejects.toThrow(
+      /`body` must be a Uint8Array \(or Buffer\), ArrayBuffer, Blob, ReadableStream/,
+    );
     expect(server.hits('PUT /wire/raw/*')).toHaveLength(0);
   });
 
@@ -98,15 +128,21 @@ describe('binary request bodies (application/octet-stream, image/png)', () => {
 
   it('a stream body is not resent after a 503 (it cannot be replayed); the error says why', async () => {
     server.on('PUT /wire/raw/*', (_r, res) => json(res, 503, { error: { code: 'unavailable', message: 'later' } }));
-    const error = await client.wire.uploadRaw({ name: 's', body: Readable.from([Buffer.from('abc')]) }).catch((e: unknown) => e);
+    const error = await client.wire
+      .uploadRaw({ name: 's', body: Readable.from([Buffer.from('abc')]) })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(pkg.ApiError);
-    expect(error.message).toMatch(/Not resent: the request body is a stream, which can be sent once; pass a Uint8Array, ArrayBuffer or Blob/);
+    expect(error.message).toMatch(
+      /Not resent: the request body is a stream, which can be sent once; pass a Uint8Array, ArrayBuffer or Blob/,
+    );
     expect(server.hits('PUT /wire/raw/*')).toHaveLength(1);
   });
 
   it('a replayable body (Uint8Array, Blob) is resent by its class, the same bytes each time', async () => {
     let n = 0;
-    server.on('PUT /wire/raw/*', (_r, res) => (++n === 1 ? json(res, 503, { error: { code: 'unavailable', message: 'later' } }) : json(res, 200, { ok: true })));
+    server.on('PUT /wire/raw/*', (_r, res) =>
+      ++n === 1 ? json(res, 503, { error: { code: 'unavailable', message: 'later' } }) : json(res, 200, { ok: true }),
+    );
     await client.wire.uploadRaw({ name: 'r', body: new Blob(['hello']) });
     const hits = server.hits('PUT /wire/raw/*');
     expect(hits.map((h) => h.body.toString())).toEqual(['hello', 'hello']);
@@ -114,7 +150,7 @@ describe('binary request bodies (application/octet-stream, image/png)', () => {
 });
 
 describe('multipart/form-data, urlencoded and text bodies', () => {
-  it('multipart: parts with names, filenames, content types (the spec\'s encoding), extra part headers, field values', async () => {
+  it("multipart: parts with names, filenames, content types (the spec's encoding), extra part headers, field values", async () => {
     server.on('POST /wire/multipart', ok);
     const png = new Uint8Array([1, 2, 3, 250]);
     await client.wire.uploadForm({
@@ -131,9 +167,16 @@ describe('multipart/form-data, urlencoded and text bodies', () => {
     const form = await new Response(bytesOf(hit!.body), { headers: { 'content-type': type } }).formData();
     const file = form.get('file') as File;
     // sent as filename="pic %221%22.png" (the HTML form escape, checked below); the parser decodes it
-    expect([file.name, file.type, [...new Uint8Array(await file.arrayBuffer())]]).toEqual(['pic "1".png', 'image/png', [1, 2, 3, 250]]);
+    expect([file.name, file.type, [...new Uint8Array(await file.arrayBuffer())]]).toEqual([
+      'pic "1".png',
+      'image/png',
+      [1, 2, 3, 250],
+    ]);
     const extras = form.getAll('extras') as File[];
-    expect(extras.map((f) => [f.name, f.type])).toEqual([['extras', 'application/octet-stream'], ['n.md', 'text/markdown']]);
+    expect(extras.map((f) => [f.name, f.type])).toEqual([
+      ['extras', 'application/octet-stream'],
+      ['n.md', 'text/markdown'],
+    ]);
     expect(await extras[1]!.text()).toBe('notes');
     expect(form.get('caption')).toBe('héllo');
     expect(form.get('count')).toBe('2');
@@ -141,7 +184,9 @@ describe('multipart/form-data, urlencoded and text bodies', () => {
     expect(form.get('meta')).toBe('{"w":3}');
     expect(hit!.body.toString('latin1')).toMatch(/name="meta"\r\ncontent-type: application\/json\r\n\r\n\{"w":3\}\r\n/);
     // the per-part header from the spec's encoding (FormData parsers do not expose it)
-    expect(hit!.body.toString('latin1')).toMatch(/name="file"; filename="pic %221%22.png"\r\ncontent-type: image\/png\r\nX-Checksum: fixed-by-spec\r\n\r\n/);
+    expect(hit!.body.toString('latin1')).toMatch(
+      /name="file"; filename="pic %221%22.png"\r\ncontent-type: image\/png\r\nX-Checksum: fixed-by-spec\r\n\r\n/,
+    );
   });
 
   it('multipart: a missing required field is refused by validation, nothing sent', async () => {
@@ -176,7 +221,9 @@ describe('multipart/form-data, urlencoded and text bodies', () => {
       ['text/plain; charset=utf-8', '', 'as text'],
       ['application/octet-stream', '', '\x07\x08'],
     ]);
-    await expect(client.wire.postEither({ body: 'x' }, { contentType: 'application/xml' })).rejects.toThrow(/contentType option "application\/xml" is not a request body type of wire.post_either/);
+    await expect(client.wire.postEither({ body: 'x' }, { contentType: 'application/xml' })).rejects.toThrow(
+      /contentType option "application\/xml" is not a request body type of wire.post_either/,
+    );
     expect(server.hits('POST /wire/either')).toHaveLength(3);
   });
 });
@@ -184,7 +231,14 @@ describe('multipart/form-data, urlencoded and text bodies', () => {
 describe('header, cookie and query parameters on the wire', () => {
   it('header and cookie parameters', async () => {
     server.on('GET /wire/headers', ok);
-    await client.wire.headers({ 'X-Trace-Id': 'trace-1', 'X-Tags': ['a', 'b'], 'X-Meta': { a: 'x', b: 2 }, session: 's;1', prefs: ['dark', 'wide'], limit: 5 });
+    await client.wire.headers({
+      'X-Trace-Id': 'trace-1',
+      'X-Tags': ['a', 'b'],
+      'X-Meta': { a: 'x', b: 2 },
+      session: 's;1',
+      prefs: ['dark', 'wide'],
+      limit: 5,
+    });
     const [hit] = server.hits('GET /wire/headers');
     expect(hit!.headers['x-trace-id']).toBe('trace-1');
     expect(hit!.headers['x-tags']).toBe('a,b');
@@ -204,15 +258,30 @@ describe('header, cookie and query parameters on the wire', () => {
     server.on('GET /wire/query', ok);
     const list = ['blue', 'black', 'brown'];
     const rgb = { R: 100, G: 200, B: 150 };
-    await client.wire.queryStyles({ form_arr: list, csv_arr: list, space_arr: list, pipe_arr: list, deep: rgb, form_obj: rgb, csv_obj: rgb, maybe_empty: '' });
+    await client.wire.queryStyles({
+      form_arr: list,
+      csv_arr: list,
+      space_arr: list,
+      pipe_arr: list,
+      deep: rgb,
+      form_obj: rgb,
+      csv_obj: rgb,
+      maybe_empty: '',
+    });
     const [hit] = server.hits('GET /wire/query');
     expect(hit!.query.split('&')).toEqual([
-      'form_arr=blue', 'form_arr=black', 'form_arr=brown',
+      'form_arr=blue',
+      'form_arr=black',
+      'form_arr=brown',
       'csv_arr=blue,black,brown',
       'space_arr=blue%20black%20brown',
       'pipe_arr=blue|black|brown',
-      'deep[R]=100', 'deep[G]=200', 'deep[B]=150',
-      'R=100', 'G=200', 'B=150',
+      'deep[R]=100',
+      'deep[G]=200',
+      'deep[B]=150',
+      'R=100',
+      'G=200',
+      'B=150',
       'csv_obj=R,100,G,200,B,150',
       'maybe_empty=',
     ]);
@@ -267,7 +336,9 @@ describe('responses', () => {
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(png.length) });
       res.end(png);
     });
-    const error = await client.wire.download({ media_id: 'big' }, { maxResponseBytes: 100_000 }).catch((e: unknown) => e);
+    const error = await client.wire
+      .download({ media_id: 'big' }, { maxResponseBytes: 100_000 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(pkg.ResponseTooLargeError);
     expect([error.code, error.limitBytes, error.status]).toEqual(['response_too_large', 100_000, 200]);
     expect(server.hits('GET /wire/media/*')).toHaveLength(1);
@@ -297,17 +368,23 @@ describe('responses', () => {
   });
 
   it('201 created / 200 existed → a union narrowed on status', async () => {
-    server.on('PUT /wire/things/*', (req, res) => (req.path.endsWith('/new')
-      ? json(res, 201, { id: 'new', created_at: '2026-01-01' })
-      : json(res, 200, { id: 'old', label: 'kept' })));
+    server.on('PUT /wire/things/*', (req, res) =>
+      req.path.endsWith('/new')
+        ? json(res, 201, { id: 'new', created_at: '2026-01-01' })
+        : json(res, 200, { id: 'old', label: 'kept' }),
+    );
     const created = await client.wire.putThing({ thing_id: 'new', label: 'x' });
     const existed = await client.wire.putThing({ thing_id: 'old' });
     expect(created).toEqual({ status: 201, data: { id: 'new', created_at: '2026-01-01' } });
     expect(existed).toEqual({ status: 200, data: { id: 'old', label: 'kept' } });
   });
 
-  it('validateResponses checks the union\'s first status by its data, and leaves binary answers alone (no false drift)', async () => {
-    server.on('PUT /wire/things/*', (req, res) => (req.path.endsWith('/new') ? json(res, 201, { id: 'new', created_at: 'x' }) : json(res, 200, { id: 'old', label: 'kept' })));
+  it("validateResponses checks the union's first status by its data, and leaves binary answers alone (no false drift)", async () => {
+    server.on('PUT /wire/things/*', (req, res) =>
+      req.path.endsWith('/new')
+        ? json(res, 201, { id: 'new', created_at: 'x' })
+        : json(res, 200, { id: 'old', label: 'kept' }),
+    );
     server.on('GET /wire/media/*', (_r, res) => void res.end('bytes'));
     const drifts: unknown[] = [];
     const checking = newClient({ validateResponses: true, onResponseDrift: (d: unknown) => drifts.push(d) });
@@ -322,7 +399,9 @@ describe('responses', () => {
 
   it('a JSON answer over maxResponseBytes with a known length is refused before reading; not resent', async () => {
     server.on('GET /wire/headers', (_r, res) => json(res, 200, { ok: true, pad: 'x'.repeat(5000) }));
-    const error = await newClient({ maxResponseBytes: 1000 }).wire.headers({ 'X-Trace-Id': 'abc' }).catch((e: unknown) => e);
+    const error = await newClient({ maxResponseBytes: 1000 })
+      .wire.headers({ 'X-Trace-Id': 'abc' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(pkg.ResponseTooLargeError);
     expect(server.hits('GET /wire/headers')).toHaveLength(1);
   });
@@ -337,7 +416,11 @@ describe('responses', () => {
     await new Promise((r) => gz.end(r));
     const bomb = Buffer.concat(compressed);
     server.on('GET /wire/big', (_r, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': String(bomb.length),
+      });
       res.end(bomb);
     });
     (globalThis as { gc?: () => void }).gc?.();
@@ -346,11 +429,15 @@ describe('responses', () => {
     const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 2);
     let error: any;
     try {
-      error = await newClient({ maxResponseBytes: 1024 * 1024 }).wire.bigJson().catch((e: unknown) => e);
+      error = await newClient({ maxResponseBytes: 1024 * 1024 })
+        .wire.bigJson()
+        .catch((e: unknown) => e);
     } finally {
       clearInterval(timer);
     }
-    console.log(`[wire] gzip bomb (${(bomb.length / 2 ** 20).toFixed(2)} MiB → 512 MiB): RSS growth ${((peak - before) / 2 ** 20).toFixed(1)} MiB`);
+    console.log(
+      `[wire] gzip bomb (${(bomb.length / 2 ** 20).toFixed(2)} MiB → 512 MiB): RSS growth ${((peak - before) / 2 ** 20).toFixed(1)} MiB`,
+    );
     expect(error).toBeInstanceOf(pkg.ResponseTooLargeError);
     expect(error.code).toBe('response_too_large');
     expect(server.hits('GET /wire/big')).toHaveLength(1);

@@ -52,7 +52,8 @@ export async function startWireServer(): Promise<WireServer> {
       if (!route?.countOnly) chunks.push(chunk as Buffer);
     }
     const got: Arrived = { method: req.method!, path, query, headers: req.headers, body: Buffer.concat(chunks), bytes };
-    if (req.method === 'POST' && path === '/token') return json(res, 200, { access_token: 'wire-token', expires_in: 3600 });
+    if (req.method === 'POST' && path === '/token')
+      return json(res, 200, { access_token: 'wire-token', expires_in: 3600 });
     arrived.push(got);
     if (!route) return json(res, 404, { error: { code: 'not_found', message: `no route ${req.method} ${path}` } });
     await route.handler(got, res);
@@ -62,11 +63,15 @@ export async function startWireServer(): Promise<WireServer> {
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     arrived,
-    hits: (route) => arrived.filter((a) => `${a.method} ${a.path}` === route || `${a.method} ${a.path.replace(/\/[^/]*$/, '/*')}` === route),
+    hits: (route) =>
+      arrived.filter(
+        (a) => `${a.method} ${a.path}` === route || `${a.method} ${a.path.replace(/\/[^/]*$/, '/*')}` === route,
+      ),
     on: (route, handler, options) => void routes.set(route, { handler, countOnly: !!options?.countOnly }),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -70,14 +70,20 @@ describe('the generated constructs package type-checks', () => {
   it('tsc --noEmit (strict) over src/ and a consumer of the wire constructs', async () => {
     const dir = await generateConstructsPackage();
     writeFileSync(join(dir, 'consumer.ts'), CONSUMER);
-    writeFileSync(join(dir, 'tsconfig.consumer.json'), JSON.stringify({
-      extends: './tsconfig.esm.json',
-      compilerOptions: { noEmit: true, rootDir: '.', typeRoots: [join(repoRoot, 'node_modules/@types')] },
-      include: ['src', 'consumer.ts'],
-    }));
+    writeFileSync(
+      join(dir, 'tsconfig.consumer.json'),
+      JSON.stringify({
+        extends: './tsconfig.esm.json',
+        compilerOptions: { noEmit: true, rootDir: '.', typeRoots: [join(repoRoot, 'node_modules/@types')] },
+        include: ['src', 'consumer.ts'],
+      }),
+    );
     let output = '';
     try {
-      execFileSync(join(repoRoot, 'node_modules/.bin/tsc'), ['-p', join(dir, 'tsconfig.consumer.json')], { encoding: 'utf8', timeout: 120_000 });
+      execFileSync(join(repoRoot, 'node_modules/.bin/tsc'), ['-p', join(dir, 'tsconfig.consumer.json')], {
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
     } catch (err) {
       output = String((err as { stdout?: string }).stdout ?? err);
     } finally {

@@ -20,11 +20,18 @@ export const CONSUMER_FILE = 'src/corpus-consumer.ts';
 export const COMPARE_FILE = 'src/corpus-compare.ts';
 
 export function consumerSource(ops: readonly OperationModel[]): string {
-  const lines = [`import type * as T from './index.js';`, `import type { ImClient } from './index.js';`, `declare const im: ImClient;`, 'export async function callEveryOperation(): Promise<void> {'];
+  const lines = [
+    `import type * as T from './index.js';`,
+    `import type { ImClient } from './index.js';`,
+    `declare const im: ImClient;`,
+    'export async function callEveryOperation(): Promise<void> {',
+  ];
   for (const op of ops) {
     // a list's await gives a Page of its page type; every other call its result type
     const annotation = op.pagination ? '' : `: T.${resultTypeName(op)}`;
-    lines.push(`  { const params = {} as T.${paramsTypeName(op)}; const result${annotation} = await im.${op.namespace}.${op.methodName}(params); void result; }`);
+    lines.push(
+      `  { const params = {} as T.${paramsTypeName(op)}; const result${annotation} = await im.${op.namespace}.${op.methodName}(params); void result; }`,
+    );
   }
   lines.push('}');
   return `${lines.join('\n')}\n`;
@@ -32,7 +39,11 @@ export function consumerSource(ops: readonly OperationModel[]): string {
 
 /** One line per operation and side: `export const p_<i>: Rel<ours, theirs> = 'both';`. Returns the text and which line is whose. */
 export function compareSource(ops: readonly OperationModel[]): { text: string; lineOf: Map<number, string> } {
-  const lines = [`import type * as T from './index.js';`, `import type { operations } from './ots.js';`, ...HELPERS.trim().split('\n')];
+  const lines = [
+    `import type * as T from './index.js';`,
+    `import type { operations } from './ots.js';`,
+    ...HELPERS.trim().split('\n'),
+  ];
   const lineOf = new Map<number, string>();
   ops.forEach((op, i) => {
     const key = `operations[${stringLiteral(op.id)}]`;
@@ -47,7 +58,10 @@ export function compareSource(ops: readonly OperationModel[]): { text: string; l
 }
 
 /** tsc's output → the operations (and side) whose types differ, from errors in the compare file. */
-export function differencesOf(tscOutput: string, lineOf: ReadonlyMap<number, string>): { differ: string[]; other: string[] } {
+export function differencesOf(
+  tscOutput: string,
+  lineOf: ReadonlyMap<number, string>,
+): { differ: string[]; other: string[] } {
   const differ = new Set<string>();
   const other: string[] = [];
   for (const line of tscOutput.split('\n')) {

@@ -14,7 +14,17 @@
  * them. Pure: documents in, document out.
  */
 const OPERATION_KEYS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-const COMPONENT_KINDS = ['schemas', 'parameters', 'requestBodies', 'responses', 'headers', 'examples', 'links', 'callbacks', 'pathItems'];
+const COMPONENT_KINDS = [
+  'schemas',
+  'parameters',
+  'requestBodies',
+  'responses',
+  'headers',
+  'examples',
+  'links',
+  'callbacks',
+  'pathItems',
+];
 
 export interface CorpusDocument {
   namespace: string;
@@ -40,10 +50,15 @@ function rewriteRefs(node: any, rename: (ref: string) => string): any {
   if (Array.isArray(node)) return node.map((v) => rewriteRefs(v, rename));
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, any> = {};
-  for (const [k, v] of Object.entries(node)) out[k] = k === '$ref' && typeof v === 'string' ? rename(v) : rewriteRefs(v, rename);
+  for (const [k, v] of Object.entries(node))
+    out[k] = k === '$ref' && typeof v === 'string' ? rename(v) : rewriteRefs(v, rename);
   // a discriminator mapping's values are references too
   const mapping = out.discriminator?.mapping;
-  if (mapping && typeof mapping === 'object') out.discriminator = { ...out.discriminator, mapping: Object.fromEntries(Object.entries(mapping).map(([k, v]) => [k, typeof v === 'string' ? rename(v) : v])) };
+  if (mapping && typeof mapping === 'object')
+    out.discriminator = {
+      ...out.discriminator,
+      mapping: Object.fromEntries(Object.entries(mapping).map(([k, v]) => [k, typeof v === 'string' ? rename(v) : v])),
+    };
   return out;
 }
 
@@ -68,7 +83,8 @@ export function graft(base: Record<string, any>, documents: readonly CorpusDocum
       }
     }
     const rename = (ref: string) => {
-      for (const [from, to] of renames) if (ref === from || ref.startsWith(`${from}/`)) return to + ref.slice(from.length);
+      for (const [from, to] of renames)
+        if (ref === from || ref.startsWith(`${from}/`)) return to + ref.slice(from.length);
       return ref;
     };
     const copy = rewriteRefs(doc, rename);
@@ -81,12 +97,20 @@ export function graft(base: Record<string, any>, documents: readonly CorpusDocum
     }
     for (const [path, item] of Object.entries<any>(copy.paths ?? {})) {
       const grafted: Record<string, any> = { ...item };
-      grafted.parameters = [{ $ref: '#/components/parameters/OrgName' }, { $ref: '#/components/parameters/AppName' }, ...(item.parameters ?? [])];
+      grafted.parameters = [
+        { $ref: '#/components/parameters/OrgName' },
+        { $ref: '#/components/parameters/AppName' },
+        ...(item.parameters ?? []),
+      ];
       for (const method of OPERATION_KEYS) {
         const op = item[method];
         if (!op || typeof op !== 'object') continue;
         const { security: _security, servers: _servers, ...rest } = op;
-        grafted[method] = { ...rest, operationId: uniqueId(operationIdOf(ns, method, path, op)), 'x-retry-class': ['get', 'head', 'options'].includes(method) ? 'Q' : 'N' };
+        grafted[method] = {
+          ...rest,
+          operationId: uniqueId(operationIdOf(ns, method, path, op)),
+          'x-retry-class': ['get', 'head', 'options'].includes(method) ? 'Q' : 'N',
+        };
       }
       delete grafted.servers;
       out.paths[`/{org_name}/{app_name}/${ns}${path === '/' ? '' : path}`] = grafted;

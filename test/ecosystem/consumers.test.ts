@@ -12,7 +12,17 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -28,11 +38,17 @@ const pkgCopy = join(work, 'pkg');
 const unpacked = join(work, 'unpacked');
 let tarball = '';
 
-const npmEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+const npmEnv = {
+  ...process.env,
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+};
 
 function sh(cmd: string, args: string[], cwd: string, timeout = 120_000): string {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout, env: npmEnv });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
 
@@ -76,21 +92,42 @@ beforeAll(async () => {
   symlinkSync(join(repoRoot, 'node_modules'), join(pkgCopy, 'node_modules'), 'dir');
   const env = { ...npmEnv, PATH: `${join(repoRoot, 'node_modules/.bin')}:${process.env.PATH}` };
   // async (not spawnSync): a build of a minute on a loaded machine would starve vitest's worker RPC
-  await run('npm', ['run', '-s', 'build'], { cwd: pkgCopy, encoding: 'utf8', env, timeout: 180_000 }).catch((e: { stdout?: string; stderr?: string }) => {
-    throw new Error(`build failed:\n${e.stdout}\n${e.stderr}`);
-  });
-  const [packed] = JSON.parse((await run('npm', ['pack', '--json', '--pack-destination', work, '--loglevel=error'], { cwd: pkgCopy, encoding: 'utf8', env: npmEnv, timeout: 120_000 })).stdout);
+  await run('npm', ['run', '-s', 'build'], { cwd: pkgCopy, encoding: 'utf8', env, timeout: 180_000 }).catch(
+    (e: { stdout?: string; stderr?: string }) => {
+      throw new Error(`build failed:\n${e.stdout}\n${e.stderr}`);
+    },
+  );
+  const [packed] = JSON.parse(
+    (
+      await run('npm', ['pack', '--json', '--pack-destination', work, '--loglevel=error'], {
+        cwd: pkgCopy,
+        encoding: 'utf8',
+        env: npmEnv,
+        timeout: 120_000,
+      })
+    ).stdout,
+  );
   tarball = join(work, packed.filename);
   mkdirSync(unpacked);
   sh('tar', ['-xzf', tarball, '-C', unpacked], work);
 
   server = createServer(async (req, res) => {
     const body = await readBody(req);
-    seen.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, ua: req.headers['user-agent'], body });
+    seen.push({
+      method: req.method!,
+      url: req.url!,
+      auth: req.headers.authorization,
+      ua: req.headers['user-agent'],
+      body,
+    });
     res.setHeader('content-type', 'application/json');
     if (req.method === 'POST' && req.url === '/acme/chat/token') {
       const creds = JSON.parse(body);
-      if (creds.client_id === 'consumer-id' && creds.client_secret === 'consumer-secret' && creds.grant_type === 'client_credentials') {
+      if (
+        creds.client_id === 'consumer-id' &&
+        creds.client_secret === 'consumer-secret' &&
+        creds.grant_type === 'client_credentials'
+      ) {
         res.end(JSON.stringify({ access_token: 'tok-consumer', expires_in: 3600, application: 'acme#chat' }));
       } else {
         res.statusCode = 401;
@@ -108,7 +145,9 @@ beforeAll(async () => {
       return;
     }
     res.statusCode = 404;
-    res.end(JSON.stringify({ error: { code: 'not_found', message: `no route ${req.method} ${req.url}`, request_id: 'r3' } }));
+    res.end(
+      JSON.stringify({ error: { code: 'not_found', message: `no route ${req.method} ${req.url}`, request_id: 'r3' } }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const addr = server.address();
@@ -130,13 +169,21 @@ console.log(JSON.stringify({ user, refused, callbacks: Object.keys(callbacks).le
 
 describe('consumers of the packed tarball', () => {
   it('an ESM project imports and calls the client (token exchange + users.get)', async () => {
-    const dir = consumer('esm-consumer', { type: 'module' }, {
-      'index.mjs': CALL(
-        `import { ImClient, ValidationError } from 'im-server-sdk';\nimport * as funcs from 'im-server-sdk/funcs';\nimport * as callbacks from 'im-server-sdk/callbacks';\nimport * as edge from 'im-server-sdk/callbacks/edge';`,
-      ),
-    });
+    const dir = consumer(
+      'esm-consumer',
+      { type: 'module' },
+      {
+        'index.mjs': CALL(
+          `import { ImClient, ValidationError } from 'im-server-sdk';\nimport * as funcs from 'im-server-sdk/funcs';\nimport * as callbacks from 'im-server-sdk/callbacks';\nimport * as edge from 'im-server-sdk/callbacks/edge';`,
+        ),
+      },
+    );
     seen.length = 0;
-    const { stdout, stderr } = await run(process.execPath, ['index.mjs'], { cwd: dir, env: { ...process.env, IM_BASE_URL: baseUrl }, timeout: 30_000 });
+    const { stdout, stderr } = await run(process.execPath, ['index.mjs'], {
+      cwd: dir,
+      env: { ...process.env, IM_BASE_URL: baseUrl },
+      timeout: 30_000,
+    });
     expect(stderr).toBe('');
     const out = JSON.parse(stdout);
     expect(out.user).toMatchObject({ username: 'alice' });
@@ -148,17 +195,28 @@ describe('consumers of the packed tarball', () => {
     expect(seen[1]!.auth).toBe('Bearer tok-consumer');
     // the version in the User-Agent is the packed package's own
     const version = JSON.parse(readFileSync(join(repoRoot, 'generated/package.json'), 'utf8')).version as string;
-    expect(seen.map((s) => s.ua)).toEqual([`im-server-sdk/${version} node/${process.versions.node}`, `im-server-sdk/${version} node/${process.versions.node}`]);
+    expect(seen.map((s) => s.ua)).toEqual([
+      `im-server-sdk/${version} node/${process.versions.node}`,
+      `im-server-sdk/${version} node/${process.versions.node}`,
+    ]);
   }, 120_000);
 
   it('a CommonJS project requires and calls the client', async () => {
-    const dir = consumer('cjs-consumer', { type: 'commonjs' }, {
-      'index.js': `(async () => {\n${CALL(
-        `const { ImClient, ValidationError } = require('im-server-sdk');\nconst funcs = require('im-server-sdk/funcs');\nconst callbacks = require('im-server-sdk/callbacks');\nconst edge = require('im-server-sdk/callbacks/edge');`,
-      )}})().catch((e) => { console.error(e); process.exit(1); });\n`,
-    });
+    const dir = consumer(
+      'cjs-consumer',
+      { type: 'commonjs' },
+      {
+        'index.js': `(async () => {\n${CALL(
+          `const { ImClient, ValidationError } = require('im-server-sdk');\nconst funcs = require('im-server-sdk/funcs');\nconst callbacks = require('im-server-sdk/callbacks');\nconst edge = require('im-server-sdk/callbacks/edge');`,
+        )}})().catch((e) => { console.error(e); process.exit(1); });\n`,
+      },
+    );
     seen.length = 0;
-    const { stdout, stderr } = await run(process.execPath, ['index.js'], { cwd: dir, env: { ...process.env, IM_BASE_URL: baseUrl }, timeout: 30_000 });
+    const { stdout, stderr } = await run(process.execPath, ['index.js'], {
+      cwd: dir,
+      env: { ...process.env, IM_BASE_URL: baseUrl },
+      timeout: 30_000,
+    });
     expect(stderr).toBe('');
     const out = JSON.parse(stdout);
     expect(out.user).toMatchObject({ username: 'alice' });
@@ -175,7 +233,11 @@ describe('consumers of the packed tarball', () => {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
       try {
-        const v = await verifyCallback({ headers: req.headers, rawBody: Buffer.concat(chunks), secrets: ['bin-secret-NEVER-PRINTED'] });
+        const v = await verifyCallback({
+          headers: req.headers,
+          rawBody: Buffer.concat(chunks),
+          secrets: ['bin-secret-NEVER-PRINTED'],
+        });
         verdicts.push(v.kind);
         res.setHeader('content-type', 'application/json');
         res.end(JSON.stringify({ challenge: (v.body as { challenge?: string }).challenge }));
@@ -189,12 +251,18 @@ describe('consumers of the packed tarball', () => {
     const port = (receiver.address() as { port: number }).port;
     try {
       const bin = join(dir, 'node_modules/.bin/im-callbacks');
-      const { stdout, stderr } = await run(bin, ['send', '--url', `http://127.0.0.1:${port}/cb`, '--kind', 'verify'], { cwd: dir, env: { ...process.env, IM_CALLBACK_SECRET: 'bin-secret-NEVER-PRINTED' }, timeout: 30_000 });
+      const { stdout, stderr } = await run(bin, ['send', '--url', `http://127.0.0.1:${port}/cb`, '--kind', 'verify'], {
+        cwd: dir,
+        env: { ...process.env, IM_CALLBACK_SECRET: 'bin-secret-NEVER-PRINTED' },
+        timeout: 30_000,
+      });
       expect(verdicts).toEqual(['verify']);
       expect(stdout).toMatch(/challenge echoed correctly/);
       expect(stdout + stderr).not.toContain('bin-secret-NEVER-PRINTED');
       const version = await run(bin, ['--version'], { cwd: dir, timeout: 30_000 });
-      expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(repoRoot, 'generated/package.json'), 'utf8')).version);
+      expect(version.stdout.trim()).toBe(
+        JSON.parse(readFileSync(join(repoRoot, 'generated/package.json'), 'utf8')).version,
+      );
     } finally {
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }
@@ -202,12 +270,27 @@ describe('consumers of the packed tarball', () => {
 
   it('a strict TypeScript app tests its backend with the fake in vitest, callbacks into the durable inbox included (issue 30)', async () => {
     const fixtures = join(repoRoot, 'test/fixtures/fake-consumer');
-    const dir = consumer('fake-consumer', { type: 'module', scripts: { test: 'vitest run' } }, {
-      'tsconfig.json': JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, noEmit: true, skipLibCheck: true, types: ['node'], lib: ['ES2023'] },
-        include: ['src', 'test'],
-      }),
-    });
+    const dir = consumer(
+      'fake-consumer',
+      { type: 'module', scripts: { test: 'vitest run' } },
+      {
+        'tsconfig.json': JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            strict: true,
+            exactOptionalPropertyTypes: true,
+            noUncheckedIndexedAccess: true,
+            noEmit: true,
+            skipLibCheck: true,
+            types: ['node'],
+            lib: ['ES2023'],
+          },
+          include: ['src', 'test'],
+        }),
+      },
+    );
     mkdirSync(join(dir, 'src'));
     mkdirSync(join(dir, 'test'));
     writeFileSync(join(dir, 'src/backend.ts'), readFileSync(join(fixtures, 'backend.ts.txt'), 'utf8'));
@@ -218,9 +301,27 @@ describe('consumers of the packed tarball', () => {
       mkdirSync(join(dir, 'node_modules', tool, '..'), { recursive: true });
       symlinkSync(join(repoRoot, 'node_modules', tool), join(dir, 'node_modules', tool), 'dir');
     }
-    const tsc = await run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: dir, timeout: 120_000 }).catch((e: { stdout: string }) => e);
+    const tsc = await run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], {
+      cwd: dir,
+      timeout: 120_000,
+    }).catch((e: { stdout: string }) => e);
     expect(tsc.stdout).toBe('');
-    const vitest = await run(process.execPath, [join(repoRoot, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir, '--reporter', 'verbose', '--maxWorkers', '1', '--minWorkers', '1'], { cwd: dir, timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } }).catch((e: { stdout: string; stderr: string }) => e);
+    const vitest = await run(
+      process.execPath,
+      [
+        join(repoRoot, 'node_modules/vitest/vitest.mjs'),
+        'run',
+        '--root',
+        dir,
+        '--reporter',
+        'verbose',
+        '--maxWorkers',
+        '1',
+        '--minWorkers',
+        '1',
+      ],
+      { cwd: dir, timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } },
+    ).catch((e: { stdout: string; stderr: string }) => e);
     const out = `${vitest.stdout}\n${vitest.stderr}`;
     expect(out).toMatch(/Tests\s+5 passed \(5\)/);
     expect(out).toMatch(/the receiver stores the callbacks the fake sends after messages\.send/);
@@ -273,7 +374,11 @@ console.log(JSON.stringify(ms));
     const redis = await startRedisServer();
     try {
       for (const client of ['redis', 'ioredis']) {
-        const { stdout, stderr } = await run(process.execPath, ['app.mjs'], { cwd: dir, env: { ...process.env, CLIENT: client, REDIS_URL: redis.url }, timeout: 120_000 });
+        const { stdout, stderr } = await run(process.execPath, ['app.mjs'], {
+          cwd: dir,
+          env: { ...process.env, CLIENT: client, REDIS_URL: redis.url },
+          timeout: 120_000,
+        });
         expect(stderr).toBe('');
         const ms = JSON.parse(stdout) as number[];
         console.log(`[inbox from the tarball] ${client}: POST → worker ${ms.map((m) => m.toFixed(1)).join(', ')} ms`);
@@ -326,53 +431,117 @@ import { verifyCallback } from 'im-server-sdk/callbacks/edge';
 const p: UsersGetParams = { username: 'alice' };
 export const made = [typeof ImClient, typeof usersGet, typeof verifyCallback, p.username];
 `;
-    const common = { strict: true, noEmit: true, skipLibCheck: false, target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: ['node'], typeRoots: [join(repoRoot, 'node_modules/@types')] };
-    const dir = consumer('ts-consumer', { type: 'module' }, {
-      'index.ts': source,
-      'legacy.cts': cjsSource,
-      'tsconfig.node16.json': JSON.stringify({ compilerOptions: { ...common, module: 'node16', moduleResolution: 'node16' }, files: ['index.ts'] }),
-      // the package is ESM only: a CommonJS file require()s it as Node 20.19+ does, which
-      // TypeScript models from module node20 on (under node16 it refuses the import, TS1479)
-      'tsconfig.node20.json': JSON.stringify({ compilerOptions: { ...common, module: 'node20', moduleResolution: 'node16' }, files: ['index.ts', 'legacy.cts'] }),
-      'tsconfig.bundler.json': JSON.stringify({ compilerOptions: { ...common, module: 'esnext', moduleResolution: 'bundler' }, files: ['index.ts'] }),
-    });
-    const legacy = consumer('ts-node10-consumer', { type: 'commonjs' }, {
-      'index.ts': cjsSource,
-      'tsconfig.json': JSON.stringify({ compilerOptions: { ...common, module: 'commonjs', moduleResolution: 'node10', esModuleInterop: true }, files: ['index.ts'] }),
-    });
-    for (const [cwd, project] of [[dir, 'tsconfig.node16.json'], [dir, 'tsconfig.node20.json'], [dir, 'tsconfig.bundler.json'], [legacy, 'tsconfig.json']] as const) {
+    const common = {
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+      target: 'ES2022',
+      lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+      types: ['node'],
+      typeRoots: [join(repoRoot, 'node_modules/@types')],
+    };
+    const dir = consumer(
+      'ts-consumer',
+      { type: 'module' },
+      {
+        'index.ts': source,
+        'legacy.cts': cjsSource,
+        'tsconfig.node16.json': JSON.stringify({
+          compilerOptions: { ...common, module: 'node16', moduleResolution: 'node16' },
+          files: ['index.ts'],
+        }),
+        // the package is ESM only: a CommonJS file require()s it as Node 20.19+ does, which
+        // TypeScript models from module node20 on (under node16 it refuses the import, TS1479)
+        'tsconfig.node20.json': JSON.stringify({
+          compilerOptions: { ...common, module: 'node20', moduleResolution: 'node16' },
+          files: ['index.ts', 'legacy.cts'],
+        }),
+        'tsconfig.bundler.json': JSON.stringify({
+          compilerOptions: { ...common, module: 'esnext', moduleResolution: 'bundler' },
+          files: ['index.ts'],
+        }),
+      },
+    );
+    const legacy = consumer(
+      'ts-node10-consumer',
+      { type: 'commonjs' },
+      {
+        'index.ts': cjsSource,
+        'tsconfig.json': JSON.stringify({
+          compilerOptions: { ...common, module: 'commonjs', moduleResolution: 'node10', esModuleInterop: true },
+          files: ['index.ts'],
+        }),
+      },
+    );
+    for (const [cwd, project] of [
+      [dir, 'tsconfig.node16.json'],
+      [dir, 'tsconfig.node20.json'],
+      [dir, 'tsconfig.bundler.json'],
+      [legacy, 'tsconfig.json'],
+    ] as const) {
       // async (not spawnSync): four tsc runs in a row block the worker past vitest's 60 s RPC timeout on a loaded machine
       const r = await run(bin('tsc'), ['-p', project], { cwd, encoding: 'utf8', timeout: 120_000 }).then(
         (ok) => ({ status: 0, stdout: ok.stdout, stderr: ok.stderr }),
-        (err: { code?: number; stdout?: string; stderr?: string }) => ({ status: err.code ?? 1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' }),
+        (err: { code?: number; stdout?: string; stderr?: string }) => ({
+          status: err.code ?? 1,
+          stdout: err.stdout ?? '',
+          stderr: err.stderr ?? '',
+        }),
       );
       expect(`${project}: exit ${r.status}\n${r.stdout}${r.stderr}`).toBe(`${project}: exit 0\n`);
     }
   }, 180_000);
 
   it('issue 31: ImLeanCore, ./funcs and the callbacks edge entry bundle with esbuild for the browser and neutral platforms, with no node: import', async () => {
-    const dir = consumer('bundle-consumer', { type: 'module' }, {
-      'lean.mjs': `import { ImLeanCore } from 'im-server-sdk';\nconst im = new ImLeanCore({ baseUrl: 'https://api.example.com', appKey: 'a#b', clientId: 'i', clientSecret: 's', dangerouslyAllowBrowser: true });\nconsole.log(typeof im.request);\n`,
-      // the upload helper too: its file reader is the one place that reads node:fs
-      'funcs.mjs': `import { ImLeanCore, usersGet, mediaUpload } from 'im-server-sdk/funcs';\nconst core = new ImLeanCore({ baseUrl: 'https://api.example.com', appKey: 'a#b', clientId: 'i', clientSecret: 's', dangerouslyAllowBrowser: true });\nexport const calls = () => [usersGet(core, { username: 'a' }), mediaUpload(core, new Uint8Array(3))];\nconsole.log(typeof calls);\n`,
-      'edge.mjs': `import { createCallbackHandler } from 'im-server-sdk/callbacks/edge';\nconst handler = createCallbackHandler({ secrets: 's', onEvent: () => {} });\nconsole.log(typeof handler);\n`,
-    });
+    const dir = consumer(
+      'bundle-consumer',
+      { type: 'module' },
+      {
+        'lean.mjs': `import { ImLeanCore } from 'im-server-sdk';\nconst im = new ImLeanCore({ baseUrl: 'https://api.example.com', appKey: 'a#b', clientId: 'i', clientSecret: 's', dangerouslyAllowBrowser: true });\nconsole.log(typeof im.request);\n`,
+        // the upload helper too: its file reader is the one place that reads node:fs
+        'funcs.mjs': `import { ImLeanCore, usersGet, mediaUpload } from 'im-server-sdk/funcs';\nconst core = new ImLeanCore({ baseUrl: 'https://api.example.com', appKey: 'a#b', clientId: 'i', clientSecret: 's', dangerouslyAllowBrowser: true });\nexport const calls = () => [usersGet(core, { username: 'a' }), mediaUpload(core, new Uint8Array(3))];\nconsole.log(typeof calls);\n`,
+        'edge.mjs': `import { createCallbackHandler } from 'im-server-sdk/callbacks/edge';\nconst handler = createCallbackHandler({ secrets: 's', onEvent: () => {} });\nconsole.log(typeof handler);\n`,
+      },
+    );
     const { build: esbuild } = await import('esbuild');
     const results: string[] = [];
     for (const platform of ['browser', 'neutral'] as const) {
       for (const app of ['lean', 'funcs', 'edge']) {
         const outfile = join(dir, `out-${platform}-${app}.mjs`);
-        const r = await esbuild({ entryPoints: [join(dir, `${app}.mjs`)], absWorkingDir: dir, bundle: true, platform, format: 'esm', outfile, logLevel: 'silent' }).then(
+        const r = await esbuild({
+          entryPoints: [join(dir, `${app}.mjs`)],
+          absWorkingDir: dir,
+          bundle: true,
+          platform,
+          format: 'esm',
+          outfile,
+          logLevel: 'silent',
+        }).then(
           () => 'ok',
           (e: Error) => e.message.split('\n').slice(0, 3).join(' '),
         );
-        const imports = r === 'ok' ? [...readFileSync(outfile, 'utf8').matchAll(/(?:from\s*|import\(\s*|require\(\s*)["'](node:[\w/]+|fs|http|https|net|tls|crypto)["']/g)].map((m) => m[1]) : [];
+        const imports =
+          r === 'ok'
+            ? [
+                ...readFileSync(outfile, 'utf8').matchAll(
+                  /(?:from\s*|import\(\s*|require\(\s*)["'](node:[\w/]+|fs|http|https|net|tls|crypto)["']/g,
+                ),
+              ].map((m) => m[1])
+            : [];
         // the bundle runs (here on Node, as a worker runtime would load it)
-        const ran = r === 'ok' ? (await run(process.execPath, [outfile], { cwd: dir, timeout: 30_000 })).stdout.trim() : '';
+        const ran =
+          r === 'ok' ? (await run(process.execPath, [outfile], { cwd: dir, timeout: 30_000 })).stdout.trim() : '';
         results.push([`${platform} ${app}:`, r, ...imports, ran].filter(Boolean).join(' '));
       }
     }
-    expect(results).toEqual(['browser lean: ok function', 'browser funcs: ok function', 'browser edge: ok function', 'neutral lean: ok function', 'neutral funcs: ok function', 'neutral edge: ok function']);
+    expect(results).toEqual([
+      'browser lean: ok function',
+      'browser funcs: ok function',
+      'browser edge: ok function',
+      'neutral lean: ok function',
+      'neutral funcs: ok function',
+      'neutral edge: ok function',
+    ]);
   }, 180_000);
 
   it('issue 31: the declarations type-check with lib ["ES2023"] (no DOM), skipLibCheck false, on @types/node 20 and 24', async () => {
@@ -388,16 +557,38 @@ export const made = [new ImClient(options), new ImLeanCore(options), usersGet, m
 `;
     const out: string[] = [];
     for (const types of ['node', 'node24']) {
-      const dir = consumer(`nodom-${types}`, { type: 'module' }, {
-        'index.ts': source,
-        'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: false, target: 'ES2022', lib: ['ES2023'], types: ['node'], module: 'node16', moduleResolution: 'node16' }, files: ['index.ts'] }),
-      });
+      const dir = consumer(
+        `nodom-${types}`,
+        { type: 'module' },
+        {
+          'index.ts': source,
+          'tsconfig.json': JSON.stringify({
+            compilerOptions: {
+              strict: true,
+              exactOptionalPropertyTypes: true,
+              noEmit: true,
+              skipLibCheck: false,
+              target: 'ES2022',
+              lib: ['ES2023'],
+              types: ['node'],
+              module: 'node16',
+              moduleResolution: 'node16',
+            },
+            files: ['index.ts'],
+          }),
+        },
+      );
       // the app's own @types/node (20 or 24) and @opentelemetry/api, as its npm install would put them
       mkdirSync(join(dir, 'node_modules/@types'), { recursive: true });
       mkdirSync(join(dir, 'node_modules/@opentelemetry'), { recursive: true });
       symlinkSync(join(repoRoot, 'node_modules/@types', types), join(dir, 'node_modules/@types/node'), 'dir');
-      symlinkSync(join(repoRoot, 'node_modules/@opentelemetry/api'), join(dir, 'node_modules/@opentelemetry/api'), 'dir');
-      const version = JSON.parse(readFileSync(join(dir, 'node_modules/@types/node/package.json'), 'utf8')).version as string;
+      symlinkSync(
+        join(repoRoot, 'node_modules/@opentelemetry/api'),
+        join(dir, 'node_modules/@opentelemetry/api'),
+        'dir',
+      );
+      const version = JSON.parse(readFileSync(join(dir, 'node_modules/@types/node/package.json'), 'utf8'))
+        .version as string;
       // async (not spawnSync): a long synchronous wait starves vitest's worker RPC
       const r = await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 120_000 }).then(
         () => 'exit 0',
@@ -408,42 +599,73 @@ export const made = [new ImClient(options), new ImLeanCore(options), usersGet, m
     expect(out).toEqual(['@types/node 20: exit 0', '@types/node 24: exit 0']);
   }, 240_000);
 
-  it('issue 31 done-when: the README\'s hooks and OpenTelemetry app, copied as it is, runs from the tarball (strict TypeScript, no DOM)', async () => {
+  it("issue 31 done-when: the README's hooks and OpenTelemetry app, copied as it is, runs from the tarball (strict TypeScript, no DOM)", async () => {
     const readme = readFileSync(join(unpacked, 'package/README.md'), 'utf8');
-    const snippets = tsSnippets('README.md', readme).filter((sn) => sectionAt(readme, sn.line) === 'Observing calls: hooks and OpenTelemetry');
+    const snippets = tsSnippets('README.md', readme).filter(
+      (sn) => sectionAt(readme, sn.line) === 'Observing calls: hooks and OpenTelemetry',
+    );
     expect(snippets).toHaveLength(1);
-    const dir = consumer('observed-consumer', { type: 'module' }, {
-      'app.ts': snippets[0]!.code,
-      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, skipLibCheck: false, target: 'ES2022', lib: ['ES2023'], types: ['node'], module: 'node16', moduleResolution: 'node16', outDir: 'out' }, files: ['app.ts'] }),
-    });
+    const dir = consumer(
+      'observed-consumer',
+      { type: 'module' },
+      {
+        'app.ts': snippets[0]!.code,
+        'tsconfig.json': JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            exactOptionalPropertyTypes: true,
+            skipLibCheck: false,
+            target: 'ES2022',
+            lib: ['ES2023'],
+            types: ['node'],
+            module: 'node16',
+            moduleResolution: 'node16',
+            outDir: 'out',
+          },
+          files: ['app.ts'],
+        }),
+      },
+    );
     // what the app's own npm install brings: @types/node, the OpenTelemetry API and SDK
     mkdirSync(join(dir, 'node_modules/@types'), { recursive: true });
     symlinkSync(join(repoRoot, 'node_modules/@types/node'), join(dir, 'node_modules/@types/node'), 'dir');
     symlinkSync(join(repoRoot, 'node_modules/@opentelemetry'), join(dir, 'node_modules/@opentelemetry'), 'dir');
-    const tsc = await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 120_000 }).then(() => 'exit 0', (e: { code?: number; stdout?: string }) => `exit ${e.code}\n${e.stdout}`);
+    const tsc = await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 120_000 }).then(
+      () => 'exit 0',
+      (e: { code?: number; stdout?: string }) => `exit ${e.code}\n${e.stdout}`,
+    );
     expect(tsc).toBe('exit 0');
     // a service whose first users.get answers 503: the hooks see the retry, the trace has two attempts
     let gets = 0;
     const service = createServer(async (req, res) => {
       await readBody(req);
       res.setHeader('content-type', 'application/json');
-      if (req.url === '/acme/chat/token') return void res.end(JSON.stringify({ access_token: 'tok-observed-SECRET', expires_in: 3600 }));
+      if (req.url === '/acme/chat/token')
+        return void res.end(JSON.stringify({ access_token: 'tok-observed-SECRET', expires_in: 3600 }));
       if (gets++ === 0) {
         res.statusCode = 503;
-        return void res.end(JSON.stringify({ error: { code: 'unavailable', message: 'try again', request_id: 'r-503' } }));
+        return void res.end(
+          JSON.stringify({ error: { code: 'unavailable', message: 'try again', request_id: 'r-503' } }),
+        );
       }
       res.setHeader('x-request-id', 'r-200');
       res.end(JSON.stringify({ username: 'alice' }));
     });
     await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
     try {
-      const env = { ...process.env, IM_BASE_URL: `http://127.0.0.1:${(service.address() as { port: number }).port}`, IM_APP_KEY: 'acme#chat', IM_CLIENT_ID: 'observed-id', IM_CLIENT_SECRET: 'observed-client-SECRET' };
+      const env = {
+        ...process.env,
+        IM_BASE_URL: `http://127.0.0.1:${(service.address() as { port: number }).port}`,
+        IM_APP_KEY: 'acme#chat',
+        IM_CLIENT_ID: 'observed-id',
+        IM_CLIENT_SECRET: 'observed-client-SECRET',
+      };
       const { stdout, stderr } = await run(process.execPath, ['out/app.js'], { cwd: dir, env, timeout: 60_000 });
       expect(stdout).toMatch(/users\.get answered 503 in \d+ ms \(attempt 1\)/);
       expect(stderr).toMatch(/users\.get: status, attempt 2 in \d+ ms/);
       expect(stdout).toMatch(/users\.get answered 200 in \d+ ms \(attempt 2\)/);
       // ConsoleSpanExporter: the call's span and one CLIENT span per attempt (and the token exchange's)
-      const names = [...stdout.matchAll(/^  name: '([^']+)'/gm)].map((m) => m[1]).sort();
+      const names = [...stdout.matchAll(/^ {2}name: '([^']+)'/gm)].map((m) => m[1]).sort();
       expect(names).toEqual(['GET', 'GET', 'POST', 'app.token', 'users.get']);
       expect(stdout).toMatch(/'http\.response\.status_code': 503/);
       expect(stdout + stderr).not.toMatch(/SECRET/);
@@ -486,15 +708,37 @@ export async function nicknameOf(im: ImClient): Promise<string | undefined> {
 // @ts-expect-error nickname is a string now
 export const wrong: User = { nickname: 42 };
 `;
-    const dir = consumer('ts-exact-consumer', { type: 'module' }, {
-      'index.ts': source,
-      'augment.ts': augment,
-      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: false, target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: ['node'], typeRoots: [join(repoRoot, 'node_modules/@types')], module: 'node16', moduleResolution: 'node16' }, files: ['index.ts', 'augment.ts'] }),
-    });
+    const dir = consumer(
+      'ts-exact-consumer',
+      { type: 'module' },
+      {
+        'index.ts': source,
+        'augment.ts': augment,
+        'tsconfig.json': JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            exactOptionalPropertyTypes: true,
+            noEmit: true,
+            skipLibCheck: false,
+            target: 'ES2022',
+            lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+            types: ['node'],
+            typeRoots: [join(repoRoot, 'node_modules/@types')],
+            module: 'node16',
+            moduleResolution: 'node16',
+          },
+          files: ['index.ts', 'augment.ts'],
+        }),
+      },
+    );
     // async (not spawnSync): a long synchronous wait starves vitest's worker RPC
     const r = await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 120_000 }).then(
       (ok) => ({ status: 0, stdout: ok.stdout, stderr: ok.stderr }),
-      (err: { code?: number; stdout?: string; stderr?: string }) => ({ status: err.code ?? 1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' }),
+      (err: { code?: number; stdout?: string; stderr?: string }) => ({
+        status: err.code ?? 1,
+        stdout: err.stdout ?? '',
+        stderr: err.stderr ?? '',
+      }),
     );
     expect(`exit ${r.status}\n${r.stdout}${r.stderr}`).toBe('exit 0\n');
   }, 180_000);
@@ -505,11 +749,16 @@ export const wrong: User = { nickname: 42 };
     const undocumented: string[] = [];
     let seenInterfaces = 0;
     sf.forEachChild((node) => {
-      if (!ts.isInterfaceDeclaration(node) || !['ClientOptions', 'RequestOptions', 'RuntimeInternals', 'ResponseDrift'].includes(node.name.text)) return;
+      if (
+        !ts.isInterfaceDeclaration(node) ||
+        !['ClientOptions', 'RequestOptions', 'RuntimeInternals', 'ResponseDrift'].includes(node.name.text)
+      )
+        return;
       seenInterfaces += 1;
       for (const member of node.members) {
         const docs = ts.getJSDocCommentsAndTags(member).filter(ts.isJSDoc);
-        if (!docs.some((d) => typeof d.comment === 'string' && d.comment.trim().length > 0)) undocumented.push(`${node.name.text}.${member.name?.getText(sf)}`);
+        if (!docs.some((d) => typeof d.comment === 'string' && d.comment.trim().length > 0))
+          undocumented.push(`${node.name.text}.${member.name?.getText(sf)}`);
       }
     });
     expect(seenInterfaces).toBe(4);
@@ -517,30 +766,53 @@ export const wrong: User = { nickname: 42 };
   });
 
   it('publint --strict finds nothing', () => {
-    const r = spawnSync(bin('publint'), [pkgCopy, '--strict'], { cwd: work, encoding: 'utf8', timeout: 120_000, env: npmEnv });
+    const r = spawnSync(bin('publint'), [pkgCopy, '--strict'], {
+      cwd: work,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: npmEnv,
+    });
     expect(`${r.status}\n${r.stdout}${r.stderr}`).toMatch(/^0\n[\s\S]*All good!/);
   }, 120_000);
 
   it('arethetypeswrong finds no problem in the tarball (esm-only profile: node16 ESM, bundler, node10)', () => {
-    const r = spawnSync(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'json'], { cwd: work, encoding: 'utf8', timeout: 120_000, env: { ...npmEnv, NO_COLOR: '1' } });
+    const r = spawnSync(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'json'], {
+      cwd: work,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...npmEnv, NO_COLOR: '1' },
+    });
     expect(r.status, r.stderr).toBe(0);
     // The one finding attw keeps (and the profile ignores): TypeScript's node16 model of a require()
     // from CommonJS predates Node's require(esm) (20.19+, 22.12+); the CommonJS consumers above run it.
-    const problems: { kind: string; entrypoint: string; resolutionKind: string }[] = JSON.parse(r.stdout).analysis.problems;
+    const problems: { kind: string; entrypoint: string; resolutionKind: string }[] = JSON.parse(r.stdout).analysis
+      .problems;
     expect(problems.filter((p) => !(p.kind === 'CJSResolvesToESM' && p.resolutionKind === 'node16-cjs'))).toEqual([]);
-    expect(problems.map((p) => p.entrypoint).sort()).toEqual(['.', './callbacks', './callbacks/edge', './funcs', './otel', './testing']);
+    expect(problems.map((p) => p.entrypoint).sort()).toEqual([
+      '.',
+      './callbacks',
+      './callbacks/edge',
+      './funcs',
+      './otel',
+      './testing',
+    ]);
   }, 120_000);
 
   it('the tarball holds no test files, no outside-pointing source maps, no secrets, and the generated README', () => {
     const root = join(unpacked, 'package');
     const files = [...walk(root)].map((f) => relative(root, f));
     expect(files).toContain('README.md');
-    expect(files.filter((f) => /(^|\/)(test|tests|__tests__|__snapshots__|fixtures)\/|\.(test|spec)\.[cm]?[jt]s$|\.test\.d\.ts$/.test(f))).toEqual([]);
+    expect(
+      files.filter((f) =>
+        /(^|\/)(test|tests|__tests__|__snapshots__|fixtures)\/|\.(test|spec)\.[cm]?[jt]s$|\.test\.d\.ts$/.test(f),
+      ),
+    ).toEqual([]);
     expect(files.filter((f) => /^src\/|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
 
     for (const f of files.filter((x) => x.endsWith('.map'))) {
       const map = JSON.parse(readFileSync(join(root, f), 'utf8'));
-      for (const s of map.sources ?? []) expect(join(root, f, '..', map.sourceRoot ?? '', s).startsWith(root), `${f} → ${s}`).toBe(true);
+      for (const s of map.sources ?? [])
+        expect(join(root, f, '..', map.sourceRoot ?? '', s).startsWith(root), `${f} → ${s}`).toBe(true);
     }
     const leaks: string[] = [];
     const secretPatterns: [string, RegExp][] = [
@@ -552,17 +824,20 @@ export const wrong: User = { nickname: 42 };
       ['OpenAI-style key', /\bsk-[A-Za-z0-9]{32,}\b/],
       ['JWT', /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/],
       ['bearer token literal', /Bearer [A-Za-z0-9._-]{20,}/],
-      ['this machine\'s paths', new RegExp(`${repoRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}|/root/|/home/[a-z]`)],
+      ["this machine's paths", new RegExp(`${repoRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}|/root/|/home/[a-z]`)],
       ['sourceMappingURL', /sourceMappingURL=(?!data:)/],
     ];
     for (const f of files) {
       const text = readFileSync(join(root, f), 'utf8');
-      for (const [what, re] of secretPatterns) if (re.test(text)) leaks.push(`${f}: ${what} (${text.match(re)![0].slice(0, 40)})`);
+      for (const [what, re] of secretPatterns)
+        if (re.test(text)) leaks.push(`${f}: ${what} (${text.match(re)![0].slice(0, 40)})`);
     }
     expect(leaks).toEqual([]);
     expect(files.some((f) => /(^|\/)\.(env|npmrc)/.test(f))).toBe(false);
 
-    expect(readFileSync(join(root, 'README.md'), 'utf8')).toBe(readFileSync(join(repoRoot, 'generated/README.md'), 'utf8'));
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toBe(
+      readFileSync(join(repoRoot, 'generated/README.md'), 'utf8'),
+    );
     expect(readFileSync(join(root, 'README.md'), 'utf8')).toMatch(/im-server-sdk/);
     expect(statSync(tarball).size).toBeLessThan(5_000_000);
   });

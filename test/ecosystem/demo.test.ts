@@ -9,7 +9,10 @@ import { repoRoot } from '../helpers/seed.js';
 
 function runDemo(timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(repoRoot, 'node_modules/.bin/tsx'), ['scripts/demo.ts'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(join(repoRoot, 'node_modules/.bin/tsx'), ['scripts/demo.ts'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

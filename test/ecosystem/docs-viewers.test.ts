@@ -26,10 +26,14 @@ let browser: Browser;
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: bash scripts/ensure-system-deps.sh installs it`);
   buildViewerPages();
-  buildViewerPages({ spec: { openapi: spec.openapi, jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema', ...spec }, outDir: join(VIEWERS_DIR, CONTROL) });
+  buildViewerPages({
+    spec: { openapi: spec.openapi, jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema', ...spec },
+    outDir: join(VIEWERS_DIR, CONTROL),
+  });
   server = createServer((req, res) => {
     const file = normalize(join(VIEWERS_DIR, decodeURIComponent((req.url ?? '/').split(/[?#]/)[0]!)));
-    if (!file.startsWith(VIEWERS_DIR) || !existsSync(file) || statSync(file).isDirectory()) return res.writeHead(404).end();
+    if (!file.startsWith(VIEWERS_DIR) || !existsSync(file) || statSync(file).isDirectory())
+      return res.writeHead(404).end();
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -58,7 +62,9 @@ describe('Swagger UI 5.35.0', () => {
     expect(await page.locator('.errors-wrapper').count()).toBe(0);
     // Swagger UI renders the operations as they scroll into view.
     const operation = async (method: string, path: string) => {
-      const loc = page.locator(`.opblock.opblock-${method}`).filter({ has: page.locator(`[data-path="/{org_name}/{app_name}${path}"]`) });
+      const loc = page
+        .locator(`.opblock.opblock-${method}`)
+        .filter({ has: page.locator(`[data-path="/{org_name}/{app_name}${path}"]`) });
       await page.mouse.move(700, 500);
       for (let i = 0; i < 80 && (await loc.count()) === 0; i++) {
         await page.mouse.wheel(0, 600);
@@ -68,7 +74,9 @@ describe('Swagger UI 5.35.0', () => {
       return loc;
     };
     const create = await operation('post', '/users');
-    expect(await create.locator('.opblock-summary-description').innerText()).toBe('Create a user (username, optional profile params)');
+    expect(await create.locator('.opblock-summary-description').innerText()).toBe(
+      'Create a user (username, optional profile params)',
+    );
     const list = await operation('get', '/users');
     expect(await list.locator('.opblock-summary-description').innerText()).toBe('List users (paging)');
     await list.locator('.opblock-summary-control').click();
@@ -96,16 +104,22 @@ describe('Scalar 1.72.1', () => {
     const page = await browser.newPage();
     await page.goto(`${base}/scalar/index.html`);
     // The server box states the server's assumption (x-assumed is not shown by Scalar).
-    await expect.poll(() => page.evaluate(() => document.body.innerText), { timeout: 20_000 }).toContain('Assumed: the seed gives no base URL');
+    await expect
+      .poll(() => page.evaluate(() => document.body.innerText), { timeout: 20_000 })
+      .toContain('Assumed: the seed gives no base URL');
     await page.getByText('Users', { exact: true }).first().click();
     await page.getByText('List users (paging)', { exact: true }).first().click();
-    await expect.poll(() => page.evaluate(() => document.body.innerText), { timeout: 10_000 }).toContain('List users. Inputs named by the seed (4.2): paging.');
+    await expect
+      .poll(() => page.evaluate(() => document.body.innerText), { timeout: 10_000 })
+      .toContain('List users. Inputs named by the seed (4.2): paging.');
     const text = await page.evaluate(() => document.body.innerText);
     expect(text).toContain('Create a user (username, optional profile params)');
     expect(text).toContain('Assumed: the seed names cursor, known_version and next_cursor');
     expect(text).not.toMatch(/users\.list \(GET \/users\)/);
     // The operation's example panel: its 429 tab shows the rate_limited body (not invalid_argument).
-    const examples = page.locator('section[id$="tag/users/GET/{org_name}/{app_name}/users"] [aria-label="Example Responses"]');
+    const examples = page.locator(
+      'section[id$="tag/users/GET/{org_name}/{app_name}/users"] [aria-label="Example Responses"]',
+    );
     await examples.getByRole('tab', { name: /429/ }).click();
     await expect.poll(() => examples.innerText(), { timeout: 10_000 }).toMatch(/"code": "rate_limited"/);
     expect(await examples.innerText()).not.toContain('invalid_argument');

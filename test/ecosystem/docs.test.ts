@@ -19,14 +19,20 @@ const operationIds = specOperations(rest).map((o) => String(o.operation.operatio
 const eventTypes = Object.values<any>(callbacks.components.messages)
   .map((m) => String(m.name))
   .filter((n) => !['verify', 'event', 'hook'].includes(n) && !n.endsWith('Answer'));
-const hookTypes = (callbacks.components.schemas.HookType.anyOf as any[]).filter((b) => 'const' in b).map((b) => String(b.const));
+const hookTypes = (callbacks.components.schemas.HookType.anyOf as any[])
+  .filter((b) => 'const' in b)
+  .map((b) => String(b.const));
 
 const url = (page: string): string => pathToFileURL(join(DOCS_DIR, page)).href;
 let browser: Browser;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
-  const r = spawnSync(join(repoRoot, 'node_modules/.bin/tsx'), ['scripts/docs.ts'], { cwd: repoRoot, encoding: 'utf8', timeout: 150_000 });
+  const r = spawnSync(join(repoRoot, 'node_modules/.bin/tsx'), ['scripts/docs.ts'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    timeout: 150_000,
+  });
   if (r.status !== 0) throw new Error(`npm run docs failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
   browser = await launchBrowser();
 }, 180_000);
@@ -57,7 +63,9 @@ describe('npm run docs', () => {
     expect([...seen].sort()).toEqual([...operationIds].sort());
 
     await page.goto(`${url('rest.html')}#/users/users.create`, { waitUntil: 'load' });
-    await expect.poll(() => page.evaluate(() => document.body.innerText), { timeout: 15_000 }).toMatch(/Create a user \(username, optional profile params\)/);
+    await expect
+      .poll(() => page.evaluate(() => document.body.innerText), { timeout: 15_000 })
+      .toMatch(/Create a user \(username, optional profile params\)/);
     const text = await page.evaluate(() => document.body.innerText);
     expect(text).toMatch(/username/);
     await page.close();
@@ -67,9 +75,16 @@ describe('npm run docs', () => {
     const page = await browser.newPage();
     await page.goto(url('callbacks.html'), { waitUntil: 'load' });
     await page.getByText('Receiver endpoint').first().click();
-    await expect.poll(() => page.evaluate(() => document.body.innerText), { timeout: 15_000 }).toMatch(/X-IM-Signature/);
+    await expect
+      .poll(() => page.evaluate(() => document.body.innerText), { timeout: 15_000 })
+      .toMatch(/X-IM-Signature/);
     const text = await page.evaluate(() => document.body.innerText);
-    for (const op of ['URL verification (kind verify)', 'Event callback (kind event)', 'Synchronous callback (kind hook)']) expect(text).toContain(op);
+    for (const op of [
+      'URL verification (kind verify)',
+      'Event callback (kind event)',
+      'Synchronous callback (kind hook)',
+    ])
+      expect(text).toContain(op);
     for (const header of ['X-IM-Kind', 'X-IM-Timestamp', 'X-IM-Nonce', 'User-Agent']) expect(text).toContain(header);
     await page.close();
   }, 60_000);
@@ -84,7 +99,8 @@ describe('npm run docs', () => {
     const hooks = await page.locator('tr.hook-type td:first-child').allInnerTexts();
     expect(hooks.sort()).toEqual([...hookTypes].sort());
     const text = await page.evaluate(() => document.body.innerText);
-    for (const s of ['X-IM-Signature', 'X-IM-Hook', 'x-delivery', 'waitsSeconds', 'x-url-rules', 'challenge']) expect(text).toContain(s);
+    for (const s of ['X-IM-Signature', 'X-IM-Hook', 'x-delivery', 'waitsSeconds', 'x-url-rules', 'challenge'])
+      expect(text).toContain(s);
     await page.close();
   }, 60_000);
 

@@ -26,7 +26,9 @@ const samples = model.operations.map((op) => ({
 }));
 const reportDir = join(repoRoot, 'dist-artifacts/ecosystem');
 /** The client's opt-in response validation, once the runtime has it (issue 5). */
-const hasResponseValidation = /\bvalidateResponses\b/.test(readFileSync(join(repoRoot, 'templates/runtime/core/options.ts'), 'utf8'));
+const hasResponseValidation = /\bvalidateResponses\b/.test(
+  readFileSync(join(repoRoot, 'templates/runtime/core/options.ts'), 'utf8'),
+);
 
 interface Drift {
   operationId: string;
@@ -62,11 +64,23 @@ afterAll(async () => {
 
 describe('Prism mock of spec/openapi.yaml', () => {
   it('issue 31: Prefer code=404 / 409 answers the x-assumed not_found / already_exists / version_conflict example, which the client types', async () => {
-    const im = new ImClient({ baseUrl: mock.baseUrl, appKey: 'acme#chat', clientId: 'demo-client', clientSecret: 'demo-secret', maxRetries: 0 });
-    const prefer = (code: number, example?: string) => ({ headers: { prefer: `code=${code}${example ? `, example=${example}` : ''}` } });
+    const im = new ImClient({
+      baseUrl: mock.baseUrl,
+      appKey: 'acme#chat',
+      clientId: 'demo-client',
+      clientSecret: 'demo-secret',
+      maxRetries: 0,
+    });
+    const prefer = (code: number, example?: string) => ({
+      headers: { prefer: `code=${code}${example ? `, example=${example}` : ''}` },
+    });
     await expect(im.users.get({ username: 'ghost' }, prefer(404))).rejects.toBeInstanceOf(NotFoundError);
-    await expect(im.users.create({ username: 'alice' }, prefer(409, 'already_exists'))).rejects.toBeInstanceOf(AlreadyExistsError);
-    await expect(im.moderation.decide({ item_id: 'i1', decision: 'no_violation', version: 3 }, prefer(409, 'version_conflict'))).rejects.toBeInstanceOf(VersionConflictError);
+    await expect(im.users.create({ username: 'alice' }, prefer(409, 'already_exists'))).rejects.toBeInstanceOf(
+      AlreadyExistsError,
+    );
+    await expect(
+      im.moderation.decide({ item_id: 'i1', decision: 'no_violation', version: 3 }, prefer(409, 'version_conflict')),
+    ).rejects.toBeInstanceOf(VersionConflictError);
   }, 60_000);
 
   it('builds one valid call per operation (178)', () => {
@@ -91,7 +105,15 @@ describe('Prism mock of spec/openapi.yaml', () => {
         status: 200,
         headers: { 'content-type': 'application/json' },
       });
-    const im = new ImClient({ baseUrl: 'http://127.0.0.1:9', appKey: 'acme#chat', clientId: 'c', clientSecret: 's', validateResponses: true, onResponseDrift: (d: Drift) => drifts.push(d), fetch: stub } as unknown as ConstructorParameters<typeof ImClient>[0]);
+    const im = new ImClient({
+      baseUrl: 'http://127.0.0.1:9',
+      appKey: 'acme#chat',
+      clientId: 'c',
+      clientSecret: 's',
+      validateResponses: true,
+      onResponseDrift: (d: Drift) => drifts.push(d),
+      fetch: stub,
+    } as unknown as ConstructorParameters<typeof ImClient>[0]);
     await im.users.list();
     expect(drifts.map((d) => d.operationId)).toEqual(['users.list']);
   });
@@ -102,7 +124,13 @@ describe('Prism mock of spec/openapi.yaml', () => {
       const res = await fetch(input, init);
       const body = await res.clone().text();
       const header = res.headers.get('sl-violations');
-      exchanges.push({ method: init.method ?? 'GET', url: input, status: res.status, violations: header ? JSON.parse(header) : null, body });
+      exchanges.push({
+        method: init.method ?? 'GET',
+        url: input,
+        status: res.status,
+        violations: header ? JSON.parse(header) : null,
+        body,
+      });
       return res;
     };
     const options: Record<string, unknown> = {
@@ -129,7 +157,13 @@ describe('Prism mock of spec/openapi.yaml', () => {
       const fn = im[sample.namespace]?.[sample.methodName];
       const request = `${sample.method} ${sample.path}`;
       if (typeof fn !== 'function') {
-        outcomes.push({ operationId: sample.operationId, request, accepted: false, status: null, error: `no method im.${sample.namespace}.${sample.methodName}` });
+        outcomes.push({
+          operationId: sample.operationId,
+          request,
+          accepted: false,
+          status: null,
+          error: `no method im.${sample.namespace}.${sample.methodName}`,
+        });
         continue;
       }
       const before = exchanges.length;
@@ -148,7 +182,9 @@ describe('Prism mock of spec/openapi.yaml', () => {
         request,
         accepted: !error && mine.length > 0 && refused.length === 0 && drift.length === 0,
         status: mine.at(-1)?.status ?? null,
-        ...(refused.length ? { violations: refused.flatMap((x) => x.violations ?? [{ status: x.status, body: x.body.slice(0, 300) }]) } : {}),
+        ...(refused.length
+          ? { violations: refused.flatMap((x) => x.violations ?? [{ status: x.status, body: x.body.slice(0, 300) }]) }
+          : {}),
         ...(drift.length ? { drift } : {}),
         ...(error ? { error } : {}),
       });
@@ -162,7 +198,9 @@ describe('Prism mock of spec/openapi.yaml', () => {
       operations: outcomes.length,
       accepted: outcomes.length - refused.length,
       refused: refused.length,
-      responseValidation: hasResponseValidation ? 'client option validateResponses: true (drift reported through onResponseDrift fails the operation)' : 'not available in the runtime yet (no validateResponses in ClientOptions)',
+      responseValidation: hasResponseValidation
+        ? 'client option validateResponses: true (drift reported through onResponseDrift fails the operation)'
+        : 'not available in the runtime yet (no validateResponses in ClientOptions)',
       outcomes,
     };
     writeFileSync(join(reportDir, 'prism-report.json'), `${JSON.stringify(report, null, 2)}\n`);
@@ -174,7 +212,10 @@ describe('Prism mock of spec/openapi.yaml', () => {
         `${report.accepted} of ${report.operations} operations accepted; response validation: ${report.responseValidation}.`,
         '',
         refused.length ? '| operation | request | status | problem |\n|---|---|---|---|' : 'No operation was refused.',
-        ...refused.map((o) => `| ${o.operationId} | ${o.request} | ${o.status ?? ''} | ${(o.error ?? JSON.stringify(o.violations ?? o.drift)).replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`),
+        ...refused.map(
+          (o) =>
+            `| ${o.operationId} | ${o.request} | ${o.status ?? ''} | ${(o.error ?? JSON.stringify(o.violations ?? o.drift)).replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`,
+        ),
         '',
       ].join('\n'),
     );

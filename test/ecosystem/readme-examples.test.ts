@@ -19,8 +19,10 @@ const dir = join(repoRoot, 'test/ecosystem/.readme-run');
 
 /** Snippets that are not run here, and why (the rest must run against both targets). */
 function notRun(section: string, code: string): string | undefined {
-  if (section === 'Callbacks') return 'receiver recipes for web frameworks and Redis (compiled by test/readme-callbacks.test.ts)';
-  if (section === 'Testing your code' && /from 'vitest'/.test(code)) return 'a vitest test file (run by the packed-package consumer test)';
+  if (section === 'Callbacks')
+    return 'receiver recipes for web frameworks and Redis (compiled by test/readme-callbacks.test.ts)';
+  if (section === 'Testing your code' && /from 'vitest'/.test(code))
+    return 'a vitest test file (run by the packed-package consumer test)';
   if (/from 'redis'/.test(code)) return 'needs a Redis server';
   if (/\/var\/data\//.test(code)) return 'uploads a file this machine does not have';
   return undefined;
@@ -36,7 +38,10 @@ function moduleText(code: string): string {
     .replace(/from 'im-server-sdk\/funcs'/g, "from '../../../generated/src/funcs/index.js'")
     .replace(/from 'im-server-sdk\/testing'/g, "from '../../../generated/src/testing.js'")
     .replace(/from 'im-server-sdk\/otel'/g, "from '../../../generated/src/otel/index.js'");
-  const g = (name: string, value: string) => (new RegExp(`\\b(const|let|var)\\s+${name}\\b|\\bfunction\\s+${name}\\b`).test(code) ? '' : `const ${name} = ${value};\n`);
+  const g = (name: string, value: string) =>
+    new RegExp(`\\b(const|let|var)\\s+${name}\\b|\\bfunction\\s+${name}\\b`).test(code)
+      ? ''
+      : `const ${name} = ${value};\n`;
   const shared = `${g('im', '(globalThis as any).__readmeIm')}${g('usernames', "['alice', 'bob']")}${g('body', "'hello'")}`;
   // a function the README only declares (the app's own) gets an empty body
   return `${shared}${body.replace(/^declare function (\w+)\((.*)\): void;$/gm, 'function $1($2): void {}')}\nexport {};\n`;
@@ -52,9 +57,18 @@ function stateFor(code: string): SeedInput {
   };
 }
 
-async function runAll(target: { baseUrl: string; appKey: string; clientId: string; clientSecret: string }, tag: string, before?: (code: string) => void): Promise<{ line: number; section: string; error?: string }[]> {
+async function runAll(
+  target: { baseUrl: string; appKey: string; clientId: string; clientSecret: string },
+  tag: string,
+  before?: (code: string) => void,
+): Promise<{ line: number; section: string; error?: string }[]> {
   const results: { line: number; section: string; error?: string }[] = [];
-  const env = { IM_BASE_URL: target.baseUrl, IM_APP_KEY: target.appKey, IM_CLIENT_ID: target.clientId, IM_CLIENT_SECRET: target.clientSecret };
+  const env = {
+    IM_BASE_URL: target.baseUrl,
+    IM_APP_KEY: target.appKey,
+    IM_CLIENT_ID: target.clientId,
+    IM_CLIENT_SECRET: target.clientSecret,
+  };
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   Object.assign(process.env, env);
   const log = console.log;
@@ -74,7 +88,7 @@ async function runAll(target: { baseUrl: string; appKey: string; clientId: strin
     }
   } finally {
     console.log = log;
-    for (const [k, v] of Object.entries(saved)) (v === undefined ? delete process.env[k] : (process.env[k] = v));
+    for (const [k, v] of Object.entries(saved)) v === undefined ? delete process.env[k] : (process.env[k] = v);
   }
   return results;
 }
@@ -96,7 +110,12 @@ afterAll(async () => {
 
 describe("the README's examples run", () => {
   it('most snippets are runnable; the rest say why not', () => {
-    console.log(`README: ${snippets.length} ts snippets, ${runnable.length} run against Prism and the fake; not run: ${snippets.filter((s) => notRun(s.section, s.code)).map((s) => `line ${s.line} (${notRun(s.section, s.code)})`).join('; ')}`);
+    console.log(
+      `README: ${snippets.length} ts snippets, ${runnable.length} run against Prism and the fake; not run: ${snippets
+        .filter((s) => notRun(s.section, s.code))
+        .map((s) => `line ${s.line} (${notRun(s.section, s.code)})`)
+        .join('; ')}`,
+    );
     expect(runnable.length).toBeGreaterThanOrEqual(12);
     expect(runnable.some((s) => s.section === 'Pagination')).toBe(true);
   });
@@ -115,8 +134,14 @@ describe("the README's examples run", () => {
   }, 120_000);
 
   it('against Prism: every runnable snippet completes; the Pagination example ends without PaginationCycleError', async () => {
-    const results = await runAll({ baseUrl: mock.baseUrl, appKey: 'acme#chat', clientId: 'demo-client', clientSecret: 'demo-secret' }, 'prism');
-    expect(results.find((r) => r.section === 'Pagination')).toEqual({ line: expect.any(Number), section: 'Pagination' });
+    const results = await runAll(
+      { baseUrl: mock.baseUrl, appKey: 'acme#chat', clientId: 'demo-client', clientSecret: 'demo-secret' },
+      'prism',
+    );
+    expect(results.find((r) => r.section === 'Pagination')).toEqual({
+      line: expect.any(Number),
+      section: 'Pagination',
+    });
     expect(results.filter((r) => r.error)).toEqual([]);
   }, 120_000);
 });

@@ -19,7 +19,8 @@ interface Finding {
 const KEPT_WARNINGS: Record<string, string> = {
   'openapi.yaml:info-contact:info':
     'the seed names no contact for the service, and inventing one would be a fact the seed does not give',
-  'callbacks.asyncapi.yaml:asyncapi-info-contact:info': 'the seed names no contact for the service (as for the REST spec)',
+  'callbacks.asyncapi.yaml:asyncapi-info-contact:info':
+    'the seed names no contact for the service (as for the REST spec)',
   'callbacks.asyncapi.yaml:asyncapi-info-license:info':
     'the callbacks spec belongs to the callback-kit work; adding the MIT license of the REST spec is left to its owner',
   'callbacks.asyncapi.yaml:asyncapi-3-tags:info':
@@ -35,7 +36,8 @@ function runSpectral(): Finding[] {
     { cwd: repoRoot, encoding: 'utf8', timeout: 90_000, env: { ...process.env, CI: 'true', NO_COLOR: '1' } },
   );
   // Exit 1 means "found errors", 2 means spectral itself failed (e.g. no ruleset).
-  if (result.status !== 0 && result.status !== 1) throw new Error(`spectral failed (exit ${result.status}):\n${result.stderr}`);
+  if (result.status !== 0 && result.status !== 1)
+    throw new Error(`spectral failed (exit ${result.status}):\n${result.stderr}`);
   const text = result.stdout.trim();
   return text === '' || text.startsWith('No results') ? [] : (JSON.parse(text) as Finding[]);
 }
@@ -52,6 +54,8 @@ describe('Spectral on both specs', () => {
   });
 
   it('reports no warning that is not explained in KEPT_WARNINGS', () => {
-    expect(findings.filter((f) => f.severity === 1 && !(key(f) in KEPT_WARNINGS)).map((f) => `${key(f)} ${f.message}`)).toEqual([]);
+    expect(
+      findings.filter((f) => f.severity === 1 && !(key(f) in KEPT_WARNINGS)).map((f) => `${key(f)} ${f.message}`),
+    ).toEqual([]);
   });
 });

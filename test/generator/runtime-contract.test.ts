@@ -23,11 +23,24 @@ function specifiersOf(text: string): string[] {
   const file = ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest, false);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       found.push(node.moduleSpecifier.text);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       found.push(node.arguments[0].text);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       found.push(node.argument.literal.text);
     }
     ts.forEachChild(node, visit);
@@ -63,6 +76,8 @@ describe('generator → runtime coupling', () => {
       "type W = import('../../templates/runtime/internal/http-attempt.js').ResponseHeaders;",
     ];
     for (const line of planted) expect(reachesIntoRuntime(at, line), line).toHaveLength(1);
-    expect(reachesIntoRuntime(at, "import { PATH_SEGMENT_PATTERN } from '../../templates/runtime/contract/path-rules.js';")).toEqual([]);
+    expect(
+      reachesIntoRuntime(at, "import { PATH_SEGMENT_PATTERN } from '../../templates/runtime/contract/path-rules.js';"),
+    ).toEqual([]);
   });
 });

@@ -29,21 +29,40 @@ export async function fixturePackage(specPath: string, options: { build?: boolea
 }
 
 /** Type-checks `files` (name → text) as a strict consumer project that imports the package as `pkgName`. */
-export function typeCheckConsumer(pkgDir: string, files: Record<string, string>, compilerOptions: Record<string, unknown> = {}): { ok: boolean; output: string } {
+export function typeCheckConsumer(
+  pkgDir: string,
+  files: Record<string, string>,
+  compilerOptions: Record<string, unknown> = {},
+): { ok: boolean; output: string } {
   const dir = mkdtempSync(join(tmpdir(), 'im-fixture-consumer-'));
   mkdirSync(join(dir, 'node_modules/@types'), { recursive: true });
   symlinkSync(pkgDir, join(dir, 'node_modules/fixture-sdk'), 'dir');
   symlinkSync(join(repoRoot, 'node_modules/@types/node'), join(dir, 'node_modules/@types/node'), 'dir');
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: {
-      target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true,
-      exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, noImplicitReturns: true,
-      lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: ['node'], skipLibCheck: false, ...compilerOptions,
-    },
-    include: Object.keys(files),
-  }));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        exactOptionalPropertyTypes: true,
+        noUncheckedIndexedAccess: true,
+        noImplicitReturns: true,
+        lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+        types: ['node'],
+        skipLibCheck: false,
+        ...compilerOptions,
+      },
+      include: Object.keys(files),
+    }),
+  );
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  const r = spawnSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
 }

@@ -24,5 +24,11 @@ export function watchArrayBuffers(intervalMs = 20): ArrayBufferPeak {
     peak = Math.max(peak, process.memoryUsage().arrayBuffers - before);
   };
   const timer = setInterval(sample, intervalMs);
-  return { sample, get peak() { return peak; }, stop: () => clearInterval(timer) };
+  return {
+    sample,
+    get peak() {
+      return peak;
+    },
+    stop: () => clearInterval(timer),
+  };
 }

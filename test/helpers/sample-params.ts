@@ -54,7 +54,11 @@ export function sampleValue(model: ApiModel, schema: JsonSchema | boolean, depth
       const out: Record<string, unknown> = {};
       for (const name of s.required ?? []) out[name] = sampleValue(model, s.properties?.[name] ?? {}, depth + 1);
       for (let i = Object.keys(out).length; i < (s.minProperties ?? 0); i++) {
-        out[`key${i}`] = sampleValue(model, typeof s.additionalProperties === 'object' ? s.additionalProperties : {}, depth + 1);
+        out[`key${i}`] = sampleValue(
+          model,
+          typeof s.additionalProperties === 'object' ? s.additionalProperties : {},
+          depth + 1,
+        );
       }
       return out;
     }
@@ -87,7 +91,8 @@ function acceptedTypes(model: ApiModel, schema: JsonSchema, depth = 0): Set<stri
     }
     return all;
   }
-  if (Array.isArray(s.enum)) return new Set(s.enum.map((v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)));
+  if (Array.isArray(s.enum))
+    return new Set(s.enum.map((v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)));
   const types = typesOf(s);
   if (!types.length) return 'any';
   const set = new Set(types);
@@ -130,10 +135,20 @@ export function invalidVariants(model: ApiModel, op: OperationModel): InvalidVar
     if (accepted === 'any') continue;
     const wrong = WRONG_VALUES.find(([t]) => !accepted.has(t));
     if (!wrong) continue;
-    out.push({ what: `${f.name} of type ${wrong[0]}`, params: { ...valid, [f.name]: wrong[1] }, pointer: `/${f.name}`, rules: ['type', 'enum', 'const'] });
+    out.push({
+      what: `${f.name} of type ${wrong[0]}`,
+      params: { ...valid, [f.name]: wrong[1] },
+      pointer: `/${f.name}`,
+      rules: ['type', 'enum', 'const'],
+    });
   }
   if (!op.body?.open) {
-    out.push({ what: 'an unknown field', params: { ...valid, not_a_field_of_this_op: 1 }, pointer: '/not_a_field_of_this_op', rules: ['additionalProperties'] });
+    out.push({
+      what: 'an unknown field',
+      params: { ...valid, not_a_field_of_this_op: 1 },
+      pointer: '/not_a_field_of_this_op',
+      rules: ['additionalProperties'],
+    });
   }
   out.push({ what: 'params that are not an object', params: ['not', 'an', 'object'], pointer: '', rules: ['type'] });
   return out;

@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const restSeedPath = fileURLToPath(new URL('../../../shared/seeds/000_390cc5911b5e99fc.txt', import.meta.url));
-export const callbackSeedPath = fileURLToPath(new URL('../../../shared/seeds/001_232788093b8ab2b9.txt', import.meta.url));
+export const callbackSeedPath = fileURLToPath(
+  new URL('../../../shared/seeds/001_232788093b8ab2b9.txt', import.meta.url),
+);
 
 /** The text of one `## `/`### ` section, up to the next heading of the same or a higher level. */
 export function seedSection(text: string, heading: RegExp): string {
@@ -24,8 +26,16 @@ export function tableRows(text: string): string[][] {
     const line = lines[i]!;
     if (!line.startsWith('|')) continue;
     const next = lines[i + 1] ?? '';
-    if (/^\|[-| ]+\|$/.test(next)) { i++; continue; } // header row followed by its rule
-    rows.push(line.slice(1, -1).split('|').map((c) => c.trim()));
+    if (/^\|[-| ]+\|$/.test(next)) {
+      i++;
+      continue;
+    } // header row followed by its rule
+    rows.push(
+      line
+        .slice(1, -1)
+        .split('|')
+        .map((c) => c.trim()),
+    );
   }
   return rows;
 }
@@ -52,7 +62,16 @@ export function restSeedOperations(): SeedOperationRow[] {
   const token = endpoints.match(/^(POST) (\/\{org_name\}\/\{app_name\}\/token)/m);
   const tokenName = endpoints.match(/The operation name is ([\w.]+)\./);
   if (!token || !tokenName) throw new Error('token exchange not found in seed 4.1');
-  out.push({ method: token[1]!, path: token[2]!, op: tokenName[1]!, retryClass: null, classCell: null, inputs: null, meaning: null, section: '4.1' });
+  out.push({
+    method: token[1]!,
+    path: token[2]!,
+    op: tokenName[1]!,
+    retryClass: null,
+    classCell: null,
+    inputs: null,
+    meaning: null,
+    section: '4.1',
+  });
   for (const section of endpoints.split(/^### /m).slice(1)) {
     const number = section.match(/^(4\.\d+)/)?.[1];
     if (!number || number === '4.1') continue;

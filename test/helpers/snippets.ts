@@ -19,13 +19,16 @@ export function tsSnippets(doc: string, text: string): Snippet[] {
     const start = i;
     const body: string[] = [];
     for (i++; i < lines.length && !/^```\s*$/.test(lines[i]!); i++) body.push(lines[i]!);
-    const before = lines.slice(0, start).reverse().find((l) => l.trim() !== '') ?? '';
+    const before =
+      lines
+        .slice(0, start)
+        .reverse()
+        .find((l) => l.trim() !== '') ?? '';
     const skipped = before.match(SKIP)?.[1];
     out.push({ doc, line: start + 1, code: body.join('\n'), ...(skipped ? { skipped } : {}) });
   }
   return out;
 }
-
 
 /** The title of the `## ` section a line of `text` is in ('' before the first). */
 export function sectionAt(text: string, line: number): string {

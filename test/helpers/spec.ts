@@ -37,7 +37,8 @@ export interface SpecOperation {
 export function specOperations(doc: any): SpecOperation[] {
   const out: SpecOperation[] = [];
   for (const [path, item] of Object.entries<any>(doc.paths)) {
-    for (const method of HTTP_METHODS) if (item[method]) out.push({ method: method.toUpperCase(), path, operation: item[method] });
+    for (const method of HTTP_METHODS)
+      if (item[method]) out.push({ method: method.toUpperCase(), path, operation: item[method] });
   }
   return out;
 }

@@ -45,7 +45,8 @@ beforeAll(async () => {
     req.resume();
     req.on('end', () => {
       res.setHeader('content-type', 'application/json');
-      if (req.url?.endsWith('/token')) return res.end(JSON.stringify({ access_token: 'bad-input-token', expires_in: 3600 }));
+      if (req.url?.endsWith('/token'))
+        return res.end(JSON.stringify({ access_token: 'bad-input-token', expires_in: 3600 }));
       opRequests += 1;
       res.end(JSON.stringify({ items: [], next_cursor: null }));
     });
@@ -61,7 +62,9 @@ afterAll(() => {
 /** Settles `promise` or fails the property after HANG_MS. */
 async function settle(promise: unknown): Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const hang = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`HUNG for ${HANG_MS} ms`)), HANG_MS)));
+  const hang = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`HUNG for ${HANG_MS} ms`)), HANG_MS)),
+  );
   try {
     return { ok: true, value: await Promise.race([Promise.resolve(promise), hang]) };
   } catch (error) {
@@ -76,7 +79,8 @@ async function settle(promise: unknown): Promise<{ ok: true; value: unknown } | 
 function paramsArbitrary(op: OperationModel): fc.Arbitrary<unknown> {
   const valid = validParams(model, op);
   const names = fieldsOf(op).map((f) => f.name);
-  const key = names.length > 0 ? fc.oneof(fc.constantFrom(...names), fc.string({ maxLength: 12 })) : fc.string({ maxLength: 12 });
+  const key =
+    names.length > 0 ? fc.oneof(fc.constantFrom(...names), fc.string({ maxLength: 12 })) : fc.string({ maxLength: 12 });
   const mutated = fc
     .record({
       drop: fc.subarray(Object.keys(valid)),
@@ -101,7 +105,14 @@ async function validatorOf(id: string): Promise<RequestValidator | undefined> {
 
 describe('random params to every method of the generated client', () => {
   it(`${model.operations.length} operations × ${RUNS_PER_OPERATION} runs: typed errors only, nothing sent for invalid params`, async () => {
-    const client = new ImClient({ baseUrl, appKey: 'org#app', clientId: 'cid', clientSecret: 'bad-input-secret', maxRetries: 0, timeoutMs: 2_000 });
+    const client = new ImClient({
+      baseUrl,
+      appKey: 'org#app',
+      clientId: 'cid',
+      clientSecret: 'bad-input-secret',
+      maxRetries: 0,
+      timeoutMs: 2_000,
+    });
     let runs = 0;
     let refused = 0;
     let sent = 0;
@@ -128,7 +139,9 @@ describe('random params to every method of the generated client', () => {
           }
           if (invalid) {
             refused += 1;
-            expect(error, `${op.id}: invalid params must be refused: ${JSON.stringify(params)}`).toBeInstanceOf(ImError);
+            expect(error, `${op.id}: invalid params must be refused: ${JSON.stringify(params)}`).toBeInstanceOf(
+              ImError,
+            );
             if (isObject) expect(error).toBeInstanceOf(ValidationError);
             expect(opRequests - before, `${op.id}: nothing may be sent for invalid params`).toBe(0);
           } else {
@@ -138,12 +151,21 @@ describe('random params to every method of the generated client', () => {
         { numRuns: RUNS_PER_OPERATION },
       );
     }
-    console.log(`[bad-input] ${runs} random calls over ${model.operations.length} methods: ${refused} refused before sending, ${sent} requests sent for valid params`);
+    console.log(
+      `[bad-input] ${runs} random calls over ${model.operations.length} methods: ${refused} refused before sending, ${sent} requests sent for valid params`,
+    );
     expect(refused).toBeGreaterThan(runs / 3);
   });
 
   it('random request options: a typed error or a call, never an untyped throw', async () => {
-    const client = new ImClient({ baseUrl, appKey: 'org#app', clientId: 'cid', clientSecret: 'bad-input-secret', maxRetries: 0, timeoutMs: 2_000 });
+    const client = new ImClient({
+      baseUrl,
+      appKey: 'org#app',
+      clientId: 'cid',
+      clientSecret: 'bad-input-secret',
+      maxRetries: 0,
+      timeoutMs: 2_000,
+    });
     const options = fc.oneof(
       fc.anything({ maxDepth: 2 }),
       fc.record(
@@ -152,7 +174,10 @@ describe('random params to every method of the generated client', () => {
           deadlineMs: fc.oneof(fc.double(), fc.integer(), fc.constant(undefined)),
           // At most one resend: a resend waits a real backoff (up to 500 ms).
           maxRetries: fc.oneof(fc.integer({ min: -2, max: 1 }), fc.double(), fc.string()),
-          headers: fc.oneof(fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.string({ maxLength: 8 }), fc.integer())), fc.anything({ maxDepth: 1 })),
+          headers: fc.oneof(
+            fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.string({ maxLength: 8 }), fc.integer())),
+            fc.anything({ maxDepth: 1 }),
+          ),
           idempotencyKey: fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.constant(undefined)),
           signal: fc.constantFrom(undefined, AbortSignal.abort(), 'not a signal'),
           validate: fc.anything({ maxDepth: 0 }),
@@ -162,7 +187,10 @@ describe('random params to every method of the generated client', () => {
     );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('get', 'send'), options, async (which, opts) => {
-        const call = which === 'get' ? client.users.get({ username: 'alice' }, opts as never) : client.messages.send({ to: ['bob'] }, opts as never);
+        const call =
+          which === 'get'
+            ? client.users.get({ username: 'alice' }, opts as never)
+            : client.messages.send({ to: ['bob'] }, opts as never);
         const outcome = await settle(call);
         if (!outcome.ok) expect(outcome.error, String(outcome.error)).toBeInstanceOf(ImError);
       }),
@@ -181,20 +209,52 @@ describe('random headers and bodies to the callback handler', () => {
     onHook: () => allow(),
   });
   const headerName = fc.oneof(
-    fc.constantFrom('content-type', 'user-agent', 'x-im-kind', 'x-im-hook', 'x-im-request-id', 'x-im-endpoint-id', 'x-im-timestamp', 'x-im-nonce', 'x-im-signature'),
+    fc.constantFrom(
+      'content-type',
+      'user-agent',
+      'x-im-kind',
+      'x-im-hook',
+      'x-im-request-id',
+      'x-im-endpoint-id',
+      'x-im-timestamp',
+      'x-im-nonce',
+      'x-im-signature',
+    ),
     fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/),
   );
-  const headerValue = fc.oneof(fc.string({ maxLength: 40 }), fc.stringMatching(/^v1=[0-9a-f]{0,70}$/), fc.integer().map(String));
+  const headerValue = fc.oneof(
+    fc.string({ maxLength: 40 }),
+    fc.stringMatching(/^v1=[0-9a-f]{0,70}$/),
+    fc.integer().map(String),
+  );
   const jsonBody = fc.oneof(
     fc.constantFrom('verify', 'event', 'hook').map((k) => sampleCallbackBody(k as 'event') as unknown),
-    fc.record({ kind: fc.oneof(fc.constantFrom('verify', 'event', 'hook'), fc.string()), challenge: fc.anything(), events: fc.anything(), hook: fc.anything(), data: fc.anything(), timeout_ms: fc.anything() }, { requiredKeys: [] }),
+    fc.record(
+      {
+        kind: fc.oneof(fc.constantFrom('verify', 'event', 'hook'), fc.string()),
+        challenge: fc.anything(),
+        events: fc.anything(),
+        hook: fc.anything(),
+        data: fc.anything(),
+        timeout_ms: fc.anything(),
+      },
+      { requiredKeys: [] },
+    ),
     fc.anything(),
   );
-  const rawBody = fc.oneof(jsonBody.map((b) => JSON.stringify(b) ?? ''), fc.string({ maxLength: 200 }), fc.uint8Array({ maxLength: 200 }));
+  const rawBody = fc.oneof(
+    jsonBody.map((b) => JSON.stringify(b) ?? ''),
+    fc.string({ maxLength: 200 }),
+    fc.uint8Array({ maxLength: 200 }),
+  );
 
   function request(method: string, headers: Record<string, string>, body: string | Uint8Array): Request | undefined {
     try {
-      return new Request('https://receiver.example/im', { method, headers, ...(method === 'GET' || method === 'HEAD' ? {} : { body: body as BodyInit }) });
+      return new Request('https://receiver.example/im', {
+        method,
+        headers,
+        ...(method === 'GET' || method === 'HEAD' ? {} : { body: body as BodyInit }),
+      });
     } catch {
       return undefined; // not a request a server could receive (e.g. a header value with CR/LF)
     }
@@ -212,38 +272,72 @@ describe('random headers and bodies to the callback handler', () => {
 
   it('unsigned or badly signed: random headers, random bodies, random methods', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('POST', 'POST', 'POST', 'PUT', 'GET'), fc.dictionary(headerName, headerValue, { maxKeys: 9 }), rawBody, async (method, headers, body) => {
-        await check(request(method, headers, body));
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('POST', 'POST', 'POST', 'PUT', 'GET'),
+        fc.dictionary(headerName, headerValue, { maxKeys: 9 }),
+        rawBody,
+        async (method, headers, body) => {
+          await check(request(method, headers, body));
+        },
+      ),
       { numRuns: 400 },
     );
   });
 
   it('validly signed random bodies (the parsing behind the signature check)', async () => {
     await fc.assert(
-      fc.asyncProperty(jsonBody, fc.dictionary(headerName, headerValue, { maxKeys: 3 }), fc.boolean(), async (body, extra, tamper) => {
-        let signed: { headers: Record<string, string>; body: string };
-        try {
-          signed = signCallbackRequest({ body: JSON.stringify(body) ?? 'null', secret: SIGNING }) as never;
-        } catch {
-          return fc.pre(false);
-        }
-        const headers = { ...extra, ...signed.headers };
-        await check(request('POST', headers, tamper ? `${signed.body} ` : signed.body));
-      }),
+      fc.asyncProperty(
+        jsonBody,
+        fc.dictionary(headerName, headerValue, { maxKeys: 3 }),
+        fc.boolean(),
+        async (body, extra, tamper) => {
+          let signed: { headers: Record<string, string>; body: string };
+          try {
+            signed = signCallbackRequest({ body: JSON.stringify(body) ?? 'null', secret: SIGNING }) as never;
+          } catch {
+            return fc.pre(false);
+          }
+          const headers = { ...extra, ...signed.headers };
+          await check(request('POST', headers, tamper ? `${signed.body} ` : signed.body));
+        },
+      ),
       { numRuns: 400 },
     );
   });
 });
 
 describe('random URLs to the callback URL validator', () => {
-  const RULES = ['scheme', 'host', 'port', 'userinfo', 'fragment', 'length', 'masked_query', 'private_address', 'resolve_failed'];
+  const RULES = [
+    'scheme',
+    'host',
+    'port',
+    'userinfo',
+    'fragment',
+    'length',
+    'masked_query',
+    'private_address',
+    'resolve_failed',
+  ];
   const urlish = fc.oneof(
     fc.webUrl({ withFragments: true, withQueryParameters: true }),
     fc.webUrl().map((u) => u.replace(/^http:/, 'https:')),
-    fc.tuple(fc.constantFrom('https://', 'HTTPS://', 'https:/', 'https:///', 'http://', ''), fc.string({ unit: 'grapheme', maxLength: 60 })).map(([a, b]) => a + b),
-    fc.tuple(fc.constantFrom('https://'), fc.ipV4(), fc.option(fc.integer({ min: -1, max: 70_000 })), fc.string({ maxLength: 20 })).map(([s, ip, port, rest]) => `${s}${ip}${port === null ? '' : `:${port}`}/${rest}`),
-    fc.tuple(fc.constantFrom('https://['), fc.ipV6(), fc.constantFrom(']', ']:443', '', ']x')).map(([a, b, c]) => a + b + c),
+    fc
+      .tuple(
+        fc.constantFrom('https://', 'HTTPS://', 'https:/', 'https:///', 'http://', ''),
+        fc.string({ unit: 'grapheme', maxLength: 60 }),
+      )
+      .map(([a, b]) => a + b),
+    fc
+      .tuple(
+        fc.constantFrom('https://'),
+        fc.ipV4(),
+        fc.option(fc.integer({ min: -1, max: 70_000 })),
+        fc.string({ maxLength: 20 }),
+      )
+      .map(([s, ip, port, rest]) => `${s}${ip}${port === null ? '' : `:${port}`}/${rest}`),
+    fc
+      .tuple(fc.constantFrom('https://['), fc.ipV6(), fc.constantFrom(']', ']:443', '', ']x'))
+      .map(([a, b, c]) => a + b + c),
     fc.string({ maxLength: 1_100 }),
     fc.anything({ maxDepth: 0 }),
   );

@@ -6,7 +6,13 @@
  * what the caller got. Across the matrix: no N call executed twice, no D call with two keys.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, ConnectionError, CredentialsRevokedError, ImError, TimeoutError } from '../../generated/src/index.js';
+import {
+  type ApiError,
+  ConnectionError,
+  CredentialsRevokedError,
+  ImError,
+  TimeoutError,
+} from '../../generated/src/index.js';
 import { FAULTS, FaultServer } from './fault-server.js';
 import { transportUnderTest } from '../../templates/runtime/test-support/fake-service.js';
 import { expectedCell, ROWS, runCell, SEEDED_TOKEN, type Observed } from './matrix.js';
@@ -21,7 +27,9 @@ afterAll(async () => {
   await server.stop();
   const cells = ROWS.length * FAULTS.length;
   const width = Math.max(...ROWS.map((r) => r.name.length));
-  const lines = [`[fault-matrix, ${transportUnderTest()} transport] ${ROWS.length} call kinds × ${FAULTS.length} faults = ${cells} cells (${results.size} run)`];
+  const lines = [
+    `[fault-matrix, ${transportUnderTest()} transport] ${ROWS.length} call kinds × ${FAULTS.length} faults = ${cells} cells (${results.size} run)`,
+  ];
   lines.push(`${''.padEnd(width)} | ${FAULTS.map((f) => f.padEnd(8).slice(0, 8)).join(' ')}`);
   for (const row of ROWS) {
     const cellsText = FAULTS.map((f) => {
@@ -54,7 +62,13 @@ describe('fault matrix', () => {
       if (want.status !== undefined) expect((got.error as ApiError).status).toBe(want.status);
       if (got.error instanceof ConnectionError && fault === 'refused') expect(got.error.errorCode).toBe('ECONNREFUSED');
       if (got.error instanceof TimeoutError) expect(got.error.kind).toBe('attempt');
-      if (row.cls === 'N' && want.outcome !== 'UnauthenticatedError' && fault !== '401-app-deleted' && fault !== '403-app-unavailable' && fault !== '429-huge') {
+      if (
+        row.cls === 'N' &&
+        want.outcome !== 'UnauthenticatedError' &&
+        fault !== '401-app-deleted' &&
+        fault !== '403-app-unavailable' &&
+        fault !== '429-huge'
+      ) {
         expect((got.error as Error).message).toContain('Not resent');
       }
     }

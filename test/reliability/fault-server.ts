@@ -141,7 +141,14 @@ export class FaultServer {
       if (isExchange && this.exchangeFault !== 'none') {
         const echo = this.#o.echo ? ` (you sent ${text})` : '';
         const [status, code] = this.exchangeFault === 'invalid_client' ? [401, 'invalid_client'] : [500, 'internal'];
-        return this.#json(res, seen, status, { error: { code, message: `${code}${echo}`, request_id: 'req-x', ...(this.#o.echo ? { details: { echo: seen.body } } : {}) } });
+        return this.#json(res, seen, status, {
+          error: {
+            code,
+            message: `${code}${echo}`,
+            request_id: 'req-x',
+            ...(this.#o.echo ? { details: { echo: seen.body } } : {}),
+          },
+        });
       }
       if (isExchange) {
         const token = `${this.#o.tokenPrefix ?? 'tok-'}${this.exchanges.length}`;
@@ -155,15 +162,31 @@ export class FaultServer {
   #answer(res: ServerResponse, seen: SeenRequest, n: number): void {
     const f = this.fault;
     const first = n === 1;
-    const echo = this.#o.echo ? ` (you sent ${seen.authorization ?? 'no authorization'} with ${JSON.stringify(seen.body)})` : '';
-    const error = (status: number, code: string, details?: Record<string, unknown>, headers: Record<string, string> = {}) => {
+    const echo = this.#o.echo
+      ? ` (you sent ${seen.authorization ?? 'no authorization'} with ${JSON.stringify(seen.body)})`
+      : '';
+    const error = (
+      status: number,
+      code: string,
+      details?: Record<string, unknown>,
+      headers: Record<string, string> = {},
+    ) => {
       for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
       const body = {
         error: {
           code,
           message: `${code}${echo}`,
           request_id: `req-${n}`,
-          ...(details || this.#o.echo ? { details: { ...(this.#o.echo ? { authorization: seen.authorization, token: seen.authorization?.slice(7), echo: seen.body } : {}), ...details } } : {}),
+          ...(details || this.#o.echo
+            ? {
+                details: {
+                  ...(this.#o.echo
+                    ? { authorization: seen.authorization, token: seen.authorization?.slice(7), echo: seen.body }
+                    : {}),
+                  ...details,
+                },
+              }
+            : {}),
         },
       };
       this.#json(res, seen, status, body);

@@ -57,9 +57,20 @@ process.on('message', (msg: Msg) => {
     return;
   }
   const started = Date.now();
-  void Promise.allSettled(Array.from({ length: msg.calls }, (_, i) => im.users.get({ username: `p${process.pid}-w${msg.wave}-${i}` }))).then((results) => {
-    const errors = results.flatMap((r) => (r.status === 'rejected' ? [`${(r.reason as Error)?.name}: ${(r.reason as Error)?.message}`] : []));
-    send({ type: 'wave-done', wave: msg.wave, ok: results.length - errors.length, errors, events: events.splice(0), ms: Date.now() - started });
+  void Promise.allSettled(
+    Array.from({ length: msg.calls }, (_, i) => im.users.get({ username: `p${process.pid}-w${msg.wave}-${i}` })),
+  ).then((results) => {
+    const errors = results.flatMap((r) =>
+      r.status === 'rejected' ? [`${(r.reason as Error)?.name}: ${(r.reason as Error)?.message}`] : [],
+    );
+    send({
+      type: 'wave-done',
+      wave: msg.wave,
+      ok: results.length - errors.length,
+      errors,
+      events: events.splice(0),
+      ms: Date.now() - started,
+    });
   });
 });
 

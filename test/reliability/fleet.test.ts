@@ -53,9 +53,16 @@ class FleetService {
           this.exchanges += 1;
           this.exchangeBodies.push(body);
           const token = `fleet-token-gen-${this.exchanges}-${Math.random().toString(36).slice(2)}`;
-          this.tokens.set(token, { generation: this.exchanges, expiresAt: this.now() + EXPIRES_IN_S * 1000, revoked: false });
+          this.tokens.set(token, {
+            generation: this.exchanges,
+            expiresAt: this.now() + EXPIRES_IN_S * 1000,
+            revoked: false,
+          });
           // A little latency so that the exchange is really concurrent with the other processes.
-          setTimeout(() => res.end(JSON.stringify({ access_token: token, expires_in: EXPIRES_IN_S, application: 'fleet-app' })), 50);
+          setTimeout(
+            () => res.end(JSON.stringify({ access_token: token, expires_in: EXPIRES_IN_S, application: 'fleet-app' })),
+            50,
+          );
           return;
         }
         const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
@@ -64,7 +71,11 @@ class FleetService {
         this.calls.push({ token, status: valid ? 200 : 401 });
         if (!valid) {
           res.statusCode = 401;
-          res.end(JSON.stringify({ error: { code: 'unauthenticated', message: 'token invalid or expired', request_id: 'r-401' } }));
+          res.end(
+            JSON.stringify({
+              error: { code: 'unauthenticated', message: 'token invalid or expired', request_id: 'r-401' },
+            }),
+          );
           return;
         }
         res.end(JSON.stringify({ username: req.url?.split('/').pop() }));
@@ -110,9 +121,14 @@ function spawnWorker(env: Record<string, string>): Worker {
       const i = messages.findIndex((m) => m.type === type);
       if (i >= 0) return Promise.resolve(messages.splice(i, 1)[0]);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`worker ${child.pid}: no ${type} within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`worker ${child.pid}: no ${type} within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiters.push({ type, resolve: (m) => (clearTimeout(timer), resolve(m)) });
-        child.once('exit', (code, signal) => reject(new Error(`worker ${child.pid} exited (${code ?? signal}) before ${type}`)));
+        child.once('exit', (code, signal) =>
+          reject(new Error(`worker ${child.pid} exited (${code ?? signal}) before ${type}`)),
+        );
       });
     },
   };
@@ -153,13 +169,20 @@ describe('a fleet of processes sharing one App Token through Redis', () => {
   async function scanRedis(): Promise<Array<{ key: string; value: string | null; pttl: number }>> {
     const out: Array<{ key: string; value: string | null; pttl: number }> = [];
     for await (const keys of redis.scanIterator({ MATCH: '*' })) {
-      for (const key of [keys].flat()) out.push({ key, value: await redis.get(key), pttl: Number(await redis.pTTL(key)) });
+      for (const key of [keys].flat())
+        out.push({ key, value: await redis.get(key), pttl: Number(await redis.pTTL(key)) });
     }
     return out;
   }
 
   it(`${PROCESSES} processes × ${CALLS} concurrent calls: one exchange per token generation (start, expiry, 401)`, async () => {
-    const env = { REDIS_URL: redisServer.url, BASE_URL: service.baseUrl, LOCK_TTL_MS: '5000', CLIENT_SECRET: SECRET, MODE: 'normal' };
+    const env = {
+      REDIS_URL: redisServer.url,
+      BASE_URL: service.baseUrl,
+      LOCK_TTL_MS: '5000',
+      CLIENT_SECRET: SECRET,
+      MODE: 'normal',
+    };
     const fleet = Array.from({ length: PROCESSES }, () => spawnWorker(env));
     workers.push(...fleet);
     await Promise.all(fleet.map((w) => w.next('ready')));
@@ -168,7 +191,9 @@ describe('a fleet of processes sharing one App Token through Redis', () => {
       for (const r of results) expect(r.errors, label).toEqual([]);
       expect(results.reduce((s, r) => s + r.ok, 0)).toBe(PROCESSES * CALLS);
       expect(service.exchanges, `${label}: exchanges`).toBe(generation);
-      report.push(`${label}: ${PROCESSES * CALLS} calls ok, exchanges so far ${service.exchanges}, slowest process ${Math.max(...results.map((r) => r.ms))} ms`);
+      report.push(
+        `${label}: ${PROCESSES * CALLS} calls ok, exchanges so far ${service.exchanges}, slowest process ${Math.max(...results.map((r) => r.ms))} ms`,
+      );
     };
 
     // 1. Cold start: 200 calls across 4 processes need a token at the same moment.
@@ -209,7 +234,9 @@ describe('a fleet of processes sharing one App Token through Redis', () => {
     const refused = service.calls.filter((c) => c.status === 401);
     expect(refused.length).toBeGreaterThanOrEqual(PROCESSES);
     expect(new Set(refused.map((c) => service.generationOf(c.token)))).toEqual(new Set([2]));
-    expect(new Set(service.calls.filter((c) => c.status === 200).map((c) => service.generationOf(c.token)))).toEqual(new Set([3]));
+    expect(new Set(service.calls.filter((c) => c.status === 200).map((c) => service.generationOf(c.token)))).toEqual(
+      new Set([3]),
+    );
     report.push(`after a 401: ${refused.length} answers 401, every one resent once with generation 3`);
     const events = third.flatMap((r) => r.events);
     expect(events.filter((e: string) => e === 'exchanged')).toHaveLength(1);
@@ -224,7 +251,12 @@ describe('a fleet of processes sharing one App Token through Redis', () => {
     await redis.flushAll();
     const before = service.exchanges;
     const LOCK_TTL_MS = 1_500;
-    const env = { REDIS_URL: redisServer.url, BASE_URL: service.baseUrl, LOCK_TTL_MS: String(LOCK_TTL_MS), CLIENT_SECRET: SECRET };
+    const env = {
+      REDIS_URL: redisServer.url,
+      BASE_URL: service.baseUrl,
+      LOCK_TTL_MS: String(LOCK_TTL_MS),
+      CLIENT_SECRET: SECRET,
+    };
     const others = [spawnWorker({ ...env, MODE: 'normal' }), spawnWorker({ ...env, MODE: 'normal' })];
     const holder = spawnWorker({ ...env, MODE: 'hang-exchange' });
     workers.push(...others, holder);
@@ -246,6 +278,8 @@ describe('a fleet of processes sharing one App Token through Redis', () => {
     const blockedMs = finished - lockedAt;
     expect(blockedMs).toBeGreaterThanOrEqual(LOCK_TTL_MS - 100);
     expect(blockedMs).toBeLessThan(LOCK_TTL_MS + 2_000);
-    console.log(`[fleet] holder killed with the lock: the others got a token ${blockedMs} ms after the lock was taken (lock TTL ${LOCK_TTL_MS} ms), 1 exchange`);
+    console.log(
+      `[fleet] holder killed with the lock: the others got a token ${blockedMs} ms after the lock was taken (lock TTL ${LOCK_TTL_MS} ms), 1 exchange`,
+    );
   });
 });

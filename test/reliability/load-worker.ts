@@ -27,7 +27,13 @@ function heapMb(): number {
 }
 
 const baselineResources = resources();
-const im = new ImClient({ baseUrl: process.env.BASE_URL!, appKey: 'load#app', clientId: 'load-client', clientSecret: 'load-secret', timeoutMs: 5_000 });
+const im = new ImClient({
+  baseUrl: process.env.BASE_URL!,
+  appKey: 'load#app',
+  clientId: 'load-client',
+  clientSecret: 'load-secret',
+  timeoutMs: 5_000,
+});
 
 function call(i: number): Promise<unknown> {
   switch (i % 4) {
@@ -42,7 +48,12 @@ function call(i: number): Promise<unknown> {
   }
 }
 
-async function run(from: number, count: number, latencies: number[] | null, outcomes: Map<string, number>): Promise<void> {
+async function run(
+  from: number,
+  count: number,
+  latencies: number[] | null,
+  outcomes: Map<string, number>,
+): Promise<void> {
   let next = from;
   const end = from + count;
   const lane = async () => {
@@ -53,7 +64,10 @@ async function run(from: number, count: number, latencies: number[] | null, outc
       try {
         await call(i);
       } catch (err) {
-        outcome = err instanceof ImError ? `${err.constructor.name}${'status' in err ? ` ${(err as { status: number }).status}` : ''}` : `UNTYPED ${String(err)}`;
+        outcome =
+          err instanceof ImError
+            ? `${err.constructor.name}${'status' in err ? ` ${(err as { status: number }).status}` : ''}`
+            : `UNTYPED ${String(err)}`;
       }
       latencies?.push(performance.now() - t0);
       outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
@@ -75,7 +89,8 @@ const resourcesAfterLoad = resources();
 await new Promise((r) => setTimeout(r, IDLE_MS));
 const resourcesAfterIdle = resources();
 latencies.sort((a, b) => a - b);
-const pct = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]! * 10) / 10;
+const pct = (p: number) =>
+  Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]! * 10) / 10;
 process.stdout.write(
   `${JSON.stringify({
     calls: latencies.length,

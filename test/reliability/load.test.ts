@@ -87,7 +87,13 @@ describe('load: 10,000 calls, concurrency 200, 1 % 503 and 1 % 429', () => {
   it('every call ends, no N call runs twice, sockets and memory come back, the process exits by itself', async () => {
     const started = Date.now();
     const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', WORKER], {
-      env: { ...process.env, BASE_URL: server.baseUrl, CALLS: String(CALLS), CONCURRENCY: String(CONCURRENCY), IDLE_MS: '1500' },
+      env: {
+        ...process.env,
+        BASE_URL: server.baseUrl,
+        CALLS: String(CALLS),
+        CONCURRENCY: String(CONCURRENCY),
+        IDLE_MS: '1500',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -99,10 +105,15 @@ describe('load: 10,000 calls, concurrency 200, 1 % 503 and 1 % 429', () => {
       killed = true;
       child.kill('SIGKILL');
     }, BOUND_MS);
-    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])));
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.once('exit', (c, s) => resolve([c, s])),
+    );
     clearTimeout(guard);
     const tookMs = Date.now() - started;
-    expect(killed, `the child did not exit by itself within ${BOUND_MS} ms (hung call or leaked handle)\n${stderr}`).toBe(false);
+    expect(
+      killed,
+      `the child did not exit by itself within ${BOUND_MS} ms (hung call or leaked handle)\n${stderr}`,
+    ).toBe(false);
     expect([code, signal], stderr).toEqual([0, null]);
 
     const r = JSON.parse(stdout.trim().split('\n').pop()!);

@@ -13,7 +13,13 @@ import {
 } from '../../generated/src/index.js';
 import { Agent, type ClientRequest } from 'node:http';
 import { transportUnderTest } from '../../templates/runtime/test-support/fake-service.js';
-import { closedPort, MATRIX_MAX_RESPONSE_BYTES, type Fault, type FaultServer, type SeenRequest } from './fault-server.js';
+import {
+  closedPort,
+  MATRIX_MAX_RESPONSE_BYTES,
+  type Fault,
+  type FaultServer,
+  type SeenRequest,
+} from './fault-server.js';
 
 export interface Row {
   name: string;
@@ -27,15 +33,70 @@ export interface Row {
 
 export const ROWS: Row[] = [
   { name: 'Q users.get', cls: 'Q', op: 'users.get', dedupe: false, call: (im) => im.users.get({ username: 'alice' }) },
-  { name: 'I users.update', cls: 'I', op: 'users.update', dedupe: false, call: (im) => im.users.update({ username: 'alice', nickname: 'Alice' }) },
-  { name: 'U users.create', cls: 'U', op: 'users.create', dedupe: false, call: (im) => im.users.create({ username: 'alice' }) },
-  { name: 'D messages.send', cls: 'D', op: 'messages.send', dedupe: true, call: (im) => im.messages.send({ from: 'alice', to: ['bob'], online_only: false }) },
-  { name: 'N users.set_password', cls: 'N', op: 'users.set_password', dedupe: false, call: (im) => im.users.setPassword({ username: 'alice', password: 'correct-horse-battery' }) },
-  { name: 'N messages.send online_only', cls: 'N', op: 'messages.send', dedupe: true, call: (im) => im.messages.send({ from: 'alice', to: ['bob'], online_only: true }) },
-  { name: 'N chatrooms.send low', cls: 'N', op: 'chatrooms.send', dedupe: true, call: (im) => im.chatrooms.send({ room_id: 'r1', priority: 'low' }) },
-  { name: 'N moderation.decide actions', cls: 'N', op: 'moderation.decide', dedupe: false, call: (im) => im.moderation.decide({ item_id: 'i1', decision: 'no_violation', actions: [{ type: 'mute' }] }) },
-  { name: 'D chatrooms.send high', cls: 'D', op: 'chatrooms.send', dedupe: true, call: (im) => im.chatrooms.send({ room_id: 'r1', priority: 'high' }) },
-  { name: 'I moderation.decide version', cls: 'I', op: 'moderation.decide', dedupe: false, call: (im) => im.moderation.decide({ item_id: 'i1', decision: 'no_violation', actions: [{ type: 'mute' }], version: 7 }) },
+  {
+    name: 'I users.update',
+    cls: 'I',
+    op: 'users.update',
+    dedupe: false,
+    call: (im) => im.users.update({ username: 'alice', nickname: 'Alice' }),
+  },
+  {
+    name: 'U users.create',
+    cls: 'U',
+    op: 'users.create',
+    dedupe: false,
+    call: (im) => im.users.create({ username: 'alice' }),
+  },
+  {
+    name: 'D messages.send',
+    cls: 'D',
+    op: 'messages.send',
+    dedupe: true,
+    call: (im) => im.messages.send({ from: 'alice', to: ['bob'], online_only: false }),
+  },
+  {
+    name: 'N users.set_password',
+    cls: 'N',
+    op: 'users.set_password',
+    dedupe: false,
+    call: (im) => im.users.setPassword({ username: 'alice', password: 'correct-horse-battery' }),
+  },
+  {
+    name: 'N messages.send online_only',
+    cls: 'N',
+    op: 'messages.send',
+    dedupe: true,
+    call: (im) => im.messages.send({ from: 'alice', to: ['bob'], online_only: true }),
+  },
+  {
+    name: 'N chatrooms.send low',
+    cls: 'N',
+    op: 'chatrooms.send',
+    dedupe: true,
+    call: (im) => im.chatrooms.send({ room_id: 'r1', priority: 'low' }),
+  },
+  {
+    name: 'N moderation.decide actions',
+    cls: 'N',
+    op: 'moderation.decide',
+    dedupe: false,
+    call: (im) => im.moderation.decide({ item_id: 'i1', decision: 'no_violation', actions: [{ type: 'mute' }] }),
+  },
+  {
+    name: 'D chatrooms.send high',
+    cls: 'D',
+    op: 'chatrooms.send',
+    dedupe: true,
+    call: (im) => im.chatrooms.send({ room_id: 'r1', priority: 'high' }),
+  },
+  {
+    name: 'I moderation.decide version',
+    cls: 'I',
+    op: 'moderation.decide',
+    dedupe: false,
+    call: (im) =>
+      im.moderation.decide({ item_id: 'i1', decision: 'no_violation', actions: [{ type: 'mute' }], version: 7 }),
+  },
 ];
 
 /** Start of the fake clock: a whole second, so that a Retry-After HTTP date converts exactly. */
@@ -64,12 +125,34 @@ export function expectedCell(row: Row, fault: Fault): Expected {
   const resend = row.cls !== 'N';
   const once = (failure: string, executedFirst: boolean, status?: number): Expected =>
     resend
-      ? { requests: 2, executions: (executedFirst ? 1 : 0) + 1, attempts: 2, exchanges: 0, waits: [BACKOFF[0]!], outcome: 'ok' }
-      : { requests: 1, executions: executedFirst ? 1 : 0, attempts: 1, exchanges: 0, waits: [], outcome: failure, ...(status ? { status } : {}) };
+      ? {
+          requests: 2,
+          executions: (executedFirst ? 1 : 0) + 1,
+          attempts: 2,
+          exchanges: 0,
+          waits: [BACKOFF[0]!],
+          outcome: 'ok',
+        }
+      : {
+          requests: 1,
+          executions: executedFirst ? 1 : 0,
+          attempts: 1,
+          exchanges: 0,
+          waits: [],
+          outcome: failure,
+          ...(status ? { status } : {}),
+        };
   switch (fault) {
     case 'refused':
       return resend
-        ? { requests: 0, executions: 0, attempts: MAX_RETRIES + 1, exchanges: 0, waits: BACKOFF.slice(0, MAX_RETRIES), outcome: 'ConnectionError' }
+        ? {
+            requests: 0,
+            executions: 0,
+            attempts: MAX_RETRIES + 1,
+            exchanges: 0,
+            waits: BACKOFF.slice(0, MAX_RETRIES),
+            outcome: 'ConnectionError',
+          }
         : { requests: 0, executions: 0, attempts: 1, exchanges: 0, waits: [], outcome: 'ConnectionError' };
     case 'reset-before':
       return once('ConnectionError', false);
@@ -92,17 +175,49 @@ export function expectedCell(row: Row, fault: Fault): Expected {
     case '401-once':
       return { requests: 2, executions: 1, attempts: 2, exchanges: 1, waits: [], outcome: 'ok' };
     case '401-twice':
-      return { requests: 2, executions: 0, attempts: 2, exchanges: 1, waits: [], outcome: 'UnauthenticatedError', status: 401 };
+      return {
+        requests: 2,
+        executions: 0,
+        attempts: 2,
+        exchanges: 1,
+        waits: [],
+        outcome: 'UnauthenticatedError',
+        status: 401,
+      };
     case '401-app-deleted':
-      return { requests: 1, executions: 0, attempts: 1, exchanges: 0, waits: [], outcome: 'CredentialsRevokedError', status: 401 };
+      return {
+        requests: 1,
+        executions: 0,
+        attempts: 1,
+        exchanges: 0,
+        waits: [],
+        outcome: 'CredentialsRevokedError',
+        status: 401,
+      };
     case '403-app-unavailable':
-      return { requests: 1, executions: 0, attempts: 1, exchanges: 0, waits: [], outcome: 'AppUnavailableError', status: 403 };
+      return {
+        requests: 1,
+        executions: 0,
+        attempts: 1,
+        exchanges: 0,
+        waits: [],
+        outcome: 'AppUnavailableError',
+        status: 403,
+      };
     // Issue 16. A garbage Retry-After is no Retry-After: the 429 backoff (at least 500 ms), then the resend.
     case '429-garbage':
       return { requests: 2, executions: 1, attempts: 2, exchanges: 0, waits: [500], outcome: 'ok' };
     // A huge one is over maxRetryAfterMs: not waited for, and the client's pause is capped at 1 hour.
     case '429-huge':
-      return { requests: 1, executions: 0, attempts: 1, exchanges: 0, waits: [], outcome: 'RateLimitedError', status: 429 };
+      return {
+        requests: 1,
+        executions: 0,
+        attempts: 1,
+        exchanges: 0,
+        waits: [],
+        outcome: 'RateLimitedError',
+        status: 429,
+      };
     // The store fails or stalls: the client exchanges for itself and the call goes out once.
     case 'store-down':
     case 'store-slow':
@@ -118,7 +233,10 @@ export const STORE_BUDGET_MS = 50;
 
 /** A token store for the store cells: every call rejects ('down') or never settles ('slow'). */
 export function faultyTokenStore(kind: 'store-down' | 'store-slow'): TokenStore {
-  const fail = <T>(): Promise<T> => (kind === 'store-down' ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')) : new Promise<T>(() => undefined));
+  const fail = <T>(): Promise<T> =>
+    kind === 'store-down'
+      ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379'))
+      : new Promise<T>(() => undefined);
   return { get: fail, set: fail, delete: fail, deleteIf: fail } as TokenStore;
 }
 

@@ -16,7 +16,9 @@ import { runQuotaFleet, type QuotaFleetRow } from '../fixtures/quota/quota-fleet
 const R = 100;
 const base = { quotaPerSecond: R, processes: 4, concurrency: 50, warmupMs: 1_500, measureMs: 4_000 };
 const show = (label: string, r: QuotaFleetRow): void =>
-  console.info(`${label}: ${r.requests} requests in ${r.measuredS} s, 429 ${r.rateLimitedPct.toFixed(2)} %, throughput ${r.throughputPerS.toFixed(1)}/s = ${r.ofQuota.toFixed(3)} R; Redis commands per attempt ${r.redisCommandsPerCall.toFixed(2)}`);
+  console.info(
+    `${label}: ${r.requests} requests in ${r.measuredS} s, 429 ${r.rateLimitedPct.toFixed(2)} %, throughput ${r.throughputPerS.toFixed(1)}/s = ${r.ofQuota.toFixed(3)} R; Redis commands per attempt ${r.redisCommandsPerCall.toFixed(2)}`,
+  );
 
 describe('a fleet of 4 processes against a per-application quota (issue 20)', () => {
   it('with the shared limiter at 0.9 R: under 1 % 429s, at least 0.85 R through', async () => {
@@ -44,11 +46,12 @@ describe('a fleet of 4 processes against a per-application quota (issue 20)', ()
     const row = await runQuotaFleet({ ...base, measureMs: 4_500, limiterPerSecond: 0.9 * R, stopRedisAfterMs: 2_000 });
     const after = row.afterRedisStop!;
     show('shared limiter 0.9 R, Redis stopped at 2 s', row);
-    console.info(`after the stop: ${after.requests} requests in ${after.measuredS} s, 429 ${after.rateLimitedPct.toFixed(2)} %, ${after.ofQuota.toFixed(3)} R`);
+    console.info(
+      `after the stop: ${after.requests} requests in ${after.measuredS} s, 429 ${after.rateLimitedPct.toFixed(2)} %, ${after.ofQuota.toFixed(3)} R`,
+    );
     expect(row.clientCounters.storeFailures).toBeGreaterThan(0); // the clients did meet the dead store
     expect(after.requests).toBeGreaterThan(0); // still sending without it
     expect(after.ofQuota).toBeGreaterThanOrEqual(0.5); // per-process shares, not a stall
     expect(after.rateLimitedPct).toBeLessThan(5); // and still under the quota: the shares add up to 0.9 R
   }, 90_000);
 });
-

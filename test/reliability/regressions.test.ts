@@ -15,7 +15,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allow, createCallbackHandler, signCallbackRequest } from '../../generated/src/callbacks/index.js';
-import { ConfigError, ImClient, MemoryTokenStore, ValidationError, type StoredToken, type TokenStore } from '../../generated/src/index.js';
+import {
+  ConfigError,
+  ImClient,
+  MemoryTokenStore,
+  ValidationError,
+  type StoredToken,
+  type TokenStore,
+} from '../../generated/src/index.js';
 
 let server: Server;
 let baseUrl = '';
@@ -28,7 +35,8 @@ beforeAll(async () => {
     req.on('end', () => {
       seen.push(`${req.method} ${req.url}`);
       res.setHeader('content-type', 'application/json');
-      if (req.url?.endsWith('/token')) return res.end(JSON.stringify({ access_token: `tok-${seen.length}`, expires_in: 3600 }));
+      if (req.url?.endsWith('/token'))
+        return res.end(JSON.stringify({ access_token: `tok-${seen.length}`, expires_in: 3600 }));
       if (refuseToken && req.headers.authorization === `Bearer ${refuseToken}`) {
         res.statusCode = 401;
         return res.end(JSON.stringify({ error: { code: 'unauthenticated', message: 'expired', request_id: 'r' } }));
@@ -44,13 +52,26 @@ afterAll(() => {
   return new Promise<void>((r) => server.close(() => r()));
 });
 
-const client = (extra: object = {}) => new ImClient({ baseUrl, appKey: 'org#app', clientId: 'cid', clientSecret: 'regression-secret', maxRetries: 0, ...extra });
+const client = (extra: object = {}) =>
+  new ImClient({
+    baseUrl,
+    appKey: 'org#app',
+    clientId: 'cid',
+    clientSecret: 'regression-secret',
+    maxRetries: 0,
+    ...extra,
+  });
 
 describe('regressions found by the reliability suites', () => {
   it('1. a signed hook body with an object `hook` is decided, not answered 503', async () => {
     const handler = createCallbackHandler({ secrets: ['whsec_regression_1'], logger: {}, onHook: () => allow() });
-    const signed = signCallbackRequest({ body: JSON.stringify({ kind: 'hook', hook: { toString: 0 }, data: {} }), secret: 'whsec_regression_1' });
-    const res = await handler(new Request('https://r.example/im', { method: 'POST', headers: signed.headers as never, body: signed.body }));
+    const signed = signCallbackRequest({
+      body: JSON.stringify({ kind: 'hook', hook: { toString: 0 }, data: {} }),
+      secret: 'whsec_regression_1',
+    });
+    const res = await handler(
+      new Request('https://r.example/im', { method: 'POST', headers: signed.headers as never, body: signed.body }),
+    );
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ decision: 'allow' });
   });
@@ -71,12 +92,16 @@ describe('regressions found by the reliability suites', () => {
   it('4. a batch D call with a non-string client_msg_id is refused and nothing is sent', async () => {
     seen.length = 0;
     // The batch key is checked before chunk keys are derived from it (issue 16 item 7): the batch rejects as a whole.
-    await expect(client().messages.batchSend({ usernames: ['a'], client_msg_id: 0 } as never)).rejects.toBeInstanceOf(ValidationError);
+    await expect(client().messages.batchSend({ usernames: ['a'], client_msg_id: 0 } as never)).rejects.toBeInstanceOf(
+      ValidationError,
+    );
     expect(seen).toEqual([]);
   });
 
   it('5. a signal option that is not an AbortSignal is a ConfigError', async () => {
-    await expect(client().users.get({ username: 'a' }, { signal: 'soon' as never })).rejects.toBeInstanceOf(ConfigError);
+    await expect(client().users.get({ username: 'a' }, { signal: 'soon' as never })).rejects.toBeInstanceOf(
+      ConfigError,
+    );
   });
 
   it('6. after a 401 the store compare-and-deletes the refused token (deleteIf), never a newer one', async () => {

@@ -56,10 +56,14 @@ function captureError(where: string, err: unknown): void {
 
 const logLines: string[] = [];
 const logger: Logger = {
-  debug: (...a: unknown[]) => logLines.push(`debug ${a.map((x) => (typeof x === 'string' ? x : inspect(x, { depth: 10 }))).join(' ')}`),
-  info: (...a: unknown[]) => logLines.push(`info ${a.map((x) => (typeof x === 'string' ? x : inspect(x, { depth: 10 }))).join(' ')}`),
-  warn: (...a: unknown[]) => logLines.push(`warn ${a.map((x) => (typeof x === 'string' ? x : inspect(x, { depth: 10 }))).join(' ')}`),
-  error: (...a: unknown[]) => logLines.push(`error ${a.map((x) => (typeof x === 'string' ? x : inspect(x, { depth: 10 }))).join(' ')}`),
+  debug: (...a: unknown[]) =>
+    logLines.push(`debug ${a.map((x) => (typeof x === 'string' ? x : inspect(x, { depth: 10 }))).join(' ')}`),
+  info: (...a: unknown[]) =>
+    logLines.push(`info ${a.map((x) => (typeof x === 'string' ? x : inspect(x, { depth: 10 }))).join(' ')}`),
+  warn: (...a: unknown[]) =>
+    logLines.push(`warn ${a.map((x) => (typeof x === 'string' ? x : inspect(x, { depth: 10 }))).join(' ')}`),
+  error: (...a: unknown[]) =>
+    logLines.push(`error ${a.map((x) => (typeof x === 'string' ? x : inspect(x, { depth: 10 }))).join(' ')}`),
 } as Logger;
 const events: TokenEvent[] = [];
 
@@ -78,7 +82,12 @@ describe('secret leak: the fault matrix and the callback kit with recognisable s
       for (const fault of FAULTS) {
         for (const seededToken of [TOKEN, null]) {
           if (seededToken === null && fault === 'refused') continue; // nothing to exchange with
-          const o = await runCell(server, row, fault, { clientSecret: CLIENT_SECRET, seededToken, logger, extra: { onTokenEvent: (e) => events.push(e) } });
+          const o = await runCell(server, row, fault, {
+            clientSecret: CLIENT_SECRET,
+            seededToken,
+            logger,
+            extra: { onTokenEvent: (e) => events.push(e) },
+          });
           cells += 1;
           const where = `${row.name} × ${fault}${seededToken ? '' : ' (exchange first)'}`;
           if (o.error !== undefined) captureError(where, o.error);
@@ -95,7 +104,12 @@ describe('secret leak: the fault matrix and the callback kit with recognisable s
   it('failing token exchanges that echo the client secret', async () => {
     for (const exchangeFault of ['invalid_client', '500'] as const) {
       for (const row of ROWS.slice(0, 5)) {
-        const o = await runCell(server, row, '401-once', { clientSecret: CLIENT_SECRET, seededToken: null, logger, exchangeFault });
+        const o = await runCell(server, row, '401-once', {
+          clientSecret: CLIENT_SECRET,
+          seededToken: null,
+          logger,
+          exchangeFault,
+        });
         cells += 1;
         expect(o.error).toBeDefined();
         expect(server.exchanges.some((e) => JSON.stringify(e.body).includes(CLIENT_SECRET))).toBe(true);

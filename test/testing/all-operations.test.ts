@@ -40,15 +40,19 @@ const FIXTURE: SeedInput = {
 type Client = Record<string, Record<string, (params?: unknown) => Promise<unknown>>>;
 
 /** Calls that make the state an operation's sample params need, and param changes (returned). */
-const PREPARE: Record<string, (im: Client, fake: FakeService) => Promise<Record<string, unknown> | void>> = {
-  'app.token': async (_im, fake) => ({ client_id: fake.clientOptions.clientId, client_secret: fake.clientOptions.clientSecret }),
+const PREPARE: Record<string, (im: Client, fake: FakeService) => Promise<Record<string, unknown> | undefined>> = {
+  'app.token': async (_im, fake) => ({
+    client_id: fake.clientOptions.clientId,
+    client_secret: fake.clientOptions.clientSecret,
+  }),
   'users.create': async () => ({ username: 'new-user' }),
   'users.batch_create': async () => ({ users: [{ username: 'new-1' }, { username: 'new-2' }] }),
   'users.unmute': async (im) => void (await im.users!.mute!({ username: 'a', scope: 'chat' })),
   'push.unmute_group': async (im) => void (await im.push!.muteGroup!({ username: 'a', group_id: 'a', mode: 'none' })),
   'push.unmute_single': async (im) => void (await im.push!.muteSingle!({ username: 'a', peer: 'a', mode: 'none' })),
   'messages.unpin': async (im) => void (await im.messages!.pin!({ message_id: 'a' })),
-  'groups.remove_from_blacklist': async (im) => void (await im.groups!.addToBlacklist!({ group_id: 'a', username: 'a' })),
+  'groups.remove_from_blacklist': async (im) =>
+    void (await im.groups!.addToBlacklist!({ group_id: 'a', username: 'a' })),
   'chatrooms.remove_admin': async (im) => void (await im.chatrooms!.setAdmin!({ room_id: 'a', username: 'a' })),
   'conversations.single': async () => ({ peer: 'b' }),
   'media.file': async () => ({ file_id: 'b' }),
@@ -94,8 +98,18 @@ describe('the fake answers every operation as the spec says', () => {
       fake.reset();
       fake.seed(FIXTURE);
       const drift: ResponseDrift[] = [];
-      const im = new ImClient({ ...fake.clientOptions, validateResponses: true, onResponseDrift: (d) => drift.push(d), maxRetries: 0 }) as unknown as Client;
-      const outcome: Outcome = { operationId: op.id, ok: false, drift, answeredBy: op.id in STATEFUL_HANDLERS ? 'state' : 'sample' };
+      const im = new ImClient({
+        ...fake.clientOptions,
+        validateResponses: true,
+        onResponseDrift: (d) => drift.push(d),
+        maxRetries: 0,
+      }) as unknown as Client;
+      const outcome: Outcome = {
+        operationId: op.id,
+        ok: false,
+        drift,
+        answeredBy: op.id in STATEFUL_HANDLERS ? 'state' : 'sample',
+      };
       try {
         const params = { ...validParams(model, op), ...((await PREPARE[op.id]?.(im, fake)) ?? {}) };
         const fn = im[op.namespace]?.[op.methodName];
@@ -103,16 +117,21 @@ describe('the fake answers every operation as the spec says', () => {
         await fn.call(im[op.namespace], params);
         const last = fake.calls.at(-1)!;
         outcome.status = 'status' in last.answer ? last.answer.status : undefined;
-        outcome.ok = last.operationId === op.id && outcome.status !== undefined && op.successStatuses.includes(outcome.status);
+        outcome.ok =
+          last.operationId === op.id && outcome.status !== undefined && op.successStatuses.includes(outcome.status);
       } catch (e) {
         outcome.error = `${(e as Error).name}: ${(e as Error).message}`;
       }
       outcomes.push(outcome);
     }
     const failed = outcomes.filter((o) => !o.ok).map((o) => `${o.operationId}: ${o.error ?? o.status}`);
-    const drifted = outcomes.filter((o) => o.drift.length > 0).map((o) => `${o.operationId}: ${JSON.stringify(o.drift[0]!.issues)}`);
+    const drifted = outcomes
+      .filter((o) => o.drift.length > 0)
+      .map((o) => `${o.operationId}: ${JSON.stringify(o.drift[0]!.issues)}`);
     const stateful = outcomes.filter((o) => o.answeredBy === 'state').length;
-    console.log(`fake, 178 operations: ${outcomes.filter((o) => o.ok).length} ok, ${failed.length} errors, ${drifted.length} with drift; ${stateful} answered from state, ${outcomes.length - stateful} from the spec's sample`);
+    console.log(
+      `fake, 178 operations: ${outcomes.filter((o) => o.ok).length} ok, ${failed.length} errors, ${drifted.length} with drift; ${stateful} answered from state, ${outcomes.length - stateful} from the spec's sample`,
+    );
     expect(outcomes).toHaveLength(178);
     expect(failed).toEqual([]);
     expect(drifted).toEqual([]);

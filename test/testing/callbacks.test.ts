@@ -49,8 +49,14 @@ async function receiver(options: { secret?: string; failFirst?: number } = {}) {
   return { url, processed, arrivals };
 }
 
-async function fakeWith(address: Omit<CallbackAddressOptions, 'secret'> & { secret?: string }): Promise<{ fake: FakeService; im: ImClient }> {
-  const fake = await createFakeService({ initialState: { users: ['alice', 'bob', 'carol'].map((username) => ({ username })) }, callbacks: { secret: SECRET, ...address }, randomSeed: 3 });
+async function fakeWith(
+  address: Omit<CallbackAddressOptions, 'secret'> & { secret?: string },
+): Promise<{ fake: FakeService; im: ImClient }> {
+  const fake = await createFakeService({
+    initialState: { users: ['alice', 'bob', 'carol'].map((username) => ({ username })) },
+    callbacks: { secret: SECRET, ...address },
+    randomSeed: 3,
+  });
   cleanup.push(() => fake.close());
   return { fake, im: new ImClient(fake.clientOptions) };
 }
@@ -75,13 +81,42 @@ describe('callbacks from state changes', () => {
     await im.friends.add({ username: 'alice', friend: 'bob' });
     await fake.callbacks.settled();
     await until('4 events processed', () => rx.processed.length === 4);
-    const byType = Object.fromEntries(rx.processed.map((e) => [e.type === 'group.members_added' ? `${e.type}:${(e.data as { members?: unknown[] }).members?.length}` : e.type, e]));
-    expect(Object.keys(byType).sort()).toEqual(['friend.added', 'group.members_added:1', 'group.members_added:2', 'message.sent']);
-    expect(byType['message.sent']!.data).toMatchObject({ origin: 'server', message_id: message.message_id, from: 'alice', to: 'bob', seq: 1 });
-    expect(byType['group.members_added:2']!.data).toMatchObject({ origin: 'server', group_id: group.group_id, member_count: 2, members: [{ username: 'alice', joined_via: 'create' }, { username: 'bob', joined_via: 'create' }] });
+    const byType = Object.fromEntries(
+      rx.processed.map((e) => [
+        e.type === 'group.members_added' ? `${e.type}:${(e.data as { members?: unknown[] }).members?.length}` : e.type,
+        e,
+      ]),
+    );
+    expect(Object.keys(byType).sort()).toEqual([
+      'friend.added',
+      'group.members_added:1',
+      'group.members_added:2',
+      'message.sent',
+    ]);
+    expect(byType['message.sent']!.data).toMatchObject({
+      origin: 'server',
+      message_id: message.message_id,
+      from: 'alice',
+      to: 'bob',
+      seq: 1,
+    });
+    expect(byType['group.members_added:2']!.data).toMatchObject({
+      origin: 'server',
+      group_id: group.group_id,
+      member_count: 2,
+      members: [
+        { username: 'alice', joined_via: 'create' },
+        { username: 'bob', joined_via: 'create' },
+      ],
+    });
     const v1 = (byType['group.members_added:2']!.data as { member_version: number }).member_version;
     expect((byType['group.members_added:1']!.data as { member_version: number }).member_version).toBeGreaterThan(v1);
-    expect(byType['friend.added']!.data).toMatchObject({ origin: 'server', username: 'alice', friend: 'bob', version: expect.any(Number) });
+    expect(byType['friend.added']!.data).toMatchObject({
+      origin: 'server',
+      username: 'alice',
+      friend: 'bob',
+      version: expect.any(Number),
+    });
     expect(fake.callbacks.events.every((e) => Object.values(e.deliveries).every((d) => d === 'delivered'))).toBe(true);
   });
 
@@ -113,14 +148,20 @@ describe('callbacks from state changes', () => {
     await fake.callbacks.settled();
     await until('the event processed', () => rx.processed.length === 1);
     const sends = fake.callbacks.deliveries.filter((d) => d.kind === 'event');
-    expect(sends.map((d) => [d.send, d.outcome, d.status])).toEqual([[1, 'failed', 503], [2, 'failed', 503], [3, 'ok', 200]]);
+    expect(sends.map((d) => [d.send, d.outcome, d.status])).toEqual([
+      [1, 'failed', 503],
+      [2, 'failed', 503],
+      [3, 'ok', 200],
+    ]);
     expect(rx.processed[0]!.attempt).toBe(3);
   });
 
   it("delivery: 'simulated': out of order and duplicated, the inbox processes each event exactly once", async () => {
     const rx = await receiver();
     const { fake, im } = await fakeWith({ url: rx.url, delivery: 'simulated', duplicateRate: 0.5, timeScale: 10_000 });
-    await Promise.all(Array.from({ length: 20 }, (_, i) => im.messages.send({ from: 'alice', to: 'bob', body: `m${i + 1}` })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => im.messages.send({ from: 'alice', to: 'bob', body: `m${i + 1}` })),
+    );
     await fake.callbacks.settled({ timeoutMs: 20_000 });
     await until('20 events processed', () => rx.processed.length >= 20);
     const events = fake.callbacks.events;
@@ -129,10 +170,14 @@ describe('callbacks from state changes', () => {
     expect(new Set(rx.processed.map((e) => e.id)).size).toBe(20);
     expect(rx.processed).toHaveLength(20);
     // the first sends did not go in the order the changes happened
-    const firstSends = fake.callbacks.deliveries.filter((d) => d.kind === 'event' && !d.duplicate).map((d) => events.findIndex((e) => e.id === d.eventIds[0]));
+    const firstSends = fake.callbacks.deliveries
+      .filter((d) => d.kind === 'event' && !d.duplicate)
+      .map((d) => events.findIndex((e) => e.id === d.eventIds[0]));
     const inversions = firstSends.filter((v, i) => i > 0 && v < firstSends[i - 1]!).length;
     expect(inversions).toBeGreaterThan(0);
-    console.log(`simulated delivery, 20 messages: ${fake.callbacks.deliveries.filter((d) => d.kind === 'event').length} event requests, ${duplicates.length} duplicates, ${inversions} out-of-order first sends; the inbox processed 20`);
+    console.log(
+      `simulated delivery, 20 messages: ${fake.callbacks.deliveries.filter((d) => d.kind === 'event').length} event requests, ${duplicates.length} duplicates, ${inversions} out-of-order first sends; the inbox processed 20`,
+    );
   });
 
   it('an address registered later is verified at once and gets only later events', async () => {

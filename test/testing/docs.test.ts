@@ -22,7 +22,12 @@ describe('the fake in the package docs', () => {
   it('every assumption of the fake is a row of the README table, and the table has no other', () => {
     const tableStart = section.indexOf('| topic |');
     expect(tableStart).toBeGreaterThan(0);
-    const tableRows = section.slice(tableStart).split('\n').slice(2).filter((l) => l.startsWith('| ')).map((l) => l.split('|')[1]!.trim());
+    const tableRows = section
+      .slice(tableStart)
+      .split('\n')
+      .slice(2)
+      .filter((l) => l.startsWith('| '))
+      .map((l) => l.split('|')[1]!.trim());
     expect(tableRows).toEqual(FAKE_ASSUMPTIONS.map((a) => a.topic));
   });
 
@@ -30,7 +35,11 @@ describe('the fake in the package docs', () => {
     const index = readFileSync(join(repoRoot, 'generated/src/index.ts'), 'utf8');
     const client = readFileSync(join(repoRoot, 'generated/src/client.ts'), 'utf8');
     expect(index + client).not.toMatch(/testing/);
-    const pkg = JSON.parse(readFileSync(join(repoRoot, 'generated/package.json'), 'utf8')) as { exports: Record<string, unknown>; bin: Record<string, string>; dependencies: object };
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'generated/package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+      bin: Record<string, string>;
+      dependencies: object;
+    };
     expect(pkg.exports['./testing']).toEqual({ types: './dist/esm/testing.d.ts', default: './dist/esm/testing.js' });
     expect(pkg.bin['im-fake']).toBe('dist/esm/bin/im-fake.js');
     expect(pkg.dependencies).toEqual({});

@@ -30,14 +30,22 @@ afterEach(async () => {
  */
 async function setup(options: FakeServiceOptions = {}, client: Partial<ClientOptions> = {}) {
   const clock = { ms: Date.now() };
-  const fake = await createFakeService({ initialState: { users: [{ username: 'alice' }, { username: 'bob' }] }, now: () => clock.ms, ...options });
+  const fake = await createFakeService({
+    initialState: { users: [{ username: 'alice' }, { username: 'bob' }] },
+    now: () => clock.ms,
+    ...options,
+  });
   open.push(fake);
   const waits: number[] = [];
   const sleep = async (ms: number): Promise<void> => {
     waits.push(ms);
     clock.ms += ms;
   };
-  const im = new ImClient({ ...fake.clientOptions, internals: { random: () => 0, sleep, now: () => clock.ms }, ...client });
+  const im = new ImClient({
+    ...fake.clientOptions,
+    internals: { random: () => 0, sleep, now: () => clock.ms },
+    ...client,
+  });
   return { fake, im, waits, clock };
 }
 
@@ -50,20 +58,26 @@ describe('retry classes against faults on demand', () => {
     const group = (await im.groups.create({ owner: 'alice' })) as { group_id: string };
     expect(attempts(fake, 'groups.create')).toBe(2);
     expect(waits).toContain(3000);
-    expect(fake.calls.find((c) => c.fault === 'rate_limited')?.answer).toMatchObject({ status: 429, headers: { 'retry-after': '3' } });
+    expect(fake.calls.find((c) => c.fault === 'rate_limited')?.answer).toMatchObject({
+      status: 429,
+      headers: { 'retry-after': '3' },
+    });
     expect(fake.state.groups.size).toBe(1); // the 429 created nothing
     expect(group.group_id).toBe('group-1');
   });
 
   it('5xx: Q, I, U and D are resent; N is not', async () => {
     const { fake, im } = await setup();
-    for (const operation of ['users.get', 'users.update', 'users.create', 'messages.send', 'groups.create']) fake.fault({ operation, kind: 'server_error' });
+    for (const operation of ['users.get', 'users.update', 'users.create', 'messages.send', 'groups.create'])
+      fake.fault({ operation, kind: 'server_error' });
     await im.users.get({ username: 'alice' });
     await im.users.update({ username: 'alice', nickname: 'A' });
     await im.users.create({ username: 'carol' });
     await im.messages.send({ from: 'alice', to: 'bob', body: 'hi' });
     await expect(im.groups.create({ owner: 'alice' })).rejects.toMatchObject({ status: 503 });
-    expect(['users.get', 'users.update', 'users.create', 'messages.send', 'groups.create'].map((op) => attempts(fake, op))).toEqual([2, 2, 2, 2, 1]);
+    expect(
+      ['users.get', 'users.update', 'users.create', 'messages.send', 'groups.create'].map((op) => attempts(fake, op)),
+    ).toEqual([2, 2, 2, 2, 1]);
   });
 
   it('dropped before executing: class N fails once and nothing was made; class D is resent with the same key', async () => {
@@ -85,7 +99,10 @@ describe('retry classes against faults on demand', () => {
     await expect(im.groups.create({ owner: 'alice' })).rejects.toBeInstanceOf(ConnectionError);
     expect(attempts(fake, 'groups.create')).toBe(1);
     expect(fake.state.groups.size).toBe(1); // executed although the caller got an error: why N is never resent
-    const sent = (await im.messages.send({ from: 'alice', to: 'bob', body: 'once' })) as { message_id: string; seq: number };
+    const sent = (await im.messages.send({ from: 'alice', to: 'bob', body: 'once' })) as {
+      message_id: string;
+      seq: number;
+    };
     expect(attempts(fake, 'messages.send')).toBe(2);
     expect(fake.state.messages.size).toBe(1); // the resend carried the same client_msg_id
     expect(sent.seq).toBe(1);
@@ -119,17 +136,20 @@ describe('tokens and credentials', () => {
     expect([attempts(fake, 'app.token'), attempts(fake, 'users.get')]).toEqual([2, 2]);
   });
 
-  it.each(['app_deleted', 'tenant_closed'] as const)('revoked (%s): CredentialsRevokedError, no retry, and later calls fail without a request', async (reason) => {
-    const { fake, im } = await setup();
-    await im.users.get({ username: 'alice' });
-    fake.revokeCredentials(reason);
-    const error = await im.users.get({ username: 'alice' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(CredentialsRevokedError);
-    expect((error as CredentialsRevokedError).reason).toBe(reason);
-    const before = fake.calls.length;
-    await expect(im.users.get({ username: 'bob' })).rejects.toBeInstanceOf(CredentialsRevokedError);
-    expect(fake.calls.length).toBe(before);
-  });
+  it.each(['app_deleted', 'tenant_closed'] as const)(
+    'revoked (%s): CredentialsRevokedError, no retry, and later calls fail without a request',
+    async (reason) => {
+      const { fake, im } = await setup();
+      await im.users.get({ username: 'alice' });
+      fake.revokeCredentials(reason);
+      const error = await im.users.get({ username: 'alice' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CredentialsRevokedError);
+      expect((error as CredentialsRevokedError).reason).toBe(reason);
+      const before = fake.calls.length;
+      await expect(im.users.get({ username: 'bob' })).rejects.toBeInstanceOf(CredentialsRevokedError);
+      expect(fake.calls.length).toBe(before);
+    },
+  );
 
   it('wrong credentials: InvalidClientError from the exchange; a suspended app: AppUnavailableError after the new exchange', async () => {
     const { fake, im } = await setup();
@@ -142,22 +162,43 @@ describe('tokens and credentials', () => {
   });
 
   it('an IP allowlist without 127.0.0.1: IpNotAllowedError; another app in the path: 403 permission_denied', async () => {
-    const { fake, im } = await setup({ ipAllowlist: ['10.0.0.1'] });
+    const { im } = await setup({ ipAllowlist: ['10.0.0.1'] });
     await expect(im.users.get({ username: 'alice' })).rejects.toBeInstanceOf(IpNotAllowedError);
     const other = await setup();
-    const token = (await (await fetch(`${other.fake.baseUrl}/demo-org/demo-app/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'fake-client-id', client_secret: 'fake-client-secret' }) })).json()) as { access_token: string };
-    const res = await fetch(`${other.fake.baseUrl}/other-org/other-app/users/alice`, { headers: { authorization: `Bearer ${token.access_token}` } });
+    const token = (await (
+      await fetch(`${other.fake.baseUrl}/demo-org/demo-app/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          grant_type: 'client_credentials',
+          client_id: 'fake-client-id',
+          client_secret: 'fake-client-secret',
+        }),
+      })
+    ).json()) as { access_token: string };
+    const res = await fetch(`${other.fake.baseUrl}/other-org/other-app/users/alice`, {
+      headers: { authorization: `Bearer ${token.access_token}` },
+    });
     expect(res.status).toBe(403);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('permission_denied');
-    const bad = await fetch(`${other.fake.baseUrl}/demo-org/demo-app/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'password', client_id: 'x', client_secret: 'y' }) });
-    expect([bad.status, ((await bad.json()) as { error: { code: string } }).error.code]).toEqual([400, 'invalid_argument']);
+    const bad = await fetch(`${other.fake.baseUrl}/demo-org/demo-app/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'password', client_id: 'x', client_secret: 'y' }),
+    });
+    expect([bad.status, ((await bad.json()) as { error: { code: string } }).error.code]).toEqual([
+      400,
+      'invalid_argument',
+    ]);
   });
 });
 
 describe('limits', () => {
   it('perSecond: calls over the quota get 429 with Retry-After; the client waits and every call succeeds', async () => {
     const { fake, im, waits } = await setup({ perSecond: 3 });
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => im.users.get({ username: i % 2 ? 'alice' : 'bob' })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => im.users.get({ username: i % 2 ? 'alice' : 'bob' })),
+    );
     expect(answers).toHaveLength(8);
     const limited = fake.calls.filter((c) => c.fault === 'quota');
     expect(limited.length).toBeGreaterThan(0);
@@ -177,14 +218,19 @@ describe('limits', () => {
     expect(error).toBeInstanceOf(RateLimitedError);
     expect(fake.calls.filter((c) => c.fault === 'token_limit')).toHaveLength(1);
     fake.advanceTime(60_000);
-    await expect(new ImClient({ ...fake.clientOptions }).users.get({ username: 'alice' })).resolves.toMatchObject({ username: 'alice' });
+    await expect(new ImClient({ ...fake.clientOptions }).users.get({ username: 'alice' })).resolves.toMatchObject({
+      username: 'alice',
+    });
   });
 });
 
 describe('random faults (seeded)', () => {
   it('the same seed gives the same faults; a Q caller with retries gets every answer', async () => {
     const run = async () => {
-      const { fake, im } = await setup({ randomSeed: 7, randomFaults: { rate: 0.3, kinds: ['server_error', 'rate_limited', 'drop_before'] } }, { maxRetries: 6 });
+      const { fake, im } = await setup(
+        { randomSeed: 7, randomFaults: { rate: 0.3, kinds: ['server_error', 'rate_limited', 'drop_before'] } },
+        { maxRetries: 6 },
+      );
       for (let i = 0; i < 20; i++) await im.users.get({ username: i % 2 ? 'alice' : 'bob' });
       return fake.calls.filter((c) => c.operationId === 'users.get').map((c) => c.fault ?? 'ok');
     };
@@ -193,6 +239,8 @@ describe('random faults (seeded)', () => {
     expect(a).toEqual(b);
     expect(a.filter((f) => f === 'ok')).toHaveLength(20);
     expect(a.length).toBeGreaterThan(20);
-    console.log(`random faults, seed 7, rate 0.3: ${a.length - 20} faults over ${a.length} users.get attempts (${['server_error', 'rate_limited', 'drop_before'].map((k) => `${k} ${a.filter((f) => f === k).length}`).join(', ')}); 20 of 20 calls answered`);
+    console.log(
+      `random faults, seed 7, rate 0.3: ${a.length - 20} faults over ${a.length} users.get attempts (${['server_error', 'rate_limited', 'drop_before'].map((k) => `${k} ${a.filter((f) => f === k).length}`).join(', ')}); 20 of 20 calls answered`,
+    );
   });
 });

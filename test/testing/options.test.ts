@@ -11,7 +11,9 @@ import { createFakeService } from '../../generated/src/testing.js';
 describe('createFakeService', () => {
   it('listen: false gives a handler for your own server; part upload addresses point at that server', async () => {
     const fake = await createFakeService({ listen: false, initialState: { users: [{ username: 'alice' }] } });
-    const server = createServer((req, res) => (req.url?.startsWith('/health') ? res.end('ok') : fake.handler(req, res)));
+    const server = createServer((req, res) =>
+      req.url?.startsWith('/health') ? res.end('ok') : fake.handler(req, res),
+    );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
@@ -32,15 +34,21 @@ describe('createFakeService', () => {
   });
 
   it('never listens beyond loopback unless asked; bad options name the option and the rule', async () => {
-    await expect(createFakeService({ host: '0.0.0.0' })).rejects.toThrow(/host "0\.0\.0\.0" is not loopback; pass allowRemote: true/);
-    await expect(createFakeService({ tokenTtlSeconds: 10 })).rejects.toThrow(/tokenTtlSeconds must be a whole number from 300 to 31536000.*advanceTime/);
+    await expect(createFakeService({ host: '0.0.0.0' })).rejects.toThrow(
+      /host "0\.0\.0\.0" is not loopback; pass allowRemote: true/,
+    );
+    await expect(createFakeService({ tokenTtlSeconds: 10 })).rejects.toThrow(
+      /tokenTtlSeconds must be a whole number from 300 to 31536000.*advanceTime/,
+    );
     await expect(createFakeService({ appKey: 'no-hash' })).rejects.toThrow(/appKey must be "org#app"/);
     await expect(createFakeService({ pageSize: 0 })).rejects.toThrow(/pageSize must be a whole number from 1 to 1000/);
     const fake = await createFakeService();
     try {
       expect(() => fake.fault({ kind: 'explode' as never })).toThrow(/kind must be one of rate_limited, server_error/);
       expect(() => fake.override('users.nope', () => undefined)).toThrow(/no operation "users.nope"/);
-      await expect(fake.callbacks.register({ url: 'http://example.com/cb', secret: 's' })).rejects.toThrow(/not loopback.*allowRemote/);
+      await expect(fake.callbacks.register({ url: 'http://example.com/cb', secret: 's' })).rejects.toThrow(
+        /not loopback.*allowRemote/,
+      );
       expect(fake.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     } finally {
       await fake.close();

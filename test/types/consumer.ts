@@ -1,7 +1,7 @@
 // A consumer of the generated client. `tsc -p test/types` must pass: every @ts-expect-error
 // line must really be an error (an unused one is itself an error), so this file proves that
 // wrong param names and types do not compile.
-import { ImClient, type UsersGetResult, type FriendsListItem } from '../../generated/src/index.js';
+import type { ImClient, UsersGetResult, FriendsListItem } from '../../generated/src/index.js';
 import { ImCore, usersGet } from '../../generated/src/funcs/index.js';
 
 declare const im: ImClient;
@@ -56,7 +56,13 @@ export async function wrongCalls(): Promise<void> {
 }
 
 // Callback payload types: the event union narrows by type; unknown types stay typed.
-import { createCallbackHandler, isEventType, isKnownEvent, eventOrderingFields, type CallbackEventItem } from '../../generated/src/callbacks.js';
+import {
+  createCallbackHandler,
+  isEventType,
+  isKnownEvent,
+  eventOrderingFields,
+  type CallbackEventItem,
+} from '../../generated/src/callbacks.js';
 
 export function handleEvent(event: CallbackEventItem): string {
   if (isEventType(event, 'group.members_added')) {
@@ -167,7 +173,10 @@ export const defaultTypedHandler = createDefaultHandler({
   },
 });
 export const nodeDefaultTyped = createNodeCallbackHandler({ secrets: 's', onEvent: (event) => isKnownEvent(event) });
-export const edgeDefaultTyped = edge.createCallbackHandler({ secrets: 's', onEvent: (event) => edge.isKnownEvent(event) });
+export const edgeDefaultTyped = edge.createCallbackHandler({
+  secrets: 's',
+  onEvent: (event) => edge.isKnownEvent(event),
+});
 export const optionsDefaultTyped: CallbackHandlerOptions = { secrets: 's', onEvent: (event) => isKnownEvent(event) };
 declare const loose: LooseCallbackEvent;
 // @ts-expect-error the loose structural event is not the generated union: narrowing it needs the union

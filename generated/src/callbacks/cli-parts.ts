@@ -28,7 +28,9 @@ async function fromModule(path: string, names: string[], what: string): Promise<
   try {
     mod = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
   } catch (err) {
-    throw new PartOptionError(`${what}: cannot load the module ${path} (${err instanceof Error ? err.message : String(err)})`);
+    throw new PartOptionError(
+      `${what}: cannot load the module ${path} (${err instanceof Error ? err.message : String(err)})`,
+    );
   }
   for (const name of names) if (mod[name] !== undefined) return mod[name];
   throw new PartOptionError(`${what}: the module ${path} exports neither ${names.join(' nor ')}`);
@@ -40,7 +42,10 @@ export async function signatureOption(value: string | undefined): Promise<Callba
   if (given === undefined || given === '') return imSignatureV1;
   const ready = READY_SCHEMES[given];
   if (ready) return ready;
-  if (!/[/\\.]/.test(given)) throw new PartOptionError(`--signature must be im-v1, standard-webhooks or the path of a module exporting a scheme; got ${given}`);
+  if (!/[/\\.]/.test(given))
+    throw new PartOptionError(
+      `--signature must be im-v1, standard-webhooks or the path of a module exporting a scheme; got ${given}`,
+    );
   const scheme = await fromModule(given, ['default', 'signature'], '--signature');
   try {
     checkScheme(scheme);
@@ -66,19 +71,27 @@ export async function hookAnswerOption(value: string | undefined): Promise<HookA
 /** The help lines of both options, their text starting at `column` (send and simulate align theirs differently). */
 export function partOptionsHelp(column: number): string {
   const entries: Array<[string, string[]]> = [
-    ['--signature <s>', [
-      'how requests are signed: im-v1 (default; ASSUMED, seed 001 does not',
-      'show the algorithm: HMAC-SHA256 over timestamp.nonce.body, hex in',
-      'X-IM-Signature), standard-webhooks (webhook-id, webhook-timestamp,',
-      'webhook-signature; secret whsec_<base64>), or the path of a module',
-      'whose default export is your own scheme { name, headers, sign, verify };',
-      'IM_CALLBACK_SIGNATURE works too',
-    ]],
-    ['--hook-answer <m>', [
-      'module whose default export reads and writes hook answers',
-      '{ name, encode, decode } (default: the ASSUMED {"decision": …} shape);',
-      'IM_CALLBACK_HOOK_ANSWER works too',
-    ]],
+    [
+      '--signature <s>',
+      [
+        'how requests are signed: im-v1 (default; ASSUMED, seed 001 does not',
+        'show the algorithm: HMAC-SHA256 over timestamp.nonce.body, hex in',
+        'X-IM-Signature), standard-webhooks (webhook-id, webhook-timestamp,',
+        'webhook-signature; secret whsec_<base64>), or the path of a module',
+        'whose default export is your own scheme { name, headers, sign, verify };',
+        'IM_CALLBACK_SIGNATURE works too',
+      ],
+    ],
+    [
+      '--hook-answer <m>',
+      [
+        'module whose default export reads and writes hook answers',
+        '{ name, encode, decode } (default: the ASSUMED {"decision": …} shape);',
+        'IM_CALLBACK_HOOK_ANSWER works too',
+      ],
+    ],
   ];
-  return entries.map(([flag, lines]) => lines.map((line, i) => `${(i === 0 ? `  ${flag}` : '').padEnd(column)}${line}`).join('\n')).join('\n');
+  return entries
+    .map(([flag, lines]) => lines.map((line, i) => `${(i === 0 ? `  ${flag}` : '').padEnd(column)}${line}`).join('\n'))
+    .join('\n');
 }

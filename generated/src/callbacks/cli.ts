@@ -151,7 +151,10 @@ async function send(argv: string[]): Promise<number> {
   let scheme: CallbackSignatureScheme;
   let hookAnswer: HookAnswerFormat;
   try {
-    [scheme, hookAnswer] = await Promise.all([signatureOption(values.signature), hookAnswerOption(values['hook-answer'])]);
+    [scheme, hookAnswer] = await Promise.all([
+      signatureOption(values.signature),
+      hookAnswerOption(values['hook-answer']),
+    ]);
   } catch (err) {
     if (err instanceof PartOptionError) usage(err.message);
     throw err;
@@ -167,7 +170,9 @@ async function send(argv: string[]): Promise<number> {
   // seed 001 §2.2: an address has no user:password; refusing it also keeps credentials out of every line printed
   if (url.username || url.password) usage('--url must not contain user:password (callback addresses have none)');
   if (!values['allow-remote'] && !(await isLoopbackTarget(url))) {
-    usage(`refusing to send to ${url.hostname}: not a loopback address (127.0.0.1, [::1] or localhost resolving only to them); pass --allow-remote to do it anyway`);
+    usage(
+      `refusing to send to ${url.hostname}: not a loopback address (127.0.0.1, [::1] or localhost resolving only to them); pass --allow-remote to do it anyway`,
+    );
   }
   if (values.secret !== undefined || values['old-secret'] !== undefined) warnSecretInArgs();
   const secret = values.secret ?? process.env.IM_CALLBACK_SECRET;
@@ -178,7 +183,8 @@ async function send(argv: string[]): Promise<number> {
   const repeat = Number(values.repeat);
   if (!Number.isInteger(repeat) || repeat < 1 || repeat > 100) usage('--repeat must be a whole number from 1 to 100');
   const eventId = values['event-id'];
-  if (eventId !== undefined && (kind !== 'event' || values.body)) usage('--event-id applies to sample events (--kind event, no --body)');
+  if (eventId !== undefined && (kind !== 'event' || values.body))
+    usage('--event-id applies to sample events (--kind event, no --body)');
   if (eventId !== undefined && eventId.trim() === '') usage('--event-id must not be empty');
 
   const body: object | string = values.body
@@ -196,7 +202,10 @@ async function send(argv: string[]): Promise<number> {
   const secrets = oldSecret ? [secret, oldSecret] : [secret];
   for (const [i, s] of secrets.entries()) {
     const problem = scheme.checkSecret?.(s);
-    if (problem !== undefined) usage(`${i === 0 ? 'the secret' : 'the old secret'} does not suit the signature scheme ${scheme.name}: ${problem}`);
+    if (problem !== undefined)
+      usage(
+        `${i === 0 ? 'the secret' : 'the old secret'} does not suit the signature scheme ${scheme.name}: ${problem}`,
+      );
   }
   let allOk = true;
   for (let send = 1; send <= repeat; send++) {
@@ -214,7 +223,8 @@ function resend(body: object, send: number): object {
   copy.request_id = `req_${randomBytes(8).toString('hex')}`;
   copy.sent_at = new Date().toISOString();
   if (Array.isArray(copy.events)) {
-    for (const e of copy.events as Array<Record<string, unknown>>) e.attempt = (typeof e.attempt === 'number' ? e.attempt : 1) + send - 1;
+    for (const e of copy.events as Array<Record<string, unknown>>)
+      e.attempt = (typeof e.attempt === 'number' ? e.attempt : 1) + send - 1;
   }
   return copy;
 }
@@ -232,7 +242,13 @@ async function sendOnce(
   const started = performance.now();
   let res: Response;
   try {
-    res = await fetch(url, { method: 'POST', headers: signed.headers, body: typeof signed.body === 'string' ? signed.body : new Uint8Array(signed.body), redirect: 'manual', signal: AbortSignal.timeout(15_000) });
+    res = await fetch(url, {
+      method: 'POST',
+      headers: signed.headers,
+      body: typeof signed.body === 'string' ? signed.body : new Uint8Array(signed.body),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(15_000),
+    });
   } catch (err) {
     // an error may quote the URL: its query (a token, seed 001 §5) is masked as the service masks it
     const why = (err instanceof Error ? err.message : String(err)).split(url.href).join(maskUrlQuery(url.href));
@@ -241,10 +257,13 @@ async function sendOnce(
   }
   const text = await res.text();
   const ms = Math.round(performance.now() - started);
-  const ids = typeof body === 'object' && Array.isArray((body as { events?: unknown }).events)
-    ? ` event_ids=${(body as EventCallbackRequest).events.map((e) => e.id).join(',')}`
-    : '';
-  console.log(`POST ${maskUrlQuery(url.href)} kind=${kind}${kind === 'event' ? ` type=${values.type}` : kind === 'hook' ? ` hook=${values.hook}` : ''} request_id=${signed.headers['X-IM-Request-Id']}${ids} signature=${scheme.name}`);
+  const ids =
+    typeof body === 'object' && Array.isArray((body as { events?: unknown }).events)
+      ? ` event_ids=${(body as EventCallbackRequest).events.map((e) => e.id).join(',')}`
+      : '';
+  console.log(
+    `POST ${maskUrlQuery(url.href)} kind=${kind}${kind === 'event' ? ` type=${values.type}` : kind === 'hook' ? ` hook=${values.hook}` : ''} request_id=${signed.headers['X-IM-Request-Id']}${ids} signature=${scheme.name}`,
+  );
   console.log(`→ ${res.status} ${res.statusText} in ${ms} ms`);
   if (text) console.log(text.length > 2000 ? `${text.slice(0, 2000)}…` : text);
 
@@ -258,13 +277,20 @@ async function sendOnce(
     }
     const expected = (body as { challenge: string }).challenge;
     ok = echoed === expected;
-    console.log(ok ? 'challenge echoed correctly' : 'challenge NOT echoed: the service would leave the address pending verification');
+    console.log(
+      ok
+        ? 'challenge echoed correctly'
+        : 'challenge NOT echoed: the service would leave the address pending verification',
+    );
   }
   if (ok && kind === 'hook') {
     try {
       const decision = hookAnswer.decode(JSON.parse(text));
       if (decision) console.log(`decision: ${decision.decision}`);
-      else console.log(`answer carries no decision in the ${hookAnswer.name} format (the default format is an assumption: see --hook-answer)`);
+      else
+        console.log(
+          `answer carries no decision in the ${hookAnswer.name} format (the default format is an assumption: see --hook-answer)`,
+        );
     } catch {
       console.log('answer is not valid JSON: the service would treat it as a failure');
       ok = false;
@@ -276,4 +302,3 @@ async function sendOnce(
   }
   return ok;
 }
-

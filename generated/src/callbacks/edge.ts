@@ -27,19 +27,46 @@ export * from './types.js';
 export { CallbackVerificationError } from './errors.js';
 export type { CallbackVerificationReason } from './errors.js';
 export { SIGNATURE_VERSION, formatSignatureHeader, parseSignatureHeader } from './signature-scheme.js';
-export { computeSignatureWeb, imSignatureV1Web as imSignatureV1, standardWebhooksSignatureWeb as standardWebhooksSignature } from './signature-web.js';
-export type { CallbackSignatureScheme, SignatureCheck, SignatureSignInput, SignatureVerifyInput } from './signature-scheme.js';
+export {
+  computeSignatureWeb,
+  imSignatureV1Web as imSignatureV1,
+  standardWebhooksSignatureWeb as standardWebhooksSignature,
+} from './signature-web.js';
+export type {
+  CallbackSignatureScheme,
+  SignatureCheck,
+  SignatureSignInput,
+  SignatureVerifyInput,
+} from './signature-scheme.js';
 export { DEFAULT_TOLERANCE_SECONDS } from './verify-core.js';
 export type { VerifyCallbackOptions, VerifiedCallback, HeaderDisagreement } from './verify-core.js';
-export { allow, reject, rewrite, isHookDecision, hookAnswerBody, assumedHookAnswer, MAX_HOOK_ANSWER_BYTES } from './decisions.js';
+export {
+  allow,
+  reject,
+  rewrite,
+  isHookDecision,
+  hookAnswerBody,
+  assumedHookAnswer,
+  MAX_HOOK_ANSWER_BYTES,
+} from './decisions.js';
 export type { HookAnswerFormat, HookDecision } from './decisions.js';
 export { handleRawCallback } from './frameworks.js';
 export type { RawCallbackRequest } from './frameworks.js';
 export { DEFAULT_MAX_BODY_BYTES } from './handler.js';
 export type { CallbackHandler, CallbackHandlerOptions, EventContext, HookContext } from './handler.js';
 export { MemoryDedupeStore, RedisDedupeStore, DEFAULT_DEDUPE_TTL_MS } from '../stores/dedupe-store.js';
-export type { DedupeStore, NonceStore, MemoryDedupeStoreOptions, RedisDedupeStoreOptions } from '../stores/dedupe-store.js';
-export type { IoredisClientLike, NodeRedisClientLike, RedisClientLike, RedisCommandClient } from '../stores/redis-client.js';
+export type {
+  DedupeStore,
+  NonceStore,
+  MemoryDedupeStoreOptions,
+  RedisDedupeStoreOptions,
+} from '../stores/dedupe-store.js';
+export type {
+  IoredisClientLike,
+  NodeRedisClientLike,
+  RedisClientLike,
+  RedisCommandClient,
+} from '../stores/redis-client.js';
 export { isNewer, compareOrdering, orderingMarkOf, orderingVersionFields } from './ordering.js';
 export type { OrderingMark } from './ordering.js';
 export { compareCallbackTimes, parseCallbackTime } from './times.js';
@@ -50,7 +77,9 @@ export type { ParsedCallbackTime } from './times.js';
  * (ASSUMED: seed 001 §5 does not show the algorithm); `signature: standardWebhooksSignature` or
  * your own scheme to switch.
  */
-export function verifyCallback<R extends CallbackRequestBase = CallbackRequest>(options: VerifyCallbackOptions): Promise<VerifiedCallback<R>> {
+export function verifyCallback<R extends CallbackRequestBase = CallbackRequest>(
+  options: VerifyCallbackOptions,
+): Promise<VerifiedCallback<R>> {
   return verifyCallbackWith<R>(options, imSignatureV1Web);
 }
 

@@ -16,7 +16,10 @@ import type { HeadersLike } from './types.js';
 /** The parts of a Fastify instance / request / reply the plugin uses (structural: no import of fastify). */
 interface FastifyScope {
   removeAllContentTypeParsers(): void;
-  addContentTypeParser(type: string, parser: (request: unknown, payload: unknown, done: (err: Error | null, body?: unknown) => void) => void): void;
+  addContentTypeParser(
+    type: string,
+    parser: (request: unknown, payload: unknown, done: (err: Error | null, body?: unknown) => void) => void,
+  ): void;
   post(path: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>): unknown;
 }
 interface FastifyRequest {
@@ -41,7 +44,10 @@ export interface FastifyCallbackPluginOptions extends NodeHandlerOptions {
  * `bodyTimeoutMs` and `maxBodyBytes`; the rest of the app keeps its JSON parsing. Register it as
  * is (not through fastify-plugin, which would lift the parser).
  */
-export function fastifyCallbackPlugin(handler: CallbackHandler, options: FastifyCallbackPluginOptions): (instance: object) => Promise<void> {
+export function fastifyCallbackPlugin(
+  handler: CallbackHandler,
+  options: FastifyCallbackPluginOptions,
+): (instance: object) => Promise<void> {
   const { path, ...nodeOptions } = options;
   const handle = toNodeHandler(handler, nodeOptions);
   return async (instance) => {

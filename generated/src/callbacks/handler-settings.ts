@@ -3,7 +3,14 @@
  * The callback handler's options checked at start-up, with their defaults (internal): a bad option
  * throws when the handler is made, never on the first request.
  */
-import { allow, assumedHookAnswer, checkHookAnswerFormat, isHookDecision, MAX_HOOK_ANSWER_BYTES, reject } from './decisions.js';
+import {
+  allow,
+  assumedHookAnswer,
+  checkHookAnswerFormat,
+  isHookDecision,
+  MAX_HOOK_ANSWER_BYTES,
+  reject,
+} from './decisions.js';
 import type { HookDecision } from './decisions.js';
 import { DEFAULT_STORE_BUDGET_MS } from '../stores/store-budget.js';
 import { DEFAULT_DEDUPE_TTL_MS, MemoryDedupeStore } from '../stores/dedupe-store.js';
@@ -48,7 +55,8 @@ export function checkedSettings<E extends CallbackEvent, H extends HookCallbackR
   const scheme = options.signature ?? defaultScheme;
   secrets.forEach((secret, i) => {
     const problem = scheme.checkSecret?.(secret);
-    if (problem !== undefined) throw new TypeError(`secrets[${i}] does not suit the signature scheme ${scheme.name}: ${problem}`);
+    if (problem !== undefined)
+      throw new TypeError(`secrets[${i}] does not suit the signature scheme ${scheme.name}: ${problem}`);
   });
   if (options.hookAnswer !== undefined) checkHookAnswerFormat(options.hookAnswer);
   const answerFormat = options.hookAnswer ?? assumedHookAnswer;
@@ -61,8 +69,10 @@ export function checkedSettings<E extends CallbackEvent, H extends HookCallbackR
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const storeTimeoutMs = options.storeTimeoutMs ?? DEFAULT_STORE_BUDGET_MS;
   // a timer holds at most 2^31 − 1 ms; Node turns a longer one into 1 ms
-  if (!(bodyTimeoutMs > 0 && bodyTimeoutMs <= 2_147_483_647)) throw new TypeError('bodyTimeoutMs must be a positive number of ms, at most 2147483647');
-  if (!(storeTimeoutMs > 0 && storeTimeoutMs <= 2_147_483_647)) throw new TypeError('storeTimeoutMs must be a positive number of ms, at most 2147483647');
+  if (!(bodyTimeoutMs > 0 && bodyTimeoutMs <= 2_147_483_647))
+    throw new TypeError('bodyTimeoutMs must be a positive number of ms, at most 2147483647');
+  if (!(storeTimeoutMs > 0 && storeTimeoutMs <= 2_147_483_647))
+    throw new TypeError('storeTimeoutMs must be a positive number of ms, at most 2147483647');
   const safetyMs = options.hookTimeoutSafetyMs ?? DEFAULT_HOOK_SAFETY_MS;
   const clock = options.now ?? Date.now;
   if (options.toleranceSeconds !== undefined && !(options.toleranceSeconds >= 0)) {
@@ -70,34 +80,72 @@ export function checkedSettings<E extends CallbackEvent, H extends HookCallbackR
   }
   if (!(maxBodyBytes > 0)) throw new TypeError('maxBodyBytes must be a positive number');
   const endpointId = options.endpointId;
-  if (endpointId !== undefined && !(typeof endpointId === 'string' ? endpointId !== '' : Array.isArray(endpointId) && endpointId.length > 0 && endpointId.every((e) => typeof e === 'string' && e !== ''))) {
+  if (
+    endpointId !== undefined &&
+    !(typeof endpointId === 'string'
+      ? endpointId !== ''
+      : Array.isArray(endpointId) &&
+        endpointId.length > 0 &&
+        endpointId.every((e) => typeof e === 'string' && e !== ''))
+  ) {
     throw new TypeError('endpointId must be a non-empty string (the address id), or a non-empty list of them');
   }
-  if (options.nonceStore !== undefined && options.nonceStore !== false && typeof options.nonceStore?.claim !== 'function') {
-    throw new TypeError('nonceStore must be a store with claim(id, ttlMs) (MemoryDedupeStore, RedisDedupeStore), or false');
+  if (
+    options.nonceStore !== undefined &&
+    options.nonceStore !== false &&
+    typeof options.nonceStore?.claim !== 'function'
+  ) {
+    throw new TypeError(
+      'nonceStore must be a store with claim(id, ttlMs) (MemoryDedupeStore, RedisDedupeStore), or false',
+    );
   }
   // the default replay guard: hooks only (events are deduplicated by id), this process only
   const nonceStoreFor = (kind: string): NonceStore | undefined =>
-    options.nonceStore === false ? undefined : (options.nonceStore ?? (kind === 'hook' ? (hookNonces ??= new MemoryDedupeStore({ now: clock })) : undefined));
+    options.nonceStore === false
+      ? undefined
+      : (options.nonceStore ?? (kind === 'hook' ? (hookNonces ??= new MemoryDedupeStore({ now: clock })) : undefined));
   let hookNonces: NonceStore | undefined;
   if (options.inbox !== undefined) {
-    if (typeof options.inbox?.append !== 'function') throw new TypeError('inbox must be an inbox (MemoryInbox, RedisInbox) with append(events)');
-    if (options.onEvent) throw new TypeError('inbox and onEvent exclude each other: with an inbox, events are processed by inbox.consume(handler)');
-    if (options.dedupeStore) throw new TypeError('inbox and dedupeStore exclude each other: the inbox deduplicates by event id itself');
+    if (typeof options.inbox?.append !== 'function')
+      throw new TypeError('inbox must be an inbox (MemoryInbox, RedisInbox) with append(events)');
+    if (options.onEvent)
+      throw new TypeError(
+        'inbox and onEvent exclude each other: with an inbox, events are processed by inbox.consume(handler)',
+      );
+    if (options.dedupeStore)
+      throw new TypeError('inbox and dedupeStore exclude each other: the inbox deduplicates by event id itself');
   }
   const fallback = options.hookDefaultDecision ?? 'allow';
-  const defaultDecision: HookDecision =
-    fallback === 'allow' ? allow() : fallback === 'reject' ? reject() : fallback;
-  if (!isHookDecision(defaultDecision)) throw new TypeError('hookDefaultDecision must be allow(), reject(…) or rewrite(…)');
+  const defaultDecision: HookDecision = fallback === 'allow' ? allow() : fallback === 'reject' ? reject() : fallback;
+  if (!isHookDecision(defaultDecision))
+    throw new TypeError('hookDefaultDecision must be allow(), reject(…) or rewrite(…)');
   const defaultAnswer = JSON.stringify(answerFormat.encode(defaultDecision)); // throws now if unserialisable
-  if (typeof defaultAnswer !== 'string') throw new TypeError(`hookAnswer ${answerFormat.name} encodes the default decision to nothing JSON can write`);
+  if (typeof defaultAnswer !== 'string')
+    throw new TypeError(`hookAnswer ${answerFormat.name} encodes the default decision to nothing JSON can write`);
   if (utf8Length(defaultAnswer) > MAX_HOOK_ANSWER_BYTES) {
     throw new TypeError('hookDefaultDecision serialises to more than 64 KB');
   }
   return {
-    onEvent: options.onEvent, inbox: options.inbox, onHook: options.onHook, onVerify: options.onVerify,
-    dedupeStore: givenStore, dedupeTtlMs, processingTtlMs, storeTimeoutMs, safetyMs,
-    answerFormat, defaultDecision, defaultAnswer, logger, clock,
-    secrets, scheme, toleranceSeconds: options.toleranceSeconds, endpointId, nonceStoreFor, maxBodyBytes, bodyTimeoutMs,
+    onEvent: options.onEvent,
+    inbox: options.inbox,
+    onHook: options.onHook,
+    onVerify: options.onVerify,
+    dedupeStore: givenStore,
+    dedupeTtlMs,
+    processingTtlMs,
+    storeTimeoutMs,
+    safetyMs,
+    answerFormat,
+    defaultDecision,
+    defaultAnswer,
+    logger,
+    clock,
+    secrets,
+    scheme,
+    toleranceSeconds: options.toleranceSeconds,
+    endpointId,
+    nonceStoreFor,
+    maxBodyBytes,
+    bodyTimeoutMs,
   };
 }

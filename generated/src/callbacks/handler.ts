@@ -29,7 +29,15 @@ import type {
 import type { CallbackSignatureScheme } from './signature-scheme.js';
 import { claimNonce, verifySignedWith } from './verify-core.js';
 import type { VerifiedCallback } from './verify-core.js';
-import { budgeted, type CallbackCoreResult, type EventContext, type HookContext, hookTimeoutMsOf, json, JSON_TYPE } from './flows/flow-kit.js';
+import {
+  budgeted,
+  type CallbackCoreResult,
+  type EventContext,
+  type HookContext,
+  hookTimeoutMsOf,
+  json,
+  JSON_TYPE,
+} from './flows/flow-kit.js';
 import { handleVerify } from './flows/verify-flow.js';
 import { handleEvents } from './flows/event-flow.js';
 import { appendToInbox } from './flows/inbox-flow.js';
@@ -38,7 +46,12 @@ import { handleHook } from './flows/hook-flow.js';
 export type { CallbackCoreResult, EventContext, HookContext } from './flows/flow-kit.js';
 export { FALLBACK_HOOK_TIMEOUT_MS } from './flows/flow-kit.js';
 export { DEFAULT_BODY_TIMEOUT_MS, readWebBody } from './read-body.js';
-export { DEFAULT_HOOK_SAFETY_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_PROCESSING_TIMEOUT_MS, defaultLogger } from './handler-settings.js';
+export {
+  DEFAULT_HOOK_SAFETY_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_PROCESSING_TIMEOUT_MS,
+  defaultLogger,
+} from './handler-settings.js';
 import { checkedSettings, type HandlerSettings } from './handler-settings.js';
 
 export interface CallbackHandlerOptions<
@@ -139,8 +152,12 @@ export function createCallbackHandlerWith<
 >(defaultScheme: CallbackSignatureScheme, options: CallbackHandlerOptions<E, H>): CallbackHandlerWithInternals {
   const settings = checkedSettings(defaultScheme, options);
   const { maxBodyBytes, bodyTimeoutMs, logger, clock } = settings;
-  const handleBytes = (method: string, headers: HeadersLike, body: Uint8Array, startedAt: number): Promise<CallbackCoreResult> =>
-    handleRequestBytes(settings, method, headers, body, startedAt);
+  const handleBytes = (
+    method: string,
+    headers: HeadersLike,
+    body: Uint8Array,
+    startedAt: number,
+  ): Promise<CallbackCoreResult> => handleRequestBytes(settings, method, headers, body, startedAt);
   const internals: HandlerInternals = { maxBodyBytes, bodyTimeoutMs, logger, handleBytes };
 
   const handler = async (request: Request): Promise<Response> => {
@@ -178,20 +195,29 @@ async function handleRequestBytes<E extends CallbackEvent, H extends HookCallbac
   let hookDeadline: number | undefined;
   try {
     // nothing of the body is read, let alone parsed, before its signature holds (seed 001 §5)
-    verified = await verifySignedWith({
-      headers,
-      rawBody: body,
-      secrets: settings.secrets,
-      ...(toleranceSeconds !== undefined ? { toleranceSeconds } : {}),
-      ...(endpointId !== undefined ? { endpointId } : {}),
-      now: clock,
-    }, settings.scheme);
+    verified = await verifySignedWith(
+      {
+        headers,
+        rawBody: body,
+        secrets: settings.secrets,
+        ...(toleranceSeconds !== undefined ? { toleranceSeconds } : {}),
+        ...(endpointId !== undefined ? { endpointId } : {}),
+        now: clock,
+      },
+      settings.scheme,
+    );
     // A hook must be answered within timeout_ms of its ARRIVAL: the nonce store's budget ends there too.
-    if (verified.kind === 'hook') hookDeadline = startedAt + hookTimeoutMsOf((verified.body as { timeout_ms?: unknown }).timeout_ms) - settings.safetyMs;
+    if (verified.kind === 'hook')
+      hookDeadline =
+        startedAt + hookTimeoutMsOf((verified.body as { timeout_ms?: unknown }).timeout_ms) - settings.safetyMs;
     const nonceStore = settings.nonceStoreFor(verified.kind);
     if (nonceStore) {
       const budgetMs = hookDeadline === undefined ? storeTimeoutMs : Math.min(storeTimeoutMs, hookDeadline - clock());
-      await claimNonce(budgeted(nonceStore, () => budgetMs, 'nonce store'), verified.nonce, toleranceSeconds);
+      await claimNonce(
+        budgeted(nonceStore, () => budgetMs, 'nonce store'),
+        verified.nonce,
+        toleranceSeconds,
+      );
     }
   } catch (err) {
     if (err instanceof CallbackVerificationError) {
@@ -200,10 +226,18 @@ async function handleRequestBytes<E extends CallbackEvent, H extends HookCallbac
     }
     // Only the nonce store can fail here, and only after the signature held.
     if (hookDeadline !== undefined) {
-      logger.error?.('nonce store failed or was too slow; answering the hook with the default decision', { error: errorText(err) });
-      return { status: 200, headers: { ...JSON_TYPE, 'x-im-hook-fallback': 'store_unavailable' }, body: settings.defaultAnswer };
+      logger.error?.('nonce store failed or was too slow; answering the hook with the default decision', {
+        error: errorText(err),
+      });
+      return {
+        status: 200,
+        headers: { ...JSON_TYPE, 'x-im-hook-fallback': 'store_unavailable' },
+        body: settings.defaultAnswer,
+      };
     }
-    logger.error?.('callback verification failed unexpectedly (the nonce store, or a custom signature scheme?)', { error: errorText(err) });
+    logger.error?.('callback verification failed unexpectedly (the nonce store, or a custom signature scheme?)', {
+      error: errorText(err),
+    });
     return json(503, { error: 'unavailable' });
   }
   for (const d of verified.disagreements) {

@@ -42,8 +42,8 @@ function isNonce(text: string): boolean {
   return true;
 }
 
-
-const MISSING_HINT = 'Every callback carries X-IM-Signature, X-IM-Timestamp and X-IM-Nonce; a proxy may have dropped it, or the request did not come from the service (or the service signs with another scheme: see the `signature` option).';
+const MISSING_HINT =
+  'Every callback carries X-IM-Signature, X-IM-Timestamp and X-IM-Nonce; a proxy may have dropped it, or the request did not come from the service (or the service signs with another scheme: see the `signature` option).';
 
 const required = (value: string | undefined, name: string): string => requiredHeader(value, name, MISSING_HINT);
 
@@ -55,7 +55,11 @@ export function createImSignatureV1(crypto: ImSignatureCrypto): CallbackSignatur
     sign({ body, secrets, timestamp, id }) {
       const nonce = id ?? randomHex(16);
       const signatures = secrets.map((secret) => crypto.compute(secret, timestamp, nonce, body));
-      const headers = (list: readonly Uint8Array[]): Record<string, string> => ({ 'X-IM-Timestamp': timestamp, 'X-IM-Nonce': nonce, 'X-IM-Signature': formatSignatureHeader(list) });
+      const headers = (list: readonly Uint8Array[]): Record<string, string> => ({
+        'X-IM-Timestamp': timestamp,
+        'X-IM-Nonce': nonce,
+        'X-IM-Signature': formatSignatureHeader(list),
+      });
       return signatures.some(isThenable) ? Promise.all(signatures).then(headers) : headers(signatures as Uint8Array[]);
     },
     verify({ body, secrets, header }) {
@@ -64,16 +68,32 @@ export function createImSignatureV1(crypto: ImSignatureCrypto): CallbackSignatur
       const nonce = required(header('x-im-nonce'), 'X-IM-Nonce');
       const parsed = parseSignatureHeader(signature);
       if (!parsed.ok) {
-        fail('malformed_signature', `X-IM-Signature is malformed: ${parsed.problem}`, 'The header is "v1=" and 64 hexadecimal characters, two such values separated by a comma during a secret rotation.');
+        fail(
+          'malformed_signature',
+          `X-IM-Signature is malformed: ${parsed.problem}`,
+          'The header is "v1=" and 64 hexadecimal characters, two such values separated by a comma during a secret rotation.',
+        );
       }
       if (!isTimestamp(timestamp)) {
-        fail('malformed_timestamp', 'X-IM-Timestamp is not a decimal Unix time in seconds', 'The header carries whole seconds since the epoch (e.g. 1767225600), not milliseconds or a date.');
+        fail(
+          'malformed_timestamp',
+          'X-IM-Timestamp is not a decimal Unix time in seconds',
+          'The header carries whole seconds since the epoch (e.g. 1767225600), not milliseconds or a date.',
+        );
       }
       if (!isNonce(nonce)) {
-        fail('malformed_nonce', 'X-IM-Nonce is not 32 hexadecimal characters', 'The service sends a fresh 32-hex-character nonce on every send; the request did not come from it or was altered.');
+        fail(
+          'malformed_nonce',
+          'X-IM-Nonce is not 32 hexadecimal characters',
+          'The service sends a fresh 32-hex-character nonce on every send; the request did not come from it or was altered.',
+        );
       }
       const matched = crypto.match(secrets, timestamp, nonce, body, parsed.candidates);
-      const check = (secretIndex: number): SignatureCheck => ({ secretIndex, timestamp: Number(timestamp), replayKey: nonce });
+      const check = (secretIndex: number): SignatureCheck => ({
+        secretIndex,
+        timestamp: Number(timestamp),
+        replayKey: nonce,
+      });
       // node:crypto answers synchronously: no promise (a microtask turn) for a plain number
       return typeof matched === 'number' ? check(matched) : matched.then(check);
     },

@@ -32,10 +32,7 @@ function isEventLike(x: EventLike | OrderingMark): x is EventLike {
 }
 
 /** The mark of an event: its version (per `orderingVersionFields`) and occurred_at. */
-export function orderingMarkOf(
-  event: EventLike,
-  fields: Record<string, string> = orderingVersionFields,
-): OrderingMark {
+export function orderingMarkOf(event: EventLike, fields: Record<string, string> = orderingVersionFields): OrderingMark {
   const mark: OrderingMark = {};
   const field = event.type !== undefined ? fields[event.type] : undefined;
   const v = field !== undefined ? event.data?.[field] : undefined;

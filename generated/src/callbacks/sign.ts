@@ -68,13 +68,19 @@ export function signCallbackRequest(options: SignCallbackOptions): {
   const signed = signCallbackRequestWith(options);
   if (isThenable(signed)) {
     signed.catch(() => undefined);
-    throw new TypeError(`signCallbackRequest needs a scheme that signs synchronously; ${options.signature?.name ?? 'this one'} answers with a promise (the simulator and the CLI accept either)`);
+    throw new TypeError(
+      `signCallbackRequest needs a scheme that signs synchronously; ${options.signature?.name ?? 'this one'} answers with a promise (the simulator and the CLI accept either)`,
+    );
   }
   return signed;
 }
 
 /** `signCallbackRequest` with a scheme that may sign asynchronously (the simulator's and the CLI's path). */
-export function signCallbackRequestWith(options: SignCallbackOptions): { headers: SignedCallbackHeaders; body: string | Uint8Array } | Promise<{ headers: SignedCallbackHeaders; body: string | Uint8Array }> {
+export function signCallbackRequestWith(
+  options: SignCallbackOptions,
+):
+  | { headers: SignedCallbackHeaders; body: string | Uint8Array }
+  | Promise<{ headers: SignedCallbackHeaders; body: string | Uint8Array }> {
   const body =
     typeof options.body === 'string' || options.body instanceof Uint8Array
       ? options.body
@@ -106,7 +112,10 @@ export function signCallbackRequestWith(options: SignCallbackOptions): { headers
   headers['X-IM-Request-Id'] = options.requestId ?? fields.request_id ?? `req_${randomBytes(8).toString('hex')}`;
   headers['X-IM-Endpoint-Id'] = options.endpointId ?? fields.endpoint_id ?? 'ep_test';
   const signatureHeaders = scheme.sign({ body: bytes, secrets, timestamp, id: options.nonce });
-  const done = (sig: Record<string, string>): { headers: SignedCallbackHeaders; body: string | Uint8Array } => ({ headers: { ...headers, ...sig }, body });
+  const done = (sig: Record<string, string>): { headers: SignedCallbackHeaders; body: string | Uint8Array } => ({
+    headers: { ...headers, ...sig },
+    body,
+  });
   return isThenable(signatureHeaders) ? signatureHeaders.then(done) : done(signatureHeaders);
 }
 

@@ -54,7 +54,10 @@ export const matchSignature = ((secrets, timestamp, nonce, body, candidates) =>
  * `v1=` + hex HMAC-SHA256 of `X-IM-Timestamp.X-IM-Nonce.raw body`, keyed by the secret's UTF-8
  * bytes. If the service signs otherwise, pass another scheme as `signature`.
  */
-export const imSignatureV1: CallbackSignatureScheme = createImSignatureV1({ match: matchSignature, compute: computeSignature });
+export const imSignatureV1: CallbackSignatureScheme = createImSignatureV1({
+  match: matchSignature,
+  compute: computeSignature,
+});
 
 /**
  * The Standard Webhooks scheme (webhook-id / webhook-timestamp / webhook-signature `v1,<base64>`

@@ -158,9 +158,7 @@ export function formatSignatureHeader(signatures: readonly Uint8Array[]): string
   return signatures.map(formatSignatureValue).join(',');
 }
 
-export type ParsedSignatureHeader =
-  | { ok: true; candidates: Uint8Array[] }
-  | { ok: false; problem: string };
+export type ParsedSignatureHeader = { ok: true; candidates: Uint8Array[] } | { ok: false; problem: string };
 
 /** `v1=` as it starts the header in the common case. */
 const V1_PREFIX = `${SIGNATURE_VERSION}=`;

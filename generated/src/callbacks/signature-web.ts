@@ -15,7 +15,10 @@ const UTF8 = new TextEncoder();
 /** The runtime's WebCrypto, or a clear error naming what is missing. */
 function subtle(): SubtleCrypto {
   const s = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
-  if (!s) throw new Error('WebCrypto (globalThis.crypto.subtle) is not available in this runtime; use the node entry im-server-sdk/callbacks');
+  if (!s)
+    throw new Error(
+      'WebCrypto (globalThis.crypto.subtle) is not available in this runtime; use the node entry im-server-sdk/callbacks',
+    );
   return s;
 }
 
@@ -26,11 +29,17 @@ function subtle(): SubtleCrypto {
  */
 const keys = new Map<string, Promise<CryptoKey>>();
 
-function hmacKey(secret: string, bytes: () => Uint8Array = () => UTF8.encode(secret), cache = keys): Promise<CryptoKey> {
+function hmacKey(
+  secret: string,
+  bytes: () => Uint8Array = () => UTF8.encode(secret),
+  cache = keys,
+): Promise<CryptoKey> {
   let key = cache.get(secret);
   if (!key) {
     if (cache.size >= 16) cache.clear();
-    key = subtle().importKey('raw', bytes() as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    key = subtle().importKey('raw', bytes() as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+    ]);
     cache.set(secret, key);
     key.catch(() => cache.delete(secret));
   }
@@ -41,7 +50,12 @@ function hmacKey(secret: string, bytes: () => Uint8Array = () => UTF8.encode(sec
 const standardKeys = new Map<string, Promise<CryptoKey>>();
 
 /** HMAC-SHA256 of `timestamp.nonce.body` with `secret` (UTF-8), with WebCrypto. */
-export async function computeSignatureWeb(secret: string, timestamp: string, nonce: string, body: Uint8Array): Promise<Uint8Array> {
+export async function computeSignatureWeb(
+  secret: string,
+  timestamp: string,
+  nonce: string,
+  body: Uint8Array,
+): Promise<Uint8Array> {
   const prefix = signedPrefix(timestamp, nonce);
   const message = new Uint8Array(prefix.byteLength + body.byteLength);
   message.set(prefix, 0);
@@ -51,10 +65,17 @@ export async function computeSignatureWeb(secret: string, timestamp: string, non
 
 /** Async `SignatureMatcher` over WebCrypto. */
 export const matchSignatureWeb = (async (secrets, timestamp, nonce, body, candidates) =>
-  firstMatch(await Promise.all(secrets.map((s) => computeSignatureWeb(s, timestamp, nonce, body))), candidates, signaturesEqual)) satisfies SignatureMatcher;
+  firstMatch(
+    await Promise.all(secrets.map((s) => computeSignatureWeb(s, timestamp, nonce, body))),
+    candidates,
+    signaturesEqual,
+  )) satisfies SignatureMatcher;
 
 /** `imSignatureV1` (the default, ASSUMED scheme) with WebCrypto. */
-export const imSignatureV1Web: CallbackSignatureScheme = createImSignatureV1({ match: matchSignatureWeb, compute: computeSignatureWeb });
+export const imSignatureV1Web: CallbackSignatureScheme = createImSignatureV1({
+  match: matchSignatureWeb,
+  compute: computeSignatureWeb,
+});
 
 /** `standardWebhooksSignature` with WebCrypto. */
 export const standardWebhooksSignatureWeb: CallbackSignatureScheme = createStandardWebhooksSignature({
@@ -63,6 +84,8 @@ export const standardWebhooksSignatureWeb: CallbackSignatureScheme = createStand
     const message = new Uint8Array(head.byteLength + body.byteLength);
     message.set(head, 0);
     message.set(body, head.byteLength);
-    return new Uint8Array(await subtle().sign('HMAC', await hmacKey(key.secret, () => key.bytes, standardKeys), message));
+    return new Uint8Array(
+      await subtle().sign('HMAC', await hmacKey(key.secret, () => key.bytes, standardKeys), message),
+    );
   },
 });

@@ -56,7 +56,11 @@ export function toBase64(bytes: Uint8Array): string {
   let out = '';
   for (let i = 0; i < bytes.length; i += 3) {
     const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    out += B64[(n >> 18) & 63]! + B64[(n >> 12) & 63]! + (i + 1 < bytes.length ? B64[(n >> 6) & 63]! : '=') + (i + 2 < bytes.length ? B64[n & 63]! : '=');
+    out +=
+      B64[(n >> 18) & 63]! +
+      B64[(n >> 12) & 63]! +
+      (i + 1 < bytes.length ? B64[(n >> 6) & 63]! : '=') +
+      (i + 2 < bytes.length ? B64[n & 63]! : '=');
   }
   return out;
 }
@@ -76,8 +80,8 @@ export function standardWebhooksKey(secret: string): Uint8Array | undefined {
   return key ?? undefined;
 }
 
-
-const MISSING_HINT = 'A Standard Webhooks request carries webhook-id, webhook-timestamp and webhook-signature; a proxy may have dropped one, or the sender signs with another scheme (see the `signature` option).';
+const MISSING_HINT =
+  'A Standard Webhooks request carries webhook-id, webhook-timestamp and webhook-signature; a proxy may have dropped one, or the sender signs with another scheme (see the `signature` option).';
 
 const required = (value: string | undefined, name: string): string => requiredHeader(value, name, MISSING_HINT);
 
@@ -94,11 +98,21 @@ function isMessageId(text: string): boolean {
 /** The v1 signatures of a webhook-signature header (other versions, such as v1a, are skipped). */
 function candidatesOf(header: string): Uint8Array[] {
   const entries = header.split(' ').filter((e) => e.length > 0);
-  if (entries.length > MAX_ENTRIES) fail('malformed_signature', `webhook-signature holds more than ${MAX_ENTRIES} signatures`, 'The header is one or more "v1,<base64>" entries separated by spaces.');
+  if (entries.length > MAX_ENTRIES)
+    fail(
+      'malformed_signature',
+      `webhook-signature holds more than ${MAX_ENTRIES} signatures`,
+      'The header is one or more "v1,<base64>" entries separated by spaces.',
+    );
   const out: Uint8Array[] = [];
   for (const entry of entries) {
     const comma = entry.indexOf(',');
-    if (comma <= 0) fail('malformed_signature', 'webhook-signature is malformed: an entry is not of the form <version>,<signature>', 'The header is one or more "v1,<base64>" entries separated by spaces.');
+    if (comma <= 0)
+      fail(
+        'malformed_signature',
+        'webhook-signature is malformed: an entry is not of the form <version>,<signature>',
+        'The header is one or more "v1,<base64>" entries separated by spaces.',
+      );
     if (entry.slice(0, comma) !== 'v1') continue;
     const bytes = fromBase64(entry.slice(comma + 1));
     if (bytes) out.push(bytes);
@@ -110,13 +124,21 @@ function candidatesOf(header: string): Uint8Array[] {
 export function createStandardWebhooksSignature(crypto: StandardWebhooksCrypto): CallbackSignatureScheme {
   const keyOf = (secret: string): { secret: string; bytes: Uint8Array } => {
     const bytes = standardWebhooksKey(secret);
-    if (!bytes) fail('no_secret_configured', 'A secret is not a Standard Webhooks secret (base64 after whsec_)', 'Pass the signing secret as shown by the sender: whsec_ followed by base64 (e.g. whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw).');
+    if (!bytes)
+      fail(
+        'no_secret_configured',
+        'A secret is not a Standard Webhooks secret (base64 after whsec_)',
+        'Pass the signing secret as shown by the sender: whsec_ followed by base64 (e.g. whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw).',
+      );
     return { secret, bytes };
   };
   return {
     name: 'standard-webhooks',
     headers: STANDARD_WEBHOOKS_HEADERS,
-    checkSecret: (secret) => (standardWebhooksKey(secret) ? undefined : 'a Standard Webhooks secret is whsec_ followed by base64 (this one does not decode)'),
+    checkSecret: (secret) =>
+      standardWebhooksKey(secret)
+        ? undefined
+        : 'a Standard Webhooks secret is whsec_ followed by base64 (this one does not decode)',
     sign({ body, secrets, timestamp, id }) {
       const messageId = id ?? `msg_${randomHex(16)}`;
       const prefix = `${messageId}.${timestamp}.`;
@@ -132,12 +154,26 @@ export function createStandardWebhooksSignature(crypto: StandardWebhooksCrypto):
       const id = required(header('webhook-id'), 'webhook-id');
       const timestamp = required(header('webhook-timestamp'), 'webhook-timestamp');
       const signature = required(header('webhook-signature'), 'webhook-signature');
-      if (!isMessageId(id)) fail('malformed_nonce', 'webhook-id is not 1 to 256 printable ASCII characters', 'The sender gives every message a unique id (e.g. msg_2KWPBgLlAfxdpx2AI54pPJ85f4W); the request was altered or did not come from it.');
-      if (!isTimestamp(timestamp)) fail('malformed_timestamp', 'webhook-timestamp is not a decimal Unix time in seconds', 'The header carries whole seconds since the epoch (e.g. 1767225600), not milliseconds or a date.');
+      if (!isMessageId(id))
+        fail(
+          'malformed_nonce',
+          'webhook-id is not 1 to 256 printable ASCII characters',
+          'The sender gives every message a unique id (e.g. msg_2KWPBgLlAfxdpx2AI54pPJ85f4W); the request was altered or did not come from it.',
+        );
+      if (!isTimestamp(timestamp))
+        fail(
+          'malformed_timestamp',
+          'webhook-timestamp is not a decimal Unix time in seconds',
+          'The header carries whole seconds since the epoch (e.g. 1767225600), not milliseconds or a date.',
+        );
       const candidates = candidatesOf(signature);
       const prefix = `${id}.${timestamp}.`;
       const expected = secrets.map((secret) => crypto.hmac(keyOf(secret), prefix, body));
-      const check = (list: readonly Uint8Array[]): SignatureCheck => ({ secretIndex: firstMatch(list, candidates, signaturesEqual), timestamp: Number(timestamp), replayKey: `${id}.${timestamp}` });
+      const check = (list: readonly Uint8Array[]): SignatureCheck => ({
+        secretIndex: firstMatch(list, candidates, signaturesEqual),
+        timestamp: Number(timestamp),
+        replayKey: `${id}.${timestamp}`,
+      });
       return expected.some(isThenable) ? Promise.all(expected).then(check) : check(expected as Uint8Array[]);
     },
   };

@@ -12,12 +12,7 @@ import type { CallbackHeaderField, CallbackHeaders } from './headers.js';
 import { isThenable } from './signature-scheme.js';
 import type { CallbackSignatureScheme, SignatureCheck } from './signature-scheme.js';
 import type { NonceStore } from '../stores/dedupe-store.js';
-import type {
-  CallbackRequest,
-  CallbackRequestBase,
-  HeadersLike,
-  RawBody,
-} from './types.js';
+import type { CallbackRequest, CallbackRequestBase, HeadersLike, RawBody } from './types.js';
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
@@ -80,10 +75,9 @@ export interface VerifiedCallback<R extends CallbackRequestBase = CallbackReques
 /** Framework-neutral: the README has a recipe per framework (Express, Fastify, Koa, Hono, Next.js, NestJS). */
 export const RAW_HINT =
   'Pass the request body bytes exactly as received (Buffer/Uint8Array), before any JSON parsing: ' +
-  'a JSON body parser in front of the callback route (express.json(), Fastify\'s or Koa\'s JSON parser, NestJS without rawBody: true) ' +
+  "a JSON body parser in front of the callback route (express.json(), Fastify's or Koa's JSON parser, NestJS without rawBody: true) " +
   'has already replaced them; with fetch-style requests (Hono, Next.js route handlers, Workers) use new Uint8Array(await request.arrayBuffer()). ' +
   'See "Callbacks" in the README for the recipe of each framework.';
-
 
 /** Turns the accepted rawBody forms into bytes; refuses anything that is not raw. */
 export function toRawBytes(rawBody: unknown): { bytes: Uint8Array; wasString: boolean } {
@@ -157,16 +151,35 @@ function prepare(options: VerifyCallbackOptions, defaultScheme: CallbackSignatur
 /** A `signature` option that is not a scheme is refused, naming what it lacks. */
 export function checkScheme(scheme: unknown): asserts scheme is CallbackSignatureScheme {
   const s = scheme as Partial<CallbackSignatureScheme> | null;
-  if (s === null || typeof s !== 'object' || typeof s.sign !== 'function' || typeof s.verify !== 'function' || typeof s.name !== 'string') {
-    throw new TypeError('signature must be a signature scheme { name, headers, sign(input), verify(input) }: imSignatureV1 (the default), standardWebhooksSignature, or your own');
+  if (
+    s === null ||
+    typeof s !== 'object' ||
+    typeof s.sign !== 'function' ||
+    typeof s.verify !== 'function' ||
+    typeof s.name !== 'string'
+  ) {
+    throw new TypeError(
+      'signature must be a signature scheme { name, headers, sign(input), verify(input) }: imSignatureV1 (the default), standardWebhooksSignature, or your own',
+    );
   }
 }
 
 /** The scheme's answer, checked (a custom scheme's too): the matched secret, then the timestamp tolerance. */
-function checkSignatureAndTime(pre: Prepared, check: SignatureCheck, now: VerifyCallbackOptions['now']): { timestamp: number; skewSeconds: number } {
+function checkSignatureAndTime(
+  pre: Prepared,
+  check: SignatureCheck,
+  now: VerifyCallbackOptions['now'],
+): { timestamp: number; skewSeconds: number } {
   const { secretIndex, timestamp, replayKey } = check ?? ({} as SignatureCheck);
-  if (!(Number.isInteger(secretIndex) && secretIndex >= -1 && secretIndex < pre.secrets.length) || !Number.isFinite(timestamp) || typeof replayKey !== 'string' || replayKey === '') {
-    throw new TypeError(`signature scheme ${pre.scheme.name} answered verify() with no { secretIndex (-1 to ${pre.secrets.length - 1}), timestamp (Unix seconds), replayKey (non-empty) }`);
+  if (
+    !(Number.isInteger(secretIndex) && secretIndex >= -1 && secretIndex < pre.secrets.length) ||
+    !Number.isFinite(timestamp) ||
+    typeof replayKey !== 'string' ||
+    replayKey === ''
+  ) {
+    throw new TypeError(
+      `signature scheme ${pre.scheme.name} answered verify() with no { secretIndex (-1 to ${pre.secrets.length - 1}), timestamp (Unix seconds), replayKey (non-empty) }`,
+    );
   }
   if (secretIndex < 0) {
     fail(
@@ -221,13 +234,17 @@ export function verifySignedWith<R extends CallbackRequestBase = CallbackRequest
 }
 
 /** Claims a verified request's replay key for twice the tolerance window; one seen before is refused (`replayed_nonce`). */
-export async function claimNonce(store: NonceStore, nonce: string, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS): Promise<void> {
+export async function claimNonce(
+  store: NonceStore,
+  nonce: string,
+  toleranceSeconds = DEFAULT_TOLERANCE_SECONDS,
+): Promise<void> {
   const ttlMs = Math.ceil(2 * (Number.isFinite(toleranceSeconds) ? toleranceSeconds : 86_400) * 1000) + 1000;
   const fresh = await store.claim(`nonce:${nonce.toLowerCase()}`, ttlMs); // hex nonces in either case are one nonce
   if (!fresh) {
     fail(
       'replayed_nonce',
-      'The request\'s nonce was already seen within the tolerance window',
+      "The request's nonce was already seen within the tolerance window",
       'The service sends a fresh nonce on every send, including retries: this request is a replay.',
     );
   }
@@ -247,13 +264,21 @@ export function verifyCallbackSyncWith<R extends CallbackRequestBase = CallbackR
   const verified = verifySignedWith<R>(options, defaultScheme);
   if (isThenable(verified)) {
     verified.catch(() => undefined);
-    throw new TypeError(`verifyCallbackSync needs a synchronous signature scheme; ${options.signature?.name ?? 'this one'} answers with a promise: use verifyCallback`);
+    throw new TypeError(
+      `verifyCallbackSync needs a synchronous signature scheme; ${options.signature?.name ?? 'this one'} answers with a promise: use verifyCallback`,
+    );
   }
   return verified;
 }
 
 /** Parses the (now trusted) body and reconciles it with the headers; refuses another address's request when `expectedEndpoint` is given. */
-function finish<R extends CallbackRequestBase>(pre: Prepared, check: SignatureCheck, timestamp: number, skewSeconds: number, expectedEndpoint: string | readonly string[] | undefined): VerifiedCallback<R> {
+function finish<R extends CallbackRequestBase>(
+  pre: Prepared,
+  check: SignatureCheck,
+  timestamp: number,
+  skewSeconds: number,
+  expectedEndpoint: string | readonly string[] | undefined,
+): VerifiedCallback<R> {
   const { headers, bytes } = pre;
   const { secretIndex, replayKey: nonce } = check;
   let body: unknown;
@@ -268,24 +293,44 @@ function finish<R extends CallbackRequestBase>(pre: Prepared, check: SignatureCh
     );
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    fail('malformed_body', 'The signed body is not a JSON object', 'A callback body is a JSON object with a `kind` field.');
+    fail(
+      'malformed_body',
+      'The signed body is not a JSON object',
+      'A callback body is a JSON object with a `kind` field.',
+    );
   }
   const record = body as Record<string, unknown>;
 
   if (record.kind !== undefined && typeof record.kind !== 'string') {
-    fail('malformed_body', 'The body field `kind` is not a string', 'A callback body carries kind = event, hook or verify.');
+    fail(
+      'malformed_body',
+      'The body field `kind` is not a string',
+      'A callback body carries kind = event, hook or verify.',
+    );
   }
   const disagreements: HeaderDisagreement[] = [];
   const kind = pick(disagreements, headers.kind, 'kind', record, 'kind');
   if (!kind) {
-    fail('malformed_body', 'Neither the body nor X-IM-Kind says the kind', 'A callback body carries kind = event, hook or verify.');
+    fail(
+      'malformed_body',
+      'Neither the body nor X-IM-Kind says the kind',
+      'A callback body carries kind = event, hook or verify.',
+    );
   }
   const requestId = pick(disagreements, headers.requestId, 'requestId', record, 'request_id');
   const endpointId = pick(disagreements, headers.endpointId, 'endpointId', record, 'endpoint_id');
-  if (expectedEndpoint !== undefined && !(endpointId !== undefined && (typeof expectedEndpoint === 'string' ? endpointId === expectedEndpoint : expectedEndpoint.includes(endpointId)))) {
+  if (
+    expectedEndpoint !== undefined &&
+    !(
+      endpointId !== undefined &&
+      (typeof expectedEndpoint === 'string' ? endpointId === expectedEndpoint : expectedEndpoint.includes(endpointId))
+    )
+  ) {
     fail(
       'endpoint_mismatch',
-      endpointId === undefined ? 'The request names no address (endpoint_id)' : 'The request is for another address (endpoint_id differs from endpointId)',
+      endpointId === undefined
+        ? 'The request names no address (endpoint_id)'
+        : 'The request is for another address (endpoint_id differs from endpointId)',
       'This receiver serves only the address(es) in its endpointId option: a request signed for another address is not for it. Check the URL configured for each address in the console, and endpointId.',
     );
   }
@@ -318,7 +363,12 @@ function pick(
   const bodyValue = record[field];
   if (bodyValue !== undefined && bodyValue !== null) {
     // JSON text for objects: String() throws on a parsed object like {"toString": 0}.
-    const text = typeof bodyValue === 'string' ? bodyValue : typeof bodyValue === 'object' ? JSON.stringify(bodyValue) : String(bodyValue);
+    const text =
+      typeof bodyValue === 'string'
+        ? bodyValue
+        : typeof bodyValue === 'object'
+          ? JSON.stringify(bodyValue)
+          : String(bodyValue);
     if (headerValue !== undefined && headerValue !== text) {
       disagreements.push({ header: CALLBACK_HEADER_NAMES[header], headerValue, bodyField: field, bodyValue });
     }

@@ -54,11 +54,14 @@ export function isTime(value: string): boolean {
 
 /** ISO 8601 duration as RFC 3339 appendix A writes it: `P1DT2H`, `PT0.5S` is not allowed, `P2W`. */
 const DURATION = /^P(?!$)((\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?|(\d+W)?)$/;
-const EMAIL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+const EMAIL =
+  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 /** Internationalised addresses: one `@`, no spaces, a dotted domain of non-space labels. */
 const IDN_EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)*$/u;
-const HOSTNAME = /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[-0-9a-z]{0,61}[0-9a-z])?)*\.?$/i;
-const IDN_HOSTNAME = /^(?=.{1,253}$)[^\s.\-_](?:[^\s._]{0,61}[^\s.\-_])?(?:\.[^\s.\-_](?:[^\s._]{0,61}[^\s.\-_])?)*\.?$/u;
+const HOSTNAME =
+  /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[-0-9a-z]{0,61}[0-9a-z])?)*\.?$/i;
+const IDN_HOSTNAME =
+  /^(?=.{1,253}$)[^\s.\-_](?:[^\s._]{0,61}[^\s.\-_])?(?:\.[^\s.\-_](?:[^\s._]{0,61}[^\s.\-_])?)*\.?$/u;
 const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 const HEX_GROUP = /^[0-9a-f]{1,4}$/i;
 /** RFC 3986 characters (unreserved, reserved, `%`); the IRI forms add every non-ASCII character. */
@@ -130,5 +133,8 @@ export const ajvFormats: Readonly<Record<string, FormatCheck>> = {
   'relative-json-pointer': /* @__PURE__ */ test(RELATIVE_JSON_POINTER),
   regex: { validate: (v) => isRegex(String(v)) },
   byte: { validate: (v) => typeof v === 'string' && v.length % 4 === 0 && BASE64.test(v) },
-  int32: { type: 'number', validate: (v) => typeof v === 'number' && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX },
+  int32: {
+    type: 'number',
+    validate: (v) => typeof v === 'number' && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX,
+  },
 };

@@ -26,6 +26,7 @@ export const OPERATION_DEFAULTS = {
 /** A whole OperationSpec from an entry (new arrays for the defaults: no entry shares one). */
 export function operation(entry: OperationEntry): OperationSpec {
   const whole: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(OPERATION_DEFAULTS)) whole[name] = Array.isArray(value) ? [...value] : value;
+  for (const [name, value] of Object.entries(OPERATION_DEFAULTS))
+    whole[name] = Array.isArray(value) ? [...value] : value;
   return Object.assign(whole, entry) as OperationSpec;
 }

@@ -48,7 +48,16 @@ interface Session {
 const SHARED_SESSION = Symbol('im-openapi.shared-session');
 
 /** Options that decide which App Token a client holds: overriding one starts a session of its own. */
-const IDENTITY_OPTIONS = ['baseUrl', 'orgName', 'appName', 'appKey', 'clientId', 'clientSecret', 'tokenStore', 'quotaStore'] as const;
+const IDENTITY_OPTIONS = [
+  'baseUrl',
+  'orgName',
+  'appName',
+  'appKey',
+  'clientId',
+  'clientSecret',
+  'tokenStore',
+  'quotaStore',
+] as const;
 
 /** Carries the transport (its keep-alive connections) from `withOptions` when these options stay the same. */
 const SHARED_TRANSPORT = Symbol('im-openapi.shared-transport');
@@ -78,7 +87,9 @@ export class ImLeanCore {
   constructor(options: ClientOptions) {
     const features = (new.target as unknown as { features: CoreFeatures }).features;
     const shared = (options as { [SHARED_SESSION]?: Session })[SHARED_SESSION];
-    const sharedTransport = (options as { [SHARED_TRANSPORT]?: Pick<ResolvedConfig, 'send' | 'transport'> })[SHARED_TRANSPORT];
+    const sharedTransport = (options as { [SHARED_TRANSPORT]?: Pick<ResolvedConfig, 'send' | 'transport'> })[
+      SHARED_TRANSPORT
+    ];
     const config = resolveConfig(options, features, sharedTransport);
     this.#options = { ...options };
     delete (this.#options as { [SHARED_SESSION]?: Session })[SHARED_SESSION];
@@ -88,24 +99,38 @@ export class ImLeanCore {
     this.#state = shared?.state ?? { secret: config.clientSecret, revoked: undefined };
     if (typeof config.clientSecret === 'string') this.#redactor.add(config.clientSecret);
     this.#logger = safeLogger(config.logger, this.#redactor);
-    this.#tokens = shared?.tokens ?? new TokenManager({
-      store: config.tokenStore,
-      storeBudgetMs: config.tokenStoreTimeoutMs,
-      key: tokenStoreKey(config.baseUrl, config.orgName, config.appName, config.clientId),
-      exchange: () => this.#exchangeToken(),
-      now: config.now,
-      ...(config.tokenRefreshMarginMs !== undefined ? { refreshMarginMs: config.tokenRefreshMarginMs } : {}),
-      onEvent: (event) => {
-        this.#logger.debug(`token event: ${event.type}`);
-        config.onTokenEvent?.(event);
-      },
-      logger: this.#logger,
-    });
+    this.#tokens =
+      shared?.tokens ??
+      new TokenManager({
+        store: config.tokenStore,
+        storeBudgetMs: config.tokenStoreTimeoutMs,
+        key: tokenStoreKey(config.baseUrl, config.orgName, config.appName, config.clientId),
+        exchange: () => this.#exchangeToken(),
+        now: config.now,
+        ...(config.tokenRefreshMarginMs !== undefined ? { refreshMarginMs: config.tokenRefreshMarginMs } : {}),
+        onEvent: (event) => {
+          this.#logger.debug(`token event: ${event.type}`);
+          config.onTokenEvent?.(event);
+        },
+        logger: this.#logger,
+      });
     this.#gate = shared?.gate ?? new QuotaGate(config.now, config.sleep);
     this.#exchangeGate = shared?.exchangeGate ?? new QuotaGate(config.now, config.sleep, 'exchange');
-    this.#quota = shared?.quota ?? features.quota?.create({
-      gate: this.#gate, exchangeGate: this.#exchangeGate, hostName: config.hostName, store: config.quotaStore, rateLimit: config.rateLimit, now: config.now, sleep: config.sleep, logger: this.#logger,
-    }, config);
+    this.#quota =
+      shared?.quota ??
+      features.quota?.create(
+        {
+          gate: this.#gate,
+          exchangeGate: this.#exchangeGate,
+          hostName: config.hostName,
+          store: config.quotaStore,
+          rateLimit: config.rateLimit,
+          now: config.now,
+          sleep: config.sleep,
+          logger: this.#logger,
+        },
+        config,
+      );
     this.#runtime = {
       send: this.#config.send,
       logger: this.#logger,
@@ -136,7 +161,8 @@ export class ImLeanCore {
    * shared, token exchanges run with the first client's settings (its fetch, timeouts, logger).
    */
   withOptions(overrides: Partial<ClientOptions>): this {
-    if (typeof overrides !== 'object' || overrides === null) throw new ConfigError('withOptions', 'must be given an object of client options.');
+    if (typeof overrides !== 'object' || overrides === null)
+      throw new ConfigError('withOptions', 'must be given an object of client options.');
     const merged: ClientOptions = { ...this.#options };
     // appKey and orgName/appName are two spellings of one thing: the override's spelling wins.
     if (overrides.appKey !== undefined) {
@@ -144,13 +170,26 @@ export class ImLeanCore {
       delete merged.appName;
     }
     if (overrides.orgName !== undefined || overrides.appName !== undefined) delete merged.appKey;
-    for (const [name, value] of Object.entries(overrides)) if (value !== undefined) (merged as unknown as Record<string, unknown>)[name] = value;
-    const ownSession = IDENTITY_OPTIONS.some((name) => overrides[name] !== undefined && overrides[name] !== this.#options[name]);
-    const session: Session = { tokens: this.#tokens, gate: this.#gate, exchangeGate: this.#exchangeGate, quota: overrides.rateLimit === undefined ? this.#quota : undefined, redactor: this.#redactor, state: this.#state };
+    for (const [name, value] of Object.entries(overrides))
+      if (value !== undefined) (merged as unknown as Record<string, unknown>)[name] = value;
+    const ownSession = IDENTITY_OPTIONS.some(
+      (name) => overrides[name] !== undefined && overrides[name] !== this.#options[name],
+    );
+    const session: Session = {
+      tokens: this.#tokens,
+      gate: this.#gate,
+      exchangeGate: this.#exchangeGate,
+      quota: overrides.rateLimit === undefined ? this.#quota : undefined,
+      redactor: this.#redactor,
+      state: this.#state,
+    };
     const Ctor = this.constructor as new (options: ClientOptions) => this;
     // one pool of connections for the clients derived with the same transport options
-    const sameTransport = TRANSPORT_OPTIONS.every((name) => overrides[name] === undefined || overrides[name] === this.#options[name]);
-    if (sameTransport) Object.assign(merged, { [SHARED_TRANSPORT]: { send: this.#config.send, transport: this.#config.transport } });
+    const sameTransport = TRANSPORT_OPTIONS.every(
+      (name) => overrides[name] === undefined || overrides[name] === this.#options[name],
+    );
+    if (sameTransport)
+      Object.assign(merged, { [SHARED_TRANSPORT]: { send: this.#config.send, transport: this.#config.transport } });
     return new Ctor(ownSession ? merged : Object.assign(merged, { [SHARED_SESSION]: session }));
   }
 
@@ -200,7 +239,12 @@ export class ImLeanCore {
     return observer.track(this.#send(op, rawParams, options, observer));
   }
 
-  async #send(op: OperationSpec, rawParams: unknown, options: RequestOptions = {}, observer: CallObserver | undefined): Promise<WithResponse<unknown>> {
+  async #send(
+    op: OperationSpec,
+    rawParams: unknown,
+    options: RequestOptions = {},
+    observer: CallObserver | undefined,
+  ): Promise<WithResponse<unknown>> {
     const revoked = this.#revokedError(op.id);
     if (revoked) throw revoked;
     const ownHeaders = checkRequestOptions(options);
@@ -213,7 +257,12 @@ export class ImLeanCore {
     const filled = fillDedupeKey(op, params, ownHeaders, options.idempotencyKey);
     const request = buildRequest(op, filled.params, this.#config, options.contentType);
     // (plain fields, no spreads: this runs on every call; undefined means "none" to both)
-    const scope = new CallScope({ operationId: op.id, signal: options.signal || undefined, deadlineMs: options.deadlineMs ?? this.#config.deadlineMs, now: this.#config.now });
+    const scope = new CallScope({
+      operationId: op.id,
+      signal: options.signal || undefined,
+      deadlineMs: options.deadlineMs ?? this.#config.deadlineMs,
+      now: this.#config.now,
+    });
     try {
       const result = await sendWithRetries(this.#runtime, {
         op,
@@ -228,7 +277,8 @@ export class ImLeanCore {
         maxRetryAfterMs: options.maxRetryAfterMs,
         observer,
       });
-      if ((options.validateResponse ?? this.#config.validateResponses) && op.loadValidator) await this.#reportDrift(op, result);
+      if ((options.validateResponse ?? this.#config.validateResponses) && op.loadValidator)
+        await this.#reportDrift(op, result);
       return result;
     } finally {
       scope.dispose();
@@ -244,8 +294,18 @@ export class ImLeanCore {
       const validator = await validatorOf(op);
       const issues = validator.validateResponse?.(body);
       if (!issues || issues.length === 0) return;
-      this.#logger.warn(`${op.id}: the response differs from the spec in ${issues.length} place(s): ${issues.slice(0, 3).map((i) => `${i.pointer || '/'} ${i.rule}`).join(', ')}`);
-      this.#config.onResponseDrift?.({ operationId: op.id, status: result.response.status, requestId: result.response.requestId, issues });
+      this.#logger.warn(
+        `${op.id}: the response differs from the spec in ${issues.length} place(s): ${issues
+          .slice(0, 3)
+          .map((i) => `${i.pointer || '/'} ${i.rule}`)
+          .join(', ')}`,
+      );
+      this.#config.onResponseDrift?.({
+        operationId: op.id,
+        status: result.response.status,
+        requestId: result.response.requestId,
+        issues,
+      });
     } catch (err) {
       this.#logger.warn(`${op.id}: response check failed: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -258,7 +318,10 @@ export class ImLeanCore {
     try {
       value = typeof source === 'function' ? await source() : source;
     } catch (err) {
-      throw new ConfigError('clientSecret', `the secret function threw (${err instanceof Error ? err.name : typeof err}).`);
+      throw new ConfigError(
+        'clientSecret',
+        `the secret function threw (${err instanceof Error ? err.name : typeof err}).`,
+      );
     }
     if (typeof value !== 'string' || value.trim() === '') {
       throw new ConfigError('clientSecret', 'the secret function must return a non-empty string.');
@@ -275,7 +338,9 @@ export class ImLeanCore {
       if (err instanceof InvalidClientError && typeof this.#state.secret === 'function') {
         const second = await this.#readSecret();
         if (second !== first) {
-          this.#logger.info('token exchange refused (invalid_client); the client secret changed, exchanging again with the new one');
+          this.#logger.info(
+            'token exchange refused (invalid_client); the client secret changed, exchanging again with the new one',
+          );
           return await this.#exchangeWith(second);
         }
         this.#logger.debug('token exchange refused (invalid_client); re-read client secret is unchanged');
@@ -286,7 +351,11 @@ export class ImLeanCore {
 
   #exchangeWith(secret: string): Promise<StoredToken> {
     const c = this.#config;
-    return exchangeToken(this.#runtime, { prefix: c, clientId: c.clientId, maxRetries: c.maxRetries, timeoutMs: c.timeoutMs, deadlineMs: c.deadlineMs }, secret);
+    return exchangeToken(
+      this.#runtime,
+      { prefix: c, clientId: c.clientId, maxRetries: c.maxRetries, timeoutMs: c.timeoutMs, deadlineMs: c.deadlineMs },
+      secret,
+    );
   }
 
   #revokedError(operationId: string): CredentialsRevokedError | undefined {

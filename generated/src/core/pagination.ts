@@ -20,7 +20,11 @@ export interface ToArrayOptions {
 async function collectItems<TItem>(items: AsyncIterable<TItem>, options: ToArrayOptions): Promise<TItem[]> {
   const limit = (options as ToArrayOptions | undefined)?.limit;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
-    throw new ConfigError('toArray.limit', `must be an integer >= 1 (got ${String(limit)}).`, 'Pass the most items you want, e.g. toArray({ limit: 1000 }).');
+    throw new ConfigError(
+      'toArray.limit',
+      `must be an integer >= 1 (got ${String(limit)}).`,
+      'Pass the most items you want, e.g. toArray({ limit: 1000 }).',
+    );
   }
   const out: TItem[] = [];
   for await (const item of items) {
@@ -138,10 +142,17 @@ export class PagePromise<TPage, TItem> extends ApiPromise<Page<TPage, TItem>> im
  * beside the client rather than a method of it, so that an app that calls no list bundles none
  * of this.
  */
-export function listPages<TPage, TItem>(client: PageSource, op: OperationSpec, params?: object, options?: RequestOptions): PagePromise<TPage, TItem> {
+export function listPages<TPage, TItem>(
+  client: PageSource,
+  op: OperationSpec,
+  params?: object,
+  options?: RequestOptions,
+): PagePromise<TPage, TItem> {
   const pagination = op.pagination;
   if (!pagination) {
-    return new PagePromise(Promise.reject(new ImError(`${op.id} is not a list operation (no pagination in its table entry).`)));
+    return new PagePromise(
+      Promise.reject(new ImError(`${op.id} is not a list operation (no pagination in its table entry).`)),
+    );
   }
   const fetchPage = async (cursor: string | undefined): Promise<WithResponse<Page<TPage, TItem>>> => {
     const base = (params ?? {}) as Record<string, unknown>;

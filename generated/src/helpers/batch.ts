@@ -73,7 +73,7 @@ export class BatchError<TResult = unknown> extends ImError {
     super(
       `${operationId}: ${count('fulfilled')} of ${result.chunks.length} chunk(s) succeeded, ${count('rejected')} failed, ` +
         `${count('not_attempted')} not attempted${first ? ` (first failure: ${first.message})` : ''}. ` +
-        'error.result.chunks has each chunk\'s outcome and dedupe key; resend only the failed chunks (their start..end entries, same key), ' +
+        "error.result.chunks has each chunk's outcome and dedupe key; resend only the failed chunks (their start..end entries, same key), " +
         'or pass { settled: true } to get the outcome without an exception.',
     );
     this.operationId = operationId;
@@ -94,7 +94,9 @@ export async function sendInBatches<TResult>(
   const params = asParams(op.id, givenParams);
   const list = params[split.field];
   if (!Array.isArray(list) || list.length === 0) {
-    throw new ValidationError(op.id, [{ pointer: `/${split.field}`, rule: 'minItems', message: `\`${split.field}\` must be a non-empty list` }]);
+    throw new ValidationError(op.id, [
+      { pointer: `/${split.field}`, rule: 'minItems', message: `\`${split.field}\` must be a non-empty list` },
+    ]);
   }
   // Bulk work yields to the client's interactive calls for rateLimit slots unless told otherwise.
   const { concurrency = DEFAULT_CONCURRENCY, settled = false, priority = 'background', ...rest } = options;
@@ -106,12 +108,16 @@ export async function sendInBatches<TResult>(
     const misses = nearMissIssues(op, params);
     if (misses.length > 0) throw new ValidationError(op.id, misses);
   }
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new ImError(`concurrency must be a whole number ≥ 1, got ${String(concurrency)}.`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new ImError(`concurrency must be a whole number ≥ 1, got ${String(concurrency)}.`);
 
   const ranges: { start: number; end: number }[] = [];
-  for (let start = 0; start < list.length; start += split.max) ranges.push({ start, end: Math.min(start + split.max, list.length) });
+  for (let start = 0; start < list.length; start += split.max)
+    ranges.push({ start, end: Math.min(start + split.max, list.length) });
   const batchKey = await batchKeyOf(op, params, requestOptions, list.slice(0, split.max), validate);
-  const keys = await Promise.all(ranges.map(({ start, end }) => (batchKey === undefined ? undefined : chunkKey(batchKey, list.slice(start, end)))));
+  const keys = await Promise.all(
+    ranges.map(({ start, end }) => (batchKey === undefined ? undefined : chunkKey(batchKey, list.slice(start, end)))),
+  );
   await refuseInvalidChunks(op, params, requestOptions, ranges, list, keys);
 
   const chunks: (BatchChunk<TResult> | undefined)[] = new Array(ranges.length);
@@ -130,7 +136,15 @@ export async function sendInBatches<TResult>(
       try {
         const chunk = withKey(op, { ...params, [split.field]: list.slice(start, end) }, requestOptions, dedupeKey);
         const { data, response } = await client.request<TResult>(op, chunk.params, chunk.options).withResponse();
-        chunks[index] = { index, start, end, dedupeKey, status: 'fulfilled', result: data, requestId: response.requestId };
+        chunks[index] = {
+          index,
+          start,
+          end,
+          dedupeKey,
+          status: 'fulfilled',
+          result: data,
+          requestId: response.requestId,
+        };
       } catch (err) {
         const error = err instanceof ImError ? err : new ImError(`chunk ${index} failed: ${String(err)}`);
         chunks[index] = { index, start, end, dedupeKey, status: 'rejected', error };
@@ -175,15 +189,34 @@ async function batchKeyOf(
   const pointer = options.idempotencyKey !== undefined || spec.in === 'header' ? '' : `/${spec.name}`;
   if (typeof given !== 'string' || given.trim() === '' || /[\u0000-\u001f\u007f]/.test(given)) {
     throw new ValidationError(op.id, [
-      { pointer, rule: 'dedupeKey', message: `the batch's dedupe key (${spec.name}) must be a non-empty string without control characters; nothing was sent` },
+      {
+        pointer,
+        rule: 'dedupeKey',
+        message: `the batch's dedupe key (${spec.name}) must be a non-empty string without control characters; nothing was sent`,
+      },
     ]);
   }
-  if (options.idempotencyKey !== undefined && inBody !== undefined && inBody !== null && inBody !== options.idempotencyKey) {
-    throw new ValidationError(op.id, [{ pointer: `/${spec.name}`, rule: 'idempotencyKey', message: `\`${spec.name}\` and the idempotencyKey option differ; give one of them` }]);
+  if (
+    options.idempotencyKey !== undefined &&
+    inBody !== undefined &&
+    inBody !== null &&
+    inBody !== options.idempotencyKey
+  ) {
+    throw new ValidationError(op.id, [
+      {
+        pointer: `/${spec.name}`,
+        rule: 'idempotencyKey',
+        message: `\`${spec.name}\` and the idempotencyKey option differ; give one of them`,
+      },
+    ]);
   }
   if (spec.in === 'body' && op.loadValidator && validate) {
     // The spec's own rules for the key (its length limit among them), on the caller's key as given.
-    const issues = (await op.loadValidator()).validate({ ...params, [op.batchSplit!.field]: firstChunk, [spec.name]: given });
+    const issues = (await op.loadValidator()).validate({
+      ...params,
+      [op.batchSplit!.field]: firstChunk,
+      [spec.name]: given,
+    });
     const keyIssues = (issues ?? []).filter((i) => i.pointer === `/${spec.name}`);
     if (keyIssues.length > 0) throw new ValidationError(op.id, keyIssues);
   }
@@ -240,7 +273,12 @@ async function chunkKey(batchKey: string, entries: unknown[]): Promise<string> {
 }
 
 /** The chunk's params and options with its dedupe key in the place the operation takes it. */
-function withKey(op: OperationSpec, params: Record<string, unknown>, options: RequestOptions, key: string | undefined): { params: Record<string, unknown>; options: RequestOptions } {
+function withKey(
+  op: OperationSpec,
+  params: Record<string, unknown>,
+  options: RequestOptions,
+  key: string | undefined,
+): { params: Record<string, unknown>; options: RequestOptions } {
   const spec = op.dedupeKey;
   if (!spec || key === undefined) return { params, options };
   const { idempotencyKey: _given, ...rest } = options;

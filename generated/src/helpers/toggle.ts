@@ -24,7 +24,13 @@ export function toggle<T>(
   }
   const { [pair.field]: flag, ...rest } = params;
   if (typeof flag !== 'boolean') {
-    return new ApiPromise<T>(Promise.reject(new ValidationError(pair.helperId, [{ pointer: `/${pair.field}`, rule: 'type', message: `\`${pair.field}\` must be true or false` }])));
+    return new ApiPromise<T>(
+      Promise.reject(
+        new ValidationError(pair.helperId, [
+          { pointer: `/${pair.field}`, rule: 'type', message: `\`${pair.field}\` must be true or false` },
+        ]),
+      ),
+    );
   }
   return client.request<T>(flag ? pair.whenTrue : pair.whenFalse, rest, options);
 }

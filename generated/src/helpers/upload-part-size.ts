@@ -33,7 +33,11 @@ export interface PartSizeInput {
 }
 
 /** True when every listed part has the size it would have with parts of `partSize` bytes. */
-export function fitsRecordedParts(partSize: number, parts: readonly RecordedPart[], totalBytes: number | undefined): boolean {
+export function fitsRecordedParts(
+  partSize: number,
+  parts: readonly RecordedPart[],
+  totalBytes: number | undefined,
+): boolean {
   const last = totalBytes === undefined ? undefined : Math.max(1, Math.ceil(totalBytes / partSize));
   const highest = Math.max(...parts.map((p) => p.number));
   return parts.every((p) => {
@@ -48,7 +52,9 @@ export function fitsRecordedParts(partSize: number, parts: readonly RecordedPart
 }
 
 function refuse(input: PartSizeInput, message: string): ValidationError {
-  return new ValidationError(input.helperId, [{ pointer: '/partSize', rule: 'resume', message: `upload ${input.fileId}: ${message}` }]);
+  return new ValidationError(input.helperId, [
+    { pointer: '/partSize', rule: 'resume', message: `upload ${input.fileId}: ${message}` },
+  ]);
 }
 
 /** The part size to resume with, or a ValidationError (nothing sent yet) when no size is safe. */
@@ -58,16 +64,27 @@ export function resumePartSize(input: PartSizeInput): number {
   const sizes = parts.flatMap((p) => (p.size === undefined ? [] : [p.size]));
   if (sizes.length > 0) {
     // the service's record decides; the sizes it lists suggest the candidates
-    const candidates = [requested, recorded, Math.max(...sizes)].filter((n): n is number => n !== undefined && Number.isInteger(n) && n > 0);
+    const candidates = [requested, recorded, Math.max(...sizes)].filter(
+      (n): n is number => n !== undefined && Number.isInteger(n) && n > 0,
+    );
     const fit = candidates.find((n) => fitsRecordedParts(n, parts, totalBytes));
     if (fit !== undefined) return fit;
-    throw refuse(input, `the parts the service holds (sizes ${[...new Set(sizes)].join(', ')} bytes) fit no part size${totalBytes === undefined ? '' : ` for a source of ${totalBytes} bytes`}: is this the same source? If it is, cancel the upload and upload again.`);
+    throw refuse(
+      input,
+      `the parts the service holds (sizes ${[...new Set(sizes)].join(', ')} bytes) fit no part size${totalBytes === undefined ? '' : ` for a source of ${totalBytes} bytes`}: is this the same source? If it is, cancel the upload and upload again.`,
+    );
   }
   if (requested === undefined && recorded === undefined) {
-    throw refuse(input, `the service holds ${parts.length} part(s) but does not say their size: pass the UploadInterruptedError itself (it records partSize), or the partSize the upload was started with.`);
+    throw refuse(
+      input,
+      `the service holds ${parts.length} part(s) but does not say their size: pass the UploadInterruptedError itself (it records partSize), or the partSize the upload was started with.`,
+    );
   }
   if (requested !== undefined && recorded !== undefined && requested !== recorded) {
-    throw refuse(input, `the upload was started with parts of ${recorded} bytes; resuming with partSize ${requested} would corrupt the file. Leave partSize out, or pass ${recorded}.`);
+    throw refuse(
+      input,
+      `the upload was started with parts of ${recorded} bytes; resuming with partSize ${requested} would corrupt the file. Leave partSize out, or pass ${recorded}.`,
+    );
   }
   return (requested ?? recorded)!;
 }

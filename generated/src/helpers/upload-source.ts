@@ -11,9 +11,16 @@ import { ImError, ValidationError } from '../core/errors.js';
  * explicitly, never by a bare string: `upload('hello world')` would otherwise read a file called
  * "hello world" (text is uploaded as bytes: `new TextEncoder().encode(text)`).
  */
-export type UploadSource = { path: string } | Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+export type UploadSource =
+  | { path: string }
+  | Uint8Array
+  | ArrayBuffer
+  | Blob
+  | ReadableStream<Uint8Array>
+  | AsyncIterable<Uint8Array>;
 
-const SOURCE_KINDS = 'a { path } for a file, a Uint8Array/Buffer, an ArrayBuffer, a Blob, a ReadableStream or an async iterable of bytes';
+const SOURCE_KINDS =
+  'a { path } for a file, a Uint8Array/Buffer, an ArrayBuffer, a Blob, a ReadableStream or an async iterable of bytes';
 
 function sourceError(helperId: string, pointer: string, rule: string, message: string): ValidationError {
   return new ValidationError(helperId, [{ pointer, rule, message }]);
@@ -40,7 +47,8 @@ export interface PartReader {
 
 /** `helperId` names the helper in errors (e.g. `media.upload`). Every bad source is a ValidationError, before anything is sent. */
 function checkPartSize(partSize: number): void {
-  if (!Number.isInteger(partSize) || partSize < 1) throw new ImError(`partSize must be a whole number of bytes ≥ 1, got ${String(partSize)}.`);
+  if (!Number.isInteger(partSize) || partSize < 1)
+    throw new ImError(`partSize must be a whole number of bytes ≥ 1, got ${String(partSize)}.`);
 }
 
 /** The part size of a reader: fixed once the first part is read. */
@@ -60,7 +68,8 @@ class PartSizing {
   }
   set(size: number): void {
     checkPartSize(size);
-    if (this.#started && size !== this.#size) throw new ImError('The part size of an upload source cannot change once its parts are being read.');
+    if (this.#started && size !== this.#size)
+      throw new ImError('The part size of an upload source cannot change once its parts are being read.');
     this.#size = size;
   }
 }
@@ -68,14 +77,23 @@ class PartSizing {
 export async function openPartReader(source: UploadSource, partSize: number, helperId = 'upload'): Promise<PartReader> {
   checkPartSize(partSize);
   if (typeof source === 'string') {
-    throw sourceError(helperId, '/source', 'type', "source is a string, which is never read as a file path: give { path: '<file>' } to upload a file, or bytes (new TextEncoder().encode(text)) to upload text");
+    throw sourceError(
+      helperId,
+      '/source',
+      'type',
+      "source is a string, which is never read as a file path: give { path: '<file>' } to upload a file, or bytes (new TextEncoder().encode(text)) to upload text",
+    );
   }
   if (source instanceof Uint8Array || source instanceof ArrayBuffer) {
     const bytes = source instanceof Uint8Array ? source : new Uint8Array(source);
     return sliceReader(bytes.byteLength, partSize, async (start, end) => bytes.subarray(start, end));
   }
   if (typeof Blob !== 'undefined' && source instanceof Blob) {
-    return sliceReader(source.size, partSize, async (start, end) => new Uint8Array(await source.slice(start, end).arrayBuffer()));
+    return sliceReader(
+      source.size,
+      partSize,
+      async (start, end) => new Uint8Array(await source.slice(start, end).arrayBuffer()),
+    );
   }
   if (isWebStream(source)) return streamReader(webStreamChunks(source), partSize);
   if (source && typeof (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] === 'function') {
@@ -83,13 +101,19 @@ export async function openPartReader(source: UploadSource, partSize: number, hel
   }
   if (source && typeof source === 'object' && 'path' in source) {
     const path: unknown = source.path;
-    if (typeof path !== 'string' || path.trim() === '') throw sourceError(helperId, '/source/path', 'type', 'source.path must be a non-empty file path');
+    if (typeof path !== 'string' || path.trim() === '')
+      throw sourceError(helperId, '/source/path', 'type', 'source.path must be a non-empty file path');
     return fileReader(path, partSize, helperId);
   }
   throw sourceError(helperId, '/source', 'type', `unsupported upload source; give ${SOURCE_KINDS}`);
 }
 
-function sliceReader(size: number, initialPartSize: number, read: (start: number, end: number) => Promise<Uint8Array>, close = async () => {}): PartReader {
+function sliceReader(
+  size: number,
+  initialPartSize: number,
+  read: (start: number, end: number) => Promise<Uint8Array>,
+  close = async () => {},
+): PartReader {
   let partNumber = 0;
   const sizing = new PartSizing(initialPartSize);
   const nextRange = () => {
@@ -126,8 +150,17 @@ type FsPromises = typeof import('node:fs/promises');
  */
 function nodeFs(helperId: string): FsPromises {
   const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const fs = typeof p?.getBuiltinModule === 'function' ? (p.getBuiltinModule('node:fs/promises') as FsPromises | undefined) : undefined;
-  if (!fs) throw sourceError(helperId, '/source/path', 'runtime', 'a { path } source is read with node:fs, which this runtime does not have (Node >= 20.16 does): give the bytes, a Blob or a stream instead');
+  const fs =
+    typeof p?.getBuiltinModule === 'function'
+      ? (p.getBuiltinModule('node:fs/promises') as FsPromises | undefined)
+      : undefined;
+  if (!fs)
+    throw sourceError(
+      helperId,
+      '/source/path',
+      'runtime',
+      'a { path } source is read with node:fs, which this runtime does not have (Node >= 20.16 does): give the bytes, a Blob or a stream instead',
+    );
   return fs;
 }
 
@@ -138,7 +171,12 @@ async function fileReader(path: string, partSize: number, helperId: string): Pro
     handle = await open(path, 'r');
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    throw sourceError(helperId, '/source/path', 'file', `cannot open ${JSON.stringify(path)} (${typeof code === 'string' ? code : 'error'})`);
+    throw sourceError(
+      helperId,
+      '/source/path',
+      'file',
+      `cannot open ${JSON.stringify(path)} (${typeof code === 'string' ? code : 'error'})`,
+    );
   }
   const { size } = await handle.stat();
   return sliceReader(

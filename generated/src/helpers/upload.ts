@@ -70,7 +70,9 @@ export class UploadInterruptedError extends ImError {
     /** The source's size, when it was known. */
     readonly totalBytes: number | undefined = undefined,
   ) {
-    super(`Upload ${fileId} (parts of ${partSize} bytes) was interrupted after ${uploadedParts.length} part(s): ${cause instanceof Error ? cause.message : String(cause)}. Resume it with media.resumeUpload(error, source), which keeps the part size.`);
+    super(
+      `Upload ${fileId} (parts of ${partSize} bytes) was interrupted after ${uploadedParts.length} part(s): ${cause instanceof Error ? cause.message : String(cause)}. Resume it with media.resumeUpload(error, source), which keeps the part size.`,
+    );
     this.name = 'UploadInterruptedError';
   }
 }
@@ -83,7 +85,12 @@ const PART_URL = 'url';
 const PART_SIZE = 'size';
 export const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 
-export async function uploadFile<TFile>(client: ImLeanCore, ops: UploadOperations, source: UploadSource, options: UploadOptions = {}): Promise<UploadResult<TFile>> {
+export async function uploadFile<TFile>(
+  client: ImLeanCore,
+  ops: UploadOperations,
+  source: UploadSource,
+  options: UploadOptions = {},
+): Promise<UploadResult<TFile>> {
   const reader = await openPartReader(source, options.partSize ?? DEFAULT_PART_SIZE, ops.helperId ?? ops.create.id);
   const size = reader.size ?? options.size;
   let fileId: string;
@@ -99,7 +106,8 @@ export async function uploadFile<TFile>(client: ImLeanCore, ops: UploadOperation
       callOptions(options),
     );
     const id = session?.[FILE_ID];
-    if (typeof id !== 'string' || id === '') throw new ImError(`media.create_upload answered without a ${FILE_ID}; cannot upload.`);
+    if (typeof id !== 'string' || id === '')
+      throw new ImError(`media.create_upload answered without a ${FILE_ID}; cannot upload.`);
     fileId = id;
   } catch (err) {
     await reader.close();
@@ -114,7 +122,13 @@ export async function uploadFile<TFile>(client: ImLeanCore, ops: UploadOperation
  * service's listed part sizes, else the caller's `partSize`, else the error's, and a resume that
  * cannot know it is refused before any part is sent (see upload-part-size.ts).
  */
-export async function resumeUpload<TFile>(client: ImLeanCore, ops: UploadOperations, from: string | UploadInterruptedError, source: UploadSource, options: UploadOptions = {}): Promise<UploadResult<TFile>> {
+export async function resumeUpload<TFile>(
+  client: ImLeanCore,
+  ops: UploadOperations,
+  from: string | UploadInterruptedError,
+  source: UploadSource,
+  options: UploadOptions = {},
+): Promise<UploadResult<TFile>> {
   const helperId = ops.helperId ?? ops.uploadedParts.id;
   const interrupted = typeof from === 'string' ? undefined : from;
   const fileId = typeof from === 'string' ? from : from.fileId;
@@ -122,9 +136,23 @@ export async function resumeUpload<TFile>(client: ImLeanCore, ops: UploadOperati
   const reader = await openPartReader(source, options.partSize ?? interrupted?.partSize ?? DEFAULT_PART_SIZE, helperId);
   let done: Set<number>;
   try {
-    const uploaded = await client.request<Record<string, unknown>>(ops.uploadedParts, { file_id: fileId }, callOptions(options));
+    const uploaded = await client.request<Record<string, unknown>>(
+      ops.uploadedParts,
+      { file_id: fileId },
+      callOptions(options),
+    );
     const parts = recordedParts(uploaded);
-    reader.setPartSize(resumePartSize({ helperId, fileId, requested: options.partSize, recorded: interrupted?.partSize, parts, totalBytes: reader.size ?? options.size, fallback: DEFAULT_PART_SIZE }));
+    reader.setPartSize(
+      resumePartSize({
+        helperId,
+        fileId,
+        requested: options.partSize,
+        recorded: interrupted?.partSize,
+        parts,
+        totalBytes: reader.size ?? options.size,
+        fallback: DEFAULT_PART_SIZE,
+      }),
+    );
     done = new Set(parts.map((p) => p.number));
   } catch (err) {
     await reader.close().catch(() => undefined);
@@ -156,7 +184,10 @@ async function sendAndComplete<TFile>(
   const totalBytes = reader.size ?? options.size;
   const lastPart = totalBytes === undefined ? undefined : Math.max(1, Math.ceil(totalBytes / reader.partSize));
   const controller = new AbortController();
-  const addresses = new PartAddresses(client, ops.partUrls, fileId, lastPart, alreadyUploaded, { ...callOptions(options), signal: controller.signal });
+  const addresses = new PartAddresses(client, ops.partUrls, fileId, lastPart, alreadyUploaded, {
+    ...callOptions(options),
+    signal: controller.signal,
+  });
   const onAbort = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const sent: number[] = [...alreadyUploaded];
@@ -172,7 +203,10 @@ async function sendAndComplete<TFile>(
         if (!part || !alreadyUploaded.has(part.partNumber)) return part;
       }
     });
-    reading = result.then(() => undefined, () => undefined);
+    reading = result.then(
+      () => undefined,
+      () => undefined,
+    );
     return result;
   };
   const worker = async () => {
@@ -187,12 +221,23 @@ async function sendAndComplete<TFile>(
     }
   };
   try {
-    await Promise.all(Array.from({ length: concurrency }, () => worker().catch((err) => {
-      failure ??= err;
-      controller.abort(err);
-    })));
+    await Promise.all(
+      Array.from({ length: concurrency }, () =>
+        worker().catch((err) => {
+          failure ??= err;
+          controller.abort(err);
+        }),
+      ),
+    );
     if (options.signal?.aborted) failure ??= new AbortError(ops.complete.id);
-    if (failure) throw new UploadInterruptedError(fileId, sent.sort((a, b) => a - b), failure, reader.partSize, totalBytes);
+    if (failure)
+      throw new UploadInterruptedError(
+        fileId,
+        sent.sort((a, b) => a - b),
+        failure,
+        reader.partSize,
+        totalBytes,
+      );
     const file = await client.request<TFile>(ops.complete, { file_id: fileId }, callOptions(options));
     return { fileId, file, parts, bytesSent, partSize: reader.partSize };
   } finally {
@@ -201,21 +246,36 @@ async function sendAndComplete<TFile>(
   }
 }
 
-async function sendPart(addresses: PartAddresses, part: SourcePart, options: UploadOptions, signal: AbortSignal): Promise<void> {
+async function sendPart(
+  addresses: PartAddresses,
+  part: SourcePart,
+  options: UploadOptions,
+  signal: AbortSignal,
+): Promise<void> {
   const url = await addresses.get(part.partNumber);
   const doFetch = options.fetch ?? fetch;
   const retries = options.partRetries ?? 2;
   for (let attempt = 0; ; attempt++) {
     try {
       // No Authorization header: the part address carries its own authorisation.
-      const response = await doFetch(url, { method: 'PUT', body: part.bytes as Uint8Array<ArrayBuffer>, headers: { 'content-type': 'application/octet-stream' }, signal });
+      const response = await doFetch(url, {
+        method: 'PUT',
+        body: part.bytes as Uint8Array<ArrayBuffer>,
+        headers: { 'content-type': 'application/octet-stream' },
+        signal,
+      });
       await response.body?.cancel();
       if (response.ok) return;
-      if (response.status < 500 || attempt >= retries) throw new ImError(`Part ${part.partNumber} was refused with HTTP ${response.status}.`);
+      if (response.status < 500 || attempt >= retries)
+        throw new ImError(`Part ${part.partNumber} was refused with HTTP ${response.status}.`);
     } catch (err) {
       if (signal.aborted) throw err;
       if (err instanceof ImError) throw err;
-      if (attempt >= retries) throw new ConnectionError(`Part ${part.partNumber} could not be sent to its upload address: ${err instanceof Error ? err.message : String(err)}`, { attempts: attempt + 1, cause: err });
+      if (attempt >= retries)
+        throw new ConnectionError(
+          `Part ${part.partNumber} could not be sent to its upload address: ${err instanceof Error ? err.message : String(err)}`,
+          { attempts: attempt + 1, cause: err },
+        );
     }
   }
 }
@@ -250,10 +310,16 @@ class PartAddresses {
     for (let n = first; n <= last && numbers.length < ADDRESS_BATCH; n++) {
       if (n === first || (!this.skip.has(n) && !this.#pending.has(n))) numbers.push(n);
     }
-    const answer = this.client.request<Record<string, unknown>>(this.partUrls, { file_id: this.fileId, part_numbers: numbers }, this.options);
+    const answer = this.client.request<Record<string, unknown>>(
+      this.partUrls,
+      { file_id: this.fileId, part_numbers: numbers },
+      this.options,
+    );
     for (const n of numbers) {
       const address = answer.then((a) => {
-        const entry = (Array.isArray(a?.items) ? (a.items as Record<string, unknown>[]) : []).find((p) => Number(p[PART_NUMBER]) === n);
+        const entry = (Array.isArray(a?.items) ? (a.items as Record<string, unknown>[]) : []).find(
+          (p) => Number(p[PART_NUMBER]) === n,
+        );
         const url = entry?.[PART_URL];
         if (typeof url !== 'string') throw new ImError(`media.part_urls gave no ${PART_URL} for part ${n}.`);
         return url;

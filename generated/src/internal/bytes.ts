@@ -5,7 +5,10 @@
  */
 
 /** The chunks as one array; a single chunk is returned as it is. */
-export function concatBytes(chunks: readonly Uint8Array[], total = chunks.reduce((n, c) => n + c.byteLength, 0)): Uint8Array {
+export function concatBytes(
+  chunks: readonly Uint8Array[],
+  total = chunks.reduce((n, c) => n + c.byteLength, 0),
+): Uint8Array {
   if (chunks.length === 1) return chunks[0]!;
   const out = new Uint8Array(total);
   let at = 0;

@@ -31,16 +31,27 @@ export function fillDedupeKey(
 ): WithDedupeKey {
   const spec = op.dedupeKey;
   if (!spec) return { params, headers, key: undefined };
-  if (idempotencyKey !== undefined && (typeof idempotencyKey !== 'string' || idempotencyKey === '' || /[\u0000-\u001f\u007f]/.test(idempotencyKey))) {
+  if (
+    idempotencyKey !== undefined &&
+    (typeof idempotencyKey !== 'string' || idempotencyKey === '' || /[\u0000-\u001f\u007f]/.test(idempotencyKey))
+  ) {
     throw new ValidationError(op.id, [
-      { pointer: '', rule: 'idempotencyKey', message: 'the idempotencyKey option must be a non-empty string without control characters' },
+      {
+        pointer: '',
+        rule: 'idempotencyKey',
+        message: 'the idempotencyKey option must be a non-empty string without control characters',
+      },
     ]);
   }
   if (spec.in === 'body') {
     const own = params[spec.name];
     if (own !== undefined && own !== null && idempotencyKey !== undefined && own !== idempotencyKey) {
       throw new ValidationError(op.id, [
-        { pointer: `/${spec.name}`, rule: 'idempotencyKey', message: `\`${spec.name}\` and the idempotencyKey option differ; give one of them` },
+        {
+          pointer: `/${spec.name}`,
+          rule: 'idempotencyKey',
+          message: `\`${spec.name}\` and the idempotencyKey option differ; give one of them`,
+        },
       ]);
     }
     if (own !== undefined && own !== null && idempotencyKey === undefined) return { params, headers, key: String(own) };
@@ -51,7 +62,11 @@ export function fillDedupeKey(
   const own = headers[name];
   if (own !== undefined && idempotencyKey !== undefined && own !== idempotencyKey) {
     throw new ValidationError(op.id, [
-      { pointer: '', rule: 'idempotencyKey', message: `the ${spec.name} header and the idempotencyKey option differ; give one of them` },
+      {
+        pointer: '',
+        rule: 'idempotencyKey',
+        message: `the ${spec.name} header and the idempotencyKey option differ; give one of them`,
+      },
     ]);
   }
   const key = idempotencyKey ?? own ?? freshDedupeKey();

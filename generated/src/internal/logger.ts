@@ -38,5 +38,11 @@ export function safeLogger(logger: Logger | undefined, redactor: SecretRedactor)
         // A logger must never break a call.
       }
     };
-  return { debug: make('debug'), info: make('info'), warn: make('warn'), error: make('error'), debugEnabled: () => typeof logger?.debug === 'function' };
+  return {
+    debug: make('debug'),
+    info: make('info'),
+    warn: make('warn'),
+    error: make('error'),
+    debugEnabled: () => typeof logger?.debug === 'function',
+  };
 }

@@ -26,9 +26,21 @@ import { NEVER_ABORTED, type CallScope, type Sleep } from './call-scope.js';
 import type { RateSpec, Reservation } from './gcra.js';
 import type { SafeLogger } from './logger.js';
 import { MAX_PAUSE_MS, type QuotaGate } from './quota-gate.js';
-import { addCounters, MemoryQuotaStore, zeroCounters, type QuotaCounters, type QuotaStore } from '../stores/quota-store.js';
+import {
+  addCounters,
+  MemoryQuotaStore,
+  zeroCounters,
+  type QuotaCounters,
+  type QuotaStore,
+} from '../stores/quota-store.js';
 import { exchangePaceKey } from './store-keys.js';
-import { rateOf, type CallPriority, type FleetRateLimitState, type RateLimitMetrics, type ResolvedRateLimit } from './rate-limit-options.js';
+import {
+  rateOf,
+  type CallPriority,
+  type FleetRateLimitState,
+  type RateLimitMetrics,
+  type ResolvedRateLimit,
+} from './rate-limit-options.js';
 
 /** Ms between two background reads of the fleet gate (without a rate limit). */
 export const GATE_CACHE_MS = 100;
@@ -47,7 +59,10 @@ export const EXCHANGE_RATE: RateSpec = { perSecond: (120 - 10) / 60, burst: 10 }
 let hostName: Promise<string> | undefined;
 /** This host's name (the key of exchange pacing: the service counts exchanges per source IP). */
 function thisHost(): Promise<string> {
-  hostName ??= import('node:os').then((os) => os.hostname(), () => 'unknown-host');
+  hostName ??= import('node:os').then(
+    (os) => os.hostname(),
+    () => 'unknown-host',
+  );
   return hostName;
 }
 
@@ -145,7 +160,15 @@ export class QuotaControl {
     const budgetMs = Math.min(limit.maxWaitMs, scope.remainingMs() ?? Infinity);
     const refuse = (waitedMs: number, needed: number, cause?: unknown): RateLimitWaitError => {
       this.count('throttled');
-      return new RateLimitWaitError({ operationId, limit: 'rateLimit', waitedMs, neededMs: needed, budgetMs, perSecond: this.#rateNow().perSecond, ...(cause !== undefined ? { cause } : {}) });
+      return new RateLimitWaitError({
+        operationId,
+        limit: 'rateLimit',
+        waitedMs,
+        neededMs: needed,
+        budgetMs,
+        perSecond: this.#rateNow().perSecond,
+        ...(cause !== undefined ? { cause } : {}),
+      });
     };
     if (neededMs > budgetMs) throw refuse(0, neededMs);
     const signal = scope.signal;
@@ -236,10 +259,19 @@ export class QuotaControl {
     r ??= this.#local.reserveNow(key, EXCHANGE_RATE, budgetMs);
     if (!r.reserved) {
       this.count('throttled');
-      throw new RateLimitWaitError({ operationId, limit: 'exchangePacing', waitedMs: 0, neededMs: r.waitMs, budgetMs, perSecond: EXCHANGE_RATE.perSecond });
+      throw new RateLimitWaitError({
+        operationId,
+        limit: 'exchangePacing',
+        waitedMs: 0,
+        neededMs: r.waitMs,
+        budgetMs,
+        perSecond: EXCHANGE_RATE.perSecond,
+      });
     }
     if (r.waitMs <= 0) return;
-    this.#o.logger.debug(`token exchange waits ${Math.round(r.waitMs)} ms: this host's exchanges are paced (120 a minute per source IP)`);
+    this.#o.logger.debug(
+      `token exchange waits ${Math.round(r.waitMs)} ms: this host's exchanges are paced (120 a minute per source IP)`,
+    );
     try {
       await this.#o.sleep(r.waitMs, scope.signal);
     } catch {
@@ -271,7 +303,9 @@ export class QuotaControl {
       },
       clear: () => {
         gate.clear();
-        this.#sharedStore()?.openGate(this.#gateKey).catch((err: unknown) => this.#storeFailed(err));
+        this.#sharedStore()
+          ?.openGate(this.#gateKey)
+          .catch((err: unknown) => this.#storeFailed(err));
       },
       fleetMetrics: async () => {
         const store = this.#o.store;
@@ -323,7 +357,13 @@ export class QuotaControl {
     if (store) {
       const counters = this.#takePending();
       try {
-        const r = await store.reserve(this.#o.key, this.#o.rateLimit!.rate, RESERVE_HORIZON_MS, this.#gateKey, counters);
+        const r = await store.reserve(
+          this.#o.key,
+          this.#o.rateLimit!.rate,
+          RESERVE_HORIZON_MS,
+          this.#gateKey,
+          counters,
+        );
         this.#gateReadAt = this.#o.now();
         this.#gateSeen(r.gateMs);
         if (r.members !== undefined) this.#members = r.members;
@@ -363,7 +403,9 @@ export class QuotaControl {
     this.#storeFailedUntil = this.#o.now() + STORE_RETRY_MS;
     if (first) {
       const why = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-      this.#o.logger.warn(`quota store failed (${why}); this process limits on its own and keeps its own 429 gate for ${STORE_RETRY_MS} ms, then asks the store again`);
+      this.#o.logger.warn(
+        `quota store failed (${why}); this process limits on its own and keeps its own 429 gate for ${STORE_RETRY_MS} ms, then asks the store again`,
+      );
     }
   }
 }

@@ -56,21 +56,28 @@ export interface FleetRateLimitState extends RateLimitState {
 
 export function resolveRateLimit(value: unknown): ResolvedRateLimit | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null) throw new ConfigError('rateLimit', 'must be an object like { perSecond: 90 }.');
+  if (typeof value !== 'object' || value === null)
+    throw new ConfigError('rateLimit', 'must be an object like { perSecond: 90 }.');
   const o = value as RateLimitOptions;
   /** The option's value when given (checked), else undefined. */
   const atLeast = (name: keyof RateLimitOptions, min: number): number | undefined => {
     const v = o[name];
     if (v === undefined) return undefined;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < min) throw new ConfigError(`rateLimit.${name}`, `must be a finite number >= ${min} (got ${String(v)}).`);
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < min)
+      throw new ConfigError(`rateLimit.${name}`, `must be a finite number >= ${min} (got ${String(v)}).`);
     return v;
   };
   const perSecond = atLeast('perSecond', Number.MIN_VALUE);
-  if (perSecond === undefined) throw new ConfigError('rateLimit.perSecond', 'is required (slots per second, e.g. 0.9 × the application quota).');
+  if (perSecond === undefined)
+    throw new ConfigError('rateLimit.perSecond', 'is required (slots per second, e.g. 0.9 × the application quota).');
   const burst = atLeast('burst', 1) ?? rateOf(perSecond).burst;
   const fallbackPerSecond = atLeast('fallbackPerSecond', Number.MIN_VALUE);
   const maxWaitMs = atLeast('maxWaitMs', 0) ?? 60_000;
-  return { rate: { perSecond, burst }, fallback: fallbackPerSecond === undefined ? undefined : rateOf(fallbackPerSecond), maxWaitMs };
+  return {
+    rate: { perSecond, burst },
+    fallback: fallbackPerSecond === undefined ? undefined : rateOf(fallbackPerSecond),
+    maxWaitMs,
+  };
 }
 
 /** A rate with the default burst (20 ms worth, at least 1). */
@@ -81,8 +88,15 @@ export function rateOf(perSecond: number): RateSpec {
 export function resolveQuotaStore(value: unknown): QuotaStore | undefined {
   if (value === undefined) return undefined;
   const s = value as Record<string, unknown>;
-  if (typeof value !== 'object' || value === null || ['reserve', 'sync', 'closeGate', 'openGate', 'counters'].some((m) => typeof s[m] !== 'function')) {
-    throw new ConfigError('quotaStore', 'must implement reserve, sync, closeGate, openGate and counters (e.g. new RedisQuotaStore({ client })).');
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    ['reserve', 'sync', 'closeGate', 'openGate', 'counters'].some((m) => typeof s[m] !== 'function')
+  ) {
+    throw new ConfigError(
+      'quotaStore',
+      'must implement reserve, sync, closeGate, openGate and counters (e.g. new RedisQuotaStore({ client })).',
+    );
   }
   return value as QuotaStore;
 }

@@ -18,7 +18,11 @@ function scalarText(op: OperationSpec, where: string, name: string, v: unknown):
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   if (typeof v === 'bigint') return v.toString();
   throw new ValidationError(op.id, [
-    { pointer: `/${name}`, rule: 'type', message: `${where} parameter \`${name}\` must hold strings, finite numbers or booleans (got ${v === null ? 'null' : typeof v})` },
+    {
+      pointer: `/${name}`,
+      rule: 'type',
+      message: `${where} parameter \`${name}\` must hold strings, finite numbers or booleans (got ${v === null ? 'null' : typeof v})`,
+    },
   ]);
 }
 
@@ -39,7 +43,13 @@ export function styledQueryPairs(op: OperationSpec, name: string, style: QuerySt
   const text = (v: unknown) => enc(scalarText(op, 'query', name, v));
   if (style === 'deepObject') {
     if (!isPlainObject(value)) {
-      throw new ValidationError(op.id, [{ pointer: `/${name}`, rule: 'type', message: `query parameter \`${name}\` (style deepObject) must be an object` }]);
+      throw new ValidationError(op.id, [
+        {
+          pointer: `/${name}`,
+          rule: 'type',
+          message: `query parameter \`${name}\` (style deepObject) must be an object`,
+        },
+      ]);
     }
     return entriesOf(value).map(([k, v]) => `${enc(name)}[${enc(k)}]=${text(v)}`);
   }
@@ -84,7 +94,9 @@ const BAD_HEADER_VALUE = /[\r\n\0]/;
 function simpleText(op: OperationSpec, where: string, name: string, value: unknown, explode: boolean): string {
   if (Array.isArray(value)) return value.map((v) => scalarText(op, where, name, v)).join(',');
   if (isPlainObject(value)) {
-    return entriesOf(value).map(([k, v]) => (explode ? `${k}=${scalarText(op, where, name, v)}` : `${k},${scalarText(op, where, name, v)}`)).join(',');
+    return entriesOf(value)
+      .map(([k, v]) => (explode ? `${k}=${scalarText(op, where, name, v)}` : `${k},${scalarText(op, where, name, v)}`))
+      .join(',');
   }
   return scalarText(op, where, name, value);
 }
@@ -101,8 +113,18 @@ export function paramHeaders(op: OperationSpec, params: Record<string, unknown>)
     const v = params[name];
     if (v === undefined || v === null) continue;
     const text = simpleText(op, 'header', name, v, op.explodeHeaders?.includes(name) ?? false);
-    if (BAD_HEADER_VALUE.test(text)) issues.push({ pointer: `/${name}`, rule: 'headerValue', message: `header parameter \`${name}\` must not contain CR, LF or NUL` });
-    else if (text === '') issues.push({ pointer: `/${name}`, rule: 'minLength', message: `header parameter \`${name}\` must not be empty (HTTP would drop it)` });
+    if (BAD_HEADER_VALUE.test(text))
+      issues.push({
+        pointer: `/${name}`,
+        rule: 'headerValue',
+        message: `header parameter \`${name}\` must not contain CR, LF or NUL`,
+      });
+    else if (text === '')
+      issues.push({
+        pointer: `/${name}`,
+        rule: 'minLength',
+        message: `header parameter \`${name}\` must not be empty (HTTP would drop it)`,
+      });
     else (headers ??= {})[name.toLowerCase()] = text;
   }
   const cookies: string[] = [];
@@ -110,8 +132,12 @@ export function paramHeaders(op: OperationSpec, params: Record<string, unknown>)
     const v = params[name];
     if (v === undefined || v === null) continue;
     // form style, explode false (the only cookie form that fits one header): a,b / k,v,k,v
-    const raw = Array.isArray(v) ? v.map((x) => enc(scalarText(op, 'cookie', name, x))).join(',')
-      : isPlainObject(v) ? entriesOf(v).map(([k, x]) => `${enc(k)},${enc(scalarText(op, 'cookie', name, x))}`).join(',')
+    const raw = Array.isArray(v)
+      ? v.map((x) => enc(scalarText(op, 'cookie', name, x))).join(',')
+      : isPlainObject(v)
+        ? entriesOf(v)
+            .map(([k, x]) => `${enc(k)},${enc(scalarText(op, 'cookie', name, x))}`)
+            .join(',')
         : enc(scalarText(op, 'cookie', name, v));
     cookies.push(`${enc(name)}=${raw}`);
   }

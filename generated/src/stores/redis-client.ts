@@ -66,7 +66,8 @@ function kindOf(client: unknown): 'adapted' | 'node-redis' | 'ioredis' | 'comman
   if (!isObject(client)) return undefined;
   if (isObject(client[CONNECTION])) return 'adapted';
   // ioredis first: its clients have a sendCommand too (of Command objects)
-  if (typeof client.call === 'function' && (typeof client.status === 'string' || client.isCluster === true)) return 'ioredis';
+  if (typeof client.call === 'function' && (typeof client.status === 'string' || client.isCluster === true))
+    return 'ioredis';
   if (typeof client.sendCommand === 'function') return 'node-redis';
   if (typeof client.command === 'function') return 'command';
   return undefined;
@@ -76,7 +77,9 @@ function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (!isObject(value)) return typeof value;
   const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
-  return typeof name === 'string' && name !== 'Object' ? `an object (${name}) without sendCommand, call or command` : 'an object without sendCommand, call or command';
+  return typeof name === 'string' && name !== 'Object'
+    ? `an object (${name}) without sendCommand, call or command`
+    : 'an object without sendCommand, call or command';
 }
 
 /**
@@ -118,18 +121,25 @@ export function fromNodeRedis(client: NodeRedisClientLike): RedisCommandClient {
   // v4's legacyMode keeps the promise API under `.v4` (a getter that throws outside legacy mode)
   const legacy = isObject(client) && isObject(client.options) && client.options.legacyMode === true;
   const target = legacy ? ((client as unknown as { v4: NodeRedisClientLike }).v4 ?? client) : client;
-  if (!isObject(target) || typeof target.sendCommand !== 'function') throw new TypeError(`fromNodeRedis needs a node-redis client or cluster (sendCommand), got ${describeValue(client)}`);
+  if (!isObject(target) || typeof target.sendCommand !== 'function')
+    throw new TypeError(
+      `fromNodeRedis needs a node-redis client or cluster (sendCommand), got ${describeValue(client)}`,
+    );
   // createCluster(): sendCommand(firstKey, isReadonly, args) routes by the key's slot
   const cluster = typeof (target as unknown as Record<string, unknown>).getSlotMaster === 'function';
-  const command = cluster ? (args: string[]) => target.sendCommand(firstKeyOf(args), false, args) : (args: string[]) => target.sendCommand(args);
+  const command = cluster
+    ? (args: string[]) => target.sendCommand(firstKeyOf(args), false, args)
+    : (args: string[]) => target.sendCommand(args);
   return adapted(command, cluster ? 'node-redis cluster' : 'node-redis', cluster);
 }
 
 /** An ioredis client or cluster (5, 6) → RedisCommandClient, through `client.call(name, ...args)` (the cluster routes by key itself). */
 export function fromIoredis(client: IoredisClientLike): RedisCommandClient {
-  if (!isObject(client) || typeof client.call !== 'function') throw new TypeError(`fromIoredis needs an ioredis client or cluster (call), got ${describeValue(client)}`);
+  if (!isObject(client) || typeof client.call !== 'function')
+    throw new TypeError(`fromIoredis needs an ioredis client or cluster (call), got ${describeValue(client)}`);
   const cluster = (client as unknown as Record<string, unknown>).isCluster === true;
-  const command = ([name, ...rest]: string[]): Promise<unknown> => (name ? client.call(name, ...rest) : Promise.reject(new TypeError('empty Redis command')));
+  const command = ([name, ...rest]: string[]): Promise<unknown> =>
+    name ? client.call(name, ...rest) : Promise.reject(new TypeError('empty Redis command'));
   return adapted(command, cluster ? 'ioredis cluster' : 'ioredis', cluster);
 }
 
@@ -165,7 +175,9 @@ export function redisConnection(client: unknown, owner: string, field = 'client'
       info = { client: 'command client', cluster: false };
       break;
     default:
-      throw new TypeError(`${owner}: ${field} is not a Redis client it knows (${describeValue(client)}); supported: ${SUPPORTED_REDIS_CLIENTS}`);
+      throw new TypeError(
+        `${owner}: ${field} is not a Redis client it knows (${describeValue(client)}); supported: ${SUPPORTED_REDIS_CLIENTS}`,
+      );
   }
   return {
     client: info.client,

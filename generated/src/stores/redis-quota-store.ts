@@ -20,9 +20,21 @@
  * Keys: `<prefix>…` as the client names them (application or host, never a secret).
  */
 import type { RateSpec } from '../internal/gcra.js';
-import { evalScript, randomOwner, redisConnection, type RedisClientLike, type RedisConnection } from './redis-client.js';
+import {
+  evalScript,
+  randomOwner,
+  redisConnection,
+  type RedisClientLike,
+  type RedisConnection,
+} from './redis-client.js';
 import { replyNumber, replyPairs, type RedisReply } from './redis-reply.js';
-import { COUNTER_NAMES, zeroCounters, type QuotaCounters, type QuotaReservation, type QuotaStore } from './quota-store.js';
+import {
+  COUNTER_NAMES,
+  zeroCounters,
+  type QuotaCounters,
+  type QuotaReservation,
+  type QuotaStore,
+} from './quota-store.js';
 import { withStoreBudget } from './store-budget.js';
 
 export interface RedisQuotaStoreOptions {
@@ -67,7 +79,8 @@ const SYNC =
   'return gate';
 
 /** KEYS: gate. ARGV: ms. Never shortens a longer close. */
-const CLOSE = "if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end return 1";
+const CLOSE =
+  "if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end return 1";
 
 export class RedisQuotaStore implements QuotaStore {
   readonly #client: RedisConnection;
@@ -85,17 +98,42 @@ export class RedisQuotaStore implements QuotaStore {
     this.#commandTimeoutMs = Math.max(1, options.commandTimeoutMs ?? 1_000);
   }
 
-  async reserve(key: string, rate: RateSpec, maxWaitMs: number, gateKey: string, counters?: Partial<QuotaCounters>): Promise<QuotaReservation> {
+  async reserve(
+    key: string,
+    rate: RateSpec,
+    maxWaitMs: number,
+    gateKey: string,
+    counters?: Partial<QuotaCounters>,
+  ): Promise<QuotaReservation> {
     const interval = 1000 / rate.perSecond;
     const p = this.#prefix;
-    const args = [String(interval), String((rate.burst - 1) * interval), String(maxWaitMs), this.#member, ...counterArgs(counters)];
-    const reply = await this.#script(RESERVE, [p + key, p + gateKey, `${p + key}:counters`, `${p + key}:members`], args);
+    const args = [
+      String(interval),
+      String((rate.burst - 1) * interval),
+      String(maxWaitMs),
+      this.#member,
+      ...counterArgs(counters),
+    ];
+    const reply = await this.#script(
+      RESERVE,
+      [p + key, p + gateKey, `${p + key}:counters`, `${p + key}:members`],
+      args,
+    );
     const [reserved, wait, gate, members] = Array.isArray(reply) ? reply : [];
-    return { reserved: replyNumber(reserved) === 1, waitMs: replyNumber(wait), gateMs: Math.max(0, replyNumber(gate)), members: Math.max(1, replyNumber(members, 1)) };
+    return {
+      reserved: replyNumber(reserved) === 1,
+      waitMs: replyNumber(wait),
+      gateMs: Math.max(0, replyNumber(gate)),
+      members: Math.max(1, replyNumber(members, 1)),
+    };
   }
 
   async sync(key: string, gateKey: string, counters?: Partial<QuotaCounters>): Promise<number> {
-    const reply = await this.#script(SYNC, [`${this.#prefix + key}:counters`, this.#prefix + gateKey], counterArgs(counters));
+    const reply = await this.#script(
+      SYNC,
+      [`${this.#prefix + key}:counters`, this.#prefix + gateKey],
+      counterArgs(counters),
+    );
     return Math.max(0, replyNumber(reply));
   }
 
@@ -110,7 +148,8 @@ export class RedisQuotaStore implements QuotaStore {
   async counters(key: string): Promise<QuotaCounters> {
     const reply = await this.#command(['HGETALL', `${this.#prefix + key}:counters`]);
     const out = zeroCounters();
-    for (const [name, value] of replyPairs(reply)) if ((COUNTER_NAMES as readonly string[]).includes(name)) out[name as keyof QuotaCounters] = replyNumber(value);
+    for (const [name, value] of replyPairs(reply))
+      if ((COUNTER_NAMES as readonly string[]).includes(name)) out[name as keyof QuotaCounters] = replyNumber(value);
     return out;
   }
 

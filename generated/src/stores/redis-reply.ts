@@ -41,7 +41,8 @@ function toResp2(value: unknown): RedisReply {
   if (value instanceof Set) return [...value].map(toResp2);
   if (value instanceof Map) return [...value].flatMap(([k, v]) => [toResp2(k), toResp2(v)]);
   if (value instanceof Error) throw value; // an error inside a reply (a script's error_reply in a list)
-  if (typeof value === 'object') return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => [k, toResp2(v)]);
+  if (typeof value === 'object')
+    return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => [k, toResp2(v)]);
   return String(value);
 }
 

@@ -55,13 +55,15 @@ export interface RedisTokenStoreOptions {
   commandTimeoutMs?: number;
 }
 
-const RELEASE_IF_OWNER = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
-const EXTEND_IF_OWNER = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end";
+const RELEASE_IF_OWNER =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
+const EXTEND_IF_OWNER =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end";
 
 const DELETE_IF_TOKEN =
   "local v = redis.call('GET', KEYS[1]) " +
   'if not v then return 0 end ' +
-  "local ok, t = pcall(cjson.decode, v) " +
+  'local ok, t = pcall(cjson.decode, v) ' +
   "if ok and type(t) == 'table' and t['accessToken'] == ARGV[1] then return redis.call('DEL', KEYS[1]) end " +
   'return 0';
 
@@ -151,9 +153,12 @@ export class RedisTokenStore implements TokenStore {
     // A slow exchange (retries, a slow service) keeps its lock: renewed at a third of its life,
     // only while this process still owns it. A process that dies stops renewing, so its lock
     // still expires.
-    const renew = setInterval(() => {
-      this.#command(['EVAL', EXTEND_IF_OWNER, '1', lockKey, owner, String(this.#lockTtlMs)]).catch(() => undefined);
-    }, Math.max(1, Math.floor(this.#lockTtlMs / 3)));
+    const renew = setInterval(
+      () => {
+        this.#command(['EVAL', EXTEND_IF_OWNER, '1', lockKey, owner, String(this.#lockTtlMs)]).catch(() => undefined);
+      },
+      Math.max(1, Math.floor(this.#lockTtlMs / 3)),
+    );
     (renew as { unref?: () => void }).unref?.();
     try {
       return await fn();
@@ -188,7 +193,13 @@ function parseToken(text: string | null): StoredToken | null {
   }
   if (typeof value !== 'object' || value === null) return null;
   const v = value as Record<string, unknown>;
-  if (typeof v.accessToken !== 'string' || v.accessToken === '' || typeof v.expiresAt !== 'number' || !Number.isFinite(v.expiresAt)) return null;
+  if (
+    typeof v.accessToken !== 'string' ||
+    v.accessToken === '' ||
+    typeof v.expiresAt !== 'number' ||
+    !Number.isFinite(v.expiresAt)
+  )
+    return null;
   return {
     accessToken: v.accessToken,
     expiresAt: v.expiresAt,

@@ -46,7 +46,13 @@ function int(name: string, value: string | undefined): number | undefined {
 export async function runImFake(
   argv: readonly string[],
   create: (options: FakeServiceOptions) => Promise<FakeService>,
-  io: { version: string; out?: (line: string) => void; err?: (line: string) => void; env?: NodeJS.ProcessEnv; signal?: AbortSignal },
+  io: {
+    version: string;
+    out?: (line: string) => void;
+    err?: (line: string) => void;
+    env?: NodeJS.ProcessEnv;
+    signal?: AbortSignal;
+  },
 ): Promise<number> {
   const out = io.out ?? ((l: string) => void process.stdout.write(`${l}\n`));
   const err = io.err ?? ((l: string) => void process.stderr.write(`${l}\n`));
@@ -56,17 +62,28 @@ export async function runImFake(
     const { values } = parseArgs({
       args: [...argv],
       options: {
-        port: { type: 'string' }, host: { type: 'string' }, 'allow-remote': { type: 'boolean' }, 'app-key': { type: 'string' },
-        'client-id': { type: 'string' }, 'client-secret': { type: 'string' }, 'token-ttl': { type: 'string' }, 'per-second': { type: 'string' },
-        'page-size': { type: 'string' }, 'seed-file': { type: 'string' }, 'random-faults': { type: 'string' }, 'random-seed': { type: 'string' },
-        help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'allow-remote': { type: 'boolean' },
+        'app-key': { type: 'string' },
+        'client-id': { type: 'string' },
+        'client-secret': { type: 'string' },
+        'token-ttl': { type: 'string' },
+        'per-second': { type: 'string' },
+        'page-size': { type: 'string' },
+        'seed-file': { type: 'string' },
+        'random-faults': { type: 'string' },
+        'random-seed': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
       },
       strict: true,
     });
-    if (values.help) return (out(HELP), 0);
-    if (values.version) return (out(io.version), 0);
+    if (values.help) return out(HELP), 0;
+    if (values.version) return out(io.version), 0;
     const rate = values['random-faults'] === undefined ? undefined : Number(values['random-faults']);
-    if (rate !== undefined && !(rate >= 0 && rate <= 1)) throw new TypeError('--random-faults must be a number from 0 to 1');
+    if (rate !== undefined && !(rate >= 0 && rate <= 1))
+      throw new TypeError('--random-faults must be a number from 0 to 1');
     const secret = values['client-secret'] ?? env.IM_FAKE_CLIENT_SECRET;
     options = {
       port: int('port', values.port) ?? 4010,
@@ -91,10 +108,18 @@ export async function runImFake(
     fake = await create(options);
   } catch (e) {
     // the options' names as this command spells them
-    err(`im-fake: ${(e instanceof Error ? e.message : String(e)).replace('createFakeService: ', '').replace('allowRemote: true', '--allow-remote')}`);
+    err(
+      `im-fake: ${(e instanceof Error ? e.message : String(e)).replace('createFakeService: ', '').replace('allowRemote: true', '--allow-remote')}`,
+    );
     return 1;
   }
-  out(JSON.stringify({ baseUrl: fake.baseUrl, appKey: `${fake.orgName}#${fake.appName}`, clientId: fake.clientOptions.clientId }));
+  out(
+    JSON.stringify({
+      baseUrl: fake.baseUrl,
+      appKey: `${fake.orgName}#${fake.appName}`,
+      clientId: fake.clientOptions.clientId,
+    }),
+  );
   await new Promise<void>((resolve) => {
     const stop = (): void => resolve();
     process.once('SIGINT', stop);

@@ -22,13 +22,21 @@ export class FakeApiError extends Error {
   }
 }
 
-export function errorBody(code: string, message: string, requestId: string, details?: Record<string, unknown>): { error: Record<string, unknown> } {
+export function errorBody(
+  code: string,
+  message: string,
+  requestId: string,
+  details?: Record<string, unknown>,
+): { error: Record<string, unknown> } {
   return { error: { code, message, request_id: requestId, ...(details ? { details } : {}) } };
 }
 
-export const notFound = (what: string, id: string): FakeApiError => new FakeApiError(ASSUMED_STATUS.not_found, 'not_found', `${what} ${JSON.stringify(id)} not found`);
-export const alreadyExists = (what: string, id: string): FakeApiError => new FakeApiError(ASSUMED_STATUS.already_exists, 'already_exists', `${what} ${JSON.stringify(id)} already exists`);
-export const versionConflict = (message: string): FakeApiError => new FakeApiError(ASSUMED_STATUS.version_conflict, 'version_conflict', message);
+export const notFound = (what: string, id: string): FakeApiError =>
+  new FakeApiError(ASSUMED_STATUS.not_found, 'not_found', `${what} ${JSON.stringify(id)} not found`);
+export const alreadyExists = (what: string, id: string): FakeApiError =>
+  new FakeApiError(ASSUMED_STATUS.already_exists, 'already_exists', `${what} ${JSON.stringify(id)} already exists`);
+export const versionConflict = (message: string): FakeApiError =>
+  new FakeApiError(ASSUMED_STATUS.version_conflict, 'version_conflict', message);
 /**
  * 400 invalid_argument naming the field and what is wrong with it (`details.field`,
  * `details.problem`: the fake's own details; `details.rule` is the seed's for callback URLs only).

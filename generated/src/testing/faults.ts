@@ -6,7 +6,15 @@
 import { seededUnit } from '../callbacks/simulator/rules.js';
 import type { FaultHandle, FaultKind, FaultRule, RandomFaults } from './types.js';
 
-const KINDS: readonly FaultKind[] = ['rate_limited', 'server_error', 'drop_before', 'drop_after', 'slow', 'unauthenticated', 'error'];
+const KINDS: readonly FaultKind[] = [
+  'rate_limited',
+  'server_error',
+  'drop_before',
+  'drop_after',
+  'slow',
+  'unauthenticated',
+  'error',
+];
 const RANDOM_DEFAULT: readonly FaultKind[] = ['server_error', 'rate_limited', 'drop_before', 'drop_after', 'slow'];
 const TOKEN_EXCHANGE = 'app.token';
 
@@ -18,11 +26,19 @@ interface ActiveRule {
 }
 
 function checkRule(rule: FaultRule, where: string): void {
-  if (!rule || !KINDS.includes(rule.kind)) throw new TypeError(`${where}: kind must be one of ${KINDS.join(', ')}, got ${JSON.stringify(rule?.kind)}`);
-  if (rule.times !== undefined && !(rule.times >= 1)) throw new RangeError(`${where}: times must be 1 or more (Infinity for every call)`);
-  if (rule.after !== undefined && !(Number.isInteger(rule.after) && rule.after >= 0)) throw new RangeError(`${where}: after must be a whole number from 0`);
-  if (rule.retryAfterSeconds !== undefined && !(Number.isInteger(rule.retryAfterSeconds) && rule.retryAfterSeconds >= 0)) throw new RangeError(`${where}: retryAfterSeconds must be a whole number of seconds`);
-  if (rule.status !== undefined && !(Number.isInteger(rule.status) && rule.status >= 400 && rule.status <= 599)) throw new RangeError(`${where}: status must be an HTTP error status (400 to 599)`);
+  if (!rule || !KINDS.includes(rule.kind))
+    throw new TypeError(`${where}: kind must be one of ${KINDS.join(', ')}, got ${JSON.stringify(rule?.kind)}`);
+  if (rule.times !== undefined && !(rule.times >= 1))
+    throw new RangeError(`${where}: times must be 1 or more (Infinity for every call)`);
+  if (rule.after !== undefined && !(Number.isInteger(rule.after) && rule.after >= 0))
+    throw new RangeError(`${where}: after must be a whole number from 0`);
+  if (
+    rule.retryAfterSeconds !== undefined &&
+    !(Number.isInteger(rule.retryAfterSeconds) && rule.retryAfterSeconds >= 0)
+  )
+    throw new RangeError(`${where}: retryAfterSeconds must be a whole number of seconds`);
+  if (rule.status !== undefined && !(Number.isInteger(rule.status) && rule.status >= 400 && rule.status <= 599))
+    throw new RangeError(`${where}: status must be an HTTP error status (400 to 599)`);
   if (rule.delayMs !== undefined && !(rule.delayMs >= 0)) throw new RangeError(`${where}: delayMs must be 0 or more`);
 }
 
@@ -40,7 +56,8 @@ export class Faults {
     private readonly random: RandomFaults | undefined,
   ) {
     if (random) {
-      if (!(random.rate >= 0 && random.rate <= 1)) throw new RangeError(`randomFaults.rate must be from 0 to 1, got ${String(random.rate)}`);
+      if (!(random.rate >= 0 && random.rate <= 1))
+        throw new RangeError(`randomFaults.rate must be from 0 to 1, got ${String(random.rate)}`);
       for (const k of random.kinds ?? []) checkRule({ kind: k }, 'randomFaults.kinds');
     }
   }

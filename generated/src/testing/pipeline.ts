@@ -13,7 +13,16 @@ import type { Gate } from './gate.js';
 import type { Answer, HandlerContext } from './ops/context.js';
 import { STATEFUL_HANDLERS } from './ops/index.js';
 import { PART_UPLOAD, PART_UPLOAD_PREFIX, receivePart } from './ops/media.js';
-import { buildRoutes, flatParams, maskedHeaders, maskSecrets, matchRoute, queryObject, typedQuery, type RouteMatch } from './routes.js';
+import {
+  buildRoutes,
+  flatParams,
+  maskedHeaders,
+  maskSecrets,
+  matchRoute,
+  queryObject,
+  typedQuery,
+  type RouteMatch,
+} from './routes.js';
 import type { FakeState, Json } from './state/state.js';
 import type { FakeCall, FakeCatalog, FakeRequest, FaultKind, FaultRule, OverrideCall, ScriptReply } from './types.js';
 
@@ -50,7 +59,11 @@ interface Exchange {
 }
 
 /** Reads the body: kept up to MAX_JSON_BYTES (or whole, for a part upload whose bytes are kept), else only counted. */
-async function readBody(req: IncomingMessage, keep: boolean, limit: number): Promise<{ bytes: Buffer; size: number; tooLarge: boolean }> {
+async function readBody(
+  req: IncomingMessage,
+  keep: boolean,
+  limit: number,
+): Promise<{ bytes: Buffer; size: number; tooLarge: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -80,7 +93,11 @@ export class Pipeline {
     const url = new URL(req.url ?? '/', 'http://fake.invalid');
     const method = (req.method ?? 'GET').toUpperCase();
     const isPart = method === 'PUT' && url.pathname.startsWith(PART_UPLOAD_PREFIX);
-    const body = await readBody(req, !isPart || this.env.keepUploadBytes, isPart ? Number.MAX_SAFE_INTEGER : MAX_JSON_BYTES);
+    const body = await readBody(
+      req,
+      !isPart || this.env.keepUploadBytes,
+      isPart ? Number.MAX_SAFE_INTEGER : MAX_JSON_BYTES,
+    );
     const match = isPart ? undefined : matchRoute(this.routes, method, url.pathname);
     const bodyText = isPart ? '' : body.bytes.toString('utf8');
     let json: unknown;
@@ -89,20 +106,49 @@ export class Pipeline {
     } catch {
       json = undefined;
     }
-    const request: FakeRequest = { method, url: req.url ?? '/', path: url.pathname, query: url.searchParams, headers: req.headers, bodyText, json, operationId: isPart ? PART_UPLOAD : match?.op.id, at: this.env.now() };
+    const request: FakeRequest = {
+      method,
+      url: req.url ?? '/',
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      bodyText,
+      json,
+      operationId: isPart ? PART_UPLOAD : match?.op.id,
+      at: this.env.now(),
+    };
     const query = queryObject(url.searchParams);
-    const x: Exchange = { call: undefined, req, res, request, n: ++this.counter, match, params: flatParams(match?.pathParams ?? {}, query, json), bodyBytes: body.size };
+    const x: Exchange = {
+      call: undefined,
+      req,
+      res,
+      request,
+      n: ++this.counter,
+      match,
+      params: flatParams(match?.pathParams ?? {}, query, json),
+      bodyBytes: body.size,
+    };
     this.record(x, { pending: true });
     if (this.env.script) {
       const reply = await this.env.script(request);
       if (reply) return this.writeReply(x, reply);
     }
-    if (body.tooLarge) return this.writeError(x, new FakeApiError(413, 'invalid_argument', `the body is over ${MAX_JSON_BYTES} bytes`));
+    if (body.tooLarge)
+      return this.writeError(x, new FakeApiError(413, 'invalid_argument', `the body is over ${MAX_JSON_BYTES} bytes`));
     if (isPart) return this.part(x, url, body);
     const download = method === 'GET' ? /^\/_fake\/uploads\/([^/]+)\/file$/.exec(url.pathname) : null;
     if (download) return this.download(x, decodeURIComponent(download[1]!));
-    if (!match) return this.writeError(x, new FakeApiError(404, 'not_found', `no operation ${method} ${url.pathname} (the path must start with /{org_name}/{app_name})`));
-    if (bodyText !== '' && json === undefined) return this.writeError(x, new FakeApiError(400, 'invalid_argument', 'the body is not JSON'));
+    if (!match)
+      return this.writeError(
+        x,
+        new FakeApiError(
+          404,
+          'not_found',
+          `no operation ${method} ${url.pathname} (the path must start with /{org_name}/{app_name})`,
+        ),
+      );
+    if (bodyText !== '' && json === undefined)
+      return this.writeError(x, new FakeApiError(400, 'invalid_argument', 'the body is not JSON'));
     try {
       if (match.op.isTokenExchange) return await this.tokenExchange(x, match);
       this.env.gate.check(clientIp(req), req.headers.authorization, match.org, match.app);
@@ -138,7 +184,15 @@ export class Pipeline {
     try {
       const override = this.env.overrides.get(op.id);
       if (override) {
-        const call: OverrideCall = { operationId: op.id, params: x.params as Record<string, any>, body: x.request.json, query: x.request.query, headers: x.request.headers, state: this.env.state(), answer: async () => (own ??= run()) };
+        const call: OverrideCall = {
+          operationId: op.id,
+          params: x.params as Record<string, any>,
+          body: x.request.json,
+          query: x.request.query,
+          headers: x.request.headers,
+          state: this.env.state(),
+          answer: async () => (own ??= run()),
+        };
         reply = await override(call);
       }
       if (!reply) own ??= run();
@@ -157,9 +211,15 @@ export class Pipeline {
     const sample = this.env.catalog.responses[op.id]?.sample;
     if (!handler) return { body: sample === undefined ? {} : structuredClone(sample) };
     const c: HandlerContext = {
-      op, params: x.params as Record<string, any>, body: (x.request.json && typeof x.request.json === 'object' ? x.request.json : {}) as Record<string, any>,
-      state: this.env.state(), pageSize: this.env.pageSize, baseUrl: this.env.baseUrl(x.req), keepUploadBytes: this.env.keepUploadBytes,
-      now: this.env.now, emit: (type, data) => events.push({ type, data }),
+      op,
+      params: x.params as Record<string, any>,
+      body: (x.request.json && typeof x.request.json === 'object' ? x.request.json : {}) as Record<string, any>,
+      state: this.env.state(),
+      pageSize: this.env.pageSize,
+      baseUrl: this.env.baseUrl(x.req),
+      keepUploadBytes: this.env.keepUploadBytes,
+      now: this.env.now,
+      emit: (type, data) => events.push({ type, data }),
     };
     return handler(c);
   }
@@ -169,7 +229,9 @@ export class Pipeline {
     if (!op.loadValidator) return undefined;
     const validator = await op.loadValidator();
     const query = new Set(op.queryParams);
-    const found = (validator.validate({ ...x.params, ...typedQuery(queryObject(x.request.query)) }) ?? []).filter((i) => !query.has(i.pointer.split('/')[1] ?? ''));
+    const found = (validator.validate({ ...x.params, ...typedQuery(queryObject(x.request.query)) }) ?? []).filter(
+      (i) => !query.has(i.pointer.split('/')[1] ?? ''),
+    );
     if (found.length === 0) return undefined;
     const first = found[0]!;
     const error = invalidArgument(first.pointer || '(params)', first.message);
@@ -185,7 +247,13 @@ export class Pipeline {
     const fault = this.env.faults.pick(PART_UPLOAD, x.params);
     if (fault && fault.kind !== 'drop_after' && fault.kind !== 'slow') return this.writeFault(x, fault);
     try {
-      receivePart({ state: this.env.state(), keepUploadBytes: this.env.keepUploadBytes }, String(x.params.file_id), Number(x.params.part_number), url.searchParams.get('token'), { size: body.size, ...(this.env.keepUploadBytes ? { data: new Uint8Array(body.bytes) } : {}) });
+      receivePart(
+        { state: this.env.state(), keepUploadBytes: this.env.keepUploadBytes },
+        String(x.params.file_id),
+        Number(x.params.part_number),
+        url.searchParams.get('token'),
+        { size: body.size, ...(this.env.keepUploadBytes ? { data: new Uint8Array(body.bytes) } : {}) },
+      );
     } catch (e) {
       return this.writeError(x, e);
     }
@@ -199,10 +267,21 @@ export class Pipeline {
   private download(x: Exchange, fileId: string): void {
     const file = this.env.state().files.get(fileId);
     const bytes = this.env.state().fileContents.get(fileId);
-    if (!file || !bytes) return this.writeError(x, new FakeApiError(404, 'not_found', `no content of file ${JSON.stringify(fileId)} (kept only with keepUploadBytes)`));
+    if (!file || !bytes)
+      return this.writeError(
+        x,
+        new FakeApiError(
+          404,
+          'not_found',
+          `no content of file ${JSON.stringify(fileId)} (kept only with keepUploadBytes)`,
+        ),
+      );
     this.record(x, { status: 200, body: `(${bytes.length} bytes)`, headers: {} });
     if (x.res.destroyed) return;
-    x.res.writeHead(200, { 'content-type': typeof file.content_type === 'string' ? file.content_type : 'application/octet-stream', 'content-length': String(bytes.length) });
+    x.res.writeHead(200, {
+      'content-type': typeof file.content_type === 'string' ? file.content_type : 'application/octet-stream',
+      'content-length': String(bytes.length),
+    });
     x.res.end(bytes);
   }
 
@@ -211,13 +290,36 @@ export class Pipeline {
   private writeFault(x: Exchange, fault: FaultRule): void {
     switch (fault.kind) {
       case 'rate_limited':
-        return this.writeError(x, new FakeApiError(429, 'rate_limited', 'too many requests', undefined, { 'retry-after': String(fault.retryAfterSeconds ?? 1) }), fault.kind);
+        return this.writeError(
+          x,
+          new FakeApiError(429, 'rate_limited', 'too many requests', undefined, {
+            'retry-after': String(fault.retryAfterSeconds ?? 1),
+          }),
+          fault.kind,
+        );
       case 'server_error':
-        return this.writeError(x, new FakeApiError(fault.status ?? 503, 'unavailable', 'the service failed to answer (a fault of the fake)'), fault.kind);
+        return this.writeError(
+          x,
+          new FakeApiError(fault.status ?? 503, 'unavailable', 'the service failed to answer (a fault of the fake)'),
+          fault.kind,
+        );
       case 'unauthenticated':
-        return this.writeError(x, new FakeApiError(401, 'unauthenticated', 'App Token invalid or expired', fault.details), fault.kind);
+        return this.writeError(
+          x,
+          new FakeApiError(401, 'unauthenticated', 'App Token invalid or expired', fault.details),
+          fault.kind,
+        );
       case 'error':
-        return this.writeError(x, new FakeApiError(fault.status ?? 400, fault.code ?? 'invalid_argument', fault.message ?? `${fault.code ?? 'invalid_argument'} (a fault of the fake)`, fault.details), fault.kind);
+        return this.writeError(
+          x,
+          new FakeApiError(
+            fault.status ?? 400,
+            fault.code ?? 'invalid_argument',
+            fault.message ?? `${fault.code ?? 'invalid_argument'} (a fault of the fake)`,
+            fault.details,
+          ),
+          fault.kind,
+        );
       default:
         return this.drop(x, 'before', fault.kind);
     }
@@ -242,13 +344,30 @@ export class Pipeline {
   private writeError(x: Exchange, e: unknown, fault?: FakeCall['fault']): void {
     const requestId = `fake-req-${x.n}`;
     if (e instanceof FakeApiError) {
-      const kind = fault ?? (e.code === 'rate_limited' ? (x.match?.op.isTokenExchange && /token exchanges/.test(e.message) ? 'token_limit' : 'quota') : undefined);
+      const kind =
+        fault ??
+        (e.code === 'rate_limited'
+          ? x.match?.op.isTokenExchange && /token exchanges/.test(e.message)
+            ? 'token_limit'
+            : 'quota'
+          : undefined);
       return this.write(x, e.status, errorBody(e.code, e.message, requestId, e.details), e.headers ?? {}, kind);
     }
-    this.write(x, 500, errorBody('internal', `the fake failed: ${e instanceof Error ? e.message : String(e)}`, requestId), {});
+    this.write(
+      x,
+      500,
+      errorBody('internal', `the fake failed: ${e instanceof Error ? e.message : String(e)}`, requestId),
+      {},
+    );
   }
 
-  private write(x: Exchange, status: number, body: unknown, headers: Record<string, string>, fault?: FakeCall['fault']): void {
+  private write(
+    x: Exchange,
+    status: number,
+    body: unknown,
+    headers: Record<string, string>,
+    fault?: FakeCall['fault'],
+  ): void {
     const requestId = `fake-req-${x.n}`;
     const all = { 'content-type': 'application/json', 'x-request-id': requestId, ...headers };
     this.record(x, { status, body: maskSecrets(body), headers: all }, fault);
@@ -267,9 +386,18 @@ export class Pipeline {
     }
     const url = new URL(x.request.url, 'http://fake.invalid');
     x.call = {
-      n: x.n, operationId: x.request.operationId, method: x.request.method, path: url.pathname,
-      query: maskSecrets(queryObject(x.request.query)) as Record<string, string | string[]>, params: maskSecrets(x.params) as Record<string, unknown>,
-      headers: maskedHeaders(x.request.headers), bodyBytes: x.bodyBytes, answer, ...(fault ? { fault } : {}), requestId: `fake-req-${x.n}`, at: x.request.at,
+      n: x.n,
+      operationId: x.request.operationId,
+      method: x.request.method,
+      path: url.pathname,
+      query: maskSecrets(queryObject(x.request.query)) as Record<string, string | string[]>,
+      params: maskSecrets(x.params) as Record<string, unknown>,
+      headers: maskedHeaders(x.request.headers),
+      bodyBytes: x.bodyBytes,
+      answer,
+      ...(fault ? { fault } : {}),
+      requestId: `fake-req-${x.n}`,
+      at: x.request.at,
     };
     this.env.calls.push(x.call);
   }

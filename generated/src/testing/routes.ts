@@ -36,7 +36,12 @@ export function buildRoutes(operations: readonly OperationSpec[]): Route[] {
         return '([^/]+)';
       })
       .join('/');
-    return { op, regex: new RegExp(`^/([^/]+)/([^/]+)${pattern}$`), names, literals: op.path.split('/').filter((s) => s && !s.startsWith('{')).length };
+    return {
+      op,
+      regex: new RegExp(`^/([^/]+)/([^/]+)${pattern}$`),
+      names,
+      literals: op.path.split('/').filter((s) => s && !s.startsWith('{')).length,
+    };
   });
   return routes.sort((a, b) => b.literals - a.literals);
 }
@@ -68,12 +73,17 @@ export function queryObject(query: URLSearchParams): Record<string, string | str
 
 /** Query values the validators can read: whole numbers and true/false as such, a declared list as a list. */
 export function typedQuery(query: Record<string, string | string[]>): Record<string, unknown> {
-  const typed = (v: string): unknown => (/^-?\d+$/.test(v) && Number.isSafeInteger(Number(v)) ? Number(v) : v === 'true' ? true : v === 'false' ? false : v);
+  const typed = (v: string): unknown =>
+    /^-?\d+$/.test(v) && Number.isSafeInteger(Number(v)) ? Number(v) : v === 'true' ? true : v === 'false' ? false : v;
   return Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? v.map(typed) : typed(v)]));
 }
 
 /** Path params, query params and body fields in one object, as the client's params object holds them. */
-export function flatParams(pathParams: Record<string, string>, query: Record<string, unknown>, body: unknown): Record<string, unknown> {
+export function flatParams(
+  pathParams: Record<string, string>,
+  query: Record<string, unknown>,
+  body: unknown,
+): Record<string, unknown> {
   const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   return { ...fields, ...query, ...pathParams };
 }
@@ -83,12 +93,15 @@ export function maskSecrets(value: unknown, depth = 0): unknown {
   if (depth > 32 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => maskSecrets(v, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = isSecretLookingName(k) && v !== null && v !== undefined ? REDACTED : maskSecrets(v, depth + 1);
+  for (const [k, v] of Object.entries(value as Record<string, unknown>))
+    out[k] = isSecretLookingName(k) && v !== null && v !== undefined ? REDACTED : maskSecrets(v, depth + 1);
   return out;
 }
 
 /** Request headers as `fake.calls` shows them: lower-case names, Authorization and cookies masked. */
-export function maskedHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+export function maskedHeaders(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
   return redactHeaders(flat);

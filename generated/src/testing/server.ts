@@ -12,7 +12,15 @@ import { Gate } from './gate.js';
 import { Pipeline } from './pipeline.js';
 import { applySeed } from './state/seed.js';
 import { FakeState } from './state/state.js';
-import type { FakeCall, FakeCatalog, FakeService, FakeServiceOptions, FaultHandle, OverrideCall, ScriptReply } from './types.js';
+import type {
+  FakeCall,
+  FakeCatalog,
+  FakeService,
+  FakeServiceOptions,
+  FaultHandle,
+  OverrideCall,
+  ScriptReply,
+} from './types.js';
 
 const TOKEN_TTL_RANGE: readonly [number, number] = [300, 31_536_000];
 
@@ -24,32 +32,69 @@ function isLoopbackHost(host: string): boolean {
 function settings(o: FakeServiceOptions) {
   const appKey = o.appKey ?? 'demo-org#demo-app';
   const [orgName, appName, ...rest] = appKey.split('#');
-  if (!orgName || !appName || rest.length > 0) throw new TypeError(`createFakeService: appKey must be "org#app", got ${JSON.stringify(appKey)}`);
+  if (!orgName || !appName || rest.length > 0)
+    throw new TypeError(`createFakeService: appKey must be "org#app", got ${JSON.stringify(appKey)}`);
   const ttl = o.tokenTtlSeconds ?? 604_800;
   if (!Number.isInteger(ttl) || ttl < TOKEN_TTL_RANGE[0] || ttl > TOKEN_TTL_RANGE[1]) {
-    throw new RangeError(`createFakeService: tokenTtlSeconds must be a whole number from ${TOKEN_TTL_RANGE[0]} to ${TOKEN_TTL_RANGE[1]} (seed 000 §2.1); to test expiry sooner use fake.advanceTime(ms) or fake.expireTokens()`);
+    throw new RangeError(
+      `createFakeService: tokenTtlSeconds must be a whole number from ${TOKEN_TTL_RANGE[0]} to ${TOKEN_TTL_RANGE[1]} (seed 000 §2.1); to test expiry sooner use fake.advanceTime(ms) or fake.expireTokens()`,
+    );
   }
   const host = o.host ?? '127.0.0.1';
-  if (!isLoopbackHost(host) && !o.allowRemote) throw new TypeError(`createFakeService: host ${JSON.stringify(host)} is not loopback; pass allowRemote: true to listen there (the fake has no real security)`);
+  if (!isLoopbackHost(host) && !o.allowRemote)
+    throw new TypeError(
+      `createFakeService: host ${JSON.stringify(host)} is not loopback; pass allowRemote: true to listen there (the fake has no real security)`,
+    );
   const pageSize = o.pageSize ?? 20;
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) throw new RangeError('createFakeService: pageSize must be a whole number from 1 to 1000');
-  if (o.perSecond !== undefined && !(Number.isInteger(o.perSecond) && o.perSecond >= 1)) throw new RangeError('createFakeService: perSecond must be a whole number from 1');
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000)
+    throw new RangeError('createFakeService: pageSize must be a whole number from 1 to 1000');
+  if (o.perSecond !== undefined && !(Number.isInteger(o.perSecond) && o.perSecond >= 1))
+    throw new RangeError('createFakeService: perSecond must be a whole number from 1');
   const perMinute = o.tokenExchangesPerMinute ?? 120;
-  if (!(Number.isInteger(perMinute) && perMinute >= 1)) throw new RangeError('createFakeService: tokenExchangesPerMinute must be a whole number from 1');
+  if (!(Number.isInteger(perMinute) && perMinute >= 1))
+    throw new RangeError('createFakeService: tokenExchangesPerMinute must be a whole number from 1');
   const seed = o.randomSeed ?? 1;
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError('createFakeService: randomSeed must be a whole number from 0 to 4294967295');
-  return { orgName, appName, appKey: `${orgName}#${appName}`, ttl, host, pageSize, perMinute, seed, clientId: o.clientId ?? 'fake-client-id', clientSecret: o.clientSecret ?? 'fake-client-secret' };
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw new RangeError('createFakeService: randomSeed must be a whole number from 0 to 4294967295');
+  return {
+    orgName,
+    appName,
+    appKey: `${orgName}#${appName}`,
+    ttl,
+    host,
+    pageSize,
+    perMinute,
+    seed,
+    clientId: o.clientId ?? 'fake-client-id',
+    clientSecret: o.clientSecret ?? 'fake-client-secret',
+  };
 }
 
-export async function createFakeServiceWith(catalog: FakeCatalog, options: FakeServiceOptions = {}): Promise<FakeService> {
+export async function createFakeServiceWith(
+  catalog: FakeCatalog,
+  options: FakeServiceOptions = {},
+): Promise<FakeService> {
   const s = settings(options);
   let offset = 0;
   const now = (): number => (options.now ?? Date.now)() + offset;
   let state = new FakeState();
   const calls: FakeCall[] = [];
-  const overrides = new Map<string, (call: OverrideCall) => ScriptReply | undefined | Promise<ScriptReply | undefined>>();
+  const overrides = new Map<
+    string,
+    (call: OverrideCall) => ScriptReply | undefined | Promise<ScriptReply | undefined>
+  >();
   const timers = new Set<ReturnType<typeof setTimeout>>();
-  const gate = new Gate({ orgName: s.orgName, appName: s.appName, clientId: s.clientId, clientSecret: s.clientSecret, tokenTtlSeconds: s.ttl, perSecond: options.perSecond, tokenExchangesPerMinute: s.perMinute, ipAllowlist: options.ipAllowlist, now });
+  const gate = new Gate({
+    orgName: s.orgName,
+    appName: s.appName,
+    clientId: s.clientId,
+    clientSecret: s.clientSecret,
+    tokenTtlSeconds: s.ttl,
+    perSecond: options.perSecond,
+    tokenExchangesPerMinute: s.perMinute,
+    ipAllowlist: options.ipAllowlist,
+    now,
+  });
   const faults = new Faults(s.seed, options.randomFaults);
   const hub = new CallbackHub({ app: s.appKey, seed: s.seed, now });
   let baseUrl = '';
@@ -59,8 +104,18 @@ export async function createFakeServiceWith(catalog: FakeCatalog, options: FakeS
       timers.add(t);
     });
   const pipeline = new Pipeline({
-    catalog, state: () => state, gate, faults, hub, overrides, calls, script: options.script, pageSize: s.pageSize,
-    keepUploadBytes: options.keepUploadBytes ?? true, now, delay,
+    catalog,
+    state: () => state,
+    gate,
+    faults,
+    hub,
+    overrides,
+    calls,
+    script: options.script,
+    pageSize: s.pageSize,
+    keepUploadBytes: options.keepUploadBytes ?? true,
+    now,
+    delay,
     baseUrl: (req) => baseUrl || `http://${req.headers.host ?? `${s.host}:0`}`,
   });
   const start = (): void => {
@@ -72,7 +127,12 @@ export async function createFakeServiceWith(catalog: FakeCatalog, options: FakeS
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     pipeline.handle(req, res).catch((e: unknown) => {
-      if (!res.headersSent && !res.destroyed) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'internal', message: `the fake failed: ${String(e)}`, request_id: 'fake-internal' } }));
+      if (!res.headersSent && !res.destroyed)
+        res.writeHead(500, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            error: { code: 'internal', message: `the fake failed: ${String(e)}`, request_id: 'fake-internal' },
+          }),
+        );
     });
   };
 
@@ -86,7 +146,8 @@ export async function createFakeServiceWith(catalog: FakeCatalog, options: FakeS
     const { port } = server.address() as AddressInfo;
     baseUrl = `http://${s.host.includes(':') ? `[${s.host}]` : s.host}:${port}`;
   }
-  const callbackAddresses = options.callbacks === undefined ? [] : Array.isArray(options.callbacks) ? options.callbacks : [options.callbacks];
+  const callbackAddresses =
+    options.callbacks === undefined ? [] : Array.isArray(options.callbacks) ? options.callbacks : [options.callbacks];
   for (const address of callbackAddresses) await hub.register(address as (typeof callbackAddresses)[number]);
 
   const fake: FakeService = {
@@ -118,12 +179,14 @@ export async function createFakeServiceWith(catalog: FakeCatalog, options: FakeS
     fault: (rule): FaultHandle => faults.add(rule),
     clearFaults: () => faults.clear(),
     override: (operationId, handle) => {
-      if (!catalog.operations.some((op) => op.id === operationId)) throw new RangeError(`fake.override: no operation ${JSON.stringify(operationId)}`);
+      if (!catalog.operations.some((op) => op.id === operationId))
+        throw new RangeError(`fake.override: no operation ${JSON.stringify(operationId)}`);
       overrides.set(operationId, handle);
       return () => overrides.delete(operationId);
     },
     revokeCredentials: (reason) => {
-      if (reason !== 'app_deleted' && reason !== 'tenant_closed') throw new TypeError('fake.revokeCredentials: reason must be app_deleted or tenant_closed');
+      if (reason !== 'app_deleted' && reason !== 'tenant_closed')
+        throw new TypeError('fake.revokeCredentials: reason must be app_deleted or tenant_closed');
       gate.revoked = reason;
     },
     suspend: (what) => gate.suspend(what),

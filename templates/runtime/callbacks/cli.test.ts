@@ -13,7 +13,9 @@ import type { CallbackEvent } from './types.js';
 const SECRET = 'whsec_cli_Hq8Lp2Zt';
 const cli = fileURLToPath(new URL('../../../scripts/im-callbacks.ts', import.meta.url));
 const generatedBin = fileURLToPath(new URL('../../../generated/src/bin/im-callbacks.ts', import.meta.url));
-const packageVersion = (JSON.parse(readFileSync(new URL('../../../generated/package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const packageVersion = (
+  JSON.parse(readFileSync(new URL('../../../generated/package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 const received: CallbackEvent[] = [];
 const processedIds: string[] = [];
 let server: Server;
@@ -21,10 +23,19 @@ let url = '';
 
 function run(args: string[], env: Record<string, string> = {}, bin = cli): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', bin, ...args], { env: { ...process.env, ...env }, timeout: 15_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, out: stdout + stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', bin, ...args],
+      { env: { ...process.env, ...env }, timeout: 15_000 },
+      (err, stdout, stderr) => {
+        const code = err
+          ? typeof (err as { code?: unknown }).code === 'number'
+            ? (err as { code: number }).code
+            : 1
+          : 0;
+        resolve({ code, out: stdout + stderr });
+      },
+    );
   });
 }
 
@@ -51,7 +62,19 @@ afterAll(async () => {
 describe('im-callbacks send', () => {
   it('sends signed event, verify and hook samples; refuses remote URLs; never prints the secret', async () => {
     const [event, verify, hook, wrong, remote] = await Promise.all([
-      run(['send', '--url', url, '--secret', SECRET, '--kind', 'event', '--type', 'group.members_added', '--events', '2']),
+      run([
+        'send',
+        '--url',
+        url,
+        '--secret',
+        SECRET,
+        '--kind',
+        'event',
+        '--type',
+        'group.members_added',
+        '--events',
+        '2',
+      ]),
       run(['send', '--url', url, '--kind', 'verify'], { IM_CALLBACK_SECRET: SECRET }),
       run(['send', '--url', url, '--secret', 'another', '--old-secret', SECRET, '--kind', 'hook']),
       run(['send', '--url', url, '--secret', 'not-the-secret', '--kind', 'verify']),
@@ -78,9 +101,16 @@ describe('im-callbacks keeps URL tokens and the old secret out of what it prints
     const TOKEN = 'qtok_Z9x8W7v6';
     const [withToken, withUserinfo, rotation, unreachable] = await Promise.all([
       run(['send', '--url', `${url}?token=${TOKEN}`, '--kind', 'verify'], { IM_CALLBACK_SECRET: SECRET }),
-      run(['send', '--url', url.replace('http://', 'http://user:pw@'), '--kind', 'verify'], { IM_CALLBACK_SECRET: SECRET }),
-      run(['send', '--url', url, '--kind', 'verify'], { IM_CALLBACK_SECRET: 'the-new-one', IM_CALLBACK_OLD_SECRET: SECRET }),
-      run(['send', '--url', `http://127.0.0.1:1/cb?token=${TOKEN}`, '--kind', 'verify'], { IM_CALLBACK_SECRET: SECRET }),
+      run(['send', '--url', url.replace('http://', 'http://user:pw@'), '--kind', 'verify'], {
+        IM_CALLBACK_SECRET: SECRET,
+      }),
+      run(['send', '--url', url, '--kind', 'verify'], {
+        IM_CALLBACK_SECRET: 'the-new-one',
+        IM_CALLBACK_OLD_SECRET: SECRET,
+      }),
+      run(['send', '--url', `http://127.0.0.1:1/cb?token=${TOKEN}`, '--kind', 'verify'], {
+        IM_CALLBACK_SECRET: SECRET,
+      }),
     ]);
     expect(withToken.code, withToken.out).toBe(0);
     expect(withToken.out).toContain('?token=***');
@@ -108,7 +138,21 @@ describe('im-callbacks --help, --version, resending an event id', () => {
       run([]),
     ]);
     expect(help.code).toBe(0);
-    for (const option of ['--url', '--secret', '--old-secret', '--kind', '--type', '--events', '--event-id', '--repeat', '--hook', '--timeout-ms', '--body', '--allow-remote', '--version']) {
+    for (const option of [
+      '--url',
+      '--secret',
+      '--old-secret',
+      '--kind',
+      '--type',
+      '--events',
+      '--event-id',
+      '--repeat',
+      '--hook',
+      '--timeout-ms',
+      '--body',
+      '--allow-remote',
+      '--version',
+    ]) {
       expect(help.out).toContain(option);
     }
     expect(help.out).toMatch(/IM_CALLBACK_SECRET\s+the signing secret/);
@@ -122,13 +166,17 @@ describe('im-callbacks --help, --version, resending an event id', () => {
 
   it('--repeat resends the same event id (fresh signature each time) and --event-id resends it later: processed once', async () => {
     const id = `evt_cli_resend_${Date.now()}`;
-    const first = await run(['send', '--url', url, '--event-id', id, '--repeat', '3', '--type', 'friend.added'], { IM_CALLBACK_SECRET: SECRET });
+    const first = await run(['send', '--url', url, '--event-id', id, '--repeat', '3', '--type', 'friend.added'], {
+      IM_CALLBACK_SECRET: SECRET,
+    });
     expect(first.code, first.out).toBe(0);
     expect(first.out.match(/→ 200/g)).toHaveLength(3);
     const requestIds = [...first.out.matchAll(/request_id=(\S+)/g)].map((m) => m[1]);
     expect(new Set(requestIds).size).toBe(3); // a retry is a new request
     expect(first.out.match(new RegExp(`event_ids=${id}\\b`, 'g'))).toHaveLength(3);
-    const later = await run(['send', '--url', url, '--event-id', id, '--type', 'friend.added'], { IM_CALLBACK_SECRET: SECRET });
+    const later = await run(['send', '--url', url, '--event-id', id, '--type', 'friend.added'], {
+      IM_CALLBACK_SECRET: SECRET,
+    });
     expect(later.code, later.out).toBe(0);
     expect(processedIds.filter((x) => x === id)).toHaveLength(1);
     const attempts = received.filter((e) => e.id === id).map((e) => e.attempt);
@@ -150,8 +198,12 @@ describe('issue 28 item 7: the loopback guard checks addresses, not names; --sec
     const [evil, dotted, sub, v6, local] = await Promise.all([
       run(['send', '--url', `http://evil.localhost:${port}/callbacks`], { IM_CALLBACK_SECRET: SECRET }),
       run(['send', '--url', `http://localhost.:${port}/callbacks`], { IM_CALLBACK_SECRET: SECRET }),
-      run(['simulate', '--url', `http://a.b.localhost:${port}/callbacks`, '--events', '1'], { IM_CALLBACK_SECRET: SECRET }),
-      run(['send', '--url', `http://[::ffff:127.0.0.1]:${port}/callbacks`, '--kind', 'verify'], { IM_CALLBACK_SECRET: SECRET }),
+      run(['simulate', '--url', `http://a.b.localhost:${port}/callbacks`, '--events', '1'], {
+        IM_CALLBACK_SECRET: SECRET,
+      }),
+      run(['send', '--url', `http://[::ffff:127.0.0.1]:${port}/callbacks`, '--kind', 'verify'], {
+        IM_CALLBACK_SECRET: SECRET,
+      }),
       run(['send', '--url', `http://localhost:${port}/callbacks`, '--kind', 'verify'], { IM_CALLBACK_SECRET: SECRET }),
     ]);
     for (const refused of [evil, dotted, sub]) {
@@ -164,18 +216,29 @@ describe('issue 28 item 7: the loopback guard checks addresses, not names; --sec
     expect(processedIds.length).toBe(before);
     const { isLoopbackTarget } = await import('./url.js');
     // a hosts file that sends localhost elsewhere is refused too
-    expect(await isLoopbackTarget(new URL('http://localhost/'), async () => [{ address: '127.0.0.1' }, { address: '10.0.0.7' }])).toBe(false);
-    expect(await isLoopbackTarget(new URL('http://localhost/'), async () => [{ address: '::1' }, { address: '127.0.0.1' }])).toBe(true);
+    expect(
+      await isLoopbackTarget(new URL('http://localhost/'), async () => [
+        { address: '127.0.0.1' },
+        { address: '10.0.0.7' },
+      ]),
+    ).toBe(false);
+    expect(
+      await isLoopbackTarget(new URL('http://localhost/'), async () => [{ address: '::1' }, { address: '127.0.0.1' }]),
+    ).toBe(true);
   });
 
   it('--help says the secret options show in the process list; using them prints a note (never the secret)', async () => {
     const help = await run(['--help']);
-    expect(help.out).toMatch(/--secret <secret> +the address signing secret\. Visible to every user of this machine in the\s+process list/);
+    expect(help.out).toMatch(
+      /--secret <secret> +the address signing secret\. Visible to every user of this machine in the\s+process list/,
+    );
     const simHelp = await run(['simulate', '--help']);
     expect(simHelp.out).toMatch(/Visible to other users in the process list/);
     const sent = await run(['send', '--url', url, '--secret', SECRET, '--kind', 'verify']);
     expect(sent.code).toBe(0);
-    expect(sent.out).toMatch(/--secret\/--old-secret are visible to other users in the process list.*prefer IM_CALLBACK_SECRET/);
+    expect(sent.out).toMatch(
+      /--secret\/--old-secret are visible to other users in the process list.*prefer IM_CALLBACK_SECRET/,
+    );
     expect(sent.out).not.toContain(SECRET);
     const fromEnv = await run(['send', '--url', url, '--kind', 'verify'], { IM_CALLBACK_SECRET: SECRET });
     expect(fromEnv.out).not.toMatch(/process list/);

@@ -50,9 +50,7 @@ export function hookAnswerBody(decision: HookDecision): Record<string, unknown> 
     case 'allow':
       return { decision: 'allow' };
     case 'reject':
-      return decision.reason === undefined
-        ? { decision: 'reject' }
-        : { decision: 'reject', reason: decision.reason };
+      return decision.reason === undefined ? { decision: 'reject' } : { decision: 'reject', reason: decision.reason };
     case 'rewrite':
       return { decision: 'rewrite', data: decision.data };
   }
@@ -85,6 +83,8 @@ export const assumedHookAnswer: HookAnswerFormat = {
 export function checkHookAnswerFormat(format: unknown): asserts format is HookAnswerFormat {
   const f = format as Partial<HookAnswerFormat> | null;
   if (f === null || typeof f !== 'object' || typeof f.encode !== 'function' || typeof f.decode !== 'function') {
-    throw new TypeError('hookAnswer must be a hook answer format { name, encode(decision), decode(answer) }: assumedHookAnswer (the default) or your own');
+    throw new TypeError(
+      'hookAnswer must be a hook answer format { name, encode(decision), decode(answer) }: assumedHookAnswer (the default) or your own',
+    );
   }
 }

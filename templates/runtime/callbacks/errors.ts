@@ -38,7 +38,14 @@ export class CallbackVerificationError extends Error {
     super(`${message} (${reason}). ${hint}`);
     this.reason = reason;
     this.hint = hint;
-    this.status = reason === 'malformed_body' ? 400 : reason === 'no_secret_configured' ? 500 : reason === 'endpoint_mismatch' ? 403 : 401;
+    this.status =
+      reason === 'malformed_body'
+        ? 400
+        : reason === 'no_secret_configured'
+          ? 500
+          : reason === 'endpoint_mismatch'
+            ? 403
+            : 401;
   }
 
   toJSON(): { name: string; reason: CallbackVerificationReason; message: string; hint: string } {

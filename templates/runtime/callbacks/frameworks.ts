@@ -16,14 +16,19 @@ export interface RawCallbackRequest {
 }
 
 /** The handler's answer to a request whose raw bytes the framework already holds. */
-export async function handleRawCallback(handler: CallbackHandler, request: RawCallbackRequest): Promise<CallbackCoreResult> {
+export async function handleRawCallback(
+  handler: CallbackHandler,
+  request: RawCallbackRequest,
+): Promise<CallbackCoreResult> {
   const internals = (handler as Partial<Record<typeof HANDLER_INTERNALS, HandlerInternals>>)[HANDLER_INTERNALS];
   if (internals) return internals.handleBytes(request.method, request.headers, request.rawBody, Date.now());
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers as Record<string, unknown>)) {
     if (typeof value === 'string') headers.set(name, value);
   }
-  const response = await handler(new Request('http://localhost/', { method: request.method, headers, body: new Uint8Array(request.rawBody) }));
+  const response = await handler(
+    new Request('http://localhost/', { method: request.method, headers, body: new Uint8Array(request.rawBody) }),
+  );
   const out: Record<string, string> = {};
   response.headers.forEach((v, k) => (out[k] = v));
   return { status: response.status, headers: out, body: await response.text() };

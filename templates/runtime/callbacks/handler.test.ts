@@ -110,12 +110,38 @@ async function post(body: unknown, opts: { path?: string; secret?: string; heade
     body: signed.body,
   });
   const text = await res.text();
-  return { status: res.status, text, json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined, headers: res.headers };
+  return {
+    status: res.status,
+    text,
+    json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+    headers: res.headers,
+  };
 }
 
-const evt = (id: string, type = 'group.members_added') => ({ id, type, occurred_at: '2026-01-01T00:00:00.000Z', attempt: 1, data: { origin: 'server' } });
-const eventBody = (events: unknown[]) => ({ kind: 'event', request_id: `req_${Math.random()}`, app: 'o#a', endpoint_id: 'ep_1', sent_at: '2026-01-01T00:00:00.000Z', events });
-const hookBody = (timeout_ms = 3000, data: Record<string, unknown> = { text: 'hi' }) => ({ kind: 'hook', hook: 'message.before_send', request_id: 'req_h', endpoint_id: 'ep_1', timeout_ms, test: false, data });
+const evt = (id: string, type = 'group.members_added') => ({
+  id,
+  type,
+  occurred_at: '2026-01-01T00:00:00.000Z',
+  attempt: 1,
+  data: { origin: 'server' },
+});
+const eventBody = (events: unknown[]) => ({
+  kind: 'event',
+  request_id: `req_${Math.random()}`,
+  app: 'o#a',
+  endpoint_id: 'ep_1',
+  sent_at: '2026-01-01T00:00:00.000Z',
+  events,
+});
+const hookBody = (timeout_ms = 3000, data: Record<string, unknown> = { text: 'hi' }) => ({
+  kind: 'hook',
+  hook: 'message.before_send',
+  request_id: 'req_h',
+  endpoint_id: 'ep_1',
+  timeout_ms,
+  test: false,
+  data,
+});
 
 describe('node:http server: verify', () => {
   it('answers 200 with the challenge', async () => {
@@ -222,7 +248,12 @@ describe('node:http server: size limit', () => {
         controller.enqueue(chunk);
       },
     });
-    const res = await fetch(base + '/cb', { method: 'POST', headers: signed.headers, body: stream, duplex: 'half' } as RequestInit);
+    const res = await fetch(base + '/cb', {
+      method: 'POST',
+      headers: signed.headers,
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(413);
   });
 
@@ -245,7 +276,8 @@ describe('node:http server: body already consumed', () => {
     expect(r.status).toBe(500);
     expect(r.json?.error).toBe('body_already_consumed');
     expect(String(r.json?.hint)).toContain('express.raw');
-    for (const framework of ['Fastify', 'Koa', 'NestJS', 'Hono', 'Next.js']) expect(String(r.json?.hint)).toContain(framework);
+    for (const framework of ['Fastify', 'Koa', 'NestJS', 'Hono', 'Next.js'])
+      expect(String(r.json?.hint)).toContain(framework);
     expect(logLines.some((l) => l.includes('already consumed') && l.includes('express.json()'))).toBe(true);
   });
 
@@ -336,21 +368,34 @@ describe('node:http server: hooks', () => {
 
 describe('Web handler directly and the generic node adapter', () => {
   it('handles a Request and returns a Response; default decision allow', async () => {
-    const handler = createCallbackHandler({ secrets: SECRET, logger, onHook: () => new Promise<HookDecision>(() => undefined), hookTimeoutSafetyMs: 100 });
+    const handler = createCallbackHandler({
+      secrets: SECRET,
+      logger,
+      onHook: () => new Promise<HookDecision>(() => undefined),
+      hookTimeoutSafetyMs: 100,
+    });
     const verify = signCallbackRequest({ body: { kind: 'verify', challenge: 'w' }, secret: SECRET });
-    const res = await handler(new Request('http://x/cb', { method: 'POST', headers: verify.headers, body: verify.body }));
+    const res = await handler(
+      new Request('http://x/cb', { method: 'POST', headers: verify.headers, body: verify.body }),
+    );
     expect(await res.json()).toEqual({ challenge: 'w' });
     const hook = signCallbackRequest({ body: hookBody(300), secret: SECRET });
     const res2 = await handler(new Request('http://x/cb', { method: 'POST', headers: hook.headers, body: hook.body }));
     expect(await res2.json()).toEqual({ decision: 'allow' });
-    const big = new Request('http://x/cb', { method: 'POST', headers: verify.headers, body: new Uint8Array(1024 * 1024 + 1) });
+    const big = new Request('http://x/cb', {
+      method: 'POST',
+      headers: verify.headers,
+      body: new Uint8Array(1024 * 1024 + 1),
+    });
     expect((await handler(big)).status).toBe(413);
   });
 
   it('an event for a receiver without onEvent answers 500 (so it is retried, not lost)', async () => {
     const handler = createCallbackHandler({ secrets: SECRET, logger });
     const s = signCallbackRequest({ body: eventBody([evt('e1')]), secret: SECRET });
-    expect((await handler(new Request('http://x/', { method: 'POST', headers: s.headers, body: s.body }))).status).toBe(500);
+    expect((await handler(new Request('http://x/', { method: 'POST', headers: s.headers, body: s.body }))).status).toBe(
+      500,
+    );
   });
 
   it('toNodeHandler wraps any (Request) => Response handler', async () => {
@@ -362,7 +407,11 @@ describe('Web handler directly and the generic node adapter', () => {
     const srv = createServer((req, res) => void toNodeHandler(generic)(req, res));
     await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
     try {
-      const res = await fetch(`http://127.0.0.1:${(srv.address() as AddressInfo).port}/p`, { method: 'POST', headers: { 'x-im-kind': 'event' }, body: '{"a":1}' });
+      const res = await fetch(`http://127.0.0.1:${(srv.address() as AddressInfo).port}/p`, {
+        method: 'POST',
+        headers: { 'x-im-kind': 'event' },
+        body: '{"a":1}',
+      });
       expect(res.status).toBe(202);
       expect(seen).toEqual(['POST /p event {"a":1}']);
     } finally {
@@ -388,13 +437,24 @@ describe('decision builders', () => {
 });
 
 describe('issue 28 items 6 and 7: nothing parsed before the signature; replayed hooks; endpointId', () => {
-  const post = (h: (r: Request) => Promise<Response>, headers: Record<string, string>, body: string): Promise<Response> =>
-    h(new Request('http://127.0.0.1/cb', { method: 'POST', headers, body }));
+  const post = (
+    h: (r: Request) => Promise<Response>,
+    headers: Record<string, string>,
+    body: string,
+  ): Promise<Response> => h(new Request('http://127.0.0.1/cb', { method: 'POST', headers, body }));
 
   it('an unsigned body is never parsed, whatever it holds ("hook", "kind":"hook", timeout_ms)', async () => {
     const { vi } = await import('vitest');
     const handler = createCallbackHandler({ secrets: SECRET, onHook: () => allow(), onEvent: () => undefined });
-    const signed = signCallbackRequest({ body: { kind: 'hook', hook: 'message.before_send', timeout_ms: 3000, data: { pad: 'x'.repeat(1024 * 1024 - 200) } }, secrets: SECRET });
+    const signed = signCallbackRequest({
+      body: {
+        kind: 'hook',
+        hook: 'message.before_send',
+        timeout_ms: 3000,
+        data: { pad: 'x'.repeat(1024 * 1024 - 200) },
+      },
+      secrets: SECRET,
+    });
     const forged = signCallbackRequest({ body: signed.body, secrets: 'not-the-secret', kind: 'hook' }).headers; // the same bytes, another key
     const parse = vi.spyOn(JSON, 'parse');
     try {
@@ -412,15 +472,22 @@ describe('issue 28 items 6 and 7: nothing parsed before the signature; replayed 
 
   it('a hook replayed byte for byte runs onHook once with default options (an in-memory nonce store for hooks); nonceStore: false turns it off', async () => {
     let runs = 0;
-    const make = (extra: { nonceStore?: false } = {}) => createCallbackHandler({ secrets: SECRET, onHook: () => (runs++, allow()), ...extra });
-    const hook = signCallbackRequest({ body: { kind: 'hook', hook: 'message.before_send', timeout_ms: 3000, data: {} }, secrets: SECRET });
+    const make = (extra: { nonceStore?: false } = {}) =>
+      createCallbackHandler({ secrets: SECRET, onHook: () => (runs++, allow()), ...extra });
+    const hook = signCallbackRequest({
+      body: { kind: 'hook', hook: 'message.before_send', timeout_ms: 3000, data: {} },
+      secrets: SECRET,
+    });
     const handler = make();
     expect((await post(handler, hook.headers, hook.body)).status).toBe(200);
     const replay = await post(handler, hook.headers, hook.body);
     expect([replay.status, await replay.json()]).toEqual([401, { error: 'replayed_nonce' }]);
     expect(runs).toBe(1); // before: 2
     // an event replayed keeps its answer from the dedupe store (no nonce store for events by default)
-    const ev = signCallbackRequest({ body: { kind: 'event', events: [{ id: 'evt_replay', type: 'friend.added', data: {} }] }, secrets: SECRET });
+    const ev = signCallbackRequest({
+      body: { kind: 'event', events: [{ id: 'evt_replay', type: 'friend.added', data: {} }] },
+      secrets: SECRET,
+    });
     const seen: string[] = [];
     const events = createCallbackHandler({ secrets: SECRET, onEvent: (e) => void seen.push(e.id) });
     expect((await post(events, ev.headers, ev.body)).status).toBe(200);
@@ -435,9 +502,21 @@ describe('issue 28 items 6 and 7: nothing parsed before the signature; replayed 
 
   it('endpointId refuses a signed request for another address (403 endpoint_mismatch), or one naming none', async () => {
     const seen: string[] = [];
-    const handler = createCallbackHandler({ secrets: SECRET, endpointId: ['ep_1', 'ep_2'], onEvent: (e) => void seen.push(e.id) });
+    const handler = createCallbackHandler({
+      secrets: SECRET,
+      endpointId: ['ep_1', 'ep_2'],
+      onEvent: (e) => void seen.push(e.id),
+    });
     const send = (endpointId: string | undefined, id: string) => {
-      const signed = signCallbackRequest({ body: { kind: 'event', ...(endpointId ? { endpoint_id: endpointId } : {}), events: [{ id, type: 'friend.added', data: {} }] }, secrets: SECRET, ...(endpointId ? {} : { endpointId: '' }) });
+      const signed = signCallbackRequest({
+        body: {
+          kind: 'event',
+          ...(endpointId ? { endpoint_id: endpointId } : {}),
+          events: [{ id, type: 'friend.added', data: {} }],
+        },
+        secrets: SECRET,
+        ...(endpointId ? {} : { endpointId: '' }),
+      });
       const headers = { ...signed.headers };
       if (!endpointId) delete (headers as Record<string, string>)['X-IM-Endpoint-Id'];
       return post(handler, headers, signed.body);
@@ -451,6 +530,8 @@ describe('issue 28 items 6 and 7: nothing parsed before the signature; replayed 
     expect(() => createCallbackHandler({ secrets: SECRET, endpointId: '' })).toThrow(/endpointId/);
     const { verifyCallback } = await import('./verify.js');
     const v = signCallbackRequest({ body: { kind: 'verify', endpoint_id: 'ep_9', challenge: 'c' }, secrets: SECRET });
-    await expect(verifyCallback({ headers: v.headers, rawBody: v.body, secrets: SECRET, endpointId: 'ep_1' })).rejects.toMatchObject({ reason: 'endpoint_mismatch', status: 403 });
+    await expect(
+      verifyCallback({ headers: v.headers, rawBody: v.body, secrets: SECRET, endpointId: 'ep_1' }),
+    ).rejects.toMatchObject({ reason: 'endpoint_mismatch', status: 403 });
   });
 });

@@ -28,16 +28,28 @@ function fields(h: ReturnType<typeof readCallbackHeaders>): Record<CallbackHeade
 
 /** A name of one of the seven in random letter case, or a near miss of the same length. */
 const headerName = fc.oneof(
-  fc.tuple(fc.constantFrom(...Object.values(CALLBACK_HEADER_NAMES)), fc.array(fc.boolean(), { minLength: 16, maxLength: 16 })).map(([name, upper]) =>
-    [...name].map((ch, i) => (upper[i] ? ch.toUpperCase() : ch.toLowerCase())).join(''),
-  ),
+  fc
+    .tuple(
+      fc.constantFrom(...Object.values(CALLBACK_HEADER_NAMES)),
+      fc.array(fc.boolean(), { minLength: 16, maxLength: 16 }),
+    )
+    .map(([name, upper]) => [...name].map((ch, i) => (upper[i] ? ch.toUpperCase() : ch.toLowerCase())).join('')),
   // near misses: one character replaced (incl. characters that equal a letter once 0x20 is or-ed in)
-  fc.tuple(fc.constantFrom(...Object.values(CALLBACK_HEADER_NAMES)), fc.nat(15), fc.constantFrom('\r', '\u000d', '@', '[', '_', 'i', 'I', '\u0130', '\u212a', '-')).map(
-    ([name, at, ch]) => name.slice(0, at % name.length) + ch + name.slice((at % name.length) + 1),
-  ),
+  fc
+    .tuple(
+      fc.constantFrom(...Object.values(CALLBACK_HEADER_NAMES)),
+      fc.nat(15),
+      fc.constantFrom('\r', '\u000d', '@', '[', '_', 'i', 'I', '\u0130', '\u212a', '-'),
+    )
+    .map(([name, at, ch]) => name.slice(0, at % name.length) + ch + name.slice((at % name.length) + 1)),
   fc.constantFrom('content-type', 'user-agent', 'x-im-kinds', 'x-im-kin', 'X-IM-KIND ', 'host'),
 );
-const headerValue = fc.oneof(fc.string({ maxLength: 8 }), fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }), fc.constant(undefined), fc.integer());
+const headerValue = fc.oneof(
+  fc.string({ maxLength: 8 }),
+  fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }),
+  fc.constant(undefined),
+  fc.integer(),
+);
 
 describe('readCallbackHeaders', () => {
   it('property: a plain record in any letter case reads like lower-casing every name and joining repeats', () => {
@@ -65,7 +77,12 @@ describe('readCallbackHeaders', () => {
     const web = new Headers({ 'X-IM-Nonce': 'ab', 'x-im-kind': 'event', 'Content-Type': 'application/json' });
     web.append('X-IM-Signature', 'v1=aa');
     web.append('x-im-signature', 'v1=bb');
-    expect(fields(readCallbackHeaders(web))).toMatchObject({ nonce: 'ab', kind: 'event', signature: 'v1=aa, v1=bb', timestamp: undefined });
+    expect(fields(readCallbackHeaders(web))).toMatchObject({
+      nonce: 'ab',
+      kind: 'event',
+      signature: 'v1=aa, v1=bb',
+      timestamp: undefined,
+    });
     expect(readCallbackHeaders({ 'x-im-hook': ['a', 'b'], 'x-im-request-id': [] }).hook).toBe('a, b');
     expect(readCallbackHeaders({ 'x-im-request-id': [] }).requestId).toBeUndefined();
     expect(fields(readCallbackHeaders(undefined))).toEqual(reference([]));
@@ -73,12 +90,15 @@ describe('readCallbackHeaders', () => {
   });
 
   it('past the 256 names it remembers, every name still reads right (the memory is cleared, not trusted)', () => {
-    for (let i = 0; i < 600; i++) expect(readCallbackHeaders({ [`x-other-${i}`]: 'a', 'X-IM-Nonce': `n${i}` }).nonce).toBe(`n${i}`);
+    for (let i = 0; i < 600; i++)
+      expect(readCallbackHeaders({ [`x-other-${i}`]: 'a', 'X-IM-Nonce': `n${i}` }).nonce).toBe(`n${i}`);
     for (let i = 0; i < 600; i++) expect(readCallbackHeaders({ [`x-im-nonce-${i}`]: 'a' }).nonce).toBeUndefined();
   });
 
   it('a name that differs only in a non-letter is not the header (no case folding of "-" or control characters)', () => {
-    expect(readCallbackHeaders({ 'x\rim-kind': 'event', 'x-im\rkind': 'event', 'X-IM_KIND': 'event' }).kind).toBeUndefined();
+    expect(
+      readCallbackHeaders({ 'x\rim-kind': 'event', 'x-im\rkind': 'event', 'X-IM_KIND': 'event' }).kind,
+    ).toBeUndefined();
     expect(readCallbackHeaders({ 'X\u0130M-KIND': 'event' }).kind).toBeUndefined();
     expect(readCallbackHeaders({ 'x-im-\u212aind': 'event' }).kind).toBeUndefined(); // Kelvin sign: "k" only to toLowerCase
   });

@@ -50,7 +50,11 @@ function fieldOf(name: string): CallbackHeaderField | undefined {
     case 10:
       return sameName(name, 'x-im-nonce') ? 'nonce' : undefined;
     case 14:
-      return sameName(name, 'x-im-signature') ? 'signature' : sameName(name, 'x-im-timestamp') ? 'timestamp' : undefined;
+      return sameName(name, 'x-im-signature')
+        ? 'signature'
+        : sameName(name, 'x-im-timestamp')
+          ? 'timestamp'
+          : undefined;
     case 15:
       return sameName(name, 'x-im-request-id') ? 'requestId' : undefined;
     case 16:
@@ -87,7 +91,8 @@ function pushValue(out: string[], value: unknown): void {
 }
 
 /** `before, text` for a repeated header, like Node and `Headers` join them. */
-const joined = (before: string | undefined, text: string): string => (before === undefined ? text : `${before}, ${text}`);
+const joined = (before: string | undefined, text: string): string =>
+  before === undefined ? text : `${before}, ${text}`;
 
 /** Adds one header; a name repeated (in any case) joins its values with ", ". */
 function add(into: CallbackHeaders, key: unknown, value: unknown): void {
@@ -178,7 +183,10 @@ function allHeaders(headers: HeadersLike | null | undefined): Map<string, string
  * A signature scheme's view of the request headers: `header(name)`, any case. The X-IM-* headers
  * come from `known` (read once, in one pass); any other name from one more pass, made on first use.
  */
-export function headerReader(headers: HeadersLike | null | undefined, known: CallbackHeaders): (name: string) => string | undefined {
+export function headerReader(
+  headers: HeadersLike | null | undefined,
+  known: CallbackHeaders,
+): (name: string) => string | undefined {
   let others: Map<string, string> | undefined;
   return (name) => {
     const field = knownFieldOf(name);

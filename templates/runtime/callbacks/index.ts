@@ -21,12 +21,25 @@ export { CallbackVerificationError } from './errors.js';
 export type { CallbackVerificationReason } from './errors.js';
 export { SIGNATURE_VERSION, formatSignatureHeader, parseSignatureHeader } from './signature-scheme.js';
 export { computeSignature, imSignatureV1, standardWebhooksSignature } from './signature-node.js';
-export type { CallbackSignatureScheme, SignatureCheck, SignatureSignInput, SignatureVerifyInput } from './signature-scheme.js';
+export type {
+  CallbackSignatureScheme,
+  SignatureCheck,
+  SignatureSignInput,
+  SignatureVerifyInput,
+} from './signature-scheme.js';
 export { verifyCallback, verifyCallbackSync, DEFAULT_TOLERANCE_SECONDS } from './verify.js';
 export type { VerifyCallbackOptions, VerifiedCallback, HeaderDisagreement } from './verify.js';
 export { signCallback, signCallbackRequest } from './sign.js';
 export type { SignCallbackOptions, SignedCallbackHeaders } from './sign.js';
-export { allow, reject, rewrite, isHookDecision, hookAnswerBody, assumedHookAnswer, MAX_HOOK_ANSWER_BYTES } from './decisions.js';
+export {
+  allow,
+  reject,
+  rewrite,
+  isHookDecision,
+  hookAnswerBody,
+  assumedHookAnswer,
+  MAX_HOOK_ANSWER_BYTES,
+} from './decisions.js';
 export type { HookAnswerFormat, HookDecision } from './decisions.js';
 export { handleRawCallback } from './frameworks.js';
 export type { RawCallbackRequest } from './frameworks.js';
@@ -34,18 +47,40 @@ export { fastifyCallbackPlugin } from './fastify.js';
 export type { FastifyCallbackPluginOptions } from './fastify.js';
 export { DEFAULT_MAX_BODY_BYTES } from './handler.js';
 export type { CallbackHandler, CallbackHandlerOptions, EventContext, HookContext } from './handler.js';
-export { createCallbackHandler, toNodeHandler, createNodeCallbackHandler, callbackBodyDeadline, BODY_CONSUMED_HINT } from './node.js';
+export {
+  createCallbackHandler,
+  toNodeHandler,
+  createNodeCallbackHandler,
+  callbackBodyDeadline,
+  BODY_CONSUMED_HINT,
+} from './node.js';
 export type { NodeCallbackHandler, NodeCallbackRequest, NodeHandlerOptions } from './node.js';
 export { MemoryDedupeStore, RedisDedupeStore, DEFAULT_DEDUPE_TTL_MS } from '../stores/dedupe-store.js';
-export type { DedupeStore, NonceStore, MemoryDedupeStoreOptions, RedisDedupeStoreOptions } from '../stores/dedupe-store.js';
+export type {
+  DedupeStore,
+  NonceStore,
+  MemoryDedupeStoreOptions,
+  RedisDedupeStoreOptions,
+} from '../stores/dedupe-store.js';
 export { fromNodeRedis, fromIoredis } from '../stores/redis-client.js';
-export type { IoredisClientLike, NodeRedisClientLike, RedisClientLike, RedisCommandClient } from '../stores/redis-client.js';
+export type {
+  IoredisClientLike,
+  NodeRedisClientLike,
+  RedisClientLike,
+  RedisCommandClient,
+} from '../stores/redis-client.js';
 export { MemoryInbox } from './inbox/memory-inbox.js';
 export { RedisInbox } from './inbox/redis-inbox.js';
 export type { RedisInboxOptions } from './inbox/redis-inbox.js';
 export { InboxDurabilityError } from './inbox/redis-durability.js';
 export type { InboxDurability, InboxDurabilityReport, WaitForPersistence } from './inbox/redis-durability.js';
-export { DEFAULT_INBOX_RETENTION_MS, DEFAULT_VISIBILITY_TIMEOUT_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_STOP_TIMEOUT_MS, InboxHandlerTimeoutError } from './inbox/inbox-base.js';
+export {
+  DEFAULT_INBOX_RETENTION_MS,
+  DEFAULT_VISIBILITY_TIMEOUT_MS,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_STOP_TIMEOUT_MS,
+  InboxHandlerTimeoutError,
+} from './inbox/inbox-base.js';
 export { truncatedRefetch } from './inbox/marks.js';
 export type {
   CallbackInbox,

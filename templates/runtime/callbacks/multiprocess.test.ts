@@ -23,7 +23,13 @@ interface Receiver {
 async function startReceiver(redisUrl: string, delayMs: number): Promise<Receiver> {
   const child = fork(script, [], {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, REDIS_URL: redisUrl, CALLBACK_SECRET: SECRET, PROCESS_DELAY_MS: String(delayMs), REDIS_PREFIX: 'mp' },
+    env: {
+      ...process.env,
+      REDIS_URL: redisUrl,
+      CALLBACK_SECRET: SECRET,
+      PROCESS_DELAY_MS: String(delayMs),
+      REDIS_PREFIX: 'mp',
+    },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   const receiver: Receiver = { child, port: 0, processed: [], stderr: [] };
@@ -67,7 +73,13 @@ function deliver(port: number, ids: string[]): Promise<number> {
       kind: 'event',
       request_id: `req_${Math.random().toString(16).slice(2)}`,
       endpoint_id: 'ep_1',
-      events: ids.map((id) => ({ id, type: 'group.members_added', occurred_at: '2026-01-01T00:00:00.000Z', attempt: 1, data: {} })),
+      events: ids.map((id) => ({
+        id,
+        type: 'group.members_added',
+        occurred_at: '2026-01-01T00:00:00.000Z',
+        attempt: 1,
+        data: {},
+      })),
     },
     secret: SECRET,
   });

@@ -14,7 +14,13 @@ import {
   DEFAULT_MAX_BODY_BYTES,
   HANDLER_INTERNALS,
 } from './handler.js';
-import type { CallbackCoreResult, CallbackHandler, CallbackHandlerOptions, CallbackHandlerWithInternals, HandlerInternals } from './handler.js';
+import type {
+  CallbackCoreResult,
+  CallbackHandler,
+  CallbackHandlerOptions,
+  CallbackHandlerWithInternals,
+  HandlerInternals,
+} from './handler.js';
 import { imSignatureV1 } from './signature-node.js';
 import type { CallbackEvent, CallbackLogger, HookCallbackRequest } from './types.js';
 
@@ -36,7 +42,11 @@ export type NodeCallbackRequest = IncomingMessage & {
   originalUrl?: string;
 };
 
-export type NodeCallbackHandler = (req: NodeCallbackRequest, res: ServerResponse, next?: (err?: unknown) => void) => Promise<void>;
+export type NodeCallbackHandler = (
+  req: NodeCallbackRequest,
+  res: ServerResponse,
+  next?: (err?: unknown) => void,
+) => Promise<void>;
 
 /** Names the fix for each framework (the failure is the same everywhere: a body parser ran first). */
 export const BODY_CONSUMED_HINT =
@@ -56,7 +66,11 @@ export function toNodeHandler(handler: CallbackHandler, options: NodeHandlerOpti
     const startedAt = Date.now();
     try {
       if ((req.method ?? 'GET').toUpperCase() !== 'POST') {
-        return send(res, { status: 405, headers: { 'content-type': 'application/json; charset=utf-8', allow: 'POST' }, body: '{"error":"method_not_allowed"}' });
+        return send(res, {
+          status: 405,
+          headers: { 'content-type': 'application/json; charset=utf-8', allow: 'POST' },
+          body: '{"error":"method_not_allowed"}',
+        });
       }
       const body = await takeRawBody(req, limit, startedAt + bodyTimeoutMs - Date.now());
       if (body === 'consumed') {
@@ -72,7 +86,9 @@ export function toNodeHandler(handler: CallbackHandler, options: NodeHandlerOpti
         return sendAndClose(req, res, 413, '{"error":"body_too_large"}');
       }
       if (body === 'timeout') {
-        logger.warn?.('callback body did not arrive in time; answering 408 and closing the connection', { bodyTimeoutMs });
+        logger.warn?.('callback body did not arrive in time; answering 408 and closing the connection', {
+          bodyTimeoutMs,
+        });
         return sendAndClose(req, res, 408, '{"error":"body_timeout"}');
       }
       if (internals) {
@@ -85,7 +101,11 @@ export function toNodeHandler(handler: CallbackHandler, options: NodeHandlerOpti
     } catch (err) {
       logger.error?.('callback handler failed', { error: err instanceof Error ? err.message : String(err) });
       if (!res.headersSent) {
-        send(res, { status: 500, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"error":"internal"}' });
+        send(res, {
+          status: 500,
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          body: '{"error":"internal"}',
+        });
       } else {
         res.destroy();
       }
@@ -102,11 +122,14 @@ export function toNodeHandler(handler: CallbackHandler, options: NodeHandlerOpti
  * `app.post('/im/callbacks', callbackBodyDeadline(), express.raw({ type: () => true, limit: '1mb' }), handler)`,
  * or in NestJS `app.use('/im/callbacks', callbackBodyDeadline())` before `app.listen()`.
  */
-export function callbackBodyDeadline(options: NodeHandlerOptions = {}): (req: NodeCallbackRequest, res: ServerResponse, next: (err?: unknown) => void) => void {
+export function callbackBodyDeadline(
+  options: NodeHandlerOptions = {},
+): (req: NodeCallbackRequest, res: ServerResponse, next: (err?: unknown) => void) => void {
   const logger = options.logger ?? defaultLogger;
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
-  if (!(bodyTimeoutMs > 0 && bodyTimeoutMs <= 2_147_483_647)) throw new TypeError('bodyTimeoutMs must be a positive number of ms, at most 2147483647');
+  if (!(bodyTimeoutMs > 0 && bodyTimeoutMs <= 2_147_483_647))
+    throw new TypeError('bodyTimeoutMs must be a positive number of ms, at most 2147483647');
   return (req, res, next) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {
@@ -116,7 +139,9 @@ export function callbackBodyDeadline(options: NodeHandlerOptions = {}): (req: No
     if (req.complete) return next();
     const timer = setTimeout(() => {
       if (req.complete) return;
-      logger.warn?.('callback body did not arrive in time; answering 408 and closing the connection', { bodyTimeoutMs });
+      logger.warn?.('callback body did not arrive in time; answering 408 and closing the connection', {
+        bodyTimeoutMs,
+      });
       if (!res.headersSent) sendAndClose(req, res, 408, '{"error":"body_timeout"}');
       else req.socket?.destroy();
     }, bodyTimeoutMs);
@@ -180,7 +205,7 @@ function toWebRequest(req: NodeCallbackRequest, body: Uint8Array): Request {
     }
   }
   const url = new URL(req.originalUrl ?? req.url ?? '/', 'http://localhost');
-  return new Request(url, { method: req.method ?? "POST", headers, body: new Uint8Array(body) });
+  return new Request(url, { method: req.method ?? 'POST', headers, body: new Uint8Array(body) });
 }
 
 /**
@@ -206,11 +231,14 @@ export async function takeRawBody(
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
-    const timer = setTimeout(() => {
-      cleanup();
-      chunks.length = 0; // let go of what arrived
-      resolve('timeout');
-    }, Math.max(0, timeoutMs));
+    const timer = setTimeout(
+      () => {
+        cleanup();
+        chunks.length = 0; // let go of what arrived
+        resolve('timeout');
+      },
+      Math.max(0, timeoutMs),
+    );
     const cleanup = (): void => {
       clearTimeout(timer);
       req.off('data', onData);

@@ -6,10 +6,16 @@ import { compareCallbackTimes, parseCallbackTime } from './times.js';
 describe('callback times', () => {
   it('parses ms and µs forms to exact epoch microseconds', () => {
     expect(parseCallbackTime('1970-01-01T00:00:00.000Z').epochMicros).toBe(0n);
-    expect(parseCallbackTime('2026-01-01T12:34:56.789Z').epochMicros).toBe(BigInt(Date.UTC(2026, 0, 1, 12, 34, 56, 789)) * 1000n);
-    expect(parseCallbackTime('2026-01-01T12:34:56.789123Z').epochMicros).toBe(BigInt(Date.UTC(2026, 0, 1, 12, 34, 56, 789)) * 1000n + 123n);
+    expect(parseCallbackTime('2026-01-01T12:34:56.789Z').epochMicros).toBe(
+      BigInt(Date.UTC(2026, 0, 1, 12, 34, 56, 789)) * 1000n,
+    );
+    expect(parseCallbackTime('2026-01-01T12:34:56.789123Z').epochMicros).toBe(
+      BigInt(Date.UTC(2026, 0, 1, 12, 34, 56, 789)) * 1000n + 123n,
+    );
     expect(parseCallbackTime('2026-01-01T12:34:56.789123Z').fractionDigits).toBe(6);
-    expect(parseCallbackTime('2026-01-01T13:34:56.789+01:00').epochMicros).toBe(parseCallbackTime('2026-01-01T12:34:56.789Z').epochMicros);
+    expect(parseCallbackTime('2026-01-01T13:34:56.789+01:00').epochMicros).toBe(
+      parseCallbackTime('2026-01-01T12:34:56.789Z').epochMicros,
+    );
     expect(parseCallbackTime('1969-12-31T23:59:59.999999Z').epochMicros).toBe(-1n);
   });
 
@@ -25,30 +31,48 @@ describe('callback times', () => {
 
   it('agrees with Date on millisecond times (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -62_000_000_000_000, max: 250_000_000_000_000 }), fc.integer({ min: -62_000_000_000_000, max: 250_000_000_000_000 }), (a, b) => {
-        const sa = new Date(a).toISOString();
-        const sb = new Date(b).toISOString();
-        if (!/^\d{4}-/.test(sa) || !/^\d{4}-/.test(sb)) return;
-        expect(parseCallbackTime(sa).epochMicros).toBe(BigInt(a) * 1000n);
-        expect(compareCallbackTimes(sa, sb)).toBe(Math.sign(a - b) as -1 | 0 | 1);
-      }),
+      fc.property(
+        fc.integer({ min: -62_000_000_000_000, max: 250_000_000_000_000 }),
+        fc.integer({ min: -62_000_000_000_000, max: 250_000_000_000_000 }),
+        (a, b) => {
+          const sa = new Date(a).toISOString();
+          const sb = new Date(b).toISOString();
+          if (!/^\d{4}-/.test(sa) || !/^\d{4}-/.test(sb)) return;
+          expect(parseCallbackTime(sa).epochMicros).toBe(BigInt(a) * 1000n);
+          expect(compareCallbackTimes(sa, sb)).toBe(Math.sign(a - b) as -1 | 0 | 1);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
-  it.each(['2026-02-30T00:00:00.000Z', '2026-01-01T24:00:00Z', '2026-01-01 00:00:00Z', '2026-01-01T00:00:00.1234567Z', '2026-01-01T00:00:00', 'yesterday', ''])(
-    'refuses %j',
-    (s) => {
-      expect(() => parseCallbackTime(s)).toThrow(RangeError);
-    },
-  );
+  it.each([
+    '2026-02-30T00:00:00.000Z',
+    '2026-01-01T24:00:00Z',
+    '2026-01-01 00:00:00Z',
+    '2026-01-01T00:00:00.1234567Z',
+    '2026-01-01T00:00:00',
+    'yesterday',
+    '',
+  ])('refuses %j', (s) => {
+    expect(() => parseCallbackTime(s)).toThrow(RangeError);
+  });
 });
 
 describe('ordering', () => {
-  const ev = (type: string, data: Record<string, unknown>, occurred_at = '2026-01-01T00:00:00.000Z') => ({ id: 'e', type, occurred_at, data });
+  const ev = (type: string, data: Record<string, unknown>, occurred_at = '2026-01-01T00:00:00.000Z') => ({
+    id: 'e',
+    type,
+    occurred_at,
+    data,
+  });
 
   it('the table holds the three version fields the seed names', () => {
-    expect(orderingVersionFields).toEqual({ 'friend.added': 'version', 'group.members_added': 'member_version', 'presence.changed': 'version' });
+    expect(orderingVersionFields).toEqual({
+      'friend.added': 'version',
+      'group.members_added': 'member_version',
+      'presence.changed': 'version',
+    });
   });
 
   it('group.members_added: member_version decides, not occurred_at', () => {
@@ -64,7 +88,9 @@ describe('ordering', () => {
 
   it('friend.added and presence.changed use data.version; big versions compare exactly', () => {
     expect(isNewer(ev('friend.added', { version: 2 }), ev('friend.added', { version: 1 }))).toBe(true);
-    expect(isNewer(ev('presence.changed', { version: '9007199254740993' }), { version: '9007199254740992' })).toBe(true);
+    expect(isNewer(ev('presence.changed', { version: '9007199254740993' }), { version: '9007199254740992' })).toBe(
+      true,
+    );
   });
 
   it('types without a version fall back to occurred_at (exact to the microsecond)', () => {
@@ -72,7 +98,9 @@ describe('ordering', () => {
     const b = ev('user.session_created', {}, '2026-01-01T00:00:00.001Z');
     expect(isNewer(b, a)).toBe(true);
     expect(isNewer(a, b)).toBe(false);
-    expect(isNewer({ type: 'x', occurred_at: '2026-01-01T00:00:00.000001Z' }, { occurred_at: '2026-01-01T00:00:00.000Z' })).toBe(true);
+    expect(
+      isNewer({ type: 'x', occurred_at: '2026-01-01T00:00:00.000001Z' }, { occurred_at: '2026-01-01T00:00:00.000Z' }),
+    ).toBe(true);
   });
 
   it('incomparable → not newer (older data never overwrites)', () => {

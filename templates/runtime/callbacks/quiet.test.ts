@@ -21,7 +21,9 @@ const restore: Array<() => void> = [];
 beforeEach(() => {
   written = [];
   for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) {
-    const spy = vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void written.push(`console.${method} ${args.map(String).join(' ')}`));
+    const spy = vi
+      .spyOn(console, method)
+      .mockImplementation((...args: unknown[]) => void written.push(`console.${method} ${args.map(String).join(' ')}`));
     restore.push(() => spy.mockRestore());
   }
   for (const stream of [process.stdout, process.stderr]) {
@@ -49,7 +51,9 @@ async function cycle(logger?: CallbackLogger, create = createCallbackHandler): P
   });
   const post = async (body: object, secret = SECRET): Promise<number> => {
     const signed = signCallbackRequest({ body, secrets: secret });
-    const res = await handler(new Request('http://127.0.0.1/cb', { method: 'POST', headers: signed.headers, body: signed.body }));
+    const res = await handler(
+      new Request('http://127.0.0.1/cb', { method: 'POST', headers: signed.headers, body: signed.body }),
+    );
     await res.text();
     return res.status;
   };
@@ -72,7 +76,12 @@ async function cycle(logger?: CallbackLogger, create = createCallbackHandler): P
   try {
     const port = (server.address() as AddressInfo).port;
     const s = signCallbackRequest({ body: sampleCallbackBody('event'), secrets: SECRET });
-    const res = await fetch(`http://127.0.0.1:${port}/cb`, { method: 'POST', headers: s.headers, body: s.body, signal: AbortSignal.timeout(5000) });
+    const res = await fetch(`http://127.0.0.1:${port}/cb`, {
+      method: 'POST',
+      headers: s.headers,
+      body: s.body,
+      signal: AbortSignal.timeout(5000),
+    });
     await res.text();
     statuses.push(res.status);
   } finally {

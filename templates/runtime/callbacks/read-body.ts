@@ -8,7 +8,11 @@ export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
  * Reads a Web request body up to `limit` bytes; 'too_large' as soon as it is exceeded, 'timeout'
  * when it has not fully arrived within `timeoutMs` (the stream is cancelled either way).
  */
-export async function readWebBody(request: Request, limit: number, timeoutMs = DEFAULT_BODY_TIMEOUT_MS): Promise<Uint8Array | 'too_large' | 'timeout'> {
+export async function readWebBody(
+  request: Request,
+  limit: number,
+  timeoutMs = DEFAULT_BODY_TIMEOUT_MS,
+): Promise<Uint8Array | 'too_large' | 'timeout'> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > limit) {
     await request.body?.cancel().catch(() => undefined);

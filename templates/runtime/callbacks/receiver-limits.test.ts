@@ -25,7 +25,9 @@ const servers: Server[] = [];
 const sockets: Socket[] = [];
 afterEach(async () => {
   for (const s of sockets.splice(0)) s.destroy();
-  await Promise.all(servers.splice(0).map((s) => new Promise<void>((r) => (s.closeAllConnections(), s.close(() => r())))));
+  await Promise.all(
+    servers.splice(0).map((s) => new Promise<void>((r) => (s.closeAllConnections(), s.close(() => r())))),
+  );
 });
 
 async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: Server; port: number }> {
@@ -44,11 +46,18 @@ describe('item 2 (receiver): slow bodies and 413s do not hold sockets', () => {
 
   it('a 1 MiB body that stops arriving is answered 408 within bodyTimeoutMs and its socket closed', async () => {
     // Before: no answer and the socket open after 3 s (Node's own request timeout is 300 s).
-    const handler = createNodeCallbackHandler({ secrets: SECRET, bodyTimeoutMs: 300, onEvent: () => undefined, logger: {} });
+    const handler = createNodeCallbackHandler({
+      secrets: SECRET,
+      bodyTimeoutMs: 300,
+      onEvent: () => undefined,
+      logger: {},
+    });
     const { server, port } = await listen(handler);
     const conns = Array.from({ length: 20 }, () => rawSocket(port));
     for (const c of conns) {
-      c.socket.write(`POST /cb HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${1024 * 1024}\r\n\r\n`);
+      c.socket.write(
+        `POST /cb HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${1024 * 1024}\r\n\r\n`,
+      );
       c.socket.write(Buffer.alloc(512 * 1024, 0x61)); // half of it, then nothing
     }
     const closed = await Promise.all(conns.map((c) => within(3_000, c.closedAfter)));
@@ -56,7 +65,9 @@ describe('item 2 (receiver): slow bodies and 413s do not hold sockets', () => {
     for (const c of conns) expect(c.received()).toMatch(/^HTTP\/1\.1 408 /);
     const open = await new Promise<number>((r) => server.getConnections((_e, n) => r(n)));
     expect(open).toBe(0);
-    console.info(`[receiver] 20 slow 1 MiB bodies: 408 and closed after ${Math.max(...(closed as number[]))} ms at most; open connections after: ${open}`);
+    console.info(
+      `[receiver] 20 slow 1 MiB bodies: 408 and closed after ${Math.max(...(closed as number[]))} ms at most; open connections after: ${open}`,
+    );
   });
 
   it('after a 413 the socket is closed even while the sender keeps sending', async () => {
@@ -82,7 +93,9 @@ describe('item 2 (receiver): slow bodies and 413s do not hold sockets', () => {
       expect(typeof b).toBe('number');
       expect(declared.received()).toMatch(/^HTTP\/1\.1 413 /);
       expect(chunked.received()).toMatch(/^HTTP\/1\.1 413 /);
-      console.info(`[receiver] 413 then closed: declared length after ${String(a)} ms, chunked after ${String(b)} ms (sender still sending)`);
+      console.info(
+        `[receiver] 413 then closed: declared length after ${String(a)} ms, chunked after ${String(b)} ms (sender still sending)`,
+      );
     } finally {
       clearInterval(pump);
     }
@@ -96,7 +109,12 @@ describe('item 2 (receiver): slow bodies and 413s do not hold sockets', () => {
         duplex: 'half',
       } as RequestInit);
     expect(await readWebBody(stalled(), 1024, 100)).toBe('timeout');
-    const handler = createCallbackHandler({ secrets: SECRET, bodyTimeoutMs: 100, onEvent: () => undefined, logger: {} });
+    const handler = createCallbackHandler({
+      secrets: SECRET,
+      bodyTimeoutMs: 100,
+      onEvent: () => undefined,
+      logger: {},
+    });
     const started = Date.now();
     const res = await handler(stalled());
     expect(res.status).toBe(408);
@@ -129,7 +147,12 @@ describe('item 1 (receiver): a stalled Redis nonce/dedupe store (SIGSTOP) never 
   const post = async (port: number, body: object): Promise<{ status: number; headers: Headers; ms: number }> => {
     const signed = signCallbackRequest({ body, secret: SECRET });
     const started = Date.now();
-    const res = await fetch(`http://127.0.0.1:${port}/cb`, { method: 'POST', headers: signed.headers, body: signed.body, signal: AbortSignal.timeout(8_000) }).catch((e: unknown) => e);
+    const res = await fetch(`http://127.0.0.1:${port}/cb`, {
+      method: 'POST',
+      headers: signed.headers,
+      body: signed.body,
+      signal: AbortSignal.timeout(8_000),
+    }).catch((e: unknown) => e);
     if (!(res instanceof Response)) return { status: -1, headers: new Headers(), ms: Date.now() - started };
     await res.text();
     return { status: res.status, headers: res.headers, ms: Date.now() - started };
@@ -138,9 +161,22 @@ describe('item 1 (receiver): a stalled Redis nonce/dedupe store (SIGSTOP) never 
   it('a hook is answered within its timeout_ms from arrival with the default decision (nonce store stalled)', async () => {
     // Before: no answer at all (the nonce claim waited for Redis): the fetch was aborted after 8 s.
     const store = await stalledStore();
-    const handler = createNodeCallbackHandler({ secrets: SECRET, nonceStore: store, onHook: () => allow(), logger: {} });
+    const handler = createNodeCallbackHandler({
+      secrets: SECRET,
+      nonceStore: store,
+      onHook: () => allow(),
+      logger: {},
+    });
     const { port } = await listen(handler);
-    const r = await post(port, { kind: 'hook', hook: 'message.before_send', request_id: 'req_1', endpoint_id: 'ep_1', timeout_ms: 1_000, test: false, data: {} });
+    const r = await post(port, {
+      kind: 'hook',
+      hook: 'message.before_send',
+      request_id: 'req_1',
+      endpoint_id: 'ep_1',
+      timeout_ms: 1_000,
+      test: false,
+      data: {},
+    });
     expect(r.status).toBe(200);
     expect(r.headers.get('x-im-hook-fallback')).toBe('store_unavailable');
     expect(r.ms).toBeLessThan(1_000);
@@ -150,9 +186,20 @@ describe('item 1 (receiver): a stalled Redis nonce/dedupe store (SIGSTOP) never 
   it('an event batch gets 503 within the store budget (dedupe store stalled), so the service redelivers', async () => {
     // Before: no answer (begin() waited for Redis): the fetch was aborted after 8 s.
     const store = await stalledStore();
-    const handler = createNodeCallbackHandler({ secrets: SECRET, dedupeStore: store, storeTimeoutMs: 500, onEvent: () => undefined, logger: {} });
+    const handler = createNodeCallbackHandler({
+      secrets: SECRET,
+      dedupeStore: store,
+      storeTimeoutMs: 500,
+      onEvent: () => undefined,
+      logger: {},
+    });
     const { port } = await listen(handler);
-    const r = await post(port, { kind: 'event', request_id: 'req_2', endpoint_id: 'ep_1', events: [{ id: 'ev_1', type: 'message.sent', data: {} }] });
+    const r = await post(port, {
+      kind: 'event',
+      request_id: 'req_2',
+      endpoint_id: 'ep_1',
+      events: [{ id: 'ev_1', type: 'message.sent', data: {} }],
+    });
     expect(r.status).toBe(503);
     expect(r.ms).toBeLessThan(1_500);
     console.info(`[receiver] event batch with a stalled dedupe store answered 503 in ${r.ms} ms (budget 500)`);

@@ -12,8 +12,7 @@ export interface ParsedCallbackTime {
   fractionDigits: number;
 }
 
-const TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
 function daysFromCivil(y: number, m: number, d: number): number {
   // Howard Hinnant's days_from_civil, exact integer arithmetic.
@@ -33,8 +32,16 @@ function daysInMonth(y: number, m: number): number {
 /** Parses an RFC 3339 time with 0 to 6 fraction digits; throws RangeError on anything else. */
 export function parseCallbackTime(value: string): ParsedCallbackTime {
   const m = typeof value === 'string' ? TIME.exec(value) : null;
-  if (!m) throw new RangeError(`not a callback time (RFC 3339, at most 6 fraction digits): ${String(value).slice(0, 40)}`);
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  if (!m)
+    throw new RangeError(`not a callback time (RFC 3339, at most 6 fraction digits): ${String(value).slice(0, 40)}`);
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const fraction = m[7] ?? '';
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
     throw new RangeError(`not a valid calendar time: ${value}`);

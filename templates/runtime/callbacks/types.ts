@@ -43,8 +43,7 @@ export interface CallbackEvent {
 }
 
 /** kind = event (seed 4.2): `events` is always an array, batching on or off. */
-export interface EventCallbackRequest<E extends CallbackEvent = CallbackEvent>
-  extends CallbackRequestBase {
+export interface EventCallbackRequest<E extends CallbackEvent = CallbackEvent> extends CallbackRequestBase {
   kind: 'event';
   events: E[];
 }

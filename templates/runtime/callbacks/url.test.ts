@@ -145,9 +145,15 @@ describe('validateCallbackUrl (resolution, injectable resolver)', () => {
 
   it('resolution failure and timeout → resolve_failed', async () => {
     const { resolve } = resolverOf({});
-    expect(await validateCallbackUrl('https://nope.example.com/', { resolve })).toMatchObject({ ok: false, rule: 'resolve_failed' });
+    expect(await validateCallbackUrl('https://nope.example.com/', { resolve })).toMatchObject({
+      ok: false,
+      rule: 'resolve_failed',
+    });
     const hang = () => new Promise<string[]>(() => undefined);
-    expect(await validateCallbackUrl('https://slow.example.com/', { resolve: hang, timeoutMs: 50 })).toMatchObject({ ok: false, rule: 'resolve_failed' });
+    expect(await validateCallbackUrl('https://slow.example.com/', { resolve: hang, timeoutMs: 50 })).toMatchObject({
+      ok: false,
+      rule: 'resolve_failed',
+    });
   });
 
   it("validateCallbackUrl('not a url') and other malformed text → rule host, no resolution (seed 001 §2.2)", async () => {
@@ -159,7 +165,10 @@ describe('validateCallbackUrl (resolution, injectable resolver)', () => {
       expect(v, input).toMatchObject({ ok: false, rule: 'host' });
       if (!v.ok) expect(v.detail, input).toMatch(/malformed|empty/);
     }
-    expect(await validateCallbackUrl('http://example.com/cb', { resolve })).toMatchObject({ ok: false, rule: 'scheme' });
+    expect(await validateCallbackUrl('http://example.com/cb', { resolve })).toMatchObject({
+      ok: false,
+      rule: 'scheme',
+    });
   });
 
   it('syntax refusals never resolve; a trailing dot is resolved without it', async () => {
@@ -239,11 +248,16 @@ describe('address ranges cross-checked against ipaddr.js', () => {
   it('property: random IPv6 addresses (biased into special prefixes) — ipaddr.js non-unicast is refused', () => {
     const prefixes = [0, 0x2001, 0x2002, 0xfe80, 0xfc00, 0xff02, 0x64, 0x100, 0x2620, 0x3fff, 0x5f00, 0x2400, 0x2a00];
     fc.assert(
-      fc.property(fc.constantFrom(...prefixes), fc.array(fc.nat(0xffff), { minLength: 7, maxLength: 7 }), fc.boolean(), (first, rest, mapped) => {
-        const groups = mapped ? [0, 0, 0, 0, 0, 0xffff, rest[0]!, rest[1]!] : [first, ...rest];
-        const a = groups.map((g) => g.toString(16)).join(':');
-        expectRefusedLikeIpaddr(a);
-      }),
+      fc.property(
+        fc.constantFrom(...prefixes),
+        fc.array(fc.nat(0xffff), { minLength: 7, maxLength: 7 }),
+        fc.boolean(),
+        (first, rest, mapped) => {
+          const groups = mapped ? [0, 0, 0, 0, 0, 0xffff, rest[0]!, rest[1]!] : [first, ...rest];
+          const a = groups.map((g) => g.toString(16)).join(':');
+          expectRefusedLikeIpaddr(a);
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -258,7 +272,27 @@ describe('address ranges cross-checked against ipaddr.js', () => {
   });
 
   it('the seed 2.2 list is in the data', () => {
-    for (const a of ['127.0.0.1', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '224.0.0.1', '255.255.255.255', '0.0.0.0', '192.0.2.1', '198.51.100.1', '203.0.113.1', '::1', '::', 'fe80::1', 'fc00::1', 'ff02::1', '2001:db8::1']) {
+    for (const a of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '224.0.0.1',
+      '255.255.255.255',
+      '0.0.0.0',
+      '192.0.2.1',
+      '198.51.100.1',
+      '203.0.113.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'ff02::1',
+      '2001:db8::1',
+    ]) {
       expect(isPublicAddress(a), a).toBe(false);
     }
     for (const a of ['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '2a00:1450:4001::1']) {

@@ -61,7 +61,8 @@ function judgeHostname(hostname: string): string | undefined {
   if (looksLikeNumericIPv4(hostname)) return 'the host is an IP address in numeric notation';
   const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
   if (name === 'localhost') return 'the host is localhost';
-  if (INTERNAL_SUFFIXES.some((s) => name.endsWith(s))) return 'the host is an internal name (.local, .internal, .localhost)';
+  if (INTERNAL_SUFFIXES.some((s) => name.endsWith(s)))
+    return 'the host is an internal name (.local, .internal, .localhost)';
   const labels = name.split('.');
   if (labels.length < 2) return 'the host is a single label without a dot';
   if (name.length > 253) return 'the host name is longer than 253 characters';
@@ -193,7 +194,10 @@ export async function validateCallbackUrl(
     }
     if (!isPublicAddress(address)) {
       const range = nonPublicRangeOf(address);
-      return refuse('private_address', `resolves to ${address}${range ? ` (${range.name})` : ''}, not a public address`);
+      return refuse(
+        'private_address',
+        `resolves to ${address}${range ? ` (${range.name})` : ''}, not a public address`,
+      );
     }
   }
   return syntax;
@@ -220,13 +224,19 @@ function isLoopbackIp(host: string): boolean {
  * `isLoopbackUrl`, and for `localhost` every address the system resolves it to is loopback too
  * (a hosts file may say otherwise): the check the im-callbacks tools make before they send.
  */
-export async function isLoopbackTarget(url: URL, resolve: (host: string) => Promise<readonly ResolvedAddress[]> = defaultResolve): Promise<boolean> {
+export async function isLoopbackTarget(
+  url: URL,
+  resolve: (host: string) => Promise<readonly ResolvedAddress[]> = defaultResolve,
+): Promise<boolean> {
   if (!isLoopbackUrl(url)) return false;
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (isIP(host) !== 0) return true;
   try {
     const addresses = await resolve(host);
-    return addresses.length > 0 && addresses.every((a) => isLoopbackIp((typeof a === 'string' ? a : a.address).toLowerCase()));
+    return (
+      addresses.length > 0 &&
+      addresses.every((a) => isLoopbackIp((typeof a === 'string' ? a : a.address).toLowerCase()))
+    );
   } catch {
     return false;
   }

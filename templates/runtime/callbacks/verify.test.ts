@@ -37,7 +37,10 @@ interface Vector {
 }
 const vectors = (
   JSON.parse(
-    readFileSync(fileURLToPath(new URL('../../../test/fixtures/callbacks/signature-vectors.json', import.meta.url)), 'utf8'),
+    readFileSync(
+      fileURLToPath(new URL('../../../test/fixtures/callbacks/signature-vectors.json', import.meta.url)),
+      'utf8',
+    ),
   ) as { vectors: Vector[] }
 ).vectors;
 
@@ -48,7 +51,9 @@ function eventBody(extra: Record<string, unknown> = {}): string {
     app: 'org#app',
     endpoint_id: 'ep_1',
     sent_at: '2026-01-01T00:00:00.000Z',
-    events: [{ id: 'evt_1', type: 'group.members_added', occurred_at: '2026-01-01T00:00:00.000Z', attempt: 1, data: {} }],
+    events: [
+      { id: 'evt_1', type: 'group.members_added', occurred_at: '2026-01-01T00:00:00.000Z', attempt: 1, data: {} },
+    ],
     ...extra,
   });
 }
@@ -74,7 +79,9 @@ function signed(body: string | Uint8Array = eventBody(), extra: Partial<Paramete
 describe('the scheme under test', () => {
   it('is the default im-v1, or the one this vitest project swapped in (signature-standard-webhooks)', () => {
     const headers = signCallback({ body: eventBody(), secret: SECRET });
-    expect(Object.keys(headers)).toContain(process.env.IM_TEST_SIGNATURE === 'standard-webhooks' ? 'webhook-signature' : 'X-IM-Signature');
+    expect(Object.keys(headers)).toContain(
+      process.env.IM_TEST_SIGNATURE === 'standard-webhooks' ? 'webhook-signature' : 'X-IM-Signature',
+    );
   });
 });
 
@@ -88,20 +95,24 @@ describe.skipIf(UNDER_OTHER_SCHEME)('fixed test vectors (test/fixtures/callbacks
     expect(headers['X-IM-Signature']).toBe(v.expected_signature_header);
   });
 
-  it.each(vectors.filter((v) => v.name !== 'empty-body' && v.name !== 'non-utf8-bytes').map((v) => [v.name, v] as const))(
-    '%s: verifies with each of its secrets alone',
-    async (_name, v) => {
-      for (const secret of v.secrets) {
-        const r = await verifyCallback({
-          headers: { 'x-im-signature': v.expected_signature_header, 'x-im-timestamp': v.timestamp, 'x-im-nonce': v.nonce, 'x-im-kind': 'event' },
-          rawBody: Buffer.from(v.body_base64, 'base64'),
-          secrets: secret,
-          now: Number(v.timestamp) * 1000,
-        });
-        expect(r.body).toEqual(JSON.parse(v.body!));
-      }
-    },
-  );
+  it.each(
+    vectors.filter((v) => v.name !== 'empty-body' && v.name !== 'non-utf8-bytes').map((v) => [v.name, v] as const),
+  )('%s: verifies with each of its secrets alone', async (_name, v) => {
+    for (const secret of v.secrets) {
+      const r = await verifyCallback({
+        headers: {
+          'x-im-signature': v.expected_signature_header,
+          'x-im-timestamp': v.timestamp,
+          'x-im-nonce': v.nonce,
+          'x-im-kind': 'event',
+        },
+        rawBody: Buffer.from(v.body_base64, 'base64'),
+        secrets: secret,
+        now: Number(v.timestamp) * 1000,
+      });
+      expect(r.body).toEqual(JSON.parse(v.body!));
+    }
+  });
 
   it('a non-UTF-8 body verifies as bytes, then is refused as malformed_body', async () => {
     const v = vectors.find((x) => x.name === 'non-utf8-bytes')!;
@@ -118,10 +129,27 @@ describe.skipIf(UNDER_OTHER_SCHEME)('fixed test vectors (test/fixtures/callbacks
 
 describe('sign / verify round trips', () => {
   imOnly('signCallback writes every header of seed 2.3', () => {
-    const body = JSON.stringify({ kind: 'hook', hook: 'message.before_send', request_id: 'req_9', endpoint_id: 'ep_9', timeout_ms: 3000, data: {} });
+    const body = JSON.stringify({
+      kind: 'hook',
+      hook: 'message.before_send',
+      request_id: 'req_9',
+      endpoint_id: 'ep_9',
+      timeout_ms: 3000,
+      data: {},
+    });
     const h = signCallback({ body, secret: SECRET, timestamp: T, nonce: NONCE });
     expect(Object.keys(h).sort()).toEqual(
-      ['Content-Type', 'User-Agent', 'X-IM-Endpoint-Id', 'X-IM-Hook', 'X-IM-Kind', 'X-IM-Nonce', 'X-IM-Request-Id', 'X-IM-Signature', 'X-IM-Timestamp'].sort(),
+      [
+        'Content-Type',
+        'User-Agent',
+        'X-IM-Endpoint-Id',
+        'X-IM-Hook',
+        'X-IM-Kind',
+        'X-IM-Nonce',
+        'X-IM-Request-Id',
+        'X-IM-Signature',
+        'X-IM-Timestamp',
+      ].sort(),
     );
     expect(h['Content-Type']).toBe('application/json; charset=utf-8');
     expect(h['User-Agent']).toBe('IM-Callback/1');
@@ -145,7 +173,11 @@ describe('sign / verify round trips', () => {
         fc.uint8Array({ minLength: 16, maxLength: 16 }),
         fc.nat(),
         async (bytes, secret, ts, nonceBytes, flipAt) => {
-          const payload = Buffer.concat([Buffer.from('{"kind":"event","events":[],"x":"'), Buffer.from(Buffer.from(bytes).toString('hex')), Buffer.from('"}')]);
+          const payload = Buffer.concat([
+            Buffer.from('{"kind":"event","events":[],"x":"'),
+            Buffer.from(Buffer.from(bytes).toString('hex')),
+            Buffer.from('"}'),
+          ]);
           const nonce = Buffer.from(nonceBytes).toString('hex');
           const headers = signCallback({ body: payload, secret, timestamp: ts, nonce });
           const ok = await verifyCallback({ headers, rawBody: payload, secrets: secret, now: ts * 1000 });
@@ -153,7 +185,9 @@ describe('sign / verify round trips', () => {
           const tampered = Buffer.from(payload);
           const i = flipAt % tampered.length;
           tampered[i] = tampered[i]! ^ 0x01;
-          await expect(verifyCallback({ headers, rawBody: tampered, secrets: secret, now: ts * 1000 })).rejects.toMatchObject({ reason: 'signature_mismatch' });
+          await expect(
+            verifyCallback({ headers, rawBody: tampered, secrets: secret, now: ts * 1000 }),
+          ).rejects.toMatchObject({ reason: 'signature_mismatch' });
         },
       ),
       { numRuns: 150 },
@@ -161,14 +195,24 @@ describe('sign / verify round trips', () => {
   });
 
   it('an object body is serialised once and signCallbackRequest returns those exact bytes', async () => {
-    const { headers, body } = signCallbackRequest({ body: JSON.parse(eventBody()), secret: SECRET, timestamp: T, nonce: NONCE });
+    const { headers, body } = signCallbackRequest({
+      body: JSON.parse(eventBody()),
+      secret: SECRET,
+      timestamp: T,
+      nonce: NONCE,
+    });
     const r = await verifyCallback({ headers, rawBody: body, secrets: SECRET, now: NOW });
     expect(r.requestId).toBe('req_1');
     expect(r.endpointId).toBe('ep_1');
   });
 
   it('reports skew, timestamp, nonce and the index of the matching secret', async () => {
-    const r = await verifyCallback({ headers: signed(), rawBody: Buffer.from(eventBody()), secrets: [OLD_SECRET, SECRET], now: NOW + 12_500 });
+    const r = await verifyCallback({
+      headers: signed(),
+      rawBody: Buffer.from(eventBody()),
+      secrets: [OLD_SECRET, SECRET],
+      now: NOW + 12_500,
+    });
     expect(r.timestamp).toBe(T);
     expect(r.skewSeconds).toBeCloseTo(12.5);
     expect(r.nonce).toBe(replayKey(NONCE));
@@ -183,25 +227,35 @@ describe('header forms', () => {
   const rawBody = Buffer.from(body);
 
   it('Web Headers', async () => {
-    await expect(verifyCallback({ headers: new Headers(h), rawBody, secrets: SECRET, now: NOW })).resolves.toMatchObject({ kind: 'event' });
+    await expect(
+      verifyCallback({ headers: new Headers(h), rawBody, secrets: SECRET, now: NOW }),
+    ).resolves.toMatchObject({ kind: 'event' });
   });
   it('Node IncomingHttpHeaders (lower case, string[] values)', async () => {
     const node: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(h)) node[k.toLowerCase()] = v;
     node['x-im-signature'] = [h['X-IM-Signature']!];
-    await expect(verifyCallback({ headers: node, rawBody, secrets: SECRET, now: NOW })).resolves.toMatchObject({ kind: 'event' });
+    await expect(verifyCallback({ headers: node, rawBody, secrets: SECRET, now: NOW })).resolves.toMatchObject({
+      kind: 'event',
+    });
   });
   it('plain record in odd letter case, and a Map', async () => {
     const odd: Record<string, string> = {};
     for (const [k, v] of Object.entries(h)) odd[k.toUpperCase()] = v;
-    await expect(verifyCallback({ headers: odd, rawBody, secrets: SECRET, now: NOW })).resolves.toMatchObject({ kind: 'event' });
-    await expect(verifyCallback({ headers: new Map(Object.entries(h)), rawBody, secrets: SECRET, now: NOW })).resolves.toMatchObject({ kind: 'event' });
+    await expect(verifyCallback({ headers: odd, rawBody, secrets: SECRET, now: NOW })).resolves.toMatchObject({
+      kind: 'event',
+    });
+    await expect(
+      verifyCallback({ headers: new Map(Object.entries(h)), rawBody, secrets: SECRET, now: NOW }),
+    ).resolves.toMatchObject({ kind: 'event' });
   });
   it('ArrayBuffer and Uint8Array view bodies', async () => {
     const ab = new Uint8Array(Buffer.from(body)).buffer;
     await expect(verifyCallback({ headers: h, rawBody: ab, secrets: SECRET, now: NOW })).resolves.toBeTruthy();
     const padded = Buffer.from(`xx${body}yy`);
-    await expect(verifyCallback({ headers: h, rawBody: padded.subarray(2, padded.length - 2), secrets: SECRET, now: NOW })).resolves.toBeTruthy();
+    await expect(
+      verifyCallback({ headers: h, rawBody: padded.subarray(2, padded.length - 2), secrets: SECRET, now: NOW }),
+    ).resolves.toBeTruthy();
   });
 });
 
@@ -225,7 +279,12 @@ describe('refusals', () => {
     ['v1=abc', 'malformed_signature'],
     ['v1', 'malformed_signature'],
     ['v2=' + 'a'.repeat(64), 'malformed_signature'],
-    [Array(9).fill('v1=' + 'a'.repeat(64)).join(','), 'malformed_signature'],
+    [
+      Array(9)
+        .fill('v1=' + 'a'.repeat(64))
+        .join(','),
+      'malformed_signature',
+    ],
     ['v1=' + 'a'.repeat(62), 'signature_mismatch'], // wrong length: refused, never a throw
     ['v1=' + 'a'.repeat(66), 'signature_mismatch'],
     ['v1=' + 'a'.repeat(64), 'signature_mismatch'],
@@ -237,7 +296,9 @@ describe('refusals', () => {
 
   it('tampered body (one byte, whitespace, re-serialised)', async () => {
     const o = base();
-    expect((await refusal({ ...o, rawBody: Buffer.from(body.replace('evt_1', 'evt_2')) })).reason).toBe('signature_mismatch');
+    expect((await refusal({ ...o, rawBody: Buffer.from(body.replace('evt_1', 'evt_2')) })).reason).toBe(
+      'signature_mismatch',
+    );
     expect((await refusal({ ...o, rawBody: Buffer.from(body + ' ') })).reason).toBe('signature_mismatch');
     const reserialised = await refusal({ ...o, rawBody: JSON.stringify(JSON.parse(body), null, 2) });
     expect(reserialised.reason).toBe('signature_mismatch');
@@ -261,13 +322,34 @@ describe('refusals', () => {
     expect((await refusal({ ...base(), secrets: OLD_SECRET })).reason).toBe('signature_mismatch');
   });
 
-  imOnly.each(['-1', '1.5', '1767225600000x', ' ', 'abc', '1e9', '0x10', '1'.repeat(16), '\u0011767225600', '１767225600'])('malformed timestamp %j', async (ts) => {
+  imOnly.each([
+    '-1',
+    '1.5',
+    '1767225600000x',
+    ' ',
+    'abc',
+    '1e9',
+    '0x10',
+    '1'.repeat(16),
+    '\u0011767225600',
+    '１767225600',
+  ])('malformed timestamp %j', async (ts) => {
     const o = base();
     (o.headers as Record<string, string>)['X-IM-Timestamp'] = ts;
     expect((await refusal(o)).reason).toBe(ts.trim() === '' ? 'missing_header' : 'malformed_timestamp');
   });
 
-  imOnly.each(['0123', 'g'.repeat(32), 'a'.repeat(31), 'a'.repeat(33), '0123456789abcdef-123456789abcdef', '\u0010'.repeat(32), `${'A'.repeat(31)}\u0016`, `${'a'.repeat(31)}G`, `${'0'.repeat(31)}@`])('malformed nonce %j', async (n) => {
+  imOnly.each([
+    '0123',
+    'g'.repeat(32),
+    'a'.repeat(31),
+    'a'.repeat(33),
+    '0123456789abcdef-123456789abcdef',
+    '\u0010'.repeat(32),
+    `${'A'.repeat(31)}\u0016`,
+    `${'a'.repeat(31)}G`,
+    `${'0'.repeat(31)}@`,
+  ])('malformed nonce %j', async (n) => {
     const o = base();
     (o.headers as Record<string, string>)['X-IM-Nonce'] = n;
     expect((await refusal(o)).reason).toBe('malformed_nonce');
@@ -276,7 +358,9 @@ describe('refusals', () => {
   it('an upper-case nonce and a 15-digit timestamp are well-formed (refused only by the clock)', async () => {
     const body = eventBody();
     const upper = signed(body, { nonce: NONCE.toUpperCase() });
-    await expect(verifyCallback({ ...base(), headers: upper })).resolves.toMatchObject({ nonce: replayKey(NONCE.toUpperCase()) });
+    await expect(verifyCallback({ ...base(), headers: upper })).resolves.toMatchObject({
+      nonce: replayKey(NONCE.toUpperCase()),
+    });
     const far = signed(body, { timestamp: '9'.repeat(15) });
     expect((await refusal({ ...base(), headers: far })).reason).toBe('timestamp_out_of_tolerance');
   });
@@ -290,7 +374,9 @@ describe('refusals', () => {
     const early = await refusal({ ...base(), now: NOW - 301_000 });
     expect(early.reason).toBe('timestamp_out_of_tolerance');
     expect(early.message).toContain('in the future');
-    expect((await refusal({ ...base(), now: new Date(NOW + 11_000), toleranceSeconds: 10 })).reason).toBe('timestamp_out_of_tolerance');
+    expect((await refusal({ ...base(), now: new Date(NOW + 11_000), toleranceSeconds: 10 })).reason).toBe(
+      'timestamp_out_of_tolerance',
+    );
     await expect(verifyCallback({ ...base(), now: () => NOW + 9_000, toleranceSeconds: 10 })).resolves.toBeTruthy();
   });
 
@@ -368,7 +454,9 @@ describe.skipIf(UNDER_OTHER_SCHEME)('rotation', () => {
   it('either value alone, with spaces around the comma, is accepted; neither secret → refused', async () => {
     const [a, b] = pair['X-IM-Signature']!.split(',');
     for (const sig of [`${a}`, `${b}`, `${a} , ${b}`, `${b},${a}`, `v2=${'f'.repeat(64)},${b}`]) {
-      await expect(verifyCallback({ headers: { ...pair, 'X-IM-Signature': sig }, rawBody, secrets: [NEW, OLD_SECRET], now: NOW })).resolves.toBeTruthy();
+      await expect(
+        verifyCallback({ headers: { ...pair, 'X-IM-Signature': sig }, rawBody, secrets: [NEW, OLD_SECRET], now: NOW }),
+      ).resolves.toBeTruthy();
     }
     expect((await refusal({ headers: pair, rawBody, secrets: ['third'], now: NOW })).reason).toBe('signature_mismatch');
   });
@@ -380,24 +468,56 @@ describe('replay and disagreement', () => {
     const body = eventBody();
     const h = signed(body);
     await verifyCallback({ headers: h, rawBody: Buffer.from(body), secrets: SECRET, now: NOW, nonceStore: store });
-    const e = await refusal({ headers: h, rawBody: Buffer.from(body), secrets: SECRET, now: NOW + 1000, nonceStore: store });
+    const e = await refusal({
+      headers: h,
+      rawBody: Buffer.from(body),
+      secrets: SECRET,
+      now: NOW + 1000,
+      nonceStore: store,
+    });
     expect(e.reason).toBe('replayed_nonce');
     // a forged request never burns a nonce
     const forgedStore = new MemoryDedupeStore();
-    await refusal({ headers: signed(body, { secret: 'not-the-secret' }), rawBody: Buffer.from(body), secrets: SECRET, now: NOW, nonceStore: forgedStore });
+    await refusal({
+      headers: signed(body, { secret: 'not-the-secret' }),
+      rawBody: Buffer.from(body),
+      secrets: SECRET,
+      now: NOW,
+      nonceStore: forgedStore,
+    });
     expect(forgedStore.size).toBe(0);
   });
 
   it('the signed body is authoritative over kind / request id / endpoint id / hook headers', async () => {
-    const body = JSON.stringify({ kind: 'hook', hook: 'message.before_send', request_id: 'req_body', endpoint_id: 'ep_body', timeout_ms: 1000, data: {} });
-    const h = signCallback({ body, secret: SECRET, timestamp: T, nonce: NONCE, kind: 'event', requestId: 'req_header', endpointId: 'ep_header' });
+    const body = JSON.stringify({
+      kind: 'hook',
+      hook: 'message.before_send',
+      request_id: 'req_body',
+      endpoint_id: 'ep_body',
+      timeout_ms: 1000,
+      data: {},
+    });
+    const h = signCallback({
+      body,
+      secret: SECRET,
+      timestamp: T,
+      nonce: NONCE,
+      kind: 'event',
+      requestId: 'req_header',
+      endpointId: 'ep_header',
+    });
     h['X-IM-Hook'] = 'friend.before_add';
     const r = await verifyCallback({ headers: h, rawBody: Buffer.from(body), secrets: SECRET, now: NOW });
     expect(r.kind).toBe('hook');
     expect(r.requestId).toBe('req_body');
     expect(r.endpointId).toBe('ep_body');
     expect(r.hook).toBe('message.before_send');
-    expect(r.disagreements.map((d) => d.header).sort()).toEqual(['X-IM-Endpoint-Id', 'X-IM-Hook', 'X-IM-Kind', 'X-IM-Request-Id']);
+    expect(r.disagreements.map((d) => d.header).sort()).toEqual([
+      'X-IM-Endpoint-Id',
+      'X-IM-Hook',
+      'X-IM-Kind',
+      'X-IM-Request-Id',
+    ]);
   });
 });
 
@@ -413,9 +533,18 @@ describe('verifyCallbackSync (node:crypto) and the WebCrypto verify of the edge 
   it('give the same result as verifyCallback for good requests and the same refusals for bad ones', async () => {
     const { verifyCallbackSync } = await import('./verify.js');
     const edge = await import('./edge.js');
-    const body = JSON.stringify({ kind: 'event', request_id: 'req_1', events: [{ id: 'evt_1', type: 'friend.added', occurred_at: '2026-01-01T00:00:00.000Z', data: {} }] });
+    const body = JSON.stringify({
+      kind: 'event',
+      request_id: 'req_1',
+      events: [{ id: 'evt_1', type: 'friend.added', occurred_at: '2026-01-01T00:00:00.000Z', data: {} }],
+    });
     const signed = signCallbackRequest({ body, secrets: ['old-one', 'whsec_sync_9Kd2'] });
-    const options = { headers: signed.headers, rawBody: new TextEncoder().encode(signed.body), secrets: ['whsec_sync_9Kd2'], now: Date.now() };
+    const options = {
+      headers: signed.headers,
+      rawBody: new TextEncoder().encode(signed.body),
+      secrets: ['whsec_sync_9Kd2'],
+      now: Date.now(),
+    };
     const asyncResult = await verifyCallback(options);
     expect(verifyCallbackSync(options)).toEqual(asyncResult);
     expect(await edge.verifyCallback(options)).toEqual(asyncResult);
@@ -439,7 +568,9 @@ describe('verifyCallback without a nonce store (the synchronous checks in one pr
       bad = verifyCallback({ ...options, secrets: 'not-it' });
     }).not.toThrow();
     await expect(bad).rejects.toMatchObject({ reason: 'signature_mismatch' });
-    await expect(verifyCallback({ ...options, rawBody: { parsed: true } as never })).rejects.toMatchObject({ reason: 'body_not_raw' });
+    await expect(verifyCallback({ ...options, rawBody: { parsed: true } as never })).rejects.toMatchObject({
+      reason: 'body_not_raw',
+    });
     let missing: Promise<unknown> | undefined;
     expect(() => {
       missing = verifyCallback(undefined as never);

@@ -23,7 +23,9 @@ export type { HeaderDisagreement, VerifiedCallback, VerifyCallbackOptions } from
  * hex in X-IM-Signature `v1=`. If the service signs otherwise, pass `standardWebhooksSignature`
  * or your own scheme (`{ name, headers, sign, verify }`).
  */
-export function verifyCallback<R extends CallbackRequestBase = CallbackRequest>(options: VerifyCallbackOptions): Promise<VerifiedCallback<R>> {
+export function verifyCallback<R extends CallbackRequestBase = CallbackRequest>(
+  options: VerifyCallbackOptions,
+): Promise<VerifiedCallback<R>> {
   // Without a store nothing is asynchronous: the synchronous checks, settled in one promise
   // (an async function would add its own promise and a turn per await). Refusals still reject,
   // never throw, whatever was passed.
@@ -43,6 +45,8 @@ export function verifyCallback<R extends CallbackRequestBase = CallbackRequest>(
  * is not), with a synchronous `signature` scheme (both ready ones are, on Node; default the
  * ASSUMED `imSignatureV1`). Takes no `nonceStore`. Throws `CallbackVerificationError`.
  */
-export function verifyCallbackSync<R extends CallbackRequestBase = CallbackRequest>(options: VerifyCallbackOptions): VerifiedCallback<R> {
+export function verifyCallbackSync<R extends CallbackRequestBase = CallbackRequest>(
+  options: VerifyCallbackOptions,
+): VerifiedCallback<R> {
   return verifyCallbackSyncWith<R>(options, imSignatureV1);
 }

@@ -114,7 +114,12 @@ export interface WireCodec {
   /** Headers from header and cookie parameters (lower-case names). */
   headers(op: OperationSpec, params: Record<string, unknown>): Record<string, string> | undefined;
   /** The body in the picked media type (`object`: the params that are not path/query/header/cookie). */
-  body(op: OperationSpec, bodies: readonly RequestBodySpec[], object: Record<string, unknown>, contentType: string | undefined): { body: RequestBodyInit; contentType: string; oneShot: boolean } | undefined;
+  body(
+    op: OperationSpec,
+    bodies: readonly RequestBodySpec[],
+    object: Record<string, unknown>,
+    contentType: string | undefined,
+  ): { body: RequestBodyInit; contentType: string; oneShot: boolean } | undefined;
   /** The data of a success answer that is not JSON: binary → a BinaryResponse, text → the text, empty → undefined. */
   responseData(kind: Exclude<ResponseKind, 'json'>, answer: WireAnswer): unknown;
   /** Adds to an error why a call with a stream body was not resent. */

@@ -20,7 +20,13 @@ export class BinaryResponse {
   readonly #status: number;
   #used = false;
 
-  constructor(init: { stream: ReadableStream<Uint8Array> | null | undefined; headers: ResponseHeaders; limitBytes: number; operationId: string; status: number }) {
+  constructor(init: {
+    stream: ReadableStream<Uint8Array> | null | undefined;
+    headers: ResponseHeaders;
+    limitBytes: number;
+    operationId: string;
+    status: number;
+  }) {
     this.#source = init.stream ?? null;
     this.#limit = init.limitBytes;
     this.#operationId = init.operationId;
@@ -36,27 +42,39 @@ export class BinaryResponse {
 
   /** The body as a stream of chunks, bounded by maxResponseBytes. */
   stream(): ReadableStream<Uint8Array> {
-    if (this.#used) throw new ImError(`${this.#operationId}: the binary response was already read (read it once: bytes(), blob(), text() or stream()).`);
+    if (this.#used)
+      throw new ImError(
+        `${this.#operationId}: the binary response was already read (read it once: bytes(), blob(), text() or stream()).`,
+      );
     this.#used = true;
     const source = this.#source;
     if (!source) return new ReadableStream({ start: (c) => c.close() });
     const reader = source.getReader();
     const limit = this.#limit;
-    const tooLarge = () => new ResponseTooLargeError({ operationId: this.#operationId, status: this.#status, limitBytes: limit, attempts: 1 });
+    const tooLarge = () =>
+      new ResponseTooLargeError({
+        operationId: this.#operationId,
+        status: this.#status,
+        limitBytes: limit,
+        attempts: 1,
+      });
     let total = 0;
-    return new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) return controller.close();
-        total += value.byteLength;
-        if (total > limit) {
-          await reader.cancel().catch(() => undefined);
-          return controller.error(tooLarge());
-        }
-        controller.enqueue(value);
+    return new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          const { done, value } = await reader.read();
+          if (done) return controller.close();
+          total += value.byteLength;
+          if (total > limit) {
+            await reader.cancel().catch(() => undefined);
+            return controller.error(tooLarge());
+          }
+          controller.enqueue(value);
+        },
+        cancel: (reason) => reader.cancel(reason),
       },
-      cancel: (reason) => reader.cancel(reason),
-    }, { highWaterMark: 0 });
+      { highWaterMark: 0 },
+    );
   }
 
   /** Drops the body unread (frees the connection). */
@@ -82,7 +100,10 @@ export class BinaryResponse {
 
   /** The whole body as a Blob typed with the answer's Content-Type. */
   async blob(): Promise<Blob> {
-    return new Blob([(await this.bytes()) as Uint8Array<ArrayBuffer>], this.contentType ? { type: this.contentType } : {});
+    return new Blob(
+      [(await this.bytes()) as Uint8Array<ArrayBuffer>],
+      this.contentType ? { type: this.contentType } : {},
+    );
   }
 
   /** The whole body decoded as UTF-8. */

@@ -1,8 +1,23 @@
 import { listPages } from './pagination.js';
 import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
-import { SECRET, SECRET_2, TOKEN_PREFIX, apiError, makeClient, ops, startFakeService, type Recorded } from '../test-support/fake-service.js';
-import { MemoryTokenStore, tokenStoreKey, type StoredToken, type TokenEvent, type TokenStore } from '../internal/token-manager.js';
+import {
+  SECRET,
+  SECRET_2,
+  TOKEN_PREFIX,
+  apiError,
+  makeClient,
+  ops,
+  startFakeService,
+  type Recorded,
+} from '../test-support/fake-service.js';
+import {
+  MemoryTokenStore,
+  tokenStoreKey,
+  type StoredToken,
+  type TokenEvent,
+  type TokenStore,
+} from '../internal/token-manager.js';
 import { ImCore } from './im-core.js';
 import { ConfigError, CredentialsRevokedError, InvalidClientError, UnauthenticatedError } from './errors.js';
 
@@ -51,7 +66,12 @@ describe('client options', () => {
 
   test('printing the client shows no secret', () => {
     const c = new ImCore(good);
-    for (const text of [JSON.stringify(c), inspect(c, { depth: 10, showHidden: true }), String(c), `${inspect({ c })}`]) {
+    for (const text of [
+      JSON.stringify(c),
+      inspect(c, { depth: 10, showHidden: true }),
+      String(c),
+      `${inspect({ c })}`,
+    ]) {
       expect(text).not.toContain(SECRET);
     }
     expect(inspect(c)).toContain('acme');
@@ -74,9 +94,13 @@ describe('token exchange and caching', () => {
   });
 
   test('single flight: 50 concurrent calls → one exchange', async () => {
-    const svc = await startFakeService({ token: () => ({ status: 200, delayMs: 50, body: { access_token: `${TOKEN_PREFIX}x`, expires_in: 3600 } }) });
+    const svc = await startFakeService({
+      token: () => ({ status: 200, delayMs: 50, body: { access_token: `${TOKEN_PREFIX}x`, expires_in: 3600 } }),
+    });
     const client = makeClient(svc.baseUrl);
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => client.request(ops.usersGet, { username: `u${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => client.request(ops.usersGet, { username: `u${i}` })),
+    );
     expect(results).toHaveLength(50);
     expect(svc.exchanges).toHaveLength(1);
     expect(new Set(svc.calls.map(bearer))).toEqual(new Set([`Bearer ${TOKEN_PREFIX}x`]));
@@ -131,12 +155,19 @@ describe('token exchange and caching', () => {
               release = () => resolve({ status: 200, body: { access_token: `${TOKEN_PREFIX}2`, expires_in: 300 } });
             }),
     });
-    const client = makeClient(svc.baseUrl, { internals: { random: () => 0, now: () => now }, onTokenEvent: (e) => events.push(e) });
+    const client = makeClient(svc.baseUrl, {
+      internals: { random: () => 0, now: () => now },
+      onTokenEvent: (e) => events.push(e),
+    });
     await client.request(ops.usersGet, { username: 'a' });
     now += 275_000; // margin = min(5 min, 10 % of 300 s) = 30 s: due, still valid
     await client.request(ops.usersGet, { username: 'b' });
     await client.request(ops.usersGet, { username: 'c' });
-    expect(svc.calls.map(bearer)).toEqual([`Bearer ${TOKEN_PREFIX}1`, `Bearer ${TOKEN_PREFIX}1`, `Bearer ${TOKEN_PREFIX}1`]);
+    expect(svc.calls.map(bearer)).toEqual([
+      `Bearer ${TOKEN_PREFIX}1`,
+      `Bearer ${TOKEN_PREFIX}1`,
+      `Bearer ${TOKEN_PREFIX}1`,
+    ]);
     await vitestWaitFor(() => svc.exchanges.length === 2);
     release();
     await vitestWaitFor(() => events.some((e) => e.type === 'refreshed'));
@@ -162,7 +193,12 @@ describe('token exchange and caching', () => {
 describe('401 unauthenticated', () => {
   test('one new exchange and one resend', async () => {
     const events: string[] = [];
-    const svc = await startFakeService({ handle: (r) => (r.headers.authorization === `Bearer ${TOKEN_PREFIX}1` ? apiError(401, 'unauthenticated') : { status: 200, body: { ok: 1 } }) });
+    const svc = await startFakeService({
+      handle: (r) =>
+        r.headers.authorization === `Bearer ${TOKEN_PREFIX}1`
+          ? apiError(401, 'unauthenticated')
+          : { status: 200, body: { ok: 1 } },
+    });
     const client = makeClient(svc.baseUrl, { onTokenEvent: (e) => events.push(e.type) });
     await expect(client.request(ops.setPassword, { username: 'a', password: 'pw-123456' })).resolves.toEqual({ ok: 1 });
     expect(svc.exchanges).toHaveLength(2);
@@ -181,7 +217,12 @@ describe('401 unauthenticated', () => {
   });
 
   test('50 concurrent calls refused with the old token → still one new exchange', async () => {
-    const svc = await startFakeService({ handle: (r) => (r.headers.authorization === `Bearer ${TOKEN_PREFIX}1` ? apiError(401, 'unauthenticated') : { status: 200, body: {} }) });
+    const svc = await startFakeService({
+      handle: (r) =>
+        r.headers.authorization === `Bearer ${TOKEN_PREFIX}1`
+          ? apiError(401, 'unauthenticated')
+          : { status: 200, body: {} },
+    });
     const client = makeClient(svc.baseUrl);
     await Promise.all(Array.from({ length: 50 }, (_, i) => client.request(ops.usersGet, { username: `u${i}` })));
     expect(svc.exchanges).toHaveLength(2);
@@ -227,7 +268,11 @@ describe('credentials revoked (app_deleted / tenant_closed)', () => {
     const store = new MemoryTokenStore();
     const revoked: CredentialsRevokedError[] = [];
     const events: string[] = [];
-    const client = makeClient(svc.baseUrl, { tokenStore: store, onCredentialsRevoked: (e) => revoked.push(e), onTokenEvent: (e) => events.push(e.type) });
+    const client = makeClient(svc.baseUrl, {
+      tokenStore: store,
+      onCredentialsRevoked: (e) => revoked.push(e),
+      onTokenEvent: (e) => events.push(e.type),
+    });
     const first = await client.request(ops.usersGet, { username: 'a' }).catch((e: unknown) => e);
     expect(first).toBeInstanceOf(CredentialsRevokedError);
     expect((first as CredentialsRevokedError).reason).toBe('app_deleted');
@@ -274,7 +319,10 @@ describe('hooks and loggers never break a call', () => {
     const boom = () => {
       throw new Error('hook failed');
     };
-    const client = makeClient(svc.baseUrl, { logger: { debug: boom, info: boom, warn: boom, error: boom }, onTokenEvent: boom });
+    const client = makeClient(svc.baseUrl, {
+      logger: { debug: boom, info: boom, warn: boom, error: boom },
+      onTokenEvent: boom,
+    });
     await expect(client.request(ops.usersGet, { username: 'a' })).resolves.toEqual({ ok: true });
   });
 });

@@ -13,10 +13,11 @@ describe('User-Agent and defaultHeaders', () => {
     const svc = await startFakeService();
     await makeClient(svc.baseUrl).request(ops.usersGet, { username: 'a' });
     expect(svc.requests).toHaveLength(2);
-    for (const r of svc.requests) expect(r.headers['user-agent']).toBe(`${SDK_NAME}/${SDK_VERSION} node/${process.versions.node}`);
+    for (const r of svc.requests)
+      expect(r.headers['user-agent']).toBe(`${SDK_NAME}/${SDK_VERSION} node/${process.versions.node}`);
   });
 
-  test('defaultHeaders go with every call; a call\'s own headers win, names case-insensitive', async () => {
+  test("defaultHeaders go with every call; a call's own headers win, names case-insensitive", async () => {
     const svc = await startFakeService();
     const client = makeClient(svc.baseUrl, { defaultHeaders: { 'X-Tenant-Tag': 'blue', 'X-Trace': 'client' } });
     await client.request(ops.usersGet, { username: 'a' }, { headers: { 'x-trace': 'call' } });
@@ -28,14 +29,18 @@ describe('User-Agent and defaultHeaders', () => {
 
   test('defaultHeaders may replace the User-Agent, never the Authorization', async () => {
     const svc = await startFakeService();
-    await makeClient(svc.baseUrl, { defaultHeaders: { 'User-Agent': 'my-app/1', Authorization: 'Bearer nope' } }).request(ops.usersGet, { username: 'a' });
+    await makeClient(svc.baseUrl, {
+      defaultHeaders: { 'User-Agent': 'my-app/1', Authorization: 'Bearer nope' },
+    }).request(ops.usersGet, { username: 'a' });
     expect(svc.calls[0]!.headers['user-agent']).toBe('my-app/1');
     expect(svc.calls[0]!.headers.authorization).toMatch(/^Bearer tok-/);
   });
 
   test('a bad defaultHeaders value is a ConfigError naming the option', () => {
     expect(() => makeClient('http://127.0.0.1:1', { defaultHeaders: { 'x-a': 'line\r\nbreak' } })).toThrow(ConfigError);
-    expect(() => makeClient('http://127.0.0.1:1', { defaultHeaders: { 'x-a': 'line\r\nbreak' } })).toThrow(/defaultHeaders/);
+    expect(() => makeClient('http://127.0.0.1:1', { defaultHeaders: { 'x-a': 'line\r\nbreak' } })).toThrow(
+      /defaultHeaders/,
+    );
     expect(() => makeClient('http://127.0.0.1:1', { defaultHeaders: { 'bad name': 'v' } })).toThrow(/defaultHeaders/);
   });
 });
@@ -57,7 +62,10 @@ describe('withOptions', () => {
 
   test('undefined in the overrides changes nothing (exactOptionalPropertyTypes callers)', async () => {
     const svc = await startFakeService();
-    const derived = makeClient(svc.baseUrl, { defaultHeaders: { 'x-keep': '1' } }).withOptions({ defaultHeaders: undefined, timeoutMs: undefined });
+    const derived = makeClient(svc.baseUrl, { defaultHeaders: { 'x-keep': '1' } }).withOptions({
+      defaultHeaders: undefined,
+      timeoutMs: undefined,
+    });
     await derived.request(ops.usersGet, { username: 'a' });
     expect(svc.calls[0]!.headers['x-keep']).toBe('1');
   });
@@ -74,7 +82,13 @@ describe('withOptions', () => {
   });
 
   test('appKey in the overrides replaces orgName/appName of the original', () => {
-    const base = new ImCore({ baseUrl: 'http://127.0.0.1:1', orgName: 'acme', appName: 'chat', clientId: 'c', clientSecret: 's' });
+    const base = new ImCore({
+      baseUrl: 'http://127.0.0.1:1',
+      orgName: 'acme',
+      appName: 'chat',
+      clientId: 'c',
+      clientSecret: 's',
+    });
     const moved = base.withOptions({ appKey: 'other#app' });
     expect([moved.orgName, moved.appName]).toEqual(['other', 'app']);
   });
@@ -83,7 +97,12 @@ describe('withOptions', () => {
     class MyClient extends ImCore {
       readonly extra = 'kept';
     }
-    const derived = new MyClient({ baseUrl: 'http://127.0.0.1:1', appKey: 'a#b', clientId: 'c', clientSecret: 's' }).withOptions({ timeoutMs: 5 });
+    const derived = new MyClient({
+      baseUrl: 'http://127.0.0.1:1',
+      appKey: 'a#b',
+      clientId: 'c',
+      clientSecret: 's',
+    }).withOptions({ timeoutMs: 5 });
     expect(derived).toBeInstanceOf(MyClient);
     expect(derived.extra).toBe('kept');
   });
@@ -93,7 +112,9 @@ describe('ApiPromise', () => {
   test('catch takes a handler typed like Promise.catch handlers are (reason: any)', async () => {
     const svc = await startFakeService({ handle: () => apiError(404, 'not_found') });
     // `(err: Error) => …` must compile, as with Promise.catch (it did not with `reason: unknown`)
-    const code = await makeClient(svc.baseUrl).request<{ ok: boolean }>(ops.usersGet, { username: 'a' }).catch((err: Error) => err.name);
+    const code = await makeClient(svc.baseUrl)
+      .request<{ ok: boolean }>(ops.usersGet, { username: 'a' })
+      .catch((err: Error) => err.name);
     expect(code).toBe(NotFoundError.name);
   });
 });

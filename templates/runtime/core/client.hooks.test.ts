@@ -1,8 +1,23 @@
 import { channel } from 'node:diagnostics_channel';
 import { describe, expect, test } from 'vitest';
-import { apiError, makeClient, ops, recordingLogger, SECRET, startFakeService, TOKEN_PREFIX } from '../test-support/fake-service.js';
+import {
+  apiError,
+  makeClient,
+  ops,
+  recordingLogger,
+  SECRET,
+  startFakeService,
+  TOKEN_PREFIX,
+} from '../test-support/fake-service.js';
 import { ConfigError, RateLimitedError, ValidationError } from './errors.js';
-import { IM_CHANNELS, type CallHooks, type ErrorView, type RequestView, type ResponseView, type RetryView } from './hooks.js';
+import {
+  IM_CHANNELS,
+  type CallHooks,
+  type ErrorView,
+  type RequestView,
+  type ResponseView,
+  type RetryView,
+} from './hooks.js';
 import { clientOptionsFromEnv } from './from-env.js';
 
 function recordingHooks(): { events: string[]; views: unknown[]; hooks: Required<CallHooks> } {
@@ -22,7 +37,14 @@ function recordingHooks(): { events: string[]; views: unknown[]; hooks: Required
 
 describe('hooks', () => {
   test('request, response, retry and error in order, with redacted frozen views that never hold the token or the secret', async () => {
-    const svc = await startFakeService({ handle: (_r, n) => (n === 1 ? apiError(503, 'unavailable') : n === 2 ? { status: 200, body: { ok: true } } : apiError(404, 'not_found')) });
+    const svc = await startFakeService({
+      handle: (_r, n) =>
+        n === 1
+          ? apiError(503, 'unavailable')
+          : n === 2
+            ? { status: 200, body: { ok: true } }
+            : apiError(404, 'not_found'),
+    });
     const { events, views, hooks } = recordingHooks();
     const im = makeClient(svc.baseUrl, { hooks });
     await im.request(ops.usersGet, { username: 'alice' });
@@ -46,7 +68,15 @@ describe('hooks', () => {
     expect(text).toContain('/users?cursor=***');
     for (const v of views) expect(Object.isFrozen(v)).toBe(true);
     const ok = views[6] as ResponseView;
-    expect(ok).toMatchObject({ operationId: 'users.get', method: 'GET', attempt: 2, status: 200, requestId: 'req-hdr-1', retryClass: 'Q', tokenExchange: false });
+    expect(ok).toMatchObject({
+      operationId: 'users.get',
+      method: 'GET',
+      attempt: 2,
+      status: 200,
+      requestId: 'req-hdr-1',
+      retryClass: 'Q',
+      tokenExchange: false,
+    });
     expect(ok.url).toBe(`${svc.baseUrl}/acme/chat/users/alice`);
     expect(ok.durationMs).toBeGreaterThanOrEqual(0);
   });
@@ -74,7 +104,14 @@ describe('hooks', () => {
   });
 
   test('429: onRetry says rate-limited with the Retry-After wait; per-call maxRetryAfterMs refuses a longer wait', async () => {
-    const svc = await startFakeService({ handle: (_r, n) => (n === 1 ? apiError(429, 'rate_limited', undefined, { 'retry-after': '0' }) : n === 2 ? { status: 200, body: {} } : apiError(429, 'rate_limited', undefined, { 'retry-after': '3' })) });
+    const svc = await startFakeService({
+      handle: (_r, n) =>
+        n === 1
+          ? apiError(429, 'rate_limited', undefined, { 'retry-after': '0' })
+          : n === 2
+            ? { status: 200, body: {} }
+            : apiError(429, 'rate_limited', undefined, { 'retry-after': '3' }),
+    });
     const { events, hooks } = recordingHooks();
     const im = makeClient(svc.baseUrl, { hooks });
     await im.request(ops.usersGet, { username: 'a' });
@@ -82,7 +119,9 @@ describe('hooks', () => {
     const err = await im.request(ops.usersGet, { username: 'a' }, { maxRetryAfterMs: 1_000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitedError);
     expect((err as Error).message).toMatch(/more than maxRetryAfterMs \(1000 ms\).*request option of this call/);
-    await expect(im.request(ops.usersGet, { username: 'a' }, { maxRetryAfterMs: -1 })).rejects.toThrow(/requestOptions\.maxRetryAfterMs/);
+    await expect(im.request(ops.usersGet, { username: 'a' }, { maxRetryAfterMs: -1 })).rejects.toThrow(
+      /requestOptions\.maxRetryAfterMs/,
+    );
   });
 
   test('a call refused before sending reaches onError with 0 attempts', async () => {
@@ -152,6 +191,8 @@ describe('fromEnv', () => {
     })();
     expect(err).toBeInstanceOf(ConfigError);
     expect(err?.message).toMatch(/IM_BASE_URL, IM_CLIENT_ID, IM_CLIENT_SECRET are missing or empty/);
-    expect(() => clientOptionsFromEnv({ clientSecret: 's' }, { IM_BASE_URL: ' ' })).toThrow(/IM_BASE_URL, IM_APP_KEY, IM_CLIENT_ID are missing/);
+    expect(() => clientOptionsFromEnv({ clientSecret: 's' }, { IM_BASE_URL: ' ' })).toThrow(
+      /IM_BASE_URL, IM_APP_KEY, IM_CLIENT_ID are missing/,
+    );
   });
 });

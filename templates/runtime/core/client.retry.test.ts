@@ -14,7 +14,11 @@ import {
 } from './errors.js';
 
 type Fault = 'reset' | 'timeout' | '503';
-const faultReply: Record<Fault, Reply> = { reset: { reset: true }, timeout: { hang: true }, '503': apiError(503, 'unavailable') };
+const faultReply: Record<Fault, Reply> = {
+  reset: { reset: true },
+  timeout: { hang: true },
+  '503': apiError(503, 'unavailable'),
+};
 const faultError: Record<Fault, unknown> = { reset: ConnectionError, timeout: TimeoutError, '503': ApiError };
 
 const classes: Array<[string, OperationSpec, Record<string, unknown>, number]> = [
@@ -49,7 +53,10 @@ describe.each(['reset', 'timeout', '503'] as const)('fault %s on every attempt (
 
 describe('resends that succeed', () => {
   test('D: two failures then success; all three attempts carry the same generated key', async () => {
-    const svc = await startFakeService({ handle: (_r, n) => (n === 1 ? { reset: true } : n === 2 ? apiError(502, 'bad_gateway') : { status: 200, body: { id: 'm1' } }) });
+    const svc = await startFakeService({
+      handle: (_r, n) =>
+        n === 1 ? { reset: true } : n === 2 ? apiError(502, 'bad_gateway') : { status: 200, body: { id: 'm1' } },
+    });
     const params = { to: 'b', body: 'hi' };
     const data = await makeClient(svc.baseUrl).request(ops.messagesSend, params);
     expect(data).toEqual({ id: 'm1' });
@@ -59,12 +66,16 @@ describe('resends that succeed', () => {
   });
 
   test("D: the caller's own client_msg_id and the idempotencyKey option are used", async () => {
-    const svc = await startFakeService({ handle: (_r, n) => (n % 2 === 1 ? apiError(500, 'internal') : { status: 200, body: {} }) });
+    const svc = await startFakeService({
+      handle: (_r, n) => (n % 2 === 1 ? apiError(500, 'internal') : { status: 200, body: {} }),
+    });
     const client = makeClient(svc.baseUrl);
     await client.request(ops.messagesSend, { to: 'b', client_msg_id: 'mine-1' });
     await client.request(ops.messagesSend, { to: 'b' }, { idempotencyKey: 'opt-2' });
     expect(svc.calls.map((c) => c.json?.client_msg_id)).toEqual(['mine-1', 'mine-1', 'opt-2', 'opt-2']);
-    await expect(client.request(ops.messagesSend, { client_msg_id: 'x' }, { idempotencyKey: 'y' })).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      client.request(ops.messagesSend, { client_msg_id: 'x' }, { idempotencyKey: 'y' }),
+    ).rejects.toBeInstanceOf(ValidationError);
   });
 
   test('D with a header key: same header on every resend', async () => {
@@ -78,7 +89,9 @@ describe('resends that succeed', () => {
 
   test('per-call maxRetries overrides the client default', async () => {
     const svc = await startFakeService({ handle: () => apiError(503, 'unavailable') });
-    await expect(makeClient(svc.baseUrl).request(ops.usersGet, { username: 'a' }, { maxRetries: 0 })).rejects.toBeInstanceOf(ApiError);
+    await expect(
+      makeClient(svc.baseUrl).request(ops.usersGet, { username: 'a' }, { maxRetries: 0 }),
+    ).rejects.toBeInstanceOf(ApiError);
     expect(svc.calls).toHaveLength(1);
   });
 
@@ -94,7 +107,12 @@ describe('resends that succeed', () => {
   });
 
   test('the token exchange itself is resent after a 503', async () => {
-    const svc = await startFakeService({ token: (_r, n) => (n === 1 ? apiError(503, 'unavailable') : { status: 200, body: { access_token: 'tok-LEAKCHECK-appToken-z', expires_in: 3600 } }) });
+    const svc = await startFakeService({
+      token: (_r, n) =>
+        n === 1
+          ? apiError(503, 'unavailable')
+          : { status: 200, body: { access_token: 'tok-LEAKCHECK-appToken-z', expires_in: 3600 } },
+    });
     await makeClient(svc.baseUrl).request(ops.usersGet, { username: 'a' });
     expect(svc.exchanges).toHaveLength(2);
   });
@@ -102,15 +120,21 @@ describe('resends that succeed', () => {
 
 describe('echo of an earlier attempt', () => {
   test('U: already_exists after a resend is flagged', async () => {
-    const svc = await startFakeService({ handle: (_r, n) => (n === 1 ? { reset: true } : apiError(409, 'already_exists')) });
-    const err = await makeClient(svc.baseUrl).request(ops.usersCreate, { username: 'a' }).catch((e: unknown) => e);
+    const svc = await startFakeService({
+      handle: (_r, n) => (n === 1 ? { reset: true } : apiError(409, 'already_exists')),
+    });
+    const err = await makeClient(svc.baseUrl)
+      .request(ops.usersCreate, { username: 'a' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AlreadyExistsError);
     expect((err as AlreadyExistsError).mayBeEchoOfEarlierAttempt).toBe(true);
     expect((err as Error).message).toMatch(/earlier attempt/);
   });
 
   test('I: not_found after a 503 is flagged; a first-attempt not_found is not', async () => {
-    const svc = await startFakeService({ handle: (_r, n) => (n === 1 ? apiError(503, 'unavailable') : apiError(404, 'not_found')) });
+    const svc = await startFakeService({
+      handle: (_r, n) => (n === 1 ? apiError(503, 'unavailable') : apiError(404, 'not_found')),
+    });
     const client = makeClient(svc.baseUrl);
     const resent = await client.request(ops.usersUpdate, { username: 'a' }).catch((e: unknown) => e);
     expect(resent).toBeInstanceOf(NotFoundError);
@@ -137,7 +161,10 @@ function fakeClock(start = Date.parse('2030-01-01T00:00:00Z')) {
 describe('429 rate_limited', () => {
   test('Retry-After in seconds; even class N is resent (it was not executed)', async () => {
     const clock = fakeClock();
-    const svc = await startFakeService({ handle: (_r, n) => (n === 1 ? apiError(429, 'rate_limited', undefined, { 'retry-after': '2' }) : { status: 200, body: { ok: 1 } }) });
+    const svc = await startFakeService({
+      handle: (_r, n) =>
+        n === 1 ? apiError(429, 'rate_limited', undefined, { 'retry-after': '2' }) : { status: 200, body: { ok: 1 } },
+    });
     const client = makeClient(svc.baseUrl, { internals: { random: () => 0, now: clock.now, sleep: clock.sleep } });
     await expect(client.request(ops.setPassword, { username: 'a', password: 'pw-123456' })).resolves.toEqual({ ok: 1 });
     expect(svc.calls).toHaveLength(2);
@@ -146,7 +173,12 @@ describe('429 rate_limited', () => {
 
   test('Retry-After as an HTTP-date', async () => {
     const clock = fakeClock();
-    const svc = await startFakeService({ handle: (_r, n) => (n === 1 ? apiError(429, 'rate_limited', undefined, { 'retry-after': 'Tue, 01 Jan 2030 00:00:05 GMT' }) : { status: 200, body: {} }) });
+    const svc = await startFakeService({
+      handle: (_r, n) =>
+        n === 1
+          ? apiError(429, 'rate_limited', undefined, { 'retry-after': 'Tue, 01 Jan 2030 00:00:05 GMT' })
+          : { status: 200, body: {} },
+    });
     const client = makeClient(svc.baseUrl, { internals: { random: () => 0, now: clock.now, sleep: clock.sleep } });
     await client.request(ops.usersGet, { username: 'a' });
     expect(clock.waits).toEqual([5000]);
@@ -154,9 +186,13 @@ describe('429 rate_limited', () => {
 
   test('N: a retry count covers only 429s; exhausted → RateLimitedError with the wait', async () => {
     const clock = fakeClock();
-    const svc = await startFakeService({ handle: () => apiError(429, 'rate_limited', undefined, { 'retry-after': '1' }) });
+    const svc = await startFakeService({
+      handle: () => apiError(429, 'rate_limited', undefined, { 'retry-after': '1' }),
+    });
     const client = makeClient(svc.baseUrl, { internals: { random: () => 0, now: clock.now, sleep: clock.sleep } });
-    const err = await client.request(ops.setPassword, { username: 'a', password: 'pw-123456' }).catch((e: unknown) => e);
+    const err = await client
+      .request(ops.setPassword, { username: 'a', password: 'pw-123456' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitedError);
     expect((err as RateLimitedError).retryAfterMs).toBe(1000);
     expect(svc.calls).toHaveLength(3);
@@ -164,8 +200,13 @@ describe('429 rate_limited', () => {
 
   test('Retry-After over maxRetryAfterMs fails at once, never shortened; later calls are not sent during the pause', async () => {
     const clock = fakeClock();
-    const svc = await startFakeService({ handle: () => apiError(429, 'rate_limited', undefined, { 'retry-after': '120' }) });
-    const client = makeClient(svc.baseUrl, { maxRetryAfterMs: 60_000, internals: { random: () => 0, now: clock.now, sleep: clock.sleep } });
+    const svc = await startFakeService({
+      handle: () => apiError(429, 'rate_limited', undefined, { 'retry-after': '120' }),
+    });
+    const client = makeClient(svc.baseUrl, {
+      maxRetryAfterMs: 60_000,
+      internals: { random: () => 0, now: clock.now, sleep: clock.sleep },
+    });
     const err = await client.request(ops.usersGet, { username: 'a' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitedError);
     expect((err as RateLimitedError).retryAfterMs).toBe(120_000);
@@ -221,7 +262,9 @@ describe('abort, timeout and deadline', () => {
   });
 
   test('abort during the 429 gate wait', async () => {
-    const svc = await startFakeService({ handle: () => apiError(429, 'rate_limited', undefined, { 'retry-after': '5' }) });
+    const svc = await startFakeService({
+      handle: () => apiError(429, 'rate_limited', undefined, { 'retry-after': '5' }),
+    });
     const client = makeClient(svc.baseUrl);
     const ac = new AbortController();
     const p = client.request(ops.usersGet, { username: 'a' }, { signal: ac.signal }).catch((e: unknown) => e);
@@ -233,7 +276,9 @@ describe('abort, timeout and deadline', () => {
 
   test('an already aborted signal sends nothing', async () => {
     const svc = await startFakeService();
-    const err = await makeClient(svc.baseUrl).request(ops.usersGet, { username: 'a' }, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    const err = await makeClient(svc.baseUrl)
+      .request(ops.usersGet, { username: 'a' }, { signal: AbortSignal.abort() })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AbortError);
     await new Promise((r) => setTimeout(r, 50));
     expect(svc.requests).toHaveLength(0); // not even a token exchange
@@ -262,7 +307,9 @@ describe('abort, timeout and deadline', () => {
 
   test('a per-attempt timeout is a TimeoutError of kind attempt', async () => {
     const svc = await startFakeService({ handle: () => ({ status: 200, body: {}, delayMs: 300 }) });
-    const err = await makeClient(svc.baseUrl, { timeoutMs: 50, maxRetries: 0 }).request(ops.usersGet, { username: 'a' }).catch((e: unknown) => e);
+    const err = await makeClient(svc.baseUrl, { timeoutMs: 50, maxRetries: 0 })
+      .request(ops.usersGet, { username: 'a' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
     expect((err as TimeoutError).kind).toBe('attempt');
   });
@@ -271,7 +318,9 @@ describe('abort, timeout and deadline', () => {
 describe('bad input is refused before anything is sent', () => {
   test.each(['.', '..', '', 'a\u0007b'])('path param %j', async (username) => {
     const svc = await startFakeService();
-    const err = await makeClient(svc.baseUrl).request(ops.usersGet, { username }).catch((e: unknown) => e);
+    const err = await makeClient(svc.baseUrl)
+      .request(ops.usersGet, { username })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
     expect(svc.requests).toHaveLength(0);
   });
@@ -281,13 +330,18 @@ describe('bad input is refused before anything is sent', () => {
     const op: OperationSpec = {
       ...ops.usersCreate,
       loadValidator: async () => ({
-        validate: (p) => ((p as Record<string, unknown>).username ? null : [{ pointer: '/username', rule: 'required', message: 'is required' }]),
+        validate: (p) =>
+          (p as Record<string, unknown>).username
+            ? null
+            : [{ pointer: '/username', rule: 'required', message: 'is required' }],
       }),
     };
     const client = makeClient(svc.baseUrl);
     const err = await client.request(op, {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
-    expect((err as ValidationError).issues).toEqual([{ pointer: '/username', rule: 'required', message: 'is required' }]);
+    expect((err as ValidationError).issues).toEqual([
+      { pointer: '/username', rule: 'required', message: 'is required' },
+    ]);
     expect((err as Error).message).toContain('users.create');
     expect(svc.requests).toHaveLength(0);
     await client.request(op, {}, { validate: false });
@@ -297,10 +351,14 @@ describe('bad input is refused before anything is sent', () => {
   test('issues on secret-looking fields never echo their message', async () => {
     const op: OperationSpec = {
       ...ops.setPassword,
-      loadValidator: async () => ({ validate: () => [{ pointer: '/password', rule: 'minLength', message: 'hunter2 is too short' }] }),
+      loadValidator: async () => ({
+        validate: () => [{ pointer: '/password', rule: 'minLength', message: 'hunter2 is too short' }],
+      }),
     };
     const svc = await startFakeService();
-    const err = await makeClient(svc.baseUrl).request(op, { username: 'a', password: 'hunter2' }).catch((e: unknown) => e);
+    const err = await makeClient(svc.baseUrl)
+      .request(op, { username: 'a', password: 'hunter2' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
     expect(JSON.stringify(err)).not.toContain('hunter2');
     expect((err as Error).message).not.toContain('hunter2');

@@ -6,7 +6,15 @@
 import { describe, expect, test } from 'vitest';
 import { MemoryTokenStore, tokenStoreKey } from '../internal/token-manager.js';
 import { AbortError, PermissionDeniedError, RateLimitPausedError } from './errors.js';
-import { SECRET, TOKEN_PREFIX, apiError, makeClient, ops, recordingLogger, startFakeService } from '../test-support/fake-service.js';
+import {
+  SECRET,
+  TOKEN_PREFIX,
+  apiError,
+  makeClient,
+  ops,
+  recordingLogger,
+  startFakeService,
+} from '../test-support/fake-service.js';
 
 describe('item 3: answers of the service are not trusted as they come', () => {
   test('expires_in below the documented 300 s is clamped: one exchange for many calls, not one per call', async () => {
@@ -26,7 +34,9 @@ describe('item 3: answers of the service are not trusted as they come', () => {
   test('expires_in above a year is clamped to a year', async () => {
     const svc = await startFakeService({ expiresIn: 10 * 365 * 24 * 3600 });
     const events: number[] = [];
-    const client = makeClient(svc.baseUrl, { onTokenEvent: (e) => e.expiresAt !== undefined && events.push(e.expiresAt) });
+    const client = makeClient(svc.baseUrl, {
+      onTokenEvent: (e) => e.expiresAt !== undefined && events.push(e.expiresAt),
+    });
     const before = Date.now();
     await client.request(ops.usersGet, { username: 'a' });
     expect(svc.exchanges).toHaveLength(1);
@@ -38,10 +48,13 @@ describe('item 3: answers of the service are not trusted as they come', () => {
 
   test('a __proto__ key in error.details never becomes the prototype of err.details (at any depth)', async () => {
     // Before: Object.getPrototypeOf(err.details) was { polluted: true } and err.details.polluted was true.
-    const raw = '{"error":{"code":"invalid_argument","message":"m","details":{"__proto__":{"polluted":true},"field":"x",' +
+    const raw =
+      '{"error":{"code":"invalid_argument","message":"m","details":{"__proto__":{"polluted":true},"field":"x",' +
       '"nested":{"constructor":{"prototype":{"polluted":true}},"__proto__":{"polluted":true}}}}}';
     const svc = await startFakeService({ handle: () => ({ status: 400, body: raw }) });
-    const err = (await makeClient(svc.baseUrl).request(ops.usersGet, { username: 'a' }).catch((e: unknown) => e)) as {
+    const err = (await makeClient(svc.baseUrl)
+      .request(ops.usersGet, { username: 'a' })
+      .catch((e: unknown) => e)) as {
       details: Record<string, unknown>;
     };
     expect(err.details.field).toBe('x');
@@ -64,9 +77,16 @@ describe('item 5: redaction before truncation, at any depth', () => {
   test('the App Token 12 levels deep in error.details does not reach JSON.stringify(error)', async () => {
     // Before: depth > 8 was returned as it came: the token and the secret appeared in the JSON.
     const svc = await startFakeService({
-      handle: (req) => apiError(400, 'invalid_argument', nest(12, { echo: String(req.headers.authorization).slice('Bearer '.length), note: SECRET })),
+      handle: (req) =>
+        apiError(
+          400,
+          'invalid_argument',
+          nest(12, { echo: String(req.headers.authorization).slice('Bearer '.length), note: SECRET }),
+        ),
     });
-    const err = await makeClient(svc.baseUrl).request(ops.usersGet, { username: 'a' }).catch((e: unknown) => e);
+    const err = await makeClient(svc.baseUrl)
+      .request(ops.usersGet, { username: 'a' })
+      .catch((e: unknown) => e);
     const json = JSON.stringify(err);
     expect(json).not.toContain(TOKEN_PREFIX);
     expect(json).not.toContain(SECRET);
@@ -74,8 +94,12 @@ describe('item 5: redaction before truncation, at any depth', () => {
   });
 
   test('500 levels of nesting: no stack overflow, nothing deep shown', async () => {
-    const svc = await startFakeService({ handle: (req) => apiError(400, 'invalid_argument', nest(500, { t: String(req.headers.authorization) })) });
-    const err = await makeClient(svc.baseUrl).request(ops.usersGet, { username: 'a' }).catch((e: unknown) => e);
+    const svc = await startFakeService({
+      handle: (req) => apiError(400, 'invalid_argument', nest(500, { t: String(req.headers.authorization) })),
+    });
+    const err = await makeClient(svc.baseUrl)
+      .request(ops.usersGet, { username: 'a' })
+      .catch((e: unknown) => e);
     const json = JSON.stringify(err);
     expect(json).not.toContain(TOKEN_PREFIX);
     expect(json).toContain('nested too deeply');
@@ -83,7 +107,9 @@ describe('item 5: redaction before truncation, at any depth', () => {
 
   test('invalid_client details echoing the client secret deep down are redacted', async () => {
     const svc = await startFakeService({ token: () => apiError(401, 'invalid_client', nest(10, { got: SECRET })) });
-    const err = await makeClient(svc.baseUrl).request(ops.usersGet, { username: 'a' }).catch((e: unknown) => e);
+    const err = await makeClient(svc.baseUrl)
+      .request(ops.usersGet, { username: 'a' })
+      .catch((e: unknown) => e);
     expect(JSON.stringify(err)).not.toContain(SECRET);
     expect(String((err as Error).message)).not.toContain(SECRET);
   });
@@ -93,10 +119,16 @@ describe('item 5: redaction before truncation, at any depth', () => {
     const svc = await startFakeService({
       handle: (req) => {
         const token = String(req.headers.authorization).slice('Bearer '.length);
-        return { status: 502, body: `${'x'.repeat(180)} token=${token} after`, headers: { 'content-type': 'text/plain' } };
+        return {
+          status: 502,
+          body: `${'x'.repeat(180)} token=${token} after`,
+          headers: { 'content-type': 'text/plain' },
+        };
       },
     });
-    const err = await makeClient(svc.baseUrl, { maxRetries: 0 }).request(ops.usersGet, { username: 'a' }).catch((e: unknown) => e);
+    const err = await makeClient(svc.baseUrl, { maxRetries: 0 })
+      .request(ops.usersGet, { username: 'a' })
+      .catch((e: unknown) => e);
     const shown = `${String((err as Error).message)} ${JSON.stringify(err)}`;
     expect(shown).not.toContain('tok-LEAK');
     expect(shown).toContain('token=***');
@@ -112,7 +144,9 @@ describe('item 8: no listener build-up on a shared signal', () => {
     };
     process.on('warning', onWarning);
     try {
-      const svc = await startFakeService({ token: () => ({ status: 200, delayMs: 100, body: { access_token: `${TOKEN_PREFIX}x`, expires_in: 3600 } }) });
+      const svc = await startFakeService({
+        token: () => ({ status: 200, delayMs: 100, body: { access_token: `${TOKEN_PREFIX}x`, expires_in: 3600 } }),
+      });
       const client = makeClient(svc.baseUrl);
       await Promise.all(Array.from({ length: 200 }, () => client.request(ops.usersGet, { username: 'a' })));
       expect(svc.exchanges).toHaveLength(1);
@@ -139,7 +173,9 @@ describe('item 8: no listener build-up on a shared signal', () => {
     signal.addEventListener = ((...args: Parameters<typeof add>) => (added.push(++live), add(...args))) as typeof add;
     signal.removeEventListener = ((...args: Parameters<typeof remove>) => (live--, remove(...args))) as typeof remove;
     try {
-      const svc = await startFakeService({ token: () => ({ status: 200, delayMs: 100, body: { access_token: `${TOKEN_PREFIX}x`, expires_in: 3600 } }) });
+      const svc = await startFakeService({
+        token: () => ({ status: 200, delayMs: 100, body: { access_token: `${TOKEN_PREFIX}x`, expires_in: 3600 } }),
+      });
       const client = makeClient(svc.baseUrl);
       await Promise.all(Array.from({ length: 200 }, () => client.request(ops.usersGet, { username: 'a' }, { signal })));
       expect(Math.max(...added)).toBe(1);
@@ -147,7 +183,9 @@ describe('item 8: no listener build-up on a shared signal', () => {
       // Still cancellable: 50 calls in flight, one abort ends them all.
       const held = await startFakeService({ handle: () => ({ hang: true }) });
       const c2 = makeClient(held.baseUrl);
-      const inFlight = Array.from({ length: 50 }, () => c2.request(ops.usersGet, { username: 'a' }, { signal }).catch((e: unknown) => e));
+      const inFlight = Array.from({ length: 50 }, () =>
+        c2.request(ops.usersGet, { username: 'a' }, { signal }).catch((e: unknown) => e),
+      );
       while (held.calls.length < 50) await new Promise((r) => setTimeout(r, 5));
       controller.abort(new Error('stop'));
       const ended = await Promise.all(inFlight);
@@ -171,7 +209,10 @@ describe('item 4: one long Retry-After does not disable the client', () => {
     // every later call failed unsent with status 429 as if the service had answered it.
     const clock = clockAt(Date.UTC(2030, 0, 1));
     let limited = true;
-    const svc = await startFakeService({ handle: () => (limited ? apiError(429, 'rate_limited', undefined, { 'retry-after': '31536000' }) : { status: 200, body: {} }) });
+    const svc = await startFakeService({
+      handle: () =>
+        limited ? apiError(429, 'rate_limited', undefined, { 'retry-after': '31536000' }) : { status: 200, body: {} },
+    });
     const client = makeClient(svc.baseUrl, { internals: { random: () => 0, now: clock.now, sleep: clock.sleep } });
     expect(client.rateLimit.pausedUntil).toBeNull();
     await client.request(ops.usersGet, { username: 'a' }).catch(() => undefined);
@@ -194,7 +235,12 @@ describe('item 4: one long Retry-After does not disable the client', () => {
   test('after the capped hour the client sends again by itself', async () => {
     const clock = clockAt(Date.UTC(2030, 0, 1));
     let n = 0;
-    const svc = await startFakeService({ handle: () => (++n === 1 ? apiError(429, 'rate_limited', undefined, { 'retry-after': 'Fri, 01 Jan 2100 00:00:00 GMT' }) : { status: 200, body: {} }) });
+    const svc = await startFakeService({
+      handle: () =>
+        ++n === 1
+          ? apiError(429, 'rate_limited', undefined, { 'retry-after': 'Fri, 01 Jan 2100 00:00:00 GMT' })
+          : { status: 200, body: {} },
+    });
     const client = makeClient(svc.baseUrl, { internals: { random: () => 0, now: clock.now, sleep: clock.sleep } });
     await client.request(ops.usersGet, { username: 'a' }).catch(() => undefined);
     clock.t += 3_600_000;
@@ -205,7 +251,10 @@ describe('item 4: one long Retry-After does not disable the client', () => {
     // Before: Date.parse("foo 3000") is the year 3000: the client refused every call for ~974 years.
     const clock = clockAt(Date.UTC(2030, 0, 1));
     let n = 0;
-    const svc = await startFakeService({ handle: () => (++n === 1 ? apiError(429, 'rate_limited', undefined, { 'retry-after': 'foo 3000' }) : { status: 200, body: {} }) });
+    const svc = await startFakeService({
+      handle: () =>
+        ++n === 1 ? apiError(429, 'rate_limited', undefined, { 'retry-after': 'foo 3000' }) : { status: 200, body: {} },
+    });
     const client = makeClient(svc.baseUrl, { internals: { random: () => 0, now: clock.now, sleep: clock.sleep } });
     const started = clock.t;
     await expect(client.request(ops.usersGet, { username: 'a' })).resolves.toEqual({});
@@ -227,7 +276,9 @@ describe('item 6: token-store keys never collide; a foreign token from the store
       handle: (req) => {
         const token = String(req.headers.authorization).slice('Bearer '.length);
         const app = issuedFor.get(token);
-        return app !== undefined && req.path.startsWith(`${app}/`) ? { status: 200, body: { ok: true } } : apiError(403, 'permission_denied');
+        return app !== undefined && req.path.startsWith(`${app}/`)
+          ? { status: 200, body: { ok: true } }
+          : apiError(403, 'permission_denied');
       },
     });
   };
@@ -236,8 +287,20 @@ describe('item 6: token-store keys never collide; a foreign token from the store
     // Before: both keys were "…|o#p|q|r": the second client used the first one's token and got 403 permission_denied.
     const svc = await appAwareService();
     const store = new MemoryTokenStore();
-    const a = makeClient(svc.baseUrl, { appKey: undefined, orgName: 'o', appName: 'p|q', clientId: 'r', tokenStore: store });
-    const b = makeClient(svc.baseUrl, { appKey: undefined, orgName: 'o', appName: 'p', clientId: 'q|r', tokenStore: store });
+    const a = makeClient(svc.baseUrl, {
+      appKey: undefined,
+      orgName: 'o',
+      appName: 'p|q',
+      clientId: 'r',
+      tokenStore: store,
+    });
+    const b = makeClient(svc.baseUrl, {
+      appKey: undefined,
+      orgName: 'o',
+      appName: 'p',
+      clientId: 'q|r',
+      tokenStore: store,
+    });
     await expect(a.request(ops.usersGet, { username: 'u' })).resolves.toEqual({ ok: true });
     await expect(b.request(ops.usersGet, { username: 'u' })).resolves.toEqual({ ok: true });
     expect(svc.exchanges).toHaveLength(2);
@@ -255,7 +318,10 @@ describe('item 6: token-store keys never collide; a foreign token from the store
     const key = tokenStoreKey(svc.baseUrl, 'acme', 'chat', 'client-1');
     await store.set(key, { accessToken: foreign, expiresAt: Date.now() + 3_600_000 });
     const events: string[] = [];
-    const client = makeClient(svc.baseUrl, { tokenStore: store, onTokenEvent: (e) => events.push(`${e.type}:${e.reason ?? ''}`) });
+    const client = makeClient(svc.baseUrl, {
+      tokenStore: store,
+      onTokenEvent: (e) => events.push(`${e.type}:${e.reason ?? ''}`),
+    });
     await expect(client.request(ops.usersGet, { username: 'u' })).resolves.toEqual({ ok: true });
     expect(svc.exchanges).toHaveLength(2);
     expect((await store.get(key))?.accessToken).not.toBe(foreign);
@@ -264,7 +330,9 @@ describe('item 6: token-store keys never collide; a foreign token from the store
 
   test('403 permission_denied with a token this client exchanged itself is thrown (no loop)', async () => {
     const svc = await startFakeService({ handle: () => apiError(403, 'permission_denied') });
-    const err = await makeClient(svc.baseUrl).request(ops.usersGet, { username: 'u' }).catch((e: unknown) => e);
+    const err = await makeClient(svc.baseUrl)
+      .request(ops.usersGet, { username: 'u' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PermissionDeniedError);
     expect(svc.calls).toHaveLength(1);
     expect(svc.exchanges).toHaveLength(1);
@@ -276,12 +344,17 @@ describe('timer-sized options (found by the random bad-input test)', () => {
     const svc = await startFakeService({ handle: () => ({ status: 200, body: '{"username":"a"}' }) });
     try {
       const client = makeClient(svc.baseUrl);
-      const huge = await client.request(ops.usersGet, { username: 'a' }, { timeoutMs: 2.4e203 }).then(() => 'sent', (e: unknown) => e);
+      const huge = await client.request(ops.usersGet, { username: 'a' }, { timeoutMs: 2.4e203 }).then(
+        () => 'sent',
+        (e: unknown) => e,
+      );
       expect(huge).toMatchObject({ name: 'ConfigError' });
       expect(String((huge as Error).message)).toMatch(/timeoutMs.*at most 2147483647/);
       expect(() => makeClient(svc.baseUrl, { timeoutMs: 1e12 })).toThrow(/timeoutMs.*from 1 to 2147483647/);
       // the largest allowed value is a real wait, not an instant timeout
-      await expect(client.request(ops.usersGet, { username: 'a' }, { timeoutMs: 2_147_483_647 })).resolves.toMatchObject({ username: 'a' });
+      await expect(
+        client.request(ops.usersGet, { username: 'a' }, { timeoutMs: 2_147_483_647 }),
+      ).resolves.toMatchObject({ username: 'a' });
     } finally {
       await svc.close();
     }

@@ -17,7 +17,9 @@ import {
 } from './errors.js';
 
 const ctx = { operationId: 'users.get', attempts: 1, resent: false, retryClass: 'Q' as const };
-const body = (code: string, details?: Record<string, unknown>) => ({ error: { code, message: 'm', request_id: 'r1', ...(details ? { details } : {}) } });
+const body = (code: string, details?: Record<string, unknown>) => ({
+  error: { code, message: 'm', request_id: 'r1', ...(details ? { details } : {}) },
+});
 
 describe('errorFromResponse: one class per documented code', () => {
   test.each([
@@ -37,17 +39,27 @@ describe('errorFromResponse: one class per documented code', () => {
     const err = errorFromResponse(status, JSON.stringify(body(code)), { 'X-Request-Id': 'h1' }, ctx);
     expect(err).toBeInstanceOf(cls);
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ status, code, requestId: 'r1', operationId: 'users.get', attempts: 1, mayBeEchoOfEarlierAttempt: false });
+    expect(err).toMatchObject({
+      status,
+      code,
+      requestId: 'r1',
+      operationId: 'users.get',
+      attempts: 1,
+      mayBeEchoOfEarlierAttempt: false,
+    });
     expect(err.name).toBe(cls.name);
     expect(err.message).toContain(code);
   });
 
-  test.each(['app_deleted', 'tenant_closed'] as const)('details.reason %s → CredentialsRevokedError whatever the code', (reason) => {
-    const err = errorFromResponse(401, body('unauthenticated', { reason }), undefined, ctx);
-    expect(err).toBeInstanceOf(CredentialsRevokedError);
-    expect((err as CredentialsRevokedError).reason).toBe(reason);
-    expect(err.message).toMatch(/discard/);
-  });
+  test.each(['app_deleted', 'tenant_closed'] as const)(
+    'details.reason %s → CredentialsRevokedError whatever the code',
+    (reason) => {
+      const err = errorFromResponse(401, body('unauthenticated', { reason }), undefined, ctx);
+      expect(err).toBeInstanceOf(CredentialsRevokedError);
+      expect((err as CredentialsRevokedError).reason).toBe(reason);
+      expect(err.message).toMatch(/discard/);
+    },
+  );
 
   test('429 without a body still is a RateLimitedError carrying the wait', () => {
     const err = errorFromResponse(429, '', undefined, { ...ctx, retryAfterMs: 3000 });
@@ -57,15 +69,32 @@ describe('errorFromResponse: one class per documented code', () => {
 
   test('echo flag only for resent U already_exists and resent I not_found / version_conflict', () => {
     const resent = { ...ctx, resent: true };
-    expect(errorFromResponse(409, body('already_exists'), undefined, { ...resent, retryClass: 'U' }).mayBeEchoOfEarlierAttempt).toBe(true);
-    expect(errorFromResponse(404, body('not_found'), undefined, { ...resent, retryClass: 'I' }).mayBeEchoOfEarlierAttempt).toBe(true);
-    expect(errorFromResponse(409, body('version_conflict'), undefined, { ...resent, retryClass: 'I' }).mayBeEchoOfEarlierAttempt).toBe(true);
-    expect(errorFromResponse(404, body('not_found'), undefined, { ...resent, retryClass: 'Q' }).mayBeEchoOfEarlierAttempt).toBe(false);
-    expect(errorFromResponse(409, body('already_exists'), undefined, { ...ctx, retryClass: 'U' }).mayBeEchoOfEarlierAttempt).toBe(false);
+    expect(
+      errorFromResponse(409, body('already_exists'), undefined, { ...resent, retryClass: 'U' })
+        .mayBeEchoOfEarlierAttempt,
+    ).toBe(true);
+    expect(
+      errorFromResponse(404, body('not_found'), undefined, { ...resent, retryClass: 'I' }).mayBeEchoOfEarlierAttempt,
+    ).toBe(true);
+    expect(
+      errorFromResponse(409, body('version_conflict'), undefined, { ...resent, retryClass: 'I' })
+        .mayBeEchoOfEarlierAttempt,
+    ).toBe(true);
+    expect(
+      errorFromResponse(404, body('not_found'), undefined, { ...resent, retryClass: 'Q' }).mayBeEchoOfEarlierAttempt,
+    ).toBe(false);
+    expect(
+      errorFromResponse(409, body('already_exists'), undefined, { ...ctx, retryClass: 'U' }).mayBeEchoOfEarlierAttempt,
+    ).toBe(false);
   });
 
   test('url_not_allowed gets its own hint; headers are redacted', () => {
-    const err = errorFromResponse(400, body('invalid_argument', { reason: 'url_not_allowed', rule: 'https_only' }), { authorization: 'Bearer x' }, ctx);
+    const err = errorFromResponse(
+      400,
+      body('invalid_argument', { reason: 'url_not_allowed', rule: 'https_only' }),
+      { authorization: 'Bearer x' },
+      ctx,
+    );
     expect(err.message).toMatch(/callback address/);
     expect(err.details).toEqual({ reason: 'url_not_allowed', rule: 'https_only' });
     expect(err.headers.authorization).toBe('***');

@@ -59,12 +59,24 @@ export function parseErrorBody(body: unknown, redactor?: SecretRedactor): Parsed
     try {
       value = body.trim() === '' ? undefined : JSON.parse(body);
     } catch {
-      return { code: undefined, message: snippet(redactor ? redactor.text(body) : body), requestId: undefined, details: undefined, nonJson: true };
+      return {
+        code: undefined,
+        message: snippet(redactor ? redactor.text(body) : body),
+        requestId: undefined,
+        details: undefined,
+        nonJson: true,
+      };
     }
   }
   const err = isRecord(value) && isRecord(value.error) ? value.error : undefined;
   if (!err) {
-    return { code: undefined, message: undefined, requestId: undefined, details: undefined, nonJson: value !== undefined };
+    return {
+      code: undefined,
+      message: undefined,
+      requestId: undefined,
+      details: undefined,
+      nonJson: value !== undefined,
+    };
   }
   return {
     code: typeof err.code === 'string' ? err.code : undefined,
@@ -180,7 +192,8 @@ function defaultHint(
       if (status >= 300 && status <= 399) {
         return 'The answer is a redirect, which is not followed (it could carry the App Token elsewhere): check baseUrl (scheme, host, path).';
       }
-      if (parsed.nonJson) return 'The answer was not the documented JSON error body (a proxy or load balancer may have answered): check baseUrl.';
+      if (parsed.nonJson)
+        return 'The answer was not the documented JSON error body (a proxy or load balancer may have answered): check baseUrl.';
       return undefined;
   }
 }

@@ -83,7 +83,10 @@ export class TimeoutError extends ImError {
   readonly kind: 'attempt' | 'deadline';
   readonly timeoutMs: number;
   readonly attempts: number;
-  constructor(message: string, opts: { operationId?: string; kind: 'attempt' | 'deadline'; timeoutMs: number; attempts?: number; cause?: unknown }) {
+  constructor(
+    message: string,
+    opts: { operationId?: string; kind: 'attempt' | 'deadline'; timeoutMs: number; attempts?: number; cause?: unknown },
+  ) {
     super(message, { cause: opts.cause });
     this.operationId = opts.operationId;
     this.kind = opts.kind;
@@ -104,7 +107,9 @@ export class ResponseTooLargeError extends ImError {
   readonly limitBytes: number;
   readonly attempts: number;
   constructor(opts: { operationId: string; status: number; limitBytes: number; attempts: number }) {
-    super(`${opts.operationId}: the ${opts.status} answer is over maxResponseBytes (${opts.limitBytes}); reading stopped there. Not resent: the service answered, so the operation was executed (check its effect before repeating it). Raise maxResponseBytes if such answers are expected.`);
+    super(
+      `${opts.operationId}: the ${opts.status} answer is over maxResponseBytes (${opts.limitBytes}); reading stopped there. Not resent: the service answered, so the operation was executed (check its effect before repeating it). Raise maxResponseBytes if such answers are expected.`,
+    );
     this.operationId = opts.operationId;
     this.status = opts.status;
     this.limitBytes = opts.limitBytes;
@@ -251,7 +256,14 @@ export class RateLimitPausedError extends ImError {
    * service limits exchanges per source IP; calls with a valid App Token go on).
    */
   readonly gate: 'app' | 'exchange';
-  constructor(init: { operationId: string; attempts: number; retryAfterMs: number; pausedUntil: number; maxRetryAfterMs: number; gate?: 'app' | 'exchange' }) {
+  constructor(init: {
+    operationId: string;
+    attempts: number;
+    retryAfterMs: number;
+    pausedUntil: number;
+    maxRetryAfterMs: number;
+    gate?: 'app' | 'exchange';
+  }) {
     const gate = init.gate ?? 'app';
     super(
       gate === 'app'
@@ -287,8 +299,19 @@ export class RateLimitWaitError extends ImError {
   readonly neededMs: number;
   /** The call's budget: its remaining deadline or rateLimit.maxWaitMs, whichever was shorter. */
   readonly budgetMs: number;
-  constructor(init: { operationId: string; limit: 'rateLimit' | 'exchangePacing'; waitedMs: number; neededMs: number; budgetMs: number; perSecond: number; cause?: unknown }) {
-    const what = init.limit === 'rateLimit' ? `a send slot of the client's rateLimit (${init.perSecond}/s)` : `a token exchange slot of this host (the service allows 120 a minute per source IP)`;
+  constructor(init: {
+    operationId: string;
+    limit: 'rateLimit' | 'exchangePacing';
+    waitedMs: number;
+    neededMs: number;
+    budgetMs: number;
+    perSecond: number;
+    cause?: unknown;
+  }) {
+    const what =
+      init.limit === 'rateLimit'
+        ? `a send slot of the client's rateLimit (${init.perSecond}/s)`
+        : `a token exchange slot of this host (the service allows 120 a minute per source IP)`;
     super(
       `${init.operationId} was not sent: it would wait at least ${Math.round(init.neededMs)} ms for ${what}, longer than its budget of ` +
         `${Math.round(init.budgetMs)} ms (its deadline or rateLimit.maxWaitMs). Lower the call rate, raise deadlineMs or rateLimit.maxWaitMs, ` +

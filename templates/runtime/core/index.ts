@@ -8,7 +8,18 @@ export { TOKEN_EXCHANGE_OPERATION } from '../internal/token-exchange.js';
 export type { ClientOptions, ClientSecretSource, RequestOptions, ResponseDrift, RuntimeInternals } from './options.js';
 export { ApiPromise } from './api-promise.js';
 export { IM_CHANNELS } from './hooks.js';
-export type { AttemptEndEvent, CallEndEvent, CallHooks, CallStartEvent, ErrorView, RateLimitWaitView, RequestView, ResponseView, RetryReason, RetryView } from './hooks.js';
+export type {
+  AttemptEndEvent,
+  CallEndEvent,
+  CallHooks,
+  CallStartEvent,
+  ErrorView,
+  RateLimitWaitView,
+  RequestView,
+  ResponseView,
+  RetryReason,
+  RetryView,
+} from './hooks.js';
 export type { ResponseInfo, WithResponse } from './api-promise.js';
 export { Page, PagePromise, listPages, type ToArrayOptions } from './pagination.js';
 export { BinaryResponse } from './binary-response.js';
@@ -48,9 +59,31 @@ export { browserLikeScope } from '../internal/server-only.js';
 export { MemoryTokenStore } from '../internal/token-manager.js';
 export type { RateLimitState } from '../internal/quota-gate.js';
 export type { StoredToken, TokenEvent, TokenStore } from '../internal/token-manager.js';
-export { MemoryQuotaStore, RedisQuotaStore, RedisTokenStore, StoreTimeoutError, fromIoredis, fromNodeRedis } from '../stores/index.js';
-export type { IoredisClientLike, NodeRedisClientLike, QuotaCounters, QuotaReservation, QuotaStore, RedisClientLike, RedisCommandClient, RedisQuotaStoreOptions, RedisTokenStoreOptions } from '../stores/index.js';
-export type { CallPriority, FleetRateLimitState, RateLimitMetrics, RateLimitOptions } from '../internal/rate-limit-options.js';
+export {
+  MemoryQuotaStore,
+  RedisQuotaStore,
+  RedisTokenStore,
+  StoreTimeoutError,
+  fromIoredis,
+  fromNodeRedis,
+} from '../stores/index.js';
+export type {
+  IoredisClientLike,
+  NodeRedisClientLike,
+  QuotaCounters,
+  QuotaReservation,
+  QuotaStore,
+  RedisClientLike,
+  RedisCommandClient,
+  RedisQuotaStoreOptions,
+  RedisTokenStoreOptions,
+} from '../stores/index.js';
+export type {
+  CallPriority,
+  FleetRateLimitState,
+  RateLimitMetrics,
+  RateLimitOptions,
+} from '../internal/rate-limit-options.js';
 export type { RateSpec } from '../internal/gcra.js';
 export type { Logger } from '../internal/logger.js';
 export type {

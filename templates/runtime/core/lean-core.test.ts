@@ -13,12 +13,23 @@ import { SECRET, apiError, ops, startFakeService } from '../test-support/fake-se
 import type { ClientOptions } from './options.js';
 
 const base = (baseUrl: string, more: Partial<ClientOptions> = {}): ClientOptions => ({
-  baseUrl, appKey: 'acme#chat', clientId: 'client-1', clientSecret: SECRET, timeoutMs: 2_000, internals: { random: () => 0 }, ...more,
+  baseUrl,
+  appKey: 'acme#chat',
+  clientId: 'client-1',
+  clientSecret: SECRET,
+  timeoutMs: 2_000,
+  internals: { random: () => 0 },
+  ...more,
 });
 
 describe('ImLeanCore', () => {
   it('calls an operation over fetch: one token exchange, retries by class, validation before sending', async () => {
-    const svc = await startFakeService({ handle: (req, n) => (n === 1 ? { status: 503, body: {} } : { status: 200, body: { entities: [{ username: req.path.split('/').pop() }] } }) });
+    const svc = await startFakeService({
+      handle: (req, n) =>
+        n === 1
+          ? { status: 503, body: {} }
+          : { status: 200, body: { entities: [{ username: req.path.split('/').pop() }] } },
+    });
     const core = new ImLeanCore(base(svc.baseUrl));
     expect(core.transport).toBe('fetch');
     const user = await core.request<{ entities: { username: string }[] }>(ops.usersGet, { username: 'alice' });
@@ -31,9 +42,16 @@ describe('ImLeanCore', () => {
   });
 
   it('pauses every call after a 429 for its Retry-After; rateLimit has the pause but no fleet metrics', async () => {
-    const svc = await startFakeService({ handle: (req) => (req.path.endsWith('/limited') ? apiError(429, 'rate_limited', undefined, { 'retry-after': '5' }) : { status: 200, body: {} }) });
+    const svc = await startFakeService({
+      handle: (req) =>
+        req.path.endsWith('/limited')
+          ? apiError(429, 'rate_limited', undefined, { 'retry-after': '5' })
+          : { status: 200, body: {} },
+    });
     const core = new ImLeanCore(base(svc.baseUrl));
-    await expect(core.request(ops.usersGet, { username: 'limited' }, { maxRetries: 0 })).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(core.request(ops.usersGet, { username: 'limited' }, { maxRetries: 0 })).rejects.toBeInstanceOf(
+      RateLimitedError,
+    );
     expect(core.rateLimit.remainingMs).toBeGreaterThan(4_000);
     expect('metrics' in core.rateLimit).toBe(false);
     core.rateLimit.clear();

@@ -1,6 +1,13 @@
 import { listPages } from './pagination.js';
 import { describe, expect, test } from 'vitest';
-import { apiError, makeClient, ops, startFakeService, type Recorded, type Reply } from '../test-support/fake-service.js';
+import {
+  apiError,
+  makeClient,
+  ops,
+  startFakeService,
+  type Recorded,
+  type Reply,
+} from '../test-support/fake-service.js';
 import { ApiPromise } from './api-promise.js';
 import { ApiError, ImError, PaginationCycleError } from './errors.js';
 import { Page, PagePromise } from './pagination.js';
@@ -18,7 +25,10 @@ describe('pagination', () => {
   test('await → first page; for await → every item across three pages', async () => {
     const svc = await startFakeService({ handle: threePages });
     const client = makeClient(svc.baseUrl);
-    const promise = listPages<Record<string, unknown>, number>(client, ops.groupsOfUser, { username: 'alice', limit: 2 });
+    const promise = listPages<Record<string, unknown>, number>(client, ops.groupsOfUser, {
+      username: 'alice',
+      limit: 2,
+    });
     expect(promise).toBeInstanceOf(PagePromise);
     const first = await promise;
     expect(first).toBeInstanceOf(Page);
@@ -28,7 +38,8 @@ describe('pagination', () => {
     expect(first.body.extra).toBe('kept');
     expect(first.hasNextPage()).toBe(true);
     const all: number[] = [];
-    for await (const item of listPages<unknown, number>(client, ops.groupsOfUser, { username: 'alice', limit: 2 })) all.push(item);
+    for await (const item of listPages<unknown, number>(client, ops.groupsOfUser, { username: 'alice', limit: 2 }))
+      all.push(item);
     expect(all).toEqual([1, 2, 3, 4, 5]);
     const walked = svc.calls.slice(1).map((c) => c.url);
     expect(walked).toEqual([
@@ -41,10 +52,16 @@ describe('pagination', () => {
   test('toArray({ limit }) on the page promise and on a page: at most limit items, no page fetched beyond them', async () => {
     const svc = await startFakeService({ handle: threePages });
     const client = makeClient(svc.baseUrl);
-    expect(await listPages<unknown, number>(client, ops.groupsOfUser, { username: 'alice' }).toArray({ limit: 3 })).toEqual([1, 2, 3]);
+    expect(
+      await listPages<unknown, number>(client, ops.groupsOfUser, { username: 'alice' }).toArray({ limit: 3 }),
+    ).toEqual([1, 2, 3]);
     expect(svc.calls.map((c) => c.query.get('cursor'))).toEqual([null, 'c2']);
-    expect(await listPages<unknown, number>(client, ops.groupsOfUser, { username: 'alice' }).toArray({ limit: 100 })).toEqual([1, 2, 3, 4, 5]);
-    const second = await (await listPages<unknown, number>(client, ops.groupsOfUser, { username: 'alice' })).getNextPage();
+    expect(
+      await listPages<unknown, number>(client, ops.groupsOfUser, { username: 'alice' }).toArray({ limit: 100 }),
+    ).toEqual([1, 2, 3, 4, 5]);
+    const second = await (
+      await listPages<unknown, number>(client, ops.groupsOfUser, { username: 'alice' })
+    ).getNextPage();
     expect(await second.toArray({ limit: 2 })).toEqual([3, 4]);
     for (const limit of [0, 1.5, undefined]) {
       await expect(second.toArray({ limit } as never)).rejects.toThrow(/toArray\.limit.*must be an integer >= 1/);
@@ -70,7 +87,8 @@ describe('pagination', () => {
     const client = makeClient(svc.baseUrl);
     const saved = (await listPages(client, ops.groupsOfUser, { username: 'a' })).nextCursor;
     const rest: number[] = [];
-    for await (const item of listPages<unknown, number>(client, ops.groupsOfUser, { username: 'a', cursor: saved })) rest.push(item);
+    for await (const item of listPages<unknown, number>(client, ops.groupsOfUser, { username: 'a', cursor: saved }))
+      rest.push(item);
     expect(rest).toEqual([3, 4, 5]);
   });
 
@@ -101,7 +119,9 @@ describe('pagination', () => {
     });
     const seen: string[] = [];
     const walk = async (): Promise<unknown> => {
-      for await (const item of listPages<unknown, string>(makeClient(svc.baseUrl), ops.groupsOfUser, { username: 'a' })) {
+      for await (const item of listPages<unknown, string>(makeClient(svc.baseUrl), ops.groupsOfUser, {
+        username: 'a',
+      })) {
         seen.push(item);
         if (seen.length > 50) return 'looped';
       }
@@ -115,10 +135,13 @@ describe('pagination', () => {
   });
 
   test('an error on a later page surfaces in the walk', async () => {
-    const svc = await startFakeService({ handle: (r) => (r.query.get('cursor') === 'c2' ? apiError(400, 'invalid_argument') : threePages(r)) });
+    const svc = await startFakeService({
+      handle: (r) => (r.query.get('cursor') === 'c2' ? apiError(400, 'invalid_argument') : threePages(r)),
+    });
     const seen: number[] = [];
     const walk = async () => {
-      for await (const item of listPages<unknown, number>(makeClient(svc.baseUrl), ops.groupsOfUser, { username: 'a' })) seen.push(item);
+      for await (const item of listPages<unknown, number>(makeClient(svc.baseUrl), ops.groupsOfUser, { username: 'a' }))
+        seen.push(item);
     };
     await expect(walk()).rejects.toBeInstanceOf(ApiError);
     expect(seen).toEqual([1, 2]);
@@ -126,13 +149,17 @@ describe('pagination', () => {
 
   test('list of an operation without pagination fails clearly', async () => {
     const svc = await startFakeService();
-    await expect(listPages(makeClient(svc.baseUrl), ops.usersGet, { username: 'a' })).rejects.toThrow(/not a list operation/);
+    await expect(listPages(makeClient(svc.baseUrl), ops.usersGet, { username: 'a' })).rejects.toThrow(
+      /not a list operation/,
+    );
   });
 });
 
 describe('withResponse', () => {
   test('gives data with status, headers and request id; the promise is a Promise', async () => {
-    const svc = await startFakeService({ handle: () => ({ status: 201, body: { id: 'u1' }, headers: { 'x-request-id': 'req-777', 'set-cookie': 'a=b' } }) });
+    const svc = await startFakeService({
+      handle: () => ({ status: 201, body: { id: 'u1' }, headers: { 'x-request-id': 'req-777', 'set-cookie': 'a=b' } }),
+    });
     const client = makeClient(svc.baseUrl);
     const p = client.request<{ id: string }>(ops.usersCreate, { username: 'a' });
     expect(p).toBeInstanceOf(Promise);
@@ -148,23 +175,38 @@ describe('withResponse', () => {
 
   test('errors carry status, headers and request id too', async () => {
     const svc = await startFakeService({ handle: () => apiError(404, 'not_found') });
-    const err = await makeClient(svc.baseUrl).request(ops.usersGet, { username: 'a' }).withResponse().catch((e: unknown) => e);
+    const err = await makeClient(svc.baseUrl)
+      .request(ops.usersGet, { username: 'a' })
+      .withResponse()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ status: 404, code: 'not_found', requestId: 'req-not_found', operationId: 'users.get', attempts: 1 });
+    expect(err).toMatchObject({
+      status: 404,
+      code: 'not_found',
+      requestId: 'req-not_found',
+      operationId: 'users.get',
+      attempts: 1,
+    });
     expect((err as ApiError).headers['x-request-id']).toBe('req-hdr-1');
   });
 
   test('a page promise gives the first page with its response', async () => {
     const svc = await startFakeService({ handle: threePages });
-    const { data, response } = await listPages(makeClient(svc.baseUrl), ops.groupsOfUser, { username: 'a' }).withResponse();
+    const { data, response } = await listPages(makeClient(svc.baseUrl), ops.groupsOfUser, {
+      username: 'a',
+    }).withResponse();
     expect(data.items).toEqual([1, 2]);
     expect(response.status).toBe(200);
     expect(data.response.requestId).toBe('req-hdr-1');
   });
 
   test('non-JSON error bodies are handled', async () => {
-    const svc = await startFakeService({ handle: () => ({ status: 502, body: '<html>Bad gateway</html>', headers: { 'content-type': 'text/html' } }) });
-    const err = await makeClient(svc.baseUrl, { maxRetries: 0 }).request(ops.usersGet, { username: 'a' }).catch((e: unknown) => e);
+    const svc = await startFakeService({
+      handle: () => ({ status: 502, body: '<html>Bad gateway</html>', headers: { 'content-type': 'text/html' } }),
+    });
+    const err = await makeClient(svc.baseUrl, { maxRetries: 0 })
+      .request(ops.usersGet, { username: 'a' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 502, code: undefined });
     expect((err as Error).message).toContain('Bad gateway');

@@ -5,7 +5,17 @@
  */
 import { inspect } from 'node:util';
 import { expect, test } from 'vitest';
-import { SECRET, SECRET_2, TOKEN_PREFIX, makeClient, ops, recordingLogger, startFakeService, type Recorded, type Reply } from '../test-support/fake-service.js';
+import {
+  SECRET,
+  SECRET_2,
+  TOKEN_PREFIX,
+  makeClient,
+  ops,
+  recordingLogger,
+  startFakeService,
+  type Recorded,
+  type Reply,
+} from '../test-support/fake-service.js';
 import type { OperationSpec } from '../operation.js';
 import { ImError } from './errors.js';
 
@@ -30,7 +40,8 @@ function echo(r: Recorded, status: number, code: string, extra?: Record<string, 
 
 function scanText(err: unknown): string {
   const parts = [inspect(err, { depth: 10 }), JSON.stringify(err)];
-  for (let e: unknown = err; e instanceof Error; e = (e as { cause?: unknown }).cause) parts.push(e.message, e.stack ?? '');
+  for (let e: unknown = err; e instanceof Error; e = (e as { cause?: unknown }).cause)
+    parts.push(e.message, e.stack ?? '');
   return parts.join('\n');
 }
 
@@ -38,16 +49,26 @@ test('no token or secret value in any error, log line, event or printed object',
   const { lines, logger } = recordingLogger();
   const events: unknown[] = [];
   const errors: unknown[] = [];
-  const capture = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => void errors.push(e));
+  const capture = (p: Promise<unknown>) =>
+    p.then(
+      () => undefined,
+      (e: unknown) => void errors.push(e),
+    );
   const secretOp: OperationSpec = {
     ...ops.setPassword,
-    loadValidator: async () => ({ validate: () => [{ pointer: '/password', rule: 'pattern', message: `bad ${SECRET}` }] }),
+    loadValidator: async () => ({
+      validate: () => [{ pointer: '/password', rule: 'pattern', message: `bad ${SECRET}` }],
+    }),
   };
 
   // 1. invalid_client with the secret echoed (and a rotation attempt with a function secret).
   let svc = await startFakeService({ acceptSecrets: [], token: (r) => echo(r, 401, 'invalid_client') });
   let reads = 0;
-  let client = makeClient(svc.baseUrl, { logger, onTokenEvent: (e) => events.push(e), clientSecret: () => (reads++ === 0 ? SECRET : SECRET_2) });
+  let client = makeClient(svc.baseUrl, {
+    logger,
+    onTokenEvent: (e) => events.push(e),
+    clientSecret: () => (reads++ === 0 ? SECRET : SECRET_2),
+  });
   await capture(client.request(ops.usersGet, { username: 'a' }));
   await capture(client.request(secretOp, { username: 'a', password: SECRET }));
   expect(inspect(client)).not.toContain(MARK);

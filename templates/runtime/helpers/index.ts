@@ -1,6 +1,12 @@
 /** Public surface of the helpers (batch splitting, upload, pending moderation, versioned lists). */
 export { BatchError, type BatchChunk, type BatchOptions, type BatchResult } from './batch.js';
-export { UploadInterruptedError, DEFAULT_PART_SIZE, type UploadOptions, type UploadProgress, type UploadResult } from './upload.js';
+export {
+  UploadInterruptedError,
+  DEFAULT_PART_SIZE,
+  type UploadOptions,
+  type UploadProgress,
+  type UploadResult,
+} from './upload.js';
 export type { UploadSource } from './upload-source.js';
 export type { PendingDecision, PendingItemsOptions, PendingItemsReport } from './pending-moderation.js';
 export type { VersionedSnapshot } from './versioned.js';

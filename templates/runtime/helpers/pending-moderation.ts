@@ -61,7 +61,9 @@ export async function processPendingItems<TItem extends Record<string, unknown>>
     for await (const item of listPages<unknown, TItem>(client, ops.items, params, requestOptions)) {
       const itemId = item[ops.idField];
       if (typeof itemId !== 'string' && typeof itemId !== 'number') {
-        throw new ImError(`A moderation item has no \`${ops.idField}\`; the helper cannot decide it. The item fields are not documented by the service.`);
+        throw new ImError(
+          `A moderation item has no \`${ops.idField}\`; the helper cannot decide it. The item fields are not documented by the service.`,
+        );
       }
       const id = String(itemId);
       if (seen.has(id)) continue; // an item can move between statuses while we walk
@@ -73,11 +75,21 @@ export async function processPendingItems<TItem extends Record<string, unknown>>
       }
       const version = item[ops.versionField];
       try {
-        await client.request(ops.decide, { ...decision, item_id: id, ...(version !== undefined ? { version } : {}) }, requestOptions);
+        await client.request(
+          ops.decide,
+          { ...decision, item_id: id, ...(version !== undefined ? { version } : {}) },
+          requestOptions,
+        );
         report.decided.push({ item, itemId: id });
       } catch (err) {
         // A resend answered version_conflict: our own first attempt may have decided it.
-        if (err instanceof VersionConflictError) report.skipped.push({ item, itemId: id, reason: 'version_conflict', mayBeEchoOfEarlierAttempt: err.mayBeEchoOfEarlierAttempt });
+        if (err instanceof VersionConflictError)
+          report.skipped.push({
+            item,
+            itemId: id,
+            reason: 'version_conflict',
+            mayBeEchoOfEarlierAttempt: err.mayBeEchoOfEarlierAttempt,
+          });
         else if (err instanceof ImError) report.failed.push({ item, itemId: id, error: err });
         else throw err;
       }

@@ -35,5 +35,10 @@ export async function fetchVersionedList<TItem>(
     if (page.version !== undefined) version = page.version;
   }
   const known = params.known_version;
-  return { items, version, knownVersion: typeof known === 'string' || typeof known === 'number' ? known : undefined, pages };
+  return {
+    items,
+    version,
+    knownVersion: typeof known === 'string' || typeof known === 'number' ? known : undefined,
+    pages,
+  };
 }

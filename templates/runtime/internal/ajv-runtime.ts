@@ -69,7 +69,11 @@ interface AjvErrorObject {
  * a shared module's `#/anyOf` would be mistaken for the operation's own. The instance paths are
  * already complete (the caller passes its instancePath in).
  */
-export function ajvNestErrors(into: AjvErrorObject[] | null, from: readonly AjvErrorObject[], schemaPath: string): AjvErrorObject[] {
+export function ajvNestErrors(
+  into: AjvErrorObject[] | null,
+  from: readonly AjvErrorObject[],
+  schemaPath: string,
+): AjvErrorObject[] {
   const nested = from.map((e) => ({ ...e, schemaPath: schemaPath + e.schemaPath.slice(1) }));
   return into === null ? nested : into.concat(nested);
 }

@@ -9,7 +9,11 @@ import type { CallSettings, RuntimeContext } from './send-with-retries.js';
 export const AGAIN = Symbol('again');
 
 /** Passes the gates (client 429 pause, the host's exchange pause and pacing, the rate limit slot) and gets the App Token. */
-export async function beforeAttempt(rt: RuntimeContext, call: CallSettings, maxRetryAfterMs: number): Promise<string | undefined | typeof AGAIN> {
+export async function beforeAttempt(
+  rt: RuntimeContext,
+  call: CallSettings,
+  maxRetryAfterMs: number,
+): Promise<string | undefined | typeof AGAIN> {
   const { op, scope } = call;
   const revoked = rt.revokedError(op.id);
   if (revoked) throw revoked;
@@ -44,7 +48,12 @@ export async function beforeAttempt(rt: RuntimeContext, call: CallSettings, maxR
  * Waits out a 429 pause: the client's gate, or the host's token exchanges' gate. A pause longer
  * than the call may wait refuses the call unsent. Returns whether it waited.
  */
-async function passGate(rt: RuntimeContext, call: CallSettings, which: 'client' | 'exchange', maxRetryAfterMs: number): Promise<boolean> {
+async function passGate(
+  rt: RuntimeContext,
+  call: CallSettings,
+  which: 'client' | 'exchange',
+  maxRetryAfterMs: number,
+): Promise<boolean> {
   const { op, scope, observer } = call;
   const gate = which === 'client' ? rt.gate : rt.exchangeGate;
   const paused = gate.remainingMs();
@@ -53,7 +62,10 @@ async function passGate(rt: RuntimeContext, call: CallSettings, which: 'client' 
     throw gate.notSentError(op.id, scope.attempts, maxRetryAfterMs);
   }
   if (paused <= 0) return false;
-  const why = which === 'client' ? 'the client is paused by an earlier 429' : "this host's token exchanges are paused by an earlier 429 to one";
+  const why =
+    which === 'client'
+      ? 'the client is paused by an earlier 429'
+      : "this host's token exchanges are paused by an earlier 429 to one";
   rt.logger.debug(`${op.id} waits ${paused} ms: ${why}`);
   try {
     const waited = await gate.wait(scope.signal);

@@ -23,10 +23,13 @@ export const realSleep: Sleep = (ms, signal) =>
       clearTimeout(timer);
       reject(signal?.reason);
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
@@ -112,7 +115,12 @@ export class CallScope {
   #timer: ReturnType<typeof setTimeout> | undefined;
   attempts = 0;
 
-  constructor(opts: { operationId: string; signal?: AbortSignal | undefined; deadlineMs?: number | undefined; now: () => number }) {
+  constructor(opts: {
+    operationId: string;
+    signal?: AbortSignal | undefined;
+    deadlineMs?: number | undefined;
+    now: () => number;
+  }) {
     this.#userSignal = opts.signal;
     this.#deadlineMs = opts.deadlineMs;
     this.#operationId = opts.operationId;
@@ -143,7 +151,13 @@ export class CallScope {
     return new TimeoutError(
       `${this.#operationId} did not finish within its overall deadline of ${this.#deadlineMs ?? 0} ms ` +
         `(${this.attempts} attempt(s) sent). Raise deadlineMs, or check the service's health.`,
-      { operationId: this.#operationId, kind: 'deadline', timeoutMs: this.#deadlineMs ?? 0, attempts: this.attempts, cause },
+      {
+        operationId: this.#operationId,
+        kind: 'deadline',
+        timeoutMs: this.#deadlineMs ?? 0,
+        attempts: this.attempts,
+        cause,
+      },
     );
   }
 

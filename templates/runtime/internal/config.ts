@@ -22,9 +22,14 @@ const HOOK_NAMES = ['onRequest', 'onResponse', 'onRetry', 'onError'] as const;
 
 function hooksOf(value: unknown): CallHooks | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null) throw new ConfigError('hooks', `must be an object with any of ${HOOK_NAMES.join(', ')} (got ${value === null ? 'null' : typeof value}).`);
+  if (typeof value !== 'object' || value === null)
+    throw new ConfigError(
+      'hooks',
+      `must be an object with any of ${HOOK_NAMES.join(', ')} (got ${value === null ? 'null' : typeof value}).`,
+    );
   for (const name of Object.keys(value)) {
-    if (!(HOOK_NAMES as readonly string[]).includes(name)) throw new ConfigError(`hooks.${name}`, `is not a hook; the hooks are ${HOOK_NAMES.join(', ')}.`);
+    if (!(HOOK_NAMES as readonly string[]).includes(name))
+      throw new ConfigError(`hooks.${name}`, `is not a hook; the hooks are ${HOOK_NAMES.join(', ')}.`);
     optionalFunction(`hooks.${name}`, (value as Record<string, unknown>)[name]);
   }
   return value as CallHooks;
@@ -69,7 +74,11 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 
 function nonEmptyString(option: string, value: unknown, hint?: string): string {
   if (typeof value !== 'string') {
-    throw new ConfigError(option, value === undefined ? 'is required.' : `must be a string (got ${typeof value}).`, hint);
+    throw new ConfigError(
+      option,
+      value === undefined ? 'is required.' : `must be a string (got ${typeof value}).`,
+      hint,
+    );
   }
   if (value.trim() === '') throw new ConfigError(option, 'must not be empty.', hint);
   if (CONTROL.test(value)) throw new ConfigError(option, 'must not contain control characters.', hint);
@@ -89,11 +98,30 @@ function segment(option: string, value: unknown, hint: string): string {
  */
 export const MAX_TIMER_MS = 2_147_483_647;
 
-function number(option: string, value: unknown, fallback: number, min: number, integer = false, max = Number.MAX_VALUE): number {
+function number(
+  option: string,
+  value: unknown,
+  fallback: number,
+  min: number,
+  integer = false,
+  max = Number.MAX_VALUE,
+): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-    const range = max === Number.MAX_VALUE ? `>= ${min}` : `from ${min} to ${max}${max === MAX_TIMER_MS ? ' (the longest timer wait)' : ''}`;
-    throw new ConfigError(option, `must be ${integer ? 'an integer' : 'a finite number'} ${range} (got ${String(value)}).`);
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    value < min ||
+    value > max ||
+    (integer && !Number.isInteger(value))
+  ) {
+    const range =
+      max === Number.MAX_VALUE
+        ? `>= ${min}`
+        : `from ${min} to ${max}${max === MAX_TIMER_MS ? ' (the longest timer wait)' : ''}`;
+    throw new ConfigError(
+      option,
+      `must be ${integer ? 'an integer' : 'a finite number'} ${range} (got ${String(value)}).`,
+    );
   }
   return value;
 }
@@ -116,7 +144,8 @@ function baseUrlOf(value: unknown): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError('baseUrl', `must use http or https (got ${url.protocol}).`, hint);
   }
-  if (url.username || url.password) throw new ConfigError('baseUrl', 'must not contain user info (user:password@).', hint);
+  if (url.username || url.password)
+    throw new ConfigError('baseUrl', 'must not contain user info (user:password@).', hint);
   if (url.search || url.hash) throw new ConfigError('baseUrl', 'must not contain a query or a fragment.', hint);
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
@@ -130,7 +159,11 @@ function orgAndApp(o: ClientOptions): { orgName: string; appName: string } {
     const key = nonEmptyString('appKey', o.appKey, hint);
     const parts = key.split('#');
     if (parts.length !== 2) {
-      throw new ConfigError('appKey', `must have the form "org#app" with exactly one "#" (got ${parts.length - 1}).`, hint);
+      throw new ConfigError(
+        'appKey',
+        `must have the form "org#app" with exactly one "#" (got ${parts.length - 1}).`,
+        hint,
+      );
     }
     return { orgName: segment('appKey', parts[0], hint), appName: segment('appKey', parts[1], hint) };
   }
@@ -142,7 +175,8 @@ function secretSource(value: unknown): ClientSecretSource {
   const hint = 'Give the client secret shown once in the console, or a function that returns the current one.';
   if (typeof value === 'function') return value as ClientSecretSource;
   if (value === undefined) throw new ConfigError('clientSecret', 'is required.', hint);
-  if (typeof value !== 'string') throw new ConfigError('clientSecret', `must be a string or a function (got ${typeof value}).`, hint);
+  if (typeof value !== 'string')
+    throw new ConfigError('clientSecret', `must be a string or a function (got ${typeof value}).`, hint);
   if (value.trim() === '') throw new ConfigError('clientSecret', 'must not be empty.', hint);
   return value;
 }
@@ -167,11 +201,13 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  */
 export function checkedHeaders(option: string, headers: unknown): Record<string, string> {
   if (headers === undefined) return {};
-  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) throw new ConfigError(option, 'must be an object of header names to values.');
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers))
+    throw new ConfigError(option, 'must be an object of header names to values.');
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (!HEADER_NAME.test(name)) throw new ConfigError(option, `has an invalid header name ${JSON.stringify(name)}.`);
-    if (typeof value !== 'string' || /[\r\n\0]/.test(value)) throw new ConfigError(option, `the value of ${name} must be a string without CR, LF or NUL.`);
+    if (typeof value !== 'string' || /[\r\n\0]/.test(value))
+      throw new ConfigError(option, `the value of ${name} must be a string without CR, LF or NUL.`);
     out[name.toLowerCase()] = value;
   }
   return out;
@@ -179,8 +215,19 @@ export function checkedHeaders(option: string, headers: unknown): Record<string,
 
 /** `im-server-sdk/1.2.3 node/20.11.0` (or the runtime's name where it is not Node). */
 export function userAgent(): string {
-  const g = globalThis as { process?: { versions?: { node?: string } }; Deno?: { version?: { deno?: string } }; Bun?: { version?: string }; navigator?: { userAgent?: string } };
-  const runtime = g.Bun?.version ? `bun/${g.Bun.version}` : g.Deno?.version?.deno ? `deno/${g.Deno.version.deno}` : g.process?.versions?.node ? `node/${g.process.versions.node}` : 'runtime/unknown';
+  const g = globalThis as {
+    process?: { versions?: { node?: string } };
+    Deno?: { version?: { deno?: string } };
+    Bun?: { version?: string };
+    navigator?: { userAgent?: string };
+  };
+  const runtime = g.Bun?.version
+    ? `bun/${g.Bun.version}`
+    : g.Deno?.version?.deno
+      ? `deno/${g.Deno.version.deno}`
+      : g.process?.versions?.node
+        ? `node/${g.process.versions.node}`
+        : 'runtime/unknown';
   return `${SDK_NAME}/${SDK_VERSION} ${runtime}`;
 }
 
@@ -189,9 +236,16 @@ export function userAgent(): string {
  * quota options. `sharedTransport`: the transport of the client `withOptions` derives from, when
  * its transport options stay the same (its connections are reused, no second one is made).
  */
-export function resolveConfig(options: ClientOptions, features: CoreFeatures, sharedTransport?: Pick<ResolvedConfig, 'send' | 'transport'>): ResolvedConfig {
+export function resolveConfig(
+  options: ClientOptions,
+  features: CoreFeatures,
+  sharedTransport?: Pick<ResolvedConfig, 'send' | 'transport'>,
+): ResolvedConfig {
   if (typeof options !== 'object' || options === null) {
-    throw new ConfigError('options', 'must be an object with baseUrl, appKey (or orgName and appName), clientId and clientSecret.');
+    throw new ConfigError(
+      'options',
+      'must be an object with baseUrl, appKey (or orgName and appName), clientId and clientSecret.',
+    );
   }
   const o = options;
   assertServerSide(o.dangerouslyAllowBrowser);
@@ -199,7 +253,9 @@ export function resolveConfig(options: ClientOptions, features: CoreFeatures, sh
   const { orgName, appName } = orgAndApp(o);
   const clientId = nonEmptyString('clientId', o.clientId, 'Give the client id shown in the console.');
   const clientSecret = secretSource(o.clientSecret);
-  const transport = sharedTransport ? { kind: sharedTransport.transport, send: sharedTransport.send } : features.transport(o, baseUrl);
+  const transport = sharedTransport
+    ? { kind: sharedTransport.transport, send: sharedTransport.send }
+    : features.transport(o, baseUrl);
   const quota = features.quota ? features.quota.resolve(o) : refuseQuotaOptions(o);
   if (o.logger !== undefined && (typeof o.logger !== 'object' || o.logger === null)) {
     throw new ConfigError('logger', 'must be an object with any of debug/info/warn/error.');
@@ -224,13 +280,21 @@ export function resolveConfig(options: ClientOptions, features: CoreFeatures, sh
     transport: transport.kind,
     logger: o.logger,
     tokenStore: tokenStoreOf(o.tokenStore),
-    tokenStoreTimeoutMs: number('tokenStoreTimeoutMs', o.tokenStoreTimeoutMs, DEFAULT_STORE_BUDGET_MS, 1, false, MAX_TIMER_MS),
+    tokenStoreTimeoutMs: number(
+      'tokenStoreTimeoutMs',
+      o.tokenStoreTimeoutMs,
+      DEFAULT_STORE_BUDGET_MS,
+      1,
+      false,
+      MAX_TIMER_MS,
+    ),
     validateRequests: o.validateRequests ?? true,
     validateResponses: o.validateResponses ?? false,
     onResponseDrift: optionalFunction('onResponseDrift', o.onResponseDrift),
     maxRetryAfterMs: number('maxRetryAfterMs', o.maxRetryAfterMs, 60_000, 0),
     maxResponseBytes: number('maxResponseBytes', o.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 1, true),
-    tokenRefreshMarginMs: o.tokenRefreshMarginMs === undefined ? undefined : number('tokenRefreshMarginMs', o.tokenRefreshMarginMs, 0, 0),
+    tokenRefreshMarginMs:
+      o.tokenRefreshMarginMs === undefined ? undefined : number('tokenRefreshMarginMs', o.tokenRefreshMarginMs, 0, 0),
     onTokenEvent: optionalFunction('onTokenEvent', o.onTokenEvent),
     onCredentialsRevoked: optionalFunction('onCredentialsRevoked', o.onCredentialsRevoked),
     hooks: hooksOf(o.hooks),

@@ -22,20 +22,30 @@ export interface CoreFeatures {
   quota?: {
     resolve(options: ClientOptions): { store: QuotaStore | undefined; rateLimit: ResolvedRateLimit | undefined };
     /** `app`: whose quota (its store key is made from these, never from a secret). */
-    create(options: Omit<QuotaControlOptions, 'key'>, app: { baseUrl: string; orgName: string; appName: string }): QuotaControl;
+    create(
+      options: Omit<QuotaControlOptions, 'key'>,
+      app: { baseUrl: string; orgName: string; appName: string },
+    ): QuotaControl;
   };
 }
 
 /** Where an option of a left-out feature is refused, the error says which class has it. */
 function leftOut(option: string, what: string): ConfigError {
-  return new ConfigError(option, `needs ${what}, which ImLeanCore leaves out to stay small; use ImCore (or ImClient) from 'im-server-sdk' or 'im-server-sdk/funcs'.`);
+  return new ConfigError(
+    option,
+    `needs ${what}, which ImLeanCore leaves out to stay small; use ImCore (or ImClient) from 'im-server-sdk' or 'im-server-sdk/funcs'.`,
+  );
 }
 
 /** The lean core's features: it sends with fetch (the global one, or the `fetch` option) and has no fleet quota. */
 export const LEAN_FEATURES: CoreFeatures = {
   transport(o) {
     if (o.transport === 'node') throw leftOut('transport', 'the node:http transport');
-    if (o.transport !== undefined && o.transport !== 'fetch') throw new ConfigError('transport', `must be 'fetch' for ImLeanCore (got ${JSON.stringify(String(o.transport))}).`);
+    if (o.transport !== undefined && o.transport !== 'fetch')
+      throw new ConfigError(
+        'transport',
+        `must be 'fetch' for ImLeanCore (got ${JSON.stringify(String(o.transport))}).`,
+      );
     if (o.agent !== undefined) throw leftOut('agent', 'the node:http transport');
     if (o.proxy !== undefined && o.proxy !== false) throw leftOut('proxy', 'the node:http transport (proxy support)');
     return { kind: 'fetch', send: fetchTransport(fetchOf(o.fetch)) };
@@ -51,7 +61,8 @@ export function refuseQuotaOptions(o: ClientOptions): { store: undefined; rateLi
 
 export function fetchOf(given: FetchLike | undefined): FetchLike {
   if (given !== undefined && typeof given !== 'function') throw new ConfigError('fetch', 'must be a function.');
-  if (given === undefined && typeof globalThis.fetch !== 'function') throw new ConfigError('fetch', 'this runtime has no global fetch; pass one.');
+  if (given === undefined && typeof globalThis.fetch !== 'function')
+    throw new ConfigError('fetch', 'this runtime has no global fetch; pass one.');
   // Called unbound: browsers and workers refuse a fetch called with another `this`.
   return given ? (input, init) => given(input, init) : (input, init) => globalThis.fetch(input, init);
 }

@@ -32,7 +32,13 @@ export interface ResponseHeaders {
 }
 
 export type AttemptOutcome =
-  | { kind: 'response'; status: number; headers: ResponseHeaders; bodyText: string; stream?: ReadableStream<Uint8Array> | null }
+  | {
+      kind: 'response';
+      status: number;
+      headers: ResponseHeaders;
+      bodyText: string;
+      stream?: ReadableStream<Uint8Array> | null;
+    }
   /** A success body longer than maxBytes: reading stopped there. */
   | { kind: 'too-large'; status: number; headers: ResponseHeaders; limitBytes: number }
   | { kind: 'network'; errorCode: string | undefined; cause: unknown }

@@ -14,7 +14,13 @@ describe('lossless JSON for int64', () => {
     expect(v.s).toBe('9007199254740993'); // a string stays a string
   });
   test('safe integers and texts without long digit runs parse exactly as JSON.parse', () => {
-    for (const text of ['[1.12345678901234567890, 12345678901234567890.5, 1e-12345678901234567, 1E+12345678901234567, -0.99999999999999999999]', '{"a":[1,2,{"b":"x\\"9007199254740993"}]}', '[9007199254740991,-9007199254740991]', '"\\u0041"', '{"k":"12345678901234567890"}']) {
+    for (const text of [
+      '[1.12345678901234567890, 12345678901234567890.5, 1e-12345678901234567, 1E+12345678901234567, -0.99999999999999999999]',
+      '{"a":[1,2,{"b":"x\\"9007199254740993"}]}',
+      '[9007199254740991,-9007199254740991]',
+      '"\\u0041"',
+      '{"k":"12345678901234567890"}',
+    ]) {
       expect(jsonParseLossless(text)).toEqual(JSON.parse(text));
     }
   });
@@ -35,9 +41,14 @@ describe('lossless JSON for int64', () => {
 });
 
 test('the client keeps an int64 above 2^53 of a response exact (a bigint, not 9007199254740992) where the spec has int64 fields', async () => {
-  const svc = await startFakeService({ handle: () => ({ status: 200, body: '{"username":"a","created":9007199254740993}' }) });
+  const svc = await startFakeService({
+    handle: () => ({ status: 200, body: '{"username":"a","created":9007199254740993}' }),
+  });
   try {
-    const data = (await makeClient(svc.baseUrl).request({ ...ops.usersGet, int64Response: true }, { username: 'a' })) as Record<string, unknown>;
+    const data = (await makeClient(svc.baseUrl).request(
+      { ...ops.usersGet, int64Response: true },
+      { username: 'a' },
+    )) as Record<string, unknown>;
     expect(data.created).toBe(9007199254740993n);
   } finally {
     await svc.close();
@@ -45,7 +56,9 @@ test('the client keeps an int64 above 2^53 of a response exact (a bigint, not 90
 });
 
 test('an operation without int64 fields parses as JSON.parse does: a long number in an open field stays a number, so the caller can JSON.stringify the result', async () => {
-  const svc = await startFakeService({ handle: () => ({ status: 200, body: '{"username":"a","extra":12345678901234567890}' }) });
+  const svc = await startFakeService({
+    handle: () => ({ status: 200, body: '{"username":"a","extra":12345678901234567890}' }),
+  });
   try {
     const data = (await makeClient(svc.baseUrl).request(ops.usersGet, { username: 'a' })) as Record<string, unknown>;
     expect(typeof data.extra).toBe('number');
@@ -56,7 +69,7 @@ test('an operation without int64 fields parses as JSON.parse does: a long number
 });
 
 describe('jsonStringifyLossless and look-alike strings', () => {
-  test('a caller\'s string shaped like the bigint marker stays a string; the bigint beside it becomes digits', () => {
+  test("a caller's string shaped like the bigint marker stays a string; the bigint beside it becomes digits", () => {
     const value = { text: '\u0000bigint:5', other: '\u0000bigint-abcdefghij:7', n: 9007199254740993n };
     const text = jsonStringifyLossless(value)!;
     expect(text).toBe('{"text":"\\u0000bigint:5","other":"\\u0000bigint-abcdefghij:7","n":9007199254740993}');

@@ -21,14 +21,20 @@
 export function jsonStringifyLossless(value: unknown, space?: number): string | undefined {
   const tag = `\u0000bigint-${Math.random().toString(36).slice(2, 12)}:`;
   let found = false;
-  const text = JSON.stringify(value, (_key, v: unknown) => {
-    if (typeof v !== 'bigint') return v;
-    found = true;
-    return `${tag}${v.toString()}`;
-  }, space);
+  const text = JSON.stringify(
+    value,
+    (_key, v: unknown) => {
+      if (typeof v !== 'bigint') return v;
+      found = true;
+      return `${tag}${v.toString()}`;
+    },
+    space,
+  );
   if (!found || text === undefined) return text;
   // the marker as JSON writes it ("\u0000bigint-<random>:123") → 123
-  const written = JSON.stringify(tag).slice(1, -1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const written = JSON.stringify(tag)
+    .slice(1, -1)
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return text.replace(new RegExp(`"${written}(-?\\d+)"`, 'g'), '$1');
 }
 
@@ -58,7 +64,9 @@ export function jsonParseLossless(text: string): unknown {
     return JSON.stringify(`${tag}${token}`);
   });
   if (!found) return JSON.parse(text);
-  return JSON.parse(marked, (_key, v: unknown) => (typeof v === 'string' && v.startsWith(tag) ? BigInt(v.slice(tag.length)) : v));
+  return JSON.parse(marked, (_key, v: unknown) =>
+    typeof v === 'string' && v.startsWith(tag) ? BigInt(v.slice(tag.length)) : v,
+  );
 }
 
 /** A copy with every bigint as a number (for validation only); the same value when there is none. */

@@ -27,7 +27,11 @@ describe('nearMissOf', () => {
 describe('nearMissIssues', () => {
   test('names both the given and the declared name', () => {
     expect(nearMissIssues(send, { clientMsgId: 'k1', to: 'bob' })).toEqual([
-      expect.objectContaining({ pointer: '/clientMsgId', rule: 'nearMiss', message: expect.stringMatching(/`clientMsgId`.*`client_msg_id`/) }),
+      expect.objectContaining({
+        pointer: '/clientMsgId',
+        rule: 'nearMiss',
+        message: expect.stringMatching(/`clientMsgId`.*`client_msg_id`/),
+      }),
     ]);
   });
   test('declared names, undefined values and operations without a body are left alone', () => {
@@ -39,7 +43,9 @@ describe('nearMissIssues', () => {
 describe('the client refuses a near miss before anything is sent', () => {
   test('messages.send with clientMsgId: ValidationError naming both names, no request (not even the token)', async () => {
     const svc = await startFakeService();
-    const err = await makeClient(svc.baseUrl).request(send, { clientMsgId: 'dedupe-1', to: 'bob' }).catch((e: unknown) => e);
+    const err = await makeClient(svc.baseUrl)
+      .request(send, { clientMsgId: 'dedupe-1', to: 'bob' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
     expect((err as Error).message).toMatch(/clientMsgId/);
     expect((err as Error).message).toMatch(/client_msg_id/);

@@ -24,7 +24,8 @@ describe('Gcra', () => {
     const at: number[] = [];
     for (let i = 0; i < 400; i++) at.push(1_000 + g.reserve(EXCHANGE_RATE, 1_000, Infinity).waitMs);
     let most = 0;
-    for (let i = 0; i < at.length; i++) most = Math.max(most, at.filter((t) => t >= at[i]! && t < at[i]! + 60_000).length);
+    for (let i = 0; i < at.length; i++)
+      most = Math.max(most, at.filter((t) => t >= at[i]! && t < at[i]! + 60_000).length);
     expect(most).toBeLessThanOrEqual(120);
     expect(most).toBeGreaterThanOrEqual(110);
   });
@@ -37,7 +38,9 @@ describe('rateLimit option', () => {
     expect(() => makeClient(base, { rateLimit: { perSecond: 0 } })).toThrow(ConfigError);
     expect(() => makeClient(base, { rateLimit: { perSecond: 10, burst: 0.5 } })).toThrow(/rateLimit\.burst/);
     expect(() => makeClient(base, { quotaStore: {} as never })).toThrow(/quotaStore/);
-    await expect(makeClient(base).request(ops.usersGet, { username: 'a' }, { priority: 'urgent' as never })).rejects.toThrow(/requestOptions\.priority/);
+    await expect(
+      makeClient(base).request(ops.usersGet, { username: 'a' }, { priority: 'urgent' as never }),
+    ).rejects.toThrow(/requestOptions\.priority/);
   });
 
   it('spaces calls at perSecond (in process) and counts sent and waited', async () => {
@@ -66,7 +69,9 @@ describe('rateLimit option', () => {
     const svc = await startFakeService({ handle: (req) => ({ status: 200, body: { u: req.path } }) });
     const im = makeClient(svc.baseUrl, { rateLimit: { perSecond: 100, burst: 1 } });
     await im.request(ops.usersGet, { username: 'warm' });
-    const background = Array.from({ length: 60 }, (_, i) => im.request(ops.usersGet, { username: `bg${i}` }, { priority: 'background' }));
+    const background = Array.from({ length: 60 }, (_, i) =>
+      im.request(ops.usersGet, { username: `bg${i}` }, { priority: 'background' }),
+    );
     await new Promise((r) => setTimeout(r, 50));
     const started = Date.now();
     await im.request(ops.usersGet, { username: 'interactive' });
@@ -85,26 +90,36 @@ describe('rateLimit option', () => {
     const svc = await startFakeService();
     const im = makeClient(svc.baseUrl, { rateLimit: { perSecond: 10, burst: 1, maxWaitMs: 5_000 } });
     await im.request(ops.usersGet, { username: 'warm' });
-    const queued = Array.from({ length: 30 }, (_, i) => im.request(ops.usersGet, { username: `q${i}` }).catch((e: unknown) => e));
+    const queued = Array.from({ length: 30 }, (_, i) =>
+      im.request(ops.usersGet, { username: `q${i}` }).catch((e: unknown) => e),
+    );
     const err = await im.request(ops.usersGet, { username: 'late' }, { deadlineMs: 200 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitWaitError);
     expect((err as RateLimitWaitError).sent).toBe(false);
-    expect((err as Error).message).toMatch(/users\.get was not sent: it would wait at least \d+ ms for a send slot of the client's rateLimit \(10\/s\), longer than its budget of (\d+) ms/);
+    expect((err as Error).message).toMatch(
+      /users\.get was not sent: it would wait at least \d+ ms for a send slot of the client's rateLimit \(10\/s\), longer than its budget of (\d+) ms/,
+    );
     // The budget is what is left of the 200 ms deadline when the wait is judged: less on a loaded machine.
     const budget = Number(/budget of (\d+) ms/.exec((err as Error).message)?.[1]);
     expect(budget).toBeGreaterThan(0);
     expect(budget).toBeLessThanOrEqual(200);
     // Past maxWaitMs (no deadline): also refused up front.
     const tooFar = makeClient(svc.baseUrl, { rateLimit: { perSecond: 10, burst: 1, maxWaitMs: 100 } });
-    const many = Array.from({ length: 12 }, (_, i) => tooFar.request(ops.usersGet, { username: `m${i}` }).catch((e: unknown) => e));
+    const many = Array.from({ length: 12 }, (_, i) =>
+      tooFar.request(ops.usersGet, { username: `m${i}` }).catch((e: unknown) => e),
+    );
     const results = await Promise.all(many);
     expect(results.filter((r) => r instanceof RateLimitWaitError).length).toBeGreaterThan(0);
     expect(tooFar.rateLimit.metrics.throttled).toBe(results.filter((r) => r instanceof RateLimitWaitError).length);
     // A deadline that passes while queued (the estimate did not see it coming): refused the same way.
-    const abortable = await im.request(ops.usersGet, { username: 'x' }, { priority: 'background', deadlineMs: 1_500 }).catch((e: unknown) => e);
+    const abortable = await im
+      .request(ops.usersGet, { username: 'x' }, { priority: 'background', deadlineMs: 1_500 })
+      .catch((e: unknown) => e);
     await Promise.all(queued);
     expect(svc.calls.some((c) => c.path.endsWith('/late'))).toBe(false);
-    expect(abortable === undefined || abortable instanceof RateLimitWaitError || (abortable as { ok?: boolean }).ok === true).toBe(true);
+    expect(
+      abortable === undefined || abortable instanceof RateLimitWaitError || (abortable as { ok?: boolean }).ok === true,
+    ).toBe(true);
   }, 15_000);
 
   it('maxWaitMs bounds the wait for a slot even when the call has a longer deadline', async () => {
@@ -112,8 +127,15 @@ describe('rateLimit option', () => {
     const quotaStore = new MemoryQuotaStore();
     const rateLimit = { perSecond: 10, burst: 1, maxWaitMs: 300 };
     const a = makeClient(svc.baseUrl, { quotaStore, rateLimit });
-    const b = makeClient(svc.baseUrl, { quotaStore, rateLimit: { ...rateLimit, maxWaitMs: 10_000 }, clientId: 'client-2' });
-    await Promise.all([a.request(ops.usersGet, { username: 'warm-a' }), b.request(ops.usersGet, { username: 'warm-b' })]);
+    const b = makeClient(svc.baseUrl, {
+      quotaStore,
+      rateLimit: { ...rateLimit, maxWaitMs: 10_000 },
+      clientId: 'client-2',
+    });
+    await Promise.all([
+      a.request(ops.usersGet, { username: 'warm-a' }),
+      b.request(ops.usersGet, { username: 'warm-b' }),
+    ]);
     // b's queue takes the shared slots for ~2 s; a's own estimate (its queue is empty) says it can go soon
     const fleet = Array.from({ length: 20 }, (_, i) => b.request(ops.usersGet, { username: `b${i}` }));
     await new Promise((r) => setTimeout(r, 50));
@@ -131,7 +153,12 @@ describe('rateLimit option', () => {
 
 describe('withOptions', () => {
   it('shares the limiter, gate and counters; a client with its own rateLimit keeps the shared gate', async () => {
-    const svc = await startFakeService({ handle: (req) => (req.path.endsWith('/limited') ? apiError(429, 'rate_limited', undefined, { 'retry-after': '5' }) : { status: 200, body: {} }) });
+    const svc = await startFakeService({
+      handle: (req) =>
+        req.path.endsWith('/limited')
+          ? apiError(429, 'rate_limited', undefined, { 'retry-after': '5' })
+          : { status: 200, body: {} },
+    });
     const im = makeClient(svc.baseUrl, { rateLimit: { perSecond: 1_000 } });
     const slower = im.withOptions({ timeoutMs: 1_000 });
     await im.request(ops.usersGet, { username: 'a' });
@@ -151,12 +178,18 @@ describe('the quota gate through a quota store (two clients standing for two pro
   it("a 429 to one client closes the other's gate for the Retry-After wait; both open together; counters add up", async () => {
     let refuse = true;
     const svc = await startFakeService({
-      handle: (req) => (refuse && req.path.endsWith('/first') ? ((refuse = false), apiError(429, 'rate_limited', undefined, { 'retry-after': '1' })) : { status: 200, body: {} }),
+      handle: (req) =>
+        refuse && req.path.endsWith('/first')
+          ? ((refuse = false), apiError(429, 'rate_limited', undefined, { 'retry-after': '1' }))
+          : { status: 200, body: {} },
     });
     const quotaStore = new MemoryQuotaStore();
     const a = makeClient(svc.baseUrl, { quotaStore });
     const b = makeClient(svc.baseUrl, { quotaStore, clientId: 'client-2' });
-    await Promise.all([a.request(ops.usersGet, { username: 'warm-a' }), b.request(ops.usersGet, { username: 'warm-b' })]);
+    await Promise.all([
+      a.request(ops.usersGet, { username: 'warm-a' }),
+      b.request(ops.usersGet, { username: 'warm-b' }),
+    ]);
     const first = a.request(ops.usersGet, { username: 'first' }); // 429, then resent after 1 s
     await new Promise((r) => setTimeout(r, 20 + 100)); // b's background gate read is at most 100 ms old
     b.request(ops.usersGet, { username: 'b-probe' }).catch(() => undefined); // starts the read
@@ -188,7 +221,9 @@ describe('exchange pacing (120 a minute per source IP)', () => {
     const quotaStore = new MemoryQuotaStore();
     const waits: number[] = [];
     const sleep = async (ms: number) => void waits.push(ms); // records, never waits: the clock stands still
-    const clients = Array.from({ length: 12 }, (_, i) => makeClient(svc.baseUrl, { quotaStore, clientId: `c${i}`, internals: { random: () => 0, sleep } }));
+    const clients = Array.from({ length: 12 }, (_, i) =>
+      makeClient(svc.baseUrl, { quotaStore, clientId: `c${i}`, internals: { random: () => 0, sleep } }),
+    );
     for (const c of clients) await c.request(ops.usersGet, { username: 'x' });
     expect(svc.exchanges).toHaveLength(12);
     const interval = 1000 / EXCHANGE_RATE.perSecond;
@@ -200,7 +235,11 @@ describe('exchange pacing (120 a minute per source IP)', () => {
     expect(waits[1]).toBeLessThanOrEqual(2 * interval);
     // Without a shared store each client paces only its own exchanges.
     waits.length = 0;
-    for (let i = 0; i < 12; i++) await makeClient(svc.baseUrl, { clientId: `own${i}`, internals: { random: () => 0, sleep } }).request(ops.usersGet, { username: 'x' });
+    for (let i = 0; i < 12; i++)
+      await makeClient(svc.baseUrl, { clientId: `own${i}`, internals: { random: () => 0, sleep } }).request(
+        ops.usersGet,
+        { username: 'x' },
+      );
     expect(waits).toEqual([]);
   });
 });
@@ -211,9 +250,20 @@ describe('a bulk send does not starve interactive calls', () => {
     const im = makeClient(svc.baseUrl, { rateLimit: { perSecond: 100, burst: 1 } });
     await im.request(ops.usersGet, { username: 'warm' });
     const { sendInBatches } = await import('../helpers/batch.js');
-    const bulkOp = { ...ops.usersCreate, id: 'users.batch_create', path: '/users/batch', bodyFields: ['users'], batchSplit: { field: 'users', max: 1 } };
+    const bulkOp = {
+      ...ops.usersCreate,
+      id: 'users.batch_create',
+      path: '/users/batch',
+      bodyFields: ['users'],
+      batchSplit: { field: 'users', max: 1 },
+    };
     // 80 chunks, 40 in flight: 0.8 s of slots at 100/s
-    const bulk = sendInBatches(im, bulkOp as never, { users: Array.from({ length: 80 }, (_, i) => ({ username: `b${i}` })) }, { concurrency: 40, validate: false });
+    const bulk = sendInBatches(
+      im,
+      bulkOp as never,
+      { users: Array.from({ length: 80 }, (_, i) => ({ username: `b${i}` })) },
+      { concurrency: 40, validate: false },
+    );
     await new Promise((r) => setTimeout(r, 100));
     const started = Date.now();
     await im.request(ops.usersGet, { username: 'interactive' });

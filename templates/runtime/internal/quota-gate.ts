@@ -71,7 +71,14 @@ export class QuotaGate {
   /** The error of a call that the gate keeps from being sent: it says so, with no status. */
   notSentError(operationId: string, attempts: number, maxRetryAfterMs: number): RateLimitPausedError {
     const waitMs = this.remainingMs();
-    return new RateLimitPausedError({ operationId, attempts, retryAfterMs: waitMs, pausedUntil: this.#pausedUntil, maxRetryAfterMs, gate: this.kind });
+    return new RateLimitPausedError({
+      operationId,
+      attempts,
+      retryAfterMs: waitMs,
+      pausedUntil: this.#pausedUntil,
+      maxRetryAfterMs,
+      gate: this.kind,
+    });
   }
 
   /** Waits while the gate is closed; rejects with the signal's reason when it fires. */

@@ -19,7 +19,10 @@ describe('redactHeaders', () => {
   test('masks authorization and cookies, lower-cases names', () => {
     const h = new Headers({ Authorization: 'Bearer abc', 'Set-Cookie': 'x=1', 'X-Request-Id': 'r1' });
     expect(redactHeaders(h)).toEqual({ authorization: '***', 'set-cookie': '***', 'x-request-id': 'r1' });
-    expect(redactHeaders({ 'Proxy-Authorization': 'Basic zzz', accept: 'a' })).toEqual({ 'proxy-authorization': '***', accept: 'a' });
+    expect(redactHeaders({ 'Proxy-Authorization': 'Basic zzz', accept: 'a' })).toEqual({
+      'proxy-authorization': '***',
+      accept: 'a',
+    });
   });
 });
 
@@ -29,7 +32,11 @@ describe('SecretRedactor', () => {
     r.add('s3cr3t-value');
     expect(r.text('got s3cr3t-value twice: s3cr3t-value')).toBe('got *** twice: ***');
     expect(r.text('Authorization: Bearer abcdefghijk.lmn')).toBe('Authorization: Bearer ***');
-    expect(r.value({ a: ['x s3cr3t-value'], client_secret: 'other', password: null })).toEqual({ a: ['x ***'], client_secret: '***', password: null });
+    expect(r.value({ a: ['x s3cr3t-value'], client_secret: 'other', password: null })).toEqual({
+      a: ['x ***'],
+      client_secret: '***',
+      password: null,
+    });
   });
   test('is bounded', () => {
     const r = new SecretRedactor(2);
@@ -44,11 +51,14 @@ describe('maskUrlQuery property (fast-check)', async () => {
   const fc = await import('fast-check');
   test('no query value survives', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.stringMatching(/^[0-9][A-Za-z0-9]{5,11}$/), { minKeys: 1 }), (query) => {
-        const url = `https://h/o/a/x?${new URLSearchParams(query).toString()}`;
-        const masked = maskUrlQuery(url);
-        return Object.values(query).every((v) => !masked.split('?')[1]?.includes(v));
-      }),
+      fc.property(
+        fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.stringMatching(/^[0-9][A-Za-z0-9]{5,11}$/), { minKeys: 1 }),
+        (query) => {
+          const url = `https://h/o/a/x?${new URLSearchParams(query).toString()}`;
+          const masked = maskUrlQuery(url);
+          return Object.values(query).every((v) => !masked.split('?')[1]?.includes(v));
+        },
+      ),
     );
   });
 });

@@ -16,13 +16,7 @@ export const TOO_DEEP = '[nested too deeply: not shown]';
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Header names whose values are never shown. */
-const SECRET_HEADERS = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'x-api-key',
-]);
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
 
 /** Field names that look like they hold a secret (their values are never echoed): see secret-names.ts. */
 export { isSecretLookingName };
@@ -55,16 +49,17 @@ export function maskUrlQuery(url: string): string {
 }
 
 /** Lower-cased copy of a header map with secret header values replaced by `***`. */
-export function redactHeaders(
-  headers: ResponseHeaders | Record<string, string> | undefined,
-): Record<string, string> {
+export function redactHeaders(headers: ResponseHeaders | Record<string, string> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   if (!headers) return out;
   const put = (name: string, value: unknown): void => {
     const key = name.toLowerCase();
     out[key] = SECRET_HEADERS.has(key) ? REDACTED : String(value);
   };
-  if (typeof (headers as ResponseHeaders).forEach === 'function' && typeof (headers as ResponseHeaders).get === 'function') {
+  if (
+    typeof (headers as ResponseHeaders).forEach === 'function' &&
+    typeof (headers as ResponseHeaders).get === 'function'
+  ) {
     // straight from the view: no list of pairs in between (this runs once per answer)
     (headers as ResponseHeaders).forEach((value, name) => put(name, value));
   } else {

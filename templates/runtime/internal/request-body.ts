@@ -15,7 +15,11 @@ import type { RequestBodyInit } from './http-attempt.js';
 export type BinaryInput = Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 
 /** A file part of a multipart body: bytes, or bytes with a filename and a content type. */
-export type FileInput = Blob | Uint8Array | ArrayBuffer | { data: Blob | Uint8Array | ArrayBuffer; filename?: string; contentType?: string };
+export type FileInput =
+  | Blob
+  | Uint8Array
+  | ArrayBuffer
+  | { data: Blob | Uint8Array | ArrayBuffer; filename?: string; contentType?: string };
 
 export interface EncodedBody {
   body: RequestBodyInit;
@@ -27,45 +31,62 @@ export interface EncodedBody {
 const bad = (op: OperationSpec, issue: ValidationIssue) => new ValidationError(op.id, [issue]);
 
 /** The body spec that the caller's `contentType` option picks (the first listed by default). */
-export function pickBody(op: OperationSpec, bodies: readonly RequestBodySpec[], contentType: string | undefined): RequestBodySpec {
+export function pickBody(
+  op: OperationSpec,
+  bodies: readonly RequestBodySpec[],
+  contentType: string | undefined,
+): RequestBodySpec {
   if (contentType === undefined) return bodies[0]!;
   const found = bodies.find((b) => b.contentType === contentType);
   if (found) return found;
   throw bad(op, {
-    pointer: '', rule: 'contentType',
+    pointer: '',
+    rule: 'contentType',
     message: `the contentType option ${JSON.stringify(contentType)} is not a request body type of ${op.id}`,
     allowed: bodies.map((b) => b.contentType),
   });
 }
 
 function isAsyncIterable(v: unknown): v is AsyncIterable<Uint8Array> {
-  return typeof v === 'object' && v !== null && typeof (v as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
 }
 
 /** A ReadableStream that pulls from an async iterable one chunk at a time (no read-ahead). */
 function streamOf(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
   const it = source[Symbol.asyncIterator]();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await it.next();
-      if (next.done) controller.close();
-      else if (next.value instanceof Uint8Array) controller.enqueue(next.value);
-      else controller.error(new TypeError('a body stream must yield Uint8Array chunks (Buffer is one)'));
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await it.next();
+        if (next.done) controller.close();
+        else if (next.value instanceof Uint8Array) controller.enqueue(next.value);
+        else controller.error(new TypeError('a body stream must yield Uint8Array chunks (Buffer is one)'));
+      },
+      async cancel(reason) {
+        await it.return?.(reason);
+      },
     },
-    async cancel(reason) {
-      await it.return?.(reason);
-    },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
 }
 
 function binaryBody(op: OperationSpec, value: unknown): { body: RequestBodyInit; oneShot: boolean } {
-  if (value instanceof Uint8Array || value instanceof ArrayBuffer || (typeof Blob !== 'undefined' && value instanceof Blob)) {
+  if (
+    value instanceof Uint8Array ||
+    value instanceof ArrayBuffer ||
+    (typeof Blob !== 'undefined' && value instanceof Blob)
+  ) {
     return { body: value as RequestBodyInit, oneShot: false };
   }
   if (typeof ReadableStream !== 'undefined' && value instanceof ReadableStream) return { body: value, oneShot: true };
   if (isAsyncIterable(value)) return { body: streamOf(value), oneShot: true };
   throw bad(op, {
-    pointer: `/${BODY_PARAM}`, rule: 'type',
+    pointer: `/${BODY_PARAM}`,
+    rule: 'type',
     message: `\`${BODY_PARAM}\` must be a Uint8Array (or Buffer), ArrayBuffer, Blob, ReadableStream<Uint8Array> or AsyncIterable<Uint8Array> (got ${value === null ? 'null' : typeof value})`,
   });
 }
@@ -73,7 +94,11 @@ function binaryBody(op: OperationSpec, value: unknown): { body: RequestBodyInit;
 function fieldText(op: OperationSpec, name: string, v: unknown): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  throw bad(op, { pointer: `/${name}`, rule: 'type', message: `\`${name}\` must be a string, number or boolean here (got ${v === null ? 'null' : typeof v})` });
+  throw bad(op, {
+    pointer: `/${name}`,
+    rule: 'type',
+    message: `\`${name}\` must be a string, number or boolean here (got ${v === null ? 'null' : typeof v})`,
+  });
 }
 
 function formBody(op: OperationSpec, fields: [string, unknown][]): string {
@@ -82,7 +107,8 @@ function formBody(op: OperationSpec, fields: [string, unknown][]): string {
     if (Array.isArray(v)) for (const item of v) search.append(name, fieldText(op, name, item));
     else if (typeof v === 'object' && v !== null) {
       // style form, explode true (the encoding default): an object's properties become fields
-      for (const [k, x] of Object.entries(v)) if (x !== undefined && x !== null) search.append(k, fieldText(op, name, x));
+      for (const [k, x] of Object.entries(v))
+        if (x !== undefined && x !== null) search.append(k, fieldText(op, name, x));
     } else search.append(name, fieldText(op, name, v));
   }
   return search.toString();
@@ -91,7 +117,11 @@ function formBody(op: OperationSpec, fields: [string, unknown][]): string {
 /** `"` and line breaks in a part's name or filename, as the HTML form encoding escapes them. */
 const quoted = (s: string) => `"${s.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}"`;
 
-function fileParts(op: OperationSpec, name: string, v: unknown): { data: Blob | Uint8Array | ArrayBuffer; filename: string; contentType: string | undefined } {
+function fileParts(
+  op: OperationSpec,
+  name: string,
+  v: unknown,
+): { data: Blob | Uint8Array | ArrayBuffer; filename: string; contentType: string | undefined } {
   if (v instanceof Uint8Array || v instanceof ArrayBuffer) return { data: v, filename: name, contentType: undefined };
   if (v instanceof Blob) {
     const own = (v as unknown as { name?: unknown }).name; // a File has a name
@@ -100,10 +130,23 @@ function fileParts(op: OperationSpec, name: string, v: unknown): { data: Blob | 
   if (typeof v === 'object' && v !== null && 'data' in v) {
     const f = v as { data: unknown; filename?: unknown; contentType?: unknown };
     if (f.data instanceof Uint8Array || f.data instanceof ArrayBuffer || f.data instanceof Blob) {
-      return { data: f.data, filename: typeof f.filename === 'string' ? f.filename : name, contentType: typeof f.contentType === 'string' ? f.contentType : f.data instanceof Blob ? f.data.type || undefined : undefined };
+      return {
+        data: f.data,
+        filename: typeof f.filename === 'string' ? f.filename : name,
+        contentType:
+          typeof f.contentType === 'string'
+            ? f.contentType
+            : f.data instanceof Blob
+              ? f.data.type || undefined
+              : undefined,
+      };
     }
   }
-  throw bad(op, { pointer: `/${name}`, rule: 'type', message: `\`${name}\` is a file: give a Blob, Uint8Array, ArrayBuffer or { data, filename?, contentType? }` });
+  throw bad(op, {
+    pointer: `/${name}`,
+    rule: 'type',
+    message: `\`${name}\` is a file: give a Blob, Uint8Array, ArrayBuffer or { data, filename?, contentType? }`,
+  });
 }
 
 const HEADER_TEXT = /^[^\r\n\0]*$/;
@@ -116,7 +159,12 @@ function multipartBody(op: OperationSpec, spec: RequestBodySpec, fields: [string
     const extra = spec.encoding?.[name]?.headers ?? {};
     let head = `--${boundary}\r\ncontent-disposition: form-data; name=${quoted(name)}${filename !== undefined ? `; filename=${quoted(filename)}` : ''}\r\n`;
     for (const [h, value] of Object.entries({ ...headers, ...extra })) {
-      if (!HEADER_TEXT.test(value) || !HEADER_TEXT.test(h)) throw bad(op, { pointer: `/${name}`, rule: 'headerValue', message: `the part header ${h} of \`${name}\` must not contain CR, LF or NUL` });
+      if (!HEADER_TEXT.test(value) || !HEADER_TEXT.test(h))
+        throw bad(op, {
+          pointer: `/${name}`,
+          rule: 'headerValue',
+          message: `the part header ${h} of \`${name}\` must not contain CR, LF or NUL`,
+        });
       head += `${h}: ${value}\r\n`;
     }
     parts.push(`${head}\r\n`, data, '\r\n');
@@ -127,7 +175,12 @@ function multipartBody(op: OperationSpec, spec: RequestBodySpec, fields: [string
     for (const item of items) {
       if (files.has(name) || item instanceof Blob || item instanceof Uint8Array || item instanceof ArrayBuffer) {
         const f = fileParts(op, name, item);
-        part(name, { 'content-type': declared ?? f.contentType ?? 'application/octet-stream' }, f.data as BlobPart, f.filename);
+        part(
+          name,
+          { 'content-type': declared ?? f.contentType ?? 'application/octet-stream' },
+          f.data as BlobPart,
+          f.filename,
+        );
       } else if (typeof item === 'object' && item !== null) {
         part(name, { 'content-type': declared ?? 'application/json' }, toJson(op.id, item as Record<string, unknown>));
       } else {
@@ -140,9 +193,15 @@ function multipartBody(op: OperationSpec, spec: RequestBodySpec, fields: [string
 }
 
 /** The body of a call in the media type the caller picked; `object` holds the params that are not path/query/header/cookie. */
-export function encodeBodyFor(op: OperationSpec, bodies: readonly RequestBodySpec[], object: Record<string, unknown>, contentType: string | undefined): EncodedBody | undefined {
+export function encodeBodyFor(
+  op: OperationSpec,
+  bodies: readonly RequestBodySpec[],
+  object: Record<string, unknown>,
+  contentType: string | undefined,
+): EncodedBody | undefined {
   const spec = pickBody(op, bodies, contentType);
-  if (spec.kind === 'json' && !spec.whole) return { body: toJson(op.id, object), contentType: spec.contentType, oneShot: false };
+  if (spec.kind === 'json' && !spec.whole)
+    return { body: toJson(op.id, object), contentType: spec.contentType, oneShot: false };
   return encodeBody(op, spec, Object.entries(object));
 }
 
@@ -150,15 +209,31 @@ function encodeBody(op: OperationSpec, spec: RequestBodySpec, fields: [string, u
   if (spec.kind === 'binary' || spec.kind === 'text' || spec.whole) {
     const extra = fields.filter(([name]) => name !== BODY_PARAM);
     if (extra.length) {
-      throw new ValidationError(op.id, extra.map(([name]) => ({ pointer: `/${name}`, rule: 'additionalProperties', message: `\`${name}\` is not a parameter of ${op.id} (its ${spec.contentType} body goes in \`${BODY_PARAM}\`)` })));
+      throw new ValidationError(
+        op.id,
+        extra.map(([name]) => ({
+          pointer: `/${name}`,
+          rule: 'additionalProperties',
+          message: `\`${name}\` is not a parameter of ${op.id} (its ${spec.contentType} body goes in \`${BODY_PARAM}\`)`,
+        })),
+      );
     }
     const value = fields.find(([name]) => name === BODY_PARAM)?.[1];
     if (value === undefined) return undefined;
     if (spec.kind === 'json') return { body: toJson(op.id, value), contentType: spec.contentType, oneShot: false };
     if (spec.kind === 'text') {
-      if (typeof value !== 'string') throw bad(op, { pointer: `/${BODY_PARAM}`, rule: 'type', message: `\`${BODY_PARAM}\` must be a string (${spec.contentType})` });
+      if (typeof value !== 'string')
+        throw bad(op, {
+          pointer: `/${BODY_PARAM}`,
+          rule: 'type',
+          message: `\`${BODY_PARAM}\` must be a string (${spec.contentType})`,
+        });
       // fetch sends a string as UTF-8; text/plain without a charset means US-ASCII (RFC 2046), so say it
-      return { body: value, contentType: /;\s*charset=/i.test(spec.contentType) ? spec.contentType : `${spec.contentType}; charset=utf-8`, oneShot: false };
+      return {
+        body: value,
+        contentType: /;\s*charset=/i.test(spec.contentType) ? spec.contentType : `${spec.contentType}; charset=utf-8`,
+        oneShot: false,
+      };
     }
     return { ...binaryBody(op, value), contentType: spec.contentType };
   }

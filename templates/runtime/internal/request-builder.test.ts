@@ -59,7 +59,8 @@ describe('buildRequest', () => {
     p.appName = 'ch at';
     expect(buildRequest(ops.usersGet, { username: 'a' }, p).pathAndQuery).toBe('/acme/ch%20at/users/a');
     const bad = { ...prefix, orgName: '..' };
-    for (let i = 0; i < 2; i++) expect(() => buildRequest(ops.usersGet, { username: 'a' }, bad)).toThrow(ValidationError);
+    for (let i = 0; i < 2; i++)
+      expect(() => buildRequest(ops.usersGet, { username: 'a' }, bad)).toThrow(ValidationError);
   });
 
   test('query: undefined and null skipped, arrays repeated, booleans as words', () => {
@@ -89,7 +90,13 @@ describe('buildRequest', () => {
   });
 
   test('a token-exchange path written with the prefix is not prefixed twice', () => {
-    const op = { ...ops.usersCreate, id: 'app.token', path: '/{org_name}/{app_name}/token', isTokenExchange: true, auth: false };
+    const op = {
+      ...ops.usersCreate,
+      id: 'app.token',
+      path: '/{org_name}/{app_name}/token',
+      isTokenExchange: true,
+      auth: false,
+    };
     expect(buildRequest(op, {}, prefix).url).toBe('https://api.example.com/base/acme/chat/token');
   });
 });
@@ -98,16 +105,30 @@ describe('properties (fast-check)', async () => {
   const fc = await import('fast-check');
   test('any path value is either refused or encoded into exactly one segment that decodes back', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('.', '..', '', '/', '%2F', '?a=b', '\uD800', 'a\uDC00b', '\uD83D\uDE00')), (value) => {
-        let out: string;
-        try {
-          out = path('users.get', '/users/{username}', { username: value });
-        } catch (e) {
-          return e instanceof ValidationError;
-        }
-        const segment = out.slice('/users/'.length);
-        return !segment.includes('/') && !segment.includes('?') && !segment.includes('#') && decodeURIComponent(segment) === value && segment !== '.' && segment !== '..';
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: 'binary' }),
+          fc.constantFrom('.', '..', '', '/', '%2F', '?a=b', '\uD800', 'a\uDC00b', '\uD83D\uDE00'),
+        ),
+        (value) => {
+          let out: string;
+          try {
+            out = path('users.get', '/users/{username}', { username: value });
+          } catch (e) {
+            return e instanceof ValidationError;
+          }
+          const segment = out.slice('/users/'.length);
+          return (
+            !segment.includes('/') &&
+            !segment.includes('?') &&
+            !segment.includes('#') &&
+            decodeURIComponent(segment) === value &&
+            segment !== '.' &&
+            segment !== '..'
+          );
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -116,6 +137,8 @@ describe('properties (fast-check)', async () => {
 test('params that cannot be JSON are a ValidationError, not a TypeError; a bigint (int64) goes out as its digits', () => {
   const circular: Record<string, unknown> = {};
   circular.self = circular;
-  expect(buildRequest(ops.usersCreate, { username: 'a', n: 9007199254740993n }, prefix).body).toBe('{"username":"a","n":9007199254740993}');
+  expect(buildRequest(ops.usersCreate, { username: 'a', n: 9007199254740993n }, prefix).body).toBe(
+    '{"username":"a","n":9007199254740993}',
+  );
   expect(() => buildRequest(ops.usersCreate, { username: 'a', circular }, prefix)).toThrow(ValidationError);
 });

@@ -30,14 +30,22 @@ export function pathSegmentIssue(name: string, value: unknown): ValidationIssue 
   }
   if (value === '') return { pointer, rule: 'minLength', message: `path parameter \`${name}\` must not be empty` };
   if (value === '.' || value === '..') {
-    return { pointer, rule: 'pathSegment', message: `path parameter \`${name}\` must not be "." or ".." (it would change the path)` };
+    return {
+      pointer,
+      rule: 'pathSegment',
+      message: `path parameter \`${name}\` must not be "." or ".." (it would change the path)`,
+    };
   }
   if (!MAYBE_BAD.test(value)) return null;
   if (CONTROL_CHARS.test(value)) {
     return { pointer, rule: 'pattern', message: `path parameter \`${name}\` must not contain control characters` };
   }
   if (LONE_SURROGATE.test(value)) {
-    return { pointer, rule: 'wellFormed', message: `path parameter \`${name}\` is not well-formed Unicode (lone surrogate)` };
+    return {
+      pointer,
+      rule: 'wellFormed',
+      message: `path parameter \`${name}\` is not well-formed Unicode (lone surrogate)`,
+    };
   }
   return null;
 }
@@ -129,7 +137,13 @@ export function buildQuery(op: OperationSpec, params: Record<string, unknown>): 
 }
 
 export function emptyValueError(op: OperationSpec, name: string): ValidationError {
-  return new ValidationError(op.id, [{ pointer: `/${name}`, rule: 'allowEmptyValue', message: `query parameter \`${name}\` must not be empty (no allowEmptyValue); omit it` }]);
+  return new ValidationError(op.id, [
+    {
+      pointer: `/${name}`,
+      rule: 'allowEmptyValue',
+      message: `query parameter \`${name}\` must not be empty (no allowEmptyValue); omit it`,
+    },
+  ]);
 }
 
 /** The wire codec of an entry that needs one (the generator writes it; a stale table lacks it). */
@@ -191,12 +205,22 @@ export interface Prefix {
  * A path that itself starts with `/{org_name}/{app_name}` (the token exchange may be written
  * so) gets those two filled from the client instead of the prefix being added again.
  */
-export function buildRequest(op: OperationSpec, params: Record<string, unknown>, prefix: Prefix, contentType?: string): BuiltRequest {
+export function buildRequest(
+  op: OperationSpec,
+  params: Record<string, unknown>,
+  prefix: Prefix,
+  contentType?: string,
+): BuiltRequest {
   const path = fillPath(op.id, ownPathOf(op), params);
   const query = buildQuery(op, params);
   // a path with a fixed query (`/responses?beta=true`, as some documents write it) keeps it first
   const pathAndQuery = `${encodedPrefix(op.id, prefix)}${path}${path.includes('?') && query ? `&${query.slice(1)}` : query}`;
-  const built: BuiltRequest = { method: op.method, url: `${prefix.baseUrl}${pathAndQuery}`, pathAndQuery, body: undefined };
+  const built: BuiltRequest = {
+    method: op.method,
+    url: `${prefix.baseUrl}${pathAndQuery}`,
+    pathAndQuery,
+    body: undefined,
+  };
   if (op.headerParams || op.cookieParams) built.headers = wireOf(op).headers(op, params);
   if (op.requestBodies) {
     const object = buildBody(op, params);
@@ -205,7 +229,9 @@ export function buildRequest(op: OperationSpec, params: Record<string, unknown>,
     return built;
   }
   if (contentType !== undefined && contentType !== 'application/json') {
-    throw new ValidationError(op.id, [{ pointer: '', rule: 'contentType', message: `${op.id} sends no ${contentType} body` }]);
+    throw new ValidationError(op.id, [
+      { pointer: '', rule: 'contentType', message: `${op.id} sends no ${contentType} body` },
+    ]);
   }
   const body = buildBody(op, params);
   built.body = body === undefined ? undefined : toJson(op.id, body);
@@ -236,7 +262,9 @@ function ownPathOf(op: OperationSpec): CompiledTemplate {
   const compiled = splitTemplate(ownPath);
   for (const name of compiled.names) {
     if (!op.pathParams.includes(name)) {
-      throw new ImError(`Operation table entry ${op.id} is inconsistent: {${name}} is not in pathParams (regenerate the package).`);
+      throw new ImError(
+        `Operation table entry ${op.id} is inconsistent: {${name}} is not in pathParams (regenerate the package).`,
+      );
     }
   }
   ownPaths.set(op, { path: op.path, compiled });
@@ -254,7 +282,9 @@ export function toJson(operationId: string, body: unknown): string {
       if (text !== undefined) return text;
     }
     const why = err instanceof Error ? err.message.split('\n')[0] : 'not serialisable';
-    throw new ValidationError(operationId, [{ pointer: '', rule: 'json', message: `the params cannot be sent as JSON (${why})` }]);
+    throw new ValidationError(operationId, [
+      { pointer: '', rule: 'json', message: `the params cannot be sent as JSON (${why})` },
+    ]);
   }
 }
 

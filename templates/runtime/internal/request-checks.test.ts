@@ -4,7 +4,10 @@ import type { OperationSpec, RequestValidator } from '../operation.js';
 import { ops } from '../test-support/fake-service.js';
 import { checkRequestOptions, validateParams, validatorOf } from './request-checks.js';
 
-const withValidator = (load: () => Promise<RequestValidator>): OperationSpec => ({ ...ops.usersGet, loadValidator: load });
+const withValidator = (load: () => Promise<RequestValidator>): OperationSpec => ({
+  ...ops.usersGet,
+  loadValidator: load,
+});
 const passes: RequestValidator = { validate: () => null };
 
 describe('validateParams', () => {
@@ -20,15 +23,23 @@ describe('validateParams', () => {
   });
 
   test('issues become a ValidationError naming the field and rule', async () => {
-    const op = withValidator(async () => ({ validate: () => [{ pointer: '/username', rule: 'minLength', message: 'too short' }] }));
+    const op = withValidator(async () => ({
+      validate: () => [{ pointer: '/username', rule: 'minLength', message: 'too short' }],
+    }));
     await expect(validateParams(op, { username: '' })).rejects.toThrow(ValidationError);
     expect(() => validateParams(op, { username: '' })).toThrow(/username/);
   });
 
   test('a validator that fails to load or throws is an ImError that says how to skip it', async () => {
     const broken = withValidator(() => Promise.reject(new Error('chunk missing')));
-    await expect(validateParams(broken, { username: 'a' })).rejects.toThrow(/failed to load or run; pass \{ validate: false \}/);
-    const throwing = withValidator(async () => ({ validate: () => { throw new Error('bug'); } }));
+    await expect(validateParams(broken, { username: 'a' })).rejects.toThrow(
+      /failed to load or run; pass \{ validate: false \}/,
+    );
+    const throwing = withValidator(async () => ({
+      validate: () => {
+        throw new Error('bug');
+      },
+    }));
     await expect(validateParams(throwing, { username: 'a' })).rejects.toBeInstanceOf(ImError);
     expect(() => validateParams(throwing, { username: 'a' })).toThrow(/failed to load or run/);
   });

@@ -31,7 +31,11 @@ export function validateParams(op: OperationSpec, params: Record<string, unknown
   if (misses.length > 0) throw new ValidationError(op.id, misses);
   if (!op.loadValidator) return undefined;
   const loaded = loadedValidators.get(op);
-  if (loaded === undefined) return loadValidator(op).then((validator) => runValidator(op, validator, params), (err: unknown) => Promise.reject(validatorFailed(op, err)));
+  if (loaded === undefined)
+    return loadValidator(op).then(
+      (validator) => runValidator(op, validator, params),
+      (err: unknown) => Promise.reject(validatorFailed(op, err)),
+    );
   runValidator(op, loaded, params);
   return undefined;
 }
@@ -47,25 +51,51 @@ function runValidator(op: OperationSpec, validator: RequestValidator, params: Re
 }
 
 function validatorFailed(op: OperationSpec, err: unknown): ImError {
-  return new ImError(`The request validator of ${op.id} failed to load or run; pass { validate: false } to skip it, and report this.`, { cause: err });
+  return new ImError(
+    `The request validator of ${op.id} failed to load or run; pass { validate: false } to skip it, and report this.`,
+    { cause: err },
+  );
 }
 
 /** Checks one call's options; returns its own headers, checked. */
 export function checkRequestOptions(options: RequestOptions): Record<string, string> {
   if (typeof options !== 'object' || options === null) throw new ConfigError('requestOptions', 'must be an object.');
   const { maxRetries, timeoutMs, deadlineMs, headers, signal, maxResponseBytes, priority, maxRetryAfterMs } = options;
-  if (maxRetryAfterMs !== undefined && !(typeof maxRetryAfterMs === 'number' && Number.isFinite(maxRetryAfterMs) && maxRetryAfterMs >= 0)) {
-    throw new ConfigError('requestOptions.maxRetryAfterMs', `must be a finite number >= 0 (got ${String(maxRetryAfterMs)}).`);
+  if (
+    maxRetryAfterMs !== undefined &&
+    !(typeof maxRetryAfterMs === 'number' && Number.isFinite(maxRetryAfterMs) && maxRetryAfterMs >= 0)
+  ) {
+    throw new ConfigError(
+      'requestOptions.maxRetryAfterMs',
+      `must be a finite number >= 0 (got ${String(maxRetryAfterMs)}).`,
+    );
   }
   if (priority !== undefined && priority !== 'interactive' && priority !== 'background') {
-    throw new ConfigError('requestOptions.priority', `must be 'interactive' or 'background' (got ${String(priority)}).`);
+    throw new ConfigError(
+      'requestOptions.priority',
+      `must be 'interactive' or 'background' (got ${String(priority)}).`,
+    );
   }
   // (contentType is checked against the operation's media types when the request is built)
   if (maxResponseBytes !== undefined && !(Number.isInteger(maxResponseBytes) && maxResponseBytes > 0)) {
-    throw new ConfigError('requestOptions.maxResponseBytes', `must be an integer > 0 (got ${String(maxResponseBytes)}).`);
+    throw new ConfigError(
+      'requestOptions.maxResponseBytes',
+      `must be an integer > 0 (got ${String(maxResponseBytes)}).`,
+    );
   }
-  if (signal !== undefined && !(typeof signal === 'object' && signal !== null && typeof signal.aborted === 'boolean' && typeof signal.addEventListener === 'function')) {
-    throw new ConfigError('requestOptions.signal', 'must be an AbortSignal (e.g. AbortController#signal or AbortSignal.timeout(ms)).');
+  if (
+    signal !== undefined &&
+    !(
+      typeof signal === 'object' &&
+      signal !== null &&
+      typeof signal.aborted === 'boolean' &&
+      typeof signal.addEventListener === 'function'
+    )
+  ) {
+    throw new ConfigError(
+      'requestOptions.signal',
+      'must be an AbortSignal (e.g. AbortController#signal or AbortSignal.timeout(ms)).',
+    );
   }
   if (maxRetries !== undefined && (!Number.isInteger(maxRetries) || maxRetries < 0)) {
     throw new ConfigError('requestOptions.maxRetries', `must be an integer >= 0 (got ${String(maxRetries)}).`);
@@ -77,6 +107,9 @@ export function checkRequestOptions(options: RequestOptions): Record<string, str
 
 function checkTimerMs(name: 'timeoutMs' | 'deadlineMs', ms: unknown): void {
   if (ms !== undefined && !(typeof ms === 'number' && ms > 0 && ms <= MAX_TIMER_MS)) {
-    throw new ConfigError(`requestOptions.${name}`, `must be a positive number of ms, at most ${MAX_TIMER_MS} (the longest timer wait) (got ${String(ms)}).`);
+    throw new ConfigError(
+      `requestOptions.${name}`,
+      `must be a positive number of ms, at most ${MAX_TIMER_MS} (the longest timer wait) (got ${String(ms)}).`,
+    );
   }
 }

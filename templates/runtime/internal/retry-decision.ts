@@ -100,7 +100,8 @@ export function decide(outcome: AttemptResult, policy: DecisionPolicy, state: Re
   }
   if (isRetryableStatus(status)) {
     next.mayHaveExecuted = true;
-    if (!policy.resendOnFailure || state.resends >= policy.maxRetries) return { do: 'fail', hint: 'after-failure', next };
+    if (!policy.resendOnFailure || state.resends >= policy.maxRetries)
+      return { do: 'fail', hint: 'after-failure', next };
     next.resends += 1;
     return resendOr({ do: 'resend', reason: 'status', wait: 'backoff', next });
   }

@@ -99,7 +99,12 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
   // masked on first use only: a call that logs nothing and fails nothing never needs it
   let whereText: string | undefined;
   const where = (): string => (whereText ??= `${call.request.method} ${maskUrlQuery(call.request.pathAndQuery)}`);
-  const policy: DecisionPolicy = { resendOnFailure: call.policy.resendOnFailure, maxRetries: call.maxRetries, maxRetryAfterMs, oneShot: call.request.oneShot === true };
+  const policy: DecisionPolicy = {
+    resendOnFailure: call.policy.resendOnFailure,
+    maxRetries: call.maxRetries,
+    maxRetryAfterMs,
+    oneShot: call.request.oneShot === true,
+  };
   const loop: Loop = { rt, call, policy, where, debugs: rt.logger.debugEnabled?.() !== false };
   let state: RetryState = { resends: 0, reauthenticated: false, mayHaveExecuted: false };
   for (;;) {
@@ -139,43 +144,95 @@ async function waitOrEnd({ rt, call }: Loop, ms: number, cause: unknown): Promis
 }
 
 /** No answer: the scope ended, the body was too large, or the connection failed or timed out. */
-async function afterNoAnswer(loop: Loop, attempt: SentAttempt, outcome: Exclude<AttemptOutcome, Answer>, state: RetryState): Promise<RetryState> {
+async function afterNoAnswer(
+  loop: Loop,
+  attempt: SentAttempt,
+  outcome: Exclude<AttemptOutcome, Answer>,
+  state: RetryState,
+): Promise<RetryState> {
   const { rt, call, where } = loop;
   const { op, scope } = call;
   if (outcome.kind === 'ended') throw scope.endError(outcome.cause);
   // never resent: the service answered, and asking again would bring the same answer
-  if (outcome.kind === 'too-large') throw new ResponseTooLargeError({ operationId: op.id, status: outcome.status, limitBytes: outcome.limitBytes, attempts: attempt.number });
-  const what = outcome.kind === 'timeout' ? `no answer within ${attempt.timeoutMs} ms` : `connection failed (${outcome.errorCode ?? 'network error'})`;
+  if (outcome.kind === 'too-large')
+    throw new ResponseTooLargeError({
+      operationId: op.id,
+      status: outcome.status,
+      limitBytes: outcome.limitBytes,
+      attempts: attempt.number,
+    });
+  const what =
+    outcome.kind === 'timeout'
+      ? `no answer within ${attempt.timeoutMs} ms`
+      : `connection failed (${outcome.errorCode ?? 'network error'})`;
   rt.logger.debug(`${op.id} ${where()} attempt ${attempt.number}: ${what} after ${attempt.tookMs} ms`);
   const d = decide(outcome, loop.policy, state);
   const text = `${op.id} (${where()}): ${what}. ${afterFailure(op, call.policy, attempt.number, d.do !== 'fail')}`;
-  const failure = outcome.kind === 'timeout'
-    ? new TimeoutError(text, { operationId: op.id, kind: 'attempt', timeoutMs: attempt.timeoutMs, attempts: attempt.number })
-    : new ConnectionError(text, { operationId: op.id, attempts: attempt.number, ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}), cause: outcome.cause });
+  const failure =
+    outcome.kind === 'timeout'
+      ? new TimeoutError(text, {
+          operationId: op.id,
+          kind: 'attempt',
+          timeoutMs: attempt.timeoutMs,
+          attempts: attempt.number,
+        })
+      : new ConnectionError(text, {
+          operationId: op.id,
+          attempts: attempt.number,
+          ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}),
+          cause: outcome.cause,
+        });
   if (d.do === 'not-replayable') throw wireOf(op).notReplayable(failure);
   if (d.do !== 'resend') throw failure;
   const wait = backoffDelayMs(d.next.resends, rt.random);
-  rt.logger.debug(`${op.id} resend ${d.next.resends}/${call.maxRetries} (class ${call.policy.retryClass}) in ${wait} ms`);
+  rt.logger.debug(
+    `${op.id} resend ${d.next.resends}/${call.maxRetries} (class ${call.policy.retryClass}) in ${wait} ms`,
+  );
   call.observer?.retry(d.reason, wait, undefined);
   await waitOrEnd(loop, wait, failure);
   return d.next;
 }
 
 /** An answer: the data of a 2xx, or what its error decides (re-exchange, 429 pause, resend, throw). */
-async function afterAnswer(loop: Loop, attempt: SentAttempt, outcome: Answer, token: string | undefined, state: RetryState): Promise<WithResponse<unknown> | RetryState> {
+async function afterAnswer(
+  loop: Loop,
+  attempt: SentAttempt,
+  outcome: Answer,
+  token: string | undefined,
+  state: RetryState,
+): Promise<WithResponse<unknown> | RetryState> {
   const { rt, call, where } = loop;
   const { op, scope } = call;
   const { status, headers, bodyText } = outcome;
-  if (loop.debugs) rt.logger.debug(`${op.id} ${where()} attempt ${attempt.number} -> ${status} in ${attempt.tookMs} ms`);
+  if (loop.debugs)
+    rt.logger.debug(`${op.id} ${where()} attempt ${attempt.number} -> ${status} in ${attempt.tookMs} ms`);
   const retryAfterMs = status === 429 ? parseRetryAfterMs(headers.get('retry-after'), rt.now()) : undefined;
-  const ctx = { operationId: op.id, attempts: attempt.number, resent: state.mayHaveExecuted, retryClass: call.policy.retryClass, redactor: rt.redactor, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  const ctx = {
+    operationId: op.id,
+    attempts: attempt.number,
+    resent: state.mayHaveExecuted,
+    retryClass: call.policy.retryClass,
+    redactor: rt.redactor,
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  };
   if (status >= 200 && status <= 299) return successOf(loop, attempt, outcome, ctx);
   const error: ApiError = errorFromResponse(status, bodyText, headers, ctx);
-  const result: AttemptResult = { kind: 'response', status, code: error.code, revoked: error instanceof CredentialsRevokedError, retryAfterMs, hadToken: token !== undefined };
+  const result: AttemptResult = {
+    kind: 'response',
+    status,
+    code: error.code,
+    revoked: error instanceof CredentialsRevokedError,
+    retryAfterMs,
+    hadToken: token !== undefined,
+  };
   let d = decide(result, loop.policy, state);
   if (d.do === 'check-foreign-token') {
     // The shared store may have handed us another application's token: then exchange our own, resend once.
-    d = decide({ ...result, foreignTokenDropped: Boolean(await rt.dropForeignToken?.(token as string)) }, loop.policy, state);
+    d = decide(
+      { ...result, foreignTokenDropped: Boolean(await rt.dropForeignToken?.(token as string)) },
+      loop.policy,
+      state,
+    );
   }
   let wait = 0;
   if (d.pause) {
@@ -196,7 +253,10 @@ async function afterAnswer(loop: Loop, attempt: SentAttempt, outcome: Answer, to
       throw wireOf(op).notReplayable(error);
     case 'fail':
       if (d.hint === undefined) throw error;
-      throw errorFromResponse(status, bodyText, headers, { ...ctx, hint: failHint(loop, d.hint, attempt.number, retryAfterMs) });
+      throw errorFromResponse(status, bodyText, headers, {
+        ...ctx,
+        hint: failHint(loop, d.hint, attempt.number, retryAfterMs),
+      });
     case 'resend':
       break;
     default:
@@ -205,17 +265,23 @@ async function afterAnswer(loop: Loop, attempt: SentAttempt, outcome: Answer, to
   const { resends } = d.next;
   if (d.wait === 'none') {
     if (d.invalidateToken) {
-      rt.logger.info(`${op.id}: the App Token was refused (401 unauthenticated); exchanging a new one and resending once`);
+      rt.logger.info(
+        `${op.id}: the App Token was refused (401 unauthenticated); exchanging a new one and resending once`,
+      );
       await rt.invalidateToken(token as string);
     }
     call.observer?.retry(d.reason, 0, status);
   } else if (d.wait === 'gate') {
-    rt.logger.debug(`${op.id} rate limited; ${op.isTokenExchange ? "this host's token exchanges wait" : 'every call of this client waits'} ${wait} ms (resend ${resends}/${call.maxRetries})`);
+    rt.logger.debug(
+      `${op.id} rate limited; ${op.isTokenExchange ? "this host's token exchanges wait" : 'every call of this client waits'} ${wait} ms (resend ${resends}/${call.maxRetries})`,
+    );
     if (scope.wouldPassDeadline(wait)) throw scope.endError(error);
     call.observer?.retry(d.reason, wait, status);
   } else {
     const backoff = backoffDelayMs(resends, rt.random);
-    rt.logger.debug(`${op.id} resend ${resends}/${call.maxRetries} (class ${call.policy.retryClass}) in ${backoff} ms after ${status}`);
+    rt.logger.debug(
+      `${op.id} resend ${resends}/${call.maxRetries} (class ${call.policy.retryClass}) in ${backoff} ms after ${status}`,
+    );
     call.observer?.retry(d.reason, backoff, status);
     await waitOrEnd(loop, backoff, error);
   }
@@ -224,8 +290,9 @@ async function afterAnswer(loop: Loop, attempt: SentAttempt, outcome: Answer, to
 
 function failHint({ call, policy }: Loop, hint: FailHint, attempts: number, retryAfterMs: number | undefined): string {
   if (hint === 'after-failure') return afterFailure(call.op, call.policy, attempts, false);
-  if (hint === 'rate-limit-exhausted') return `Rate limited; gave up after ${attempts} attempt(s) (maxRetries ${call.maxRetries}). Retry after retryAfterMs, or lower the call rate.`;
-    return `Retry-After asks for ${retryAfterMs} ms, more than maxRetryAfterMs (${policy.maxRetryAfterMs} ms); not waiting. Retry after retryAfterMs, or raise maxRetryAfterMs (a client option, or a request option of this call).`;
+  if (hint === 'rate-limit-exhausted')
+    return `Rate limited; gave up after ${attempts} attempt(s) (maxRetries ${call.maxRetries}). Retry after retryAfterMs, or lower the call rate.`;
+  return `Retry-After asks for ${retryAfterMs} ms, more than maxRetryAfterMs (${policy.maxRetryAfterMs} ms); not waiting. Retry after retryAfterMs, or raise maxRetryAfterMs (a client option, or a request option of this call).`;
 }
 
 interface SentAttempt {
@@ -241,7 +308,11 @@ async function sendAttempt(rt: RuntimeContext, call: CallSettings, token: string
   const { op, request, scope, observer } = call;
   // what the operation answers on success (image/png, text/csv…): a strict server refuses a call
   // that accepts only JSON with 406
-  const headers: Record<string, string> = { accept: op.accept ?? 'application/json', ...rt.baseHeaders, ...call.headers };
+  const headers: Record<string, string> = {
+    accept: op.accept ?? 'application/json',
+    ...rt.baseHeaders,
+    ...call.headers,
+  };
   if (request.headers) Object.assign(headers, request.headers);
   if (request.body !== undefined) headers['content-type'] = request.contentType ?? 'application/json';
   if (token !== undefined) headers.authorization = `Bearer ${token}`;
@@ -252,13 +323,28 @@ async function sendAttempt(rt: RuntimeContext, call: CallSettings, token: string
   const started = rt.now();
   const timeoutMs = Math.max(1, Math.min(call.timeoutMs, scope.remainingMs() ?? Infinity));
   const maxBytes = call.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  const attemptRequest: AttemptRequest = { method: request.method, url: request.url, headers, body: request.body, timeoutMs, signal: scope.signal, maxBytes };
-  if (op.response === 'binary' || op.responseByStatus) attemptRequest.streamsStatus = (status: number) => (op.responseByStatus?.[status] ?? op.response) === 'binary';
+  const attemptRequest: AttemptRequest = {
+    method: request.method,
+    url: request.url,
+    headers,
+    body: request.body,
+    timeoutMs,
+    signal: scope.signal,
+    maxBytes,
+  };
+  if (op.response === 'binary' || op.responseByStatus)
+    attemptRequest.streamsStatus = (status: number) => (op.responseByStatus?.[status] ?? op.response) === 'binary';
   if (request.oneShot) attemptRequest.stream = true;
   observer?.attemptStart(number, request.method, request.url, call.policy.retryClass);
   const outcome = await rt.send(attemptRequest);
   const tookMs = rt.now() - started;
-  if (observer) observer.attemptEnd(outcome.kind, outcome.kind === 'response' || outcome.kind === 'too-large' ? outcome.status : undefined, outcome.kind === 'response' ? (outcome.headers.get('x-request-id') ?? undefined) : undefined, tookMs);
+  if (observer)
+    observer.attemptEnd(
+      outcome.kind,
+      outcome.kind === 'response' || outcome.kind === 'too-large' ? outcome.status : undefined,
+      outcome.kind === 'response' ? (outcome.headers.get('x-request-id') ?? undefined) : undefined,
+      tookMs,
+    );
   return { number, timeoutMs, maxBytes, tookMs, outcome };
 }
 
@@ -268,18 +354,31 @@ type Answer = Extract<AttemptOutcome, { kind: 'response' }>;
 function successOf({ call }: Loop, attempt: SentAttempt, outcome: Answer, ctx: ErrorContext): WithResponse<unknown> {
   const { op } = call;
   const { status, headers, bodyText } = outcome;
-  const response: ResponseInfo = { status, headers: redactHeaders(headers), requestId: headers.get('x-request-id') ?? undefined };
+  const response: ResponseInfo = {
+    status,
+    headers: redactHeaders(headers),
+    requestId: headers.get('x-request-id') ?? undefined,
+  };
   const kind = op.responseByStatus?.[status] ?? op.response;
   let data: unknown;
   if (kind === undefined || kind === 'json') {
     const parsed = parseSuccessBody(bodyText, op.int64Response === true);
     if (!parsed.ok) {
-      const hint = 'The service answered success with a body that is not JSON (a proxy may have answered): check baseUrl.';
+      const hint =
+        'The service answered success with a body that is not JSON (a proxy may have answered): check baseUrl.';
       throw errorFromResponse(status, bodyText, headers, { ...ctx, hint });
     }
     data = parsed.value;
   } else {
-    data = wireOf(op).responseData(kind, { operationId: op.id, status, headers, bodyText, stream: outcome.stream, limitBytes: attempt.maxBytes, attempts: attempt.number });
+    data = wireOf(op).responseData(kind, {
+      operationId: op.id,
+      status,
+      headers,
+      bodyText,
+      stream: outcome.stream,
+      limitBytes: attempt.maxBytes,
+      attempts: attempt.number,
+    });
   }
   return { data: op.responseByStatus ? { status, data } : data, response };
 }

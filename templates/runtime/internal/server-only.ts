@@ -9,13 +9,25 @@ import { ConfigError } from '../core/errors.js';
 export type BrowserLikeScope = 'browser' | 'web worker' | undefined;
 
 export function browserLikeScope(scope: object = globalThis): BrowserLikeScope {
-  const g = scope as { window?: unknown; document?: unknown; importScripts?: unknown; WorkerGlobalScope?: unknown; ServiceWorkerGlobalScope?: unknown };
+  const g = scope as {
+    window?: unknown;
+    document?: unknown;
+    importScripts?: unknown;
+    WorkerGlobalScope?: unknown;
+    ServiceWorkerGlobalScope?: unknown;
+  };
   const workerScope = g.WorkerGlobalScope;
   if (typeof workerScope === 'function' && scope instanceof (workerScope as new () => object)) return 'web worker';
-  if (typeof g.importScripts === 'function' && (typeof workerScope === 'function' || typeof g.ServiceWorkerGlobalScope === 'function')) return 'web worker';
+  if (
+    typeof g.importScripts === 'function' &&
+    (typeof workerScope === 'function' || typeof g.ServiceWorkerGlobalScope === 'function')
+  )
+    return 'web worker';
   const win = g.window as { document?: unknown } | undefined;
-  if (win !== undefined && win === (scope as unknown) && typeof g.document === 'object' && g.document !== null) return 'browser';
-  if (win !== undefined && typeof win === 'object' && typeof win.document === 'object' && win.document !== null) return 'browser';
+  if (win !== undefined && win === (scope as unknown) && typeof g.document === 'object' && g.document !== null)
+    return 'browser';
+  if (win !== undefined && typeof win === 'object' && typeof win.document === 'object' && win.document !== null)
+    return 'browser';
   return undefined;
 }
 

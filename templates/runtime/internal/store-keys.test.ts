@@ -9,8 +9,12 @@ describe('store keys', () => {
   });
 
   it('keep the formats already in shared stores (token v2, quota v1, exchange pace v1)', () => {
-    expect(tokenStoreKey('https://api.example.com:8443/x', 'a|b', 'c#d', 'e%f{g}')).toBe('im-openapi:app-token:v2:https://api.example.com:8443/x|a%7Cb#c%23d|e%25f{g}');
-    expect(quotaKey('https://api.example.com', 'o{x}', 'p|q')).toBe('im-openapi:quota:v1:{https://api.example.com|o%7Bx%7D#p%7Cq}');
+    expect(tokenStoreKey('https://api.example.com:8443/x', 'a|b', 'c#d', 'e%f{g}')).toBe(
+      'im-openapi:app-token:v2:https://api.example.com:8443/x|a%7Cb#c%23d|e%25f{g}',
+    );
+    expect(quotaKey('https://api.example.com', 'o{x}', 'p|q')).toBe(
+      'im-openapi:quota:v1:{https://api.example.com|o%7Bx%7D#p%7Cq}',
+    );
     expect(exchangePaceKey('host{1}')).toBe('im-openapi:exchange-pace:v1:{host_1_}');
   });
 

@@ -45,10 +45,18 @@ export interface ExchangeSettings {
   deadlineMs: number | undefined;
 }
 
-export async function exchangeToken(rt: RuntimeContext, settings: ExchangeSettings, secret: string): Promise<StoredToken> {
+export async function exchangeToken(
+  rt: RuntimeContext,
+  settings: ExchangeSettings,
+  secret: string,
+): Promise<StoredToken> {
   const op = TOKEN_EXCHANGE_OPERATION;
   const params = { grant_type: 'client_credentials', client_id: settings.clientId, client_secret: secret };
-  const scope = new CallScope({ operationId: op.id, ...(settings.deadlineMs !== undefined ? { deadlineMs: settings.deadlineMs } : {}), now: rt.now });
+  const scope = new CallScope({
+    operationId: op.id,
+    ...(settings.deadlineMs !== undefined ? { deadlineMs: settings.deadlineMs } : {}),
+    now: rt.now,
+  });
   const started = rt.now();
   const observer = rt.observe?.(op.id, true);
   try {
@@ -77,7 +85,9 @@ export async function exchangeToken(rt: RuntimeContext, settings: ExchangeSettin
       expiresIn = FALLBACK_EXPIRES_IN_S;
     } else if (expiresIn < MIN_EXPIRES_IN_S || expiresIn > MAX_EXPIRES_IN_S) {
       const clamped = Math.min(Math.max(expiresIn, MIN_EXPIRES_IN_S), MAX_EXPIRES_IN_S);
-      rt.logger.warn(`token exchange answered expires_in ${expiresIn} s, outside the documented 300 s to 1 year; using ${clamped} s`);
+      rt.logger.warn(
+        `token exchange answered expires_in ${expiresIn} s, outside the documented 300 s to 1 year; using ${clamped} s`,
+      );
       expiresIn = clamped;
     }
     return {

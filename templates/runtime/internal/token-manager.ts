@@ -139,7 +139,9 @@ export class TokenManager {
    */
   async dropIfForeign(token: string): Promise<boolean> {
     if (!this.#fromStore.has(token)) return false;
-    this.#o.logger.warn('permission_denied with a token read from the token store: it may belong to another application; dropping it and exchanging');
+    this.#o.logger.warn(
+      'permission_denied with a token read from the token store: it may belong to another application; dropping it and exchanging',
+    );
     await this.invalidate(token, 'permission_denied');
     return true;
   }
@@ -153,7 +155,8 @@ export class TokenManager {
     try {
       const { store, key } = this.#o;
       if (store.deleteIf) await this.#budget(store.deleteIf(key, token), 'token store deleteIf');
-      else if ((await this.#budget(store.get(key), 'token store get'))?.accessToken === token) await this.#budget(store.delete(key), 'token store delete');
+      else if ((await this.#budget(store.get(key), 'token store get'))?.accessToken === token)
+        await this.#budget(store.delete(key), 'token store delete');
     } catch (err) {
       this.#o.logger.warn(`token store failed while invalidating a token: ${describe(err)}`);
     }
@@ -235,7 +238,11 @@ export class TokenManager {
       } catch (err) {
         this.#o.logger.warn(`token store set failed; the token is kept in memory only: ${describe(err)}`);
       }
-      this.#emit({ type: refreshing ? 'refreshed' : 'exchanged', expiresAt: fresh.expiresAt, ...(fresh.application ? { application: fresh.application } : {}) });
+      this.#emit({
+        type: refreshing ? 'refreshed' : 'exchanged',
+        expiresAt: fresh.expiresAt,
+        ...(fresh.application ? { application: fresh.application } : {}),
+      });
       return fresh;
     };
     return store.withExchangeLock ? store.withExchangeLock(key, run) : run();
@@ -250,7 +257,11 @@ export class TokenManager {
       this.#o.logger.warn(`background App Token refresh failed; the current token stays in use: ${describe(err)}`);
       this.#emit({
         type: 'refresh_failed',
-        error: { name: String(e?.name ?? 'Error'), ...(typeof e?.code === 'string' ? { code: e.code } : {}), message: String(e?.message ?? err) },
+        error: {
+          name: String(e?.name ?? 'Error'),
+          ...(typeof e?.code === 'string' ? { code: e.code } : {}),
+          message: String(e?.message ?? err),
+        },
       });
     });
   }

@@ -46,7 +46,12 @@ export function escapePointerSegment(segment: string): string {
 }
 
 function segmentsOf(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** `/users/3/username` → `users[3].username`; '' → `params`. */
@@ -108,7 +113,8 @@ function listTypes(types: string[]): string {
 }
 
 function pointerOf(e: AjvErrorLike): string {
-  if (e.keyword === 'required' || e.keyword === 'dependentRequired') return `${e.instancePath}/${escapePointerSegment(String(e.params.missingProperty))}`;
+  if (e.keyword === 'required' || e.keyword === 'dependentRequired')
+    return `${e.instancePath}/${escapePointerSegment(String(e.params.missingProperty))}`;
   if (e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties') {
     const extra = e.params.additionalProperty ?? e.params.unevaluatedProperty;
     return `${e.instancePath}/${escapePointerSegment(String(extra))}`;
@@ -127,20 +133,25 @@ function isUnder(pointer: string, base: string): boolean {
 function foldAlternatives(input: readonly AjvErrorLike[]): AjvErrorLike[] {
   let errors = [...input];
   const alternatives = errors
-    .filter((e) => (e.keyword === 'anyOf' || (e.keyword === 'oneOf' && !e.params.passingSchemas)))
+    .filter((e) => e.keyword === 'anyOf' || (e.keyword === 'oneOf' && !e.params.passingSchemas))
     .sort((a, b) => b.schemaPath.length - a.schemaPath.length);
   for (const alt of alternatives) {
     if (!errors.includes(alt)) continue;
     const prefix = `${alt.schemaPath}/`;
-    const inside = errors.filter((e) => e !== alt && e.schemaPath.startsWith(prefix) && isUnder(e.instancePath, alt.instancePath));
+    const inside = errors.filter(
+      (e) => e !== alt && e.schemaPath.startsWith(prefix) && isUnder(e.instancePath, alt.instancePath),
+    );
     const branches = new Map<string, AjvErrorLike[]>();
     for (const e of inside) {
       const branch = e.schemaPath.slice(prefix.length).split('/')[0]!;
       branches.set(branch, [...(branches.get(branch) ?? []), e]);
     }
-    const typeMismatch = (list: AjvErrorLike[]) => list.some((e) => e.keyword === 'type' && e.instancePath === alt.instancePath);
+    const typeMismatch = (list: AjvErrorLike[]) =>
+      list.some((e) => e.keyword === 'type' && e.instancePath === alt.instancePath);
     // of the branches whose type matched, the one with the fewest errors speaks (the closest shape)
-    const matching = [...branches.values()].filter((list) => !typeMismatch(list)).sort((a, b) => a.length - b.length)[0];
+    const matching = [...branches.values()]
+      .filter((list) => !typeMismatch(list))
+      .sort((a, b) => a.length - b.length)[0];
     let replacement: AjvErrorLike[];
     if (matching) {
       replacement = matching;
@@ -152,7 +163,14 @@ function foldAlternatives(input: readonly AjvErrorLike[]): AjvErrorLike[] {
         }
       }
       replacement = types.length
-        ? [{ instancePath: alt.instancePath, schemaPath: `${alt.schemaPath}/type`, keyword: 'type', params: { type: types } }]
+        ? [
+            {
+              instancePath: alt.instancePath,
+              schemaPath: `${alt.schemaPath}/type`,
+              keyword: 'type',
+              params: { type: types },
+            },
+          ]
         : [alt];
     }
     // the replacement stands where the alternative stood (its branch errors came just before it)
@@ -185,7 +203,9 @@ function issueOf(e: AjvErrorLike, params: unknown, ctx: ValidatorContext): Valid
     case 'additionalProperties':
     case 'unevaluatedProperties':
       if (ctx.response) {
-        return issue(`${label} is not a field the spec declares for this response (\`${e.instancePath === '' ? 'body' : fieldLabel(e.instancePath)}\` is a documented shape; the service may have added it)`);
+        return issue(
+          `${label} is not a field the spec declares for this response (\`${e.instancePath === '' ? 'body' : fieldLabel(e.instancePath)}\` is a documented shape; the service may have added it)`,
+        );
       }
       return issue(
         e.instancePath === ''
@@ -197,9 +217,11 @@ function issueOf(e: AjvErrorLike, params: unknown, ctx: ValidatorContext): Valid
       return { pointer, rule: 'readOnly', message: `${label} is read-only: the service sets it` };
     case 'type': {
       const types = typesOf(p.type);
-      return issue(e.instancePath === '' && types[0] === 'object'
-        ? `params must be an object of named fields${got(pointer, value)}`
-        : `${subject} must be ${listTypes(types)}${got(pointer, value)}`);
+      return issue(
+        e.instancePath === '' && types[0] === 'object'
+          ? `params must be an object of named fields${got(pointer, value)}`
+          : `${subject} must be ${listTypes(types)}${got(pointer, value)}`,
+      );
     }
     case 'enum': {
       const allowed: unknown[] = Array.isArray(p.allowedValues) ? p.allowedValues : [];
@@ -208,13 +230,19 @@ function issueOf(e: AjvErrorLike, params: unknown, ctx: ValidatorContext): Valid
     case 'const':
       return issue(`${subject} must be ${show(p.allowedValue)}${got(pointer, value)}`, [p.allowedValue]);
     case 'minLength':
-      return issue(p.limit === 1 ? `${subject} must not be empty` : `${subject} must be at least ${p.limit} characters long`);
+      return issue(
+        p.limit === 1 ? `${subject} must not be empty` : `${subject} must be at least ${p.limit} characters long`,
+      );
     case 'maxLength':
       return issue(`${subject} must be at most ${p.limit} characters long`);
     case 'minItems':
-      return issue(`${subject} must have at least ${p.limit} item${p.limit === 1 ? '' : 's'}${Array.isArray(value) ? ` (got ${value.length})` : ''}`);
+      return issue(
+        `${subject} must have at least ${p.limit} item${p.limit === 1 ? '' : 's'}${Array.isArray(value) ? ` (got ${value.length})` : ''}`,
+      );
     case 'maxItems':
-      return issue(`${subject} must have at most ${p.limit} items${Array.isArray(value) ? ` (got ${value.length}); split the list into several calls` : ''}`);
+      return issue(
+        `${subject} must have at most ${p.limit} items${Array.isArray(value) ? ` (got ${value.length}); split the list into several calls` : ''}`,
+      );
     case 'minProperties':
       return issue(`${subject} must have at least ${p.limit} entr${p.limit === 1 ? 'y' : 'ies'}`);
     case 'maxProperties':
@@ -231,14 +259,20 @@ function issueOf(e: AjvErrorLike, params: unknown, ctx: ValidatorContext): Valid
         ? issue(`${subject} ${pathParamProblem(value)}`)
         : issue(`${subject} must match the pattern /${p.pattern}/`);
     case 'format':
-      return issue(p.format === 'date-time'
-        ? `${subject} must be a date-time (RFC 3339 with an offset, e.g. "2025-01-31T12:00:00Z")`
-        : `${subject} must be a valid ${p.format}`);
+      return issue(
+        p.format === 'date-time'
+          ? `${subject} must be a date-time (RFC 3339 with an offset, e.g. "2025-01-31T12:00:00Z")`
+          : `${subject} must be a valid ${p.format}`,
+      );
     case 'uniqueItems':
       return issue(`${subject} must not repeat items (items ${p.j} and ${p.i} are equal)`);
     case 'anyOf':
     case 'oneOf':
-      return issue(p.passingSchemas ? `${subject} matches more than one allowed shape` : `${subject} matches none of the allowed shapes`);
+      return issue(
+        p.passingSchemas
+          ? `${subject} matches more than one allowed shape`
+          : `${subject} matches none of the allowed shapes`,
+      );
     case 'not':
       return issue(`${subject} has a value that is not allowed here`);
     default:
@@ -250,7 +284,11 @@ function issueOf(e: AjvErrorLike, params: unknown, ctx: ValidatorContext): Valid
  * Ajv errors → issues, in the validator's order, without duplicates. Never returns an empty
  * list for a non-empty input.
  */
-export function issuesFromAjv(errors: readonly AjvErrorLike[] | null | undefined, params: unknown, ctx: ValidatorContext): ValidationIssue[] {
+export function issuesFromAjv(
+  errors: readonly AjvErrorLike[] | null | undefined,
+  params: unknown,
+  ctx: ValidatorContext,
+): ValidationIssue[] {
   if (!errors?.length) return [];
   const out: ValidationIssue[] = [];
   const seen = new Set<string>();
@@ -262,6 +300,6 @@ export function issuesFromAjv(errors: readonly AjvErrorLike[] | null | undefined
     seen.add(key);
     out.push(issue);
   }
-  if (!out.length) out.push({ pointer: '', rule: 'schema', message: 'params do not match the operation\'s schema' });
+  if (!out.length) out.push({ pointer: '', rule: 'schema', message: "params do not match the operation's schema" });
   return out;
 }

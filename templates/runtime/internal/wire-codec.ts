@@ -21,13 +21,25 @@ export const wireCodec: WireCodec = {
     if (length !== undefined && length > answer.limitBytes) {
       // the size is known up front: refuse before reading a byte (never resent: the answer came)
       void answer.stream?.cancel().catch(() => undefined);
-      throw new ResponseTooLargeError({ operationId: answer.operationId, status: answer.status, limitBytes: answer.limitBytes, attempts: answer.attempts });
+      throw new ResponseTooLargeError({
+        operationId: answer.operationId,
+        status: answer.status,
+        limitBytes: answer.limitBytes,
+        attempts: answer.attempts,
+      });
     }
-    return new BinaryResponse({ stream: answer.stream, headers: answer.headers, limitBytes: answer.limitBytes, operationId: answer.operationId, status: answer.status });
+    return new BinaryResponse({
+      stream: answer.stream,
+      headers: answer.headers,
+      limitBytes: answer.limitBytes,
+      operationId: answer.operationId,
+      status: answer.status,
+    });
   },
   // A stream body is read while it is sent: a second attempt would have nothing to send.
   notReplayable(error) {
-    error.message += ' Not resent: the request body is a stream, which can be sent once; pass a Uint8Array, ArrayBuffer or Blob to let the client resend it, or call again with a new stream.';
+    error.message +=
+      ' Not resent: the request body is a stream, which can be sent once; pass a Uint8Array, ArrayBuffer or Blob to let the client resend it, or call again with a new stream.';
     return error;
   },
 };

@@ -5,9 +5,20 @@ import { buildQuery, buildRequest } from './request-builder.js';
 import { wireCodec } from './wire-codec.js';
 import { paramHeaders } from './wire-params.js';
 
-const base = { id: 'wire.t', method: 'GET', path: '/t', auth: true, pathParams: [], body: 'none', bodyFields: [], retryClass: 'Q', successStatuses: [200] } as const;
+const base = {
+  id: 'wire.t',
+  method: 'GET',
+  path: '/t',
+  auth: true,
+  pathParams: [],
+  body: 'none',
+  bodyFields: [],
+  retryClass: 'Q',
+  successStatuses: [200],
+} as const;
 const op = (extra: Partial<OperationSpec>): OperationSpec => ({ ...base, queryParams: [], wire: wireCodec, ...extra });
-const queryOp = (style?: QueryStyle): OperationSpec => op({ queryParams: ['color'], ...(style ? { queryStyles: { color: style } } : {}) });
+const queryOp = (style?: QueryStyle): OperationSpec =>
+  op({ queryParams: ['color'], ...(style ? { queryStyles: { color: style } } : {}) });
 
 const blue = 'blue';
 const list = ['blue', 'black', 'brown'];
@@ -38,7 +49,14 @@ describe('query styles (OpenAPI style examples table)', () => {
   });
 
   test('undefined and null are omitted in every style', () => {
-    for (const style of [undefined, 'form', 'formNoExplode', 'spaceDelimited', 'pipeDelimited', 'deepObject'] as const) {
+    for (const style of [
+      undefined,
+      'form',
+      'formNoExplode',
+      'spaceDelimited',
+      'pipeDelimited',
+      'deepObject',
+    ] as const) {
       expect(buildQuery(queryOp(style), { color: undefined })).toBe('');
       expect(buildQuery(queryOp(style), { color: null })).toBe('');
     }
@@ -61,12 +79,16 @@ describe('query styles (OpenAPI style examples table)', () => {
   });
 
   test('nested values are refused with the field named', () => {
-    expect(() => buildQuery(queryOp('formNoExplode'), { color: [{ a: 1 }] })).toThrow(/query parameter `color` must hold strings/);
+    expect(() => buildQuery(queryOp('formNoExplode'), { color: [{ a: 1 }] })).toThrow(
+      /query parameter `color` must hold strings/,
+    );
   });
 });
 
 test('an entry with query styles but no wire codec (a stale table) is refused with "regenerate"', () => {
-  expect(() => buildQuery({ ...queryOp('deepObject'), wire: undefined }, { color: rgb })).toThrow(/no wire codec in its table entry \(regenerate the package\)/);
+  expect(() => buildQuery({ ...queryOp('deepObject'), wire: undefined }, { color: rgb })).toThrow(
+    /no wire codec in its table entry \(regenerate the package\)/,
+  );
 });
 
 describe('allowEmptyValue', () => {
@@ -76,23 +98,45 @@ describe('allowEmptyValue', () => {
   });
   test('elsewhere an empty string is refused (not silently dropped), naming the field and the rule', () => {
     const o = op({ queryParams: ['q'] });
-    const err = (() => { try { buildQuery(o, { q: '' }); } catch (e) { return e as ValidationError; } })();
+    const err = (() => {
+      try {
+        buildQuery(o, { q: '' });
+      } catch (e) {
+        return e as ValidationError;
+      }
+    })();
     expect(err).toBeInstanceOf(ValidationError);
     expect(err!.issues).toEqual([expect.objectContaining({ pointer: '/q', rule: 'allowEmptyValue' })]);
   });
 });
 
 describe('header and cookie parameters', () => {
-  const h = op({ headerParams: ['X-Trace-Id', 'X-Tags', 'X-Meta', 'X-Flat'], explodeHeaders: ['X-Meta'], cookieParams: ['session', 'prefs', 'pos'] });
+  const h = op({
+    headerParams: ['X-Trace-Id', 'X-Tags', 'X-Meta', 'X-Flat'],
+    explodeHeaders: ['X-Meta'],
+    cookieParams: ['session', 'prefs', 'pos'],
+  });
 
   test('style simple: scalars, arrays a,b; objects k,v (explode false) or k=v (explode true); names lower-cased', () => {
-    expect(paramHeaders(h, { 'X-Trace-Id': 'abc', 'X-Tags': ['a', 'b'], 'X-Meta': { a: 'x', b: 2 }, 'X-Flat': { a: 'x', b: 2 } })).toEqual({
-      'x-trace-id': 'abc', 'x-tags': 'a,b', 'x-meta': 'a=x,b=2', 'x-flat': 'a,x,b,2',
+    expect(
+      paramHeaders(h, {
+        'X-Trace-Id': 'abc',
+        'X-Tags': ['a', 'b'],
+        'X-Meta': { a: 'x', b: 2 },
+        'X-Flat': { a: 'x', b: 2 },
+      }),
+    ).toEqual({
+      'x-trace-id': 'abc',
+      'x-tags': 'a,b',
+      'x-meta': 'a=x,b=2',
+      'x-flat': 'a,x,b,2',
     });
   });
 
   test('cookies: one cookie header, `name=value; name=value`, values percent-encoded, arrays a,b', () => {
-    expect(paramHeaders(h, { session: 's 1;x', prefs: ['dark', 'wide'], pos: { x: 1 } })).toEqual({ cookie: 'session=s%201%3Bx; prefs=dark,wide; pos=x,1' });
+    expect(paramHeaders(h, { session: 's 1;x', prefs: ['dark', 'wide'], pos: { x: 1 } })).toEqual({
+      cookie: 'session=s%201%3Bx; prefs=dark,wide; pos=x,1',
+    });
   });
 
   test('nothing given → no headers at all (a JSON op pays nothing)', () => {
@@ -100,13 +144,19 @@ describe('header and cookie parameters', () => {
   });
 
   test('CR/LF and empty values are refused before sending, naming the field', () => {
-    expect(() => paramHeaders(h, { 'X-Trace-Id': 'a\r\nSet-Cookie: x' })).toThrow(/`X-Trace-Id` must not contain CR, LF or NUL/);
+    expect(() => paramHeaders(h, { 'X-Trace-Id': 'a\r\nSet-Cookie: x' })).toThrow(
+      /`X-Trace-Id` must not contain CR, LF or NUL/,
+    );
     expect(() => paramHeaders(h, { 'X-Trace-Id': '' })).toThrow(/`X-Trace-Id` must not be empty/);
   });
 
   test('header and cookie params do not leak into a JSON body', () => {
     const post = { ...h, method: 'POST', body: 'object', bodyFields: ['name'] } as const satisfies OperationSpec;
-    const built = buildRequest(post, { 'X-Trace-Id': 't', session: 's', name: 'n' }, { baseUrl: 'http://x', orgName: 'o', appName: 'a' });
+    const built = buildRequest(
+      post,
+      { 'X-Trace-Id': 't', session: 's', name: 'n' },
+      { baseUrl: 'http://x', orgName: 'o', appName: 'a' },
+    );
     expect(built.body).toBe('{"name":"n"}');
     expect(built.headers).toEqual({ 'x-trace-id': 't', cookie: 'session=s' });
   });

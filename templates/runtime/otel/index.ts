@@ -19,8 +19,30 @@
  * `im.outcome`).
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { context, metrics, SpanKind, SpanStatusCode, trace, type Attributes, type Counter, type Histogram, type Meter, type MeterProvider, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api';
-import { IM_CHANNELS, type AttemptEndEvent, type CallEndEvent, type CallStartEvent, type RateLimitWaitView, type RequestView, type RetryView } from '../core/hooks.js';
+import {
+  context,
+  metrics,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Counter,
+  type Histogram,
+  type Meter,
+  type MeterProvider,
+  type Span,
+  type Tracer,
+  type TracerProvider,
+} from '@opentelemetry/api';
+import {
+  IM_CHANNELS,
+  type AttemptEndEvent,
+  type CallEndEvent,
+  type CallStartEvent,
+  type RateLimitWaitView,
+  type RequestView,
+  type RetryView,
+} from '../core/hooks.js';
 import { SDK_NAME, SDK_VERSION } from '../sdk-version.js';
 
 export interface ImInstrumentationOptions {
@@ -71,17 +93,37 @@ class ImTelemetry {
     private readonly tracer: Tracer,
     meter: Meter,
   ) {
-    this.requestDuration = meter.createHistogram('http.client.request.duration', { unit: 's', description: 'Duration of HTTP client requests (one per attempt).' });
-    this.callDuration = meter.createHistogram('im.client.call.duration', { unit: 's', description: 'Duration of SDK calls across all their attempts and waits.' });
-    this.retries = meter.createCounter('im.client.retries', { description: 'Attempts followed by another attempt, by reason.' });
+    this.requestDuration = meter.createHistogram('http.client.request.duration', {
+      unit: 's',
+      description: 'Duration of HTTP client requests (one per attempt).',
+    });
+    this.callDuration = meter.createHistogram('im.client.call.duration', {
+      unit: 's',
+      description: 'Duration of SDK calls across all their attempts and waits.',
+    });
+    this.retries = meter.createCounter('im.client.retries', {
+      description: 'Attempts followed by another attempt, by reason.',
+    });
     this.rateLimited = meter.createCounter('im.client.rate_limited', { description: '429 rate_limited answers.' });
-    this.rateLimitWait = meter.createHistogram('im.client.rate_limit.wait', { unit: 's', description: 'Time calls waited before sending because of an earlier 429.' });
-    this.tokenExchanges = meter.createCounter('im.client.token_exchanges', { description: 'App Token exchanges, by outcome.' });
+    this.rateLimitWait = meter.createHistogram('im.client.rate_limit.wait', {
+      unit: 's',
+      description: 'Time calls waited before sending because of an earlier 429.',
+    });
+    this.tokenExchanges = meter.createCounter('im.client.token_exchanges', {
+      description: 'App Token exchanges, by outcome.',
+    });
   }
 
   onCallStart(message: unknown): void {
     const e = message as CallStartEvent;
-    const span = this.tracer.startSpan(e.operationId, { kind: SpanKind.INTERNAL, attributes: { 'im.operation.id': e.operationId, 'im.token_exchange': e.tokenExchange } }, context.active());
+    const span = this.tracer.startSpan(
+      e.operationId,
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: { 'im.operation.id': e.operationId, 'im.token_exchange': e.tokenExchange },
+      },
+      context.active(),
+    );
     this.calls.set(e.callId, { span, attempt: undefined });
   }
 
@@ -99,13 +141,21 @@ class ImTelemetry {
     };
     if (e.attempt > 1) attributes['http.request.resend_count'] = e.attempt - 1;
     call.span.setAttribute('im.retry_class', e.retryClass);
-    call.attempt = this.tracer.startSpan(e.method, { kind: SpanKind.CLIENT, attributes }, trace.setSpan(context.active(), call.span));
+    call.attempt = this.tracer.startSpan(
+      e.method,
+      { kind: SpanKind.CLIENT, attributes },
+      trace.setSpan(context.active(), call.span),
+    );
   }
 
   onAttemptEnd(message: unknown): void {
     const e = message as AttemptEndEvent;
     const errorType = attemptErrorType(e);
-    const attributes: Attributes = { 'http.request.method': e.method, ...serverAttributes(e.url), 'im.operation.id': e.operationId };
+    const attributes: Attributes = {
+      'http.request.method': e.method,
+      ...serverAttributes(e.url),
+      'im.operation.id': e.operationId,
+    };
     if (e.status !== undefined) attributes['http.response.status_code'] = e.status;
     if (errorType !== undefined) attributes['error.type'] = errorType;
     this.requestDuration.record(e.durationMs / 1000, attributes);
@@ -124,14 +174,24 @@ class ImTelemetry {
 
   onRetry(message: unknown): void {
     const e = message as RetryView;
-    this.retries.add(1, { 'im.operation.id': e.operationId, 'im.retry.reason': e.reason, 'im.retry_class': e.retryClass });
-    this.calls.get(e.callId)?.span.addEvent('im.retry', { 'im.retry.reason': e.reason, 'im.retry.wait_ms': e.waitMs, 'im.attempt': e.attempt });
+    this.retries.add(1, {
+      'im.operation.id': e.operationId,
+      'im.retry.reason': e.reason,
+      'im.retry_class': e.retryClass,
+    });
+    this.calls.get(e.callId)?.span.addEvent('im.retry', {
+      'im.retry.reason': e.reason,
+      'im.retry.wait_ms': e.waitMs,
+      'im.attempt': e.attempt,
+    });
   }
 
   onRateLimitWait(message: unknown): void {
     const e = message as RateLimitWaitView;
     this.rateLimitWait.record(e.waitMs / 1000, { 'im.operation.id': e.operationId, 'im.rate_limit.gate': e.gate });
-    this.calls.get(e.callId)?.span.addEvent('im.rate_limit.wait', { 'im.rate_limit.wait_ms': e.waitMs, 'im.rate_limit.gate': e.gate });
+    this.calls
+      .get(e.callId)
+      ?.span.addEvent('im.rate_limit.wait', { 'im.rate_limit.wait_ms': e.waitMs, 'im.rate_limit.gate': e.gate });
   }
 
   onCallEnd(message: unknown): void {
@@ -165,13 +225,15 @@ export function instrumentImClient(options: ImInstrumentationOptions = {}): ImIn
   const t = new ImTelemetry(tracer, meter);
   // A subscriber that throws would surface as an uncaught exception (diagnostics_channel's rule):
   // every handler is guarded, so telemetry never takes a process down.
-  const guard = (fn: (message: unknown) => void) => (message: unknown): void => {
-    try {
-      fn(message);
-    } catch {
-      // telemetry must never break the app
-    }
-  };
+  const guard =
+    (fn: (message: unknown) => void) =>
+    (message: unknown): void => {
+      try {
+        fn(message);
+      } catch {
+        // telemetry must never break the app
+      }
+    };
   const handlers: [string, (message: unknown) => void][] = [
     [IM_CHANNELS.callStart, guard((m) => t.onCallStart(m))],
     [IM_CHANNELS.attemptStart, guard((m) => t.onAttemptStart(m))],

@@ -1,6 +1,17 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { AggregationTemporality, MeterProvider, MetricReader, type DataPoint, type Histogram } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import {
+  AggregationTemporality,
+  MeterProvider,
+  MetricReader,
+  type DataPoint,
+  type Histogram,
+} from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, test } from 'vitest';
 import { apiError, makeClient, ops, SECRET, startFakeService, TOKEN_PREFIX } from '../test-support/fake-service.js';
 import { instrumentImClient, type ImInstrumentation } from './index.js';
@@ -25,7 +36,8 @@ function setup(): { exporter: InMemorySpanExporter; reader: TestReader; instrume
 async function metricPoints(reader: TestReader): Promise<Map<string, DataPoint<unknown>[]>> {
   const { resourceMetrics } = await reader.collect();
   const out = new Map<string, DataPoint<unknown>[]>();
-  for (const scope of resourceMetrics.scopeMetrics) for (const m of scope.metrics) out.set(m.descriptor.name, m.dataPoints as DataPoint<unknown>[]);
+  for (const scope of resourceMetrics.scopeMetrics)
+    for (const m of scope.metrics) out.set(m.descriptor.name, m.dataPoints as DataPoint<unknown>[]);
   return out;
 }
 
@@ -43,7 +55,13 @@ describe.each(['node', 'fetch'] as const)('im-server-sdk/otel on the %s transpor
     active = instrumentation;
     const svc = await startFakeService({
       handle: (_r, n) =>
-        n === 1 ? apiError(503, 'unavailable') : n === 2 ? { status: 200, body: { ok: true } } : n === 3 ? apiError(429, 'rate_limited', undefined, { 'retry-after': '1' }) : { status: 200, body: {} },
+        n === 1
+          ? apiError(503, 'unavailable')
+          : n === 2
+            ? { status: 200, body: { ok: true } }
+            : n === 3
+              ? apiError(429, 'rate_limited', undefined, { 'retry-after': '1' })
+              : { status: 200, body: {} },
     });
     const im = makeClient(svc.baseUrl, { transport });
     await im.request(ops.usersGet, { username: 'alice' });
@@ -59,7 +77,13 @@ describe.each(['node', 'fetch'] as const)('im-server-sdk/otel on the %s transpor
     }
     const [, first, second] = callSpans;
     const firstAttempts = spans.filter((s) => parentId(s) === first!.spanContext().spanId);
-    expect(firstAttempts.map((s) => [s.name, s.attributes['http.response.status_code'], s.attributes['http.request.resend_count']])).toEqual([
+    expect(
+      firstAttempts.map((s) => [
+        s.name,
+        s.attributes['http.response.status_code'],
+        s.attributes['http.request.resend_count'],
+      ]),
+    ).toEqual([
       ['GET', 503, undefined],
       ['GET', 200, 1],
     ]);
@@ -74,20 +98,32 @@ describe.each(['node', 'fetch'] as const)('im-server-sdk/otel on the %s transpor
       'im.attempt': 2,
     });
     expect(first!.events.map((e) => [e.name, e.attributes?.['im.retry.reason']])).toEqual([['im.retry', 'status']]);
-    expect(second!.events.map((e) => [e.name, e.attributes?.['im.retry.reason']])[0]).toEqual(['im.retry', 'rate-limited']);
+    expect(second!.events.map((e) => [e.name, e.attributes?.['im.retry.reason']])[0]).toEqual([
+      'im.retry',
+      'rate-limited',
+    ]);
     const text = JSON.stringify(spans.map((s) => ({ a: s.attributes, e: s.events })));
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain(TOKEN_PREFIX);
 
     const points = await metricPoints(reader);
-    const attemptsMeasured = (points.get('http.client.request.duration') ?? []).reduce((n, p) => n + (p.value as Histogram).count, 0);
+    const attemptsMeasured = (points.get('http.client.request.duration') ?? []).reduce(
+      (n, p) => n + (p.value as Histogram).count,
+      0,
+    );
     expect(attemptsMeasured).toBe(5); // 1 exchange + 2 + 2
-    const statuses = (points.get('http.client.request.duration') ?? []).map((p) => p.attributes['http.response.status_code']).sort();
+    const statuses = (points.get('http.client.request.duration') ?? [])
+      .map((p) => p.attributes['http.response.status_code'])
+      .sort();
     expect(statuses).toEqual([200, 200, 429, 503]); // POST app.token 200, GET 200, 429, 503
-    const retriesByReason = Object.fromEntries((points.get('im.client.retries') ?? []).map((p) => [p.attributes['im.retry.reason'], p.value]));
+    const retriesByReason = Object.fromEntries(
+      (points.get('im.client.retries') ?? []).map((p) => [p.attributes['im.retry.reason'], p.value]),
+    );
     expect(retriesByReason).toEqual({ status: 1, 'rate-limited': 1 });
     expect((points.get('im.client.rate_limited') ?? []).map((p) => p.value)).toEqual([1]);
-    expect((points.get('im.client.token_exchanges') ?? []).map((p) => [p.attributes['im.outcome'], p.value])).toEqual([['ok', 1]]);
+    expect((points.get('im.client.token_exchanges') ?? []).map((p) => [p.attributes['im.outcome'], p.value])).toEqual([
+      ['ok', 1],
+    ]);
     expect((points.get('im.client.call.duration') ?? []).reduce((n, p) => n + (p.value as Histogram).count, 0)).toBe(3);
     // the 429's Retry-After of 1 s: the resend waited at the client's gate (any positive wait passes)
     const waits = (points.get('im.client.rate_limit.wait') ?? []).map((p) => p.value as Histogram);
@@ -103,7 +139,12 @@ describe.each(['node', 'fetch'] as const)('im-server-sdk/otel on the %s transpor
     await expect(im.request(ops.usersGet, { username: 'ghost' })).rejects.toThrow();
     const call = exporter.getFinishedSpans().find((s) => s.name === 'users.get')!;
     expect(call.status.code).toBe(SpanStatusCode.ERROR);
-    expect(call.attributes).toMatchObject({ 'error.type': 'NotFoundError', 'im.error.code': 'not_found', 'http.response.status_code': 404, 'im.attempts': 1 });
+    expect(call.attributes).toMatchObject({
+      'error.type': 'NotFoundError',
+      'im.error.code': 'not_found',
+      'http.response.status_code': 404,
+      'im.attempts': 1,
+    });
     instrumentation.disable();
     exporter.reset();
     await expect(im.request(ops.usersGet, { username: 'ghost' })).rejects.toThrow();

@@ -53,7 +53,9 @@ describe('MemoryDedupeStore', () => {
 describe('adapters', () => {
   it('fromIoredis calls client.call(name, ...args)', async () => {
     const calls: string[][] = [];
-    const fake = { call: async (name: string, ...args: string[]) => (calls.push([name, ...args]), name === 'SET' ? 'OK' : 1) };
+    const fake = {
+      call: async (name: string, ...args: string[]) => (calls.push([name, ...args]), name === 'SET' ? 'OK' : 1),
+    };
     const store = new RedisDedupeStore({ client: fromIoredis(fake), prefix: 'p:' });
     expect(await store.claim('id1', 1500.2)).toBe(true);
     await store.release('id1');

@@ -69,7 +69,12 @@ describe.each([
     const store = make();
     const key = fresh();
     await store.sync(key, `${key}:gate`, { sent: 3, rateLimited: 1 });
-    await store.reserve(key, { perSecond: 100, burst: 5 }, 1_000, `${key}:gate`, { sent: 2, waited: 1, waitedMs: 40.4, throttled: 1 });
+    await store.reserve(key, { perSecond: 100, burst: 5 }, 1_000, `${key}:gate`, {
+      sent: 2,
+      waited: 1,
+      waitedMs: 40.4,
+      throttled: 1,
+    });
     expect(await store.counters(key)).toEqual({ sent: 5, waited: 1, waitedMs: 40, throttled: 1, rateLimited: 1 });
   });
 });
@@ -100,11 +105,24 @@ describe('the fleet gate through Redis (two clients with their own stores stand 
   it("a 429 to one closes the other's gate within the read interval; both send again together", async () => {
     let refuse = true;
     const svc = await startFakeService({
-      handle: (req) => (refuse && req.path.endsWith('/first') ? ((refuse = false), apiError(429, 'rate_limited', undefined, { 'retry-after': '1' })) : { status: 200, body: {} }),
+      handle: (req) =>
+        refuse && req.path.endsWith('/first')
+          ? ((refuse = false), apiError(429, 'rate_limited', undefined, { 'retry-after': '1' }))
+          : { status: 200, body: {} },
     });
-    const a = makeClient(svc.baseUrl, { quotaStore: new RedisQuotaStore({ client: fromNodeRedis(redis) }), appKey: 'gate#app' });
-    const b = makeClient(svc.baseUrl, { quotaStore: new RedisQuotaStore({ client: fromNodeRedis(redis) }), appKey: 'gate#app', clientId: 'client-2' });
-    await Promise.all([a.request(ops.usersGet, { username: 'warm-a' }), b.request(ops.usersGet, { username: 'warm-b' })]);
+    const a = makeClient(svc.baseUrl, {
+      quotaStore: new RedisQuotaStore({ client: fromNodeRedis(redis) }),
+      appKey: 'gate#app',
+    });
+    const b = makeClient(svc.baseUrl, {
+      quotaStore: new RedisQuotaStore({ client: fromNodeRedis(redis) }),
+      appKey: 'gate#app',
+      clientId: 'client-2',
+    });
+    await Promise.all([
+      a.request(ops.usersGet, { username: 'warm-a' }),
+      b.request(ops.usersGet, { username: 'warm-b' }),
+    ]);
     const first = a.request(ops.usersGet, { username: 'first' });
     await new Promise((r) => setTimeout(r, 150));
     // b reads the fleet gate in the background (never on a call's path): a call may go out before the read lands
@@ -135,7 +153,10 @@ describe('Redis stopped mid-run (issue 20)', () => {
     await client.connect();
     let refuseNext = false;
     const svc = await startFakeService({
-      handle: () => (refuseNext ? ((refuseNext = false), apiError(429, 'rate_limited', undefined, { 'retry-after': '1' })) : { status: 200, body: {} }),
+      handle: () =>
+        refuseNext
+          ? ((refuseNext = false), apiError(429, 'rate_limited', undefined, { 'retry-after': '1' }))
+          : { status: 200, body: {} },
     });
     const { lines, logger } = recordingLogger();
     const quotaStore = new RedisQuotaStore({ client: fromNodeRedis(client), commandTimeoutMs: 100 });
@@ -145,13 +166,19 @@ describe('Redis stopped mid-run (issue 20)', () => {
       expect(im.rateLimit.metrics.limiter).toEqual({ perSecond: 100, shared: true });
       own.pause(); // SIGSTOP: connections stay open, nothing answers (the worst case: no error, only silence)
       const started = Date.now();
-      const during = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => im.request(ops.usersGet, { username: `b${i}` }, { deadlineMs: 5_000 })));
+      const during = await Promise.allSettled(
+        Array.from({ length: 40 }, (_, i) => im.request(ops.usersGet, { username: `b${i}` }, { deadlineMs: 5_000 })),
+      );
       const took = Date.now() - started;
       expect(during.every((r) => r.status === 'fulfilled')).toBe(true);
       // 40 calls at the fallback 50/s (~0.8 s) plus the budget of the failed Redis command
       expect(took).toBeLessThan(3_000);
       expect(im.rateLimit.metrics.limiter).toEqual({ perSecond: 50, shared: false });
-      expect(lines.some((l) => /quota store failed \(StoreTimeoutError: Redis EVALSHA did not answer within 100 ms\)/.test(l))).toBe(true);
+      expect(
+        lines.some((l) =>
+          /quota store failed \(StoreTimeoutError: Redis EVALSHA did not answer within 100 ms\)/.test(l),
+        ),
+      ).toBe(true);
       // a 429 while the store is gone still closes this client's gate
       refuseNext = true;
       const t0 = Date.now();
@@ -164,7 +191,9 @@ describe('Redis stopped mid-run (issue 20)', () => {
       expect(im.rateLimit.metrics.limiter).toEqual({ perSecond: 100, shared: true });
       // killed for good while 30 calls are under way: they and later ones all finish, no hang
       const afterKill = Date.now();
-      const inFlight = Promise.allSettled(Array.from({ length: 30 }, (_, i) => im.request(ops.usersGet, { username: `d${i}` })));
+      const inFlight = Promise.allSettled(
+        Array.from({ length: 30 }, (_, i) => im.request(ops.usersGet, { username: `d${i}` })),
+      );
       await new Promise((r) => setTimeout(r, 50));
       await own.stop();
       const killed = await inFlight;
@@ -180,15 +209,25 @@ describe('Redis stopped mid-run (issue 20)', () => {
   }, 20_000);
 });
 
-describe('issue 28 item 3: a 429 to a token exchange pauses that host\'s exchanges, never the fleet\'s calls', () => {
+describe("issue 28 item 3: a 429 to a token exchange pauses that host's exchanges, never the fleet's calls", () => {
   it("host A's exchange answered 429 (Retry-After 1800): host B's calls go on, A's other processes do not exchange, a REST 429 still closes the fleet gate", async () => {
     let refuseExchange = true;
     let refuseCall = false;
     const svc = await startFakeService({
-      token: (_req, n) => (refuseExchange ? ((refuseExchange = false), apiError(429, 'rate_limited', undefined, { 'retry-after': '1800' })) : { status: 200, body: { access_token: `tok-${n}`, expires_in: 3600 } }),
-      handle: () => (refuseCall ? ((refuseCall = false), apiError(429, 'rate_limited', undefined, { 'retry-after': '1' })) : { status: 200, body: {} }),
+      token: (_req, n) =>
+        refuseExchange
+          ? ((refuseExchange = false), apiError(429, 'rate_limited', undefined, { 'retry-after': '1800' }))
+          : { status: 200, body: { access_token: `tok-${n}`, expires_in: 3600 } },
+      handle: () =>
+        refuseCall
+          ? ((refuseCall = false), apiError(429, 'rate_limited', undefined, { 'retry-after': '1' }))
+          : { status: 200, body: {} },
     });
-    const shared = (host: string) => makeClient(svc.baseUrl, { quotaStore: new RedisQuotaStore({ client: fromNodeRedis(redis), prefix: `x28-${n}:` }), internals: { hostName: host } });
+    const shared = (host: string) =>
+      makeClient(svc.baseUrl, {
+        quotaStore: new RedisQuotaStore({ client: fromNodeRedis(redis), prefix: `x28-${n}:` }),
+        internals: { hostName: host },
+      });
     n++;
     const hostB = shared('host-b');
     refuseExchange = false;
@@ -202,7 +241,10 @@ describe('issue 28 item 3: a 429 to a token exchange pauses that host\'s exchang
     const exchangesBefore = svc.exchanges.length;
     await expect(hostB.request(ops.usersGet, { username: 'b' })).resolves.toBeDefined(); // reads the fleet gate in the background
     await new Promise((r) => setTimeout(r, 150));
-    const second = await hostB.request(ops.usersGet, { username: 'b1' }).then(() => 'sent', (e: Error) => e.message);
+    const second = await hostB.request(ops.usersGet, { username: 'b1' }).then(
+      () => 'sent',
+      (e: Error) => e.message,
+    );
     expect(second).toBe('sent');
     expect(hostB.rateLimit.remainingMs).toBe(0);
     // another process of host A (its own client, the same store) does not send an exchange the service would refuse
@@ -231,7 +273,10 @@ const INCR_BY = "return redis.call('INCRBY', KEYS[1], ARGV[1])";
 function recorded(): { sent: string[]; command: (args: string[]) => Promise<unknown> } {
   const client = fromNodeRedis(redis);
   const sent: string[] = [];
-  return { sent, command: (args) => (sent.push(args[0] === 'SCRIPT' ? `SCRIPT ${args[1]}` : args[0]!), client.command(args)) };
+  return {
+    sent,
+    command: (args) => (sent.push(args[0] === 'SCRIPT' ? `SCRIPT ${args[1]}` : args[0]!), client.command(args)),
+  };
 }
 
 describe('evalScript', () => {
@@ -255,7 +300,9 @@ describe('evalScript', () => {
 
   it("passes a script's own error on without running it a second time", async () => {
     const { sent, command } = recorded();
-    await expect(evalScript(command, new Map(), "return redis.error_reply('BOOM no such thing')", [], [])).rejects.toThrow(/BOOM/);
+    await expect(
+      evalScript(command, new Map(), "return redis.error_reply('BOOM no such thing')", [], []),
+    ).rejects.toThrow(/BOOM/);
     expect(sent).toEqual(['SCRIPT LOAD', 'EVALSHA']);
   });
 });

@@ -20,7 +20,13 @@ export interface QuotaCounters {
   rateLimited: number;
 }
 
-export const COUNTER_NAMES = ['sent', 'waited', 'waitedMs', 'throttled', 'rateLimited'] as const satisfies ReadonlyArray<keyof QuotaCounters>;
+export const COUNTER_NAMES = [
+  'sent',
+  'waited',
+  'waitedMs',
+  'throttled',
+  'rateLimited',
+] as const satisfies ReadonlyArray<keyof QuotaCounters>;
 
 export function zeroCounters(): QuotaCounters {
   return { sent: 0, waited: 0, waitedMs: 0, throttled: 0, rateLimited: 0 };
@@ -42,7 +48,13 @@ export interface QuotaStore {
    * Takes the next send slot of `key` at `rate` when it is at most `maxWaitMs` away, adds
    * `counters` to the key's totals, and reads the gate of `gateKey`.
    */
-  reserve(key: string, rate: RateSpec, maxWaitMs: number, gateKey: string, counters?: Partial<QuotaCounters>): Promise<QuotaReservation>;
+  reserve(
+    key: string,
+    rate: RateSpec,
+    maxWaitMs: number,
+    gateKey: string,
+    counters?: Partial<QuotaCounters>,
+  ): Promise<QuotaReservation>;
   /** Adds `counters` to the totals of `key` and answers the ms left on the gate of `gateKey`. */
   sync(key: string, gateKey: string, counters?: Partial<QuotaCounters>): Promise<number>;
   /** Closes the gate for `ms` (never shortens a longer close). */
@@ -64,7 +76,13 @@ export class MemoryQuotaStore implements QuotaStore {
     this.#now = options.now ?? Date.now;
   }
 
-  async reserve(key: string, rate: RateSpec, maxWaitMs: number, gateKey: string, counters?: Partial<QuotaCounters>): Promise<QuotaReservation> {
+  async reserve(
+    key: string,
+    rate: RateSpec,
+    maxWaitMs: number,
+    gateKey: string,
+    counters?: Partial<QuotaCounters>,
+  ): Promise<QuotaReservation> {
     return { ...this.reserveNow(key, rate, maxWaitMs), gateMs: await this.sync(key, gateKey, counters) };
   }
 

@@ -52,11 +52,22 @@ async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms 
 }
 
 function ev(id: string, extra: Partial<CallbackEvent> = {}): CallbackEvent {
-  return { id, type: 'user.session_created', occurred_at: '2026-01-01T00:00:00.000Z', data: { origin: 'client' }, ...extra };
+  return {
+    id,
+    type: 'user.session_created',
+    occurred_at: '2026-01-01T00:00:00.000Z',
+    data: { origin: 'client' },
+    ...extra,
+  };
 }
 
 function groupEvent(id: string, group: string, version: number): CallbackEvent {
-  return { id, type: 'group.members_added', occurred_at: '2026-01-01T00:00:00.000Z', data: { origin: 'client', group_id: group, member_version: version } };
+  return {
+    id,
+    type: 'group.members_added',
+    occurred_at: '2026-01-01T00:00:00.000Z',
+    data: { origin: 'client', group_id: group, member_version: version },
+  };
 }
 
 describe.each(cases)('Redis stores with %s', (_name, clientCase, where, n) => {
@@ -73,7 +84,9 @@ describe.each(cases)('Redis stores with %s', (_name, clientCase, where, n) => {
   it('is recognised as what it is', () => {
     const connection = redisConnection(opened.client, 'test');
     expect(connection.cluster).toBe(where === 'cluster');
-    expect(connection.client).toBe(`${clientCase.name.startsWith('ioredis') ? 'ioredis' : 'node-redis'}${where === 'cluster' ? ' cluster' : ''}`);
+    expect(connection.client).toBe(
+      `${clientCase.name.startsWith('ioredis') ? 'ioredis' : 'node-redis'}${where === 'cluster' ? ' cluster' : ''}`,
+    );
   });
 
   it('RedisTokenStore: set with PX, get, deleteIf compare-and-delete, one exchange lock holder at a time', async () => {
@@ -144,22 +157,45 @@ describe.each(cases)('Redis stores with %s', (_name, clientCase, where, n) => {
     expect(await store.claim('e1', 60_000)).toBe(false);
     await store.release('e1');
     expect(await store.claim('e1', 60_000)).toBe(true);
-    expect(await Promise.all([store.begin('e2', 60_000), store.begin('e2', 60_000)])).toEqual(expect.arrayContaining(['claimed', 'in_progress']));
+    expect(await Promise.all([store.begin('e2', 60_000), store.begin('e2', 60_000)])).toEqual(
+      expect.arrayContaining(['claimed', 'in_progress']),
+    );
     await store.complete('e2', 60_000);
     expect(await store.begin('e2', 60_000)).toBe('done');
-    const signed = signCallbackRequest({ secret: 'whsec_clients', body: { kind: 'verify', request_id: 'r1', app: 'o#a', endpoint_id: 'ep', sent_at: '2026-01-01T00:00:00.000Z', challenge: 'c' } });
-    const verify = () => verifyCallback({ headers: signed.headers, rawBody: signed.body, secrets: 'whsec_clients', nonceStore: store });
+    const signed = signCallbackRequest({
+      secret: 'whsec_clients',
+      body: {
+        kind: 'verify',
+        request_id: 'r1',
+        app: 'o#a',
+        endpoint_id: 'ep',
+        sent_at: '2026-01-01T00:00:00.000Z',
+        challenge: 'c',
+      },
+    });
+    const verify = () =>
+      verifyCallback({ headers: signed.headers, rawBody: signed.body, secrets: 'whsec_clients', nonceStore: store });
     expect((await verify()).kind).toBe('verify');
     await expect(verify()).rejects.toMatchObject({ reason: 'replayed_nonce' });
   });
 
   it('RedisInbox: durability read, append deduplicated, commit, ordering guard, retries, dead letters listed and replayed', async () => {
     const logged: string[] = [];
-    const inbox = new RedisInbox({ client: opened.client, blockingClient: opened.blocking, prefix: `{inbox-${tag}}:`, blockMs: 200, ordering: true, logger: { warn: (m: string) => void logged.push(m) } });
+    const inbox = new RedisInbox({
+      client: opened.client,
+      blockingClient: opened.blocking,
+      prefix: `{inbox-${tag}}:`,
+      blockMs: 200,
+      ordering: true,
+      logger: { warn: (m: string) => void logged.push(m) },
+    });
     const report = await inbox.checkDurability();
     expect(report).toMatchObject({ checked: true, source: 'config', appendonly: false, save: '' });
     expect(logged.join('\n')).toContain('appendonly no');
-    expect(await inbox.append([ev('a'), ev('poison'), ev('a'), groupEvent('g-v2', 'g1', 2)])).toEqual({ stored: 3, duplicates: 1 });
+    expect(await inbox.append([ev('a'), ev('poison'), ev('a'), groupEvent('g-v2', 'g1', 2)])).toEqual({
+      stored: 3,
+      duplicates: 1,
+    });
     const seen: string[] = [];
     const controller = new AbortController();
     const done = inbox.consume(
@@ -172,7 +208,13 @@ describe.each(cases)('Redis stores with %s', (_name, clientCase, where, n) => {
         }
         await ctx.commit([{ op: 'incr', key: `count:${event.id}` }]);
       },
-      { concurrency: 4, maxAttempts: 2, backoff: { baseMs: 5, maxMs: 10 }, signal: controller.signal, onError: () => undefined },
+      {
+        concurrency: 4,
+        maxAttempts: 2,
+        backoff: { baseMs: 5, maxMs: 10 },
+        signal: controller.signal,
+        onError: () => undefined,
+      },
     );
     try {
       await waitFor('the dead letter', async () => (await inbox.stats()).deadLetters === 1);
@@ -183,7 +225,10 @@ describe.each(cases)('Redis stores with %s', (_name, clientCase, where, n) => {
       expect(await inbox.getState('count:a')).toBe('1');
       expect(await inbox.getState('group:g1')).toBe('g-v2');
       expect(await inbox.replay('poison')).toBe(1);
-      await waitFor('the replayed run failed twice more', async () => (await inbox.stats()).deadLetters === 1 && seen.filter((id) => id === 'poison').length === 4);
+      await waitFor(
+        'the replayed run failed twice more',
+        async () => (await inbox.stats()).deadLetters === 1 && seen.filter((id) => id === 'poison').length === 4,
+      );
     } finally {
       controller.abort();
       await done;
@@ -197,7 +242,12 @@ describe.each(cases)('Redis stores with %s', (_name, clientCase, where, n) => {
     ['with a blocking client (XREADGROUP BLOCK)', true],
     ['without one (polling)', false],
   ])('RedisInbox hands an appended event to an idle worker at once, %s', async (_how, withBlocking) => {
-    const inbox = new RedisInbox({ client: opened.client, ...(withBlocking ? { blockingClient: opened.blocking } : {}), prefix: `{lat-${tag}-${withBlocking ? 'b' : 'p'}}:`, durability: 'off' });
+    const inbox = new RedisInbox({
+      client: opened.client,
+      ...(withBlocking ? { blockingClient: opened.blocking } : {}),
+      prefix: `{lat-${tag}-${withBlocking ? 'b' : 'p'}}:`,
+      durability: 'off',
+    });
     const handled = new Map<string, number>();
     const controller = new AbortController();
     const done = inbox.consume((event) => void handled.set(event.id, performance.now()), { signal: controller.signal });
@@ -230,14 +280,20 @@ describe('Redis stores refuse a client they do not know, at construction', () =>
   ])('%s names the supported clients', (name, make) => {
     for (const bad of [{ get: async () => null }, 'redis://127.0.0.1:6379', undefined, new Map()]) {
       expect(() => make(bad)).toThrow(TypeError);
-      expect(() => make(bad)).toThrow(new RegExp(`^${name}: client is not a Redis client it knows .*supported: node-redis 4, 5 or 6 .*ioredis 5 or 6`));
+      expect(() => make(bad)).toThrow(
+        new RegExp(
+          `^${name}: client is not a Redis client it knows .*supported: node-redis 4, 5 or 6 .*ioredis 5 or 6`,
+        ),
+      );
     }
   });
 
   it('RedisInbox refuses, on a cluster client, a prefix without a hash tag and a persistence wait', () => {
     const clusterish = { call: async () => null, isCluster: true };
     expect(() => new RedisInbox({ client: clusterish, prefix: 'inbox:' })).toThrow(/prefix must hold a hash tag/);
-    expect(() => new RedisInbox({ client: clusterish, waitForPersistence: { aof: true } })).toThrow(/waitForPersistence needs a single-node connection/);
+    expect(() => new RedisInbox({ client: clusterish, waitForPersistence: { aof: true } })).toThrow(
+      /waitForPersistence needs a single-node connection/,
+    );
     expect(() => new RedisInbox({ client: clusterish, prefix: '{app}:inbox:' })).not.toThrow();
   });
 });

@@ -14,7 +14,13 @@ describe('RedisTokenStore (commands)', () => {
     });
     const store = new RedisTokenStore({ client, prefix: 'p:', now: () => 1_000 });
     await store.set('k', { accessToken: 'tok', expiresAt: 61_000, obtainedAt: 1_000 });
-    expect(calls[0]).toEqual(['SET', 'p:k', JSON.stringify({ accessToken: 'tok', expiresAt: 61_000, obtainedAt: 1_000 }), 'PX', '60000']);
+    expect(calls[0]).toEqual([
+      'SET',
+      'p:k',
+      JSON.stringify({ accessToken: 'tok', expiresAt: 61_000, obtainedAt: 1_000 }),
+      'PX',
+      '60000',
+    ]);
     await store.set('k', { accessToken: 'old', expiresAt: 500 });
     expect(calls[1]).toEqual(['DEL', 'p:k']);
     expect(await store.get('k')).toBeNull();
@@ -107,7 +113,7 @@ describe('RedisTokenStore against a real redis-server', () => {
     expect(ran).toBeLessThan(300 + 1_000);
   });
 
-  it('a slow but living holder keeps its lock past lockTtlMs; a late release never deletes another owner\'s lock', async () => {
+  it("a slow but living holder keeps its lock past lockTtlMs; a late release never deletes another owner's lock", async () => {
     const slow = new RedisTokenStore({ client, lockTtlMs: 300 });
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));

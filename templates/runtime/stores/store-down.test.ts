@@ -7,7 +7,14 @@
 import { createClient } from 'redis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServerHandle } from '../../../test/fixtures/callbacks/redis-server.js';
-import { apiError, makeClient, ops, recordingLogger, startFakeService, type FakeServiceOptions } from '../test-support/fake-service.js';
+import {
+  apiError,
+  makeClient,
+  ops,
+  recordingLogger,
+  startFakeService,
+  type FakeServiceOptions,
+} from '../test-support/fake-service.js';
 import { fromNodeRedis } from './redis-client.js';
 import { RedisTokenStore } from './redis-token-store.js';
 import { StoreTimeoutError, withStoreBudget } from './store-budget.js';
@@ -16,7 +23,10 @@ import { StoreTimeoutError, withStoreBudget } from './store-budget.js';
 async function within<T>(ms: number, p: Promise<T>): Promise<{ outcome: T | unknown | 'hung'; tookMs: number }> {
   const started = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const outcome = await Promise.race([p.catch((e: unknown) => e), new Promise<'hung'>((r) => (timer = setTimeout(() => r('hung'), ms)))]);
+  const outcome = await Promise.race([
+    p.catch((e: unknown) => e),
+    new Promise<'hung'>((r) => (timer = setTimeout(() => r('hung'), ms))),
+  ]);
   clearTimeout(timer);
   return { outcome, tookMs: Date.now() - started };
 }
@@ -53,7 +63,11 @@ describe('RedisTokenStore over node-redis: Redis stops answering mid-run (issue 
     const svc = await startFakeService({ expiresIn: 3600, ...(handle ? { handle } : {}) });
     const { lines, logger } = recordingLogger();
     const store = new RedisTokenStore({ client: fromNodeRedis(redis), commandTimeoutMs: 300 });
-    const client = makeClient(svc.baseUrl, { tokenStore: store, logger, internals: { random: () => 0, now: () => clock } });
+    const client = makeClient(svc.baseUrl, {
+      tokenStore: store,
+      logger,
+      internals: { random: () => 0, now: () => clock },
+    });
     await client.request(ops.usersGet, { username: 'warm' });
     expect(svc.exchanges).toHaveLength(1);
     return { svc, client, lines, expire: () => (clock += 2 * 3600_000) };
@@ -81,7 +95,9 @@ describe('RedisTokenStore over node-redis: Redis stops answering mid-run (issue 
 
   it('slow (SIGSTOP) and a 401: deleteIf is given up, the call is re-exchanged and resent', async () => {
     // Before: invalidate() awaited deleteIf forever: the call hung.
-    const { svc, client } = await setup((_req, n) => (n === 2 ? apiError(401, 'unauthenticated') : { status: 200, body: { ok: true } }));
+    const { svc, client } = await setup((_req, n) =>
+      n === 2 ? apiError(401, 'unauthenticated') : { status: 200, body: { ok: true } },
+    );
     server!.pause();
     const { outcome, tookMs } = await within(8_000, client.request(ops.usersGet, { username: 'a' }));
     expect(outcome).toEqual({ ok: true });
@@ -110,7 +126,9 @@ describe('a custom token store that never answers (any store, not only Redis)', 
     // Before: the first call waited for store.get forever.
     const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
     const store = { get: never, set: never, delete: never, deleteIf: never } as never;
-    const svc = await startFakeService({ handle: (_r, n) => (n === 2 ? apiError(401, 'unauthenticated') : { status: 200, body: { ok: true } }) });
+    const svc = await startFakeService({
+      handle: (_r, n) => (n === 2 ? apiError(401, 'unauthenticated') : { status: 200, body: { ok: true } }),
+    });
     const { lines, logger } = recordingLogger();
     const client = makeClient(svc.baseUrl, { tokenStore: store, tokenStoreTimeoutMs: 100, logger });
     const first = await within(5_000, client.request(ops.usersGet, { username: 'a' }));
@@ -153,7 +171,9 @@ describe('issue 28 item 8: every store failure is an ImError (StoreError / Store
         new RedisTokenStore({ client: fromNodeRedis(redis) }).get('k').catch((e: unknown) => e),
         new RedisDedupeStore({ client: fromNodeRedis(redis) }).claim('k', 1000).catch((e: unknown) => e),
         new RedisInbox({ client: fromNodeRedis(redis), durability: 'off' }).stats().catch((e: unknown) => e),
-        new RedisInbox({ client: fromNodeRedis(redis), durability: 'off' }).append([{ id: 'e1', type: 't', data: {} } as never]).catch((e: unknown) => e),
+        new RedisInbox({ client: fromNodeRedis(redis), durability: 'off' })
+          .append([{ id: 'e1', type: 't', data: {} } as never])
+          .catch((e: unknown) => e),
       ]);
       for (const err of failures) {
         expect(err).toBeInstanceOf(StoreError);

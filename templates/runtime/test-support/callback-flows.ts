@@ -11,14 +11,32 @@ export function flowSettings(more: Partial<FlowSettings<CallbackEvent, HookCallb
   const log = (level: string) => (message: string, fields?: unknown) => logged.push({ level, message, fields });
   const defaultDecision = allow();
   const settings: FlowSettings<CallbackEvent, HookCallbackRequest> = {
-    dedupeStore: new MemoryDedupeStore(), dedupeTtlMs: 60_000, processingTtlMs: 60_000, storeTimeoutMs: 2_000, safetyMs: 250,
-    answerFormat: assumedHookAnswer, defaultDecision, defaultAnswer: JSON.stringify(assumedHookAnswer.encode(defaultDecision)),
-    logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') }, clock: Date.now,
+    dedupeStore: new MemoryDedupeStore(),
+    dedupeTtlMs: 60_000,
+    processingTtlMs: 60_000,
+    storeTimeoutMs: 2_000,
+    safetyMs: 250,
+    answerFormat: assumedHookAnswer,
+    defaultDecision,
+    defaultAnswer: JSON.stringify(assumedHookAnswer.encode(defaultDecision)),
+    logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
+    clock: Date.now,
     ...more,
   };
   return { settings, logged };
 }
 
 export function verifiedOf<R>(kind: string, body: R, more: Partial<VerifiedCallback> = {}): VerifiedCallback<never> {
-  return { kind, body, timestamp: 0, skewSeconds: 0, requestId: 'req-1', endpointId: undefined, nonce: 'n', secretIndex: 0, disagreements: [], ...more } as never;
+  return {
+    kind,
+    body,
+    timestamp: 0,
+    skewSeconds: 0,
+    requestId: 'req-1',
+    endpointId: undefined,
+    nonce: 'n',
+    secretIndex: 0,
+    disagreements: [],
+    ...more,
+  } as never;
 }

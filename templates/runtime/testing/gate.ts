@@ -46,7 +46,9 @@ class SlidingWindow {
 }
 
 function rateLimited(waitMs: number, message: string): FakeApiError {
-  return new FakeApiError(429, 'rate_limited', message, undefined, { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) });
+  return new FakeApiError(429, 'rate_limited', message, undefined, {
+    'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))),
+  });
 }
 
 export class Gate {
@@ -79,27 +81,55 @@ export class Gate {
   }
 
   private revokedError(code: string, status: number): FakeApiError {
-    return new FakeApiError(status, code, this.revoked === 'app_deleted' ? 'the application was deleted' : 'the tenant was closed', { reason: this.revoked });
+    return new FakeApiError(
+      status,
+      code,
+      this.revoked === 'app_deleted' ? 'the application was deleted' : 'the tenant was closed',
+      { reason: this.revoked },
+    );
   }
 
   /** POST /{org}/{app}/token: the App Token, or the error of seed 000 §7. */
-  exchange(ip: string, org: string, app: string, body: unknown): { access_token: string; expires_in: number; application: string } {
+  exchange(
+    ip: string,
+    org: string,
+    app: string,
+    body: unknown,
+  ): { access_token: string; expires_in: number; application: string } {
     let window = this.exchangesByIp.get(ip);
     if (!window) this.exchangesByIp.set(ip, (window = new SlidingWindow(this.o.tokenExchangesPerMinute, 60_000)));
     const wait = window.take(this.o.now());
-    if (wait > 0) throw rateLimited(wait, `more than ${this.o.tokenExchangesPerMinute} token exchanges a minute from ${ip}`);
+    if (wait > 0)
+      throw rateLimited(wait, `more than ${this.o.tokenExchangesPerMinute} token exchanges a minute from ${ip}`);
     const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-    if (b.grant_type !== 'client_credentials') throw new FakeApiError(400, 'invalid_argument', 'grant_type must be client_credentials', { field: 'grant_type', problem: 'must be client_credentials' });
+    if (b.grant_type !== 'client_credentials')
+      throw new FakeApiError(400, 'invalid_argument', 'grant_type must be client_credentials', {
+        field: 'grant_type',
+        problem: 'must be client_credentials',
+      });
     if (this.revoked) throw this.revokedError('invalid_client', 401);
-    if (org !== this.o.orgName || app !== this.o.appName || b.client_id !== this.o.clientId || b.client_secret !== this.o.clientSecret) {
-      throw new FakeApiError(401, 'invalid_client', 'wrong Client ID or Client Secret, or org_name/app_name does not exist');
+    if (
+      org !== this.o.orgName ||
+      app !== this.o.appName ||
+      b.client_id !== this.o.clientId ||
+      b.client_secret !== this.o.clientSecret
+    ) {
+      throw new FakeApiError(
+        401,
+        'invalid_client',
+        'wrong Client ID or Client Secret, or org_name/app_name does not exist',
+      );
     }
     // seed 000 §8: a successful-credential exchange also counts against the application's quota
     const quotaWait = this.quota?.take(this.o.now()) ?? 0;
     if (quotaWait > 0) throw rateLimited(quotaWait, "the application's OpenAPI quota is used up");
     const token = `fake-app-token-${randomBytes(16).toString('hex')}`;
     this.tokens.set(token, { expiresAt: this.o.now() + this.o.tokenTtlSeconds * 1000 });
-    return { access_token: token, expires_in: this.o.tokenTtlSeconds, application: `${this.o.orgName}#${this.o.appName}` };
+    return {
+      access_token: token,
+      expires_in: this.o.tokenTtlSeconds,
+      application: `${this.o.orgName}#${this.o.appName}`,
+    };
   }
 
   /** The per-request checks 1 to 5 of seed 000 §5; throws the first failure. */
@@ -111,9 +141,12 @@ export class Gate {
       if (record) this.tokens.delete(token!);
       throw new FakeApiError(401, 'unauthenticated', 'App Token invalid or expired');
     }
-    if (org !== this.o.orgName || app !== this.o.appName) throw new FakeApiError(403, 'permission_denied', "the token's application differs from the path");
-    if (this.o.ipAllowlist && !this.o.ipAllowlist.includes(ip)) throw new FakeApiError(403, 'ip_not_allowed', 'source IP not in the allowlist');
-    if (this.suspended === 'tenant') throw new FakeApiError(403, 'tenant_unavailable', 'tenant suspended or in the closure cooling-off period');
+    if (org !== this.o.orgName || app !== this.o.appName)
+      throw new FakeApiError(403, 'permission_denied', "the token's application differs from the path");
+    if (this.o.ipAllowlist && !this.o.ipAllowlist.includes(ip))
+      throw new FakeApiError(403, 'ip_not_allowed', 'source IP not in the allowlist');
+    if (this.suspended === 'tenant')
+      throw new FakeApiError(403, 'tenant_unavailable', 'tenant suspended or in the closure cooling-off period');
     if (this.suspended === 'app') throw new FakeApiError(403, 'app_unavailable', 'application disabled or suspended');
     const wait = this.quota?.take(this.o.now()) ?? 0;
     if (wait > 0) throw rateLimited(wait, "the application's OpenAPI quota is used up");

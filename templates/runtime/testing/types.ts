@@ -148,7 +148,11 @@ export interface FakeCall {
    * What the fake answered; `dropped` when it dropped the connection instead; `pending` while the
    * answer is still to come (a slow answer); `hung` for a script's hang. Calls are recorded on arrival.
    */
-  answer: { status: number; body: unknown; headers: Record<string, string> } | { dropped: 'before' | 'after' } | { hung: true } | { pending: true };
+  answer:
+    | { status: number; body: unknown; headers: Record<string, string> }
+    | { dropped: 'before' | 'after' }
+    | { hung: true }
+    | { pending: true };
   /** The fault that hit this call, if any. */
   fault?: FaultKind | 'quota' | 'token_limit';
   /** The request id the fake gave the answer. */
@@ -214,7 +218,10 @@ export interface FakeClientOptions {
 }
 
 /** A node:http style handler (also what Express and Koa's `ctx.req`/`ctx.res` give). */
-export type FakeNodeHandler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;
+export type FakeNodeHandler = (
+  req: import('node:http').IncomingMessage,
+  res: import('node:http').ServerResponse,
+) => void;
 
 export interface FakeService {
   /** `http://127.0.0.1:<port>`; with `listen: false`, the address of the first request's Host. */
@@ -243,7 +250,10 @@ export interface FakeService {
    * Answers one operation your way, after the fake's checks (token, quota, faults) and its request
    * validation; return undefined to let the fake answer, or call `call.answer()` for its answer.
    */
-  override(operationId: string, handler: (call: OverrideCall) => ScriptReply | undefined | Promise<ScriptReply | undefined>): () => void;
+  override(
+    operationId: string,
+    handler: (call: OverrideCall) => ScriptReply | undefined | Promise<ScriptReply | undefined>,
+  ): () => void;
   /** The application was deleted or its tenant closed: every later call gets 401 with that details.reason. */
   revokeCredentials(reason: 'app_deleted' | 'tenant_closed'): void;
   /** The application or its tenant is suspended (tokens issued before become invalid), or `false` to restore it. */

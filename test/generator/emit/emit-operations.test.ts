@@ -33,7 +33,13 @@ describe('operations.ts entries', () => {
   it('leave out only fields equal to their default, and operation() gives each entry arrays of its own', () => {
     const spec = operationSpecOf(model.operations.find((o) => o.id === 'users.get')!, components);
     const entry = operationEntryOf(spec);
-    expect(entry).toEqual({ id: 'users.get', method: 'GET', path: '/users/{username}', pathParams: ['username'], retryClass: 'Q' });
+    expect(entry).toEqual({
+      id: 'users.get',
+      method: 'GET',
+      path: '/users/{username}',
+      pathParams: ['username'],
+      retryClass: 'Q',
+    });
     // a non-default value is always written
     const token = operationEntryOf(operationSpecOf(model.operations.find((o) => o.isTokenExchange)!, components));
     expect(token).toMatchObject({ auth: false, body: 'object' });

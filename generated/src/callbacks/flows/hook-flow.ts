@@ -48,7 +48,10 @@ export async function handleHook<E extends CallbackEvent, H extends HookCallback
       return answer(defaultDecision, 'timeout');
     }
     if (!isHookDecision(result)) {
-      logger.error?.('onHook returned something that is not allow()/reject()/rewrite(); answering the default decision', fields);
+      logger.error?.(
+        'onHook returned something that is not allow()/reject()/rewrite(); answering the default decision',
+        fields,
+      );
       return answer(defaultDecision, 'invalid_decision');
     }
     return answer(result);
@@ -69,12 +72,16 @@ function hookAnswer<E extends CallbackEvent, H extends HookCallbackRequest>(
 ): CallbackCoreResult {
   const { logger, defaultDecision } = settings;
   const extra: Record<string, string> = why ? { 'x-im-hook-fallback': why } : {};
-  if (decision === defaultDecision) return { status: 200, headers: { ...JSON_TYPE, ...extra }, body: settings.defaultAnswer };
+  if (decision === defaultDecision)
+    return { status: 200, headers: { ...JSON_TYPE, ...extra }, body: settings.defaultAnswer };
   let text: string;
   try {
     text = JSON.stringify(settings.answerFormat.encode(decision));
   } catch (err) {
-    logger.error?.('hook decision is not serialisable to JSON; answering the default decision', { ...fields, error: errorText(err) });
+    logger.error?.('hook decision is not serialisable to JSON; answering the default decision', {
+      ...fields,
+      error: errorText(err),
+    });
     return hookAnswer(settings, fields, defaultDecision, 'unserialisable');
   }
   if (text === undefined) {

@@ -10,7 +10,14 @@ import { errorText } from '../errors.js';
 import type { CallbackEvent } from '../types.js';
 import { isNewerMark, orderingPlan, truncationOf, truncatedRefetch } from './marks.js';
 import type { EncodedMark, GuardPlan, OrderingPlan } from './marks.js';
-import { checkChanges, checkMs, DEFAULT_MAX_ATTEMPTS, DEFAULT_STOP_TIMEOUT_MS, runSettings, sleep } from './run-settings.js';
+import {
+  checkChanges,
+  checkMs,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_STOP_TIMEOUT_MS,
+  runSettings,
+  sleep,
+} from './run-settings.js';
 import type { RunSettings } from './run-settings.js';
 import type {
   CallbackInbox,
@@ -46,9 +53,11 @@ export class InboxHandlerTimeoutError extends ImError {
   readonly timeoutMs: number;
   readonly phase: 'deadline' | 'stop';
   constructor(eventId: string, attempt: number, timeoutMs: number, phase: 'deadline' | 'stop') {
-    super(phase === 'deadline'
-      ? `inbox handler did not finish event ${eventId} (attempt ${attempt}) within handlerTimeoutMs (${timeoutMs} ms): the run counts as failed and the event is retried`
-      : `inbox handler was still running event ${eventId} (attempt ${attempt}, ${timeoutMs} ms) when the stop's stopTimeoutMs ran out: the run counts as failed and the event goes to another worker`);
+    super(
+      phase === 'deadline'
+        ? `inbox handler did not finish event ${eventId} (attempt ${attempt}) within handlerTimeoutMs (${timeoutMs} ms): the run counts as failed and the event is retried`
+        : `inbox handler was still running event ${eventId} (attempt ${attempt}, ${timeoutMs} ms) when the stop's stopTimeoutMs ran out: the run counts as failed and the event goes to another worker`,
+    );
     this.eventId = eventId;
     this.attempt = attempt;
     this.timeoutMs = timeoutMs;
@@ -73,9 +82,6 @@ export interface TakeRequest {
   signal: AbortSignal;
 }
 
-
-
-
 export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> implements CallbackInbox<E> {
   protected readonly retentionMs: number;
   protected readonly visibilityMs: number;
@@ -90,7 +96,11 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
       throw new TypeError('retentionMs must be an integer number of ms, at least 86400000 (24 h: seed 001 §6 rule 1)');
     }
     this.retentionMs = retention;
-    this.visibilityMs = checkMs('visibilityTimeoutMs', options.visibilityTimeoutMs ?? DEFAULT_VISIBILITY_TIMEOUT_MS, 10);
+    this.visibilityMs = checkMs(
+      'visibilityTimeoutMs',
+      options.visibilityTimeoutMs ?? DEFAULT_VISIBILITY_TIMEOUT_MS,
+      10,
+    );
     this.now = options.now ?? Date.now;
     this.#ordering = orderingPlan(options.ordering);
     this.#refetch = options.refetch ?? truncatedRefetch;
@@ -104,9 +114,19 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
   /** Up to `count` events for `consumer`: due retries, events of dead workers, new ones. */
   protected abstract take(request: TakeRequest): Promise<Claimed<E>[]>;
   /** Atomically: if `consumer` still holds the event, apply `changes` (guarded), mark done, ack. */
-  protected abstract settle(consumer: string, claimed: Claimed<E>, changes: readonly InboxStateChange[], guard: GuardPlan | undefined): Promise<InboxCommitOutcome>;
+  protected abstract settle(
+    consumer: string,
+    claimed: Claimed<E>,
+    changes: readonly InboxStateChange[],
+    guard: GuardPlan | undefined,
+  ): Promise<InboxCommitOutcome>;
   /** Atomically: if `consumer` still holds the event, schedule it at `dueAt` or (undefined) dead-letter it. */
-  protected abstract fail(consumer: string, claimed: Claimed<E>, error: string, dueAt: number | undefined): Promise<void>;
+  protected abstract fail(
+    consumer: string,
+    claimed: Claimed<E>,
+    error: string,
+    dueAt: number | undefined,
+  ): Promise<void>;
   protected abstract peekMark(entity: string): Promise<EncodedMark | null>;
 
   async consume(handler: InboxHandler<E>, options: ConsumeOptions = {}): Promise<void> {
@@ -137,9 +157,15 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
    * so the next take goes out beside the settle instead of after it (a failed run keeps its slot
    * until its failure is stored).
    */
-  async #takeLoop(run: RunSettings<E>, concurrency: number, inFlight: Map<Promise<void>, { cut: (why: 'deadline' | 'stop') => void }>): Promise<void> {
+  async #takeLoop(
+    run: RunSettings<E>,
+    concurrency: number,
+    inFlight: Map<Promise<void>, { cut: (why: 'deadline' | 'stop') => void }>,
+  ): Promise<void> {
     const { consumer, report, stop } = run;
-    const stopped = new Promise<undefined>((resolve) => stop.addEventListener('abort', () => resolve(undefined), { once: true }));
+    const stopped = new Promise<undefined>((resolve) =>
+      stop.addEventListener('abort', () => resolve(undefined), { once: true }),
+    );
     const busy = new Set<Promise<void>>();
     const start = (c: Claimed<E>): void => {
       const { done, slot, cut } = this.#run(c, run);
@@ -160,11 +186,26 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
       }
       let batch: Claimed<E>[] | undefined;
       try {
-        const taking = this.take({ consumer, count: room, maxAttempts: run.maxAttempts, waitMs: inFlight.size > 0 ? 50 : 1000, signal: stop });
+        const taking = this.take({
+          consumer,
+          count: room,
+          maxAttempts: run.maxAttempts,
+          waitMs: inFlight.size > 0 ? 50 : 1000,
+          signal: stop,
+        });
         batch = await Promise.race([taking, stopped]);
         if (batch === undefined) {
           // stopped while a take was under way (a store that does not answer): events it hands out late are given back, not run
-          taking.then((late) => late.forEach((c) => void this.fail(consumer, c, 'the worker stopped before running the event', this.now()).catch(() => undefined)), () => undefined);
+          taking.then(
+            (late) =>
+              late.forEach(
+                (c) =>
+                  void this.fail(consumer, c, 'the worker stopped before running the event', this.now()).catch(
+                    () => undefined,
+                  ),
+              ),
+            () => undefined,
+          );
           return;
         }
         storeFailures = 0;
@@ -178,13 +219,15 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     }
   }
 
-
   /**
    * One run of the handler for `c`, raced against its deadline: settled (commit or ack), retried
    * or dead-lettered after a failure; past `handlerTimeoutMs` (or cut at the end of a stop)
    * counted as a failed run, its signal aborted and its later commit refused.
    */
-  #run(c: Claimed<E>, s: RunSettings<E>): { done: Promise<void>; slot: Promise<void>; cut: (why: 'deadline' | 'stop') => void } {
+  #run(
+    c: Claimed<E>,
+    s: RunSettings<E>,
+  ): { done: Promise<void>; slot: Promise<void>; cut: (why: 'deadline' | 'stop') => void } {
     const started = this.now();
     let release!: () => void;
     const slot = new Promise<void>((resolve) => (release = resolve));
@@ -193,13 +236,19 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     if (s.stop.aborted) own.abort(s.stop.reason);
     let cutWhy: 'deadline' | 'stop' | undefined;
     let cut!: (why: 'deadline' | 'stop') => void;
-    const wasCut = new Promise<'cut'>((resolve) => (cut = (why) => {
-      cutWhy ??= why;
-      resolve('cut');
-    }));
+    const wasCut = new Promise<'cut'>(
+      (resolve) =>
+        (cut = (why) => {
+          cutWhy ??= why;
+          resolve('cut');
+        }),
+    );
     const timer = setTimeout(() => cut('deadline'), s.handlerTimeoutMs);
     let committed: Promise<InboxCommitOutcome> | undefined;
-    const commit = (changes: readonly InboxStateChange[], guard: GuardPlan | undefined): Promise<InboxCommitOutcome> => {
+    const commit = (
+      changes: readonly InboxStateChange[],
+      guard: GuardPlan | undefined,
+    ): Promise<InboxCommitOutcome> => {
       if (committed) return Promise.reject(new Error('commit() was already called for this event'));
       // past its deadline the run was counted as failed and the event given back: nothing is written
       if (cutWhy !== undefined) return Promise.resolve<InboxCommitOutcome>('lost');
@@ -213,8 +262,16 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     // done without a commit: acknowledged as it is (or, after a commit, that commit's outcome)
     const ack = (guard: GuardPlan | undefined): Promise<unknown> | undefined =>
       cutWhy !== undefined ? undefined : (committed ??= this.settle(s.consumer, c, [], guard));
-    const handled = this.#handle(c, s, own.signal, commit, ack, release).then(() => undefined, (err: unknown) => ({ err }));
-    const settled = async (): Promise<boolean> => committed !== undefined && (await committed.then(() => true, () => false));
+    const handled = this.#handle(c, s, own.signal, commit, ack, release).then(
+      () => undefined,
+      (err: unknown) => ({ err }),
+    );
+    const settled = async (): Promise<boolean> =>
+      committed !== undefined &&
+      (await committed.then(
+        () => true,
+        () => false,
+      ));
     const done = Promise.race([handled, wasCut]).then(async (first) => {
       clearTimeout(timer);
       s.running.delete(own);
@@ -223,12 +280,28 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
       if (first === 'cut') {
         if (await settled()) return; // a commit already under way decides the run
         const why = cutWhy!;
-        const err = new InboxHandlerTimeoutError(c.eventId, c.attempt, why === 'deadline' ? s.handlerTimeoutMs : this.now() - started, why);
+        const err = new InboxHandlerTimeoutError(
+          c.eventId,
+          c.attempt,
+          why === 'deadline' ? s.handlerTimeoutMs : this.now() - started,
+          why,
+        );
         own.abort(err);
         handled.catch(() => undefined); // whatever the abandoned run does later is ignored
-        s.report(err, { eventId: c.eventId, attempt: c.attempt, dead, timedOut: why === 'deadline', stuck: why === 'stop' });
+        s.report(err, {
+          eventId: c.eventId,
+          attempt: c.attempt,
+          dead,
+          timedOut: why === 'deadline',
+          stuck: why === 'stop',
+        });
         // counted as a failed run; after a stop, handed to another worker at once
-        await this.fail(s.consumer, c, errorText(err), dead ? undefined : why === 'stop' ? this.now() : s.retryAt(c.attempt));
+        await this.fail(
+          s.consumer,
+          c,
+          errorText(err),
+          dead ? undefined : why === 'stop' ? this.now() : s.retryAt(c.attempt),
+        );
         return;
       }
       if (await settled()) {
@@ -292,5 +365,3 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     await Promise.race([all(), sleep(STOP_GRACE_MS, NEVER)]);
   }
 }
-
-

@@ -21,7 +21,11 @@ export const DONE_BUCKETS_PER_RETENTION = 4;
  * and the next one, which a process whose clock runs ahead may already write) and the current one
  * a settle writes, with its expiry.
  */
-export function doneBuckets(prefix: string, retentionMs: number, now: number): { live: string[]; current: string; ttlMs: number } {
+export function doneBuckets(
+  prefix: string,
+  retentionMs: number,
+  now: number,
+): { live: string[]; current: string; ttlMs: number } {
   const width = Math.ceil(retentionMs / DONE_BUCKETS_PER_RETENTION);
   const current = Math.floor(now / width);
   const live: string[] = [];
@@ -255,11 +259,23 @@ export interface SettleItem {
 function entryBefore(a: string, b: string): boolean {
   const [am = '', as = ''] = a.split('-');
   const [bm = '', bs = ''] = b.split('-');
-  return am.length !== bm.length ? am.length < bm.length : am !== bm ? am < bm : as.length !== bs.length ? as.length < bs.length : as < bs;
+  return am.length !== bm.length
+    ? am.length < bm.length
+    : am !== bm
+      ? am < bm
+      : as.length !== bs.length
+        ? as.length < bs.length
+        : as < bs;
 }
 
 /** KEYS and ARGV of one SETTLE call for `items` (layout above SETTLE). */
-export function settleCall(prefix: string, group: string, retentionMs: number, now: number, items: readonly SettleItem[]): { keys: string[]; args: string[] } {
+export function settleCall(
+  prefix: string,
+  group: string,
+  retentionMs: number,
+  now: number,
+  items: readonly SettleItem[],
+): { keys: string[]; args: string[] } {
   const stream = prefix + 'events';
   const done = doneBuckets(prefix, retentionMs, now);
   const ranges = new Map<string, [string, string]>();
@@ -270,14 +286,32 @@ export function settleCall(prefix: string, group: string, retentionMs: number, n
     else if (entryBefore(r[1], entryId)) r[1] = entryId;
   }
   const keys = [stream, prefix + 'stats', prefix + 'pending', done.current, ...done.live];
-  const args = [group, String(retentionMs), String(done.ttlMs), String(items.length), String(done.live.length), String(ranges.size)];
+  const args = [
+    group,
+    String(retentionMs),
+    String(done.ttlMs),
+    String(items.length),
+    String(done.live.length),
+    String(ranges.size),
+  ];
   for (const [consumer, [lo, hi]] of ranges) args.push(consumer, lo, hi);
   for (const { consumer, entryId, eventId, changes, guard } of items) {
     keys.push(guard ? prefix + 'mark:' + guard.entity : stream);
-    args.push(entryId, consumer, eventId, guard ? '1' : '0', guard?.mark.v ?? '', guard?.mark.t ?? '', String(changes.length));
+    args.push(
+      entryId,
+      consumer,
+      eventId,
+      guard ? '1' : '0',
+      guard?.mark.v ?? '',
+      guard?.mark.t ?? '',
+      String(changes.length),
+    );
     for (const change of changes) {
       keys.push(prefix + 's:' + change.key);
-      args.push((change.always === true ? '!' : '') + change.op, change.op === 'set' ? change.value : change.op === 'incr' ? String(change.by ?? 1) : '');
+      args.push(
+        (change.always === true ? '!' : '') + change.op,
+        change.op === 'set' ? change.value : change.op === 'incr' ? String(change.by ?? 1) : '',
+      );
     }
   }
   return { keys, args };

@@ -28,7 +28,14 @@ import type { CallbackEvent } from '../types.js';
 import { InboxBase } from './inbox-base.js';
 import type { Claimed, TakeRequest } from './inbox-base.js';
 import type { EncodedMark, GuardPlan } from './marks.js';
-import type { InboxAppendResult, InboxCommitOutcome, InboxDeadLetter, InboxOptions, InboxStateChange, InboxStats } from './types.js';
+import type {
+  InboxAppendResult,
+  InboxCommitOutcome,
+  InboxDeadLetter,
+  InboxOptions,
+  InboxStateChange,
+  InboxStats,
+} from './types.js';
 import type { CallbackLogger } from '../types.js';
 import { DurabilityGuard } from './redis-durability.js';
 import { APPEND, doneBuckets, FAIL, REPLAY, SETTLE, settleCall, TAKE } from './redis-inbox-scripts.js';
@@ -99,16 +106,22 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
   constructor(options: RedisInboxOptions) {
     super(options);
     this.#client = redisConnection(options.client, 'RedisInbox');
-    this.#blocking = options.blockingClient === undefined ? undefined : redisConnection(options.blockingClient, 'RedisInbox', 'blockingClient');
+    this.#blocking =
+      options.blockingClient === undefined
+        ? undefined
+        : redisConnection(options.blockingClient, 'RedisInbox', 'blockingClient');
     this.#prefix = options.prefix ?? '{im-inbox}:';
     this.#group = options.group ?? 'workers';
-    if (!/^[\w.:{}-]{1,200}$/.test(this.#prefix)) throw new TypeError('RedisInbox: prefix must be 1 to 200 characters of [A-Za-z0-9_.:{}-]');
+    if (!/^[\w.:{}-]{1,200}$/.test(this.#prefix))
+      throw new TypeError('RedisInbox: prefix must be 1 to 200 characters of [A-Za-z0-9_.:{}-]');
     if (this.#client.cluster) refuseOnCluster(this.#prefix, options, this.#client.client);
-    if (!/^[\w.:-]{1,200}$/.test(this.#group)) throw new TypeError('RedisInbox: group must be 1 to 200 characters of [A-Za-z0-9_.:-]');
+    if (!/^[\w.:-]{1,200}$/.test(this.#group))
+      throw new TypeError('RedisInbox: group must be 1 to 200 characters of [A-Za-z0-9_.:-]');
     this.#stream = this.#prefix + 'events';
     this.#guard = new DurabilityGuard(this.#send, options, this.now);
     this.#blockMs = options.blockMs ?? 1000;
-    if (!(Number.isSafeInteger(this.#blockMs) && this.#blockMs >= 1 && this.#blockMs <= 60_000)) throw new TypeError('RedisInbox: blockMs must be an integer from 1 to 60000');
+    if (!(Number.isSafeInteger(this.#blockMs) && this.#blockMs >= 1 && this.#blockMs <= 60_000))
+      throw new TypeError('RedisInbox: blockMs must be an integer from 1 to 60000');
   }
 
   /** The client's `command` as one function for `evalScript` (made once, not per call). */
@@ -144,7 +157,11 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
     if (events.length === 0) return { stored: 0, duplicates: 0 };
     const report = await this.#guard.beforeAppend();
     await this.#ensureGroup();
-    const keys = [this.#stream, this.#prefix + 'pending', ...doneBuckets(this.#prefix, this.retentionMs, this.now()).live];
+    const keys = [
+      this.#stream,
+      this.#prefix + 'pending',
+      ...doneBuckets(this.#prefix, this.retentionMs, this.now()).live,
+    ];
     const args: string[] = [];
     for (const event of events) args.push(event.id, JSON.stringify(event));
     const stored = replyNumber(await this.#eval(APPEND, keys, args));
@@ -175,9 +192,19 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
     const autoclaim = now - this.#lastAutoclaim >= Math.min(1000, this.visibilityMs / 4);
     if (autoclaim || now >= this.#nextRetryAt) {
       if (autoclaim) this.#lastAutoclaim = now;
-      const reply = await this.#eval(TAKE, [this.#stream, this.#prefix + 'retry', this.#prefix + 'dead'], [
-        this.#group, req.consumer, String(now), String(req.count), String(this.visibilityMs), String(req.maxAttempts), autoclaim ? '1' : '0',
-      ]);
+      const reply = await this.#eval(
+        TAKE,
+        [this.#stream, this.#prefix + 'retry', this.#prefix + 'dead'],
+        [
+          this.#group,
+          req.consumer,
+          String(now),
+          String(req.count),
+          String(this.visibilityMs),
+          String(req.maxAttempts),
+          autoclaim ? '1' : '0',
+        ],
+      );
       const flat = Array.isArray(reply) ? reply : [];
       const next = replyText(flat[0]);
       this.#nextRetryAt = next ? Number(next) : Infinity;
@@ -200,7 +227,12 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
     const claimed: Claimed<E>[] = [];
     for (const entry of streamEntries(reply)) {
       const f = entry.fields;
-      claimed.push({ entryId: entry.id, eventId: f.id ?? '', event: JSON.parse(f.e ?? 'null') as E, attempt: Number(f.r ?? 0) + 1 });
+      claimed.push({
+        entryId: entry.id,
+        eventId: f.id ?? '',
+        event: JSON.parse(f.e ?? 'null') as E,
+        attempt: Number(f.r ?? 0) + 1,
+      });
     }
     return claimed;
   }
@@ -209,7 +241,12 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
     const flat = Array.isArray(reply) ? reply : [];
     const out: Claimed<E>[] = [];
     for (let i = 0; i + 3 < flat.length; i += 4) {
-      out.push({ entryId: replyText(flat[i]) ?? '', eventId: replyText(flat[i + 1]) ?? '', event: JSON.parse(replyText(flat[i + 2]) ?? 'null') as E, attempt: replyNumber(flat[i + 3]) });
+      out.push({
+        entryId: replyText(flat[i]) ?? '',
+        eventId: replyText(flat[i + 1]) ?? '',
+        event: JSON.parse(replyText(flat[i + 2]) ?? 'null') as E,
+        attempt: replyNumber(flat[i + 3]),
+      });
     }
     return out;
   }
@@ -219,7 +256,12 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
    * loop (the events a batch of handlers finished) goes in one SETTLE call, up to 100 — one script
    * run instead of one per event. Each event still gets its own outcome.
    */
-  protected settle(consumer: string, c: Claimed<E>, changes: readonly InboxStateChange[], guard: GuardPlan | undefined): Promise<InboxCommitOutcome> {
+  protected settle(
+    consumer: string,
+    c: Claimed<E>,
+    changes: readonly InboxStateChange[],
+    guard: GuardPlan | undefined,
+  ): Promise<InboxCommitOutcome> {
     return new Promise<InboxCommitOutcome>((resolve, reject) => {
       this.#settles.push({ consumer, c, changes, guard, resolve, reject });
       if (this.#settles.length === 1) queueMicrotask(() => this.#flushSettles());
@@ -229,7 +271,13 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
   #flushSettles(): void {
     while (this.#settles.length > 0) {
       const batch = this.#settles.splice(0, 100);
-      const items = batch.map(({ consumer, c, changes, guard }) => ({ consumer, entryId: c.entryId, eventId: c.eventId, changes, guard }));
+      const items = batch.map(({ consumer, c, changes, guard }) => ({
+        consumer,
+        entryId: c.entryId,
+        eventId: c.eventId,
+        changes,
+        guard,
+      }));
       const { keys, args } = settleCall(this.#prefix, this.#group, this.retentionMs, this.now(), items);
       this.#eval(SETTLE, keys, args).then(
         (reply) => {
@@ -237,7 +285,8 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
           batch.forEach((item, i) => {
             const outcome = outcomes[i];
             if (outcome?.startsWith('E:')) item.reject(new StoreError('inbox commit', `refused: ${outcome.slice(2)}`));
-            else if (outcome && OUTCOMES.has(outcome as InboxCommitOutcome)) item.resolve(outcome as InboxCommitOutcome);
+            else if (outcome && OUTCOMES.has(outcome as InboxCommitOutcome))
+              item.resolve(outcome as InboxCommitOutcome);
             else item.reject(new StoreError('RedisInbox SETTLE', `answered ${String(outcome)}, not an outcome`));
           });
         },
@@ -248,9 +297,21 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
 
   protected async fail(consumer: string, c: Claimed<E>, error: string, dueAt: number | undefined): Promise<void> {
     if (dueAt !== undefined) this.#nextRetryAt = Math.min(this.#nextRetryAt, dueAt);
-    await this.#eval(FAIL, [this.#stream, this.#prefix + 'retry', this.#prefix + 'dead'], [
-      this.#group, c.entryId, consumer, c.eventId, JSON.stringify(c.event), String(c.attempt), error.slice(0, 2000), dueAt === undefined ? '' : String(dueAt), String(this.now()),
-    ]);
+    await this.#eval(
+      FAIL,
+      [this.#stream, this.#prefix + 'retry', this.#prefix + 'dead'],
+      [
+        this.#group,
+        c.entryId,
+        consumer,
+        c.eventId,
+        JSON.stringify(c.event),
+        String(c.attempt),
+        error.slice(0, 2000),
+        dueAt === undefined ? '' : String(dueAt),
+        String(this.now()),
+      ],
+    );
   }
 
   protected async peekMark(entity: string): Promise<EncodedMark | null> {
@@ -271,7 +332,13 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
       this.#client.command(['HMGET', this.#prefix + 'stats', 'processed', 'superseded']),
     ]);
     const [processed, superseded] = Array.isArray(counters) ? counters.map((x) => replyNumber(x)) : [0, 0];
-    return { pending: replyNumber(len) + replyNumber(retrying), retrying: replyNumber(retrying), deadLetters: replyNumber(dead), processed: processed ?? 0, superseded: superseded ?? 0 };
+    return {
+      pending: replyNumber(len) + replyNumber(retrying),
+      retrying: replyNumber(retrying),
+      deadLetters: replyNumber(dead),
+      processed: processed ?? 0,
+      superseded: superseded ?? 0,
+    };
   }
 
   async deadLetters(limit = 100): Promise<InboxDeadLetter<E>[]> {
@@ -286,7 +353,9 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
 
   async replay(eventId?: string): Promise<number> {
     await this.#ensureGroup();
-    return replyNumber(await this.#eval(REPLAY, [this.#stream, this.#prefix + 'dead'], eventId === undefined ? [] : [eventId]));
+    return replyNumber(
+      await this.#eval(REPLAY, [this.#stream, this.#prefix + 'dead'], eventId === undefined ? [] : [eventId]),
+    );
   }
 }
 
@@ -297,6 +366,12 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
  */
 function refuseOnCluster(prefix: string, options: RedisInboxOptions, client: string): void {
   const tag = /\{([^}]*)\}/.exec(prefix);
-  if (!tag || tag[1] === '') throw new TypeError(`RedisInbox: on a Redis Cluster (${client}) the prefix must hold a hash tag such as {im-inbox}, so that every key of the inbox lives on one slot; got ${JSON.stringify(prefix)}`);
-  if (options.waitForPersistence) throw new TypeError(`RedisInbox: waitForPersistence needs a single-node connection (WAIT / WAITAOF follow the append on its own connection); a Redis Cluster client (${client}) sends them to any node`);
+  if (!tag || tag[1] === '')
+    throw new TypeError(
+      `RedisInbox: on a Redis Cluster (${client}) the prefix must hold a hash tag such as {im-inbox}, so that every key of the inbox lives on one slot; got ${JSON.stringify(prefix)}`,
+    );
+  if (options.waitForPersistence)
+    throw new TypeError(
+      `RedisInbox: waitForPersistence needs a single-node connection (WAIT / WAITAOF follow the append on its own connection); a Redis Cluster client (${client}) sends them to any node`,
+    );
 }

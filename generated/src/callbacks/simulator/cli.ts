@@ -104,13 +104,16 @@ function num(values: Record<string, unknown>, name: string): number | undefined 
   const v = values[name];
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (typeof v !== 'string' || v.trim() === '' || !Number.isFinite(n)) throw new SimulateUsageError(`--${name} must be a number`);
+  if (typeof v !== 'string' || v.trim() === '' || !Number.isFinite(n))
+    throw new SimulateUsageError(`--${name} must be a number`);
   return n;
 }
 
 /** One line on stderr: a secret given as an argument is in the process list (never the secret itself). */
 export function warnSecretInArgs(): void {
-  console.error('im-callbacks: note: --secret/--old-secret are visible to other users in the process list (ps) and in shell history; prefer IM_CALLBACK_SECRET / IM_CALLBACK_OLD_SECRET');
+  console.error(
+    'im-callbacks: note: --secret/--old-secret are visible to other users in the process list (ps) and in shell history; prefer IM_CALLBACK_SECRET / IM_CALLBACK_OLD_SECRET',
+  );
 }
 
 /** The options as `parseArgs` reads them; its errors (unknown or malformed option) are usage errors. */
@@ -165,13 +168,17 @@ async function simulateOptionsFrom(values: ReturnType<typeof parseSimulateArgs>)
       } catch {
         continue; // simulateDelivery names the bad URL
       }
-      if (!(await isLoopbackTarget(url))) throw new SimulateUsageError(`refusing to drive ${url.hostname}: not a loopback address (127.0.0.1, [::1] or localhost resolving only to them); pass --allow-remote`);
+      if (!(await isLoopbackTarget(url)))
+        throw new SimulateUsageError(
+          `refusing to drive ${url.hostname}: not a loopback address (127.0.0.1, [::1] or localhost resolving only to them); pass --allow-remote`,
+        );
     }
   }
   const envOld = process.env.IM_CALLBACK_OLD_SECRET;
   const oldSecret = values['old-secret'] ?? (envOld ? [envOld] : undefined);
   const policy = values['hook-policy'];
-  if (policy !== undefined && policy !== 'allow-on-failure' && policy !== 'reject-on-failure') throw new SimulateUsageError('--hook-policy must be allow-on-failure or reject-on-failure');
+  if (policy !== undefined && policy !== 'allow-on-failure' && policy !== 'reject-on-failure')
+    throw new SimulateUsageError('--hook-policy must be allow-on-failure or reject-on-failure');
   const maxReal = num(values, 'max-real-seconds');
   const picked: Array<[keyof SimulateDeliveryOptions, number | undefined]> = [
     ['seed', num(values, 'seed')],
@@ -189,7 +196,10 @@ async function simulateOptionsFrom(values: ReturnType<typeof parseSimulateArgs>)
     ['settleMs', num(values, 'settle-timeout-ms')],
     ['settleQuietMs', num(values, 'settle-quiet-ms')],
   ];
-  const [signature, hookAnswer] = await Promise.all([signatureOption(values.signature), hookAnswerOption(values['hook-answer'])]).catch((err: unknown) => {
+  const [signature, hookAnswer] = await Promise.all([
+    signatureOption(values.signature),
+    hookAnswerOption(values['hook-answer']),
+  ]).catch((err: unknown) => {
     throw err instanceof PartOptionError ? new SimulateUsageError(err.message) : err;
   });
   return {

@@ -150,29 +150,54 @@ function duration(ms: number): string {
 export function formatSimulationReport(report: SimulationReport, maxLines = 200): string {
   const out: string[] = [];
   const s = report.settings;
-  out.push(`im-callbacks simulate: seed ${report.seed}, time scale ${s.timeScale}×, timeout scale ${s.timeoutScale}×${s.signature ? `, signed ${s.signature}` : ''}`);
-  out.push(`  ran ${duration(report.realMs)} real, covering ${duration(report.simulatedMs)} of service time${report.complete ? '' : ' (INCOMPLETE: stopped at maxRealMs)'}`);
+  out.push(
+    `im-callbacks simulate: seed ${report.seed}, time scale ${s.timeScale}×, timeout scale ${s.timeoutScale}×${s.signature ? `, signed ${s.signature}` : ''}`,
+  );
+  out.push(
+    `  ran ${duration(report.realMs)} real, covering ${duration(report.simulatedMs)} of service time${report.complete ? '' : ' (INCOMPLETE: stopped at maxRealMs)'}`,
+  );
   for (const a of report.addresses) {
-    out.push(`  address ${a.index} ${a.url} (${a.endpointId}): ${a.state}; breaker opened ${a.breakerOpenings}×${a.breakerPausesMs.length ? ` (pauses ${a.breakerPausesMs.map(duration).join(', ')})` : ''}`);
+    out.push(
+      `  address ${a.index} ${a.url} (${a.endpointId}): ${a.state}; breaker opened ${a.breakerOpenings}×${a.breakerPausesMs.length ? ` (pauses ${a.breakerPausesMs.map(duration).join(', ')})` : ''}`,
+    );
   }
-  out.push(`  totals: ${Object.entries(report.totals).map(([k, v]) => `${k}=${v}`).join(' ')}`);
-  out.push(`  receiver report: ${report.receiverReport ? 'used' : 'none (give --state-url or observe() for duplicate/ordering findings)'}`);
+  out.push(
+    `  totals: ${Object.entries(report.totals)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}`,
+  );
+  out.push(
+    `  receiver report: ${report.receiverReport ? 'used' : 'none (give --state-url or observe() for duplicate/ordering findings)'}`,
+  );
   if (report.settle) {
-    const why = { handled: 'every delivered event handled and the state unchanged', quiet: 'the state stopped changing', timeout: 'the settle timeout ran out' }[report.settle.outcome];
+    const why = {
+      handled: 'every delivered event handled and the state unchanged',
+      quiet: 'the state stopped changing',
+      timeout: 'the settle timeout ran out',
+    }[report.settle.outcome];
     out.push(`  receiver state read ${duration(report.settle.waitedMs)} after the last delivery (${why})`);
   }
   out.push('');
   out.push(report.findings.length === 0 ? 'Findings: none, the receiver behaved as the service expects.' : 'Findings:');
   for (const f of report.findings) {
-    out.push(`  [${f.severity}] ${f.code} ×${f.count}: ${f.message}${f.examples.length ? ` (e.g. ${f.examples.slice(0, 3).join(', ')})` : ''}`);
+    out.push(
+      `  [${f.severity}] ${f.code} ×${f.count}: ${f.message}${f.examples.length ? ` (e.g. ${f.examples.slice(0, 3).join(', ')})` : ''}`,
+    );
   }
   out.push('');
   out.push('Events (id type entity@version: per address sends → state):');
   for (const e of report.events.slice(0, maxLines)) {
     const what = e.lost
       ? 'lost before queueing (best effort)'
-      : e.deliveries.map((d) => `#${d.address} ${d.sends} send${d.sends === 1 ? '' : 's'}${d.duplicateSends ? ` (+${d.duplicateSends} duplicate)` : ''} → ${d.state}${d.reason ? ` (${d.reason})` : ''}`).join('; ');
-    out.push(`  ${e.id} ${e.type}${e.entity ? ` ${e.entity}@${e.version}` : ''}${e.truncated ? ' truncated' : ''}: ${what}`);
+      : e.deliveries
+          .map(
+            (d) =>
+              `#${d.address} ${d.sends} send${d.sends === 1 ? '' : 's'}${d.duplicateSends ? ` (+${d.duplicateSends} duplicate)` : ''} → ${d.state}${d.reason ? ` (${d.reason})` : ''}`,
+          )
+          .join('; ');
+    out.push(
+      `  ${e.id} ${e.type}${e.entity ? ` ${e.entity}@${e.version}` : ''}${e.truncated ? ' truncated' : ''}: ${what}`,
+    );
   }
   if (report.events.length > maxLines) out.push(`  … ${report.events.length - maxLines} more in the JSON report`);
   out.push('');
@@ -189,7 +214,9 @@ export function formatSimulationReport(report: SimulationReport, maxLines = 200)
       r.nextWaitMs !== undefined ? `next send in ${duration(r.nextWaitMs)}` : '',
       r.decision ? `decision ${r.decision}` : '',
     ].filter(Boolean);
-    out.push(`  ${r.n} @${duration(r.atMs)} #${r.address} ${r.kind}${r.send ? ` send ${r.send}` : ''}${ids} → ${r.status ?? '-'} ${r.outcome} in ${r.durationMs} ms${extra.length ? ` (${extra.join(', ')})` : ''}`);
+    out.push(
+      `  ${r.n} @${duration(r.atMs)} #${r.address} ${r.kind}${r.send ? ` send ${r.send}` : ''}${ids} → ${r.status ?? '-'} ${r.outcome} in ${r.durationMs} ms${extra.length ? ` (${extra.join(', ')})` : ''}`,
+    );
   }
   if (report.requests.length > maxLines) out.push(`  … ${report.requests.length - maxLines} more in the JSON report`);
   return out.join('\n');

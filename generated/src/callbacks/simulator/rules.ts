@@ -5,7 +5,16 @@
  * rules and the answer read limits. The numbers are the callbacks spec's (delivery-rules.ts).
  */
 import { parseRetryAfterMs } from '../../internal/retry.js';
-import { BREAKER_FIRST_PAUSE_MS, BREAKER_MAX_PAUSE_MS, BREAKER_PAUSE_MULTIPLIER, BREAKER_THRESHOLD, MAX_RETRY_AFTER_MS, RETRY_AFTER_STATUSES, RETRY_JITTER, RETRY_TABLE_MS } from './delivery-rules.js';
+import {
+  BREAKER_FIRST_PAUSE_MS,
+  BREAKER_MAX_PAUSE_MS,
+  BREAKER_PAUSE_MULTIPLIER,
+  BREAKER_THRESHOLD,
+  MAX_RETRY_AFTER_MS,
+  RETRY_AFTER_STATUSES,
+  RETRY_JITTER,
+  RETRY_TABLE_MS,
+} from './delivery-rules.js';
 
 // The numbers come from the callbacks spec (x-delivery, x-limits), emitted into delivery-rules.ts;
 // this file keeps the simulator's own logic and no copy of them.
@@ -36,7 +45,12 @@ export {
 
 /** A duration for people: `30 s`, `5 min`, `1 h`, `1.5 h`, `7 days` (the largest unit that gives at most one decimal; hours up to 24 h). */
 export function formatDuration(ms: number): string {
-  for (const [unit, size] of [['days', 86_400_000], ['h', 3_600_000], ['min', 60_000], ['s', 1000]] as const) {
+  for (const [unit, size] of [
+    ['days', 86_400_000],
+    ['h', 3_600_000],
+    ['min', 60_000],
+    ['s', 1000],
+  ] as const) {
     const n = ms / size;
     // days from 2 on: 24 h reads as the seed writes it
     if (n >= (unit === 'days' ? 2 : 1) && Number.isInteger(n * 10)) return `${n} ${unit}`;

@@ -33,7 +33,11 @@ export interface SettleResult {
 /** Every key sorted, so that two reads of the same state compare equal whatever order the JSON came in. */
 function fingerprint(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : v,
   );
 }
 
@@ -68,10 +72,17 @@ export async function observeUntilSettled(
     }
     const unhandled = unhandledIds(state, delivered);
     const quiet = now - lastChange;
-    const result = (outcome: SettleResult['outcome']): SettleResult => ({ state, outcome, waitedMs: Math.round(now - started), unhandled });
+    const result = (outcome: SettleResult['outcome']): SettleResult => ({
+      state,
+      outcome,
+      waitedMs: Math.round(now - started),
+      unhandled,
+    });
     if (state !== undefined && unhandled.length === 0 && quiet >= settings.quietMs / 4) return result('handled');
     if (quiet >= settings.quietMs) return result('quiet');
     if (now - started >= settings.timeoutMs) return result('timeout');
-    await new Promise((r) => setTimeout(r, Math.min(SETTLE_POLL_MS, Math.max(1, settings.timeoutMs - (now - started)))));
+    await new Promise((r) =>
+      setTimeout(r, Math.min(SETTLE_POLL_MS, Math.max(1, settings.timeoutMs - (now - started)))),
+    );
   }
 }

@@ -110,20 +110,30 @@ export interface RunShape {
 
 function intIn(name: string, v: number | undefined, fallback: number, [min, max]: readonly [number, number]): number {
   const n = v ?? fallback;
-  if (!Number.isInteger(n) || n < min || n > max) throw new RangeError(`simulateDelivery: ${name} must be a whole number from ${min} to ${max} (seed 001 §2.1/§8), got ${String(v)}`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new RangeError(
+      `simulateDelivery: ${name} must be a whole number from ${min} to ${max} (seed 001 §2.1/§8), got ${String(v)}`,
+    );
   return n;
 }
 
 function rate(name: string, v: number | undefined, fallback: number): number {
   const n = v ?? fallback;
-  if (typeof n !== 'number' || !(n >= 0 && n <= 1)) throw new RangeError(`simulateDelivery: ${name} must be a number from 0 to 1, got ${String(v)}`);
+  if (typeof n !== 'number' || !(n >= 0 && n <= 1))
+    throw new RangeError(`simulateDelivery: ${name} must be a number from 0 to 1, got ${String(v)}`);
   return n;
 }
 
 /** The addresses, settings and seeded plan of a run; throws RangeError / TypeError naming the option. */
-export function resolveSimulation(options: SimulateDeliveryOptions): { urls: URL[]; plan: DeliveryPlan; settings: RunSettings; shape: RunShape } {
+export function resolveSimulation(options: SimulateDeliveryOptions): {
+  urls: URL[];
+  plan: DeliveryPlan;
+  settings: RunSettings;
+  shape: RunShape;
+} {
   const urls = typeof options.url === 'string' ? [options.url] : [...options.url];
-  if (urls.length < 1 || urls.length > MAX_ADDRESSES) throw new RangeError(`simulateDelivery: url must name 1 to ${MAX_ADDRESSES} addresses (seed 001 §8)`);
+  if (urls.length < 1 || urls.length > MAX_ADDRESSES)
+    throw new RangeError(`simulateDelivery: url must name 1 to ${MAX_ADDRESSES} addresses (seed 001 §8)`);
   const parsed = urls.map((u, i) => {
     let url: URL;
     try {
@@ -131,39 +141,66 @@ export function resolveSimulation(options: SimulateDeliveryOptions): { urls: URL
     } catch {
       throw new TypeError(`simulateDelivery: url[${i}] is not a URL`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`simulateDelivery: url[${i}] must be http or https`);
-    if (url.username || url.password) throw new TypeError(`simulateDelivery: url[${i}] must not contain user:password (seed 001 §2.2)`);
-    if (!options.allowRemote && !isLoopbackUrl(url)) throw new TypeError(`simulateDelivery: url[${i}] is not loopback (${url.hostname}); pass allowRemote to drive a remote receiver`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new TypeError(`simulateDelivery: url[${i}] must be http or https`);
+    if (url.username || url.password)
+      throw new TypeError(`simulateDelivery: url[${i}] must not contain user:password (seed 001 §2.2)`);
+    if (!options.allowRemote && !isLoopbackUrl(url))
+      throw new TypeError(
+        `simulateDelivery: url[${i}] is not loopback (${url.hostname}); pass allowRemote to drive a remote receiver`,
+      );
     return url;
   });
   const secrets = perAddress('secret', options.secret, urls.length);
-  const oldSecrets = options.oldSecret === undefined ? undefined : perAddress('oldSecret', options.oldSecret, urls.length);
+  const oldSecrets =
+    options.oldSecret === undefined ? undefined : perAddress('oldSecret', options.oldSecret, urls.length);
   const timeScale = options.timeScale ?? 1000;
-  if (!(timeScale >= 1 && timeScale <= 10_000_000)) throw new RangeError(`simulateDelivery: timeScale must be from 1 to 10000000, got ${String(options.timeScale)}`);
+  if (!(timeScale >= 1 && timeScale <= 10_000_000))
+    throw new RangeError(`simulateDelivery: timeScale must be from 1 to 10000000, got ${String(options.timeScale)}`);
   const timeoutScale = options.timeoutScale ?? 1;
-  if (!(timeoutScale >= 1 && timeoutScale <= 100)) throw new RangeError(`simulateDelivery: timeoutScale must be from 1 to 100, got ${String(options.timeoutScale)}`);
+  if (!(timeoutScale >= 1 && timeoutScale <= 100))
+    throw new RangeError(`simulateDelivery: timeoutScale must be from 1 to 100, got ${String(options.timeoutScale)}`);
   const seed = options.seed ?? randomBytes(4).readUInt32BE(0);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError('simulateDelivery: seed must be a whole number from 0 to 4294967295');
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw new RangeError('simulateDelivery: seed must be a whole number from 0 to 4294967295');
   const eventsPerBatch = intIn('eventsPerBatch', options.eventsPerBatch, 10, SETTING_RANGES.eventsPerBatch);
   const timeoutMs = intIn('timeoutMs', options.timeoutMs, SETTING_DEFAULTS.timeoutMs, SETTING_RANGES.timeoutMs);
-  const concurrency = intIn('concurrency', options.concurrency, SETTING_DEFAULTS.concurrency, SETTING_RANGES.concurrency);
-  const ratePerSecond = intIn('ratePerSecond', options.ratePerSecond, SETTING_DEFAULTS.ratePerSecond, SETTING_RANGES.ratePerSecond);
+  const concurrency = intIn(
+    'concurrency',
+    options.concurrency,
+    SETTING_DEFAULTS.concurrency,
+    SETTING_RANGES.concurrency,
+  );
+  const ratePerSecond = intIn(
+    'ratePerSecond',
+    options.ratePerSecond,
+    SETTING_DEFAULTS.ratePerSecond,
+    SETTING_RANGES.ratePerSecond,
+  );
   const eventCount = intIn('events', options.events, 100, [1, 100_000]);
   const hookCount = intIn('hooks', options.hooks, 3, [0, 1000]);
   const hookTimeoutMs = intIn('hookTimeoutMs', options.hookTimeoutMs, 3000, [100, 60_000]);
   const hookPolicy = options.hookPolicy ?? 'allow-on-failure';
-  if (hookPolicy !== 'allow-on-failure' && hookPolicy !== 'reject-on-failure') throw new TypeError('simulateDelivery: hookPolicy must be allow-on-failure or reject-on-failure');
+  if (hookPolicy !== 'allow-on-failure' && hookPolicy !== 'reject-on-failure')
+    throw new TypeError('simulateDelivery: hookPolicy must be allow-on-failure or reject-on-failure');
   const maxRealMs = options.maxRealMs ?? 600_000;
   const settleMs = options.settleMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
   const settleQuietMs = options.settleQuietMs ?? DEFAULT_SETTLE_QUIET_MS;
-  if (!(settleMs >= 0 && settleMs <= 3_600_000)) throw new RangeError(`simulateDelivery: settleMs must be from 0 to 3600000 ms, got ${String(options.settleMs)}`);
-  if (!(settleQuietMs >= 1 && settleQuietMs <= 600_000)) throw new RangeError(`simulateDelivery: settleQuietMs must be from 1 to 600000 ms, got ${String(options.settleQuietMs)}`);
+  if (!(settleMs >= 0 && settleMs <= 3_600_000))
+    throw new RangeError(`simulateDelivery: settleMs must be from 0 to 3600000 ms, got ${String(options.settleMs)}`);
+  if (!(settleQuietMs >= 1 && settleQuietMs <= 600_000))
+    throw new RangeError(
+      `simulateDelivery: settleQuietMs must be from 1 to 600000 ms, got ${String(options.settleQuietMs)}`,
+    );
   if (options.signature !== undefined) checkScheme(options.signature);
   if (options.hookAnswer !== undefined) checkHookAnswerFormat(options.hookAnswer);
   const signature = options.signature;
   for (const [i, secret] of [...secrets, ...(oldSecrets ?? [])].entries()) {
     const problem = signature?.checkSecret?.(secret);
-    if (problem !== undefined) throw new TypeError(`simulateDelivery: secret ${i + 1} does not suit the signature scheme ${signature!.name}: ${problem}`);
+    if (problem !== undefined)
+      throw new TypeError(
+        `simulateDelivery: secret ${i + 1} does not suit the signature scheme ${signature!.name}: ${problem}`,
+      );
   }
   const rotationGraceMs = options.rotationGraceMs ?? 3_600_000;
   const app = options.app ?? 'sim-org#sim-app';
@@ -182,8 +219,23 @@ export function resolveSimulation(options: SimulateDeliveryOptions): { urls: URL
     urls: parsed,
     plan,
     settings: {
-      seed, timeScale, timeoutScale, timeoutMs, concurrency, ratePerSecond, hookPolicy, maxRealMs, settleMs, settleQuietMs, rotationGraceMs, app,
-      secrets, oldSecrets, observe: observerOf(options), signature, hookAnswer: options.hookAnswer ?? assumedHookAnswer,
+      seed,
+      timeScale,
+      timeoutScale,
+      timeoutMs,
+      concurrency,
+      ratePerSecond,
+      hookPolicy,
+      maxRealMs,
+      settleMs,
+      settleQuietMs,
+      rotationGraceMs,
+      app,
+      secrets,
+      oldSecrets,
+      observe: observerOf(options),
+      signature,
+      hookAnswer: options.hookAnswer ?? assumedHookAnswer,
     },
     shape: { eventsPerBatch, events: eventCount, hooks: hookCount, hookTimeoutMs },
   };
@@ -192,8 +244,12 @@ export function resolveSimulation(options: SimulateDeliveryOptions): { urls: URL
 /** One secret for every address, or exactly one per address; the message never quotes a value. */
 function perAddress(name: string, value: string | readonly string[], addresses: number): string[] {
   const list = typeof value === 'string' ? Array.from({ length: addresses }, () => value) : [...value];
-  if (list.length !== addresses) throw new TypeError(`simulateDelivery: ${name} must be one string or one per address (${addresses}), got ${list.length}`);
-  if (list.some((v) => typeof v !== 'string' || v.length === 0)) throw new TypeError(`simulateDelivery: ${name} must be non-empty strings`);
+  if (list.length !== addresses)
+    throw new TypeError(
+      `simulateDelivery: ${name} must be one string or one per address (${addresses}), got ${list.length}`,
+    );
+  if (list.some((v) => typeof v !== 'string' || v.length === 0))
+    throw new TypeError(`simulateDelivery: ${name} must be non-empty strings`);
   return list;
 }
 
@@ -204,7 +260,8 @@ function observerOf(options: SimulateDeliveryOptions): (() => Promise<ReceiverSt
   }
   if (!options.stateUrl) return undefined;
   const url = new URL(options.stateUrl);
-  if (!options.allowRemote && !isLoopbackUrl(url)) throw new TypeError('simulateDelivery: stateUrl is not loopback; pass allowRemote');
+  if (!options.allowRemote && !isLoopbackUrl(url))
+    throw new TypeError('simulateDelivery: stateUrl is not loopback; pass allowRemote');
   return async () => {
     const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
     if (!res.ok) throw new Error(`stateUrl answered ${res.status}`);

@@ -23,9 +23,23 @@ import type { Readable, Transform } from 'node:stream';
 import { NEVER_ABORTED } from '../call-scope.js';
 import { idleDropAgent } from './idle-drop-agent.js';
 import { concatBytes } from '../bytes.js';
-import { declaredLength, ERROR_BODY_BYTES, lowLevelCode, type AttemptOutcome, type AttemptRequest, type ResponseHeaders, type Transport } from '../http-attempt.js';
+import {
+  declaredLength,
+  ERROR_BODY_BYTES,
+  lowLevelCode,
+  type AttemptOutcome,
+  type AttemptRequest,
+  type ResponseHeaders,
+  type Transport,
+} from '../http-attempt.js';
 
-export type Builtins = { http: typeof Http; https: typeof Https; tls: typeof Tls; zlib: typeof Zlib; stream: typeof Stream };
+export type Builtins = {
+  http: typeof Http;
+  https: typeof Https;
+  tls: typeof Tls;
+  zlib: typeof Zlib;
+  stream: typeof Stream;
+};
 
 interface NodeProcess {
   getBuiltinModule?: (id: string) => unknown;
@@ -38,9 +52,21 @@ interface NodeProcess {
  * (they mimic `process` but have their own fetch), edge runtimes and workers, and browsers.
  */
 export function nodeTransportAvailable(): boolean {
-  const g = globalThis as { process?: NodeProcess; Bun?: unknown; Deno?: unknown; EdgeRuntime?: unknown; navigator?: { userAgent?: string } };
+  const g = globalThis as {
+    process?: NodeProcess;
+    Bun?: unknown;
+    Deno?: unknown;
+    EdgeRuntime?: unknown;
+    navigator?: { userAgent?: string };
+  };
   const p = g.process;
-  if (!p || typeof p.getBuiltinModule !== 'function' || p.release?.name !== 'node' || typeof p.versions?.node !== 'string') return false;
+  if (
+    !p ||
+    typeof p.getBuiltinModule !== 'function' ||
+    p.release?.name !== 'node' ||
+    typeof p.versions?.node !== 'string'
+  )
+    return false;
   if (g.Bun !== undefined || g.Deno !== undefined || g.EdgeRuntime !== undefined) return false;
   return g.navigator?.userAgent !== 'Cloudflare-Workers';
 }
@@ -110,7 +136,10 @@ export function nodeTransport(options: NodeTransportOptions): Transport {
   const b = builtins();
   const origin = new URL(options.origin);
   const secure = origin.protocol === 'https:';
-  const agent = options.agent ?? options.makeAgent?.(b, secure, AGENT_OPTIONS) ?? idleDropAgent(secure ? b.https.Agent : b.http.Agent, DEFAULT_AGENT_OPTIONS, options.idleMs ?? IDLE_MS);
+  const agent =
+    options.agent ??
+    options.makeAgent?.(b, secure, AGENT_OPTIONS) ??
+    idleDropAgent(secure ? b.https.Agent : b.http.Agent, DEFAULT_AGENT_OPTIONS, options.idleMs ?? IDLE_MS);
   const target: Target = {
     request: secure ? b.https.request : b.http.request,
     builtins: b,
@@ -202,7 +231,8 @@ class NodeAttempt {
     this.#timer = setTimeout(this.#onTimeout, a.timeoutMs);
     if (a.signal !== NEVER_ABORTED) a.signal.addEventListener('abort', this.#onAbort, { once: true });
     const body = a.body;
-    if (body === undefined || typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer) this.#send(body);
+    if (body === undefined || typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer)
+      this.#send(body);
     else if (typeof Blob !== 'undefined' && body instanceof Blob) this.#send(body);
     else if (typeof ReadableStream !== 'undefined' && body instanceof ReadableStream) this.#send(body);
     else {
@@ -210,7 +240,10 @@ class NodeAttempt {
       const encoded = new Response(body);
       const type = encoded.headers.get('content-type');
       if (type !== null && a.headers['content-type'] === undefined) a.headers['content-type'] = type;
-      encoded.arrayBuffer().then((bytes) => this.#done || this.#send(bytes), (err: unknown) => this.#fail(err));
+      encoded.arrayBuffer().then(
+        (bytes) => this.#done || this.#send(bytes),
+        (err: unknown) => this.#fail(err),
+      );
     }
   }
 
@@ -229,12 +262,32 @@ class NodeAttempt {
     } else if (body instanceof Blob) {
       headers['content-length'] = String(body.size);
     }
-    const path = a.url.startsWith(t.prefix) && (a.url[t.prefix.length] === '/' || a.url.length === t.prefix.length) ? a.url.slice(t.prefix.length) || '/' : undefined;
-    if (path === undefined) return this.#fail(Object.assign(new Error(`the node transport of ${t.prefix} was asked for another origin`), { code: 'ERR_INVALID_URL' }));
+    const path =
+      a.url.startsWith(t.prefix) && (a.url[t.prefix.length] === '/' || a.url.length === t.prefix.length)
+        ? a.url.slice(t.prefix.length) || '/'
+        : undefined;
+    if (path === undefined)
+      return this.#fail(
+        Object.assign(new Error(`the node transport of ${t.prefix} was asked for another origin`), {
+          code: 'ERR_INVALID_URL',
+        }),
+      );
     let req: Http.ClientRequest;
     try {
-      const options: Http.RequestOptions & { [TUNNEL_ATTEMPT]?: TunnelAttempt } = { protocol: t.protocol, hostname: t.hostname, port: t.port, path, method: a.method, headers: t.hostHeader === undefined ? headers : flatHeaders(headers, t.hostHeader), agent: t.agent };
-      if (t.tunnel) options[TUNNEL_ATTEMPT] = { timeoutMs: a.timeoutMs, onEnd: (onEnd) => (this.#done ? onEnd() : (this.#onSettled = onEnd)) };
+      const options: Http.RequestOptions & { [TUNNEL_ATTEMPT]?: TunnelAttempt } = {
+        protocol: t.protocol,
+        hostname: t.hostname,
+        port: t.port,
+        path,
+        method: a.method,
+        headers: t.hostHeader === undefined ? headers : flatHeaders(headers, t.hostHeader),
+        agent: t.agent,
+      };
+      if (t.tunnel)
+        options[TUNNEL_ATTEMPT] = {
+          timeoutMs: a.timeoutMs,
+          onEnd: (onEnd) => (this.#done ? onEnd() : (this.#onSettled = onEnd)),
+        };
       req = t.request(options);
     } catch (err) {
       // e.g. a header value Node refuses: reported as any failure to send, never thrown
@@ -286,7 +339,8 @@ class NodeAttempt {
     this.#limit = success ? a.maxBytes : ERROR_BODY_BYTES;
     this.#cut = !success;
     const length = declaredLength(headers);
-    if (length !== undefined && length > this.#limit && !this.#cut) return this.#settle({ kind: 'too-large', status, headers, limitBytes: this.#limit }, true);
+    if (length !== undefined && length > this.#limit && !this.#cut)
+      return this.#settle({ kind: 'too-large', status, headers, limitBytes: this.#limit }, true);
     const source = this.#decoded(res);
     this.#source = source;
     source.on('data', this.#onData);
@@ -305,7 +359,11 @@ class NodeAttempt {
     let decoder: Transform;
     if (coding === 'gzip' || coding === 'x-gzip') decoder = z.createGunzip(flush);
     else if (coding === 'deflate') return this.#inflate(res, flush);
-    else if (coding === 'br') decoder = z.createBrotliDecompress({ flush: z.constants.BROTLI_OPERATION_FLUSH, finishFlush: z.constants.BROTLI_OPERATION_FLUSH });
+    else if (coding === 'br')
+      decoder = z.createBrotliDecompress({
+        flush: z.constants.BROTLI_OPERATION_FLUSH,
+        finishFlush: z.constants.BROTLI_OPERATION_FLUSH,
+      });
     else return res; // a coding fetch does not decode either: the bytes as they came
     res.on('error', (err) => decoder.destroy(err));
     res.pipe(decoder);
@@ -341,7 +399,11 @@ class NodeAttempt {
       return;
     }
     // over the bound: stop reading (and so decoding) at once
-    if (!this.#cut) return this.#settle({ kind: 'too-large', status: this.#status, headers: this.#headers!, limitBytes: this.#limit }, true);
+    if (!this.#cut)
+      return this.#settle(
+        { kind: 'too-large', status: this.#status, headers: this.#headers!, limitBytes: this.#limit },
+        true,
+      );
     this.#chunks.push(chunk.subarray(0, chunk.byteLength - (this.#total - this.#limit)));
     this.#total = this.#limit;
     this.#settle(this.#answer(), true);
@@ -360,7 +422,9 @@ class NodeAttempt {
   #answer(): AttemptOutcome {
     const chunks = this.#chunks;
     const bytes = chunks.length === 1 ? chunks[0]! : concatBytes(chunks, this.#total);
-    let text = Buffer.isBuffer(bytes) ? bytes.toString('utf8') : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    let text = Buffer.isBuffer(bytes)
+      ? bytes.toString('utf8')
+      : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
     if (text.charCodeAt(0) === BOM) text = text.slice(1); // as fetch's text() does
     return { kind: 'response', status: this.#status, headers: this.#headers!, bodyText: text };
   }
@@ -430,15 +494,18 @@ function flatHeaders(headers: Record<string, string>, host: string): string[] {
 /** A web stream over a Node stream, one chunk per pull (no read-ahead); cancel destroys the source. */
 function webStream(source: Readable): ReadableStream<Uint8Array> {
   const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.byteLength));
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.byteLength));
+      },
+      async cancel() {
+        source.destroy();
+        await chunks.return?.();
+      },
     },
-    async cancel() {
-      source.destroy();
-      await chunks.return?.();
-    },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
 }

@@ -7,11 +7,25 @@
 import { randomBytes } from 'node:crypto';
 import { isLoopbackUrl } from '../../callbacks/url.js';
 import { sendCallback } from '../../callbacks/simulator/http-send.js';
-import { BEST_EFFORT_TYPES, MAX_ADDRESSES, READ_LIMIT, seededUnit, SETTING_RANGES, VERIFY_TIMEOUT_MS } from '../../callbacks/simulator/rules.js';
+import {
+  BEST_EFFORT_TYPES,
+  MAX_ADDRESSES,
+  READ_LIMIT,
+  seededUnit,
+  SETTING_RANGES,
+  VERIFY_TIMEOUT_MS,
+} from '../../callbacks/simulator/rules.js';
 import { maskUrlQuery } from '../../internal/redact.js';
 import { AddressDelivery } from './delivery.js';
 import { signForDelivery } from './sign.js';
-import type { AddressState, CallbackAddressOptions, CallbackAddressView, CallbackDeliveryRecord, CallbacksView, FakeEventRecord } from './types.js';
+import type {
+  AddressState,
+  CallbackAddressOptions,
+  CallbackAddressView,
+  CallbackDeliveryRecord,
+  CallbacksView,
+  FakeEventRecord,
+} from './types.js';
 
 interface Address {
   options: CallbackAddressOptions;
@@ -22,9 +36,17 @@ interface Address {
   delivery: AddressDelivery;
 }
 
-function intIn(name: string, value: number | undefined, fallback: number, [min, max]: readonly [number, number]): number {
+function intIn(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  [min, max]: readonly [number, number],
+): number {
   const n = value ?? fallback;
-  if (!Number.isInteger(n) || n < min || n > max) throw new RangeError(`fake callbacks: ${name} must be a whole number from ${min} to ${max} (seed 001 §2.1), got ${String(value)}`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new RangeError(
+      `fake callbacks: ${name} must be a whole number from ${min} to ${max} (seed 001 §2.1), got ${String(value)}`,
+    );
   return n;
 }
 
@@ -44,7 +66,13 @@ export class CallbackHub implements CallbacksView {
   constructor(private readonly env: { app: string; seed: number; now(): number }) {}
 
   get addresses(): CallbackAddressView[] {
-    return this.list.map((a) => ({ endpointId: a.endpointId, url: maskUrlQuery(a.url.href), state: a.state, events: [...(a.options.events ?? ['*'])], delivery: a.options.delivery ?? 'immediate' }));
+    return this.list.map((a) => ({
+      endpointId: a.endpointId,
+      url: maskUrlQuery(a.url.href),
+      state: a.state,
+      events: [...(a.options.events ?? ['*'])],
+      delivery: a.options.delivery ?? 'immediate',
+    }));
   }
 
   private view(a: Address): CallbackAddressView {
@@ -52,25 +80,42 @@ export class CallbackHub implements CallbacksView {
   }
 
   async register(options: CallbackAddressOptions): Promise<CallbackAddressView> {
-    if (this.list.length >= MAX_ADDRESSES) throw new RangeError(`fake callbacks: at most ${MAX_ADDRESSES} addresses per application (seed 001 §2.1)`);
+    if (this.list.length >= MAX_ADDRESSES)
+      throw new RangeError(`fake callbacks: at most ${MAX_ADDRESSES} addresses per application (seed 001 §2.1)`);
     let url: URL;
     try {
       url = new URL(options.url);
     } catch {
       throw new TypeError('fake callbacks: url is not a URL');
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('fake callbacks: url must be http or https');
-    if (!options.allowRemote && !isLoopbackUrl(url)) throw new TypeError(`fake callbacks: url is not loopback (${url.hostname}); pass allowRemote to send callbacks elsewhere`);
-    if (typeof options.secret !== 'string' || options.secret === '') throw new TypeError('fake callbacks: secret must be a non-empty string');
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new TypeError('fake callbacks: url must be http or https');
+    if (!options.allowRemote && !isLoopbackUrl(url))
+      throw new TypeError(
+        `fake callbacks: url is not loopback (${url.hostname}); pass allowRemote to send callbacks elsewhere`,
+      );
+    if (typeof options.secret !== 'string' || options.secret === '')
+      throw new TypeError('fake callbacks: secret must be a non-empty string');
     const timeScale = options.timeScale ?? 1000;
-    if (!(timeScale >= 1 && timeScale <= 10_000_000)) throw new RangeError('fake callbacks: timeScale must be from 1 to 10000000');
+    if (!(timeScale >= 1 && timeScale <= 10_000_000))
+      throw new RangeError('fake callbacks: timeScale must be from 1 to 10000000');
     const endpointId = options.endpointId ?? `ep_fake_${++this.count}`;
     const secrets = [options.secret, ...(options.oldSecret ? [options.oldSecret] : [])];
     const address: Address = {
-      options, endpointId, url, secrets, state: 'pending verification',
+      options,
+      endpointId,
+      url,
+      secrets,
+      state: 'pending verification',
       delivery: new AddressDelivery({
-        url, app: this.env.app, endpointId, secrets, sign: options.sign, seed: this.env.seed,
-        mode: options.delivery ?? 'immediate', timeScale,
+        url,
+        app: this.env.app,
+        endpointId,
+        secrets,
+        sign: options.sign,
+        seed: this.env.seed,
+        mode: options.delivery ?? 'immediate',
+        timeScale,
         duplicateRate: options.duplicateRate ?? 0.1,
         eventsPerBatch: intIn('eventsPerBatch', options.eventsPerBatch, 1, SETTING_RANGES.eventsPerBatch),
         timeoutMs: intIn('timeoutMs', options.timeoutMs, 5000, SETTING_RANGES.timeoutMs),
@@ -106,10 +151,28 @@ export class CallbackHub implements CallbacksView {
   private async sendVerification(address: Address): Promise<void> {
     const challenge = randomBytes(16).toString('hex');
     const requestId = `req_fake_${randomBytes(8).toString('hex')}`;
-    const body = { kind: 'verify', request_id: requestId, app: this.env.app, endpoint_id: address.endpointId, sent_at: new Date().toISOString(), challenge };
+    const body = {
+      kind: 'verify',
+      request_id: requestId,
+      app: this.env.app,
+      endpoint_id: address.endpointId,
+      sent_at: new Date().toISOString(),
+      challenge,
+    };
     const signed = signForDelivery(address, body, 'verify');
-    const result = await sendCallback({ url: address.url, headers: signed.headers, body: signed.body, timeoutMs: VERIFY_TIMEOUT_MS, readLimit: READ_LIMIT.verify, lateGraceMs: 0 });
-    let reason: string | undefined = result.error ?? (result.status !== undefined && (result.status < 200 || result.status > 299) ? `status_${result.status}` : undefined);
+    const result = await sendCallback({
+      url: address.url,
+      headers: signed.headers,
+      body: signed.body,
+      timeoutMs: VERIFY_TIMEOUT_MS,
+      readLimit: READ_LIMIT.verify,
+      lateGraceMs: 0,
+    });
+    let reason: string | undefined =
+      result.error ??
+      (result.status !== undefined && (result.status < 200 || result.status > 299)
+        ? `status_${result.status}`
+        : undefined);
     if (reason === undefined) {
       let echoed: unknown;
       try {
@@ -119,7 +182,18 @@ export class CallbackHub implements CallbacksView {
       }
       if (echoed !== challenge) reason = 'wrong_challenge';
     }
-    this.deliveries.push({ endpointId: address.endpointId, kind: 'verify', requestId, eventIds: [], send: 1, duplicate: false, ...(result.status !== undefined ? { status: result.status } : {}), outcome: reason ? 'failed' : 'ok', ...(reason ? { reason } : {}), at: Date.now() });
+    this.deliveries.push({
+      endpointId: address.endpointId,
+      kind: 'verify',
+      requestId,
+      eventIds: [],
+      send: 1,
+      duplicate: false,
+      ...(result.status !== undefined ? { status: result.status } : {}),
+      outcome: reason ? 'failed' : 'ok',
+      ...(reason ? { reason } : {}),
+      at: Date.now(),
+    });
     address.state = reason ? 'pending verification' : 'normal';
   }
 
@@ -141,7 +215,12 @@ export class CallbackHub implements CallbacksView {
         if (!subscribed(a.options.events, r.type)) r.deliveries[a.endpointId] = 'not subscribed';
         else if (a.options.dropServerOrigin && !/recalled$/.test(r.type)) r.deliveries[a.endpointId] = 'filtered';
         else if (a.state !== 'normal') r.deliveries[a.endpointId] = 'address pending verification';
-        else if (simulated && BEST_EFFORT_TYPES.has(r.type) && seededUnit(this.env.seed, a.endpointId, 'lost', this.events.indexOf(r)) < (a.options.bestEffortLossRate ?? 0)) r.deliveries[a.endpointId] = 'lost (best effort)';
+        else if (
+          simulated &&
+          BEST_EFFORT_TYPES.has(r.type) &&
+          seededUnit(this.env.seed, a.endpointId, 'lost', this.events.indexOf(r)) < (a.options.bestEffortLossRate ?? 0)
+        )
+          r.deliveries[a.endpointId] = 'lost (best effort)';
         else {
           r.deliveries[a.endpointId] = 'pending';
           take.push(r);
@@ -165,7 +244,11 @@ export class CallbackHub implements CallbacksView {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== done);
         const pending = this.events.filter((e) => Object.values(e.deliveries).includes('pending')).length;
-        reject(new Error(`fake callbacks: ${pending} event(s) still pending after ${timeoutMs} ms (see fake.callbacks.deliveries)`));
+        reject(
+          new Error(
+            `fake callbacks: ${pending} event(s) still pending after ${timeoutMs} ms (see fake.callbacks.deliveries)`,
+          ),
+        );
       }, timeoutMs);
       const done = (): void => {
         clearTimeout(timer);

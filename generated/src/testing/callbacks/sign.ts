@@ -14,12 +14,25 @@ export interface SigningAddress {
 }
 
 /** The exact body text and the headers that sign it. */
-export function signForDelivery(address: SigningAddress, body: Record<string, unknown>, kind: 'verify' | 'event'): { headers: Record<string, string>; body: string } {
+export function signForDelivery(
+  address: SigningAddress,
+  body: Record<string, unknown>,
+  kind: 'verify' | 'event',
+): { headers: Record<string, string>; body: string } {
   const text = JSON.stringify(body);
   const requestId = String(body.request_id);
   if (address.sign) {
-    return { headers: address.sign({ body: text, secrets: address.secrets, kind, requestId, endpointId: address.endpointId }), body: text };
+    return {
+      headers: address.sign({ body: text, secrets: address.secrets, kind, requestId, endpointId: address.endpointId }),
+      body: text,
+    };
   }
-  const signed = signCallbackRequest({ body: text, secrets: address.secrets, kind, requestId, endpointId: address.endpointId });
+  const signed = signCallbackRequest({
+    body: text,
+    secrets: address.secrets,
+    kind,
+    requestId,
+    endpointId: address.endpointId,
+  });
   return { headers: signed.headers, body: signed.body };
 }

@@ -74,7 +74,16 @@ export interface FakeEventRecord {
   /** The operation whose change caused it. */
   operationId: string;
   /** endpointId → pending, delivered, failed, or why it was not created for that address. */
-  deliveries: Record<string, 'pending' | 'delivered' | 'failed' | 'not subscribed' | 'filtered' | 'address pending verification' | 'lost (best effort)'>;
+  deliveries: Record<
+    string,
+    | 'pending'
+    | 'delivered'
+    | 'failed'
+    | 'not subscribed'
+    | 'filtered'
+    | 'address pending verification'
+    | 'lost (best effort)'
+  >;
 }
 
 /** One request the fake sent to a receiver. */

@@ -2,7 +2,19 @@
 /** Chatrooms (seed 000 §4.10): rooms, admins, allowlist, attributes, bans, mutes, members, messages. */
 import { invalidArgument, notFound } from '../errors.js';
 import type { ChatroomRecord, Json } from '../state/state.js';
-import { changes, copy, isoTime, itemList, page, pathParam, requireIn, requireUser, stringList, type HandlerContext, type OpHandler } from './context.js';
+import {
+  changes,
+  copy,
+  isoTime,
+  itemList,
+  page,
+  pathParam,
+  requireIn,
+  requireUser,
+  stringList,
+  type HandlerContext,
+  type OpHandler,
+} from './context.js';
 
 function roomOf(c: HandlerContext): ChatroomRecord {
   return requireIn(c.state.chatrooms, 'chatroom', pathParam(c, 'room_id'));
@@ -10,7 +22,16 @@ function roomOf(c: HandlerContext): ChatroomRecord {
 
 /** A new room record (also used by seeding). */
 export function newRoom(room: Json): ChatroomRecord {
-  return { room, members: new Map(), admins: new Set(), allowlist: new Map(), bans: new Map(), mutes: new Map(), attributes: new Map(), messages: [] };
+  return {
+    room,
+    members: new Map(),
+    admins: new Set(),
+    allowlist: new Map(),
+    bans: new Map(),
+    mutes: new Map(),
+    attributes: new Map(),
+    messages: [],
+  };
 }
 
 /** Adds a user entry to one of the room's per-user maps for each name (users must exist). */
@@ -40,11 +61,22 @@ export const chatroomHandlers: Record<string, OpHandler> = {
     if (typeof name !== 'string' || name === '') throw invalidArgument('name', 'required, a non-empty string');
     if (typeof c.body.owner === 'string') requireUser(c, c.body.owner);
     const room_id = c.state.newId('room');
-    const record = newRoom({ ...copy(c.body), room_id, name, disabled: false, mute_all: false, created_at: isoTime(c) });
+    const record = newRoom({
+      ...copy(c.body),
+      room_id,
+      name,
+      disabled: false,
+      mute_all: false,
+      created_at: isoTime(c),
+    });
     c.state.chatrooms.set(room_id, record);
     return { body: copy(record.room) };
   },
-  'chatrooms.list': (c) => page(c, [...c.state.chatrooms.values()].map((r) => r.room)),
+  'chatrooms.list': (c) =>
+    page(
+      c,
+      [...c.state.chatrooms.values()].map((r) => r.room),
+    ),
   'chatrooms.get': (c) => ({ body: copy(roomOf(c).room) }),
   'chatrooms.update': (c) => {
     const r = roomOf(c);
@@ -85,7 +117,8 @@ export const chatroomHandlers: Record<string, OpHandler> = {
   'chatrooms.set_attributes': (c) => {
     const r = roomOf(c);
     const attributes = c.params.attributes;
-    if (!attributes || typeof attributes !== 'object' || Object.values(attributes).some((v) => typeof v !== 'string')) throw invalidArgument('attributes', 'must map strings to strings');
+    if (!attributes || typeof attributes !== 'object' || Object.values(attributes).some((v) => typeof v !== 'string'))
+      throw invalidArgument('attributes', 'must map strings to strings');
     for (const [k, v] of Object.entries(attributes as Record<string, string>)) r.attributes.set(k, v);
     return { body: Object.fromEntries(r.attributes) };
   },
@@ -110,7 +143,9 @@ export const chatroomHandlers: Record<string, OpHandler> = {
     return { body: {} };
   },
   'chatrooms.members': (c) => page(c, [...roomOf(c).members.values()]),
-  'chatrooms.member': (c) => ({ body: copy(requireIn(roomOf(c).members, 'chatroom member', pathParam(c, 'username'))) }),
+  'chatrooms.member': (c) => ({
+    body: copy(requireIn(roomOf(c).members, 'chatroom member', pathParam(c, 'username'))),
+  }),
   'chatrooms.kick': (c) => ({ body: dropUsers(c, roomOf(c).members) }),
   'chatrooms.transfer_owner': (c) => {
     const r = roomOf(c);
@@ -120,17 +155,27 @@ export const chatroomHandlers: Record<string, OpHandler> = {
     return { body: {} };
   },
   'chatrooms.online_counts': (c) =>
-    itemList(stringList(c, 'room_ids').flatMap((room_id) => {
-      const r = c.state.chatrooms.get(room_id);
-      return r ? [{ room_id, count: r.members.size }] : [];
-    })),
+    itemList(
+      stringList(c, 'room_ids').flatMap((room_id) => {
+        const r = c.state.chatrooms.get(room_id);
+        return r ? [{ room_id, count: r.members.size }] : [];
+      }),
+    ),
   'chatrooms.send': (c) => {
     const r = roomOf(c);
-    const key = typeof c.params.client_msg_id === 'string' ? `room\u0000${r.room.room_id}\u0000${c.params.client_msg_id}` : undefined;
+    const key =
+      typeof c.params.client_msg_id === 'string'
+        ? `room\u0000${r.room.room_id}\u0000${c.params.client_msg_id}`
+        : undefined;
     const earlier = key === undefined ? undefined : c.state.sentKeys.get(key);
     const known = earlier === undefined ? undefined : r.messages.find((m) => m.message_id === earlier);
     if (known) return { body: copy(known) };
-    const message = { ...copy(changes(c)), message_id: c.state.newId('room-msg'), room_id: r.room.room_id, sent_at: isoTime(c) };
+    const message = {
+      ...copy(changes(c)),
+      message_id: c.state.newId('room-msg'),
+      room_id: r.room.room_id,
+      sent_at: isoTime(c),
+    };
     r.messages.push(message);
     if (key !== undefined) c.state.sentKeys.set(key, message.message_id);
     c.emit('chatroom.message_sent', copy(message));
@@ -148,7 +193,11 @@ export const chatroomHandlers: Record<string, OpHandler> = {
     if (!message) throw notFound('chatroom message', pathParam(c, 'message_id'));
     if (!message.recalled) {
       message.recalled = true;
-      c.emit('chatroom.message_recalled', { room_id: r.room.room_id, message_id: message.message_id, ...(c.params.reason !== undefined ? { reason: c.params.reason } : {}) });
+      c.emit('chatroom.message_recalled', {
+        room_id: r.room.room_id,
+        message_id: message.message_id,
+        ...(c.params.reason !== undefined ? { reason: c.params.reason } : {}),
+      });
     }
     return { body: {} };
   },

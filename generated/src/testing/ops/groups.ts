@@ -2,7 +2,20 @@
 /** Groups, their members (a versioned list), blacklist, requests and invite settings (seed 000 §4.5). */
 import { invalidArgument, notFound } from '../errors.js';
 import type { Json, VersionedList } from '../state/state.js';
-import { changes, copy, isoTime, page, pathParam, requireIn, requireUser, stringList, userSettingsHandlers, versionedPage, type HandlerContext, type OpHandler } from './context.js';
+import {
+  changes,
+  copy,
+  isoTime,
+  page,
+  pathParam,
+  requireIn,
+  requireUser,
+  stringList,
+  userSettingsHandlers,
+  versionedPage,
+  type HandlerContext,
+  type OpHandler,
+} from './context.js';
 
 function groupOf(c: HandlerContext): Json {
   return requireIn(c.state.groups, 'group', pathParam(c, 'group_id'));
@@ -24,19 +37,34 @@ function memberOf(c: HandlerContext): Json {
  * seed gives joined_via `create` only: other joins carry no joined_via, and no inviter or
  * operator (a server action names no user).
  */
-export function addMembers(c: HandlerContext, groupId: string, usernames: readonly string[], how: { joinedVia?: 'create'; ownerName?: string }): Json[] {
+export function addMembers(
+  c: HandlerContext,
+  groupId: string,
+  usernames: readonly string[],
+  how: { joinedVia?: 'create'; ownerName?: string },
+): Json[] {
   for (const name of usernames) requireUser(c, name);
   const list = membersOf(c, groupId);
   const at = isoTime(c);
   const added: Json[] = [];
   for (const username of new Set(usernames)) {
     if (list.items.has(username)) continue;
-    const member: Json = { username, role: username === how.ownerName ? 'admin' : 'member', joined_at: at, ...(how.joinedVia ? { joined_via: how.joinedVia } : {}) };
+    const member: Json = {
+      username,
+      role: username === how.ownerName ? 'admin' : 'member',
+      joined_at: at,
+      ...(how.joinedVia ? { joined_via: how.joinedVia } : {}),
+    };
     list.set(username, member);
     added.push(member);
   }
   if (added.length > 0) {
-    c.emit('group.members_added', { group_id: groupId, member_version: list.version, member_count: list.items.size, members: copy(added) });
+    c.emit('group.members_added', {
+      group_id: groupId,
+      member_version: list.version,
+      member_count: list.items.size,
+      members: copy(added),
+    });
   }
   return added;
 }
@@ -52,7 +80,9 @@ export const groupHandlers: Record<string, OpHandler> = {
     const { members, ...profile } = c.body;
     const group = { ...copy(profile), group_id, owner, disabled: false, mute_all: false, created_at: isoTime(c) };
     c.state.groups.set(group_id, group);
-    const initial = Array.isArray(members) ? (members as unknown[]).filter((m): m is string => typeof m === 'string') : [];
+    const initial = Array.isArray(members)
+      ? (members as unknown[]).filter((m): m is string => typeof m === 'string')
+      : [];
     addMembers(c, group_id, [owner, ...initial], { joinedVia: 'create', ownerName: owner });
     return { body: { group_id } };
   },
@@ -86,7 +116,9 @@ export const groupHandlers: Record<string, OpHandler> = {
   },
   'groups.add_members': (c) => {
     const group = groupOf(c);
-    return { body: { items: copy(addMembers(c, group.group_id, stringList(c, 'usernames'), { ownerName: group.owner })) } };
+    return {
+      body: { items: copy(addMembers(c, group.group_id, stringList(c, 'usernames'), { ownerName: group.owner })) },
+    };
   },
   'groups.remove_members': (c) => {
     const group = groupOf(c);
@@ -143,12 +175,17 @@ export const groupHandlers: Record<string, OpHandler> = {
     const id = pathParam(c, 'group_id');
     let list = c.state.groupBlacklists.get(id);
     if (!list) c.state.groupBlacklists.set(id, (list = new Map()));
-    list.set(pathParam(c, 'username'), { username: pathParam(c, 'username'), ...(c.params.reason !== undefined ? { reason: c.params.reason } : {}), added_at: isoTime(c) });
+    list.set(pathParam(c, 'username'), {
+      username: pathParam(c, 'username'),
+      ...(c.params.reason !== undefined ? { reason: c.params.reason } : {}),
+      added_at: isoTime(c),
+    });
     return { body: {} };
   },
   'groups.remove_from_blacklist': (c) => {
     groupOf(c);
-    if (!c.state.groupBlacklists.get(pathParam(c, 'group_id'))?.delete(pathParam(c, 'username'))) throw notFound('group blacklist entry', pathParam(c, 'username'));
+    if (!c.state.groupBlacklists.get(pathParam(c, 'group_id'))?.delete(pathParam(c, 'username')))
+      throw notFound('group blacklist entry', pathParam(c, 'username'));
     return { body: {} };
   },
   'groups.requests': (c) => {

@@ -9,14 +9,34 @@
  */
 import { invalidArgument, versionConflict } from '../errors.js';
 import type { Json } from '../state/state.js';
-import { changes, copy, isoTime, itemList, keysetPage, page, pathParam, requireIn, requireUser, stringList, type HandlerContext, type OpHandler } from './context.js';
+import {
+  changes,
+  copy,
+  isoTime,
+  itemList,
+  keysetPage,
+  page,
+  pathParam,
+  requireIn,
+  requireUser,
+  stringList,
+  type HandlerContext,
+  type OpHandler,
+} from './context.js';
 
 const OPEN_STATUSES = new Set(['pending', 'auto_violation']);
 
 /** A new item (seeding and moderation.report): id, version 1, status pending, scene message unless given. */
 export function newItem(c: Pick<HandlerContext, 'state' | 'now'>, input: Json): Json {
   const { content, ...fields } = input;
-  const item = { scene: 'message', status: 'pending', ...copy(fields), id: typeof fields.id === 'string' ? fields.id : c.state.newId('item'), version: fields.version ?? 1, created_at: new Date(c.now()).toISOString() };
+  const item = {
+    scene: 'message',
+    status: 'pending',
+    ...copy(fields),
+    id: typeof fields.id === 'string' ? fields.id : c.state.newId('item'),
+    version: fields.version ?? 1,
+    created_at: new Date(c.now()).toISOString(),
+  };
   c.state.moderation.items.set(item.id, item);
   c.state.moderation.contents.set(item.id, content && typeof content === 'object' ? copy(content) : {});
   return item;
@@ -29,7 +49,8 @@ function itemOf(c: HandlerContext, id = pathParam(c, 'item_id')): Json {
 /** Applies a decision, or throws version_conflict (decided already, or another version). */
 function decide(c: HandlerContext, item: Json, version: unknown): Json {
   if (!OPEN_STATUSES.has(item.status)) throw versionConflict(`moderation item ${item.id} was decided already`);
-  if (version !== undefined && String(version) !== String(item.version)) throw versionConflict(`moderation item ${item.id} is at version ${item.version}, not ${String(version)}`);
+  if (version !== undefined && String(version) !== String(item.version))
+    throw versionConflict(`moderation item ${item.id} is at version ${item.version}, not ${String(version)}`);
   const { item_ids: _ids, version: _v, ...decision } = changes(c);
   Object.assign(item, decision, { version: Number(item.version) + 1, decided_at: isoTime(c) });
   delete item.status;
@@ -49,7 +70,12 @@ export const moderationHandlers: Record<string, OpHandler> = {
   'moderation.items': (c) => {
     const { scene, status } = c.params;
     // Keyset pages: a decided item leaves the pending filter without moving the next page's start.
-    return keysetPage(c, [...c.state.moderation.items.values()], (i) => (scene === undefined || i.scene === scene) && (status === undefined || i.status === status), (i) => i.id);
+    return keysetPage(
+      c,
+      [...c.state.moderation.items.values()],
+      (i) => (scene === undefined || i.scene === scene) && (status === undefined || i.status === status),
+      (i) => i.id,
+    );
   },
   'moderation.item': (c) => ({ body: copy(itemOf(c)) }),
   'moderation.item_content': (c) => ({ body: copy(c.state.moderation.contents.get(itemOf(c).id) ?? {}) }),
@@ -70,14 +96,20 @@ export const moderationHandlers: Record<string, OpHandler> = {
   'moderation.escalate': (c) => {
     const item = itemOf(c);
     if (!OPEN_STATUSES.has(item.status)) throw versionConflict(`moderation item ${item.id} was decided already`);
-    Object.assign(item, { version: Number(item.version) + 1, escalated_at: isoTime(c), ...(c.params.note !== undefined ? { note: c.params.note } : {}) });
+    Object.assign(item, {
+      version: Number(item.version) + 1,
+      escalated_at: isoTime(c),
+      ...(c.params.note !== undefined ? { note: c.params.note } : {}),
+    });
     delete item.status;
     return { body: copy(item) };
   },
   'moderation.report': (c) => ({ body: copy(newItem(c, changes(c))) }),
   'moderation.check_text': (c) => {
     const text = typeof c.params.text === 'string' ? c.params.text.toLowerCase() : '';
-    const matched = [...c.state.moderation.wordLists.values()].flatMap((l) => [...l.words].filter((w) => text.includes(w.toLowerCase())));
+    const matched = [...c.state.moderation.wordLists.values()].flatMap((l) =>
+      [...l.words].filter((w) => text.includes(w.toLowerCase())),
+    );
     return { body: { scene: c.params.scene, matched, violation: matched.length > 0 } };
   },
   'moderation.config': (c) => ({ body: copy(c.state.moderation.config) }),
@@ -104,7 +136,8 @@ export const moderationHandlers: Record<string, OpHandler> = {
     c.state.moderation.violations.delete(pathParam(c, 'username'));
     return { body: { count: n } };
   },
-  'moderation.word_lists': (c) => itemList([...c.state.moderation.wordLists.values()].map((l) => ({ ...l.list, word_count: l.words.size }))),
+  'moderation.word_lists': (c) =>
+    itemList([...c.state.moderation.wordLists.values()].map((l) => ({ ...l.list, word_count: l.words.size }))),
   'moderation.create_word_list': (c) => {
     const name = c.params.name;
     if (typeof name !== 'string' || name === '') throw invalidArgument('name', 'required, a non-empty string');
@@ -124,7 +157,11 @@ export const moderationHandlers: Record<string, OpHandler> = {
     c.state.moderation.wordLists.delete(pathParam(c, 'list_id'));
     return { body: {} };
   },
-  'moderation.words': (c) => page(c, [...wordListOf(c).words].map((word) => ({ word }))),
+  'moderation.words': (c) =>
+    page(
+      c,
+      [...wordListOf(c).words].map((word) => ({ word })),
+    ),
   'moderation.add_words': (c) => {
     const l = wordListOf(c);
     const words = stringList(c, 'words');
@@ -136,4 +173,3 @@ export const moderationHandlers: Record<string, OpHandler> = {
     return { body: { count: stringList(c, 'words').filter((w) => l.words.delete(w)).length } };
   },
 };
-

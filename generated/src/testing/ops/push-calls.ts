@@ -6,7 +6,21 @@
  */
 import { notFound } from '../errors.js';
 import type { Json } from '../state/state.js';
-import { changes, copy, isoTime, itemList, page, pathParam, requireIn, requireUser, stringList, userSettingsHandlers, versionedPage, type HandlerContext, type OpHandler } from './context.js';
+import {
+  changes,
+  copy,
+  isoTime,
+  itemList,
+  page,
+  pathParam,
+  requireIn,
+  requireUser,
+  stringList,
+  userSettingsHandlers,
+  versionedPage,
+  type HandlerContext,
+  type OpHandler,
+} from './context.js';
 
 function muteKey(type: 'group' | 'single', id: string): string {
   return `${type}:${id}`;
@@ -20,7 +34,8 @@ function mute(c: HandlerContext, type: 'group' | 'single', id: string): Json {
 }
 
 function unmute(c: HandlerContext, type: 'group' | 'single', id: string): void {
-  if (!c.state.listOf(c.state.pushMutes, pathParam(c, 'username')).delete(muteKey(type, id))) throw notFound('conversation mute', id);
+  if (!c.state.listOf(c.state.pushMutes, pathParam(c, 'username')).delete(muteKey(type, id)))
+    throw notFound('conversation mute', id);
 }
 
 function callOf(c: HandlerContext): Json {
@@ -73,7 +88,12 @@ export const pushAndCallHandlers: Record<string, OpHandler> = {
   'calls.get': (c) => ({ body: copy(callOf(c)) }),
   'calls.end': (c) => {
     const call = callOf(c);
-    if (call.status !== 'ended') Object.assign(call, { status: 'ended', ended_at: isoTime(c), ...(c.params.reason !== undefined ? { end_reason: c.params.reason } : {}) });
+    if (call.status !== 'ended')
+      Object.assign(call, {
+        status: 'ended',
+        ended_at: isoTime(c),
+        ...(c.params.reason !== undefined ? { end_reason: c.params.reason } : {}),
+      });
     return { body: {} };
   },
   'calls.remove_member': (c) => {
@@ -87,12 +107,19 @@ export const pushAndCallHandlers: Record<string, OpHandler> = {
   'calls.active_of': (c) => {
     const username = pathParam(c, 'username');
     requireUser(c, username);
-    const active = [...c.state.calls.values()].filter((call) => call.status !== 'ended' && Array.isArray(call.members) && call.members.includes(username));
+    const active = [...c.state.calls.values()].filter(
+      (call) => call.status !== 'ended' && Array.isArray(call.members) && call.members.includes(username),
+    );
     return { body: { username, items: copy(active) } };
   },
   'presence.get': (c) => {
     requireUser(c);
     return { body: copy(c.state.presence.get(pathParam(c, 'username')) ?? { username: pathParam(c, 'username') }) };
   },
-  'presence.query': (c) => itemList(stringList(c, 'usernames').filter((u) => c.state.users.has(u)).map((u) => c.state.presence.get(u) ?? { username: u })),
+  'presence.query': (c) =>
+    itemList(
+      stringList(c, 'usernames')
+        .filter((u) => c.state.users.has(u))
+        .map((u) => c.state.presence.get(u) ?? { username: u }),
+    ),
 };

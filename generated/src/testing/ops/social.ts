@@ -2,7 +2,19 @@
 /** Friends, friend settings and requests, and the blacklist (seed 000 §4.3, §4.4): versioned lists. */
 import { invalidArgument, notFound } from '../errors.js';
 import type { Json, VersionedList } from '../state/state.js';
-import { changes, copy, isoTime, page, pathParam, requireUser, stringList, userSettingsHandlers, versionedPage, type HandlerContext, type OpHandler } from './context.js';
+import {
+  changes,
+  copy,
+  isoTime,
+  page,
+  pathParam,
+  requireUser,
+  stringList,
+  userSettingsHandlers,
+  versionedPage,
+  type HandlerContext,
+  type OpHandler,
+} from './context.js';
 
 function friendsOf(c: HandlerContext, username: string): VersionedList {
   return c.state.listOf(c.state.friends, username);
@@ -68,7 +80,8 @@ export const socialHandlers: Record<string, OpHandler> = {
   },
   'friends.delete': (c) => {
     requireUser(c);
-    if (!friendsOf(c, pathParam(c, 'username')).delete(pathParam(c, 'friend'))) throw notFound('friend', pathParam(c, 'friend'));
+    if (!friendsOf(c, pathParam(c, 'username')).delete(pathParam(c, 'friend')))
+      throw notFound('friend', pathParam(c, 'friend'));
     return { body: {} };
   },
   'friends.delete_all': (c) => {
@@ -84,7 +97,14 @@ export const socialHandlers: Record<string, OpHandler> = {
   'friends.check': (c) => {
     requireUser(c);
     const list = c.state.friends.get(pathParam(c, 'username'));
-    return { body: { items: stringList(c, 'usernames').map((username) => ({ username, is_friend: list?.items.has(username) ?? false })) } };
+    return {
+      body: {
+        items: stringList(c, 'usernames').map((username) => ({
+          username,
+          is_friend: list?.items.has(username) ?? false,
+        })),
+      },
+    };
   },
   'friends.settings': friendSettings[0],
   'friends.set_settings': friendSettings[1],
@@ -114,7 +134,8 @@ export const socialHandlers: Record<string, OpHandler> = {
   },
   'blacklist.remove': (c) => {
     requireUser(c);
-    if (!blacklistOf(c, pathParam(c, 'username')).delete(pathParam(c, 'target'))) throw notFound('blacklist entry', pathParam(c, 'target'));
+    if (!blacklistOf(c, pathParam(c, 'username')).delete(pathParam(c, 'target')))
+      throw notFound('blacklist entry', pathParam(c, 'target'));
     return { body: {} };
   },
 };

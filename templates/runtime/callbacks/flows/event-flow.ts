@@ -44,7 +44,9 @@ export async function handleEvents<E extends CallbackEvent, H extends HookCallba
       try {
         state = store.begin
           ? await store.begin(`event:${id}`, processingTtlMs)
-          : (await store.claim(`event:${id}`, dedupeTtlMs)) ? 'claimed' : 'done';
+          : (await store.claim(`event:${id}`, dedupeTtlMs))
+            ? 'claimed'
+            : 'done';
       } catch (err) {
         logger.error?.('dedupe store failed; answering 503 so the batch is redelivered', { error: errorText(err) });
         return json(503, { error: 'dedupe_store_unavailable' });
@@ -56,8 +58,15 @@ export async function handleEvents<E extends CallbackEvent, H extends HookCallba
       }
       if (state === 'in_progress') {
         // Another delivery is storing this event right now: not acknowledged until it is done.
-        logger.info?.('event being processed by another delivery; answering 503 so the batch comes again', { eventId: id, type: event.type });
-        return json(503, { error: 'event_in_progress', eventId: id }, { 'retry-after': String(IN_PROGRESS_RETRY_AFTER_S) });
+        logger.info?.('event being processed by another delivery; answering 503 so the batch comes again', {
+          eventId: id,
+          type: event.type,
+        });
+        return json(
+          503,
+          { error: 'event_in_progress', eventId: id },
+          { 'retry-after': String(IN_PROGRESS_RETRY_AFTER_S) },
+        );
       }
     }
     try {
@@ -69,10 +78,13 @@ export async function handleEvents<E extends CallbackEvent, H extends HookCallba
         try {
           await store.release(`event:${id}`);
         } catch (releaseErr) {
-          logger.error?.('could not release the event id after a failure; a redelivery will skip it until the entry expires', {
-            eventId: id,
-            error: errorText(releaseErr),
-          });
+          logger.error?.(
+            'could not release the event id after a failure; a redelivery will skip it until the entry expires',
+            {
+              eventId: id,
+              error: errorText(releaseErr),
+            },
+          );
         }
       }
       logger.error?.('onEvent threw; answering 500 so the service redelivers', {

@@ -6,7 +6,13 @@
  */
 import type { HookAnswerFormat, HookDecision } from '../decisions.js';
 import type { CallbackInbox } from '../inbox/types.js';
-import type { CallbackEvent, CallbackLogger, EventCallbackRequest, HookCallbackRequest, VerifyCallbackRequest } from '../types.js';
+import type {
+  CallbackEvent,
+  CallbackLogger,
+  EventCallbackRequest,
+  HookCallbackRequest,
+  VerifyCallbackRequest,
+} from '../types.js';
 import type { VerifiedCallback } from '../verify-core.js';
 import { withStoreBudget } from '../../stores/store-budget.js';
 import type { DedupeStore } from '../../stores/dedupe-store.js';
@@ -37,7 +43,9 @@ export interface FlowSettings<E extends CallbackEvent, H extends HookCallbackReq
   onEvent?: ((event: E, context: EventContext<E>) => unknown) | undefined;
   inbox?: Pick<CallbackInbox<E>, 'append'> | undefined;
   onHook?: ((request: H, context: HookContext<H>) => HookDecision | Promise<HookDecision>) | undefined;
-  onVerify?: ((request: VerifyCallbackRequest, verified: VerifiedCallback<VerifyCallbackRequest>) => unknown) | undefined;
+  onVerify?:
+    | ((request: VerifyCallbackRequest, verified: VerifiedCallback<VerifyCallbackRequest>) => unknown)
+    | undefined;
   /** The event-id store of `onEvent`'s path (absent with an inbox, which deduplicates itself). */
   dedupeStore: DedupeStore | undefined;
   dedupeTtlMs: number;
@@ -75,10 +83,32 @@ export function hookTimeoutMsOf(t: unknown): number {
 /** `store` with every call inside a budget (`budgetMs()` is read at each call). */
 export function budgeted(store: DedupeStore, budgetMs: () => number, what: string): DedupeStore {
   const wrapped: DedupeStore = {
-    claim: (id, ttlMs) => withStoreBudget(Promise.resolve().then(() => store.claim(id, ttlMs)), budgetMs(), `${what} claim`),
-    release: (id) => withStoreBudget(Promise.resolve().then(() => store.release(id)), budgetMs(), `${what} release`),
+    claim: (id, ttlMs) =>
+      withStoreBudget(
+        Promise.resolve().then(() => store.claim(id, ttlMs)),
+        budgetMs(),
+        `${what} claim`,
+      ),
+    release: (id) =>
+      withStoreBudget(
+        Promise.resolve().then(() => store.release(id)),
+        budgetMs(),
+        `${what} release`,
+      ),
   };
-  if (store.begin) wrapped.begin = (id, ttlMs) => withStoreBudget(Promise.resolve().then(() => store.begin!(id, ttlMs)), budgetMs(), `${what} begin`);
-  if (store.complete) wrapped.complete = (id, ttlMs) => withStoreBudget(Promise.resolve().then(() => store.complete!(id, ttlMs)), budgetMs(), `${what} complete`);
+  if (store.begin)
+    wrapped.begin = (id, ttlMs) =>
+      withStoreBudget(
+        Promise.resolve().then(() => store.begin!(id, ttlMs)),
+        budgetMs(),
+        `${what} begin`,
+      );
+  if (store.complete)
+    wrapped.complete = (id, ttlMs) =>
+      withStoreBudget(
+        Promise.resolve().then(() => store.complete!(id, ttlMs)),
+        budgetMs(),
+        `${what} complete`,
+      );
   return wrapped;
 }

@@ -18,14 +18,26 @@ export async function appendToInbox<E extends CallbackEvent, H extends HookCallb
   const events: E[] = [];
   verified.body.events.forEach((event, index) => {
     // every event has an id (seed 001 §2.5); one without cannot be deduplicated or tracked
-    if (event !== null && typeof event === 'object' && typeof event.id === 'string' && event.id.length > 0) events.push(event);
-    else logger.warn?.('skipping an event item that is not an object with an id', { index, requestId: verified.requestId });
+    if (event !== null && typeof event === 'object' && typeof event.id === 'string' && event.id.length > 0)
+      events.push(event);
+    else
+      logger.warn?.('skipping an event item that is not an object with an id', {
+        index,
+        requestId: verified.requestId,
+      });
   });
   try {
-    const result = await withStoreBudget(Promise.resolve().then(() => inbox.append(events)), storeTimeoutMs, 'inbox append');
+    const result = await withStoreBudget(
+      Promise.resolve().then(() => inbox.append(events)),
+      storeTimeoutMs,
+      'inbox append',
+    );
     return json(200, { received: verified.body.events.length, stored: result.stored, duplicates: result.duplicates });
   } catch (err) {
-    logger.error?.('inbox append failed or was too slow; answering 503 so the batch is redelivered', { error: errorText(err), requestId: verified.requestId });
+    logger.error?.('inbox append failed or was too slow; answering 503 so the batch is redelivered', {
+      error: errorText(err),
+      requestId: verified.requestId,
+    });
     return json(503, { error: 'inbox_unavailable' });
   }
 }

@@ -12,7 +12,11 @@ describe('verify flow', () => {
   });
 
   it('refuses a body without a string challenge (400), and answers 500 when onVerify throws', async () => {
-    const { settings, logged } = flowSettings({ onVerify: () => { throw new Error('no'); } });
+    const { settings, logged } = flowSettings({
+      onVerify: () => {
+        throw new Error('no');
+      },
+    });
     expect((await handleVerify(settings, verifiedOf('verify', { kind: 'verify', challenge: 7 }))).status).toBe(400);
     const failed = await handleVerify(settings, verifiedOf('verify', { kind: 'verify', challenge: 'c' }));
     expect(failed).toMatchObject({ status: 500, body: '{"error":"handler_failed"}' });

@@ -14,7 +14,10 @@ export async function handleVerify<E extends CallbackEvent, H extends HookCallba
     try {
       await settings.onVerify(verified.body, verified);
     } catch (err) {
-      settings.logger.error?.('onVerify threw; answering 500', { error: errorText(err), requestId: verified.requestId });
+      settings.logger.error?.('onVerify threw; answering 500', {
+        error: errorText(err),
+        requestId: verified.requestId,
+      });
       return json(500, { error: 'handler_failed' });
     }
   }

@@ -10,7 +10,11 @@ import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pendingOf, startWorkerProcess, stopWorkerProcess } from '../../../../test/fixtures/callbacks/inbox-worker-process.js';
+import {
+  pendingOf,
+  startWorkerProcess,
+  stopWorkerProcess,
+} from '../../../../test/fixtures/callbacks/inbox-worker-process.js';
 import { startRedisServer } from '../../../../test/fixtures/callbacks/redis-server.js';
 import type { RedisServerHandle } from '../../../../test/fixtures/callbacks/redis-server.js';
 import { fromNodeRedis } from '../../stores/redis-client.js';
@@ -36,7 +40,11 @@ describe('RedisInbox with three worker processes, two SIGKILLed mid-run', () => 
     await redis.connect();
     // the third worker also dies, by its own SIGKILL sent right after its 200th commit left (or not)
     const env = { REDIS_URL: server.url, INBOX_PREFIX: PREFIX, CONCURRENCY: '4', VISIBILITY_MS: '1000', WORK_MS: '3' };
-    workers = await Promise.all(([{}, {}, { DIE_IN_COMMIT_AT: '200' }] as Record<string, string>[]).map((extra) => startWorkerProcess(script, { ...env, ...extra })));
+    workers = await Promise.all(
+      ([{}, {}, { DIE_IN_COMMIT_AT: '200' }] as Record<string, string>[]).map((extra) =>
+        startWorkerProcess(script, { ...env, ...extra }),
+      ),
+    );
   }, 30_000);
   afterAll(async () => {
     await Promise.all(workers.map(stopWorkerProcess));
@@ -51,8 +59,18 @@ describe('RedisInbox with three worker processes, two SIGKILLed mid-run', () => 
       const group = (i / 2) % GROUPS;
       const version = Math.floor(i / 2 / GROUPS) + 1;
       return i % 2 === 0
-        ? { id: `evt_${i}`, type: 'group.members_added', occurred_at: new Date(Date.UTC(2026, 0, 1) + version * 1000).toISOString(), data: { origin: 'client', group_id: `g${group}`, member_version: version } }
-        : { id: `evt_${i}`, type: 'user.session_created', occurred_at: '2026-01-01T00:00:00.000Z', data: { origin: 'client' } };
+        ? {
+            id: `evt_${i}`,
+            type: 'group.members_added',
+            occurred_at: new Date(Date.UTC(2026, 0, 1) + version * 1000).toISOString(),
+            data: { origin: 'client', group_id: `g${group}`, member_version: version },
+          }
+        : {
+            id: `evt_${i}`,
+            type: 'user.session_created',
+            occurred_at: '2026-01-01T00:00:00.000Z',
+            data: { origin: 'client' },
+          };
     });
     // at-least-once and no order: 20 % duplicates, shuffled, in batches of 1 to 100
     const deliveries = [...events, ...events.filter((_, i) => i % 5 === 0)].sort(() => Math.random() - 0.5);
@@ -63,7 +81,10 @@ describe('RedisInbox with three worker processes, two SIGKILLed mid-run', () => 
       const size = 1 + Math.floor(Math.random() * 100);
       const batch = deliveries.slice(at, at + size);
       at += size;
-      const { headers, body } = signCallbackRequest({ body: { kind: 'event', request_id: `r${at}`, events: batch }, secret: SECRET });
+      const { headers, body } = signCallbackRequest({
+        body: { kind: 'event', request_id: `r${at}`, events: batch },
+        secret: SECRET,
+      });
       const res = await handler(new Request('http://127.0.0.1/cb', { method: 'POST', headers, body }));
       expect(res.status).toBe(200);
       statuses++;
@@ -71,7 +92,8 @@ describe('RedisInbox with three worker processes, two SIGKILLed mid-run', () => 
         // mid-run, while the first worker holds events it has not settled (its handler runs up to 3 ms)
         const victim = `pid-${workers[0]!.pid}`;
         const until = Date.now() + 5000;
-        while ((heldAtKill = (await pendingOf(redis, `${PREFIX}events`, victim)).held) === 0 && Date.now() < until) await new Promise((r) => setImmediate(r));
+        while ((heldAtKill = (await pendingOf(redis, `${PREFIX}events`, victim)).held) === 0 && Date.now() < until)
+          await new Promise((r) => setImmediate(r));
         workers[0]!.kill('SIGKILL');
         killed = true;
       }

@@ -37,11 +37,28 @@ afterAll(async () => {
 
 const engines: [string, (o?: InboxOptions) => CallbackInbox][] = [
   ['memory', (o) => new MemoryInbox(o)],
-  ['redis', (o) => new RedisInbox({ durability: 'off', ...o, client: fromNodeRedis(redis), blockingClient: fromNodeRedis(blocking), blockMs: 50, prefix: `{t${++n}}:` })],
+  [
+    'redis',
+    (o) =>
+      new RedisInbox({
+        durability: 'off',
+        ...o,
+        client: fromNodeRedis(redis),
+        blockingClient: fromNodeRedis(blocking),
+        blockMs: 50,
+        prefix: `{t${++n}}:`,
+      }),
+  ],
 ];
 
 function ev(id: string, extra: Partial<CallbackEvent> & { data?: Record<string, unknown> } = {}): CallbackEvent {
-  return { id, type: 'user.session_created', occurred_at: '2026-01-01T00:00:00.000Z', data: { origin: 'client' }, ...extra };
+  return {
+    id,
+    type: 'user.session_created',
+    occurred_at: '2026-01-01T00:00:00.000Z',
+    data: { origin: 'client' },
+    ...extra,
+  };
 }
 
 async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms = 8000): Promise<void> {
@@ -53,7 +70,11 @@ async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms 
 }
 
 /** A running worker; `stop()` aborts it and waits for `consume` to resolve. */
-function worker(inbox: CallbackInbox, handler: InboxHandler, options: ConsumeOptions = {}): { stop: () => Promise<void>; done: Promise<void> } {
+function worker(
+  inbox: CallbackInbox,
+  handler: InboxHandler,
+  options: ConsumeOptions = {},
+): { stop: () => Promise<void>; done: Promise<void> } {
   const controller = new AbortController();
   const done = inbox.consume(handler, { backoff: { baseMs: 5, maxMs: 20 }, ...options, signal: controller.signal });
   return { done, stop: () => (controller.abort(), done) };
@@ -66,7 +87,9 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
     expect(await inbox.append([ev('b'), ev('c')])).toEqual({ stored: 1, duplicates: 1 });
     expect((await inbox.stats()).pending).toBe(3);
     const seen: string[] = [];
-    const workers = [0, 1, 2].map((i) => worker(inbox, (e) => void seen.push(e.id), { consumer: `c${i}`, concurrency: 2 }));
+    const workers = [0, 1, 2].map((i) =>
+      worker(inbox, (e) => void seen.push(e.id), { consumer: `c${i}`, concurrency: 2 }),
+    );
     await waitFor('3 processed', async () => (await inbox.stats()).processed === 3);
     await Promise.all(workers.map((w) => w.stop()));
     expect(seen.sort()).toEqual(['a', 'b', 'c']);
@@ -80,12 +103,16 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
     let running = 0;
     let most = 0;
     let finished = 0;
-    const w = worker(inbox, async () => {
-      most = Math.max(most, ++running);
-      await new Promise((r) => setTimeout(r, 30));
-      running--;
-      finished++;
-    }, { concurrency: 3 });
+    const w = worker(
+      inbox,
+      async () => {
+        most = Math.max(most, ++running);
+        await new Promise((r) => setTimeout(r, 30));
+        running--;
+        finished++;
+      },
+      { concurrency: 3 },
+    );
     await waitFor('some running', () => running > 0);
     await w.stop();
     expect(running).toBe(0); // nothing cut off
@@ -102,16 +129,25 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
     const attempts: number[] = [];
     let healed = false;
     const errors: { dead: boolean }[] = [];
-    const w = worker(inbox, (e, ctx) => {
-      if (e.id !== 'bad') return;
-      attempts.push(ctx.attempt);
-      if (!healed) throw new Error('downstream 502');
-    }, { maxAttempts: 3, onError: (_err, info) => void errors.push(info) });
+    const w = worker(
+      inbox,
+      (e, ctx) => {
+        if (e.id !== 'bad') return;
+        attempts.push(ctx.attempt);
+        if (!healed) throw new Error('downstream 502');
+      },
+      { maxAttempts: 3, onError: (_err, info) => void errors.push(info) },
+    );
     await waitFor('dead letter', async () => (await inbox.stats()).deadLetters === 1);
     expect(attempts).toEqual([1, 2, 3]);
     expect(errors.map((e) => e.dead)).toEqual([false, false, true]);
     const [dead] = await inbox.deadLetters();
-    expect(dead).toMatchObject({ eventId: 'bad', attempts: 3, lastError: 'Error: downstream 502', event: { id: 'bad' } });
+    expect(dead).toMatchObject({
+      eventId: 'bad',
+      attempts: 3,
+      lastError: 'Error: downstream 502',
+      event: { id: 'bad' },
+    });
     expect(await inbox.stats()).toMatchObject({ pending: 0, processed: 1 });
     healed = true;
     expect(await inbox.replay('nope')).toBe(0);
@@ -126,9 +162,18 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
     const inbox = make();
     await inbox.append([ev('x1'), ev('x2')]);
     let fail = true;
-    const w = worker(inbox, () => {
-      if (fail) throw new TypeError('nope');
-    }, { maxAttempts: 1, onError: () => { throw new Error('a broken onError does not stop the worker'); } });
+    const w = worker(
+      inbox,
+      () => {
+        if (fail) throw new TypeError('nope');
+      },
+      {
+        maxAttempts: 1,
+        onError: () => {
+          throw new Error('a broken onError does not stop the worker');
+        },
+      },
+    );
     await waitFor('2 dead', async () => (await inbox.stats()).deadLetters === 2);
     fail = false;
     expect(await inbox.replay()).toBe(2);
@@ -143,19 +188,32 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
     const held = new Promise<void>((r) => (release = r));
     let lateOutcome: string | undefined;
     // the first worker stops answering: past its handler deadline its store writes never happen
-    const fail = (inbox as unknown as { fail: (consumer: string, ...rest: unknown[]) => Promise<void> }).fail.bind(inbox);
-    Object.assign(inbox, { fail: (consumer: string, ...rest: unknown[]) => (consumer === 'first' ? new Promise(() => undefined) : fail(consumer, ...rest)) });
-    const first = worker(inbox, async (_e, ctx) => {
-      await held;
-      lateOutcome = await ctx.commit([{ op: 'incr', key: 'effects:slow' }]);
-    }, { consumer: 'first', handlerTimeoutMs: 140, stopTimeoutMs: 50 });
+    const fail = (inbox as unknown as { fail: (consumer: string, ...rest: unknown[]) => Promise<void> }).fail.bind(
+      inbox,
+    );
+    Object.assign(inbox, {
+      fail: (consumer: string, ...rest: unknown[]) =>
+        consumer === 'first' ? new Promise(() => undefined) : fail(consumer, ...rest),
+    });
+    const first = worker(
+      inbox,
+      async (_e, ctx) => {
+        await held;
+        lateOutcome = await ctx.commit([{ op: 'incr', key: 'effects:slow' }]);
+      },
+      { consumer: 'first', handlerTimeoutMs: 140, stopTimeoutMs: 50 },
+    );
     await waitFor('first holds it', async () => (await inbox.stats()).pending === 1);
     await new Promise((r) => setTimeout(r, 20));
     const attempts: number[] = [];
-    const second = worker(inbox, async (_e, ctx) => {
-      attempts.push(ctx.attempt);
-      expect(await ctx.commit([{ op: 'incr', key: 'effects:slow' }])).toBe('applied');
-    }, { consumer: 'second' });
+    const second = worker(
+      inbox,
+      async (_e, ctx) => {
+        attempts.push(ctx.attempt);
+        expect(await ctx.commit([{ op: 'incr', key: 'effects:slow' }])).toBe('applied');
+      },
+      { consumer: 'second' },
+    );
     await waitFor('second processed', async () => (await inbox.stats()).processed === 1);
     expect(attempts).toEqual([2]);
     release();
@@ -174,10 +232,14 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
     Object.assign(inbox, { fail: never, settle: never });
     const hang = new Promise<void>(() => undefined);
     const runs: number[] = [];
-    const w = worker(inbox, async (_e, ctx) => {
-      runs.push(ctx.attempt);
-      await hang;
-    }, { maxAttempts: 2, concurrency: 4, stopTimeoutMs: 10 });
+    const w = worker(
+      inbox,
+      async (_e, ctx) => {
+        runs.push(ctx.attempt);
+        await hang;
+      },
+      { maxAttempts: 2, concurrency: 4, stopTimeoutMs: 10 },
+    );
     await waitFor('dead', async () => (await inbox.stats()).deadLetters === 1);
     await w.stop();
     expect(runs).toEqual([1, 2]);
@@ -191,10 +253,18 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
     const outcomes: unknown[] = [];
     const w = worker(inbox, async (e, ctx) => {
       if (e.id === 'c1') {
-        outcomes.push(await ctx.commit([{ op: 'set', key: 'user:1', value: 'v1' }, { op: 'incr', key: 'n', by: 5 }, { op: 'del', key: 'gone' }]));
+        outcomes.push(
+          await ctx.commit([
+            { op: 'set', key: 'user:1', value: 'v1' },
+            { op: 'incr', key: 'n', by: 5 },
+            { op: 'del', key: 'gone' },
+          ]),
+        );
         outcomes.push(await ctx.commit([]).catch((err: Error) => err.message));
       } else {
-        outcomes.push(await ctx.commit([{ op: 'set', key: 'has space', value: 'x' } as never]).catch((err: Error) => err.message));
+        outcomes.push(
+          await ctx.commit([{ op: 'set', key: 'has space', value: 'x' } as never]).catch((err: Error) => err.message),
+        );
         await ctx.commit([{ op: 'incr', key: 'n' }]);
       }
     });
@@ -211,10 +281,18 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
     const inbox = make();
     await inbox.append([ev('k1')]);
     const errors: string[] = [];
-    const w = worker(inbox, async (e, ctx) => {
-      if (e.id === 'k1') await ctx.commit([{ op: 'set', key: 'word', value: 'abc' }]);
-      else await ctx.commit([{ op: 'set', key: 'side', value: 'written?' }, { op: 'incr', key: 'word' }]);
-    }, { maxAttempts: 1, onError: (err) => void errors.push(String(err)) });
+    const w = worker(
+      inbox,
+      async (e, ctx) => {
+        if (e.id === 'k1') await ctx.commit([{ op: 'set', key: 'word', value: 'abc' }]);
+        else
+          await ctx.commit([
+            { op: 'set', key: 'side', value: 'written?' },
+            { op: 'incr', key: 'word' },
+          ]);
+      },
+      { maxAttempts: 1, onError: (err) => void errors.push(String(err)) },
+    );
     await waitFor('k1', async () => (await inbox.stats()).processed === 1);
     await inbox.append([ev('k2')]);
     await waitFor('k2 dead', async () => (await inbox.stats()).deadLetters === 1);
@@ -228,16 +306,24 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
   it('ordering guard: an older version never overwrites newer state, also when workers race', async () => {
     const inbox = make({ ordering: true });
     const g = (id: string, v: number, at = '2026-01-01T00:00:00.000Z'): CallbackEvent =>
-      ev(id, { type: 'group.members_added', occurred_at: at, data: { origin: 'client', group_id: 'g1', member_version: v } });
+      ev(id, {
+        type: 'group.members_added',
+        occurred_at: at,
+        data: { origin: 'client', group_id: 'g1', member_version: v },
+      });
     // versions 1..40 in a shuffled order, 8 at a time
     const versions = Array.from({ length: 40 }, (_, i) => i + 1).sort(() => Math.random() - 0.5);
     await inbox.append(versions.map((v) => g(`g1-${v}`, v)));
     const written: number[] = [];
-    const w = worker(inbox, async (e, ctx) => {
-      expect(ctx.ordering?.entity).toBe('group.members_added:g1');
-      const v = (e.data as { member_version: number }).member_version;
-      if ((await ctx.commit([{ op: 'set', key: 'group:g1', value: String(v) }])) === 'applied') written.push(v);
-    }, { concurrency: 8 });
+    const w = worker(
+      inbox,
+      async (e, ctx) => {
+        expect(ctx.ordering?.entity).toBe('group.members_added:g1');
+        const v = (e.data as { member_version: number }).member_version;
+        if ((await ctx.commit([{ op: 'set', key: 'group:g1', value: String(v) }])) === 'applied') written.push(v);
+      },
+      { concurrency: 8 },
+    );
     await waitFor('all done', async () => (await inbox.stats()).processed === 40);
     await w.stop();
     expect(await inbox.getState('group:g1')).toBe('40');
@@ -251,14 +337,26 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
     const seen: { id: string; superseded?: boolean }[] = [];
     const handler: InboxHandler = async (e, ctx) => {
       seen.push({ id: e.id, superseded: ctx.ordering?.superseded });
-      await ctx.commit([{ op: 'set', key: 'last', value: e.id }, { op: 'incr', key: 'runs', always: true }]);
+      await ctx.commit([
+        { op: 'set', key: 'last', value: e.id },
+        { op: 'incr', key: 'runs', always: true },
+      ]);
     };
     const g = (id: string, v: number, at: string): CallbackEvent =>
-      ev(id, { type: 'group.members_added', occurred_at: at, data: { origin: 'client', group_id: 'g2', member_version: v } });
+      ev(id, {
+        type: 'group.members_added',
+        occurred_at: at,
+        data: { origin: 'client', group_id: 'g2', member_version: v },
+      });
     for (const deliverSuperseded of [false, true]) {
       const inbox = make({ ordering: { deliverSuperseded } });
       seen.length = 0;
-      for (const e of [g('v5', 5, '2026-01-01T00:00:05.000Z'), g('v3', 3, '2026-01-01T00:00:09.000Z'), g('v5-later', 5, '2026-01-01T00:00:05.000001Z'), g('v5-same', 5, '2026-01-01T00:00:05.000001Z')]) {
+      for (const e of [
+        g('v5', 5, '2026-01-01T00:00:05.000Z'),
+        g('v3', 3, '2026-01-01T00:00:09.000Z'),
+        g('v5-later', 5, '2026-01-01T00:00:05.000001Z'),
+        g('v5-same', 5, '2026-01-01T00:00:05.000001Z'),
+      ]) {
         await inbox.append([e]);
         const w = worker(inbox, handler);
         await waitFor(e.id, async () => (await inbox.stats()).pending === 0);
@@ -267,7 +365,13 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
       expect(await inbox.getState('last')).toBe('v5-later');
       expect(await inbox.getState('runs')).toBe(deliverSuperseded ? '4' : '2'); // `always` changes land for a superseded event it runs
       expect((await inbox.stats()).superseded).toBe(2);
-      if (deliverSuperseded) expect(seen).toEqual([{ id: 'v5', superseded: false }, { id: 'v3', superseded: true }, { id: 'v5-later', superseded: false }, { id: 'v5-same', superseded: true }]);
+      if (deliverSuperseded)
+        expect(seen).toEqual([
+          { id: 'v5', superseded: false },
+          { id: 'v3', superseded: true },
+          { id: 'v5-later', superseded: false },
+          { id: 'v5-same', superseded: true },
+        ]);
       else expect(seen.map((s) => s.id)).toEqual(['v5', 'v5-later']);
     }
   });
@@ -289,7 +393,12 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
     for (const [i, [stored, next, newer]] of cases.entries()) {
       const inbox = make({ ordering: true });
       const g = (id: string, m: Mark): CallbackEvent =>
-        ({ id, type: 'group.members_added', ...(m.at ? { occurred_at: m.at } : {}), data: { origin: 'client', group_id: 'p', ...(m.v !== undefined ? { member_version: m.v } : {}) } }) as CallbackEvent;
+        ({
+          id,
+          type: 'group.members_added',
+          ...(m.at ? { occurred_at: m.at } : {}),
+          data: { origin: 'client', group_id: 'p', ...(m.v !== undefined ? { member_version: m.v } : {}) },
+        }) as CallbackEvent;
       const outcomes: string[] = [];
       const w = worker(inbox, async (_e, ctx) => void outcomes.push(await ctx.commit([])), { concurrency: 1 });
       await inbox.append([g(`s${i}`, stored)]);
@@ -304,21 +413,34 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
   it('flags a truncated event with the REST call that fetches its data', async () => {
     const inbox = make();
     await inbox.append([
-      ev('t1', { type: 'group.members_added', data: { origin: 'client', group_id: 'g9', member_version: 1, truncated: true } }),
+      ev('t1', {
+        type: 'group.members_added',
+        data: { origin: 'client', group_id: 'g9', member_version: 1, truncated: true },
+      }),
       ev('t2', { type: 'chatroom.message_sent', data: { origin: 'client', truncated: true } }),
-      ev('t3', { type: 'group.members_added', data: { origin: 'client', group_id: 'g9', member_version: 2, members: [] } }),
+      ev('t3', {
+        type: 'group.members_added',
+        data: { origin: 'client', group_id: 'g9', member_version: 2, members: [] },
+      }),
     ]);
     const got: Record<string, InboxContext['truncated']> = {};
     const w = worker(inbox, (e, ctx) => void (got[e.id] = ctx.truncated));
     await waitFor('3', async () => (await inbox.stats()).processed === 3);
     await w.stop();
-    expect(got).toEqual({ t1: { refetch: { operationId: 'groups.members', params: { group_id: 'g9' } } }, t2: {}, t3: undefined });
+    expect(got).toEqual({
+      t1: { refetch: { operationId: 'groups.members', params: { group_id: 'g9' } } },
+      t2: {},
+      t3: undefined,
+    });
   });
 
   it('createCallbackHandler({ inbox }) stores a verified batch before its 2xx; a failing or slow store gets 503 and nothing is acknowledged', async () => {
     const inbox = make();
     const post = (h: (r: Request) => Promise<Response>, ids: string[]): Promise<Response> => {
-      const { headers, body } = signCallbackRequest({ body: { kind: 'event', request_id: 'r', events: ids.map((id) => ev(id)) }, secret: SECRET });
+      const { headers, body } = signCallbackRequest({
+        body: { kind: 'event', request_id: 'r', events: ids.map((id) => ev(id)) },
+        secret: SECRET,
+      });
       return h(new Request('http://127.0.0.1/cb', { method: 'POST', headers, body }));
     };
     const handler = createCallbackHandler({ secrets: SECRET, inbox });
@@ -329,13 +451,26 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
     res = await post(handler, ['h2']);
     expect(await res.json()).toMatchObject({ stored: 0, duplicates: 1 });
 
-    const broken = createCallbackHandler({ secrets: SECRET, inbox: { append: async () => { throw new Error('READONLY'); } } });
+    const broken = createCallbackHandler({
+      secrets: SECRET,
+      inbox: {
+        append: async () => {
+          throw new Error('READONLY');
+        },
+      },
+    });
     expect((await post(broken, ['h3'])).status).toBe(503);
-    const slow = createCallbackHandler({ secrets: SECRET, storeTimeoutMs: 50, inbox: { append: () => new Promise(() => undefined) } });
+    const slow = createCallbackHandler({
+      secrets: SECRET,
+      storeTimeoutMs: 50,
+      inbox: { append: () => new Promise(() => undefined) },
+    });
     const started = Date.now();
     expect((await post(slow, ['h3'])).status).toBe(503);
     expect(Date.now() - started).toBeLessThan(2000);
-    expect(() => createCallbackHandler({ secrets: SECRET, inbox, onEvent: () => undefined })).toThrow(/inbox and onEvent/);
+    expect(() => createCallbackHandler({ secrets: SECRET, inbox, onEvent: () => undefined })).toThrow(
+      /inbox and onEvent/,
+    );
   });
 });
 
@@ -348,28 +483,53 @@ describe.each(engines)('issue 28 item 1: a stuck handler never stalls the inbox 
     const infos: { timedOut?: boolean; dead: boolean; attempt: number }[] = [];
     const late: string[] = [];
     const started = Date.now();
-    const workers = [0, 1, 2].map((i) => worker(inbox, async (e, ctx) => {
-      if (e.id === 's7') {
-        await never; // ignores its signal too
-        return;
-      }
-      if (e.id === 's8' && ctx.attempt === 1) {
-        await new Promise((r) => setTimeout(r, 400)); // over the deadline, then tries to commit
-        late.push(await ctx.commit([{ op: 'incr', key: 'late' }]));
-        return;
-      }
-      await ctx.commit([{ op: 'incr', key: `done:${e.id}` }]);
-    }, { consumer: `k${i}`, concurrency: 1, handlerTimeoutMs: 200, maxAttempts: 3, onError: (err, info) => void (info.eventId === 's7' && err instanceof InboxHandlerTimeoutError && infos.push(info)) }));
-    await waitFor('199 processed and the poison dead', async () => {
-      const st = await inbox.stats();
-      return st.processed === 199 && st.deadLetters === 1;
-    }, 20_000);
+    const workers = [0, 1, 2].map((i) =>
+      worker(
+        inbox,
+        async (e, ctx) => {
+          if (e.id === 's7') {
+            await never; // ignores its signal too
+            return;
+          }
+          if (e.id === 's8' && ctx.attempt === 1) {
+            await new Promise((r) => setTimeout(r, 400)); // over the deadline, then tries to commit
+            late.push(await ctx.commit([{ op: 'incr', key: 'late' }]));
+            return;
+          }
+          await ctx.commit([{ op: 'incr', key: `done:${e.id}` }]);
+        },
+        {
+          consumer: `k${i}`,
+          concurrency: 1,
+          handlerTimeoutMs: 200,
+          maxAttempts: 3,
+          onError: (err, info) =>
+            void (info.eventId === 's7' && err instanceof InboxHandlerTimeoutError && infos.push(info)),
+        },
+      ),
+    );
+    await waitFor(
+      '199 processed and the poison dead',
+      async () => {
+        const st = await inbox.stats();
+        return st.processed === 199 && st.deadLetters === 1;
+      },
+      20_000,
+    );
     const settledMs = Date.now() - started;
     await Promise.all(workers.map((w) => w.stop()));
-    console.info(`[inbox ${name}] 200 events, 3 workers × 1, one handler stuck: 199 processed and the stuck one dead-lettered after ${settledMs} ms`);
-    expect(infos.map((i) => [i.attempt, i.timedOut, i.dead])).toEqual([[1, true, false], [2, true, false], [3, true, true]]);
+    console.info(
+      `[inbox ${name}] 200 events, 3 workers × 1, one handler stuck: 199 processed and the stuck one dead-lettered after ${settledMs} ms`,
+    );
+    expect(infos.map((i) => [i.attempt, i.timedOut, i.dead])).toEqual([
+      [1, true, false],
+      [2, true, false],
+      [3, true, true],
+    ]);
     expect((await inbox.deadLetters())[0]).toMatchObject({ eventId: 's7', attempts: 3 });
-    expect((await inbox.deadLetters())[0]!.lastError).toMatch(/InboxHandlerTimeoutError: .*within handlerTimeoutMs \(200 ms\)/);
+    expect((await inbox.deadLetters())[0]!.lastError).toMatch(
+      /InboxHandlerTimeoutError: .*within handlerTimeoutMs \(200 ms\)/,
+    );
     expect(late).toEqual(['lost']); // the cut run's late commit writes nothing
     expect(await inbox.getState('late')).toBeNull();
     expect(await inbox.getState('done:s8')).toBe('1'); // its retry did the work, once
@@ -381,15 +541,21 @@ describe.each(engines)('issue 28 item 1: a stuck handler never stalls the inbox 
     await inbox.append([ev('stuck')]);
     let running = false;
     const reports: { stuck?: boolean; attempt: number }[] = [];
-    const first = worker(inbox, async () => {
-      running = true;
-      await new Promise<void>(() => undefined);
-    }, { stopTimeoutMs: 300, onError: (_err, info) => void reports.push(info) });
+    const first = worker(
+      inbox,
+      async () => {
+        running = true;
+        await new Promise<void>(() => undefined);
+      },
+      { stopTimeoutMs: 300, onError: (_err, info) => void reports.push(info) },
+    );
     await waitFor('running', () => running);
     const t0 = Date.now();
     await first.stop();
     const stopMs = Date.now() - t0;
-    console.info(`[inbox ${name}] consume() with a stuck handler resolved ${stopMs} ms after its abort (stopTimeoutMs 300)`);
+    console.info(
+      `[inbox ${name}] consume() with a stuck handler resolved ${stopMs} ms after its abort (stopTimeoutMs 300)`,
+    );
     expect(stopMs).toBeLessThan(1_300 + 2_000);
     expect(reports).toEqual([expect.objectContaining({ stuck: true, attempt: 1 })]);
     // handed on at once (not after the 5 s visibility timeout): another worker runs it, attempt 2
@@ -402,7 +568,9 @@ describe.each(engines)('issue 28 item 1: a stuck handler never stalls the inbox 
 
   it('refuses a handlerTimeoutMs at or above the visibility timeout', async () => {
     const inbox = make({ visibilityTimeoutMs: 1_000 });
-    await expect(inbox.consume(() => undefined, { handlerTimeoutMs: 1_000 })).rejects.toThrow(/handlerTimeoutMs \(1000\) must be below the inbox's visibilityTimeoutMs \(1000\)/);
+    await expect(inbox.consume(() => undefined, { handlerTimeoutMs: 1_000 })).rejects.toThrow(
+      /handlerTimeoutMs \(1000\) must be below the inbox's visibilityTimeoutMs \(1000\)/,
+    );
   });
 });
 
@@ -433,14 +601,24 @@ describe('RedisInbox specifics', () => {
 
   it('keeps ids in a pending set, then in a done set per quarter of the retention that outlives it; an entry appended again after its record went commits as duplicate', async () => {
     const retentionMs = 24 * 60 * 60 * 1000;
-    const inbox = new RedisInbox({ client: fromNodeRedis(redis), blockingClient: fromNodeRedis(blocking), durability: 'off', blockMs: 50, prefix: '{rb}:', retentionMs });
+    const inbox = new RedisInbox({
+      client: fromNodeRedis(redis),
+      blockingClient: fromNodeRedis(blocking),
+      durability: 'off',
+      blockMs: 50,
+      prefix: '{rb}:',
+      retentionMs,
+    });
     await inbox.append([ev('b1')]);
     expect(await redis.sendCommand(['SMEMBERS', '{rb}:pending'])).toEqual(['b1']);
     // the record of b1 goes (evicted, lost in a crash): the same id is taken in again, a second entry
     await redis.sendCommand(['SREM', '{rb}:pending', 'b1']);
     expect(await inbox.append([ev('b1')])).toEqual({ stored: 1, duplicates: 0 });
     const outcomes: string[] = [];
-    const w = worker(inbox, async (_e, ctx) => void outcomes.push(await ctx.commit([{ op: 'incr', key: 'effects:b1' }])));
+    const w = worker(
+      inbox,
+      async (_e, ctx) => void outcomes.push(await ctx.commit([{ op: 'incr', key: 'effects:b1' }])),
+    );
     await waitFor('both entries settled', () => outcomes.length === 2);
     await w.stop();
     expect(outcomes.sort()).toEqual(['applied', 'duplicate']);
@@ -463,7 +641,8 @@ describe('RedisInbox specifics', () => {
       expect(at.ttlMs).toBeGreaterThanOrEqual(retention); // kept at least the retention after it was written
       expect(at.ttlMs).toBeLessThanOrEqual(retention * 1.25);
       // written any time within the retention before now, or by a clock up to an hour ahead: looked up
-      for (const written of [now - retention + 1, now - day, now, now + 3600_000]) expect(at.live, String(written - now)).toContain(doneBuckets('{p}:', retention, written).current);
+      for (const written of [now - retention + 1, now - day, now, now + 3600_000])
+        expect(at.live, String(written - now)).toContain(doneBuckets('{p}:', retention, written).current);
       // written more than the retention + a quarter ago: expired, not looked up
       expect(at.live).not.toContain(doneBuckets('{p}:', retention, now - retention * 1.25 - 1).current);
     }

@@ -22,7 +22,9 @@ export interface EncodedMark {
  * it comes from. Mirrors the spec's `x-truncated-refetch` marks (the generated `eventRefetchOperations`;
  * a test asserts they agree).
  */
-export const truncatedRefetch: Readonly<Record<string, { operationId: string; params: Readonly<Record<string, string>> }>> = {
+export const truncatedRefetch: Readonly<
+  Record<string, { operationId: string; params: Readonly<Record<string, string>> }>
+> = {
   'group.members_added': { operationId: 'groups.members', params: { group_id: 'group_id' } },
 };
 
@@ -69,7 +71,9 @@ export function isNewerMark(next: EncodedMark, stored: EncodedMark | null | unde
 /** Default entity: the one ordered type whose key field the spec shows. */
 function defaultEntityOf(event: CallbackEvent): string | undefined {
   const groupId = event.data?.group_id;
-  return event.type === 'group.members_added' && typeof groupId === 'string' ? `group.members_added:${groupId}` : undefined;
+  return event.type === 'group.members_added' && typeof groupId === 'string'
+    ? `group.members_added:${groupId}`
+    : undefined;
 }
 
 export interface GuardPlan {

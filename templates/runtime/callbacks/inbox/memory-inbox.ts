@@ -11,7 +11,14 @@ import { InboxBase } from './inbox-base.js';
 import type { Claimed, TakeRequest } from './inbox-base.js';
 import { isNewerMark } from './marks.js';
 import type { EncodedMark, GuardPlan } from './marks.js';
-import type { InboxAppendResult, InboxCommitOutcome, InboxDeadLetter, InboxOptions, InboxStateChange, InboxStats } from './types.js';
+import type {
+  InboxAppendResult,
+  InboxCommitOutcome,
+  InboxDeadLetter,
+  InboxOptions,
+  InboxStateChange,
+  InboxStats,
+} from './types.js';
 
 interface Entry<E> {
   entryId: string;
@@ -122,7 +129,12 @@ export class MemoryInbox<E extends CallbackEvent = CallbackEvent> extends InboxB
     return entry && entry.owner === consumer && entry.runs === c.attempt ? entry : undefined;
   }
 
-  protected async settle(consumer: string, c: Claimed<E>, changes: readonly InboxStateChange[], guard: GuardPlan | undefined): Promise<InboxCommitOutcome> {
+  protected async settle(
+    consumer: string,
+    c: Claimed<E>,
+    changes: readonly InboxStateChange[],
+    guard: GuardPlan | undefined,
+  ): Promise<InboxCommitOutcome> {
     const entry = this.#held(consumer, c);
     if (!entry) return 'lost';
     const now = this.now();
@@ -130,7 +142,10 @@ export class MemoryInbox<E extends CallbackEvent = CallbackEvent> extends InboxB
     for (const change of changes) {
       const held = this.#state.get(change.key);
       if (change.op === 'incr' && held !== undefined && !/^-?\d+$/.test(held)) {
-        throw new StoreError('inbox commit', `refused: incr of state key ${change.key}, which does not hold an integer; nothing was written`);
+        throw new StoreError(
+          'inbox commit',
+          `refused: incr of state key ${change.key}, which does not hold an integer; nothing was written`,
+        );
       }
     }
     this.#entries.delete(entry.entryId);
@@ -164,7 +179,13 @@ export class MemoryInbox<E extends CallbackEvent = CallbackEvent> extends InboxB
 
   #bury(entry: Entry<E>, error: string, now: number): void {
     this.#entries.delete(entry.entryId);
-    this.#dead.set(entry.eventId, { eventId: entry.eventId, event: entry.event, attempts: entry.runs, lastError: error, failedAt: now });
+    this.#dead.set(entry.eventId, {
+      eventId: entry.eventId,
+      event: entry.event,
+      attempts: entry.runs,
+      lastError: error,
+      failedAt: now,
+    });
   }
 
   protected async peekMark(entity: string): Promise<EncodedMark | null> {
@@ -178,7 +199,13 @@ export class MemoryInbox<E extends CallbackEvent = CallbackEvent> extends InboxB
   async stats(): Promise<InboxStats> {
     let retrying = 0;
     for (const e of this.#entries.values()) if (e.dueAt !== undefined) retrying++;
-    return { pending: this.#entries.size, retrying, deadLetters: this.#dead.size, processed: this.#processed, superseded: this.#superseded };
+    return {
+      pending: this.#entries.size,
+      retrying,
+      deadLetters: this.#dead.size,
+      processed: this.#processed,
+      superseded: this.#superseded,
+    };
   }
 
   async deadLetters(limit = 100): Promise<InboxDeadLetter<E>[]> {

@@ -39,7 +39,11 @@ async function freePort(): Promise<number> {
 
 /** A redis-server on `port` with its data in `dir`; resolves once it accepts connections. */
 async function redisServer(port: number, dir: string, args: string[]): Promise<ChildProcess> {
-  const child = spawn('/usr/bin/redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--daemonize', 'no', ...args], { stdio: 'ignore' });
+  const child = spawn(
+    '/usr/bin/redis-server',
+    ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--daemonize', 'no', ...args],
+    { stdio: 'ignore' },
+  );
   servers.push(child);
   const until = Date.now() + 10_000;
   for (;;) {
@@ -78,14 +82,29 @@ async function crashTrial(setup: string[], durability: InboxDurability, wait?: W
   client.on('error', () => undefined);
   await client.connect();
   const lines: string[] = [];
-  const logger: CallbackLogger = { warn: (m) => void lines.push(`warn ${m}`), error: (m) => void lines.push(`error ${m}`) };
-  const inbox = new RedisInbox({ client: fromNodeRedis(client), durability, logger, ...(wait ? { waitForPersistence: wait } : {}) });
+  const logger: CallbackLogger = {
+    warn: (m) => void lines.push(`warn ${m}`),
+    error: (m) => void lines.push(`error ${m}`),
+  };
+  const inbox = new RedisInbox({
+    client: fromNodeRedis(client),
+    durability,
+    logger,
+    ...(wait ? { waitForPersistence: wait } : {}),
+  });
   const handler = createCallbackHandler({ secrets: SECRET, inbox });
   let answered2xx = 0;
   let answered503 = 0;
   for (let b = 0; b < 10; b++) {
-    const events = Array.from({ length: 10 }, (_, i) => ({ id: `evt_${b}_${i}`, type: 'friend.added', data: { origin: 'client' } }));
-    const { headers, body } = signCallbackRequest({ body: { kind: 'event', request_id: `r${b}`, events }, secrets: SECRET });
+    const events = Array.from({ length: 10 }, (_, i) => ({
+      id: `evt_${b}_${i}`,
+      type: 'friend.added',
+      data: { origin: 'client' },
+    }));
+    const { headers, body } = signCallbackRequest({
+      body: { kind: 'event', request_id: `r${b}`, events },
+      secrets: SECRET,
+    });
     const res = await handler(new Request('http://127.0.0.1/cb', { method: 'POST', headers, body }));
     if (res.status === 200) answered2xx += events.length;
     else if (res.status === 503) answered503 += events.length;
@@ -113,7 +132,9 @@ describe('issue 28 item 5: RedisInbox durability, measured with a real redis-ser
       const persists = name.startsWith('AOF');
       for (const durability of ['off', 'warn', 'require-aof'] as const) {
         const t = await crashTrial(setup, durability);
-        table.push(`${name.padEnd(30)} durability ${durability.padEnd(11)} answered 2xx ${String(t.answered2xx).padStart(3)}, 503 ${String(t.answered503).padStart(3)}; after crash+restart ${String(t.afterRestart).padStart(3)} held; LOST ${t.lost}`);
+        table.push(
+          `${name.padEnd(30)} durability ${durability.padEnd(11)} answered 2xx ${String(t.answered2xx).padStart(3)}, 503 ${String(t.answered503).padStart(3)}; after crash+restart ${String(t.afterRestart).padStart(3)} held; LOST ${t.lost}`,
+        );
         if (persists) {
           expect([name, durability, t.answered2xx]).toEqual([name, durability, 100]);
           // appendfsync always: written and fsynced before the reply. everysec: written before the
@@ -131,7 +152,9 @@ describe('issue 28 item 5: RedisInbox durability, measured with a real redis-ser
           expect(t.lost).toBe(100); // Redis's own loss: what the warning says
           if (durability === 'warn') {
             expect(t.lines).toHaveLength(1);
-            expect(t.lines[0]).toMatch(/^warn RedisInbox: Redis may lose events .*append-only file is off \(appendonly no\)/);
+            expect(t.lines[0]).toMatch(
+              /^warn RedisInbox: Redis may lose events .*append-only file is off \(appendonly no\)/,
+            );
           } else expect(t.lines).toEqual([]);
         }
       }
@@ -139,11 +162,15 @@ describe('issue 28 item 5: RedisInbox durability, measured with a real redis-ser
     // waitForPersistence.aof on redis-server 7.0 (no WAITAOF): kept with appendfsync always, refused otherwise
     for (const name of ['AOF everysec', 'AOF always']) {
       const t = await crashTrial(SETUPS[name]!, 'warn', { aof: true });
-      table.push(`${name.padEnd(30)} waitForPersistence.aof  answered 2xx ${String(t.answered2xx).padStart(3)}, 503 ${String(t.answered503).padStart(3)}; after crash+restart ${String(t.afterRestart).padStart(3)} held; LOST ${t.lost}`);
+      table.push(
+        `${name.padEnd(30)} waitForPersistence.aof  answered 2xx ${String(t.answered2xx).padStart(3)}, 503 ${String(t.answered503).padStart(3)}; after crash+restart ${String(t.afterRestart).padStart(3)} held; LOST ${t.lost}`,
+      );
       if (name === 'AOF always') expect([t.answered2xx, t.lost]).toEqual([100, 0]);
       else {
         expect(t.answered503).toBe(100);
-        expect(t.lines[0]).toMatch(/waitForPersistence\.aof needs WAITAOF \(Redis 7\.2 or later\) or appendonly yes with appendfsync always; this server has no WAITAOF/);
+        expect(t.lines[0]).toMatch(
+          /waitForPersistence\.aof needs WAITAOF \(Redis 7\.2 or later\) or appendonly yes with appendfsync always; this server has no WAITAOF/,
+        );
       }
     }
     console.info(`[inbox durability] 100 events, redis-server SIGKILLed and restarted:\n${table.join('\n')}`);
@@ -158,9 +185,16 @@ describe('issue 28 item 5: RedisInbox durability, measured with a real redis-ser
       const client = createClient({ url: `redis://127.0.0.1:${port}` });
       await client.connect();
       const lines: string[] = [];
-      const inbox = new RedisInbox({ client: fromNodeRedis(client), durability, logger: { warn: (m) => void lines.push(m), error: (m) => void lines.push(m) } });
+      const inbox = new RedisInbox({
+        client: fromNodeRedis(client),
+        durability,
+        logger: { warn: (m) => void lines.push(m), error: (m) => void lines.push(m) },
+      });
       const report = await inbox.checkDurability();
-      const appended = await inbox.append([{ id: 'x', type: 't', data: {} } as never]).then(() => 'stored', (e: Error) => e.name);
+      const appended = await inbox.append([{ id: 'x', type: 't', data: {} } as never]).then(
+        () => 'stored',
+        (e: Error) => e.name,
+      );
       await inbox.checkDurability();
       await client.destroy();
       server.kill('SIGKILL');

@@ -58,22 +58,51 @@ type Send = RedisConnection['command'];
 
 /** Reads Redis's persistence and eviction settings. Never throws: what could not be read is said in the report. */
 export async function checkRedisDurability(send: Send): Promise<InboxDurabilityReport> {
-  const report: InboxDurabilityReport = { checked: false, source: 'none', appendonly: undefined, appendfsync: undefined, save: undefined, maxmemory: undefined, maxmemoryPolicy: undefined, waitaof: false, problems: [] };
-  report.waitaof = await send(['COMMAND', 'INFO', 'WAITAOF']).then((r) => Array.isArray(r) && r[0] !== null && r[0] !== undefined, () => false);
+  const report: InboxDurabilityReport = {
+    checked: false,
+    source: 'none',
+    appendonly: undefined,
+    appendfsync: undefined,
+    save: undefined,
+    maxmemory: undefined,
+    maxmemoryPolicy: undefined,
+    waitaof: false,
+    problems: [],
+  };
+  report.waitaof = await send(['COMMAND', 'INFO', 'WAITAOF']).then(
+    (r) => Array.isArray(r) && r[0] !== null && r[0] !== undefined,
+    () => false,
+  );
   const config = async (name: string): Promise<string | undefined> => {
     // [name, value] (the connection gives RESP3's { name: value } in that shape too)
     const value = replyPairs(await send(['CONFIG', 'GET', name])).find(([key]) => key === name)?.[1];
     return replyText(value) ?? undefined;
   };
   try {
-    const [appendonly, appendfsync, save, maxmemory, policy] = await Promise.all(['appendonly', 'appendfsync', 'save', 'maxmemory', 'maxmemory-policy'].map(config));
-    Object.assign(report, { checked: true, source: 'config', appendonly: appendonly === 'yes', appendfsync, save, maxmemory: Number(maxmemory ?? 0), maxmemoryPolicy: policy });
+    const [appendonly, appendfsync, save, maxmemory, policy] = await Promise.all(
+      ['appendonly', 'appendfsync', 'save', 'maxmemory', 'maxmemory-policy'].map(config),
+    );
+    Object.assign(report, {
+      checked: true,
+      source: 'config',
+      appendonly: appendonly === 'yes',
+      appendfsync,
+      save,
+      maxmemory: Number(maxmemory ?? 0),
+      maxmemoryPolicy: policy,
+    });
   } catch (configErr) {
     try {
       const info = `${replyText(await send(['INFO', 'persistence'])) ?? ''}\n${replyText(await send(['INFO', 'memory'])) ?? ''}`;
       const field = (name: string): string | undefined => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
       if (field('aof_enabled') === undefined) throw new Error('INFO has no aof_enabled');
-      Object.assign(report, { checked: true, source: 'info', appendonly: field('aof_enabled') === '1', maxmemory: Number(field('maxmemory') ?? 0), maxmemoryPolicy: field('maxmemory_policy') });
+      Object.assign(report, {
+        checked: true,
+        source: 'info',
+        appendonly: field('aof_enabled') === '1',
+        maxmemory: Number(field('maxmemory') ?? 0),
+        maxmemoryPolicy: field('maxmemory_policy'),
+      });
       report.unchecked = `CONFIG GET refused (${errorLine(configErr)}); read from INFO instead`;
     } catch (infoErr) {
       report.unchecked = `CONFIG GET refused (${errorLine(configErr)}) and INFO too (${errorLine(infoErr)})`;
@@ -81,13 +110,28 @@ export async function checkRedisDurability(send: Send): Promise<InboxDurabilityR
   }
   if (report.checked) {
     if (!report.appendonly) {
-      const rdb = report.save === undefined ? '' : report.save === '' ? ' and no RDB snapshots (save "")' : `; RDB snapshots (save "${report.save}") keep only what came before the last one`;
-      report.problems.push(`the append-only file is off (appendonly no)${rdb}: events answered 2xx are lost when Redis crashes or restarts`);
+      const rdb =
+        report.save === undefined
+          ? ''
+          : report.save === ''
+            ? ' and no RDB snapshots (save "")'
+            : `; RDB snapshots (save "${report.save}") keep only what came before the last one`;
+      report.problems.push(
+        `the append-only file is off (appendonly no)${rdb}: events answered 2xx are lost when Redis crashes or restarts`,
+      );
     } else if (report.appendfsync === 'no') {
-      report.problems.push('appendfsync no: the OS writes the append-only file when it likes (about every 30 s): a machine crash loses that much');
+      report.problems.push(
+        'appendfsync no: the OS writes the append-only file when it likes (about every 30 s): a machine crash loses that much',
+      );
     }
-    if ((report.maxmemory ?? 0) > 0 && report.maxmemoryPolicy !== undefined && report.maxmemoryPolicy !== 'noeviction') {
-      report.problems.push(`maxmemory-policy ${report.maxmemoryPolicy} evicts keys under memory pressure: an evicted stream loses events, an evicted dedupe key lets a duplicate in (use noeviction)`);
+    if (
+      (report.maxmemory ?? 0) > 0 &&
+      report.maxmemoryPolicy !== undefined &&
+      report.maxmemoryPolicy !== 'noeviction'
+    ) {
+      report.problems.push(
+        `maxmemory-policy ${report.maxmemoryPolicy} evicts keys under memory pressure: an evicted stream loses events, an evicted dedupe key lets a duplicate in (use noeviction)`,
+      );
     }
   }
   return report;
@@ -95,7 +139,8 @@ export async function checkRedisDurability(send: Send): Promise<InboxDurabilityR
 
 /** Whether `report` allows appends under `durability` 'require-aof'; the reason when not. */
 export function refusalOf(report: InboxDurabilityReport, wait: WaitForPersistence | undefined): string | undefined {
-  if (!report.checked) return `Redis persistence could not be checked (${report.unchecked}); with durability 'require-aof' appends are refused. On a managed Redis whose persistence you know, use durability 'warn'`;
+  if (!report.checked)
+    return `Redis persistence could not be checked (${report.unchecked}); with durability 'require-aof' appends are refused. On a managed Redis whose persistence you know, use durability 'warn'`;
   const blocking = report.problems.filter((p) => !p.startsWith('appendfsync no'));
   if (blocking.length > 0) return `Redis would lose events answered 2xx: ${blocking.join('; ')}`;
   return waitRefusal(report, wait);
@@ -109,16 +154,26 @@ export function waitRefusal(report: InboxDurabilityReport, wait: WaitForPersiste
 }
 
 /** After an append on `send`'s connection: waits until it is persisted as asked, or throws InboxDurabilityError. */
-export async function waitForPersisted(send: Send, wait: WaitForPersistence, report: InboxDurabilityReport): Promise<void> {
+export async function waitForPersisted(
+  send: Send,
+  wait: WaitForPersistence,
+  report: InboxDurabilityReport,
+): Promise<void> {
   const timeoutMs = String(Math.max(1, Math.round(wait.timeoutMs ?? 1000)));
   if (wait.aof && report.waitaof) {
     const reply = await send(['WAITAOF', '1', '0', timeoutMs]);
     const local = Array.isArray(reply) ? replyNumber(reply[0]) : 0;
-    if (!(local >= 1)) throw new InboxDurabilityError(`the append was not fsynced to Redis's append-only file within ${timeoutMs} ms (WAITAOF): answering 503 so the service resends`);
+    if (!(local >= 1))
+      throw new InboxDurabilityError(
+        `the append was not fsynced to Redis's append-only file within ${timeoutMs} ms (WAITAOF): answering 503 so the service resends`,
+      );
   }
   if (wait.replicas !== undefined && wait.replicas > 0) {
     const acked = replyNumber(await send(['WAIT', String(wait.replicas), timeoutMs]));
-    if (!(acked >= wait.replicas)) throw new InboxDurabilityError(`the append reached ${acked} of ${wait.replicas} replicas within ${timeoutMs} ms (WAIT): answering 503 so the service resends`);
+    if (!(acked >= wait.replicas))
+      throw new InboxDurabilityError(
+        `the append reached ${acked} of ${wait.replicas} replicas within ${timeoutMs} ms (WAIT): answering 503 so the service resends`,
+      );
   }
 }
 
@@ -142,16 +197,24 @@ export class DurabilityGuard {
   #refusal: string | undefined;
   #said = false;
 
-  constructor(send: Send, options: { durability?: InboxDurability; waitForPersistence?: WaitForPersistence; logger?: CallbackLogger }, now: () => number) {
+  constructor(
+    send: Send,
+    options: { durability?: InboxDurability; waitForPersistence?: WaitForPersistence; logger?: CallbackLogger },
+    now: () => number,
+  ) {
     this.#send = send;
     this.#now = now;
     this.#durability = options.durability ?? 'warn';
-    if (!['require-aof', 'warn', 'off'].includes(this.#durability)) throw new TypeError("RedisInbox: durability must be 'require-aof', 'warn' or 'off'");
+    if (!['require-aof', 'warn', 'off'].includes(this.#durability))
+      throw new TypeError("RedisInbox: durability must be 'require-aof', 'warn' or 'off'");
     const wait = options.waitForPersistence;
     if (wait !== undefined) {
-      if (wait === null || typeof wait !== 'object') throw new TypeError('RedisInbox: waitForPersistence must be an object like { aof: true } or { replicas: 1 }');
-      if (wait.replicas !== undefined && !(Number.isSafeInteger(wait.replicas) && wait.replicas >= 0)) throw new TypeError('RedisInbox: waitForPersistence.replicas must be an integer >= 0');
-      if (wait.timeoutMs !== undefined && !(wait.timeoutMs >= 1 && wait.timeoutMs <= 60_000)) throw new TypeError('RedisInbox: waitForPersistence.timeoutMs must be from 1 to 60000 ms');
+      if (wait === null || typeof wait !== 'object')
+        throw new TypeError('RedisInbox: waitForPersistence must be an object like { aof: true } or { replicas: 1 }');
+      if (wait.replicas !== undefined && !(Number.isSafeInteger(wait.replicas) && wait.replicas >= 0))
+        throw new TypeError('RedisInbox: waitForPersistence.replicas must be an integer >= 0');
+      if (wait.timeoutMs !== undefined && !(wait.timeoutMs >= 1 && wait.timeoutMs <= 60_000))
+        throw new TypeError('RedisInbox: waitForPersistence.timeoutMs must be from 1 to 60000 ms');
     }
     this.#wait = wait;
     this.#logger = options.logger ?? console;
@@ -163,12 +226,24 @@ export class DurabilityGuard {
       this.#recheckAt = undefined;
       this.#checked = undefined;
     }
-    this.#checked ??= this.#durability === 'off' && !this.#wait?.aof
-      ? Promise.resolve({ checked: false, source: 'none', appendonly: undefined, appendfsync: undefined, save: undefined, maxmemory: undefined, maxmemoryPolicy: undefined, waitaof: false, problems: [], unchecked: "durability 'off'" })
-      : checkRedisDurability(this.#send).then((report) => {
-          if (!report.checked) this.#recheckAt = this.#now() + RECHECK_MS;
-          return this.#judge(report);
-        });
+    this.#checked ??=
+      this.#durability === 'off' && !this.#wait?.aof
+        ? Promise.resolve({
+            checked: false,
+            source: 'none',
+            appendonly: undefined,
+            appendfsync: undefined,
+            save: undefined,
+            maxmemory: undefined,
+            maxmemoryPolicy: undefined,
+            waitaof: false,
+            problems: [],
+            unchecked: "durability 'off'",
+          })
+        : checkRedisDurability(this.#send).then((report) => {
+            if (!report.checked) this.#recheckAt = this.#now() + RECHECK_MS;
+            return this.#judge(report);
+          });
     return this.#checked;
   }
 
@@ -186,15 +261,24 @@ export class DurabilityGuard {
 
   /** Decides on the report: the one log line, and whether appends are refused. */
   #judge(report: InboxDurabilityReport): InboxDurabilityReport {
-    const refusal = this.#durability === 'require-aof' ? refusalOf(report, this.#wait) : waitRefusal(report, this.#wait);
+    const refusal =
+      this.#durability === 'require-aof' ? refusalOf(report, this.#wait) : waitRefusal(report, this.#wait);
     this.#refusal = refusal;
     if (this.#said) return report; // one line, however often it is checked
     this.#said = true;
     if (refusal !== undefined) {
-      this.#logger.error?.(`RedisInbox refuses appends (the handler answers 503 and the service keeps the events): ${refusal}.`);
+      this.#logger.error?.(
+        `RedisInbox refuses appends (the handler answers 503 and the service keeps the events): ${refusal}.`,
+      );
     } else if (this.#durability === 'warn') {
-      if (!report.checked) this.#logger.warn?.(`RedisInbox could not check that Redis keeps the events it answers 2xx for: ${report.unchecked}. Make sure the append-only file is on (appendonly yes) and maxmemory-policy is noeviction, then set durability: 'off' to silence this.`);
-      else if (report.problems.length > 0) this.#logger.warn?.(`RedisInbox: Redis may lose events the handler answered 2xx for: ${report.problems.join('; ')}. Set appendonly yes and maxmemory-policy noeviction, or durability: 'require-aof' to refuse appends until then ('off' silences this).`);
+      if (!report.checked)
+        this.#logger.warn?.(
+          `RedisInbox could not check that Redis keeps the events it answers 2xx for: ${report.unchecked}. Make sure the append-only file is on (appendonly yes) and maxmemory-policy is noeviction, then set durability: 'off' to silence this.`,
+        );
+      else if (report.problems.length > 0)
+        this.#logger.warn?.(
+          `RedisInbox: Redis may lose events the handler answered 2xx for: ${report.problems.join('; ')}. Set appendonly yes and maxmemory-policy noeviction, or durability: 'require-aof' to refuse appends until then ('off' silences this).`,
+        );
     }
     return report;
   }

@@ -52,23 +52,42 @@ export interface RunSettings<E extends CallbackEvent> {
 }
 
 /** The settings of one `consume` that each run uses, checked (`visibilityMs` and `now` are the inbox's). */
-export function runSettings<E extends CallbackEvent>(handler: InboxHandler<E>, options: ConsumeOptions, visibilityMs: number, now: () => number): RunSettings<E> {
+export function runSettings<E extends CallbackEvent>(
+  handler: InboxHandler<E>,
+  options: ConsumeOptions,
+  visibilityMs: number,
+  now: () => number,
+): RunSettings<E> {
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-  if (!(Number.isSafeInteger(maxAttempts) && maxAttempts >= 1)) throw new TypeError('maxAttempts must be an integer >= 1');
+  if (!(Number.isSafeInteger(maxAttempts) && maxAttempts >= 1))
+    throw new TypeError('maxAttempts must be an integer >= 1');
   const baseMs = checkMs('backoff.baseMs', options.backoff?.baseMs ?? 1000, 0);
   const maxMs = checkMs('backoff.maxMs', options.backoff?.maxMs ?? 5 * 60_000, 0);
-  const handlerTimeoutMs = checkMs('handlerTimeoutMs', options.handlerTimeoutMs ?? Math.max(1, Math.floor(visibilityMs * DEFAULT_HANDLER_SHARE)));
+  const handlerTimeoutMs = checkMs(
+    'handlerTimeoutMs',
+    options.handlerTimeoutMs ?? Math.max(1, Math.floor(visibilityMs * DEFAULT_HANDLER_SHARE)),
+  );
   if (handlerTimeoutMs >= visibilityMs) {
-    throw new TypeError(`handlerTimeoutMs (${handlerTimeoutMs}) must be below the inbox's visibilityTimeoutMs (${visibilityMs}): past that another worker takes the event while this one still runs it`);
+    throw new TypeError(
+      `handlerTimeoutMs (${handlerTimeoutMs}) must be below the inbox's visibilityTimeoutMs (${visibilityMs}): past that another worker takes the event while this one still runs it`,
+    );
   }
   const consumer = options.consumer ?? `w-${Math.random().toString(36).slice(2, 10)}-${now().toString(36)}`;
-  if (!/^[\w.:-]{1,200}$/.test(consumer)) throw new TypeError('consumer must be 1 to 200 characters of [A-Za-z0-9_.:-]');
+  if (!/^[\w.:-]{1,200}$/.test(consumer))
+    throw new TypeError('consumer must be 1 to 200 characters of [A-Za-z0-9_.:-]');
   const onError = options.onError;
   const onSuperseded = options.onSuperseded;
-  if (onSuperseded !== undefined && typeof onSuperseded !== 'function') throw new TypeError('onSuperseded must be a function (event, { eventId, entity })');
+  if (onSuperseded !== undefined && typeof onSuperseded !== 'function')
+    throw new TypeError('onSuperseded must be a function (event, { eventId, entity })');
   const stopper = new AbortController();
   const running = new Set<AbortController>();
-  stopper.signal.addEventListener('abort', () => { for (const run of running) run.abort(stopper.signal.reason); }, { once: true });
+  stopper.signal.addEventListener(
+    'abort',
+    () => {
+      for (const run of running) run.abort(stopper.signal.reason);
+    },
+    { once: true },
+  );
   return {
     handler,
     consumer,
@@ -77,7 +96,8 @@ export function runSettings<E extends CallbackEvent>(handler: InboxHandler<E>, o
     stopper,
     stop: stopper.signal,
     running,
-    retryAt: (attempt) => now() + Math.round(Math.min(maxMs, baseMs * 2 ** Math.min(30, attempt - 1)) * (0.8 + Math.random() * 0.4)),
+    retryAt: (attempt) =>
+      now() + Math.round(Math.min(maxMs, baseMs * 2 ** Math.min(30, attempt - 1)) * (0.8 + Math.random() * 0.4)),
     report: (err, info) => {
       try {
         onError?.(err, info);
@@ -101,12 +121,15 @@ export function checkChanges(changes: readonly InboxStateChange[]): void {
   if (!Array.isArray(changes)) throw new TypeError('commit(changes): changes must be an array');
   changes.forEach((c, i) => {
     if (c === null || typeof c !== 'object') throw new TypeError(`commit(changes): changes[${i}] must be an object`);
-    if (typeof c.key !== 'string' || !STATE_KEY.test(c.key)) throw new TypeError(`commit(changes): changes[${i}].key must be 1 to 512 characters without spaces`);
-    if (c.always !== undefined && typeof c.always !== 'boolean') throw new TypeError(`commit(changes): changes[${i}].always must be a boolean`);
+    if (typeof c.key !== 'string' || !STATE_KEY.test(c.key))
+      throw new TypeError(`commit(changes): changes[${i}].key must be 1 to 512 characters without spaces`);
+    if (c.always !== undefined && typeof c.always !== 'boolean')
+      throw new TypeError(`commit(changes): changes[${i}].always must be a boolean`);
     if (c.op === 'set') {
       if (typeof c.value !== 'string') throw new TypeError(`commit(changes): changes[${i}].value must be a string`);
     } else if (c.op === 'incr') {
-      if (c.by !== undefined && !Number.isSafeInteger(c.by)) throw new TypeError(`commit(changes): changes[${i}].by must be a safe integer`);
+      if (c.by !== undefined && !Number.isSafeInteger(c.by))
+        throw new TypeError(`commit(changes): changes[${i}].by must be a safe integer`);
     } else if (c.op !== 'del') {
       throw new TypeError(`commit(changes): changes[${i}].op must be 'set', 'incr' or 'del'`);
     }

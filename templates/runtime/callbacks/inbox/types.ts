@@ -144,7 +144,6 @@ export interface ConsumeErrorInfo {
   stuck?: boolean;
 }
 
-
 export interface InboxDeadLetter<E extends CallbackEvent = CallbackEvent> {
   eventId: string;
   event: E;

@@ -58,7 +58,13 @@ export interface DeliveryPlan {
   hooks: PlannedHook[];
 }
 
-const TYPES = ['group.members_added', 'friend.added', 'presence.changed', 'chatroom.message_sent', 'user.session_created'] as const;
+const TYPES = [
+  'group.members_added',
+  'friend.added',
+  'presence.changed',
+  'chatroom.message_sent',
+  'user.session_created',
+] as const;
 /** Simulated ms between two events entering the queue (ASSUMED: a busy application, 50 events a second). */
 const QUEUE_SPACING_MS = 20;
 const USERS = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank'];
@@ -82,18 +88,40 @@ export function buildPlan(o: PlanOptions): DeliveryPlan {
       entity = `group:${100000 + k}`;
       truncated = rnd() < o.truncatedRate;
       const member = { username: pick(USERS), role: 'member', joined_via: 'invite', inviter: 'alice', joined_at: '' };
-      data = { origin: 'server', group_id: String(100000 + k), member_version: 0, member_count: k + 2, operator: 'alice' };
+      data = {
+        origin: 'server',
+        group_id: String(100000 + k),
+        member_version: 0,
+        member_count: k + 2,
+        operator: 'alice',
+      };
       // §2.6 / the spec's EventDataCommon: members dropped, ids and versions kept, data.truncated = true.
       if (truncated) data.truncated = true;
       else data.members = [member];
     } else if (type === 'friend.added') {
       entity = `friend:${USERS[k % USERS.length]}:${USERS[(k + 1) % USERS.length]}#${k}`;
-      data = { origin: 'client', username: USERS[k % USERS.length], friend: `${USERS[(k + 1) % USERS.length]}${k}`, version: 0 };
+      data = {
+        origin: 'client',
+        username: USERS[k % USERS.length],
+        friend: `${USERS[(k + 1) % USERS.length]}${k}`,
+        version: 0,
+      };
     } else if (type === 'presence.changed') {
       entity = `presence:${USERS[k % USERS.length]}${k}`;
-      data = { origin: null, username: `${USERS[k % USERS.length]}${k}`, status: rnd() < 0.5 ? 'online' : 'offline', version: 0 };
+      data = {
+        origin: null,
+        username: `${USERS[k % USERS.length]}${k}`,
+        status: rnd() < 0.5 ? 'online' : 'offline',
+        version: 0,
+      };
     } else if (type === 'chatroom.message_sent') {
-      data = { origin: 'client', chatroom_id: String(200000 + k), message_id: `m${n + 1}`, from: pick(USERS), body: { type: 'txt', text: `hello ${n + 1}` } };
+      data = {
+        origin: 'client',
+        chatroom_id: String(200000 + k),
+        message_id: `m${n + 1}`,
+        from: pick(USERS),
+        body: { type: 'txt', text: `hello ${n + 1}` },
+      };
     } else {
       data = { origin: 'client', username: pick(USERS), device: `dev${k}` };
     }
@@ -134,13 +162,23 @@ export function buildPlan(o: PlanOptions): DeliveryPlan {
     hook: 'message.before_send',
     atMs: Math.round(rnd() * span),
     timeoutMs: o.hookTimeoutMs,
-    data: { origin: 'client', from: pick(USERS), to: pick(USERS), chat_type: 'single', body: { type: 'txt', text: `hook ${i + 1}` } },
+    data: {
+      origin: 'client',
+      from: pick(USERS),
+      to: pick(USERS),
+      chat_type: 'single',
+      body: { type: 'txt', text: `hook ${i + 1}` },
+    },
   }));
   return { seed: o.seed, events, queueOrder: queued, batches, hooks };
 }
 
 /** The queue cut into batches in order: at most `eventsPerBatch` events and MAX_BATCH_BYTES (less 1 KB for the envelope) each. */
-function batchesOf(queued: readonly string[], byId: ReadonlyMap<string, PlannedEvent>, eventsPerBatch: number): string[][] {
+function batchesOf(
+  queued: readonly string[],
+  byId: ReadonlyMap<string, PlannedEvent>,
+  eventsPerBatch: number,
+): string[][] {
   const batches: string[][] = [];
   let current: string[] = [];
   let bytes = 0;

@@ -55,7 +55,10 @@ async function listen(server: Server): Promise<string> {
 }
 
 /** The README's inbox receiver with slow workers; `drop` acknowledges an event without processing it (a bug). */
-async function inboxReceiver(workMs: number, drop: (event: CallbackEvent) => boolean = () => false): Promise<{ url: string; stateUrl: string }> {
+async function inboxReceiver(
+  workMs: number,
+  drop: (event: CallbackEvent) => boolean = () => false,
+): Promise<{ url: string; stateUrl: string }> {
   const inbox = new MemoryInbox({ ordering: { entityOf } });
   const stored = new Set<string>();
   const append = inbox.append.bind(inbox);
@@ -78,7 +81,12 @@ async function inboxReceiver(workMs: number, drop: (event: CallbackEvent) => boo
       await ctx.commit(entity === undefined ? [] : [{ op: 'set', key: `cur:${entity}`, value: event.id }]);
       processed[event.id] = (processed[event.id] ?? 0) + 1;
     },
-    { concurrency: 4, signal: stop.signal, onSuperseded: (event) => void superseded.push(event.id), onError: () => undefined },
+    {
+      concurrency: 4,
+      signal: stop.signal,
+      onSuperseded: (event) => void superseded.push(event.id),
+      onError: () => undefined,
+    },
   );
   const url = await listen(createServer(createNodeCallbackHandler({ secrets: SECRET, inbox, logger: {} })));
   const stateUrl = await listen(
@@ -89,7 +97,9 @@ async function inboxReceiver(workMs: number, drop: (event: CallbackEvent) => boo
           const id = await inbox.getState(`cur:${entity}`);
           if (id !== null) current[entity] = id;
         }
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ processed, stored: [...stored], current, superseded }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ processed, stored: [...stored], current, superseded }));
       })();
     }),
   );
@@ -99,14 +109,27 @@ async function inboxReceiver(workMs: number, drop: (event: CallbackEvent) => boo
 function simulate(args: string[]): Promise<{ code: number; out: string; report: SimulationReport }> {
   const json = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', cli, 'simulate', '--seed', '29', '--events', '60', '--hooks', '0', '--json', json, ...args], { env: { ...process.env, IM_CALLBACK_SECRET: SECRET }, timeout: 120_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, out: stdout + stderr, report: JSON.parse(readFileSync(json, 'utf8')) as SimulationReport });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', cli, 'simulate', '--seed', '29', '--events', '60', '--hooks', '0', '--json', json, ...args],
+      { env: { ...process.env, IM_CALLBACK_SECRET: SECRET }, timeout: 120_000 },
+      (err, stdout, stderr) => {
+        const code = err
+          ? typeof (err as { code?: unknown }).code === 'number'
+            ? (err as { code: number }).code
+            : 1
+          : 0;
+        resolve({ code, out: stdout + stderr, report: JSON.parse(readFileSync(json, 'utf8')) as SimulationReport });
+      },
+    );
   });
 }
 
-const codes = (r: SimulationReport): string[] => r.findings.filter((f) => f.severity !== 'info').map((f) => f.code).sort();
+const codes = (r: SimulationReport): string[] =>
+  r.findings
+    .filter((f) => f.severity !== 'info')
+    .map((f) => f.code)
+    .sort();
 
 describe('im-callbacks simulate --state-url judges the receiver once it settles', () => {
   it('workers at 300 ms an event (the inbox pattern, ordering guard on): a clean report once every event is processed or superseded', async () => {
@@ -117,7 +140,10 @@ describe('im-callbacks simulate --state-url judges the receiver once it settles'
     expect(report.settle?.outcome).toBe('handled');
     expect(report.settle!.waitedMs).toBeGreaterThan(500); // the workers were still busy when the deliveries ended
     const delivered = report.events.filter((e) => e.deliveries.some((d) => d.state === 'delivered')).map((e) => e.id);
-    const state = (await (await fetch(r.stateUrl)).json()) as { processed: Record<string, number>; superseded: string[] };
+    const state = (await (await fetch(r.stateUrl)).json()) as {
+      processed: Record<string, number>;
+      superseded: string[];
+    };
     expect(state.superseded.length).toBeGreaterThan(0); // the guard skipped older versions: they count as handled
     expect(delivered.every((id) => state.processed[id] === 1 || state.superseded.includes(id))).toBe(true);
     expect(out).toContain('after the last delivery (every delivered event handled');
@@ -137,7 +163,9 @@ describe('im-callbacks simulate --state-url judges the receiver once it settles'
     expect(code).toBe(1);
     expect(codes(report)).toEqual(['acknowledged_not_processed']);
     expect(report.settle?.outcome).toBe('quiet');
-    const dropped = report.events.filter((e) => e.type === 'user.session_created' && e.deliveries[0]?.state === 'delivered').length;
+    const dropped = report.events.filter(
+      (e) => e.type === 'user.session_created' && e.deliveries[0]?.state === 'delivered',
+    ).length;
     expect(report.findings.find((f) => f.code === 'acknowledged_not_processed')!.count).toBe(dropped);
   }, 120_000);
 });

@@ -55,7 +55,9 @@ function entityKey(e: CallbackEvent): string | undefined {
   return undefined;
 }
 
-async function receiver(b: Behaviour = {}): Promise<{ url: string; observe: () => ReceiverState; counts: Map<string, number>; seen: CallbackEvent[] }> {
+async function receiver(
+  b: Behaviour = {},
+): Promise<{ url: string; observe: () => ReceiverState; counts: Map<string, number>; seen: CallbackEvent[] }> {
   const seen: CallbackEvent[] = [];
   const processed: Record<string, number> = {};
   const current: Record<string, string> = {};
@@ -89,7 +91,12 @@ async function receiver(b: Behaviour = {}): Promise<{ url: string; observe: () =
   });
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callbacks`, observe: () => ({ processed: { ...processed }, current: { ...current } }), counts, seen };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callbacks`,
+    observe: () => ({ processed: { ...processed }, current: { ...current } }),
+    counts,
+    seen,
+  };
 }
 
 const codes = (r: SimulationReport): string[] => r.findings.map((f) => f.code);
@@ -107,12 +114,28 @@ function text(req: IncomingMessage): Promise<string> {
     req.once('end', () => r(Buffer.concat(chunks).toString('utf8')));
   });
 }
-const base: Omit<SimulateDeliveryOptions, 'url'> = { secret: SECRET, events: 40, eventsPerBatch: 10, hooks: 2, timeScale: 1000, settleMs: 500, maxRealMs: 20_000 };
+const base: Omit<SimulateDeliveryOptions, 'url'> = {
+  secret: SECRET,
+  events: 40,
+  eventsPerBatch: 10,
+  hooks: 2,
+  timeScale: 1000,
+  settleMs: 500,
+  maxRealMs: 20_000,
+};
 
 describe('simulateDelivery against a correct receiver built with the kit', () => {
   it('two addresses, duplicates, reordering, lost best-effort events, truncation, hooks, rotation: a clean report', async () => {
     const r = await receiver({ secrets: [SECRET, OLD_SECRET] });
-    const report = await simulateDelivery({ ...base, url: [r.url, `${r.url}?addr=2`], observe: r.observe, seed: 7, oldSecret: OLD_SECRET, duplicateRate: 0.3, truncatedRate: 0.5 });
+    const report = await simulateDelivery({
+      ...base,
+      url: [r.url, `${r.url}?addr=2`],
+      observe: r.observe,
+      seed: 7,
+      oldSecret: OLD_SECRET,
+      duplicateRate: 0.3,
+      truncatedRate: 0.5,
+    });
     expect(report.findings, formatSimulationReport(report)).toEqual([]);
     expect(isCleanReport(report)).toBe(true);
     expect(report.settings.signature).toBe(process.env.IM_TEST_SIGNATURE ?? 'im-v1'); // the scheme of this vitest project
@@ -148,7 +171,15 @@ describe('simulateDelivery against a correct receiver built with the kit', () =>
 
   it('a receiver that knows only the old secret passes while the rotation sends two signatures', async () => {
     const r = await receiver({ secrets: [OLD_SECRET] });
-    const report = await simulateDelivery({ ...base, events: 10, url: r.url, observe: r.observe, seed: 3, oldSecret: OLD_SECRET, rotationGraceMs: 86_400_000 });
+    const report = await simulateDelivery({
+      ...base,
+      events: 10,
+      url: r.url,
+      observe: r.observe,
+      seed: 3,
+      oldSecret: OLD_SECRET,
+      rotationGraceMs: 86_400_000,
+    });
     expect(codes(report)).toEqual([]);
     const after = await simulateDelivery({ ...base, events: 10, url: r.url, seed: 3, hooks: 0 });
     expect(codes(after)).toContain('verify_failed');
@@ -178,7 +209,18 @@ describe('simulateDelivery finds what a bad receiver does', () => {
         return false;
       },
     });
-    const report = await simulateDelivery({ ...base, events: 10, hooks: 1, url: r.url, observe: r.observe, seed: 11, timeoutMs: 1000, hookTimeoutMs: 1000, timeoutScale: 10, hookPolicy: 'reject-on-failure' });
+    const report = await simulateDelivery({
+      ...base,
+      events: 10,
+      hooks: 1,
+      url: r.url,
+      observe: r.observe,
+      seed: 11,
+      timeoutMs: 1000,
+      hookTimeoutMs: 1000,
+      timeoutScale: 10,
+      hookPolicy: 'reject-on-failure',
+    });
     expect(codes(report)).toContain('answered_after_timeout');
     expect(codes(report)).toContain('hook_failed');
     const late = report.requests.filter((q) => q.reason === 'timeout');
@@ -247,10 +289,25 @@ describe('simulateDelivery finds what a bad receiver does', () => {
         return true;
       },
     });
-    const report = await simulateDelivery({ ...base, events: 20, hooks: 0, url: r.url, observe: r.observe, seed: 13, timeScale: 100_000 });
+    const report = await simulateDelivery({
+      ...base,
+      events: 20,
+      hooks: 0,
+      url: r.url,
+      observe: r.observe,
+      seed: 13,
+      timeScale: 100_000,
+    });
     expect(codes(report)).toContain('retry_after');
-    const waits = report.requests.filter((q) => q.retryAfterMs !== undefined).map((q) => [q.status, q.retryAfterMs, q.nextWaitMs]);
-    expect(waits).toEqual(expect.arrayContaining([[429, 120_000, 120_000], [503, 3_600_000, 3_600_000]]));
+    const waits = report.requests
+      .filter((q) => q.retryAfterMs !== undefined)
+      .map((q) => [q.status, q.retryAfterMs, q.nextWaitMs]);
+    expect(waits).toEqual(
+      expect.arrayContaining([
+        [429, 120_000, 120_000],
+        [503, 3_600_000, 3_600_000],
+      ]),
+    );
     expect(report.totals.delivered).toBe(report.events.filter((e) => !e.lost).length);
   }, 30_000);
 
@@ -263,7 +320,17 @@ describe('simulateDelivery finds what a bad receiver does', () => {
         return true;
       },
     });
-    const report = await simulateDelivery({ ...base, events: 6, eventsPerBatch: 3, hooks: 0, bestEffortLossRate: 0, url: r.url, observe: r.observe, seed: 21, timeScale: 100_000 });
+    const report = await simulateDelivery({
+      ...base,
+      events: 6,
+      eventsPerBatch: 3,
+      hooks: 0,
+      bestEffortLossRate: 0,
+      url: r.url,
+      observe: r.observe,
+      seed: 21,
+      timeScale: 100_000,
+    });
     expect(codes(report)).toEqual(expect.arrayContaining(['gave_up', 'breaker_opened', 'error_status']));
     const a = report.addresses[0]!;
     expect(a.breakerOpenings).toBeGreaterThanOrEqual(3);
@@ -281,16 +348,26 @@ describe('simulateDelivery finds what a bad receiver does', () => {
       expect(d.reason).toMatch(/12 sends|24 h/);
     }
     // First wait: 10 s ± 20 %; sends from the third on carry one event each.
-    for (const q of report.requests.filter((x) => x.send === 1)) expect(q.nextWaitMs).toBeGreaterThanOrEqual(8000), expect(q.nextWaitMs).toBeLessThanOrEqual(12_000);
+    for (const q of report.requests.filter((x) => x.send === 1))
+      expect(q.nextWaitMs).toBeGreaterThanOrEqual(8000), expect(q.nextWaitMs).toBeLessThanOrEqual(12_000);
     expect(report.requests.filter((q) => q.send! >= 3).every((q) => q.eventIds!.length === 1)).toBe(true);
     expect(report.requests.filter((q) => q.send === 2).every((q) => q.eventIds!.length === 3)).toBe(true);
   }, 30_000);
 
   it('processes duplicates twice (no dedupe, two addresses): processed_twice', async () => {
     const r = await receiver({ dedupe: 'none' });
-    const report = await simulateDelivery({ ...base, events: 10, url: [r.url, r.url], observe: r.observe, seed: 17, duplicateRate: 0 });
+    const report = await simulateDelivery({
+      ...base,
+      events: 10,
+      url: [r.url, r.url],
+      observe: r.observe,
+      seed: 17,
+      duplicateRate: 0,
+    });
     expect(codes(report)).toContain('processed_twice');
-    expect(report.findings.find((f) => f.code === 'processed_twice')!.count).toBe(report.events.filter((e) => !e.lost).length);
+    expect(report.findings.find((f) => f.code === 'processed_twice')!.count).toBe(
+      report.events.filter((e) => !e.lost).length,
+    );
   }, 30_000);
 
   it('overwrites newer state with an older event: older_over_newer', async () => {
@@ -330,7 +407,9 @@ describe('simulateDelivery keeps the service limits', () => {
       before: async (kind, n, req, res) => {
         if (kind === 'verify' && n === 1) {
           const body = JSON.parse(await text(req)) as { challenge: string };
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ pad: 'x'.repeat(5000), challenge: body.challenge }));
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ pad: 'x'.repeat(5000), challenge: body.challenge }));
           return true;
         }
         if (kind === 'event' && n === 1) {
@@ -340,7 +419,9 @@ describe('simulateDelivery keeps the service limits', () => {
         }
         if (kind === 'hook') {
           await drain(req);
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ decision: 'allow', pad: 'z'.repeat(70_000) }));
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ decision: 'allow', pad: 'z'.repeat(70_000) }));
           return true;
         }
         return false;
@@ -371,18 +452,42 @@ describe('simulateDelivery keeps the service limits', () => {
         return false;
       },
     });
-    const tight = await simulateDelivery({ ...base, events: 16, eventsPerBatch: 1, hooks: 0, duplicateRate: 0, concurrency: 2, url: r.url, observe: r.observe, seed: 37 });
+    const tight = await simulateDelivery({
+      ...base,
+      events: 16,
+      eventsPerBatch: 1,
+      hooks: 0,
+      duplicateRate: 0,
+      concurrency: 2,
+      url: r.url,
+      observe: r.observe,
+      seed: 37,
+    });
     expect(codes(tight)).toEqual([]);
     expect(most).toBe(2);
     arrivals.length = 0;
-    const paced = await simulateDelivery({ ...base, events: 12, eventsPerBatch: 1, hooks: 0, duplicateRate: 0, bestEffortLossRate: 0, ratePerSecond: 5, url: r.url, observe: r.observe, seed: 41 });
+    const paced = await simulateDelivery({
+      ...base,
+      events: 12,
+      eventsPerBatch: 1,
+      hooks: 0,
+      duplicateRate: 0,
+      bestEffortLossRate: 0,
+      ratePerSecond: 5,
+      url: r.url,
+      observe: r.observe,
+      seed: 41,
+    });
     expect(codes(paced)).toEqual([]);
     expect(arrivals).toHaveLength(12);
     // Any 6 consecutive sends are admitted a second apart or more (5 per second at most). A send's
     // recorded start is taken after its admission (a scheme may sign asynchronously), so on a loaded
     // machine one start may lag its admission by a few ms (996.4 ms was seen): 950 still tells 5/s
     // from 6/s (833 ms). At the receiver the arrivals show it too, give or take delivery jitter.
-    const starts = paced.requests.filter((q) => q.kind === 'event').map((q) => q.atMs / 1000).sort((x, y) => x - y);
+    const starts = paced.requests
+      .filter((q) => q.kind === 'event')
+      .map((q) => q.atMs / 1000)
+      .sort((x, y) => x - y);
     for (let i = 0; i + 5 < starts.length; i++) expect(starts[i + 5]! - starts[i]!).toBeGreaterThanOrEqual(950);
     for (let i = 0; i + 5 < arrivals.length; i++) expect(arrivals[i + 5]! - arrivals[i]!).toBeGreaterThan(850);
   }, 30_000);
@@ -398,13 +503,30 @@ describe('simulateDelivery is reproducible by seed', () => {
         return true;
       },
     });
-    const opts = { ...base, events: 8, eventsPerBatch: 4, hooks: 2, bestEffortLossRate: 0, url: failing.url, timeScale: 100_000 };
-    const [one, two, other] = [await simulateDelivery({ ...opts, seed: 42 }), await simulateDelivery({ ...opts, seed: 42 }), await simulateDelivery({ ...opts, seed: 43 })];
+    const opts = {
+      ...base,
+      events: 8,
+      eventsPerBatch: 4,
+      hooks: 2,
+      bestEffortLossRate: 0,
+      url: failing.url,
+      timeScale: 100_000,
+    };
+    const [one, two, other] = [
+      await simulateDelivery({ ...opts, seed: 42 }),
+      await simulateDelivery({ ...opts, seed: 42 }),
+      await simulateDelivery({ ...opts, seed: 43 }),
+    ];
     expect(two.plan).toEqual(one.plan);
-    const shape = (r: SimulationReport) => r.events.map((e) => [e.id, e.type, e.entity, e.version, e.lost, e.truncated]);
+    const shape = (r: SimulationReport) =>
+      r.events.map((e) => [e.id, e.type, e.entity, e.version, e.lost, e.truncated]);
     expect(shape(two)).toEqual(shape(one));
     // The waits of the first four sends (table × seeded jitter) are the same, whatever the timing.
-    const waits = (r: SimulationReport) => r.requests.filter((q) => q.send !== undefined && q.send <= 4).map((q) => `${q.eventIds!.join(',')}#${q.send}:${q.nextWaitMs}`).sort();
+    const waits = (r: SimulationReport) =>
+      r.requests
+        .filter((q) => q.send !== undefined && q.send <= 4)
+        .map((q) => `${q.eventIds!.join(',')}#${q.send}:${q.nextWaitMs}`)
+        .sort();
     expect(waits(two)).toEqual(waits(one));
     expect(waits(one).length).toBeGreaterThanOrEqual(8 * 2);
     const created = (r: SimulationReport) => r.plan.queueOrder.map((id) => id.split('_').pop());
@@ -418,16 +540,27 @@ describe('im-callbacks simulate (the CLI)', () => {
   const cli = fileURLToPath(new URL('../../../../scripts/im-callbacks.ts', import.meta.url));
   function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
     return new Promise((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', cli, ...args], { env: { ...process.env, ...env }, timeout: 20_000 }, (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-        resolve({ code, out: stdout + stderr });
-      });
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', cli, ...args],
+        { env: { ...process.env, ...env }, timeout: 20_000 },
+        (err, stdout, stderr) => {
+          const code = err
+            ? typeof (err as { code?: unknown }).code === 'number'
+              ? (err as { code: number }).code
+              : 1
+            : 0;
+          resolve({ code, out: stdout + stderr });
+        },
+      );
     });
   }
 
   it('reads the receiver report from --state-url, writes --json, prints neither the secret nor URL tokens', async () => {
     const r = await receiver({ dedupe: 'none' });
-    const state = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(r.observe())));
+    const state = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(r.observe())),
+    );
     servers.push(state);
     await new Promise<void>((done) => state.listen(0, '127.0.0.1', done));
     const TOKEN = 'qtok_sim_P5w2';
@@ -436,7 +569,28 @@ describe('im-callbacks simulate (the CLI)', () => {
       const json = join(dir, 'report.json');
       const stateUrl = `http://127.0.0.1:${(state.address() as AddressInfo).port}/state?token=${TOKEN}`;
       const [bad, usage, wrongSecret] = await Promise.all([
-        run(['simulate', '--url', `${r.url}?token=${TOKEN}`, '--url', r.url, '--seed', '4', '--events', '12', '--duplicates', '0', '--hooks', '1', '--state-url', stateUrl, '--json', json], { IM_CALLBACK_SECRET: SECRET }),
+        run(
+          [
+            'simulate',
+            '--url',
+            `${r.url}?token=${TOKEN}`,
+            '--url',
+            r.url,
+            '--seed',
+            '4',
+            '--events',
+            '12',
+            '--duplicates',
+            '0',
+            '--hooks',
+            '1',
+            '--state-url',
+            stateUrl,
+            '--json',
+            json,
+          ],
+          { IM_CALLBACK_SECRET: SECRET },
+        ),
         run(['simulate', '--url', r.url, '--secret', SECRET, '--batch', '101']),
         run(['simulate', '--url', r.url, '--secret', `${SECRET}x`, '--events', '3', '--hooks', '0']),
       ]);

@@ -18,22 +18,37 @@ export function chooseTransport(o: ClientOptions, baseUrl: string): { kind: Tran
   if (o.transport !== undefined && o.transport !== 'node' && o.transport !== 'fetch') {
     throw new ConfigError('transport', `must be 'node' or 'fetch' (got ${JSON.stringify(String(o.transport))}).`);
   }
-  if (o.agent !== undefined && (typeof o.agent !== 'object' || o.agent === null || typeof (o.agent as { addRequest?: unknown }).addRequest !== 'function')) {
+  if (
+    o.agent !== undefined &&
+    (typeof o.agent !== 'object' ||
+      o.agent === null ||
+      typeof (o.agent as { addRequest?: unknown }).addRequest !== 'function')
+  ) {
     throw new ConfigError('agent', 'must be an http.Agent or https.Agent (for the node transport).');
   }
-  if (o.proxy !== undefined && o.proxy !== false && typeof o.proxy !== 'string') throw new ConfigError('proxy', "must be a proxy URL, 'env' or false.");
+  if (o.proxy !== undefined && o.proxy !== false && typeof o.proxy !== 'string')
+    throw new ConfigError('proxy', "must be a proxy URL, 'env' or false.");
   const wantsNode = o.transport === 'node' || (o.transport === undefined && o.fetch === undefined);
-  if (o.transport === 'node' && o.fetch !== undefined) throw new ConfigError('transport', "'node' was given together with a fetch option; give one of them.");
+  if (o.transport === 'node' && o.fetch !== undefined)
+    throw new ConfigError('transport', "'node' was given together with a fetch option; give one of them.");
   if (!wantsNode || (o.transport === undefined && !nodeTransportAvailable())) {
     for (const name of ['agent', 'proxy'] as const) {
       if (o[name] !== undefined && o[name] !== false) {
-        throw new ConfigError(name, 'applies to the node transport only; with fetch, pass a fetch that uses your dispatcher, e.g. (url, init) => undici.fetch(url, { ...init, dispatcher }).');
+        throw new ConfigError(
+          name,
+          'applies to the node transport only; with fetch, pass a fetch that uses your dispatcher, e.g. (url, init) => undici.fetch(url, { ...init, dispatcher }).',
+        );
       }
     }
     return { kind: 'fetch', send: fetchTransport(fetchOf(o.fetch)) };
   }
-  if (!nodeTransportAvailable()) throw new ConfigError('transport', "'node' needs Node >= 20.16 (process.getBuiltinModule); use 'fetch' in this runtime.");
-  if (o.agent !== undefined && o.proxy !== undefined && o.proxy !== false) throw new ConfigError('proxy', 'was given together with agent; give the proxy to your agent, or drop agent.');
+  if (!nodeTransportAvailable())
+    throw new ConfigError(
+      'transport',
+      "'node' needs Node >= 20.16 (process.getBuiltinModule); use 'fetch' in this runtime.",
+    );
+  if (o.agent !== undefined && o.proxy !== undefined && o.proxy !== false)
+    throw new ConfigError('proxy', 'was given together with agent; give the proxy to your agent, or drop agent.');
   const proxy = proxyOf(o.proxy, new URL(baseUrl));
   return {
     kind: 'node',
@@ -68,6 +83,9 @@ function proxyOf(option: ClientOptions['proxy'], target: URL): URL | undefined {
   try {
     return parseProxy(text);
   } catch (err) {
-    throw new ConfigError('proxy', `${source === 'proxy' ? 'the proxy URL' : `the ${source} variable`} ${(err as Error).message}.`);
+    throw new ConfigError(
+      'proxy',
+      `${source === 'proxy' ? 'the proxy URL' : `the ${source} variable`} ${(err as Error).message}.`,
+    );
   }
 }

@@ -5,7 +5,15 @@
  */
 import { childController } from '../call-scope.js';
 import { concatBytes } from '../bytes.js';
-import { declaredLength, ERROR_BODY_BYTES, lowLevelCode, type AttemptOutcome, type AttemptRequest, type FetchLike, type Transport } from '../http-attempt.js';
+import {
+  declaredLength,
+  ERROR_BODY_BYTES,
+  lowLevelCode,
+  type AttemptOutcome,
+  type AttemptRequest,
+  type FetchLike,
+  type Transport,
+} from '../http-attempt.js';
 
 const ATTEMPT_TIMEOUT = Symbol('im-openapi.attempt-timeout');
 
@@ -19,7 +27,12 @@ export async function sendAttempt(fetch: FetchLike, req: AttemptRequest): Promis
   const { controller, dispose } = childController(req.signal);
   const timer = setTimeout(() => controller.abort(ATTEMPT_TIMEOUT), req.timeoutMs);
   try {
-    const init: RequestInit = { method: req.method, headers: req.headers, signal: controller.signal, redirect: 'manual' };
+    const init: RequestInit = {
+      method: req.method,
+      headers: req.headers,
+      signal: controller.signal,
+      redirect: 'manual',
+    };
     if (req.body !== undefined) init.body = req.body;
     // A stream body goes half-duplex (fetch wants it said). And with redirect 'manual' or
     // 'follow' fetch tees a stream body so it could resend it on a redirect, and the unread
@@ -29,7 +42,8 @@ export async function sendAttempt(fetch: FetchLike, req: AttemptRequest): Promis
     const response = await fetch(req.url, init);
     const { status, headers } = response;
     const success = status >= 200 && status <= 299;
-    if (success && req.streamsStatus?.(status)) return { kind: 'response', status, headers, bodyText: '', stream: response.body };
+    if (success && req.streamsStatus?.(status))
+      return { kind: 'response', status, headers, bodyText: '', stream: response.body };
     const read = await readBounded(response, success ? req.maxBytes : ERROR_BODY_BYTES, !success);
     if (read === undefined) return { kind: 'too-large', status, headers, limitBytes: req.maxBytes };
     return { kind: 'response', status, headers, bodyText: read };

@@ -19,7 +19,11 @@ async function server(opts: { keepAliveTimeoutMs: number; delayMs?: number }) {
   });
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
   servers.push(s);
-  return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, connections: () => sockets.length, closed: () => closed };
+  return {
+    url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
+    connections: () => sockets.length,
+    closed: () => closed,
+  };
 }
 
 const servers: Server[] = [];
@@ -31,7 +35,15 @@ afterEach(async () => {
 });
 
 const get = (send: ReturnType<typeof nodeTransport>, url: string): Promise<AttemptOutcome> =>
-  send({ method: 'GET', url: `${url}/x`, headers: {}, body: undefined, timeoutMs: 5_000, maxBytes: 1000, signal: NEVER_ABORTED });
+  send({
+    method: 'GET',
+    url: `${url}/x`,
+    headers: {},
+    body: undefined,
+    timeoutMs: 5_000,
+    maxBytes: 1000,
+    signal: NEVER_ABORTED,
+  });
 
 async function until(check: () => boolean, ms: number): Promise<boolean> {
   const end = Date.now() + ms;
@@ -46,7 +58,8 @@ describe('the default agent drops idle sockets itself (idle-drop-agent.ts)', () 
   test('one connection for calls in a row; closed by the client after idleMs of silence', async () => {
     const srv = await server({ keepAliveTimeoutMs: 30_000 }); // hint timeout=30: longer than idleMs
     const send = nodeTransport({ origin: srv.url, idleMs: 150 });
-    for (let i = 0; i < 3; i++) expect(await get(send, srv.url)).toMatchObject({ kind: 'response', status: 200, bodyText: 'ok' });
+    for (let i = 0; i < 3; i++)
+      expect(await get(send, srv.url)).toMatchObject({ kind: 'response', status: 200, bodyText: 'ok' });
     expect(srv.connections()).toBe(1);
     expect(srv.closed()).toBe(0);
     expect(await until(() => srv.closed() === 1, 2_000)).toBe(true);

@@ -24,7 +24,15 @@ afterAll(async () => {
 });
 
 const send = (transport: ReturnType<typeof nodeTransport>, headers: Record<string, string>, body?: string) =>
-  transport({ method: body === undefined ? 'GET' : 'POST', url: `${url}/h`, headers, body, timeoutMs: 5_000, maxBytes: 1000, signal: NEVER_ABORTED });
+  transport({
+    method: body === undefined ? 'GET' : 'POST',
+    url: `${url}/h`,
+    headers,
+    body,
+    timeoutMs: 5_000,
+    maxBytes: 1000,
+    signal: NEVER_ABORTED,
+  });
 
 const names = (raw: string[]) => raw.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
 
@@ -32,10 +40,28 @@ describe('node transport request headers', () => {
   test('the default agent sends each header once, with Host and keep-alive as Node adds them', async () => {
     const t = nodeTransport({ origin: url });
     seen.length = 0;
-    expect(await send(t, { accept: 'application/json', authorization: 'Bearer x', 'x-one': 'a b' }, '{"a":1}')).toMatchObject({ kind: 'response', status: 200 });
+    expect(
+      await send(t, { accept: 'application/json', authorization: 'Bearer x', 'x-one': 'a b' }, '{"a":1}'),
+    ).toMatchObject({ kind: 'response', status: 200 });
     const { headers, raw } = seen[0]!;
-    expect(headers).toMatchObject({ accept: 'application/json', authorization: 'Bearer x', 'x-one': 'a b', host: url.slice('http://'.length), connection: 'keep-alive', 'content-length': '7', 'accept-encoding': 'gzip, deflate, br' });
-    expect(names(raw).sort()).toEqual(['accept', 'accept-encoding', 'authorization', 'connection', 'content-length', 'host', 'x-one']);
+    expect(headers).toMatchObject({
+      accept: 'application/json',
+      authorization: 'Bearer x',
+      'x-one': 'a b',
+      host: url.slice('http://'.length),
+      connection: 'keep-alive',
+      'content-length': '7',
+      'accept-encoding': 'gzip, deflate, br',
+    });
+    expect(names(raw).sort()).toEqual([
+      'accept',
+      'accept-encoding',
+      'authorization',
+      'connection',
+      'content-length',
+      'host',
+      'x-one',
+    ]);
   });
 
   test("a caller's own Host header is sent instead of Node's, once", async () => {

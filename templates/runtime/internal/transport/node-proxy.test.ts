@@ -16,7 +16,14 @@ import { ConfigError, ConnectionError } from '../../core/errors.js';
 import { NEVER_ABORTED } from '../call-scope.js';
 import { builtins, nodeTransport } from './node-http.js';
 import { bypassed, noProxyOf, proxyFromEnv, tunnelAgent } from './node-proxy.js';
-import { SECRET, TOKEN_PREFIX, makeClient, ops, recordingLogger, startFakeService } from '../../test-support/fake-service.js';
+import {
+  SECRET,
+  TOKEN_PREFIX,
+  makeClient,
+  ops,
+  recordingLogger,
+  startFakeService,
+} from '../../test-support/fake-service.js';
 
 /** A CONNECT proxy: `user:p@ss w0rd` required; every CONNECT recorded (line and headers). */
 class TinyProxy {
@@ -71,14 +78,18 @@ describe('NO_PROXY and the environment', () => {
     expect(proxyFromEnv(u('https://api.example.com'), env)).toBe('http://low:1');
     expect(proxyFromEnv(u('http://api.example.com'), env)).toBe('http://plain:1');
     expect(proxyFromEnv(u('http://api.example.com'), {})).toBeUndefined();
-    expect(proxyFromEnv(u('https://api.example.com'), { HTTPS_PROXY: 'http://p:1', NO_PROXY: 'example.com' })).toBeUndefined();
+    expect(
+      proxyFromEnv(u('https://api.example.com'), { HTTPS_PROXY: 'http://p:1', NO_PROXY: 'example.com' }),
+    ).toBeUndefined();
   });
   test('noProxyOf: one reading for the env proxy and an explicit one — lower case first, empty counts as unset, trimmed', () => {
     expect(noProxyOf({ no_proxy: 'a.com', NO_PROXY: 'b.com' })).toBe('a.com');
     expect(noProxyOf({ no_proxy: '', NO_PROXY: 'b.com' })).toBe('b.com');
     expect(noProxyOf({ no_proxy: '  ', NO_PROXY: ' 127.0.0.1 ' })).toBe('127.0.0.1');
     expect(noProxyOf({})).toBe('');
-    expect(proxyFromEnv(u('http://127.0.0.1:9'), { HTTP_PROXY: 'http://p:1', no_proxy: '', NO_PROXY: '127.0.0.1' })).toBeUndefined();
+    expect(
+      proxyFromEnv(u('http://127.0.0.1:9'), { HTTP_PROXY: 'http://p:1', no_proxy: '', NO_PROXY: '127.0.0.1' }),
+    ).toBeUndefined();
   });
   test.each([
     ['*', 'https://a.b', true],
@@ -115,12 +126,23 @@ describe('through a CONNECT proxy (node transport)', () => {
   test('refused proxy credentials: a ConnectionError naming the proxy, without its credentials (message, cause, logs)', async () => {
     const svc = await startFakeService();
     const { lines, logger } = recordingLogger();
-    const client = makeClient(svc.baseUrl, { transport: 'node', proxy: `http://user:wrong-pass-9@${proxy.url}`, logger, maxRetries: 1 });
+    const client = makeClient(svc.baseUrl, {
+      transport: 'node',
+      proxy: `http://user:wrong-pass-9@${proxy.url}`,
+      logger,
+      maxRetries: 1,
+    });
     const err = await client.request(ops.usersGet, { username: 'a' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectionError);
     expect(proxy.refused).toBeGreaterThanOrEqual(1);
     expect(svc.calls).toHaveLength(0);
-    const shown = [String(err), (err as Error).message, String((err as Error).cause), JSON.stringify(err), ...lines].join('\n');
+    const shown = [
+      String(err),
+      (err as Error).message,
+      String((err as Error).cause),
+      JSON.stringify(err),
+      ...lines,
+    ].join('\n');
     expect(shown).toContain(`proxy http://${proxy.url}`);
     expect(shown).toMatch(/407/);
     expect(shown).not.toContain('wrong-pass-9');
@@ -157,7 +179,9 @@ describe('through a CONNECT proxy (node transport)', () => {
     try {
       process.env.no_proxy = '';
       process.env.NO_PROXY = '127.0.0.1';
-      await makeClient(svc.baseUrl, { transport: 'node', proxy: `http://${proxy.url}` }).request(ops.usersGet, { username: 'a' });
+      await makeClient(svc.baseUrl, { transport: 'node', proxy: `http://${proxy.url}` }).request(ops.usersGet, {
+        username: 'a',
+      });
       expect(proxy.tunnels).toHaveLength(0);
     } finally {
       for (const [name, value] of Object.entries(saved)) {
@@ -189,15 +213,48 @@ describe('through a CONNECT proxy (node transport)', () => {
   test('an https service: TLS inside the tunnel (the proxy relays bytes it cannot read)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'im-proxy-tls-'));
     try {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+          '-days',
+          '1',
+          '-subj',
+          '/CN=localhost',
+          '-addext',
+          'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        ],
+        { stdio: 'ignore' },
+      );
       const cert = readFileSync(join(dir, 'cert.pem'));
-      const tls = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (_req, res) => res.end('{"tls":true}'));
+      const tls = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (_req, res) =>
+        res.end('{"tls":true}'),
+      );
       await new Promise<void>((r) => tls.listen(0, '127.0.0.1', r));
       const origin = `https://localhost:${(tls.address() as AddressInfo).port}`;
-      const agent = tunnelAgent(builtins(), true, new URL(`http://${CREDS}@${proxy.url}`), { keepAlive: true, ca: cert });
+      const agent = tunnelAgent(builtins(), true, new URL(`http://${CREDS}@${proxy.url}`), {
+        keepAlive: true,
+        ca: cert,
+      });
       const send = nodeTransport({ origin, agent });
       for (let i = 0; i < 3; i++) {
-        const o = await send({ method: 'GET', url: `${origin}/x`, headers: {}, body: undefined, timeoutMs: 5_000, maxBytes: 1000, signal: NEVER_ABORTED });
+        const o = await send({
+          method: 'GET',
+          url: `${origin}/x`,
+          headers: {},
+          body: undefined,
+          timeoutMs: 5_000,
+          maxBytes: 1000,
+          signal: NEVER_ABORTED,
+        });
         expect(o).toMatchObject({ kind: 'response', status: 200, bodyText: '{"tls":true}' });
       }
       expect(proxy.tunnels.map((t) => t.target)).toEqual([`localhost:${new URL(origin).port}`]);
@@ -229,19 +286,35 @@ describe('issue 28: the CONNECT of a tunnel is bounded; malformed proxy URLs are
     const proxyUrl = new URL(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`);
     try {
       // as choose.ts builds it for `proxy: …`: 20 attempts at once, each opening its own tunnel
-      const send = nodeTransport({ origin: 'http://127.0.0.1:9', makeAgent: (b, secure, options) => tunnelAgent(b, secure, proxyUrl, options) });
+      const send = nodeTransport({
+        origin: 'http://127.0.0.1:9',
+        makeAgent: (b, secure, options) => tunnelAgent(b, secure, proxyUrl, options),
+      });
       const started = Date.now();
       const aborted = new AbortController();
       setTimeout(() => aborted.abort(new Error('caller gave up')), 100);
-      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-        send({ method: 'GET', url: `http://127.0.0.1:9/u${i}`, headers: {}, body: undefined, timeoutMs: 300, maxBytes: 1000, signal: i < 5 ? aborted.signal : NEVER_ABORTED })));
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          send({
+            method: 'GET',
+            url: `http://127.0.0.1:9/u${i}`,
+            headers: {},
+            body: undefined,
+            timeoutMs: 300,
+            maxBytes: 1000,
+            signal: i < 5 ? aborted.signal : NEVER_ABORTED,
+          }),
+        ),
+      );
       const settledAfter = Date.now() - started;
       expect(outcomes.map((o) => o.kind)).toEqual([...Array(5).fill('ended'), ...Array(15).fill('timeout')]);
       expect(accepted).toBe(20);
       const openRightAfter = open.size;
       const until = Date.now() + 1_000;
       while (open.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-      console.info(`[proxy] ${accepted} CONNECTs to a silent proxy (5 calls aborted at 100 ms, 15 timed out at 300 ms): settled in ${settledAfter} ms; sockets open at the proxy right after: ${openRightAfter}, 1 s later: ${open.size}`);
+      console.info(
+        `[proxy] ${accepted} CONNECTs to a silent proxy (5 calls aborted at 100 ms, 15 timed out at 300 ms): settled in ${settledAfter} ms; sockets open at the proxy right after: ${openRightAfter}, 1 s later: ${open.size}`,
+      );
       expect(open.size).toBe(0);
       // and through a client: its token exchange is the one CONNECT, given up with the call
       const svc = await startFakeService();

@@ -73,9 +73,13 @@ export function parseProxy(text: string): URL {
   } catch {
     throw new Error('is not a URL like http://proxy.example:3128');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`must be an http:// or https:// proxy (got ${url.protocol})`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`must be an http:// or https:// proxy (got ${url.protocol})`);
   // the credentials are percent-decoded for Proxy-Authorization: a stray `%` would fail there, on the first call
-  for (const [part, value] of [['user name', url.username], ['password', url.password]] as const) {
+  for (const [part, value] of [
+    ['user name', url.username],
+    ['password', url.password],
+  ] as const) {
     try {
       decodeURIComponent(value);
     } catch {
@@ -85,7 +89,6 @@ export function parseProxy(text: string): URL {
   return url;
 }
 
-
 type Builtins = { http: typeof Http; https: typeof Https; tls: typeof Tls };
 
 /**
@@ -94,33 +97,55 @@ type Builtins = { http: typeof Http; https: typeof Https; tls: typeof Tls };
  */
 export function tunnelAgent(b: Builtins, secure: boolean, proxy: URL, agentOptions: Https.AgentOptions): Http.Agent {
   const label = proxyLabel(proxy);
-  const credentials = proxy.username || proxy.password ? `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}` : undefined;
+  const credentials =
+    proxy.username || proxy.password
+      ? `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`
+      : undefined;
   const proxyPort = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
   const proxyHost = proxy.hostname.replace(/^\[|\]$/g, '');
   const Base = (secure ? b.https.Agent : b.http.Agent) as typeof Http.Agent;
   type Callback = (err: Error | null, socket?: Duplex) => void;
 
   class TunnelAgent extends Base {
-    override createConnection(options: Http.ClientRequestArgs & Tls.ConnectionOptions & { [TUNNEL_ATTEMPT]?: TunnelAttempt }, callback: Callback): undefined {
+    override createConnection(
+      options: Http.ClientRequestArgs & Tls.ConnectionOptions & { [TUNNEL_ATTEMPT]?: TunnelAttempt },
+      callback: Callback,
+    ): undefined {
       const host = String(options.host ?? options.hostname ?? 'localhost').replace(/^\[|\]$/g, '');
       const target = `${host.includes(':') ? `[${host}]` : host}:${options.port}`;
       const headers: Record<string, string> = { host: target };
       if (credentials) headers['proxy-authorization'] = credentials;
-      const connect = (proxy.protocol === 'https:' ? b.https : b.http).request({ host: proxyHost, port: proxyPort, method: 'CONNECT', path: target, headers, agent: false, servername: proxyHost });
+      const connect = (proxy.protocol === 'https:' ? b.https : b.http).request({
+        host: proxyHost,
+        port: proxyPort,
+        method: 'CONNECT',
+        path: target,
+        headers,
+        agent: false,
+        servername: proxyHost,
+      });
       let settled = false;
       const fail = (why: string, code: string, cause?: unknown): void => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         connect.destroy();
-        callback(Object.assign(new Error(`proxy ${label}: ${why} (tunnel to ${target})`), { code, ...(cause !== undefined ? { cause } : {}) }));
+        callback(
+          Object.assign(new Error(`proxy ${label}: ${why} (tunnel to ${target})`), {
+            code,
+            ...(cause !== undefined ? { cause } : {}),
+          }),
+        );
       };
       // A proxy that never answers CONNECT must not hold a socket (and a file descriptor) past the
       // attempt: the CONNECT gets the attempt's timeout and ends with the attempt's request.
       const attempt = options[TUNNEL_ATTEMPT];
       let timer: ReturnType<typeof setTimeout> | undefined;
       if (attempt) {
-        timer = setTimeout(() => fail(`did not answer CONNECT within ${attempt.timeoutMs} ms`, 'ETIMEDOUT'), attempt.timeoutMs);
+        timer = setTimeout(
+          () => fail(`did not answer CONNECT within ${attempt.timeoutMs} ms`, 'ETIMEDOUT'),
+          attempt.timeoutMs,
+        );
         attempt.onEnd(() => fail('CONNECT given up: the call ended first', 'ERR_PROXY_TUNNEL'));
       }
       connect.once('connect', (res: Http.IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -130,15 +155,24 @@ export function tunnelAgent(b: Builtins, secure: boolean, proxy: URL, agentOptio
         if (res.statusCode !== 200) {
           socket.destroy();
           settled = false;
-          return fail(`answered ${res.statusCode ?? 0} to CONNECT${res.statusCode === 407 ? ' (proxy authentication required or refused)' : ''}`, 'ERR_PROXY_TUNNEL');
+          return fail(
+            `answered ${res.statusCode ?? 0} to CONNECT${res.statusCode === 407 ? ' (proxy authentication required or refused)' : ''}`,
+            'ERR_PROXY_TUNNEL',
+          );
         }
         if (head.byteLength > 0) socket.unshift(head);
         if (!secure) return callback(null, socket);
-        const tls = b.tls.connect({ ...options, socket, servername: options.servername ?? (isIp(host) ? undefined : host) } as Tls.ConnectionOptions);
+        const tls = b.tls.connect({
+          ...options,
+          socket,
+          servername: options.servername ?? (isIp(host) ? undefined : host),
+        } as Tls.ConnectionOptions);
         callback(null, tls);
       });
       // the proxy's own address is in these messages; its credentials are not
-      connect.once('error', (err: Error & { code?: string }) => fail(`could not connect (${err.code ?? err.message})`, err.code ?? 'ERR_PROXY_TUNNEL', err));
+      connect.once('error', (err: Error & { code?: string }) =>
+        fail(`could not connect (${err.code ?? err.message})`, err.code ?? 'ERR_PROXY_TUNNEL', err),
+      );
       connect.end();
       return undefined;
     }

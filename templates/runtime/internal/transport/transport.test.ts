@@ -61,7 +61,16 @@ async function closedPort(): Promise<number> {
 }
 
 const attempt = (over: Partial<AttemptRequest> = {}): Promise<AttemptOutcome> =>
-  transport({ method: 'GET', url: `${baseUrl}/x`, headers: {}, body: undefined, timeoutMs: 2_000, maxBytes: 1_000_000, signal: NEVER_ABORTED, ...over });
+  transport({
+    method: 'GET',
+    url: `${baseUrl}/x`,
+    headers: {},
+    body: undefined,
+    timeoutMs: 2_000,
+    maxBytes: 1_000_000,
+    signal: NEVER_ABORTED,
+    ...over,
+  });
 
 const textOf = (o: AttemptOutcome): string => {
   if (o.kind !== 'response') throw new Error(`expected a response, got ${JSON.stringify(o)}`);
@@ -81,7 +90,9 @@ describe(`${kind} transport`, () => {
     try {
       proc.getBuiltinModule = undefined;
       expect(chooseTransport({} as ClientOptions, baseUrl).kind).toBe('fetch');
-      expect(() => chooseTransport({ transport: 'node' } as ClientOptions, baseUrl)).toThrow(/transport.*Node >= 20\.16/);
+      expect(() => chooseTransport({ transport: 'node' } as ClientOptions, baseUrl)).toThrow(
+        /transport.*Node >= 20\.16/,
+      );
       expect(() => chooseTransport({ proxy: 'env' } as ClientOptions, baseUrl)).toThrow(/proxy.*node transport only/);
     } finally {
       proc.getBuiltinModule = saved;
@@ -181,10 +192,14 @@ describe(`${kind} transport`, () => {
     ['br', brotliCompressSync],
   ] as const)('%s answers are decoded, and bounded after decoding', async (coding, compress) => {
     const json = JSON.stringify({ items: Array.from({ length: 500 }, (_, i) => ({ i, name: `user-${i}` })) });
-    handler = (_req, res) => res.writeHead(200, { 'content-encoding': coding, 'content-type': 'application/json' }).end(compress(Buffer.from(json)));
+    handler = (_req, res) =>
+      res
+        .writeHead(200, { 'content-encoding': coding, 'content-type': 'application/json' })
+        .end(compress(Buffer.from(json)));
     expect(textOf(await attempt())).toBe(json);
     // the compressed size is far below the bound, the decoded one above it
-    handler = (_req, res) => res.writeHead(200, { 'content-encoding': coding }).end(compress(Buffer.alloc(4_000_000, 'a')));
+    handler = (_req, res) =>
+      res.writeHead(200, { 'content-encoding': coding }).end(compress(Buffer.alloc(4_000_000, 'a')));
     expect(await attempt({ maxBytes: 100_000 })).toMatchObject({ kind: 'too-large', limitBytes: 100_000 });
     // an empty body that says it is compressed is an empty answer
     handler = (_req, res) => res.writeHead(200, { 'content-encoding': coding }).end();
@@ -208,7 +223,15 @@ describe(`${kind} transport`, () => {
 
   test('a refused connection is a network outcome with its code', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
-    const o = await chooseTransport({ transport: kind } as ClientOptions, url).send({ method: 'GET', url: `${url}/x`, headers: {}, body: undefined, timeoutMs: 2_000, maxBytes: 1000, signal: NEVER_ABORTED });
+    const o = await chooseTransport({ transport: kind } as ClientOptions, url).send({
+      method: 'GET',
+      url: `${url}/x`,
+      headers: {},
+      body: undefined,
+      timeoutMs: 2_000,
+      maxBytes: 1000,
+      signal: NEVER_ABORTED,
+    });
     expect(o).toMatchObject({ kind: 'network', errorCode: 'ECONNREFUSED' });
   });
 
@@ -251,19 +274,35 @@ describe(`${kind} transport`, () => {
         c.close();
       },
     });
-    await attempt({ method: 'PUT', body: stream, stream: true, headers: { 'content-type': 'application/octet-stream' } });
+    await attempt({
+      method: 'PUT',
+      body: stream,
+      stream: true,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     expect(got).toBe('one two three');
   });
 
   test('an answer that comes while a stream body is still going out (an early 413) ends the attempt', async () => {
     handler = () => undefined;
-    server.once('request', (_req: IncomingMessage, res: ServerResponse) => res.writeHead(413, { connection: 'close' }).end('{"error":{"code":"too_large"}}'));
+    server.once('request', (_req: IncomingMessage, res: ServerResponse) =>
+      res.writeHead(413, { connection: 'close' }).end('{"error":{"code":"too_large"}}'),
+    );
     let cancelled = false;
-    const endless = new ReadableStream<Uint8Array>({
-      pull: (c) => new Promise<void>((r) => setTimeout(() => (cancelled || c.enqueue(new Uint8Array(1024)), r()), 5)),
-      cancel: () => void (cancelled = true),
-    }, { highWaterMark: 0 });
-    const o = await attempt({ method: 'PUT', body: endless, stream: true, headers: { 'content-type': 'application/octet-stream' }, timeoutMs: 3_000 });
+    const endless = new ReadableStream<Uint8Array>(
+      {
+        pull: (c) => new Promise<void>((r) => setTimeout(() => (cancelled || c.enqueue(new Uint8Array(1024)), r()), 5)),
+        cancel: () => void (cancelled = true),
+      },
+      { highWaterMark: 0 },
+    );
+    const o = await attempt({
+      method: 'PUT',
+      body: endless,
+      stream: true,
+      headers: { 'content-type': 'application/octet-stream' },
+      timeoutMs: 3_000,
+    });
     expect(o).toMatchObject({ kind: 'response', status: 413 });
     if (kind === 'node') expect(cancelled).toBe(true);
     handler = (_req, res) => res.end('{"after":true}');
@@ -273,12 +312,26 @@ describe(`${kind} transport`, () => {
   test.runIf(kind === 'node')('keep-alive: 20 sequential attempts share one connection', async () => {
     const fresh = chooseTransport({ transport: 'node' } as ClientOptions, baseUrl).send;
     const before = connections;
-    for (let i = 0; i < 20; i++) textOf(await fresh({ method: 'GET', url: `${baseUrl}/k`, headers: {}, body: undefined, timeoutMs: 2_000, maxBytes: 1000, signal: NEVER_ABORTED }));
+    for (let i = 0; i < 20; i++)
+      textOf(
+        await fresh({
+          method: 'GET',
+          url: `${baseUrl}/k`,
+          headers: {},
+          body: undefined,
+          timeoutMs: 2_000,
+          maxBytes: 1000,
+          signal: NEVER_ABORTED,
+        }),
+      );
     expect(connections - before).toBe(1);
   });
 
   test('withOptions keeps the connections of its client unless a transport option changes', async () => {
-    handler = (req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(req.url?.endsWith('/token') ? '{"access_token":"t-1","expires_in":3600}' : '{"ok":true}');
+    handler = (req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(req.url?.endsWith('/token') ? '{"access_token":"t-1","expires_in":3600}' : '{"ok":true}');
     for (const s of sockets) s.destroy();
     await new Promise((r) => setTimeout(r, 20));
     const before = connections;
@@ -291,7 +344,9 @@ describe(`${kind} transport`, () => {
     }
     // fetch pools connections process-wide anyway; the node transport per client, shared here
     if (kind === 'node') expect(connections - before).toBe(1);
-    expect(im.withOptions({ transport: kind === 'node' ? 'fetch' : 'node' }).transport).toBe(kind === 'node' ? 'fetch' : 'node');
+    expect(im.withOptions({ transport: kind === 'node' ? 'fetch' : 'node' }).transport).toBe(
+      kind === 'node' ? 'fetch' : 'node',
+    );
   });
 
   test('no transport module imports a node: builtin at load time (edge and worker bundles stay free of it)', () => {
@@ -300,7 +355,14 @@ describe(`${kind} transport`, () => {
     expect(files.sort()).toEqual(['choose.ts', 'fetch.ts', 'idle-drop-agent.ts', 'node-http.ts', 'node-proxy.ts']);
     for (const f of files) {
       const text = readFileSync(join(dir, f), 'utf8');
-      const staticNode = text.split('\n').filter((line) => /^\s*(import|export)\b(?!\s+type\b)[^;]*['"]node:/.test(line) || /\bimport\(\s*['"]node:/.test(line) || /\brequire\(/.test(line));
+      const staticNode = text
+        .split('\n')
+        .filter(
+          (line) =>
+            /^\s*(import|export)\b(?!\s+type\b)[^;]*['"]node:/.test(line) ||
+            /\bimport\(\s*['"]node:/.test(line) ||
+            /\brequire\(/.test(line),
+        );
       expect(staticNode, f).toEqual([]);
     }
   });

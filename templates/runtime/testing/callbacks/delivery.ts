@@ -105,7 +105,9 @@ export class AddressDelivery {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
-    for (const u of this.units) for (const i of u.items) if (i.event.deliveries[this.s.endpointId] === 'pending') i.event.deliveries[this.s.endpointId] = 'failed';
+    for (const u of this.units)
+      for (const i of u.items)
+        if (i.event.deliveries[this.s.endpointId] === 'pending') i.event.deliveries[this.s.endpointId] = 'failed';
     this.units.length = 0;
     this.s.changed();
   }
@@ -157,10 +159,24 @@ export class AddressDelivery {
       app: this.s.app,
       endpoint_id: this.s.endpointId,
       sent_at: new Date().toISOString(),
-      events: unit.items.map((i) => ({ id: i.event.id, type: i.event.type, occurred_at: i.event.occurred_at, attempt: i.sends, test: false, data: i.event.data })),
+      events: unit.items.map((i) => ({
+        id: i.event.id,
+        type: i.event.type,
+        occurred_at: i.event.occurred_at,
+        attempt: i.sends,
+        test: false,
+        data: i.event.data,
+      })),
     };
     const signed = signForDelivery(this.s, body, 'event');
-    void sendCallback({ url: this.s.url, headers: signed.headers, body: signed.body, timeoutMs: this.s.timeoutMs, readLimit: READ_LIMIT.event, lateGraceMs: 0 })
+    void sendCallback({
+      url: this.s.url,
+      headers: signed.headers,
+      body: signed.body,
+      timeoutMs: this.s.timeoutMs,
+      readLimit: READ_LIMIT.event,
+      lateGraceMs: 0,
+    })
       .then((result) => this.settle(unit, probe, result, requestId))
       .finally(() => {
         this.inFlight--;
@@ -171,10 +187,18 @@ export class AddressDelivery {
 
   private settle(unit: Unit, probe: boolean, result: SendResult, requestId: string): void {
     const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
-    const reason = ok ? undefined : result.error ?? `status_${result.status}`;
+    const reason = ok ? undefined : (result.error ?? `status_${result.status}`);
     this.s.record({
-      endpointId: this.s.endpointId, kind: 'event', requestId, eventIds: unit.items.map((i) => i.event.id), send: unit.send, duplicate: unit.duplicate,
-      ...(result.status !== undefined ? { status: result.status } : {}), outcome: ok ? 'ok' : 'failed', ...(reason ? { reason } : {}), at: Date.now(),
+      endpointId: this.s.endpointId,
+      kind: 'event',
+      requestId,
+      eventIds: unit.items.map((i) => i.event.id),
+      send: unit.send,
+      duplicate: unit.duplicate,
+      ...(result.status !== undefined ? { status: result.status } : {}),
+      outcome: ok ? 'ok' : 'failed',
+      ...(reason ? { reason } : {}),
+      at: Date.now(),
     });
     const now = this.simNow();
     this.breaker.record(ok, probe, now);
@@ -183,8 +207,17 @@ export class AddressDelivery {
       for (const item of unit.items) {
         if (unit.duplicate) continue;
         item.event.deliveries[this.s.endpointId] = 'delivered';
-        if (this.s.mode === 'simulated' && seededUnit(this.s.seed, this.s.endpointId, 'dup', item.n) < this.s.duplicateRate) {
-          this.units.push({ key: `dup:${item.event.id}`, items: [item], send: item.sends + 1, dueAt: now + this.unit(DUPLICATE_DELAY_MS[0], DUPLICATE_DELAY_MS[1]), duplicate: true });
+        if (
+          this.s.mode === 'simulated' &&
+          seededUnit(this.s.seed, this.s.endpointId, 'dup', item.n) < this.s.duplicateRate
+        ) {
+          this.units.push({
+            key: `dup:${item.event.id}`,
+            items: [item],
+            send: item.sends + 1,
+            dueAt: now + this.unit(DUPLICATE_DELAY_MS[0], DUPLICATE_DELAY_MS[1]),
+            duplicate: true,
+          });
         }
       }
       return;
@@ -202,10 +235,14 @@ export class AddressDelivery {
     });
     const together = unit.send + 1 < SINGLE_FROM_SEND;
     const groups = together ? [{ key: unit.key, items: alive }] : alive.map((i) => ({ key: i.event.id, items: [i] }));
-    const answer = result.status !== undefined ? { status: result.status, retryAfter: result.retryAfter, nowEpochMs: Date.now() } : undefined;
+    const answer =
+      result.status !== undefined
+        ? { status: result.status, retryAfter: result.retryAfter, nowEpochMs: Date.now() }
+        : undefined;
     for (const g of groups) {
       if (g.items.length === 0) continue;
-      const jitter = this.s.mode === 'simulated' ? jitterFactor(this.s.seed, `${this.s.endpointId}:${g.items[0]!.n}`, unit.send) : 1;
+      const jitter =
+        this.s.mode === 'simulated' ? jitterFactor(this.s.seed, `${this.s.endpointId}:${g.items[0]!.n}`, unit.send) : 1;
       const wait = retryWaitMs(unit.send, jitter, answer);
       const dueAt = wait === undefined ? Number.POSITIVE_INFINITY : now + wait.waitMs;
       const keep = g.items.filter((item) => {

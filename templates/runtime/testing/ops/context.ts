@@ -63,7 +63,8 @@ export function requireIn<V>(map: ReadonlyMap<string, V>, what: string, id: stri
 /** A list of strings from a body field (refused with 400 when it is not one). */
 export function stringList(c: HandlerContext, field: string): string[] {
   const value = c.params[field];
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw invalidArgument(field, 'must be a list of strings');
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+    throw invalidArgument(field, 'must be a list of strings');
   return value as string[];
 }
 
@@ -80,7 +81,8 @@ export function decodeCursor(cursor: unknown, field = 'cursor'): number {
   if (cursor === undefined || cursor === null) return 0;
   const text = String(cursor);
   const offset = text.startsWith(CURSOR_PREFIX) ? Number.parseInt(text.slice(CURSOR_PREFIX.length), 36) : Number.NaN;
-  if (!Number.isSafeInteger(offset) || offset < 0) throw invalidArgument(field, 'not a cursor this fake issued (pass the next_cursor of a page)');
+  if (!Number.isSafeInteger(offset) || offset < 0)
+    throw invalidArgument(field, 'not a cursor this fake issued (pass the next_cursor of a page)');
   return offset;
 }
 
@@ -88,7 +90,8 @@ export function decodeCursor(cursor: unknown, field = 'cursor'): number {
 export function pageSizeOf(c: HandlerContext): number {
   if (c.params.limit === undefined) return c.pageSize;
   const limit = Number(c.params.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalidArgument('limit', 'must be a whole number from 1 to 1000');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    throw invalidArgument('limit', 'must be a whole number from 1 to 1000');
   return limit;
 }
 
@@ -104,7 +107,13 @@ export function page(c: HandlerContext, list: readonly unknown[], extra: Json = 
   const start = c.params[cursorParam] === undefined ? from : decodeCursor(c.params[cursorParam], cursorParam);
   const size = pageSizeOf(c);
   const end = start + size;
-  return { body: { [itemsField]: copy(list.slice(start, end)), [nextField]: end < list.length ? encodeCursor(end) : null, ...extra } };
+  return {
+    body: {
+      [itemsField]: copy(list.slice(start, end)),
+      [nextField]: end < list.length ? encodeCursor(end) : null,
+      ...extra,
+    },
+  };
 }
 
 const KEY_CURSOR_PREFIX = 'fake1k.';
@@ -114,12 +123,19 @@ const KEY_CURSOR_PREFIX = 'fake1k.';
  * (in `all`'s order): items that stop matching between two pages (a decided moderation item)
  * do not shift the next page, as an offset would.
  */
-export function keysetPage(c: HandlerContext, all: readonly Json[], keep: (item: Json) => boolean, keyOf: (item: Json) => string): Answer {
+export function keysetPage(
+  c: HandlerContext,
+  all: readonly Json[],
+  keep: (item: Json) => boolean,
+  keyOf: (item: Json) => string,
+): Answer {
   const cursor = c.params.cursor;
   let start = 0;
   if (cursor !== undefined) {
     const text = String(cursor);
-    const key = text.startsWith(KEY_CURSOR_PREFIX) ? Buffer.from(text.slice(KEY_CURSOR_PREFIX.length), 'base64url').toString('utf8') : undefined;
+    const key = text.startsWith(KEY_CURSOR_PREFIX)
+      ? Buffer.from(text.slice(KEY_CURSOR_PREFIX.length), 'base64url').toString('utf8')
+      : undefined;
     const at = key === undefined ? -1 : all.findIndex((item) => keyOf(item) === key);
     if (at < 0) throw invalidArgument('cursor', 'not a cursor this fake issued (pass the next_cursor of a page)');
     start = at + 1;
@@ -129,8 +145,16 @@ export function keysetPage(c: HandlerContext, all: readonly Json[], keep: (item:
   let i = start;
   for (; i < all.length && items.length < size; i++) if (keep(all[i]!)) items.push(all[i]!);
   const more = all.slice(i).some(keep);
-  const next = more && items.length > 0 ? `${KEY_CURSOR_PREFIX}${Buffer.from(keyOf(items[items.length - 1]!), 'utf8').toString('base64url')}` : null;
-  return { body: { [c.op.pagination?.itemsField ?? 'items']: copy(items), [c.op.pagination?.nextCursorField ?? 'next_cursor']: next } };
+  const next =
+    more && items.length > 0
+      ? `${KEY_CURSOR_PREFIX}${Buffer.from(keyOf(items[items.length - 1]!), 'utf8').toString('base64url')}`
+      : null;
+  return {
+    body: {
+      [c.op.pagination?.itemsField ?? 'items']: copy(items),
+      [c.op.pagination?.nextCursorField ?? 'next_cursor']: next,
+    },
+  };
 }
 
 /** A page of a versioned list: the items and the list's version (the spec's versionField). */
@@ -145,7 +169,10 @@ export function itemList(items: readonly unknown[]): Answer {
 }
 
 /** The two handlers of a per-user settings object (get, and set/update by merging the body). */
-export function userSettingsHandlers(mapOf: (c: HandlerContext) => Map<string, Json>, fallback: Json): [OpHandler, OpHandler] {
+export function userSettingsHandlers(
+  mapOf: (c: HandlerContext) => Map<string, Json>,
+  fallback: Json,
+): [OpHandler, OpHandler] {
   const get: OpHandler = (c) => {
     requireUser(c);
     return { body: copy(mapOf(c).get(pathParam(c, 'username')) ?? fallback) };

@@ -9,7 +9,18 @@
  */
 import { invalidArgument, notFound } from '../errors.js';
 import type { ConversationRecord, Json } from '../state/state.js';
-import { changes, copy, isoTime, page, pathParam, requireIn, requireUser, stringList, type HandlerContext, type OpHandler } from './context.js';
+import {
+  changes,
+  copy,
+  isoTime,
+  page,
+  pathParam,
+  requireIn,
+  requireUser,
+  stringList,
+  type HandlerContext,
+  type OpHandler,
+} from './context.js';
 
 function findConversation(c: HandlerContext, type: 'single' | 'group', key: string): ConversationRecord | undefined {
   for (const conv of c.state.conversations.values()) if (conv.info.type === type && conv.info.key === key) return conv;
@@ -19,7 +30,13 @@ function findConversation(c: HandlerContext, type: 'single' | 'group', key: stri
 const pairKey = (a: string, b: string): string => [a, b].sort().join('\u0000');
 
 /** The conversation a message from `from` to `to` goes into (made on first use, with `newId` if given), or undefined without `to`. */
-function conversationFor(c: HandlerContext, from: string | undefined, to: string | undefined, chatType: string, newId?: string): ConversationRecord | undefined {
+function conversationFor(
+  c: HandlerContext,
+  from: string | undefined,
+  to: string | undefined,
+  chatType: string,
+  newId?: string,
+): ConversationRecord | undefined {
   if (to === undefined) return undefined;
   if (from !== undefined) requireUser(c, from);
   const type = chatType === 'group' ? 'group' : 'single';
@@ -37,7 +54,13 @@ function conversationFor(c: HandlerContext, from: string | undefined, to: string
   let conv = findConversation(c, type, key);
   if (!conv) {
     const conversation_id = newId ?? c.state.newId('conv');
-    const info: Json = { conversation_id, type, key, ...(type === 'group' ? { group_id: to } : { members: [...new Set(members)].sort() }), created_at: isoTime(c) };
+    const info: Json = {
+      conversation_id,
+      type,
+      key,
+      ...(type === 'group' ? { group_id: to } : { members: [...new Set(members)].sort() }),
+      created_at: isoTime(c),
+    };
     conv = { info, members: new Set(members), messageIds: [], pins: [], lastSeq: 0 };
     c.state.conversations.set(conversation_id, conv);
   }
@@ -54,7 +77,13 @@ export function storeMessage(c: HandlerContext, params: Json, conversationId?: s
   const to = typeof params.to === 'string' ? params.to : undefined;
   const chatType = typeof params.chat_type === 'string' ? params.chat_type : 'single';
   const conv = conversationFor(c, from, to, chatType, conversationId);
-  const message: Json = { ...copy(params), message_id: typeof params.message_id === 'string' ? params.message_id : c.state.newId('msg'), chat_type: chatType, sent_at: isoTime(c), recalled: false };
+  const message: Json = {
+    ...copy(params),
+    message_id: typeof params.message_id === 'string' ? params.message_id : c.state.newId('msg'),
+    chat_type: chatType,
+    sent_at: isoTime(c),
+    recalled: false,
+  };
   if (conv) {
     conv.lastSeq += 1;
     message.conversation_id = conv.info.conversation_id;
@@ -83,7 +112,11 @@ function messageOf(c: HandlerContext, id = pathParam(c, 'message_id')): Json {
 function recall(c: HandlerContext, message: Json): void {
   if (message.recalled) return;
   message.recalled = true;
-  c.emit('message.recalled', { message_id: message.message_id, conversation_id: message.conversation_id, ...(c.params.reason !== undefined ? { reason: c.params.reason } : {}) });
+  c.emit('message.recalled', {
+    message_id: message.message_id,
+    conversation_id: message.conversation_id,
+    ...(c.params.reason !== undefined ? { reason: c.params.reason } : {}),
+  });
 }
 
 function conversationOf(c: HandlerContext): ConversationRecord {
@@ -98,13 +131,19 @@ function viewOf(c: HandlerContext): { conv: ConversationRecord; view: Json } {
   if (!conv.members.has(username)) throw notFound('conversation of user', conv.info.conversation_id);
   const key = `${username}\u0000${conv.info.conversation_id}`;
   let view = c.state.userConversations.get(key);
-  if (!view) c.state.userConversations.set(key, (view = { read_seq: 0, cleared_seq: 0, deleted_seqs: [], hidden: false }));
+  if (!view)
+    c.state.userConversations.set(key, (view = { read_seq: 0, cleared_seq: 0, deleted_seqs: [], hidden: false }));
   return { conv, view };
 }
 
 function stateOf(conv: ConversationRecord, view: Json): Json {
   const { key: _key, ...info } = conv.info;
-  return { ...copy(info), last_seq: conv.lastSeq, read_seq: view.read_seq, unread: Math.max(0, conv.lastSeq - Math.max(view.read_seq, view.cleared_seq)) };
+  return {
+    ...copy(info),
+    last_seq: conv.lastSeq,
+    read_seq: view.read_seq,
+    unread: Math.max(0, conv.lastSeq - Math.max(view.read_seq, view.cleared_seq)),
+  };
 }
 
 function publicInfo(conv: ConversationRecord): Json {
@@ -117,7 +156,11 @@ function conversationsOfUser(c: HandlerContext, username: string): Json[] {
   const out: Json[] = [];
   for (const conv of c.state.conversations.values()) {
     if (!conv.members.has(username)) continue;
-    const view = c.state.userConversations.get(`${username}\u0000${conv.info.conversation_id}`) ?? { read_seq: 0, cleared_seq: 0, hidden: false };
+    const view = c.state.userConversations.get(`${username}\u0000${conv.info.conversation_id}`) ?? {
+      read_seq: 0,
+      cleared_seq: 0,
+      hidden: false,
+    };
     if (!view.hidden) out.push(stateOf(conv, view));
   }
   return out;
@@ -134,7 +177,11 @@ export const messageHandlers: Record<string, OpHandler> = {
     for (const r of recipients) requireUser(c, r);
     const id = c.params.client_msg_id;
     const items = recipients.map((to) => {
-      const m = sendOnce(c, typeof id === 'string' ? `batch\u0000${id}\u0000${to}` : undefined, { ...params, to, chat_type: 'single' });
+      const m = sendOnce(c, typeof id === 'string' ? `batch\u0000${id}\u0000${to}` : undefined, {
+        ...params,
+        to,
+        chat_type: 'single',
+      });
       return { to, message_id: m.message_id };
     });
     return { body: { items } };
@@ -175,7 +222,10 @@ export const messageHandlers: Record<string, OpHandler> = {
   'messages.sent_by': (c) => {
     const username = pathParam(c, 'username');
     requireUser(c, username);
-    return page(c, [...c.state.messages.values()].filter((m) => m.from === username));
+    return page(
+      c,
+      [...c.state.messages.values()].filter((m) => m.from === username),
+    );
   },
 
   'conversations.get': (c) => ({ body: publicInfo(conversationOf(c)) }),
@@ -199,7 +249,10 @@ export const messageHandlers: Record<string, OpHandler> = {
   },
   'conversations.pins': (c) => {
     const conv = conversationOf(c);
-    return page(c, conv.pins.map((id) => c.state.messages.get(id)).filter((m): m is Json => m !== undefined));
+    return page(
+      c,
+      conv.pins.map((id) => c.state.messages.get(id)).filter((m): m is Json => m !== undefined),
+    );
   },
   'conversations.of_user': (c) => {
     requireUser(c);
@@ -221,7 +274,13 @@ export const messageHandlers: Record<string, OpHandler> = {
     for (const conv of c.state.conversations.values()) {
       if (!conv.members.has(username)) continue;
       const key = `${username}\u0000${conv.info.conversation_id}`;
-      c.state.userConversations.set(key, { cleared_seq: 0, deleted_seqs: [], hidden: false, ...c.state.userConversations.get(key), read_seq: conv.lastSeq });
+      c.state.userConversations.set(key, {
+        cleared_seq: 0,
+        deleted_seqs: [],
+        hidden: false,
+        ...c.state.userConversations.get(key),
+        read_seq: conv.lastSeq,
+      });
     }
     return { body: {} };
   },
@@ -239,7 +298,8 @@ export const messageHandlers: Record<string, OpHandler> = {
   'conversations.delete_messages': (c) => {
     const { view } = viewOf(c);
     const seqs = c.params.seqs;
-    if (!Array.isArray(seqs) || seqs.some((s) => !Number.isInteger(s))) throw invalidArgument('seqs', 'must be a list of sequence numbers');
+    if (!Array.isArray(seqs) || seqs.some((s) => !Number.isInteger(s)))
+      throw invalidArgument('seqs', 'must be a list of sequence numbers');
     view.deleted_seqs = [...new Set([...(view.deleted_seqs as number[]), ...(seqs as number[])])].sort((a, b) => a - b);
     return { body: { deleted_seqs: seqs } };
   },

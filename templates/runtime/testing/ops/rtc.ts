@@ -7,7 +7,18 @@
 import { randomBytes } from 'node:crypto';
 import { notFound } from '../errors.js';
 import type { Json, RtcChannelRecord } from '../state/state.js';
-import { changes, copy, isoTime, itemList, page, pathParam, requireIn, requireUser, type HandlerContext, type OpHandler } from './context.js';
+import {
+  changes,
+  copy,
+  isoTime,
+  itemList,
+  page,
+  pathParam,
+  requireIn,
+  requireUser,
+  type HandlerContext,
+  type OpHandler,
+} from './context.js';
 
 export function newChannel(channel: Json): RtcChannelRecord {
   return { channel, bans: new Map(), sessions: [], tickets: [], operations: new Map() };
@@ -46,7 +57,11 @@ export const rtcHandlers: Record<string, OpHandler> = {
     c.emit('rtc_channel.created', copy(channel));
     return { status: 201, body: copy(channel) };
   },
-  'rtc.list_channels': (c) => page(c, [...c.state.rtcChannels.values()].map((r) => r.channel)),
+  'rtc.list_channels': (c) =>
+    page(
+      c,
+      [...c.state.rtcChannels.values()].map((r) => r.channel),
+    ),
   'rtc.get_channel': (c) => ({ body: copy(channelOf(c).channel) }),
   'rtc.update_channel': (c) => {
     const ch = channelOf(c);
@@ -69,7 +84,12 @@ export const rtcHandlers: Record<string, OpHandler> = {
     const usernames = Array.isArray(c.params.usernames) ? (c.params.usernames as unknown[]).map(String) : [];
     for (const u of usernames) requireUser(c, u);
     const expires_at = isoTime(c, c.now() + 3_600_000);
-    const tickets = usernames.map((username) => ({ channel_id: ch.channel.channel_id, username, ticket: `rtct_${randomBytes(12).toString('hex')}`, expires_at }));
+    const tickets = usernames.map((username) => ({
+      channel_id: ch.channel.channel_id,
+      username,
+      ticket: `rtct_${randomBytes(12).toString('hex')}`,
+      expires_at,
+    }));
     ch.tickets.push(...tickets);
     return itemList(tickets);
   },
@@ -77,7 +97,9 @@ export const rtcHandlers: Record<string, OpHandler> = {
     const ch = channelOf(c);
     return {
       body: once(c, ch, () => {
-        const who = Array.isArray(c.params.usernames) ? new Set((c.params.usernames as unknown[]).map(String)) : undefined;
+        const who = Array.isArray(c.params.usernames)
+          ? new Set((c.params.usernames as unknown[]).map(String))
+          : undefined;
         const before = ch.tickets.length;
         ch.tickets = ch.tickets.filter((t) => who !== undefined && !who.has(t.username));
         return { revoked: before - ch.tickets.length };
@@ -105,7 +127,9 @@ export const rtcHandlers: Record<string, OpHandler> = {
     const ch = channelOf(c);
     const username = pathParam(c, 'username');
     const existing = ch.bans.get(username);
-    const ban: Json = existing ? { ...existing } : { channel_id: ch.channel.channel_id, username, created_at: isoTime(c) };
+    const ban: Json = existing
+      ? { ...existing }
+      : { channel_id: ch.channel.channel_id, username, created_at: isoTime(c) };
     applyFields(ban, changes(c));
     ch.bans.set(username, ban);
     ch.sessions = ch.sessions.filter((s) => s.username !== username);
@@ -121,6 +145,12 @@ export const rtcHandlers: Record<string, OpHandler> = {
   },
   'rtc.channel_stats': (c) => {
     const channels = [...c.state.rtcChannels.values()];
-    return { body: { channels: channels.length, open: channels.filter((r) => r.channel.status !== 'closed').length, sessions: channels.reduce((n, r) => n + r.sessions.length, 0) } };
+    return {
+      body: {
+        channels: channels.length,
+        open: channels.filter((r) => r.channel.status !== 'closed').length,
+        sessions: channels.reduce((n, r) => n + r.sessions.length, 0),
+      },
+    };
   },
 };

@@ -1,12 +1,25 @@
 /** Users, their sessions and mutes (seed 000 §4.2). */
 import { alreadyExists, invalidArgument, notFound } from '../errors.js';
 import type { Json } from '../state/state.js';
-import { changes, copy, isoTime, itemList, microTime, page, pathParam, requireUser, stringList, type HandlerContext, type OpHandler } from './context.js';
+import {
+  changes,
+  copy,
+  isoTime,
+  itemList,
+  microTime,
+  page,
+  pathParam,
+  requireUser,
+  stringList,
+  type HandlerContext,
+  type OpHandler,
+} from './context.js';
 
 /** Creates one user from a users.create / batch_create entry (already_exists on a taken username). */
 export function createUser(c: HandlerContext, input: Json): Json {
   const username = input.username;
-  if (typeof username !== 'string' || username === '') throw invalidArgument('username', 'required, a non-empty string');
+  if (typeof username !== 'string' || username === '')
+    throw invalidArgument('username', 'required, a non-empty string');
   if (c.state.users.has(username)) throw alreadyExists('user', username);
   const user: Json = { ...copy(input), username, disabled: false, created_at: isoTime(c) };
   c.state.users.set(username, user);
@@ -16,7 +29,17 @@ export function createUser(c: HandlerContext, input: Json): Json {
 /** Removes a user and what hangs off them (friends, blacklist, settings, memberships stay where others hold them). */
 function deleteUser(c: HandlerContext, username: string): void {
   c.state.users.delete(username);
-  for (const map of [c.state.sessions, c.state.userMutes, c.state.friends, c.state.blacklists, c.state.friendSettings, c.state.pushSettings, c.state.pushMutes, c.state.pushDevices, c.state.groupInviteSettings]) {
+  for (const map of [
+    c.state.sessions,
+    c.state.userMutes,
+    c.state.friends,
+    c.state.blacklists,
+    c.state.friendSettings,
+    c.state.pushSettings,
+    c.state.pushMutes,
+    c.state.pushDevices,
+    c.state.groupInviteSettings,
+  ]) {
     (map as Map<string, unknown>).delete(username);
   }
 }
@@ -42,7 +65,9 @@ export const userHandlers: Record<string, OpHandler> = {
   },
   'users.list': (c) => page(c, [...c.state.users.values()]),
   'users.lookup': (c) => {
-    const found = stringList(c, 'usernames').map((n) => c.state.users.get(n)).filter((u): u is Json => u !== undefined);
+    const found = stringList(c, 'usernames')
+      .map((n) => c.state.users.get(n))
+      .filter((u): u is Json => u !== undefined);
     return itemList(found);
   },
   'users.get': (c) => ({ body: copy(requireUser(c)) }),
@@ -66,7 +91,9 @@ export const userHandlers: Record<string, OpHandler> = {
   },
   'users.issue_login_ticket': (c) => {
     const user = requireUser(c);
-    return { body: { username: user.username, ticket: c.state.newId('ticket'), expires_at: isoTime(c, c.now() + 300_000) } };
+    return {
+      body: { username: user.username, ticket: c.state.newId('ticket'), expires_at: isoTime(c, c.now() + 300_000) },
+    };
   },
   'users.set_password': (c) => {
     requireUser(c).password_updated_at = isoTime(c);
@@ -111,5 +138,9 @@ export const userHandlers: Record<string, OpHandler> = {
     if (!mutes?.delete(pathParam(c, 'scope'))) throw notFound('mute', pathParam(c, 'scope'));
     return { body: {} };
   },
-  'users.list_muted': (c) => page(c, [...c.state.userMutes.values()].flatMap((m) => [...m.values()])),
+  'users.list_muted': (c) =>
+    page(
+      c,
+      [...c.state.userMutes.values()].flatMap((m) => [...m.values()]),
+    ),
 };

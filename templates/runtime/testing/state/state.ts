@@ -114,7 +114,14 @@ export class FakeState {
   readonly pushSettings = new Map<string, Json>();
   readonly pushMutes = new Map<string, VersionedList>();
   readonly pushDevices = new Map<string, Json[]>();
-  readonly moderation: ModerationState = { config: {}, items: new Map(), contents: new Map(), wordLists: new Map(), violations: new Map(), platformActions: [] };
+  readonly moderation: ModerationState = {
+    config: {},
+    items: new Map(),
+    contents: new Map(),
+    wordLists: new Map(),
+    violations: new Map(),
+    platformActions: [],
+  };
   readonly rtcChannels = new Map<string, RtcChannelRecord>();
   readonly calls = new Map<string, Json>();
   readonly presence = new Map<string, Json>();
@@ -148,7 +155,9 @@ export interface SeedInput {
   groups?: ReadonlyArray<{ owner: string; group_id?: string; members?: readonly string[] } & Json>;
   groupRequests?: Readonly<Record<string, readonly Json[]>>;
   /** Chatrooms with their members and messages (the REST API adds no member: clients join). */
-  chatrooms?: ReadonlyArray<{ name: string; room_id?: string; owner?: string; members?: readonly string[]; messages?: readonly Json[] } & Json>;
+  chatrooms?: ReadonlyArray<
+    { name: string; room_id?: string; owner?: string; members?: readonly string[]; messages?: readonly Json[] } & Json
+  >;
   /** Messages as `messages.send` takes them (`from`, `to`, `chat_type`, …; `message_id`, and `conversation_id` for a new conversation, optional). */
   messages?: readonly Json[];
   /** Sessions of users (`session_id` optional). */
@@ -162,7 +171,9 @@ export interface SeedInput {
   /** Uploads in progress (`file_id` optional; `parts` the part numbers already received). */
   uploads?: ReadonlyArray<{ file_id?: string; parts?: readonly number[] } & Json>;
   files?: ReadonlyArray<{ file_id?: string } & Json>;
-  rtcChannels?: ReadonlyArray<{ channel_id: string; bans?: readonly ({ username: string } & Json)[]; sessions?: readonly Json[] } & Json>;
+  rtcChannels?: ReadonlyArray<
+    { channel_id: string; bans?: readonly ({ username: string } & Json)[]; sessions?: readonly Json[] } & Json
+  >;
   calls?: ReadonlyArray<{ call_id?: string } & Json>;
   presence?: Readonly<Record<string, Json>>;
 }
