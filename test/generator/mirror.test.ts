@@ -39,6 +39,8 @@ const WITHOUT_OWN_TEST: Record<string, string> = {
   'generator/emit/emit-runtime-copy.ts': 'runtime copy; test/generator.test.ts and runtime-readmes.test.ts',
   'generator/emit/emit-schema-types.ts': `component schema types; ${SNAPSHOTS} and test/types.test.ts`,
   'generator/emit/emit-testing-entry.ts': `testing entry; ${SNAPSHOTS} and test/testing/`,
+  'generator/emit/ajv-standalone.ts':
+    'Ajv set-up and standalone code; test/validators.test.ts and shared-validators.test.ts',
   'generator/emit/emit-validators.ts': 'validators; test/validators.test.ts and shared-validators.test.ts',
   'generator/emit/emit-webhook-types.ts': `webhook types; ${SNAPSHOTS} and test/callbacks-spec.test.ts`,
   'generator/emit/helper-code.ts': `helper method bodies; ${SNAPSHOTS} and test/helpers-behaviour.test.ts`,
