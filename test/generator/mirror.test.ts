@@ -19,6 +19,8 @@ const WITHOUT_OWN_TEST: Record<string, string> = {
   'generator/build-model.ts': 'the whole model; test/constructs/wire-model.test.ts, validators.test.ts and others',
   'generator/build-webhooks.ts': `webhook model; ${SNAPSHOTS} and test/callbacks-spec.test.ts`,
   'generator/build-wire.ts': 'wire model; test/constructs/wire-model.test.ts and real-world-wire.test.ts',
+  'generator/wire-bodies.ts':
+    'request bodies; test/constructs/wire-model.test.ts and test/transform/body-fields.test.ts',
   'generator/check-extensions.ts': 'extension checks; test/spec-errors.test.ts (bad x- values fail generate)',
   'generator/check-schemas.ts': 'schema checks; test/spec-errors.test.ts and spec-fuzz.test.ts',
   'generator/diff/compare-fields.ts': 'field comparison; test/change-corpus.test.ts (one edit per case)',
