@@ -13,7 +13,6 @@ const SNAPSHOTS = 'covered by the test/generator.test.ts snapshots of generated/
 
 /** Generator files without a same-named test, each with what covers it instead. */
 const WITHOUT_OWN_TEST: Record<string, string> = {
-  'generator/build-callback-model.ts': 'callback model; test/delivery-rules.test.ts and callbacks-spec.test.ts',
   'generator/build-delivery-rules.ts': 'delivery rules from the AsyncAPI; test/delivery-rules.test.ts',
   'generator/build-helpers.ts': `helper methods; ${SNAPSHOTS} and test/helpers-behaviour.test.ts`,
   'generator/build-model.ts': 'the whole model; test/constructs/wire-model.test.ts, validators.test.ts and others',
