@@ -107,19 +107,47 @@ export function buildCallbackModel(
       source,
     );
   }
-  const byRef = (ref: unknown, at: string): [string, JsonSchema] => {
-    const m = typeof ref === 'string' ? ref.match(REF) : null;
-    const name = m?.[1];
-    if (!name || !isMapping(schemas[name]))
-      throw new SpecError(
-        at,
-        'unresolved-ref',
-        `$ref ${quoted(ref)} does not resolve to a schema`,
-        'refer to a schema of this file: #/components/schemas/<Name>',
-        source,
-      );
-    return [name, schemas[name]!];
+  const { eventTypes, unknownEventSchema } = eventTypesOf(schemas, source);
+  const { hookTypes, assumedHookTypes } = hookTypesOf(schemas, source);
+  return {
+    source,
+    schemas: Object.keys(schemas)
+      .sort()
+      .map((name) => ({ name, schema: schemas[name]! })),
+    eventTypes: eventTypes.sort((a, b) => a.type.localeCompare(b.type)),
+    hookTypes,
+    assumedHookTypes,
+    unknownEventSchema,
+    delivery: buildDeliveryRules(doc, source),
   };
+}
+
+/** The component schema a `$ref` names, with its name (refused when it resolves to none). */
+function schemaByRef(
+  schemas: Record<string, JsonSchema>,
+  ref: unknown,
+  at: string,
+  source: string,
+): [string, JsonSchema] {
+  const m = typeof ref === 'string' ? ref.match(REF) : null;
+  const name = m?.[1];
+  if (!name || !isMapping(schemas[name]))
+    throw new SpecError(
+      at,
+      'unresolved-ref',
+      `$ref ${quoted(ref)} does not resolve to a schema`,
+      'refer to a schema of this file: #/components/schemas/<Name>',
+      source,
+    );
+  return [name, schemas[name]!];
+}
+
+/** The event types of EventItem's oneOf (ordering field, best effort, refetch), and its branch for unknown types. */
+function eventTypesOf(
+  schemas: Record<string, JsonSchema>,
+  source: string,
+): { eventTypes: CallbackEventTypeModel[]; unknownEventSchema: string } {
+  const byRef = (ref: unknown, at: string) => schemaByRef(schemas, ref, at, source);
   const item = schemas.EventItem;
   if (!Array.isArray(item?.oneOf))
     throw new SpecError(
@@ -167,6 +195,14 @@ export function buildCallbackModel(
       'add a $ref to a schema whose type is a plain string (no const) as the last branch',
       source,
     );
+  return { eventTypes, unknownEventSchema };
+}
+
+/** The hook types of HookType's anyOf (each naming a request type that must be free), and their x-assumed notes. */
+function hookTypesOf(
+  schemas: Record<string, JsonSchema>,
+  source: string,
+): { hookTypes: string[]; assumedHookTypes: Record<string, string> } {
   const hookBranches: unknown[] = Array.isArray(schemas.HookType?.anyOf) ? schemas.HookType.anyOf : [];
   const hookTypes: string[] = [];
   const hookNames = new Map<string, string>();
@@ -192,17 +228,7 @@ export function buildCallbackModel(
   for (const b of hookBranches)
     if (isMapping(b) && typeof b.const === 'string' && typeof b['x-assumed'] === 'string')
       assumedHookTypes[b.const] = b['x-assumed'];
-  return {
-    source,
-    schemas: Object.keys(schemas)
-      .sort()
-      .map((name) => ({ name, schema: schemas[name]! })),
-    eventTypes: eventTypes.sort((a, b) => a.type.localeCompare(b.type)),
-    hookTypes,
-    assumedHookTypes,
-    unknownEventSchema,
-    delivery: buildDeliveryRules(doc, source),
-  };
+  return { hookTypes, assumedHookTypes };
 }
 
 /**

@@ -50,33 +50,8 @@ export function buildDeliveryRules(doc: any, source: string): DeliveryRulesModel
   const D = 'operations.receiveEvent.x-delivery';
   // the spec reads every *Bytes value in binary units: that reading is its assumption
   const bytesAssumed = note(delivery?.byteUnits);
-  const read = <T>(
-    root: unknown,
-    rootPath: string,
-    rootPointer: string,
-    path: string,
-    rule: Rule,
-    assumed?: string,
-  ): SpecValue<T> => {
-    let v: any = root;
-    for (const key of path.split('.')) v = v?.[key];
-    const at = `${rootPath}.${path}`;
-    const ok =
-      rule === 'number'
-        ? isNumber(v)
-        : Array.isArray(v) &&
-          v.length > 0 &&
-          v.every(rule === 'numbers' ? isNumber : (s: unknown) => typeof s === 'string');
-    if (!ok)
-      throw new SpecError(
-        `${rootPointer}/${path.split('.').join('/')}`,
-        'delivery-rule',
-        `${source}: ${at} must be ${rule === 'number' ? 'a number' : rule === 'numbers' ? 'a non-empty list of numbers' : 'a non-empty list of strings'} (the delivery simulator reads it), found ${quoted(v)}`,
-        `write ${rule === 'number' ? 'a number' : rule === 'numbers' ? 'a list of numbers' : 'a list of strings'} there, as the callbacks seed gives it`,
-        source,
-      );
-    return { value: (Array.isArray(v) ? [...v] : v) as T, at, ...(assumed ? { assumed } : {}) };
-  };
+  const read = <T>(root: unknown, rootPath: string, rootPointer: string, path: string, rule: Rule, assumed?: string) =>
+    readSpecValue<T>(source, root, rootPath, rootPointer, path, rule, assumed);
   const d = <T>(path: string, rule: Rule = 'number', assumed?: string) =>
     read<T>(delivery, D, '/operations/receiveEvent/x-delivery', path, rule, assumed);
   const limits: unknown[] = Array.isArray(doc?.['x-limits']) ? doc['x-limits'] : [];
@@ -133,6 +108,36 @@ export function buildDeliveryRules(doc: any, source: string): DeliveryRulesModel
     maxAddresses: limit('addresses per application', 'max'),
     bestEffortTypes: d('bestEffort.types', 'strings'),
   };
+}
+
+/** The value at `path` under `root`, checked against `rule` (refused naming the spec path), with where it comes from. */
+function readSpecValue<T>(
+  source: string,
+  root: unknown,
+  rootPath: string,
+  rootPointer: string,
+  path: string,
+  rule: Rule,
+  assumed?: string,
+): SpecValue<T> {
+  let v: any = root;
+  for (const key of path.split('.')) v = v?.[key];
+  const at = `${rootPath}.${path}`;
+  const ok =
+    rule === 'number'
+      ? isNumber(v)
+      : Array.isArray(v) &&
+        v.length > 0 &&
+        v.every(rule === 'numbers' ? isNumber : (s: unknown) => typeof s === 'string');
+  if (!ok)
+    throw new SpecError(
+      `${rootPointer}/${path.split('.').join('/')}`,
+      'delivery-rule',
+      `${source}: ${at} must be ${rule === 'number' ? 'a number' : rule === 'numbers' ? 'a non-empty list of numbers' : 'a non-empty list of strings'} (the delivery simulator reads it), found ${quoted(v)}`,
+      `write ${rule === 'number' ? 'a number' : rule === 'numbers' ? 'a list of numbers' : 'a list of strings'} there, as the callbacks seed gives it`,
+      source,
+    );
+  return { value: (Array.isArray(v) ? [...v] : v) as T, at, ...(assumed ? { assumed } : {}) };
 }
 
 function isNumber(v: unknown): v is number {

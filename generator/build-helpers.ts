@@ -13,111 +13,140 @@ export function buildHelperMethods(doc: OpenApiDocument, operations: OperationMo
   /** Where each helper is declared (its extension), for a refusal. */
   const declaredAt = new Map<HelperMethodModel, string>();
   for (const op of operations) {
-    const before = helpers.length;
     const raw = doc.paths[op.specPath][op.method.toLowerCase()];
     const at = pointerOf('paths', op.specPath, op.method.toLowerCase());
-    const ref = (ext: string, id: unknown): OperationModel => {
-      const target = typeof id === 'string' ? byId.get(id) : undefined;
-      if (!target)
-        throw new SpecError(
-          `${at}/${ext}`,
-          'helper-operation',
-          `${op.id}: ${ext} names operation ${quoted(id)}, which does not exist`,
-          'name an operationId of this spec',
-        );
-      return target;
-    };
-    const named = (method: unknown, ext: string) => {
-      if (typeof method !== 'string' || !/^[a-z][a-z0-9_]*$/.test(method))
-        throw new SpecError(
-          `${at}/${ext}`,
-          'helper-method',
-          `${op.id}: ${ext}.method must be a snake_case name, found ${quoted(method)}`,
-          'write lower-case letters, digits and _, starting with a letter (e.g. set_mute_all)',
-        );
-      const names = operationNames(`${op.namespace}.${method}`);
-      if (RESOURCE_MEMBERS.has(names.methodName))
-        throw new SpecError(
-          `${at}/${ext}`,
-          'name-collision',
-          `${op.id}: ${ext} would name the resource class's own member ${names.methodName}`,
-          'give the helper another method name',
-        );
-      return {
-        namespace: op.namespace,
-        methodName: names.methodName,
-        funcName: names.funcName,
-        typeStem: names.typeStem,
-      };
-    };
-    const toggle = raw['x-toggle'];
-    if (toggle) {
-      helpers.push({
-        kind: 'toggle',
-        ...named(toggle.method, 'x-toggle'),
-        source: `${op.id} x-toggle`,
-        field: toggle.field,
-        whenTrue: ref('x-toggle', toggle.whenTrue),
-        whenFalse: ref('x-toggle', toggle.whenFalse),
-        description: toggle.description ?? '',
-      });
+    const declared = extensionHelpers(op, raw, extensionReader(op, at, byId));
+    if (op.pagination?.kind === 'versioned') declared.push(versionedAllHelper(op));
+    for (const h of declared) {
+      helpers.push(h);
+      declaredAt.set(h, `${at}/${h.source.split(' ')[1]}`);
     }
-    const pending = raw['x-pending-helper'];
-    if (pending) {
-      helpers.push({
-        kind: 'pending-items',
-        ...named(pending.method, 'x-pending-helper'),
-        source: `${op.id} x-pending-helper`,
-        items: op,
-        decide: ref('x-pending-helper', pending.decide),
-        idField: pending.idField,
-        versionField: pending.versionField,
-        statuses: pending.statuses,
-        pageSize: pending.pageSize,
-        assumed: pending['x-assumed'],
-      });
-    }
-    const upload = raw['x-upload-helper'];
-    if (upload) {
-      const ops = {
-        create: op,
-        partUrls: ref('x-upload-helper', upload.partUrls),
-        uploadedParts: ref('x-upload-helper', upload.uploadedParts),
-        complete: ref('x-upload-helper', upload.complete),
-      };
-      helpers.push({
-        kind: 'upload',
-        ...named(upload.method, 'x-upload-helper'),
-        source: `${op.id} x-upload-helper`,
-        ...ops,
-        assumed: upload['x-assumed'],
-      });
-      helpers.push({
-        kind: 'resume-upload',
-        ...named(upload.resumeMethod, 'x-upload-helper'),
-        source: `${op.id} x-upload-helper`,
-        ...ops,
-        assumed: upload['x-assumed'],
-      });
-    }
-    if (op.pagination?.kind === 'versioned') {
-      // `…AllPages`, not `…All`: `groups.muteAll` is an operation on all members, so `friends.listAll`
-      // read as one too. The old name stays as a deprecated alias.
-      const names = operationNames(`${op.id}_all_pages`);
-      const old = operationNames(`${op.id}_all`);
-      helpers.push({
-        kind: 'versioned-all',
-        namespace: op.namespace,
-        methodName: names.methodName,
-        funcName: names.funcName,
-        typeStem: names.typeStem,
-        source: `${op.id} x-pagination versioned`,
-        list: op,
-        alias: { methodName: old.methodName, funcName: old.funcName },
-      });
-    }
-    for (const h of helpers.slice(before)) declaredAt.set(h, `${at}/${h.source.split(' ')[1]}`);
   }
+  checkHelperNamesFree(helpers, operations, declaredAt);
+  return helpers.sort((a, b) => a.funcName.localeCompare(b.funcName));
+}
+
+type ExtensionReader = ReturnType<typeof extensionReader>;
+
+/** Reads an extension's operation references and method names, refusing what does not exist or clashes. */
+function extensionReader(op: OperationModel, at: string, byId: ReadonlyMap<string, OperationModel>) {
+  const ref = (ext: string, id: unknown): OperationModel => {
+    const target = typeof id === 'string' ? byId.get(id) : undefined;
+    if (!target)
+      throw new SpecError(
+        `${at}/${ext}`,
+        'helper-operation',
+        `${op.id}: ${ext} names operation ${quoted(id)}, which does not exist`,
+        'name an operationId of this spec',
+      );
+    return target;
+  };
+  const named = (method: unknown, ext: string) => {
+    if (typeof method !== 'string' || !/^[a-z][a-z0-9_]*$/.test(method))
+      throw new SpecError(
+        `${at}/${ext}`,
+        'helper-method',
+        `${op.id}: ${ext}.method must be a snake_case name, found ${quoted(method)}`,
+        'write lower-case letters, digits and _, starting with a letter (e.g. set_mute_all)',
+      );
+    const names = operationNames(`${op.namespace}.${method}`);
+    if (RESOURCE_MEMBERS.has(names.methodName))
+      throw new SpecError(
+        `${at}/${ext}`,
+        'name-collision',
+        `${op.id}: ${ext} would name the resource class's own member ${names.methodName}`,
+        'give the helper another method name',
+      );
+    return {
+      namespace: op.namespace,
+      methodName: names.methodName,
+      funcName: names.funcName,
+      typeStem: names.typeStem,
+    };
+  };
+  return { ref, named };
+}
+
+/** The helpers an operation declares with x-toggle, x-pending-helper and x-upload-helper. */
+function extensionHelpers(op: OperationModel, raw: any, { ref, named }: ExtensionReader): HelperMethodModel[] {
+  const helpers: HelperMethodModel[] = [];
+  const toggle = raw['x-toggle'];
+  if (toggle) {
+    helpers.push({
+      kind: 'toggle',
+      ...named(toggle.method, 'x-toggle'),
+      source: `${op.id} x-toggle`,
+      field: toggle.field,
+      whenTrue: ref('x-toggle', toggle.whenTrue),
+      whenFalse: ref('x-toggle', toggle.whenFalse),
+      description: toggle.description ?? '',
+    });
+  }
+  const pending = raw['x-pending-helper'];
+  if (pending) {
+    helpers.push({
+      kind: 'pending-items',
+      ...named(pending.method, 'x-pending-helper'),
+      source: `${op.id} x-pending-helper`,
+      items: op,
+      decide: ref('x-pending-helper', pending.decide),
+      idField: pending.idField,
+      versionField: pending.versionField,
+      statuses: pending.statuses,
+      pageSize: pending.pageSize,
+      assumed: pending['x-assumed'],
+    });
+  }
+  const upload = raw['x-upload-helper'];
+  if (upload) {
+    const ops = {
+      create: op,
+      partUrls: ref('x-upload-helper', upload.partUrls),
+      uploadedParts: ref('x-upload-helper', upload.uploadedParts),
+      complete: ref('x-upload-helper', upload.complete),
+    };
+    helpers.push({
+      kind: 'upload',
+      ...named(upload.method, 'x-upload-helper'),
+      source: `${op.id} x-upload-helper`,
+      ...ops,
+      assumed: upload['x-assumed'],
+    });
+    helpers.push({
+      kind: 'resume-upload',
+      ...named(upload.resumeMethod, 'x-upload-helper'),
+      source: `${op.id} x-upload-helper`,
+      ...ops,
+      assumed: upload['x-assumed'],
+    });
+  }
+  return helpers;
+}
+
+/** `<list>AllPages` of a versioned list (with the deprecated `<list>All` alias). */
+function versionedAllHelper(op: OperationModel): HelperMethodModel {
+  // `…AllPages`, not `…All`: `groups.muteAll` is an operation on all members, so `friends.listAll`
+  // read as one too. The old name stays as a deprecated alias.
+  const names = operationNames(`${op.id}_all_pages`);
+  const old = operationNames(`${op.id}_all`);
+  return {
+    kind: 'versioned-all',
+    namespace: op.namespace,
+    methodName: names.methodName,
+    funcName: names.funcName,
+    typeStem: names.typeStem,
+    source: `${op.id} x-pagination versioned`,
+    list: op,
+    alias: { methodName: old.methodName, funcName: old.funcName },
+  };
+}
+
+/** Refuses a helper whose method name (or alias) an operation or another helper of its resource already has. */
+function checkHelperNamesFree(
+  helpers: readonly HelperMethodModel[],
+  operations: readonly OperationModel[],
+  declaredAt: ReadonlyMap<HelperMethodModel, string>,
+): void {
   const taken = new Set(operations.map((o) => `${o.namespace}.${o.methodName}`));
   for (const h of helpers) {
     for (const methodName of [h.methodName, ...(h.kind === 'versioned-all' && h.alias ? [h.alias.methodName] : [])]) {
@@ -132,5 +161,4 @@ export function buildHelperMethods(doc: OpenApiDocument, operations: OperationMo
       taken.add(key);
     }
   }
-  return helpers.sort((a, b) => a.funcName.localeCompare(b.funcName));
 }

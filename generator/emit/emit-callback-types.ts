@@ -41,8 +41,13 @@ function schemaStatements(model: CallbackModel): StatementStructures[] {
   });
 }
 
-/** The event union, its type map and the per-event tables the runtime reads (known, ordering, refetch, best effort). */
+/** The event union, its type map and the per-event tables the runtime reads. */
 function eventStatements(model: CallbackModel): StatementStructures[] {
+  return [...eventTypeStatements(model), ...eventTableStatements(model)];
+}
+
+/** KnownCallbackEvent, CallbackEventItem (with unknown events) and CallbackEventTypeMap. */
+function eventTypeStatements(model: CallbackModel): StatementStructures[] {
   const known = model.eventTypes.map((e) => e.schemaName);
   return [
     {
@@ -68,87 +73,60 @@ function eventStatements(model: CallbackModel): StatementStructures[] {
       docs: jsDocs('Event type → its event item type.'),
       properties: model.eventTypes.map((e) => ({ name: stringLiteral(e.type), type: e.schemaName })),
     },
-    {
-      kind: StructureKind.VariableStatement,
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: jsDocs('The event types the callbacks spec names (anything else is an unknown event).'),
-      declarations: [
-        {
-          name: 'knownEventTypes',
-          type: 'ReadonlySet<string>',
-          initializer: `new Set(${jsonLiteral(model.eventTypes.map((e) => e.type))})`,
-        },
-      ],
-    },
-    {
-      kind: StructureKind.VariableStatement,
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: jsDocs(
-        "Event type → the data field that orders its events (from the spec's x-ordering-version marks). Pass it to `isNewer`/`orderingMarkOf`.",
-      ),
-      declarations: [
-        {
-          name: 'eventOrderingFields',
-          type: 'Readonly<Record<string, string>>',
-          initializer: jsonLiteral(
-            Object.fromEntries(model.eventTypes.filter((e) => e.orderingField).map((e) => [e.type, e.orderingField])),
-          ),
-        },
-      ],
-    },
-    {
-      kind: StructureKind.VariableStatement,
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: jsDocs(
-        "Event type → the REST call that fetches what truncation (`data.truncated`) dropped: operationId and, per parameter, the data field holding it (from the spec's x-truncated-refetch marks). The inbox passes it as `context.truncated.refetch`.",
-      ),
-      declarations: [
-        {
-          name: 'eventRefetchOperations',
-          type: 'Readonly<Record<string, { operationId: string; params: Readonly<Record<string, string>> }>>',
-          initializer: jsonLiteral(
-            Object.fromEntries(model.eventTypes.filter((e) => e.refetch).map((e) => [e.type, e.refetch])),
-          ),
-        },
-      ],
-    },
-    {
-      kind: StructureKind.VariableStatement,
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: jsDocs(
-        'Best-effort event types: buffered about 1 s before queueing; lost if the instance crashes, never replayed.',
-      ),
-      declarations: [
-        {
-          name: 'bestEffortEventTypes',
-          type: 'ReadonlySet<string>',
-          initializer: `new Set(${jsonLiteral(model.eventTypes.filter((e) => e.bestEffort).map((e) => e.type))})`,
-        },
-      ],
-    },
+  ];
+}
+
+/** `export const <name>: <type> = <initializer>;` with its doc. */
+function exportedConst(name: string, type: string, initializer: string, docs: string): StatementStructures {
+  return {
+    kind: StructureKind.VariableStatement,
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: jsDocs(docs),
+    declarations: [{ name, type, initializer }],
+  };
+}
+
+/** The per-event tables the runtime reads: known types, ordering fields, refetch operations, best effort. */
+function eventTableStatements(model: CallbackModel): StatementStructures[] {
+  const events = model.eventTypes;
+  return [
+    exportedConst(
+      'knownEventTypes',
+      'ReadonlySet<string>',
+      `new Set(${jsonLiteral(events.map((e) => e.type))})`,
+      'The event types the callbacks spec names (anything else is an unknown event).',
+    ),
+    exportedConst(
+      'eventOrderingFields',
+      'Readonly<Record<string, string>>',
+      jsonLiteral(Object.fromEntries(events.filter((e) => e.orderingField).map((e) => [e.type, e.orderingField]))),
+      "Event type → the data field that orders its events (from the spec's x-ordering-version marks). Pass it to `isNewer`/`orderingMarkOf`.",
+    ),
+    exportedConst(
+      'eventRefetchOperations',
+      'Readonly<Record<string, { operationId: string; params: Readonly<Record<string, string>> }>>',
+      jsonLiteral(Object.fromEntries(events.filter((e) => e.refetch).map((e) => [e.type, e.refetch]))),
+      "Event type → the REST call that fetches what truncation (`data.truncated`) dropped: operationId and, per parameter, the data field holding it (from the spec's x-truncated-refetch marks). The inbox passes it as `context.truncated.refetch`.",
+    ),
+    exportedConst(
+      'bestEffortEventTypes',
+      'ReadonlySet<string>',
+      `new Set(${jsonLiteral(events.filter((e) => e.bestEffort).map((e) => e.type))})`,
+      'Best-effort event types: buffered about 1 s before queueing; lost if the instance crashes, never replayed.',
+    ),
   ];
 }
 
 /** The hook table, one request type per hook type, their unions and the request body union. */
 function hookStatements(model: CallbackModel): StatementStructures[] {
   return [
-    {
-      kind: StructureKind.VariableStatement,
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: jsDocs('Hook types the callbacks spec names (others may come).'),
-      declarations: [
-        {
-          name: 'knownHookTypes',
-          type: 'ReadonlySet<string>',
-          initializer: `new Set(${jsonLiteral(model.hookTypes)})`,
-        },
-      ],
-    },
+    exportedConst(
+      'knownHookTypes',
+      'ReadonlySet<string>',
+      `new Set(${jsonLiteral(model.hookTypes)})`,
+      'Hook types the callbacks spec names (others may come).',
+    ),
     ...model.hookTypes.map((hook) => ({
       kind: StructureKind.TypeAlias as const,
       name: hookRequestTypeName(hook),

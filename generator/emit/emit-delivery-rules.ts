@@ -7,7 +7,7 @@
  * runtime type-checks and is tested there); `npm run generate` rewrites it.
  */
 import type { CallbackModel } from '../build-callback-model.js';
-import type { SpecValue } from '../build-delivery-rules.js';
+import type { DeliveryRulesModel, SpecValue } from '../build-delivery-rules.js';
 import { DELIVERY_RULES_FILE } from './emit-runtime-copy.js';
 import { doNotEditHeader } from './source-file.js';
 import { doc, docComment, docJoin, type DocText, stringLiteral } from './spec-text.js';
@@ -15,13 +15,19 @@ import { doc, docComment, docJoin, type DocText, stringLiteral } from './spec-te
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;
 
+const ms = (v: SpecValue<number>, unit: number) => String(v.value * unit);
+const range = (x: { min: SpecValue<number>; max: SpecValue<number> }) => `[${x.min.value}, ${x.max.value}]`;
+
+/** Writes one constant: its name, type (or '' for the literal's), value code, doc and the spec values it comes from. */
+type AddConstant = (name: string, type: string, value: string, what: DocText, from: Array<SpecValue<unknown>>) => void;
+
 export function emitDeliveryRules(model: CallbackModel): Map<string, string> {
   const r = model.delivery;
   const out: string[] = [
     doNotEditHeader(model.source),
     '/**\n * The delivery rules of the callbacks spec, as numbers for the delivery simulator (rules.ts):\n * times in ms, sizes in bytes.\n */\n',
   ];
-  const add = (name: string, type: string, value: string, what: DocText, from: Array<SpecValue<unknown>>) => {
+  const add: AddConstant = (name, type, value, what, from) => {
     const lines = [
       what,
       doc`Spec: ${docJoin(
@@ -33,9 +39,12 @@ export function emitDeliveryRules(model: CallbackModel): Map<string, string> {
       lines.push(doc`ASSUMED (x-assumed in the spec): ${assumed}`);
     out.push(`${docComment(docJoin(lines, '\n'))}\nexport const ${name}${type ? `: ${type}` : ''} = ${value};\n`);
   };
-  const ms = (v: SpecValue<number>, unit: number) => String(v.value * unit);
-  const range = (x: { min: SpecValue<number>; max: SpecValue<number> }) => `[${x.min.value}, ${x.max.value}]`;
+  for (const rules of [sendRules, breakerRules, limitRules, applicationRules]) rules(r, add);
+  return new Map([[`src/${DELIVERY_RULES_FILE}`, out.join('\n')]]);
+}
 
+/** The waits between sends, when an event is given up, and Retry-After. */
+function sendRules(r: DeliveryRulesModel, add: AddConstant): void {
   add(
     'RETRY_TABLE_MS',
     'readonly number[]',
@@ -64,6 +73,10 @@ export function emitDeliveryRules(model: CallbackModel): Map<string, string> {
   add('MAX_RETRY_AFTER_MS', '', ms(r.retryAfterCapSeconds, SECOND), doc`Retry-After is honoured up to this.`, [
     r.retryAfterCapSeconds,
   ]);
+}
+
+/** The circuit breaker and the auto-disable of an address. */
+function breakerRules(r: DeliveryRulesModel, add: AddConstant): void {
   add(
     'BREAKER_THRESHOLD',
     '',
@@ -98,6 +111,10 @@ export function emitDeliveryRules(model: CallbackModel): Map<string, string> {
     doc`… and a failure within this last stretch of time.`,
     [r.autoDisableFailureWithinHours],
   );
+}
+
+/** What the service reads and sends per request, and the address settings. */
+function limitRules(r: DeliveryRulesModel, add: AddConstant): void {
   add(
     'READ_LIMIT',
     "Readonly<Record<'event' | 'hook' | 'verify', number>>",
@@ -138,6 +155,10 @@ export function emitDeliveryRules(model: CallbackModel): Map<string, string> {
     doc`Address settings defaults (timeoutMs in ms, ratePerSecond in requests per second).`,
     [defaults.timeoutMs, defaults.concurrency, defaults.ratePerSecond],
   );
+}
+
+/** Redelivery by hand, the application caps and the best-effort event types. */
+function applicationRules(r: DeliveryRulesModel, add: AddConstant): void {
   add(
     'REDELIVERY_WINDOW_MS',
     '',
@@ -162,5 +183,4 @@ export function emitDeliveryRules(model: CallbackModel): Map<string, string> {
     doc`Best-effort event types: buffered in memory about 1 s and lost on a crash or a full buffer, never replayed.`,
     [r.bestEffortTypes],
   );
-  return new Map([[`src/${DELIVERY_RULES_FILE}`, out.join('\n')]]);
 }

@@ -7,9 +7,18 @@ import { fileStem, jsDocs, stringLiteral } from './spec-text.js';
 /** `packageVersion`: the package's own version, printed by `im-callbacks --version`. */
 export function emitEntryPoints(model: ApiModel, packageVersion: string = model.version): Map<string, string> {
   const header = doNotEditHeader(model.source);
-  const files = new Map<string, string>();
+  return new Map([
+    ['src/client.ts', header + renderSource(clientStatements(model))],
+    ['src/index.ts', header + rootIndex(model)],
+    ['src/funcs/index.ts', header + funcsIndex(model)],
+    // The bin of the package: npx im-callbacks send --url http://127.0.0.1:PORT/path --kind event
+    ['src/bin/im-callbacks.ts', binFile(header, packageVersion)],
+  ]);
+}
 
-  const client: (string | StatementStructures)[] = [
+/** ImClient: ImCore with one resource namespace per op prefix, and fromEnv. */
+function clientStatements(model: ApiModel): (string | StatementStructures)[] {
+  return [
     `import { ImCore } from './core/im-core.js';`,
     `import type { ClientOptions } from './core/options.js';`,
     `import { clientOptionsFromEnv, type Env } from './core/from-env.js';`,
@@ -56,45 +65,40 @@ export function emitEntryPoints(model: ApiModel, packageVersion: string = model.
       ],
     },
   ];
-  files.set('src/client.ts', header + renderSource(client));
+}
 
-  files.set(
-    'src/index.ts',
-    header +
-      renderSource([
-        `export { ImClient } from './client.js';`,
-        `export * from './core/index.js';`,
-        `export * from './helpers/index.js';`,
-        `export type { OperationSpec, RetryClass, PaginationKind } from './operation.js';`,
-        `export { operations } from './operations.js';`,
-        `export type * from './types/schemas.js';`,
-        // the component schemas reachable as `Schemas.User` as well as flat (`User`); a component named Schemas is renamed (ENTRY_EXPORTS)
-        `export type * as Schemas from './types/schemas.js';`,
-        ...(model.webhooks.length ? [`export type * from './types/webhooks.js';`] : []),
-        ...model.namespaces.map((ns) => `export type * from './types/${fileStem(ns.name)}.js';`),
-        ...model.namespaces.map((ns) => `export { ${ns.className} } from './resources/${fileStem(ns.name)}.js';`),
-      ]),
-  );
+/** The root entry: the client, core, helpers, the operation table and every type. */
+function rootIndex(model: ApiModel): string {
+  return renderSource([
+    `export { ImClient } from './client.js';`,
+    `export * from './core/index.js';`,
+    `export * from './helpers/index.js';`,
+    `export type { OperationSpec, RetryClass, PaginationKind } from './operation.js';`,
+    `export { operations } from './operations.js';`,
+    `export type * from './types/schemas.js';`,
+    // the component schemas reachable as `Schemas.User` as well as flat (`User`); a component named Schemas is renamed (ENTRY_EXPORTS)
+    `export type * as Schemas from './types/schemas.js';`,
+    ...(model.webhooks.length ? [`export type * from './types/webhooks.js';`] : []),
+    ...model.namespaces.map((ns) => `export type * from './types/${fileStem(ns.name)}.js';`),
+    ...model.namespaces.map((ns) => `export { ${ns.className} } from './resources/${fileStem(ns.name)}.js';`),
+  ]);
+}
 
-  files.set(
-    'src/funcs/index.ts',
-    header +
-      renderSource([
-        '// Standalone functions, one per operation, over a core client: an app that calls one\n// operation bundles only that one. ImLeanCore leaves out the features only some apps use\n// (node:http transport, proxy, fleet quota); ImCore has them all.',
-        `export { ImLeanCore } from '../core/client.js';`,
-        `export { ImCore } from '../core/im-core.js';`,
-        `export { clientOptionsFromEnv } from '../core/from-env.js';`,
-        ...model.namespaces.map((ns) => `export * from './${fileStem(ns.name)}.js';`),
-      ]),
-  );
-  // The bin of the package: npx im-callbacks send --url http://127.0.0.1:PORT/path --kind event
-  files.set(
-    'src/bin/im-callbacks.ts',
-    `#!/usr/bin/env node\n${header}${renderSource([
-      `import { runImCallbacks } from '../callbacks/cli.js';`,
-      `runImCallbacks(process.argv.slice(2), { version: ${stringLiteral(packageVersion)} }).then(` +
-        '\n  (code) => process.exit(code),\n  (err: unknown) => {\n    console.error(`im-callbacks: ${err instanceof Error ? err.message : String(err)}`);\n    process.exit(1);\n  },\n);',
-    ])}`,
-  );
-  return files;
+/** The standalone functions' entry. */
+function funcsIndex(model: ApiModel): string {
+  return renderSource([
+    '// Standalone functions, one per operation, over a core client: an app that calls one\n// operation bundles only that one. ImLeanCore leaves out the features only some apps use\n// (node:http transport, proxy, fleet quota); ImCore has them all.',
+    `export { ImLeanCore } from '../core/client.js';`,
+    `export { ImCore } from '../core/im-core.js';`,
+    `export { clientOptionsFromEnv } from '../core/from-env.js';`,
+    ...model.namespaces.map((ns) => `export * from './${fileStem(ns.name)}.js';`),
+  ]);
+}
+
+function binFile(header: string, packageVersion: string): string {
+  return `#!/usr/bin/env node\n${header}${renderSource([
+    `import { runImCallbacks } from '../callbacks/cli.js';`,
+    `runImCallbacks(process.argv.slice(2), { version: ${stringLiteral(packageVersion)} }).then(` +
+      '\n  (code) => process.exit(code),\n  (err: unknown) => {\n    console.error(`im-callbacks: ${err instanceof Error ? err.message : String(err)}`);\n    process.exit(1);\n  },\n);',
+  ])}`;
 }

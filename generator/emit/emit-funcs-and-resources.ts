@@ -4,7 +4,7 @@
  * `src/resources/<ns>.ts` (the namespace class on ImClient, one line per method).
  */
 import { Scope, StructureKind, type FunctionDeclarationStructure, type MethodDeclarationStructure } from 'ts-morph';
-import type { ApiModel, OperationModel } from '../model.js';
+import type { ApiModel, HelperMethodModel, JsonSchema, OperationModel } from '../model.js';
 import { operationConstName } from './emit-operations.js';
 import { itemTypeName, paramsByContentTypeName, paramsTypeName, resultTypeName } from './emit-namespace-types.js';
 import { helperCode, type RuntimeImport } from './helper-code.js';
@@ -90,104 +90,126 @@ export function emitFuncsAndResources(model: ApiModel): Map<string, string> {
   const components = new Map(model.schemas.map((c) => [c.name, c.schema]));
   const files = new Map<string, string>();
   for (const ns of model.namespaces) {
-    const runtimeImports: RuntimeImport[] = [
-      runtimeType('core/client', 'ImLeanCore'),
-      runtimeType('core/options', 'RequestOptions'),
-    ];
-    const typeNames = new Set<string>();
-    const consts = new Set<string>();
-    const funcs: FunctionDeclarationStructure[] = [];
-    const methods: MethodDeclarationStructure[] = [];
-
-    for (const op of ns.operations) {
-      const code = operationCode(op);
-      runtimeImports.push(...code.runtimeImports);
-      code.typeNames.forEach((t) => typeNames.add(t));
-      consts.add(operationConstName(op));
-      // Several request media types: the `contentType` option picks one and the params type follows it.
-      const picks = op.bodies.length > 1 && !op.pagination && !op.batchSplit;
-      const typeParameters = picks
-        ? [
-            {
-              name: 'C',
-              constraint: `keyof ${paramsByContentTypeName(op)}`,
-              default: stringLiteral(op.bodies[0]!.contentType),
-            },
-          ]
-        : [];
-      if (picks) typeNames.add(paramsByContentTypeName(op));
-      const params = {
-        name: 'params',
-        type: picks ? `${paramsTypeName(op)}<C>` : paramsTypeName(op),
-        hasQuestionToken: !op.paramsRequired,
-      };
-      const options = {
-        name: 'options',
-        type: picks ? `${code.optionsType} & { contentType?: C }` : code.optionsType,
-        hasQuestionToken: true,
-      };
-      funcs.push({
-        kind: StructureKind.Function,
-        name: op.funcName,
-        isExported: true,
-        docs: jsDocs(operationDocs(op, 'function', components)),
-        typeParameters,
-        parameters: [{ name: 'client', type: 'ImLeanCore' }, params, options],
-        returnType: code.returnType,
-        statements: [`return ${code.call};`],
-      });
-      methods.push({
-        kind: StructureKind.Method,
-        name: op.methodName,
-        docs: jsDocs(operationDocs(op, 'method', components)),
-        typeParameters,
-        parameters: [params, options],
-        returnType: code.returnType,
-        statements: [`return ${op.funcName}(this.client, params, options);`],
-      });
-    }
-    for (const helper of ns.helpers) {
-      const code = helperCode(helper);
-      runtimeImports.push(...code.runtimeImports);
-      code.typeNames.forEach((t) => typeNames.add(t));
-      code.operationConsts.forEach((c) => consts.add(c));
-      funcs.push(code.func);
-      methods.push(code.method);
-      if (code.deprecated) {
-        funcs.push(code.deprecated.func);
-        methods.push(code.deprecated.method);
-      }
-    }
-
-    const funcNames = funcs.map((f) => f.name!);
-    const typeImport = `import type { ${sorted(typeNames).join(', ')} } from '../types/${fileStem(ns.name)}.js';`;
-    files.set(
-      funcsFile(ns.name),
-      doNotEditHeader(model.source) +
-        renderSource([
-          ...importLines(runtimeImports, false),
-          `import { ${sorted(consts).join(', ')} } from '../operations.js';`,
-          typeImport,
-          ...funcs,
-        ]),
-    );
-    files.set(
-      resourceFile(ns.name),
-      doNotEditHeader(model.source) +
-        renderSource([
-          ...importLines(runtimeImports, true),
-          `import { ${funcNames.join(', ')} } from '../funcs/${fileStem(ns.name)}.js';`,
-          typeImport,
-          {
-            kind: StructureKind.Class,
-            name: ns.className,
-            isExported: true,
-            docs: jsDocs(doc`The \`${ns.name}.*\` operations. Reach them as \`client.${ns.name}\`.`),
-            ctors: [{ parameters: [{ name: 'client', type: 'ImLeanCore', isReadonly: true, scope: Scope.Private }] }],
-            methods,
-          },
-        ]),
-    );
+    const m: NamespaceMembers = {
+      runtimeImports: [runtimeType('core/client', 'ImLeanCore'), runtimeType('core/options', 'RequestOptions')],
+      typeNames: new Set(),
+      consts: new Set(),
+      funcs: [],
+      methods: [],
+    };
+    for (const op of ns.operations) addOperation(m, op, components);
+    for (const helper of ns.helpers) addHelper(m, helper);
+    writeNamespaceFiles(files, model, ns, m);
   }
   return files;
+}
+
+/** What a namespace's funcs file and resource class are made of. */
+interface NamespaceMembers {
+  runtimeImports: RuntimeImport[];
+  typeNames: Set<string>;
+  consts: Set<string>;
+  funcs: FunctionDeclarationStructure[];
+  methods: MethodDeclarationStructure[];
+}
+
+/** An operation's standalone function and resource method. */
+function addOperation(m: NamespaceMembers, op: OperationModel, components: Map<string, JsonSchema>): void {
+  const code = operationCode(op);
+  m.runtimeImports.push(...code.runtimeImports);
+  code.typeNames.forEach((t) => m.typeNames.add(t));
+  m.consts.add(operationConstName(op));
+  // Several request media types: the `contentType` option picks one and the params type follows it.
+  const picks = op.bodies.length > 1 && !op.pagination && !op.batchSplit;
+  const typeParameters = picks
+    ? [
+        {
+          name: 'C',
+          constraint: `keyof ${paramsByContentTypeName(op)}`,
+          default: stringLiteral(op.bodies[0]!.contentType),
+        },
+      ]
+    : [];
+  if (picks) m.typeNames.add(paramsByContentTypeName(op));
+  const params = {
+    name: 'params',
+    type: picks ? `${paramsTypeName(op)}<C>` : paramsTypeName(op),
+    hasQuestionToken: !op.paramsRequired,
+  };
+  const options = {
+    name: 'options',
+    type: picks ? `${code.optionsType} & { contentType?: C }` : code.optionsType,
+    hasQuestionToken: true,
+  };
+  m.funcs.push({
+    kind: StructureKind.Function,
+    name: op.funcName,
+    isExported: true,
+    docs: jsDocs(operationDocs(op, 'function', components)),
+    typeParameters,
+    parameters: [{ name: 'client', type: 'ImLeanCore' }, params, options],
+    returnType: code.returnType,
+    statements: [`return ${code.call};`],
+  });
+  m.methods.push({
+    kind: StructureKind.Method,
+    name: op.methodName,
+    docs: jsDocs(operationDocs(op, 'method', components)),
+    typeParameters,
+    parameters: [params, options],
+    returnType: code.returnType,
+    statements: [`return ${op.funcName}(this.client, params, options);`],
+  });
+}
+
+/** A helper's function and method (and its deprecated alias). */
+function addHelper(m: NamespaceMembers, helper: HelperMethodModel): void {
+  const code = helperCode(helper);
+  m.runtimeImports.push(...code.runtimeImports);
+  code.typeNames.forEach((t) => m.typeNames.add(t));
+  code.operationConsts.forEach((c) => m.consts.add(c));
+  m.funcs.push(code.func);
+  m.methods.push(code.method);
+  if (code.deprecated) {
+    m.funcs.push(code.deprecated.func);
+    m.methods.push(code.deprecated.method);
+  }
+}
+
+/** `src/funcs/<ns>.ts` and `src/resources/<ns>.ts`. */
+function writeNamespaceFiles(
+  files: Map<string, string>,
+  model: ApiModel,
+  ns: ApiModel['namespaces'][number],
+  m: NamespaceMembers,
+): void {
+  const funcNames = m.funcs.map((f) => f.name!);
+  const typeImport = `import type { ${sorted(m.typeNames).join(', ')} } from '../types/${fileStem(ns.name)}.js';`;
+  files.set(
+    funcsFile(ns.name),
+    doNotEditHeader(model.source) +
+      renderSource([
+        ...importLines(m.runtimeImports, false),
+        `import { ${sorted(m.consts).join(', ')} } from '../operations.js';`,
+        typeImport,
+        ...m.funcs,
+      ]),
+  );
+  files.set(
+    resourceFile(ns.name),
+    doNotEditHeader(model.source) +
+      renderSource([
+        ...importLines(m.runtimeImports, true),
+        `import { ${funcNames.join(', ')} } from '../funcs/${fileStem(ns.name)}.js';`,
+        typeImport,
+        {
+          kind: StructureKind.Class,
+          name: ns.className,
+          isExported: true,
+          docs: jsDocs(doc`The \`${ns.name}.*\` operations. Reach them as \`client.${ns.name}\`.`),
+          ctors: [{ parameters: [{ name: 'client', type: 'ImLeanCore', isReadonly: true, scope: Scope.Private }] }],
+          methods: m.methods,
+        },
+      ]),
+  );
 }

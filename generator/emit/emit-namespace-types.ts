@@ -131,42 +131,7 @@ export function emitNamespaceTypes(model: ApiModel): Map<string, string> {
     const runtime = new Set<string>();
     const statements: (string | StatementStructures)[] = [];
     for (const op of ns.operations) {
-      const docs = jsDocs(
-        doc`Params of \`${op.id}\`: ${op.headerParams.length || op.cookieParams.length ? 'path, query, header, cookie' : 'path, query'} and body fields under their wire names.`,
-      );
-      if (op.bodies.length > 1) {
-        statements.push({
-          kind: StructureKind.TypeAlias,
-          name: paramsByContentTypeName(op),
-          isExported: true,
-          docs: jsDocs(
-            doc`Params of \`${op.id}\` for each request body media type (pick one with the \`contentType\` request option; default ${op.bodies[0]!.contentType}).`,
-          ),
-          type: `{\n${op.bodies.map((b) => `${stringLiteral(b.contentType)}: ${paramsType(op, b, write, runtime)};`).join('\n')}\n}`,
-        });
-        statements.push({
-          kind: StructureKind.TypeAlias,
-          name: paramsTypeName(op),
-          isExported: true,
-          typeParameters: [
-            {
-              name: 'C',
-              constraint: `keyof ${paramsByContentTypeName(op)}`,
-              default: stringLiteral(op.bodies[0]!.contentType),
-            },
-          ],
-          docs,
-          type: `${paramsByContentTypeName(op)}[C]`,
-        });
-      } else {
-        statements.push({
-          kind: StructureKind.TypeAlias,
-          name: paramsTypeName(op),
-          isExported: true,
-          docs,
-          type: paramsType(op, op.body, write, runtime),
-        });
-      }
+      statements.push(...paramsStatements(op, write, runtime));
       statements.push({
         kind: StructureKind.TypeAlias,
         name: resultTypeName(op),
@@ -208,4 +173,47 @@ export function emitNamespaceTypes(model: ApiModel): Map<string, string> {
     files.set(namespaceTypesFile(ns.name), doNotEditHeader(model.source) + renderSource([...imports, ...statements]));
   }
   return files;
+}
+
+/** The params type of an operation: one per request media type, picked by `C`, when there are several. */
+function paramsStatements(op: OperationModel, write: TypeContext, runtime: Set<string>): StatementStructures[] {
+  const docs = jsDocs(
+    doc`Params of \`${op.id}\`: ${op.headerParams.length || op.cookieParams.length ? 'path, query, header, cookie' : 'path, query'} and body fields under their wire names.`,
+  );
+  if (op.bodies.length > 1) {
+    return [
+      {
+        kind: StructureKind.TypeAlias,
+        name: paramsByContentTypeName(op),
+        isExported: true,
+        docs: jsDocs(
+          doc`Params of \`${op.id}\` for each request body media type (pick one with the \`contentType\` request option; default ${op.bodies[0]!.contentType}).`,
+        ),
+        type: `{\n${op.bodies.map((b) => `${stringLiteral(b.contentType)}: ${paramsType(op, b, write, runtime)};`).join('\n')}\n}`,
+      },
+      {
+        kind: StructureKind.TypeAlias,
+        name: paramsTypeName(op),
+        isExported: true,
+        typeParameters: [
+          {
+            name: 'C',
+            constraint: `keyof ${paramsByContentTypeName(op)}`,
+            default: stringLiteral(op.bodies[0]!.contentType),
+          },
+        ],
+        docs,
+        type: `${paramsByContentTypeName(op)}[C]`,
+      },
+    ];
+  }
+  return [
+    {
+      kind: StructureKind.TypeAlias,
+      name: paramsTypeName(op),
+      isExported: true,
+      docs,
+      type: paramsType(op, op.body, write, runtime),
+    },
+  ];
 }

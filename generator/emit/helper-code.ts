@@ -47,95 +47,115 @@ interface Shape {
   docs: DocText;
 }
 
+type HelperOf<K extends HelperMethodModel['kind']> = Extract<HelperMethodModel, { kind: K }>;
+
 function shapeOf(h: HelperMethodModel): Shape {
   switch (h.kind) {
-    case 'toggle': {
-      const params = `${h.typeStem}Params`;
-      return {
-        parameters: [
-          { name: 'params', type: params },
-          { name: 'options', type: 'RequestOptions', hasQuestionToken: true },
-        ],
-        returnType: `ApiPromise<${resultTypeName(h.whenTrue)} | ${resultTypeName(h.whenFalse)}>`,
-        body: `return toggle(client, { field: ${stringLiteral(h.field)}, whenTrue: ${operationConstName(h.whenTrue)}, whenFalse: ${operationConstName(h.whenFalse)}, helperId: ${stringLiteral(`${h.namespace}.${h.funcName}`)} }, params, options);`,
-        runtimeImports: [
-          value('helpers/toggle', 'toggle'),
-          type('core/api-promise', 'ApiPromise'),
-          type('core/options', 'RequestOptions'),
-        ],
-        operationConsts: [operationConstName(h.whenTrue), operationConstName(h.whenFalse)],
-        typeNames: [params, resultTypeName(h.whenTrue), resultTypeName(h.whenFalse)],
-        docs: doc`Sets or clears with one call: \`${h.field}: true\` calls \`${h.whenTrue.id}\` (${h.whenTrue.method}), \`${h.field}: false\` calls \`${h.whenFalse.id}\` (${h.whenFalse.method}). ${h.description}`,
-      };
-    }
+    case 'toggle':
+      return toggleShape(h);
     case 'versioned-all':
-      return {
-        parameters: [
-          { name: 'params', type: paramsTypeName(h.list), hasQuestionToken: !h.list.paramsRequired },
-          { name: 'options', type: 'RequestOptions', hasQuestionToken: true },
-        ],
-        returnType: `Promise<VersionedSnapshot<${itemTypeName(h.list)}>>`,
-        body: `return fetchVersionedList(client, ${operationConstName(h.list)}, ${h.list.paramsRequired ? 'params' : 'params ?? {}'}, options);`,
-        runtimeImports: [
-          value('helpers/versioned', 'fetchVersionedList'),
-          type('helpers/versioned', 'VersionedSnapshot'),
-          type('core/options', 'RequestOptions'),
-        ],
-        operationConsts: [operationConstName(h.list)],
-        typeNames: [paramsTypeName(h.list), itemTypeName(h.list)],
-        docs: doc`Fetches every page of \`${h.list.id}\` and returns the items with the list version to pass as \`known_version\` next time.`,
-      };
+      return versionedAllShape(h);
     case 'pending-items':
-      return {
-        // the scene typed as the list operation's own param (the spec's enum), so `scene: 'chat'` does not compile
-        parameters: [
-          {
-            name: 'options',
-            type: h.items.queryParams.some((f) => f.name === 'scene')
-              ? `PendingItemsOptions<${itemTypeName(h.items)}, Extract<NonNullable<${paramsTypeName(h.items)}['scene']>, string>>`
-              : `PendingItemsOptions<${itemTypeName(h.items)}>`,
-          },
-        ],
-        returnType: `Promise<PendingItemsReport<${itemTypeName(h.items)}>>`,
-        body: `return processPendingItems(client, { items: ${operationConstName(h.items)}, decide: ${operationConstName(h.decide)}, idField: ${stringLiteral(h.idField)}, versionField: ${stringLiteral(h.versionField)} }, { ...options, statuses: options.statuses ?? ${jsonLiteral(h.statuses)}, pageSize: options.pageSize ?? ${jsonLiteral(h.pageSize)} });`,
-        runtimeImports: [
-          value('helpers/pending-moderation', 'processPendingItems'),
-          type('helpers/pending-moderation', 'PendingItemsOptions'),
-          type('helpers/pending-moderation', 'PendingItemsReport'),
-        ],
-        operationConsts: [operationConstName(h.items), operationConstName(h.decide)],
-        typeNames: [itemTypeName(h.items), paramsTypeName(h.items)],
-        docs: doc`Walks items in status ${h.statuses.join(' or ')} (${h.pageSize} a page by default, optionally one \`scene\`), asks \`decide\` for each and submits the decision with the item's version (\`${h.decide.id}\`). An item already decided by someone else (version_conflict) is skipped and reported, not retried or thrown.`,
-      };
+      return pendingItemsShape(h);
     case 'upload':
-    case 'resume-upload': {
-      const ops = `{ helperId: ${stringLiteral(`${h.namespace}.${h.methodName}`)}, create: ${operationConstName(h.create)}, partUrls: ${operationConstName(h.partUrls)}, uploadedParts: ${operationConstName(h.uploadedParts)}, complete: ${operationConstName(h.complete)} }`;
-      const resume = h.kind === 'resume-upload';
-      return {
-        parameters: [
-          ...(resume ? [{ name: 'from', type: 'string | UploadInterruptedError' }] : []),
-          { name: 'source', type: 'UploadSource' },
-          { name: 'options', type: 'UploadOptions', hasQuestionToken: true },
-        ],
-        returnType: `Promise<UploadResult<${resultTypeName(h.complete)}>>`,
-        body: resume
-          ? `return resumeUpload(client, ${ops}, from, source, options);`
-          : `return uploadFile(client, ${ops}, source, options);`,
-        runtimeImports: [
-          value('helpers/upload', resume ? 'resumeUpload' : 'uploadFile'),
-          type('helpers/upload', 'UploadOptions'),
-          type('helpers/upload', 'UploadResult'),
-          type('helpers/upload-source', 'UploadSource'),
-          ...(resume ? [type('helpers/upload', 'UploadInterruptedError')] : []),
-        ],
-        operationConsts: [h.create, h.partUrls, h.uploadedParts, h.complete].map(operationConstName),
-        typeNames: [resultTypeName(h.complete)],
-        docs: resume
-          ? doc`Resumes an interrupted upload: lists the parts the service has (\`${h.uploadedParts.id}\`), sends only the missing ones and completes (class I). Give the same source again, and the \`UploadInterruptedError\` itself (it records the part size) or its \`fileId\`. The part size is kept: taken from the sizes the service lists for its parts, else \`options.partSize\`, else the error's; a resume that cannot know it, or whose part size contradicts the parts held, is refused before any part is sent (a resume with another part size would corrupt the file). Where the service lists no part sizes, a file id with \`options.partSize\` is taken at its word: keep \`error.partSize\` with the file id.`
-          : doc`Uploads a file: \`${h.create.id}\`, then each part to its own upload address from \`${h.partUrls.id}\` (never with the App Token), then \`${h.complete.id}\`. Memory stays near partSize × concurrency whatever the size. An interrupted upload throws \`UploadInterruptedError\` carrying the \`fileId\` to resume with.`,
-      };
-    }
+    case 'resume-upload':
+      return uploadShape(h);
   }
+}
+
+/** One method that calls one of two operations by a boolean field. */
+function toggleShape(h: HelperOf<'toggle'>): Shape {
+  const params = `${h.typeStem}Params`;
+  return {
+    parameters: [
+      { name: 'params', type: params },
+      { name: 'options', type: 'RequestOptions', hasQuestionToken: true },
+    ],
+    returnType: `ApiPromise<${resultTypeName(h.whenTrue)} | ${resultTypeName(h.whenFalse)}>`,
+    body: `return toggle(client, { field: ${stringLiteral(h.field)}, whenTrue: ${operationConstName(h.whenTrue)}, whenFalse: ${operationConstName(h.whenFalse)}, helperId: ${stringLiteral(`${h.namespace}.${h.funcName}`)} }, params, options);`,
+    runtimeImports: [
+      value('helpers/toggle', 'toggle'),
+      type('core/api-promise', 'ApiPromise'),
+      type('core/options', 'RequestOptions'),
+    ],
+    operationConsts: [operationConstName(h.whenTrue), operationConstName(h.whenFalse)],
+    typeNames: [params, resultTypeName(h.whenTrue), resultTypeName(h.whenFalse)],
+    docs: doc`Sets or clears with one call: \`${h.field}: true\` calls \`${h.whenTrue.id}\` (${h.whenTrue.method}), \`${h.field}: false\` calls \`${h.whenFalse.id}\` (${h.whenFalse.method}). ${h.description}`,
+  };
+}
+
+/** Every page of a versioned list, with the version to pass next time. */
+function versionedAllShape(h: HelperOf<'versioned-all'>): Shape {
+  return {
+    parameters: [
+      { name: 'params', type: paramsTypeName(h.list), hasQuestionToken: !h.list.paramsRequired },
+      { name: 'options', type: 'RequestOptions', hasQuestionToken: true },
+    ],
+    returnType: `Promise<VersionedSnapshot<${itemTypeName(h.list)}>>`,
+    body: `return fetchVersionedList(client, ${operationConstName(h.list)}, ${h.list.paramsRequired ? 'params' : 'params ?? {}'}, options);`,
+    runtimeImports: [
+      value('helpers/versioned', 'fetchVersionedList'),
+      type('helpers/versioned', 'VersionedSnapshot'),
+      type('core/options', 'RequestOptions'),
+    ],
+    operationConsts: [operationConstName(h.list)],
+    typeNames: [paramsTypeName(h.list), itemTypeName(h.list)],
+    docs: doc`Fetches every page of \`${h.list.id}\` and returns the items with the list version to pass as \`known_version\` next time.`,
+  };
+}
+
+/** Walks pending items and submits a decision for each. */
+function pendingItemsShape(h: HelperOf<'pending-items'>): Shape {
+  return {
+    // the scene typed as the list operation's own param (the spec's enum), so `scene: 'chat'` does not compile
+    parameters: [
+      {
+        name: 'options',
+        type: h.items.queryParams.some((f) => f.name === 'scene')
+          ? `PendingItemsOptions<${itemTypeName(h.items)}, Extract<NonNullable<${paramsTypeName(h.items)}['scene']>, string>>`
+          : `PendingItemsOptions<${itemTypeName(h.items)}>`,
+      },
+    ],
+    returnType: `Promise<PendingItemsReport<${itemTypeName(h.items)}>>`,
+    body: `return processPendingItems(client, { items: ${operationConstName(h.items)}, decide: ${operationConstName(h.decide)}, idField: ${stringLiteral(h.idField)}, versionField: ${stringLiteral(h.versionField)} }, { ...options, statuses: options.statuses ?? ${jsonLiteral(h.statuses)}, pageSize: options.pageSize ?? ${jsonLiteral(h.pageSize)} });`,
+    runtimeImports: [
+      value('helpers/pending-moderation', 'processPendingItems'),
+      type('helpers/pending-moderation', 'PendingItemsOptions'),
+      type('helpers/pending-moderation', 'PendingItemsReport'),
+    ],
+    operationConsts: [operationConstName(h.items), operationConstName(h.decide)],
+    typeNames: [itemTypeName(h.items), paramsTypeName(h.items)],
+    docs: doc`Walks items in status ${h.statuses.join(' or ')} (${h.pageSize} a page by default, optionally one \`scene\`), asks \`decide\` for each and submits the decision with the item's version (\`${h.decide.id}\`). An item already decided by someone else (version_conflict) is skipped and reported, not retried or thrown.`,
+  };
+}
+
+/** A multi-part upload, or the resume of an interrupted one. */
+function uploadShape(h: HelperOf<'upload' | 'resume-upload'>): Shape {
+  const ops = `{ helperId: ${stringLiteral(`${h.namespace}.${h.methodName}`)}, create: ${operationConstName(h.create)}, partUrls: ${operationConstName(h.partUrls)}, uploadedParts: ${operationConstName(h.uploadedParts)}, complete: ${operationConstName(h.complete)} }`;
+  const resume = h.kind === 'resume-upload';
+  return {
+    parameters: [
+      ...(resume ? [{ name: 'from', type: 'string | UploadInterruptedError' }] : []),
+      { name: 'source', type: 'UploadSource' },
+      { name: 'options', type: 'UploadOptions', hasQuestionToken: true },
+    ],
+    returnType: `Promise<UploadResult<${resultTypeName(h.complete)}>>`,
+    body: resume
+      ? `return resumeUpload(client, ${ops}, from, source, options);`
+      : `return uploadFile(client, ${ops}, source, options);`,
+    runtimeImports: [
+      value('helpers/upload', resume ? 'resumeUpload' : 'uploadFile'),
+      type('helpers/upload', 'UploadOptions'),
+      type('helpers/upload', 'UploadResult'),
+      type('helpers/upload-source', 'UploadSource'),
+      ...(resume ? [type('helpers/upload', 'UploadInterruptedError')] : []),
+    ],
+    operationConsts: [h.create, h.partUrls, h.uploadedParts, h.complete].map(operationConstName),
+    typeNames: [resultTypeName(h.complete)],
+    docs: resume
+      ? doc`Resumes an interrupted upload: lists the parts the service has (\`${h.uploadedParts.id}\`), sends only the missing ones and completes (class I). Give the same source again, and the \`UploadInterruptedError\` itself (it records the part size) or its \`fileId\`. The part size is kept: taken from the sizes the service lists for its parts, else \`options.partSize\`, else the error's; a resume that cannot know it, or whose part size contradicts the parts held, is refused before any part is sent (a resume with another part size would corrupt the file). Where the service lists no part sizes, a file id with \`options.partSize\` is taken at its word: keep \`error.partSize\` with the file id.`
+      : doc`Uploads a file: \`${h.create.id}\`, then each part to its own upload address from \`${h.partUrls.id}\` (never with the App Token), then \`${h.complete.id}\`. Memory stays near partSize × concurrency whatever the size. An interrupted upload throws \`UploadInterruptedError\` carrying the \`fileId\` to resume with.`,
+  };
 }
 
 export function helperCode(h: HelperMethodModel): HelperCode {

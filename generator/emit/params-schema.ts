@@ -70,6 +70,21 @@ export function paramsSchemaOf(
   recursive = recursiveComponents(components),
 ): JsonSchema {
   const ctx = inlineContext(components, 'write', recursive);
+  const flat = nonBodyParams(op, ctx);
+  const bodies = op.bodies.length ? op.bodies : op.body ? [op.body] : [];
+  const union = bodies.length === 1 ? bodies[0]!.union : undefined;
+  const body: BodyContext = { op, ctx, components, bodies };
+  return withDefs(union ? unionBodySchema(body, union, flat) : mediaTypesSchema(body, flat), ctx);
+}
+
+/** Properties and required names of the flat params so far. */
+interface FlatParams {
+  properties: Record<string, JsonSchema | boolean>;
+  required: string[];
+}
+
+/** Path, query, header and cookie parameters (path parameters always required). */
+function nonBodyParams(op: OperationModel, ctx: InlineContext): FlatParams {
   const properties: Record<string, JsonSchema | boolean> = {};
   const required: string[] = [];
   for (const p of op.pathParams) {
@@ -89,79 +104,94 @@ export function paramsSchemaOf(
       if (p.required) required.push(p.name);
     }
   }
-  // A binary `body` and multipart files are Blobs/bytes/streams, which JSON Schema cannot
-  // describe (the runtime checks them); a readOnly body field must be absent (`false`: the issue
-  // says "read-only"), even if required.
-  const bodyFieldSchema = (b: BodyModel, f: FieldModel): JsonSchema | boolean =>
-    b.kind === 'binary' || f.file
-      ? true
-      : isHiddenIn(f.schema, 'write', components)
-        ? false
-        : fieldSchema(op, f, ctx, 'body field');
-  const bodies = op.bodies.length ? op.bodies : op.body ? [op.body] : [];
-  const union = bodies.length === 1 ? bodies[0]!.union : undefined;
-  if (!union) {
-    // Several media types: every field of any of them, required only where all require it (the
-    // runtime checks the picked one's shape).
-    const bodySchemas = new Map<string, (JsonSchema | boolean)[]>();
-    for (const b of bodies) {
-      for (const f of b.fields) {
-        const schema = bodyFieldSchema(b, f);
-        bodySchemas.set(f.name, [...(bodySchemas.get(f.name) ?? []), schema]);
-        if (
-          schema !== false &&
-          f.required &&
-          bodies.every((o) => o.fields.some((g) => g.name === f.name && g.required)) &&
-          !required.includes(f.name)
-        )
-          required.push(f.name);
-      }
+  return { properties, required };
+}
+
+interface BodyContext {
+  op: OperationModel;
+  ctx: InlineContext;
+  components: Map<string, JsonSchema>;
+  bodies: readonly BodyModel[];
+}
+
+/**
+ * A binary `body` and multipart files are Blobs/bytes/streams, which JSON Schema cannot
+ * describe (the runtime checks them); a readOnly body field must be absent (`false`: the issue
+ * says "read-only"), even if required.
+ */
+function bodyFieldSchema({ op, ctx, components }: BodyContext, b: BodyModel, f: FieldModel): JsonSchema | boolean {
+  return b.kind === 'binary' || f.file
+    ? true
+    : isHiddenIn(f.schema, 'write', components)
+      ? false
+      : fieldSchema(op, f, ctx, 'body field');
+}
+
+/**
+ * Several media types (or one, or none): every field of any of them, required only where all
+ * require it (the runtime checks the picked one's shape).
+ */
+function mediaTypesSchema(body: BodyContext, { properties, required }: FlatParams): JsonSchema {
+  const { bodies } = body;
+  const bodySchemas = new Map<string, (JsonSchema | boolean)[]>();
+  for (const b of bodies) {
+    for (const f of b.fields) {
+      const schema = bodyFieldSchema(body, b, f);
+      bodySchemas.set(f.name, [...(bodySchemas.get(f.name) ?? []), schema]);
+      if (
+        schema !== false &&
+        f.required &&
+        bodies.every((o) => o.fields.some((g) => g.name === f.name && g.required)) &&
+        !required.includes(f.name)
+      )
+        required.push(f.name);
     }
-    for (const [name, schemas] of bodySchemas) {
-      const distinct = [...new Map(schemas.map((s) => [structuralKey(s), s])).values()];
-      properties[name] = distinct.length === 1 ? distinct[0]! : distinct.includes(true) ? true : { anyOf: distinct };
-    }
-    // required-only branches of a single body (anyOf: [{ required: [a] }, { required: [b] }]) hold on the flat params
-    const constraint = bodies.length === 1 ? bodies[0]!.constraint : undefined;
-    return withDefs(
-      {
-        type: 'object',
-        properties,
-        ...(required.length ? { required } : {}),
-        additionalProperties: bodies.some((b) => b.open),
-        ...(constraint ? { [constraint.keyword]: constraint.branches.map((b) => ({ required: b.required })) } : {}),
-      },
-      ctx,
-    );
   }
-  // A union body (top-level oneOf/anyOf): a union of flat objects, each with the common fields.
+  for (const [name, schemas] of bodySchemas) {
+    const distinct = [...new Map(schemas.map((s) => [structuralKey(s), s])).values()];
+    properties[name] = distinct.length === 1 ? distinct[0]! : distinct.includes(true) ? true : { anyOf: distinct };
+  }
+  // required-only branches of a single body (anyOf: [{ required: [a] }, { required: [b] }]) hold on the flat params
+  const constraint = bodies.length === 1 ? bodies[0]!.constraint : undefined;
+  return {
+    type: 'object',
+    properties,
+    ...(required.length ? { required } : {}),
+    additionalProperties: bodies.some((b) => b.open),
+    ...(constraint ? { [constraint.keyword]: constraint.branches.map((b) => ({ required: b.required })) } : {}),
+  };
+}
+
+/** A union body (top-level oneOf/anyOf): a union of flat objects, each with the common fields. */
+function unionBodySchema(
+  body: BodyContext,
+  union: NonNullable<BodyModel['union']>,
+  { properties, required }: FlatParams,
+): JsonSchema {
   const flat = (fields: readonly FieldModel[], open: boolean): JsonSchema => {
     const props = { ...properties };
     const req = [...required];
     for (const f of fields) {
-      props[f.name] = bodyFieldSchema(bodies[0]!, f);
+      props[f.name] = bodyFieldSchema(body, body.bodies[0]!, f);
       if (f.required && props[f.name] !== false) req.push(f.name);
     }
     return { type: 'object', properties: props, ...(req.length ? { required: req } : {}), additionalProperties: open };
   };
   const branches = union.variants.map((v) => flat(v.fields, v.open));
   const disc = union.discriminator;
-  if (!disc) return withDefs({ type: 'object', [union.keyword]: branches }, ctx);
-  return withDefs(
-    {
-      type: 'object',
-      required: [disc.propertyName],
-      properties: { [disc.propertyName]: { enum: union.variants.flatMap((v) => v.values ?? []) } },
-      allOf: union.variants.map((v, i) => ({
-        if: {
-          properties: { [disc.propertyName]: v.values!.length === 1 ? { const: v.values![0] } : { enum: v.values } },
-          required: [disc.propertyName],
-        },
-        then: branches[i],
-      })),
-    },
-    ctx,
-  );
+  if (!disc) return { type: 'object', [union.keyword]: branches };
+  return {
+    type: 'object',
+    required: [disc.propertyName],
+    properties: { [disc.propertyName]: { enum: union.variants.flatMap((v) => v.values ?? []) } },
+    allOf: union.variants.map((v, i) => ({
+      if: {
+        properties: { [disc.propertyName]: v.values!.length === 1 ? { const: v.values![0] } : { enum: v.values } },
+        required: [disc.propertyName],
+      },
+      then: branches[i],
+    })),
+  };
 }
 
 /**

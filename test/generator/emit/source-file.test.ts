@@ -4,7 +4,7 @@
  */
 import { Project, Scope, StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
-import { renderSource } from '../generator/emit/source-file.js';
+import { renderSource } from '../../../generator/emit/source-file.js';
 
 const statements: (string | StatementStructures)[] = [
   '// a raw line\n',
