@@ -91,7 +91,7 @@ export function emitFuncsAndResources(model: ApiModel): Map<string, string> {
   const files = new Map<string, string>();
   for (const ns of model.namespaces) {
     const runtimeImports: RuntimeImport[] = [
-      runtimeType('core/client', 'ImLeanCore'),
+      runtimeType('core/lean-core', 'ImLeanCore'),
       runtimeType('core/options', 'RequestOptions'),
     ];
     const typeNames = new Set<string>();

@@ -15,7 +15,7 @@
  * deduplicating service dropped them). Order counts: the chunk is sent as given, and the brief
  * "same recipients in the same chunk → same key" holds for a resend of the chunk as it was.
  */
-import type { ImLeanCore } from '../core/client.js';
+import type { ImLeanCore } from '../core/lean-core.js';
 import { AbortError, CredentialsRevokedError, ImError, ValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec, ValidationIssue } from '../operation.js';
