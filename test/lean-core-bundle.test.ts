@@ -49,7 +49,7 @@ describe('features chosen by import', () => {
   it('a one-operation app over ImLeanCore leaves out node:http, proxy and the fleet quota; over ImCore it has them', async () => {
     const lean = await bundledModules('lean', app('ImLeanCore'));
     const full = await bundledModules('full', app('ImCore'));
-    expect(lean.some((p) => p.endsWith('core/client.ts'))).toBe(true);
+    expect(lean.some((p) => p.endsWith('core/lean-core.ts'))).toBe(true);
     expect(lean.some((p) => p.endsWith('internal/transport/fetch.ts'))).toBe(true);
     expect(lean.filter((p) => LEFT_OUT.test(p))).toEqual([]);
     expect(

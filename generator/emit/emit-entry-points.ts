@@ -88,7 +88,7 @@ function rootIndex(model: ApiModel): string {
 function funcsIndex(model: ApiModel): string {
   return renderSource([
     '// Standalone functions, one per operation, over a core client: an app that calls one\n// operation bundles only that one. ImLeanCore leaves out the features only some apps use\n// (node:http transport, proxy, fleet quota); ImCore has them all.',
-    `export { ImLeanCore } from '../core/client.js';`,
+    `export { ImLeanCore } from '../core/lean-core.js';`,
     `export { ImCore } from '../core/im-core.js';`,
     `export { clientOptionsFromEnv } from '../core/from-env.js';`,
     ...model.namespaces.map((ns) => `export * from './${fileStem(ns.name)}.js';`),

@@ -91,7 +91,7 @@ export function emitFuncsAndResources(model: ApiModel): Map<string, string> {
   const files = new Map<string, string>();
   for (const ns of model.namespaces) {
     const m: NamespaceMembers = {
-      runtimeImports: [runtimeType('core/client', 'ImLeanCore'), runtimeType('core/options', 'RequestOptions')],
+      runtimeImports: [runtimeType('core/lean-core', 'ImLeanCore'), runtimeType('core/options', 'RequestOptions')],
       typeNames: new Set(),
       consts: new Set(),
       funcs: [],

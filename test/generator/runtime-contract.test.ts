@@ -72,7 +72,7 @@ describe('generator → runtime coupling', () => {
     const planted = [
       "import { x } from '../../templates/runtime/internal/ajv-formats.js';",
       "export { y } from '../../templates/runtime/operation.js';",
-      "const z = await import('../../templates/runtime/core/client.js');",
+      "const z = await import('../../templates/runtime/core/lean-core.js');",
       "type W = import('../../templates/runtime/internal/http-attempt.js').ResponseHeaders;",
     ];
     for (const line of planted) expect(reachesIntoRuntime(at, line), line).toHaveLength(1);

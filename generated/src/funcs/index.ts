@@ -2,7 +2,7 @@
 // Standalone functions, one per operation, over a core client: an app that calls one
 // operation bundles only that one. ImLeanCore leaves out the features only some apps use
 // (node:http transport, proxy, fleet quota); ImCore has them all.
-export { ImLeanCore } from '../core/client.js';
+export { ImLeanCore } from '../core/lean-core.js';
 export { ImCore } from '../core/im-core.js';
 export { clientOptionsFromEnv } from '../core/from-env.js';
 export * from './app.js';

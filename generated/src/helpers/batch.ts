@@ -15,7 +15,7 @@
  * deduplicating service dropped them). Order counts: the chunk is sent as given, and the brief
  * "same recipients in the same chunk → same key" holds for a resend of the chunk as it was.
  */
-import type { ImLeanCore } from '../core/client.js';
+import type { ImLeanCore } from '../core/lean-core.js';
 import { AbortError, CredentialsRevokedError, ImError, ValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec, ValidationIssue } from '../operation.js';
@@ -133,39 +133,59 @@ export async function sendInBatches<TResult>(
         chunks[index] = { index, start, end, dedupeKey, status: 'not_attempted', reason: stopReason };
         continue;
       }
-      try {
-        const chunk = withKey(op, { ...params, [split.field]: list.slice(start, end) }, requestOptions, dedupeKey);
-        const { data, response } = await client.request<TResult>(op, chunk.params, chunk.options).withResponse();
-        chunks[index] = {
+      const chunk = await sendChunk<TResult>(
+        client,
+        op,
+        { ...params, [split.field]: list.slice(start, end) },
+        requestOptions,
+        {
           index,
           start,
           end,
           dedupeKey,
-          status: 'fulfilled',
-          result: data,
-          requestId: response.requestId,
-        };
-      } catch (err) {
-        const error = err instanceof ImError ? err : new ImError(`chunk ${index} failed: ${String(err)}`);
-        chunks[index] = { index, start, end, dedupeKey, status: 'rejected', error };
-        // Nothing after these can succeed: leave the rest unsent and say so.
-        if (error instanceof AbortError) stopReason = 'the call was aborted';
-        else if (error instanceof CredentialsRevokedError) stopReason = 'the credentials were revoked';
-      }
+        },
+      );
+      chunks[index] = chunk;
+      // Nothing after these can succeed: leave the rest unsent and say so.
+      if (chunk.status === 'rejected' && chunk.error instanceof AbortError) stopReason = 'the call was aborted';
+      else if (chunk.status === 'rejected' && chunk.error instanceof CredentialsRevokedError)
+        stopReason = 'the credentials were revoked';
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, ranges.length) }, worker));
 
-  const done = chunks as BatchChunk<TResult>[];
-  const result: BatchResult<TResult> = {
+  const result = batchResultOf(chunks as BatchChunk<TResult>[], batchKey);
+  if (!result.ok && !settled) throw new BatchError<TResult>(op.id, result);
+  return result;
+}
+
+/** The outcome of every chunk, in list order, with the results and errors gathered. */
+function batchResultOf<TResult>(done: BatchChunk<TResult>[], batchKey: string | undefined): BatchResult<TResult> {
+  return {
     ok: done.every((c) => c.status === 'fulfilled'),
     chunks: done,
     results: done.flatMap((c) => (c.status === 'fulfilled' ? [c.result] : [])),
     errors: done.flatMap((c) => (c.status === 'rejected' ? [c.error] : [])),
     batchKey,
   };
-  if (!result.ok && !settled) throw new BatchError<TResult>(op.id, result);
-  return result;
+}
+
+/** Sends one chunk (its own slice of the list, its own dedupe key) and says how it went; never throws. */
+async function sendChunk<TResult>(
+  client: ImLeanCore,
+  op: OperationSpec,
+  chunkParams: Record<string, unknown>,
+  requestOptions: RequestOptions,
+  place: { index: number; start: number; end: number; dedupeKey: string | undefined },
+): Promise<BatchChunk<TResult>> {
+  try {
+    const chunk = withKey(op, chunkParams, requestOptions, place.dedupeKey);
+    const { data, response } = await client.request<TResult>(op, chunk.params, chunk.options).withResponse();
+    return { ...place, status: 'fulfilled', result: data, requestId: response.requestId };
+  } catch (err) {
+    const error = err instanceof ImError ? err : new ImError(`chunk ${place.index} failed: ${String(err)}`);
+    return { ...place, status: 'rejected', error };
+  }
 }
 
 /**

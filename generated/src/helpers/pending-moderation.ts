@@ -7,7 +7,7 @@
  * retried or thrown.
  */
 import { listPages } from '../core/pagination.js';
-import type { ImLeanCore } from '../core/client.js';
+import type { ImLeanCore } from '../core/lean-core.js';
 import { ImError, VersionConflictError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec } from '../operation.js';

@@ -4,7 +4,7 @@
  * fleet quota (`rateLimit`, `quotaStore`, `client.rateLimit.metrics`). The standalone functions
  * take it or the smaller `ImLeanCore`; `ImClient` extends it.
  */
-import { ImLeanCore } from './client.js';
+import { ImLeanCore } from './lean-core.js';
 import type { CoreFeatures } from '../internal/core-features.js';
 import { FULL_FEATURES } from '../internal/full-features.js';
 import type { FleetRateLimitState } from '../internal/rate-limit-options.js';

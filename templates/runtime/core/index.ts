@@ -2,7 +2,7 @@
  * Public surface of the runtime. Everything under `../internal/` is unstable and may change
  * in any release; import from here (the package entry point re-exports it).
  */
-export { ImLeanCore } from './client.js';
+export { ImLeanCore } from './lean-core.js';
 export { ImCore } from './im-core.js';
 export { TOKEN_EXCHANGE_OPERATION } from '../internal/token-exchange.js';
 export type { ClientOptions, ClientSecretSource, RequestOptions, ResponseDrift, RuntimeInternals } from './options.js';

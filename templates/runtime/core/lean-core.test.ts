@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, RateLimitedError, ValidationError } from './errors.js';
-import { ImLeanCore } from './client.js';
+import { ImLeanCore } from './lean-core.js';
 import { ImCore } from './im-core.js';
 import { MemoryQuotaStore } from '../stores/quota-store.js';
 import { SECRET, apiError, ops, startFakeService } from '../test-support/fake-service.js';

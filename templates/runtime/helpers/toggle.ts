@@ -3,7 +3,7 @@
  * picks the operation of the pair from the flag (x-toggle in the spec).
  */
 import { ApiPromise } from '../core/api-promise.js';
-import type { ImLeanCore } from '../core/client.js';
+import type { ImLeanCore } from '../core/lean-core.js';
 import { ValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec } from '../operation.js';

@@ -4,7 +4,7 @@
  * missing ones and completes (class I). Part addresses are used as given and never get the App
  * Token: they are not API calls.
  */
-import type { ImLeanCore } from '../core/client.js';
+import type { ImLeanCore } from '../core/lean-core.js';
 import { AbortError, ConnectionError, ImError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec } from '../operation.js';

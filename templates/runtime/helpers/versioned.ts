@@ -3,7 +3,7 @@
  * with `known_version`, and hand back the items and the version to pass next time.
  */
 import { listPages } from '../core/pagination.js';
-import type { ImLeanCore } from '../core/client.js';
+import type { ImLeanCore } from '../core/lean-core.js';
 import { ImError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec } from '../operation.js';

@@ -1,4 +1,4 @@
-// Copied by im-openapi from templates/runtime/core/client.ts. Do not edit here: edit the template and run `npm run generate`.
+// Copied by im-openapi from templates/runtime/core/lean-core.ts. Do not edit here: edit the template and run `npm run generate`.
 /**
  * `ImLeanCore`: the core client that every generated operation goes through. Generated code
  * only calls `request(op, params, options)` or `list(op, params, options)` with the
@@ -9,7 +9,7 @@
 import type { OperationSpec } from '../operation.js';
 import { ApiPromise, type WithResponse } from './api-promise.js';
 import { ConfigError, CredentialsRevokedError, ImError, InvalidClientError } from './errors.js';
-import type { ClientOptions, ClientSecretSource, RequestOptions } from './options.js';
+import type { ClientOptions, RequestOptions } from './options.js';
 import { CallScope } from '../internal/call-scope.js';
 import { resolveConfig, type ResolvedConfig } from '../internal/config.js';
 import { fillDedupeKey } from '../internal/dedupe-key.js';
@@ -26,42 +26,15 @@ import { sendWithRetries, type RuntimeContext } from '../internal/send-with-retr
 import { TOKEN_EXCHANGE_OPERATION, exchangeToken } from '../internal/token-exchange.js';
 import { TokenManager, tokenStoreKey, type StoredToken } from '../internal/token-manager.js';
 import { observerFactory, type CallObserver } from '../internal/observe.js';
+import {
+  IDENTITY_OPTIONS,
+  SHARED_SESSION,
+  SHARED_TRANSPORT,
+  TRANSPORT_OPTIONS,
+  type Session,
+} from './client-session.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
-
-/**
- * What clients made by `withOptions` share with the client they came from: the App Token cache,
- * the 429 pause (the quota is per application), the revoked state and the secrets to mask.
- */
-interface Session {
-  tokens: TokenManager;
-  gate: QuotaGate;
-  /** The pause of this session's token exchanges after a 429 to one (exchanges are limited per source IP). */
-  exchangeGate: QuotaGate;
-  /** Absent when the new client has a rateLimit of its own (it still shares the gate). */
-  quota: QuotaControl | undefined;
-  redactor: SecretRedactor;
-  state: { secret: ClientSecretSource | undefined; revoked: CredentialsRevokedError | undefined };
-}
-
-/** Carries the session from `withOptions` through a subclass constructor that takes options only. */
-const SHARED_SESSION = Symbol('im-openapi.shared-session');
-
-/** Options that decide which App Token a client holds: overriding one starts a session of its own. */
-const IDENTITY_OPTIONS = [
-  'baseUrl',
-  'orgName',
-  'appName',
-  'appKey',
-  'clientId',
-  'clientSecret',
-  'tokenStore',
-  'quotaStore',
-] as const;
-
-/** Carries the transport (its keep-alive connections) from `withOptions` when these options stay the same. */
-const SHARED_TRANSPORT = Symbol('im-openapi.shared-transport');
-const TRANSPORT_OPTIONS = ['baseUrl', 'transport', 'fetch', 'agent', 'proxy'] as const;
 
 /**
  * The lean core client: what every call needs (the App Token, retries by class, timeouts and
