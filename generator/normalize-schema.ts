@@ -13,27 +13,12 @@
  * - an unknown `format` is a warning naming its JSON pointer (validators ignore it).
  */
 import { isKnownFormat } from './transform/formats.js';
+import { ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP } from './transform/inline-schema.js';
 import type { OpenApiDocument } from './load-spec.js';
 import type { GeneratorWarning } from './model.js';
 import { SpecError, pointerOf, pointerSegment, quoted } from './spec-error.js';
 
 export type { GeneratorWarning };
-
-/** Keywords whose value is one subschema, a map of subschemas, or a list of subschemas. */
-const ONE = [
-  'items',
-  'additionalProperties',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-];
-const MAP = ['properties', 'patternProperties', 'dependentSchemas', '$defs'];
-const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 
 /** Normalises one schema (and its subschemas); `warnings` collects unknown formats. */
 export function normalizeSchema(schema: unknown, pointer: string, warnings: GeneratorWarning[] = []): unknown {
@@ -51,12 +36,12 @@ export function normalizeSchema(schema: unknown, pointer: string, warnings: Gene
   let out: Record<string, any> = {};
   for (const [key, value] of Object.entries(src)) {
     const at = `${pointer}/${key}`;
-    if (ONE.includes(key)) out[key] = normalizeSchema(value, at, warnings);
-    else if (MAP.includes(key) && value && typeof value === 'object') {
+    if (ONE_SCHEMA.has(key)) out[key] = normalizeSchema(value, at, warnings);
+    else if (SCHEMA_MAP.has(key) && value && typeof value === 'object') {
       out[key] = Object.fromEntries(
         Object.entries(value).map(([k, v]) => [k, normalizeSchema(v, `${at}/${pointerSegment(k)}`, warnings)]),
       );
-    } else if (LIST.includes(key) && Array.isArray(value))
+    } else if (SCHEMA_LIST.has(key) && Array.isArray(value))
       out[key] = value.map((v, i) => normalizeSchema(v, `${at}/${i}`, warnings));
     else out[key] = value;
   }

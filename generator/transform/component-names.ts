@@ -20,7 +20,6 @@ import { pointerOf, pointerSegment, quoted } from '../spec-error.js';
 import { componentNameOf } from './refs.js';
 
 const PREFIX = '#/components/schemas/';
-const escapePointer = pointerSegment;
 
 /** Spec name → type name, for every component schema whose name is not a safe identifier. */
 export function componentRenames(names: readonly string[]): Map<string, string> {
@@ -47,7 +46,7 @@ export function renameComponents(doc: OpenApiDocument): { doc: OpenApiDocument; 
     rule: 'component-renamed',
     message: `the schema name ${quoted(from)} is not a safe TypeScript identifier: its type is named ${to} (letters and digits, each word capitalised; _2, _3… on a collision)`,
   }));
-  const byRef = new Map([...renames].map(([from, to]) => [PREFIX + escapePointer(from), PREFIX + escapePointer(to)]));
+  const byRef = new Map([...renames].map(([from, to]) => [PREFIX + pointerSegment(from), PREFIX + pointerSegment(to)]));
   const rewrite = (node: any): any => {
     if (Array.isArray(node)) return node.map(rewrite);
     if (!node || typeof node !== 'object') return node;
@@ -64,13 +63,13 @@ export function renameComponents(doc: OpenApiDocument): { doc: OpenApiDocument; 
     for (const [value, target] of Object.entries<string>(disc.mapping ?? {}))
       mapping[value] =
         typeof target === 'string' && renames.has(target)
-          ? PREFIX + escapePointer(renames.get(target)!)
+          ? PREFIX + pointerSegment(renames.get(target)!)
           : (byRef.get(target) ?? target);
     const mappedNames = new Set(Object.values<string>(disc.mapping ?? {}).map((t) => componentNameOf(t) ?? t));
     for (const branch of original.oneOf ?? original.anyOf) {
       const name = componentNameOf(branch?.$ref);
       if (name !== undefined && renames.has(name) && !mappedNames.has(name))
-        mapping[name] = PREFIX + escapePointer(renames.get(name)!);
+        mapping[name] = PREFIX + pointerSegment(renames.get(name)!);
     }
     return Object.keys(mapping).length ? { ...disc, mapping } : disc;
   };

@@ -39,12 +39,10 @@ export interface BatchRun {
 /** A one-edit run's summary without what only it measures, and the generate calls the groups made (re-runs and splits included). */
 export type BatchSummary = Omit<FuzzSummary, 'dataOnly' | 'generateMs' | 'buildMs'> & { generateRuns: number };
 
-const escapeSegment = pointerSegment;
-
 /** Where an edit stands after it is made: a name's pointer carries the payload as its last segment. */
 function editedPointer(target: FuzzTarget, payload: string): string {
   if (target.kind === 'value') return target.pointer;
-  return `${target.pointer.slice(0, target.pointer.lastIndexOf('/'))}/${escapeSegment(payload)}`;
+  return `${target.pointer.slice(0, target.pointer.lastIndexOf('/'))}/${pointerSegment(payload)}`;
 }
 
 const parentOf = (pointer: string) => pointer.slice(0, pointer.lastIndexOf('/'));

@@ -107,8 +107,6 @@ const NAME_MAPS = new Set([
   'channelBindings',
 ]);
 
-const escapeSegment = pointerSegment;
-
 /** Every string value and every mapping key of a spec text, with its field and its place in the text. */
 export function fuzzTargets(text: string, file: SpecFile): FuzzTarget[] {
   const targets: FuzzTarget[] = [];
@@ -120,8 +118,8 @@ export function fuzzTargets(text: string, file: SpecFile): FuzzTarget[] {
         const key = pair.key as Node;
         if (!isScalar(key) || !key.range) continue;
         const name = String(key.value);
-        const here = `${pointer}/${escapeSegment(name)}`;
-        const fieldHere = `${field}/${names ? '*' : escapeSegment(name)}`;
+        const here = `${pointer}/${pointerSegment(name)}`;
+        const fieldHere = `${field}/${names ? '*' : pointerSegment(name)}`;
         targets.push({
           file,
           kind: 'name',
