@@ -108,7 +108,10 @@ describe('issue 19 done-when: the simulator drives a receiver on the Redis inbox
       MAX_ATTEMPTS: '3',
       POISON: poison.join(','),
     };
-    workers = await Promise.all([0, 1, 2].map(() => startWorkerProcess(worker, env)));
+    // worker 0 stops inside its 100th event and says so: the test kills it then (see the watcher)
+    workers = await Promise.all(
+      [0, 1, 2].map((i) => startWorkerProcess(worker, i === 0 ? { ...env, HOLD_AFTER: '100' } : env)),
+    );
   }, 30_000);
   afterAll(async () => {
     await Promise.all(workers.map(stopWorkerProcess));
@@ -154,36 +157,32 @@ describe('issue 19 done-when: the simulator drives a receiver on the Redis inbox
     await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
     const port = (http.address() as AddressInfo).port;
 
-    // Mid-run, from outside: SIGKILL worker 0 while it holds events; list the dead letters once the
-    // poison events are all there, fix the cause and replay them. Stops with the simulation.
+    // Mid-run, from outside: SIGKILL worker 0 the moment it says it is holding an event (inside
+    // its handler, not acked); list the dead letters once the poison events are all there, fix the
+    // cause and replay them. The kill follows an event, not a sampled moment, so it happens on a
+    // loaded machine too. The watcher stops with the simulation.
     let simulating = true;
     const mid = {
       killedWhileSimulating: false,
-      heldAtKill: 0,
+      heldEventId: '',
       deadListed: [] as { eventId: string; attempts: number; lastError: string }[],
       replayed: 0,
     };
+    workers[0]!.on('message', (m: { type?: string; eventId?: string }) => {
+      if (m.type !== 'holding') return;
+      workers[0]!.kill('SIGKILL');
+      Object.assign(mid, { heldEventId: m.eventId, killedWhileSimulating: simulating });
+    });
     const watcher = (async () => {
       const until = Date.now() + 60_000;
-      let killed = false;
-      while (simulating && Date.now() < until && (!killed || mid.replayed === 0)) {
-        if (!killed && (await inbox.stats()).processed >= 500) {
-          const { held } = await pendingOf(redis, `${PREFIX}events`, `pid-${workers[0]!.pid}`);
-          if (held > 0) {
-            workers[0]!.kill('SIGKILL');
-            Object.assign(mid, { heldAtKill: held, killedWhileSimulating: simulating });
-            killed = true;
-          }
+      while (simulating && Date.now() < until && mid.replayed === 0) {
+        const dead = await inbox.deadLetters();
+        if (poison.every((id) => dead.some((d) => d.eventId === id))) {
+          mid.deadListed = dead.map(({ eventId, attempts, lastError }) => ({ eventId, attempts, lastError }));
+          await redis.set(`${PREFIX}s:fixed`, '1');
+          mid.replayed = await inbox.replay();
         }
-        if (mid.replayed === 0) {
-          const dead = await inbox.deadLetters();
-          if (poison.every((id) => dead.some((d) => d.eventId === id))) {
-            mid.deadListed = dead.map(({ eventId, attempts, lastError }) => ({ eventId, attempts, lastError }));
-            await redis.set(`${PREFIX}s:fixed`, '1');
-            mid.replayed = await inbox.replay();
-          }
-        }
-        await new Promise((r) => setTimeout(r, killed ? 20 : 2));
+        await new Promise((r) => setTimeout(r, 20));
       }
     })();
 
@@ -229,7 +228,7 @@ describe('issue 19 done-when: the simulator drives a receiver on the Redis inbox
     // --- mid-run: a worker killed holding events; the poison events listed and replayed
     expect(workers[0]!.signalCode).toBe('SIGKILL');
     expect(mid.killedWhileSimulating).toBe(true);
-    expect(mid.heldAtKill).toBeGreaterThan(0);
+    expect(mid.heldEventId).not.toBe('');
     expect(mid.deadListed.map((d) => d.eventId).sort()).toEqual([...poison].sort());
     for (const d of mid.deadListed) {
       expect(d.attempts).toBe(3);
@@ -244,6 +243,7 @@ describe('issue 19 done-when: the simulator drives a receiver on the Redis inbox
     const ids = delivered.map((e) => e.id);
     expect(Object.keys(state.processed).sort()).toEqual([...ids].sort());
     expect(Object.entries(state.processed).filter(([, n]) => n !== 1)).toEqual([]);
+    expect(state.processed[mid.heldEventId]).toBe(1); // the event the killed worker held: taken over, applied once
     // the newest delivered version is current for every entity (and nothing older anywhere)
     const newest = new Map<string, number>();
     for (const e of delivered)
