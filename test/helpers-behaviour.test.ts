@@ -357,14 +357,12 @@ describe('upload sources and abort', () => {
       times: Infinity,
       when: () => (++started === 2 && controller.abort(), true),
     });
-    const began = Date.now();
     const error = await im.media
       .upload(bytes(20_000), { partSize: 2_000, concurrency: 2, signal: controller.signal })
       .catch((e) => e);
     expect(error).toBeInstanceOf(UploadInterruptedError);
     expect(error.fileId).toBe('file-1');
-    expect(Date.now() - began).toBeLessThan(2_000); // not 10 parts × 300 ms
-    expect(started).toBeLessThan(10);
+    expect(started).toBeLessThan(10); // stopped early: not every part was started (no stopwatch: it holds under load)
     expect(fake.callsTo('media.complete_upload')).toHaveLength(0);
   });
 });

@@ -48,10 +48,14 @@ const replaceOnce = (text: string, from: string, to: string) => {
 describe('input size', () => {
   it('a spec over the limit is refused before it is parsed, naming the size, the limit and the option', async () => {
     const big = `${input.openapiText}\n# ${'x'.repeat(2_000)}\n`;
-    const started = performance.now();
     const { error, report } = await refusal({ openapiText: big, maxSpecBytes: input.openapiText.length + 1_000 });
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(error.rule).toBe('spec-too-large');
+    // refused before it is parsed: the same size of text that is not YAML at all gets the size rule too,
+    // not yaml-syntax (a proof by what is reported, not by a stopwatch, so it holds on a loaded machine)
+    const broken = `${input.openapiText}\nbroken: [unclosed ${'x'.repeat(2_000)}\n`;
+    expect((await refusal({ openapiText: broken, maxSpecBytes: input.openapiText.length + 1_000 })).error.rule).toBe(
+      'spec-too-large',
+    );
     expect(report).toMatch(
       /^spec\/openapi\.yaml:1:1 {2}\(document\)\n {2}spec-too-large: the spec is \d+ KiB, over the limit of \d+ KiB/m,
     );
@@ -122,7 +126,7 @@ describe('YAML bombs and nesting', () => {
     const { error: limit, report } = await refusal({ openapiText: `${input.openapiText}\n${levels}` });
     expect(limit.rule).toBe('too-deep');
     expect(report).toMatch(/ {2}x-deep\.0\.0\.0/);
-  });
+  }, 120_000); // three whole generations on a machine that may be busy
 
   it('YAML that is not YAML names its line in the callbacks spec too', async () => {
     const { error, report } = await refusal({ callbacksText: `${input.callbacksText}\nbroken: [unclosed\n` });
@@ -143,7 +147,6 @@ describe('$ref amplification', () => {
       /(operationId: users\.get\n[\s\S]*?schema:\n\s*)\$ref: "#\/components\/schemas\/User"/,
       '$1$ref: "#/components/schemas/Bomb0"',
     );
-    const started = performance.now();
     // issue 26: one operation over its own limit falls back (the document's total still refuses)
     const { model, files } = await generate({ ...input, openapiText: text });
     expect(model.warnings.filter((w) => w.fallback)).toEqual([
@@ -157,8 +160,9 @@ describe('$ref amplification', () => {
     const { error, report } = await refusal({ openapiText: text, strict: true });
     expect(error.rule).toBe('validator-fallback');
     expect(report).toMatch(/paths\.\/\{org_name\}\/\{app_name\}\/users\/\{username\}\.get\n {2}validator-fallback: /);
-    expect(performance.now() - started).toBeLessThan(40_000);
-  });
+    // No stopwatch here: without the limit this would not finish within the test's timeout (or memory);
+    // the timeout is generous because the whole generation runs twice, on a machine that may be busy.
+  }, 180_000);
 });
 
 describe('names and values that would reach code unsafely', () => {

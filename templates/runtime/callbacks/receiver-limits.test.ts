@@ -118,7 +118,7 @@ describe('item 2 (receiver): slow bodies and 413s do not hold sockets', () => {
     const started = Date.now();
     const res = await handler(stalled());
     expect(res.status).toBe(408);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(10_000); // 100 ms budget; the bound only tells a timeout from a hang
   });
 });
 

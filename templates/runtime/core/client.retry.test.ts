@@ -35,9 +35,11 @@ const classes: Array<[string, OperationSpec, Record<string, unknown>, number]> =
 ];
 
 describe.each(['reset', 'timeout', '503'] as const)('fault %s on every attempt (maxRetries 2)', (fault) => {
-  test.each(classes)('class %s → %i request(s) seen', async (_name, op, params, want) => {
+  test.each(classes)('class %s: the documented number of requests seen', async (_name, op, params, want) => {
     const svc = await startFakeService({ handle: () => faultReply[fault] });
-    const client = makeClient(svc.baseUrl, { timeoutMs: 80 });
+    // A short attempt timeout only where the fault is a hang: a reset or a 503 that is slow to
+    // arrive on a busy machine must not turn into a timeout (a different error, other resends).
+    const client = makeClient(svc.baseUrl, { timeoutMs: fault === 'timeout' ? 80 : 10_000 });
     const err = await client.request(op, params).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(faultError[fault]);
     expect(svc.calls).toHaveLength(want);
@@ -302,7 +304,7 @@ describe('abort, timeout and deadline', () => {
     const err = await client.request(ops.usersGet, { username: 'a' }, { deadlineMs: 250 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
     expect((err as TimeoutError).kind).toBe('deadline');
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(4_500); // the first attempt alone would wait 5 s
   });
 
   test('a per-attempt timeout is a TimeoutError of kind attempt', async () => {

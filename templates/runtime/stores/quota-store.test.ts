@@ -34,18 +34,20 @@ describe.each([
   it('hands out slots on one schedule: burst at once, then one per interval; past maxWaitMs nothing is taken', async () => {
     const store = make();
     const key = fresh();
-    const rate = { perSecond: 10, burst: 2 };
+    // One per second: slots far apart compared with a call's time, even on a loaded machine
+    // (the test never sleeps; reserve only says how long to wait).
+    const rate = { perSecond: 1, burst: 2 };
     const waits: number[] = [];
     for (let i = 0; i < 5; i++) waits.push((await store.reserve(key, rate, 10_000, `${key}:gate`)).waitMs);
     expect(waits.slice(0, 2)).toEqual([0, 0]);
-    // ~100, ~200, ~300 ms, less the time the calls took
+    // ~1, ~2, ~3 s, less the time the calls took
     waits.slice(2).forEach((w, i) => {
-      expect(w).toBeGreaterThan((i + 1) * 100 - 50);
-      expect(w).toBeLessThanOrEqual((i + 1) * 100);
+      expect(w).toBeGreaterThan((i + 1) * 1_000 - 500);
+      expect(w).toBeLessThanOrEqual((i + 1) * 1_000);
     });
     const refused = await store.reserve(key, rate, 50, `${key}:gate`);
     expect(refused.reserved).toBe(false);
-    expect(refused.waitMs).toBeGreaterThan(350);
+    expect(refused.waitMs).toBeGreaterThan(3_500 - 500);
     const next = await store.reserve(key, rate, 10_000, `${key}:gate`);
     expect(next.waitMs).toBeLessThanOrEqual(refused.waitMs + 1); // the refusal took no slot
   });

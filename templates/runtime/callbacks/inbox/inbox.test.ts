@@ -467,7 +467,7 @@ describe.each(engines)('inbox behaviour (%s)', (_name, make) => {
     });
     const started = Date.now();
     expect((await post(slow, ['h3'])).status).toBe(503);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(10_000); // 50 ms budget; the bound only tells it from a hang
     expect(() => createCallbackHandler({ secrets: SECRET, inbox, onEvent: () => undefined })).toThrow(
       /inbox and onEvent/,
     );

@@ -343,9 +343,10 @@ describe('simulateDelivery finds what a bad receiver does', () => {
       expect(d.state).toBe('failed');
       expect(d.sends).toBeLessThanOrEqual(MAX_SENDS);
       // At 100 000× a request's real milliseconds are minutes of service time, so on a loaded
-      // machine the 24 h deadline may come before the 12th send: either rule ends it.
+      // machine the 24 h deadline, or §3's auto-disable of an address with no success for that
+      // long, may come before the 12th send: any of the three rules ends it.
       expect(d.sends).toBeGreaterThanOrEqual(4);
-      expect(d.reason).toMatch(/12 sends|24 h/);
+      expect(d.reason).toMatch(/12 sends|24 h|address auto-disabled/);
     }
     // First wait: 10 s ± 20 %; sends from the third on carry one event each.
     for (const q of report.requests.filter((x) => x.send === 1))
@@ -396,7 +397,7 @@ describe('simulateDelivery keeps the service limits', () => {
     });
     const started = performance.now();
     const report = await simulateDelivery({ ...base, events: 5, hooks: 0, url: r.url, seed: 29, maxRealMs: 400 });
-    expect(performance.now() - started).toBeLessThan(3000);
+    expect(performance.now() - started).toBeLessThan(15_000); // maxRealMs 400; without it: minutes
     expect(report.complete).toBe(false);
     expect(report.totals.pending).toBeGreaterThan(0);
     expect(formatSimulationReport(report)).toContain('INCOMPLETE');

@@ -131,7 +131,7 @@ describe(`${kind} transport`, () => {
     };
     const started = Date.now();
     expect(await attempt({ timeoutMs: 150 })).toEqual({ kind: 'timeout' });
-    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(Date.now() - started).toBeLessThan(10_000); // the bound only tells the timeout from a hang
   });
 
   test("the call's signal ends the attempt (kind 'ended', with the reason)", async () => {
