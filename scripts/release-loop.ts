@@ -17,17 +17,16 @@
  *
  * Every step checks what it expects and the script exits 1 at the first surprise.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
+import { startRegistry } from './lib/local-registry.js';
 import { git, repoCopy, TSX } from './lib/repo-copy.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const VERDACCIO = '6.8.0';
 const started = performance.now();
 const log = (message: string) =>
   console.log(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}`);
@@ -65,94 +64,6 @@ async function expectRun(
   const r = await run(cmd, args, cwd, env);
   if (r.status !== status) fail(`${what}: exit ${r.status}, expected ${status}\n${r.stdout}\n${r.stderr}`);
   return r;
-}
-
-/** verdaccio with the override that lets it install on Node 20 (node-fetch 2.7.0), once. */
-function ensureVerdaccio(): string {
-  const dir = join(root, `node_modules/.cache/im-openapi/verdaccio-${VERDACCIO}`);
-  const bin = join(dir, 'node_modules/verdaccio/bin/verdaccio');
-  if (existsSync(bin)) return bin;
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, 'package.json'),
-    JSON.stringify(
-      {
-        name: 'im-loop-registry',
-        private: true,
-        dependencies: { verdaccio: VERDACCIO },
-        overrides: { 'node-fetch': '2.7.0' },
-      },
-      null,
-      2,
-    ),
-  );
-  log(`installing verdaccio ${VERDACCIO} into ${dir}`);
-  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
-    cwd: dir,
-    encoding: 'utf8',
-    timeout: 600_000,
-  });
-  if (r.status !== 0 || !existsSync(bin)) fail(`npm install verdaccio@${VERDACCIO} failed:\n${r.stderr}`);
-  return bin;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, reject) => {
-    const server = createServer()
-      .listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as { port: number };
-        server.close(() => done(port));
-      })
-      .on('error', reject);
-  });
-}
-
-async function startRegistry(work: string): Promise<{ url: string; token: string; child: ChildProcess }> {
-  const bin = ensureVerdaccio();
-  const port = await freePort();
-  const dir = join(work, 'registry');
-  mkdirSync(dir, { recursive: true });
-  // no uplinks: nothing is fetched from outside; every package comes from this loop
-  writeFileSync(
-    join(dir, 'config.yaml'),
-    [
-      'storage: ./storage',
-      'auth:',
-      '  htpasswd:',
-      '    file: ./htpasswd',
-      'uplinks: {}',
-      'packages:',
-      "  '**':",
-      '    access: $all',
-      '    publish: $authenticated',
-      '    unpublish: $authenticated',
-      'log: { type: stdout, format: pretty, level: error }',
-      '',
-    ].join('\n'),
-  );
-  const child = spawn(process.execPath, [bin, '--config', join(dir, 'config.yaml'), '--listen', `127.0.0.1:${port}`], {
-    cwd: dir,
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 120; i++) {
-    const up = await fetch(`${url}-/ping`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (i === 119) fail('verdaccio did not answer within 60 s');
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  const res = await fetch(`${url}-/user/org.couchdb.user:loop`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'loop', password: `loop-${process.pid}-${Date.now()}` }),
-  });
-  const { token } = (await res.json()) as { token?: string };
-  if (!token) fail(`verdaccio gave no token (${res.status})`);
-  log(`verdaccio ${VERDACCIO} on ${url} (pid ${child.pid})`);
-  return { url, token, child };
 }
 
 const STRICT = (repo: string) => ({
@@ -224,143 +135,170 @@ function editSpec(repo: string, edit: (doc: any) => void): void {
   writeFileSync(path, stringify(doc));
 }
 
-async function main(): Promise<void> {
-  const work = mkdtempSync(join(tmpdir(), 'im-loop-'));
-  const registry = await startRegistry(work);
-  try {
-    const npmrc = join(work, 'npmrc');
-    const host = registry.url.replace(/^http:/, '');
-    writeFileSync(npmrc, `registry=${registry.url}\n${host}:_authToken=${registry.token}\n`);
-    const env = {
-      ...process.env,
-      npm_config_userconfig: npmrc,
-      npm_config_registry: registry.url,
-      npm_config_update_notifier: 'false',
-      IM_GATE_BASE: '',
-    };
-    const repo = repoCopy();
-    const script = (name: string, args: string[], status = 0) =>
-      expectRun(`${name} ${args.join(' ')}`, process.execPath, [TSX, `scripts/${name}`, ...args], repo, env, status);
-    const publish = async (version: string, tag?: string) => {
-      git(repo, 'commit', '-q', '-am', `release ${version}`);
-      git(repo, 'tag', `im-server-sdk@${version}`);
-      const r = await expectRun(
-        `npm publish ${version}`,
-        'npm',
-        ['publish', ...(tag ? ['--tag', tag] : [])],
-        join(repo, 'generated'),
-        env,
-      );
-      if (!`${r.stdout}${r.stderr}`.includes(`im-server-sdk@${version}`)) fail(`npm publish did not name ${version}`);
-      if (/was invalid and removed|auto-corrected/.test(r.stderr))
-        fail(`npm publish corrected package.json:\n${r.stderr}`);
-      log(`published im-server-sdk@${version}${tag ? ` (dist-tag ${tag})` : ''}`);
-    };
+/** What every step of the loop uses: the temp folders, npm's environment, the repo's scripts, publishing. */
+interface Loop {
+  work: string;
+  repo: string;
+  env: NodeJS.ProcessEnv;
+  script: (name: string, args: string[], status?: number) => ReturnType<typeof expectRun>;
+  publish: (version: string, tag?: string) => Promise<void>;
+}
 
-    // 1. the first release
-    await script('release.ts', ['--first', '--no-pack']);
-    await publish('0.1.0');
-    const a = await consumer(work, 'consumer-a', '^0.1.0', CODE_V1, env);
-    await compiles(a, true, 'consumer A on 0.1.0');
-    const ran = await expectRun(
-      'consumer A loads the package',
-      process.execPath,
-      ['--input-type=module', '-e', "import('im-server-sdk').then((m) => console.log(typeof m.ImClient))"],
-      a,
+function makeLoop(work: string, registry: { url: string; token: string }): Loop {
+  const npmrc = join(work, 'npmrc');
+  const host = registry.url.replace(/^http:/, '');
+  writeFileSync(npmrc, `registry=${registry.url}\n${host}:_authToken=${registry.token}\n`);
+  const env = {
+    ...process.env,
+    npm_config_userconfig: npmrc,
+    npm_config_registry: registry.url,
+    npm_config_update_notifier: 'false',
+    IM_GATE_BASE: '',
+  };
+  const repo = repoCopy();
+  const script = (name: string, args: string[], status = 0) =>
+    expectRun(`${name} ${args.join(' ')}`, process.execPath, [TSX, `scripts/${name}`, ...args], repo, env, status);
+  const publish = async (version: string, tag?: string) => {
+    git(repo, 'commit', '-q', '-am', `release ${version}`);
+    git(repo, 'tag', `im-server-sdk@${version}`);
+    const r = await expectRun(
+      `npm publish ${version}`,
+      'npm',
+      ['publish', ...(tag ? ['--tag', tag] : [])],
+      join(repo, 'generated'),
       env,
     );
-    if (ran.stdout.trim() !== 'function') fail(`the installed package did not load: ${ran.stdout}`);
-    log(`consumer A (^0.1.0) installed ${installed(a)}, strict tsc passes, the package loads`);
+    if (!`${r.stdout}${r.stderr}`.includes(`im-server-sdk@${version}`)) fail(`npm publish did not name ${version}`);
+    if (/was invalid and removed|auto-corrected/.test(r.stderr))
+      fail(`npm publish corrected package.json:\n${r.stderr}`);
+    log(`published im-server-sdk@${version}${tag ? ` (dist-tag ${tag})` : ''}`);
+  };
 
-    // 2. an addition: a patch before 1.0
-    editSpec(
-      repo,
-      (d) =>
-        (d.paths['/{org_name}/{app_name}/users'].post.requestBody.content[
-          'application/json'
-        ].schema.properties.nickname_hint = { type: 'string', 'x-assumed': 'a release-loop test field' }),
-    );
-    await script('generate.ts', []);
-    await script('generate.ts', ['--check', '--fail-on', 'breaking', '--base', 'im-server-sdk@0.1.0']);
-    const minor = await script('release.ts', []);
-    if (!minor.stdout.includes('im-server-sdk 0.1.0 → 0.1.1 (patch'))
-      fail(`release 2 did not make 0.1.1:\n${minor.stdout}`);
-    log(
-      'release 2 (an addition): 0.1.0 → 0.1.1; npm pack --dry-run passed prepack (stale check, build, publint, attw)',
-    );
-    await publish('0.1.1');
-    await expectRun('consumer A: npm update', 'npm', ['update', '--no-audit', '--no-fund', '--loglevel=error'], a, env);
-    if (installed(a) !== '0.1.1') fail(`consumer A has ${installed(a)} after npm update, expected 0.1.1`);
-    await compiles(a, true, 'consumer A on 0.1.1');
-    log('consumer A npm update → 0.1.1, strict tsc passes');
+  return { work, repo, env, script, publish };
+}
 
-    // 3. a breaking change: the gate, the report against the registry, 0.2.0
-    editSpec(repo, (d) => delete d.paths['/{org_name}/{app_name}/users/{username}/disable'].post);
-    await script('generate.ts', []);
-    const gate = await script('generate.ts', ['--check', '--fail-on', 'breaking'], 1);
-    if (!gate.stderr.includes('--fail-on breaking: FAILED'))
-      fail(`the gate did not fail:\n${gate.stdout}${gate.stderr}`);
-    const fromRegistry = await script('generate.ts', ['--check', '--types', '--base', 'npm:0.1.1']);
-    if (
-      !/change report vs im-server-sdk@0\.1\.1 \(registry\) \(spec rules and type check\): 1 breaking/.test(
-        fromRegistry.stdout,
-      )
+/** 1. The first release; consumer A on ^0.1.0 compiles strict and loads the package. */
+async function firstRelease({ work, env, script, publish }: Loop): Promise<string> {
+  await script('release.ts', ['--first', '--no-pack']);
+  await publish('0.1.0');
+  const a = await consumer(work, 'consumer-a', '^0.1.0', CODE_V1, env);
+  await compiles(a, true, 'consumer A on 0.1.0');
+  const ran = await expectRun(
+    'consumer A loads the package',
+    process.execPath,
+    ['--input-type=module', '-e', "import('im-server-sdk').then((m) => console.log(typeof m.ImClient))"],
+    a,
+    env,
+  );
+  if (ran.stdout.trim() !== 'function') fail(`the installed package did not load: ${ran.stdout}`);
+  log(`consumer A (^0.1.0) installed ${installed(a)}, strict tsc passes, the package loads`);
+
+  return a;
+}
+
+/** 2. An addition: a patch before 1.0, reaching consumer A by npm update. */
+async function additionIsAPatch({ repo, env, script, publish }: Loop, a: string): Promise<void> {
+  editSpec(
+    repo,
+    (d) =>
+      (d.paths['/{org_name}/{app_name}/users'].post.requestBody.content[
+        'application/json'
+      ].schema.properties.nickname_hint = { type: 'string', 'x-assumed': 'a release-loop test field' }),
+  );
+  await script('generate.ts', []);
+  await script('generate.ts', ['--check', '--fail-on', 'breaking', '--base', 'im-server-sdk@0.1.0']);
+  const minor = await script('release.ts', []);
+  if (!minor.stdout.includes('im-server-sdk 0.1.0 → 0.1.1 (patch'))
+    fail(`release 2 did not make 0.1.1:\n${minor.stdout}`);
+  log('release 2 (an addition): 0.1.0 → 0.1.1; npm pack --dry-run passed prepack (stale check, build, publint, attw)');
+  await publish('0.1.1');
+  await expectRun('consumer A: npm update', 'npm', ['update', '--no-audit', '--no-fund', '--loglevel=error'], a, env);
+  if (installed(a) !== '0.1.1') fail(`consumer A has ${installed(a)} after npm update, expected 0.1.1`);
+  await compiles(a, true, 'consumer A on 0.1.1');
+  log('consumer A npm update → 0.1.1, strict tsc passes');
+}
+
+/** 3. A breaking change: the gate, the report against the registry, 0.2.0; A stays, B migrates. */
+async function breakingIsAMinor({ work, repo, env, script, publish }: Loop, a: string): Promise<string> {
+  editSpec(repo, (d) => delete d.paths['/{org_name}/{app_name}/users/{username}/disable'].post);
+  await script('generate.ts', []);
+  const gate = await script('generate.ts', ['--check', '--fail-on', 'breaking'], 1);
+  if (!gate.stderr.includes('--fail-on breaking: FAILED')) fail(`the gate did not fail:\n${gate.stdout}${gate.stderr}`);
+  const fromRegistry = await script('generate.ts', ['--check', '--types', '--base', 'npm:0.1.1']);
+  if (
+    !/change report vs im-server-sdk@0\.1\.1 \(registry\) \(spec rules and type check\): 1 breaking/.test(
+      fromRegistry.stdout,
     )
-      fail(`the report against npm:0.1.1 did not show the break:\n${fromRegistry.stdout}`);
-    writeFileSync(
-      join(repo, 'release-notes/next.md'),
-      'im.users.disable() is gone: the service no longer disables users; keep a disabled flag in your own store.\n',
-    );
-    await script('generate.ts', ['--check', '--fail-on', 'breaking']);
-    log(
-      'release 3 (breaking): the gate failed until release-notes/next.md named im.users.disable(); --base npm:0.1.1 read the published spec',
-    );
-    const major = await script('release.ts', []);
-    if (!major.stdout.includes('im-server-sdk 0.1.1 → 0.2.0 (minor (breaking before 1.0'))
-      fail(`release 3 did not make 0.2.0:\n${major.stdout}`);
-    await publish('0.2.0');
-    await expectRun('consumer A: npm update', 'npm', ['update', '--no-audit', '--no-fund', '--loglevel=error'], a, env);
-    if (installed(a) !== '0.1.1')
-      fail(`consumer A (^0.1.0) moved to ${installed(a)}: a breaking 0.2.0 must not reach it`);
-    await compiles(a, true, 'consumer A still on 0.1.1');
-    const b = await consumer(work, 'consumer-b', '^0.2.0', CODE_V1, env);
-    const errors = await compiles(b, false, "consumer B (A's code) on 0.2.0");
-    if (!errors.includes("Property 'disable' does not exist")) fail(`consumer B failed for another reason:\n${errors}`);
-    const changelog = readFileSync(join(b, 'node_modules/im-server-sdk/CHANGELOG.md'), 'utf8');
-    if (
-      !changelog.includes('Migration: stop calling im.users.disable()') ||
-      !changelog.includes('im.users.disable() is gone')
-    )
-      fail(`the installed CHANGELOG has no migration line or notes:\n${changelog}`);
-    writeFileSync(join(b, 'index.ts'), CODE_MIGRATED);
-    await compiles(b, true, 'consumer B after the migration');
-    log(
-      `consumer A (^0.1.0) stays on ${installed(a)} and compiles; consumer B (^0.2.0) with A's code fails as the report said (${errors.trim().split('\n')[0]}), and compiles after the CHANGELOG's migration line`,
-    );
+  )
+    fail(`the report against npm:0.1.1 did not show the break:\n${fromRegistry.stdout}`);
+  writeFileSync(
+    join(repo, 'release-notes/next.md'),
+    'im.users.disable() is gone: the service no longer disables users; keep a disabled flag in your own store.\n',
+  );
+  await script('generate.ts', ['--check', '--fail-on', 'breaking']);
+  log(
+    'release 3 (breaking): the gate failed until release-notes/next.md named im.users.disable(); --base npm:0.1.1 read the published spec',
+  );
+  const major = await script('release.ts', []);
+  if (!major.stdout.includes('im-server-sdk 0.1.1 → 0.2.0 (minor (breaking before 1.0'))
+    fail(`release 3 did not make 0.2.0:\n${major.stdout}`);
+  await publish('0.2.0');
+  await expectRun('consumer A: npm update', 'npm', ['update', '--no-audit', '--no-fund', '--loglevel=error'], a, env);
+  if (installed(a) !== '0.1.1')
+    fail(`consumer A (^0.1.0) moved to ${installed(a)}: a breaking 0.2.0 must not reach it`);
+  await compiles(a, true, 'consumer A still on 0.1.1');
+  const b = await consumer(work, 'consumer-b', '^0.2.0', CODE_V1, env);
+  const errors = await compiles(b, false, "consumer B (A's code) on 0.2.0");
+  if (!errors.includes("Property 'disable' does not exist")) fail(`consumer B failed for another reason:\n${errors}`);
+  const changelog = readFileSync(join(b, 'node_modules/im-server-sdk/CHANGELOG.md'), 'utf8');
+  if (
+    !changelog.includes('Migration: stop calling im.users.disable()') ||
+    !changelog.includes('im.users.disable() is gone')
+  )
+    fail(`the installed CHANGELOG has no migration line or notes:\n${changelog}`);
+  writeFileSync(join(b, 'index.ts'), CODE_MIGRATED);
+  await compiles(b, true, 'consumer B after the migration');
+  log(
+    `consumer A (^0.1.0) stays on ${installed(a)} and compiles; consumer B (^0.2.0) with A's code fails as the report said (${errors.trim().split('\n')[0]}), and compiles after the CHANGELOG's migration line`,
+  );
 
-    // 4. a prerelease channel
-    editSpec(
-      repo,
-      (d) =>
-        (d.paths['/{org_name}/{app_name}/users'].post.requestBody.content[
-          'application/json'
-        ].schema.properties.locale_hint = { type: 'string', 'x-assumed': 'a release-loop test field' }),
-    );
-    await script('generate.ts', []);
-    const rc = await script('release.ts', ['--preid', 'rc']);
-    if (!rc.stdout.includes('im-server-sdk 0.2.0 → 0.2.1-rc.0'))
-      fail(`the prerelease is not 0.2.1-rc.0:\n${rc.stdout}`);
-    await publish('0.2.1-rc.0', 'rc');
-    const tags = JSON.parse(
-      (await expectRun('npm view dist-tags', 'npm', ['view', 'im-server-sdk', 'dist-tags', '--json'], work, env))
-        .stdout,
-    );
-    if (tags.latest !== '0.2.0' || tags.rc !== '0.2.1-rc.0') fail(`dist-tags ${JSON.stringify(tags)}`);
-    await expectRun('consumer B: npm update', 'npm', ['update', '--no-audit', '--no-fund', '--loglevel=error'], b, env);
-    if (installed(b) !== '0.2.0') fail(`consumer B (^0.2.0) took ${installed(b)}: a prerelease must stay opt-in`);
-    log(
-      `prerelease: 0.2.1-rc.0 under dist-tag rc (dist-tags ${JSON.stringify(tags)}); consumer B (^0.2.0) stays on 0.2.0`,
-    );
+  return b;
+}
+
+/** 4. A prerelease channel: 0.2.1-rc.0 under dist-tag rc stays opt-in. */
+async function prereleaseStaysOptIn({ work, repo, env, script, publish }: Loop, b: string): Promise<void> {
+  editSpec(
+    repo,
+    (d) =>
+      (d.paths['/{org_name}/{app_name}/users'].post.requestBody.content[
+        'application/json'
+      ].schema.properties.locale_hint = { type: 'string', 'x-assumed': 'a release-loop test field' }),
+  );
+  await script('generate.ts', []);
+  const rc = await script('release.ts', ['--preid', 'rc']);
+  if (!rc.stdout.includes('im-server-sdk 0.2.0 → 0.2.1-rc.0')) fail(`the prerelease is not 0.2.1-rc.0:\n${rc.stdout}`);
+  await publish('0.2.1-rc.0', 'rc');
+  const tags = JSON.parse(
+    (await expectRun('npm view dist-tags', 'npm', ['view', 'im-server-sdk', 'dist-tags', '--json'], work, env)).stdout,
+  );
+  if (tags.latest !== '0.2.0' || tags.rc !== '0.2.1-rc.0') fail(`dist-tags ${JSON.stringify(tags)}`);
+  await expectRun('consumer B: npm update', 'npm', ['update', '--no-audit', '--no-fund', '--loglevel=error'], b, env);
+  if (installed(b) !== '0.2.0') fail(`consumer B (^0.2.0) took ${installed(b)}: a prerelease must stay opt-in`);
+  log(
+    `prerelease: 0.2.1-rc.0 under dist-tag rc (dist-tags ${JSON.stringify(tags)}); consumer B (^0.2.0) stays on 0.2.0`,
+  );
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'im-loop-'));
+  const registry = await startRegistry(work, root, log);
+  try {
+    const loop = makeLoop(work, registry);
+    const a = await firstRelease(loop);
+    await additionIsAPatch(loop, a);
+    const b = await breakingIsAMinor(loop, a);
+    await prereleaseStaysOptIn(loop, b);
+    const { repo } = loop;
     log('release loop passed');
     if (process.argv.includes('--keep')) log(`kept: ${work} and ${repo}`);
     else rmSync(repo, { recursive: true, force: true });

@@ -80,6 +80,35 @@ const fingerprint = (parts: string[]) => createHash('sha256').update(parts.join(
 const atLeast = (a: Bump | undefined, b: Bump | undefined): Bump | undefined =>
   a && b ? BUMPS[Math.min(BUMPS.indexOf(a), BUMPS.indexOf(b))] : (a ?? b);
 
+/** The change report the release is judged by: against the tag of `from` (or --base, or the pending release's base). */
+function changeReportSince(
+  from: string,
+  top: { version: string } | undefined,
+  pending: ReleaseMarker | undefined,
+  specText: string,
+): { report: ChangeReport; baseArg: string } | { refused: number } {
+  if (process.argv.includes('--first')) {
+    if (top) return { refused: refuse(`--first: CHANGELOG.md already has a release (${top.version})`) };
+    return { baseArg: '(first release)', report: reportOf('nothing (first release)', [], 'skipped') };
+  }
+  const baseArg = arg('--base') ?? pending?.base ?? `${PACKAGE_NAME}@${from}`;
+  const base = resolveBase(root, baseArg);
+  if ('error' in base)
+    return {
+      refused: refuse(
+        `cannot compare with ${baseArg}: ${base.error}.${arg('--base') ? '' : ` Tag the commit ${PACKAGE_NAME}@${from} was released from, or pass --base <ref|file|npm:${from}>; for a first release, --first.`}`,
+      ),
+    };
+  const head = specModel(
+    specText,
+    'spec/openapi.yaml',
+    JSON.parse(readFileSync(join(root, 'spec/extensions.schema.json'), 'utf8')),
+  );
+  const built = buildChangeReport(root, head, base, { types: true });
+  if ('error' in built) return { refused: refuse(built.error) };
+  return { report: built, baseArg };
+}
+
 function main(): number {
   const dryRun = process.argv.includes('--dry-run');
   const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
@@ -94,28 +123,9 @@ function main(): number {
   const notes = [pending ? top!.notes : '', freshNotes].filter(Boolean).join('\n\n');
   const specText = readFileSync(join(root, 'spec/openapi.yaml'), 'utf8');
 
-  let report: ChangeReport;
-  let baseArg: string;
-  if (process.argv.includes('--first')) {
-    if (top) return refuse(`--first: CHANGELOG.md already has a release (${top.version})`);
-    baseArg = '(first release)';
-    report = reportOf('nothing (first release)', [], 'skipped');
-  } else {
-    baseArg = arg('--base') ?? pending?.base ?? `${PACKAGE_NAME}@${from}`;
-    const base = resolveBase(root, baseArg);
-    if ('error' in base)
-      return refuse(
-        `cannot compare with ${baseArg}: ${base.error}.${arg('--base') ? '' : ` Tag the commit ${PACKAGE_NAME}@${from} was released from, or pass --base <ref|file|npm:${from}>; for a first release, --first.`}`,
-      );
-    const head = specModel(
-      specText,
-      'spec/openapi.yaml',
-      JSON.parse(readFileSync(join(root, 'spec/extensions.schema.json'), 'utf8')),
-    );
-    const built = buildChangeReport(root, head, base, { types: true });
-    if ('error' in built) return refuse(built.error);
-    report = built;
-  }
+  const compared = changeReportSince(from, top, pending, specText);
+  if ('refused' in compared) return compared.refused;
+  const { report, baseArg } = compared;
   console.log(reportSummary(report));
 
   const asked = arg('--bump') as Bump | undefined;
