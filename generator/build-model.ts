@@ -1,5 +1,7 @@
 /** OpenAPI document → ApiModel. Pure: no I/O, deterministic order. */
-import type { HttpMethod, PaginationSpec } from '../templates/runtime/contract/operation-spec.js';
+import type { HttpMethod } from '../templates/runtime/contract/operation-spec.js';
+import { OPERATION_EXTENSIONS, type OperationReadContext } from './extensions/index.js';
+import { dedupeHeaderName } from './extensions/x-dedupe-key.js';
 import { buildHelperMethods } from './build-helpers.js';
 import { deref, METHODS, splitPathKey, type OpenApiDocument } from './load-spec.js';
 import type {
@@ -94,13 +96,12 @@ function operationModel(
   const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any, i: number) =>
     deref(doc, p, `${at}/parameters/${i}`),
   );
-  const dedupeKey = op['x-dedupe-key'];
   const { pathParams, queryParams, headerParams, cookieParams } = wireParams(
     doc,
     id,
     at,
     params,
-    dedupeKey?.in === 'header' ? String(dedupeKey.name).toLowerCase() : undefined,
+    dedupeHeaderName(op),
     warnings,
   );
   const placeholders = [...specPath.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((n) => !CLIENT_FILLED.has(n));
@@ -150,24 +151,6 @@ function operationModel(
     }
   }
 
-  if (dedupeKey && dedupeKey.in === 'body' && !body?.fields.some((f) => f.name === dedupeKey.name)) {
-    throw new SpecError(
-      `${at}/x-dedupe-key`,
-      'dedupe-key-undeclared',
-      `${id}: dedupe key ${quoted(dedupeKey.name)} is not a declared body field`,
-      'name a property of the request body, or write in: header',
-    );
-  }
-  const split = op['x-batch-split'];
-  if (split && !body?.fields.some((f) => f.name === split.field)) {
-    throw new SpecError(
-      `${at}/x-batch-split`,
-      'batch-split-undeclared',
-      `${id}: batch split field ${quoted(split.field)} is not a declared body field`,
-      'name the array property of the request body that the helper splits',
-    );
-  }
-
   const successStatuses = Object.keys(op.responses ?? {})
     .filter((s) => /^2\d\d$/.test(s))
     .map(Number)
@@ -187,34 +170,16 @@ function operationModel(
     mediaTypes: successMediaTypes,
   } = method === 'head' ? { ...wire, response: {}, responseKind: 'empty' as const, statusResponses: undefined } : wire;
 
-  let pagination: PaginationSpec | undefined;
-  let itemSchema: JsonSchema | undefined;
-  const px = op['x-pagination'];
-  if (px) {
-    pagination = {
-      kind: px.kind,
-      itemsField: px.itemsField,
-      cursorParam: px.cursorParam,
-      nextCursorField: px.nextCursorField,
-      ...(px.versionField ? { versionField: px.versionField } : {}),
-    };
-    const page = derefSchema(doc, response, `${at}/responses`);
-    itemSchema = page?.properties?.[px.itemsField]?.items;
-    if (!itemSchema)
-      throw new SpecError(
-        `${at}/x-pagination`,
-        'pagination-items',
-        `${id}: the page schema has no array field ${quoted(px.itemsField)}`,
-        'name the array property of the page in itemsField',
-      );
-    if (!queryParams.some((q) => q.name === px.cursorParam))
-      throw new SpecError(
-        `${at}/x-pagination`,
-        'pagination-cursor',
-        `${id}: no query parameter ${quoted(px.cursorParam)}`,
-        'name the query parameter that carries the cursor in cursorParam',
-      );
-  }
+  const ctx: OperationReadContext = {
+    op,
+    at,
+    id,
+    queryParams,
+    body,
+    response,
+    resolve: (schema) => derefSchema(doc, schema, `${at}/responses`),
+  };
+  const fromExtensions = Object.assign({}, ...OPERATION_EXTENSIONS.map((e) => e.read?.(op[e.name], ctx)));
 
   return {
     id,
@@ -237,13 +202,10 @@ function operationModel(
     paramsRequired:
       pathParams.length > 0 ||
       [...queryParams, ...headerParams, ...cookieParams].some((q) => q.required) ||
-      !!body?.fields.some((f) => f.required) ||
-      !!op['x-params-required'],
-    retryClass: op['x-retry-class'] ?? 'N',
-    retryClassWhen: op['x-retry-class-when'] ?? [],
-    ...(dedupeKey ? { dedupeKey: { in: dedupeKey.in, name: dedupeKey.name } } : {}),
-    ...(split ? { batchSplit: { field: split.field, max: split.max } } : {}),
-    ...(pagination ? { pagination, itemSchema } : {}),
+      !!body?.fields.some((f) => f.required),
+    retryClass: 'N',
+    retryClassWhen: [],
+    ...fromExtensions,
     successStatuses,
     successMediaTypes,
     response,

@@ -1,0 +1,24 @@
+/** `x-pending-helper`: the pending moderation items helper (`processPending`); build-helpers.ts makes it. */
+import { defineExtension } from './extension.js';
+
+export const pendingHelper = defineExtension({
+  name: 'x-pending-helper',
+  place: 'operation',
+  readme: { where: 'operation', meaning: 'the pending moderation items helper (`processPending`)' },
+  schema: {
+    description: 'The pending moderation items helper.',
+    type: 'object',
+    required: ['method', 'decide', 'statuses', 'pageSize', 'idField', 'versionField'],
+    additionalProperties: false,
+    properties: {
+      method: { $ref: '#/$defs/snakeName' },
+      decide: { $ref: '#/$defs/operationId' },
+      statuses: { type: 'array', minItems: 1, items: { type: 'string' } },
+      pageSize: { type: 'integer', minimum: 1 },
+      pageSizeParam: { type: 'string' },
+      idField: { type: 'string' },
+      versionField: { type: 'string' },
+      'x-assumed': { $ref: '#/$defs/reason' },
+    },
+  },
+});

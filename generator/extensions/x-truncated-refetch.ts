@@ -1,0 +1,24 @@
+/** `x-truncated-refetch` on a callbacks event schema: the REST call that fetches what truncation dropped (build-callback-model.ts). */
+import { defineExtension } from './extension.js';
+
+export const truncatedRefetch = defineExtension({
+  name: 'x-truncated-refetch',
+  place: 'callbacks',
+  readme: {
+    where: 'callbacks event schema',
+    meaning:
+      '`{ operationId, params: { <param>: <data field> } }`: the REST call that fetches what truncation dropped (the inbox hands it to the worker)',
+  },
+  schema: {
+    description:
+      'On an event schema: the REST operation (operationId of spec/openapi.yaml) that fetches what truncation dropped (seed 001 §2.6), and per parameter the data field holding its value.',
+    type: 'object',
+    required: ['operationId', 'params'],
+    properties: {
+      operationId: { type: 'string' },
+      params: { type: 'object', additionalProperties: { type: 'string' } },
+      'x-assumed': { $ref: '#/$defs/reason' },
+    },
+    additionalProperties: false,
+  },
+});
