@@ -41,11 +41,14 @@ describe('the registry is the one source', () => {
       '../../../spec/extensions.schema.json',
     );
   });
-  it("the README's extension table is its table", () => {
+  it("the README's extension table is its table (npx vitest run -u rewrites it)", async () => {
     const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
     const start = readme.indexOf('| extension | where | meaning |');
     const end = readme.indexOf('\n\n', start);
-    expect(readme.slice(start, end)).toBe(extensionTable());
+    expect(start).toBeGreaterThan(0);
+    await expect(readme.slice(0, start) + extensionTable() + readme.slice(end)).toMatchFileSnapshot(
+      '../../../README.md',
+    );
   });
   it('every x- name the generator reads has a module, once', () => {
     const names = EXTENSIONS.map((e) => e.name);
