@@ -22,6 +22,7 @@ import { paramsRequired } from './x-params-required.js';
 import { pendingHelper } from './x-pending-helper.js';
 import { retryClass } from './x-retry-class.js';
 import { retryClassWhen } from './x-retry-class-when.js';
+import { since } from './x-since.js';
 import { toggle } from './x-toggle.js';
 import { truncatedRefetch } from './x-truncated-refetch.js';
 import { tsBrand } from './x-ts-brand.js';
@@ -39,6 +40,7 @@ export const EXTENSIONS: readonly Extension[] = [
   pendingHelper,
   uploadHelper,
   paramsRequired,
+  since,
   tsBrand,
   orderingVersion,
   bestEffort,
