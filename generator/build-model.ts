@@ -1,21 +1,23 @@
 /** OpenAPI document → ApiModel. Pure: no I/O, deterministic order. */
 import type { HttpMethod } from '../templates/runtime/contract/operation-spec.js';
 import { OPERATION_EXTENSIONS, type OperationReadContext } from './extensions/index.js';
+import { collectProvenance } from './extensions/x-assumed.js';
 import { dedupeHeaderName } from './extensions/x-dedupe-key.js';
 import { buildHelperMethods } from './build-helpers.js';
 import { deref, METHODS, splitPathKey, type OpenApiDocument } from './load-spec.js';
 import type {
   ApiModel,
+  BodyModel,
+  FieldModel,
   ErrorResponseModel,
   GeneratorWarning,
   JsonSchema,
   OperationModel,
-  Provenance,
 } from './model.js';
 import { operationNames, pascalCase } from './names.js';
 import { wireBodies, wireParams, wireResponses } from './build-wire.js';
 import { BODY_PARAM } from '../templates/runtime/contract/operation-spec.js';
-import { SpecError, collectSpecErrors, pointerOf, pointerSegment, quoted, type SpecProblem } from './spec-error.js';
+import { SpecError, collectSpecErrors, pointerOf, quoted, type SpecProblem } from './spec-error.js';
 import { checkDerivedNames } from './transform/derived-names.js';
 import { buildWebhooks } from './build-webhooks.js';
 import { INLINE_NODES_PER_OPERATION } from './check-schemas.js';
@@ -93,93 +95,24 @@ function operationModel(
       `write the path as ${PREFIX}/…`,
     );
 
-  const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any, i: number) =>
-    deref(doc, p, `${at}/parameters/${i}`),
-  );
-  const { pathParams, queryParams, headerParams, cookieParams } = wireParams(
+  const { pathParams, queryParams, headerParams, cookieParams } = operationParams(
     doc,
-    id,
-    at,
-    params,
-    dedupeHeaderName(op),
+    { specPath, item, op, at, id },
     warnings,
   );
-  const placeholders = [...specPath.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((n) => !CLIENT_FILLED.has(n));
-  for (const name of placeholders) {
-    if (!pathParams.some((p) => p.name === name))
-      throw new SpecError(
-        at,
-        'path-parameter-undeclared',
-        `${id}: {${name}} in the path has no parameter`,
-        `declare a parameter with name: ${name} and in: path`,
-      );
-  }
-  pathParams.sort((a, b) => placeholders.indexOf(a.name) - placeholders.indexOf(b.name));
-
   const nonBody = new Set([...pathParams, ...queryParams, ...headerParams, ...cookieParams].map((p) => p.name));
   const bodies = wireBodies(doc, id, at, deref(doc, op.requestBody, `${at}/requestBody`), nonBody, warnings);
   const body = bodies[0] ?? null;
-  // One flat params object: a name may stand in one place only (checked for every media type).
-  for (const b of bodies.length ? bodies : [null]) {
-    const seen = new Map<string, string>();
-    for (const [where, fields] of [
-      ['path', pathParams],
-      ['query', queryParams],
-      ['header', headerParams],
-      ['cookie', cookieParams],
-      ['body', b?.fields ?? []],
-    ] as const) {
-      for (const f of fields) {
-        const other = seen.get(f.name);
-        if (other && b && (b.kind === 'binary' || b.kind === 'text') && f.name === BODY_PARAM) {
-          throw new SpecError(
-            at,
-            'param-name-reserved',
-            `${id}: the ${other} parameter "${BODY_PARAM}" clashes with the params field that carries the ${b.contentType} body`,
-            'rename the parameter',
-          );
-        }
-        if (other)
-          throw new SpecError(
-            at,
-            'param-name-clash',
-            `${id}: ${quoted(f.name)} is both a ${other} and a ${where} field${b ? ` (${b.contentType})` : ''}`,
-            'rename one of them: params are one flat object, so names must differ',
-          );
-        seen.set(f.name, where);
-      }
-    }
-  }
-
-  const successStatuses = Object.keys(op.responses ?? {})
-    .filter((s) => /^2\d\d$/.test(s))
-    .map(Number)
-    .sort();
-  if (!successStatuses.length)
-    warnings.push({
-      pointer: `${at}/responses`,
-      rule: 'no-success-response',
-      message: `${id}: no 2xx response: any 2xx answer is read as ${op.responses?.default ? 'the default response' : 'JSON of unknown shape'} says`,
-    });
-  const wire = wireResponses(doc, at, op.responses, successStatuses);
-  // a HEAD answer never has a body, whatever its content says (the headers are the result)
-  const {
-    response,
-    responseKind,
-    statusResponses,
-    mediaTypes: successMediaTypes,
-  } = method === 'head' ? { ...wire, response: {}, responseKind: 'empty' as const, statusResponses: undefined } : wire;
-
-  const ctx: OperationReadContext = {
+  checkFlatParams(at, id, [pathParams, queryParams, headerParams, cookieParams], bodies);
+  const { successStatuses, response, responseKind, statusResponses, successMediaTypes } = operationResponses(
+    doc,
     op,
     at,
-    id,
-    queryParams,
-    body,
-    response,
-    resolve: (schema) => derefSchema(doc, schema, `${at}/responses`),
-  };
-  const fromExtensions = Object.assign({}, ...OPERATION_EXTENSIONS.map((e) => e.read?.(op[e.name], ctx)));
+    method,
+    warnings,
+  );
+
+  const fromExtensions = extensionFields(doc, { op, at, id, queryParams, body, response });
 
   return {
     id,
@@ -216,6 +149,114 @@ function operationModel(
   };
 }
 
+/** The path, query, header and cookie parameters of an operation, path parameters in template order. */
+function operationParams(
+  doc: OpenApiDocument,
+  { specPath, item, op, at, id }: { specPath: string; item: any; op: any; at: string; id: string },
+  warnings: GeneratorWarning[],
+) {
+  const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any, i: number) =>
+    deref(doc, p, `${at}/parameters/${i}`),
+  );
+  const { pathParams, queryParams, headerParams, cookieParams } = wireParams(
+    doc,
+    id,
+    at,
+    params,
+    dedupeHeaderName(op),
+    warnings,
+  );
+  const placeholders = [...specPath.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((n) => !CLIENT_FILLED.has(n));
+  for (const name of placeholders) {
+    if (!pathParams.some((p) => p.name === name))
+      throw new SpecError(
+        at,
+        'path-parameter-undeclared',
+        `${id}: {${name}} in the path has no parameter`,
+        `declare a parameter with name: ${name} and in: path`,
+      );
+  }
+  pathParams.sort((a, b) => placeholders.indexOf(a.name) - placeholders.indexOf(b.name));
+
+  return { pathParams, queryParams, headerParams, cookieParams };
+}
+
+/** One flat params object: a name may stand in one place only (checked for every media type). */
+function checkFlatParams(
+  at: string,
+  id: string,
+  [pathParams, queryParams, headerParams, cookieParams]: [FieldModel[], FieldModel[], FieldModel[], FieldModel[]],
+  bodies: BodyModel[],
+): void {
+  for (const b of bodies.length ? bodies : [null]) {
+    const seen = new Map<string, string>();
+    for (const [where, fields] of [
+      ['path', pathParams],
+      ['query', queryParams],
+      ['header', headerParams],
+      ['cookie', cookieParams],
+      ['body', b?.fields ?? []],
+    ] as const) {
+      for (const f of fields) {
+        const other = seen.get(f.name);
+        if (other && b && (b.kind === 'binary' || b.kind === 'text') && f.name === BODY_PARAM) {
+          throw new SpecError(
+            at,
+            'param-name-reserved',
+            `${id}: the ${other} parameter "${BODY_PARAM}" clashes with the params field that carries the ${b.contentType} body`,
+            'rename the parameter',
+          );
+        }
+        if (other)
+          throw new SpecError(
+            at,
+            'param-name-clash',
+            `${id}: ${quoted(f.name)} is both a ${other} and a ${where} field${b ? ` (${b.contentType})` : ''}`,
+            'rename one of them: params are one flat object, so names must differ',
+          );
+        seen.set(f.name, where);
+      }
+    }
+  }
+}
+
+/** The success statuses and how the first one's body is read (a HEAD answer has none). */
+function operationResponses(
+  doc: OpenApiDocument,
+  op: any,
+  at: string,
+  method: (typeof METHODS)[number],
+  warnings: GeneratorWarning[],
+) {
+  const id: string = op.operationId;
+  const successStatuses = Object.keys(op.responses ?? {})
+    .filter((s) => /^2\d\d$/.test(s))
+    .map(Number)
+    .sort();
+  if (!successStatuses.length)
+    warnings.push({
+      pointer: `${at}/responses`,
+      rule: 'no-success-response',
+      message: `${id}: no 2xx response: any 2xx answer is read as ${op.responses?.default ? 'the default response' : 'JSON of unknown shape'} says`,
+    });
+  const wire = wireResponses(doc, at, op.responses, successStatuses);
+  // a HEAD answer never has a body, whatever its content says (the headers are the result)
+  const {
+    response,
+    responseKind,
+    statusResponses,
+    mediaTypes: successMediaTypes,
+  } = method === 'head' ? { ...wire, response: {}, responseKind: 'empty' as const, statusResponses: undefined } : wire;
+
+  return { successStatuses, response, responseKind, statusResponses, successMediaTypes };
+}
+
+/** The OperationModel fields the operation's extensions feed (each module's `read`, generator/extensions/). */
+function extensionFields(doc: OpenApiDocument, ctx: Omit<OperationReadContext, 'resolve'>): Partial<OperationModel> {
+  const full = { ...ctx, resolve: (schema: JsonSchema | undefined) => derefSchema(doc, schema, `${ctx.at}/responses`) };
+  return Object.assign({}, ...OPERATION_EXTENSIONS.map((e) => e.read?.(ctx.op[e.name], full)));
+}
+
 /** The non-2xx responses and the error codes their JSON examples show (`error.code`). */
 function errorResponsesOf(
   doc: OpenApiDocument,
@@ -245,20 +286,4 @@ function derefSchema(doc: OpenApiDocument, schema: any, at: string): JsonSchema 
   let s = schema;
   for (let i = 0; s && typeof s.$ref === 'string' && i < 10; i++) s = deref(doc, s, at);
   return s;
-}
-
-export function collectProvenance(node: unknown, pointer: string): Provenance[] {
-  const out: Provenance[] = [];
-  const walk = (n: unknown, p: string) => {
-    if (Array.isArray(n)) return n.forEach((v, i) => walk(v, `${p}/${i}`));
-    if (!n || typeof n !== 'object') return;
-    for (const [k, v] of Object.entries(n)) {
-      const here = `${p}/${pointerSegment(k)}`;
-      if ((k === 'x-assumed' || k === 'x-not-documented') && typeof v === 'string')
-        out.push({ pointer: here, kind: k, reason: v });
-      else walk(v, here);
-    }
-  };
-  walk(node, pointer);
-  return out.sort((a, b) => a.pointer.localeCompare(b.pointer));
 }

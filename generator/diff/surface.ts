@@ -52,12 +52,8 @@ export function surfaceOf(model: ApiModel): Map<string, OperationSurface> {
   return out;
 }
 
-function operationSurface(
-  op: OperationModel,
-  components: Map<string, JsonSchema>,
-  read: TypeContext,
-  write: TypeContext,
-): OperationSurface {
+/** Every params field a caller may pass: parameters, and the fields of every request media type. */
+function paramsSurface(op: OperationModel, components: Map<string, JsonSchema>, write: TypeContext) {
   const params = new Map<string, FieldSurface>();
   const addParams = (fields: readonly FieldModel[], where: string, required?: boolean) => {
     for (const f of fields) {
@@ -98,6 +94,16 @@ function operationSurface(
         );
     } else addParams(body.fields, 'body');
   }
+  return params;
+}
+
+function operationSurface(
+  op: OperationModel,
+  components: Map<string, JsonSchema>,
+  read: TypeContext,
+  write: TypeContext,
+): OperationSurface {
+  const params = paramsSurface(op, components, write);
   const result = new Map<string, FieldSurface>();
   // a text, binary or empty response has no fields: its whole type is what the SDK gives
   if (op.responseKind === 'json') fieldsOf(op.response, '', true, { components, ctx: read, out: result }, 0, []);

@@ -8,7 +8,14 @@
  */
 import type { DocText } from '../emit/spec-text.js';
 import type { AddChange, OperationSurface } from '../diff/types.js';
-import type { BodyModel, FieldModel, JsonSchema, OperationModel } from '../model.js';
+import type {
+  BodyModel,
+  CallbackEventTypeModel,
+  FieldModel,
+  HelperMethodModel,
+  JsonSchema,
+  OperationModel,
+} from '../model.js';
 import type { SpecProblem } from '../spec-error.js';
 
 /** Where an extension may stand: on an operation, on any object of either spec, in the callbacks spec. */
@@ -33,6 +40,29 @@ export interface OperationReadContext extends OperationContext {
   resolve(schema: JsonSchema | undefined): JsonSchema | undefined;
 }
 
+/** An event schema of the callbacks spec as build-callback-model.ts reads it. */
+export interface EventReadContext {
+  /** The event item's schema (`type`, `data`, its extensions). */
+  schema: JsonSchema;
+  /** Its `data` schema, `$ref` followed. */
+  data: JsonSchema;
+  /** JSON pointer of the event schema. */
+  at: string;
+  /** The callbacks spec's file, for a refusal. */
+  source: string;
+}
+
+/** What a helper-declaring extension reads with (build-helpers.ts): each refuses what does not exist or clashes. */
+export interface HelperReader {
+  /** The operation an extension names by operationId. */
+  ref(extension: string, id: unknown): OperationModel;
+  /** The names of a helper method `method` (snake_case) on the operation's resource. */
+  named(
+    method: unknown,
+    extension: string,
+  ): Pick<HelperMethodModel, 'namespace' | 'methodName' | 'funcName' | 'typeStem'>;
+}
+
 export interface Extension {
   name: `x-${string}`;
   place: ExtensionPlace;
@@ -52,6 +82,10 @@ export interface Extension {
   check?(value: any, ctx: OperationContext): void;
   /** The OperationModel fields it feeds (called when absent too); may throw a SpecError (a cross-check). */
   read?(value: any, ctx: OperationReadContext): Partial<OperationModel>;
+  /** The helper methods it declares on the operation's resource (build-helpers.ts). */
+  helpers?(value: any, op: OperationModel, reader: HelperReader): HelperMethodModel[];
+  /** The event type fields it feeds (callbacks spec, build-callback-model.ts); may throw a SpecError. */
+  readEvent?(ctx: EventReadContext): Partial<CallbackEventTypeModel>;
   /** Sentences of the operation's doc comment (after its description, before the assumptions). */
   docLines?(op: OperationModel): DocText[];
   /** JSDoc tags of the operation's doc comment (after `@throws`, before `@deprecated`). */

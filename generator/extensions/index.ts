@@ -28,7 +28,14 @@ import { truncatedRefetch } from './x-truncated-refetch.js';
 import { tsBrand } from './x-ts-brand.js';
 import { uploadHelper } from './x-upload-helper.js';
 
-export type { Extension, ExtensionPlace, OperationContext, OperationReadContext } from './extension.js';
+export type {
+  Extension,
+  EventReadContext,
+  ExtensionPlace,
+  HelperReader,
+  OperationContext,
+  OperationReadContext,
+} from './extension.js';
 
 export const EXTENSIONS: readonly Extension[] = [
   retryClass,
@@ -55,6 +62,9 @@ export const EXTENSIONS: readonly Extension[] = [
 
 /** The extensions read on an OpenAPI operation, in registry order. */
 export const OPERATION_EXTENSIONS = EXTENSIONS.filter((e) => e.place === 'operation');
+
+/** The extensions read on a callbacks event schema, in registry order (the model's field order). */
+export const EVENT_EXTENSIONS = EXTENSIONS.filter((e) => e.readEvent);
 
 /** Definitions the fragments share (`#/$defs/<name>`). */
 const SHARED_DEFS: Record<string, JsonSchema> = {

@@ -6,4 +6,5 @@ export const bestEffort = defineExtension({
   place: 'callbacks',
   readme: { where: 'callbacks event message', meaning: 'the service may drop it (seed 001 §6 rule 4)' },
   schema: { description: 'On an event message: the service may drop it (seed 001 §6 rule 4).', type: 'boolean' },
+  readEvent: ({ schema }) => ({ bestEffort: schema['x-best-effort'] === true }),
 });

@@ -21,4 +21,18 @@ export const pendingHelper = defineExtension({
       'x-assumed': { $ref: '#/$defs/reason' },
     },
   },
+  helpers: (pending, op, { ref, named }) => [
+    {
+      kind: 'pending-items',
+      ...named(pending.method, 'x-pending-helper'),
+      source: `${op.id} x-pending-helper`,
+      items: op,
+      decide: ref('x-pending-helper', pending.decide),
+      idField: pending.idField,
+      versionField: pending.versionField,
+      statuses: pending.statuses,
+      pageSize: pending.pageSize,
+      assumed: pending['x-assumed'],
+    },
+  ],
 });

@@ -1,4 +1,4 @@
-/** `x-toggle`: one method that picks PUT or DELETE from a boolean (set-mute-all); build-helpers.ts makes the helper. */
+/** `x-toggle`: one method that picks PUT or DELETE from a boolean (set-mute-all), a helper of build-helpers.ts. */
 import { defineExtension } from './extension.js';
 
 export const toggle = defineExtension({
@@ -22,4 +22,15 @@ export const toggle = defineExtension({
       description: { type: 'string' },
     },
   },
+  helpers: (toggle, op, { ref, named }) => [
+    {
+      kind: 'toggle',
+      ...named(toggle.method, 'x-toggle'),
+      source: `${op.id} x-toggle`,
+      field: toggle.field,
+      whenTrue: ref('x-toggle', toggle.whenTrue),
+      whenFalse: ref('x-toggle', toggle.whenFalse),
+      description: toggle.description ?? '',
+    },
+  ],
 });

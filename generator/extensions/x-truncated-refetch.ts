@@ -1,4 +1,5 @@
 /** `x-truncated-refetch` on a callbacks event schema: the REST call that fetches what truncation dropped (build-callback-model.ts). */
+import { SpecError } from '../spec-error.js';
 import { defineExtension } from './extension.js';
 
 export const truncatedRefetch = defineExtension({
@@ -20,5 +21,25 @@ export const truncatedRefetch = defineExtension({
       'x-assumed': { $ref: '#/$defs/reason' },
     },
     additionalProperties: false,
+  },
+  readEvent({ schema, at, source }) {
+    const mark = schema['x-truncated-refetch'];
+    if (mark === undefined) return {};
+    const params = mark?.params;
+    if (
+      typeof mark?.operationId !== 'string' ||
+      params === null ||
+      typeof params !== 'object' ||
+      Array.isArray(params) ||
+      !Object.values(params).every((v) => typeof v === 'string')
+    )
+      throw new SpecError(
+        `${at}/x-truncated-refetch`,
+        'truncated-refetch',
+        'x-truncated-refetch needs operationId (string) and params (parameter → data field, strings)',
+        'write { operationId: <REST operationId>, params: { <param>: <data field> } }',
+        source,
+      );
+    return { refetch: { operationId: mark.operationId, params: { ...(params as Record<string, string>) } } };
   },
 });

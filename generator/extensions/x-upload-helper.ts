@@ -21,4 +21,23 @@ export const uploadHelper = defineExtension({
       'x-assumed': { $ref: '#/$defs/reason' },
     },
   },
+  helpers(upload, op, { ref, named }) {
+    const ops = {
+      create: op,
+      partUrls: ref('x-upload-helper', upload.partUrls),
+      uploadedParts: ref('x-upload-helper', upload.uploadedParts),
+      complete: ref('x-upload-helper', upload.complete),
+    };
+    const source = `${op.id} x-upload-helper`;
+    return [
+      { kind: 'upload', ...named(upload.method, 'x-upload-helper'), source, ...ops, assumed: upload['x-assumed'] },
+      {
+        kind: 'resume-upload',
+        ...named(upload.resumeMethod, 'x-upload-helper'),
+        source,
+        ...ops,
+        assumed: upload['x-assumed'],
+      },
+    ];
+  },
 });

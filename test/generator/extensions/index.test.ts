@@ -10,7 +10,7 @@ import { parse, stringify } from 'yaml';
 import { checkOperationExtensions } from '../../../generator/check-extensions.js';
 import { compareSurfaces } from '../../../generator/diff/compare.js';
 import { surfaceOf } from '../../../generator/diff/surface.js';
-import { EXTENSIONS, extensionsSchema, extensionTable } from '../../../generator/extensions/index.js';
+import { EVENT_EXTENSIONS, EXTENSIONS, extensionsSchema, extensionTable } from '../../../generator/extensions/index.js';
 import { specModel } from '../../../generator/generate.js';
 import { readGeneratorInput } from '../../../generator/read-inputs.js';
 import { SpecError } from '../../../generator/spec-error.js';
@@ -126,5 +126,29 @@ describe('change rules', () => {
     expect(changes).toEqual([
       expect.objectContaining({ kind: 'retry-class-changed', class: 'breaking', before: 'D', after: 'N' }),
     ]);
+  });
+});
+
+describe('callbacks event readers', () => {
+  const read = (schema: Record<string, unknown>, data: Record<string, unknown> = {}) =>
+    Object.assign(
+      {},
+      ...EVENT_EXTENSIONS.map((e) => e.readEvent!({ schema, data, at: '/components/schemas/E', source: 'cb.yaml' })),
+    );
+  it('fill the event type in the model order: ordering field, best effort, refetch', () => {
+    const schema = { 'x-best-effort': true, 'x-truncated-refetch': { operationId: 'a.get', params: { id: 'id' } } };
+    const event = read(schema, { properties: { version: { 'x-ordering-version': true } } });
+    expect(event).toEqual({
+      orderingField: 'version',
+      bestEffort: true,
+      refetch: { operationId: 'a.get', params: { id: 'id' } },
+    });
+    expect(Object.keys(event)).toEqual(['orderingField', 'bestEffort', 'refetch']);
+    expect(read({})).toEqual({ bestEffort: false });
+  });
+  it('a refetch without string params is refused where it stands', () => {
+    expect(() => read({ 'x-truncated-refetch': { operationId: 'a.get', params: { id: 1 } } })).toThrow(
+      expect.objectContaining({ rule: 'truncated-refetch', pointer: '/components/schemas/E/x-truncated-refetch' }),
+    );
   });
 });
