@@ -66,7 +66,7 @@ function extensionReader(op: OperationModel, at: string, byId: ReadonlyMap<strin
   return { ref, named };
 }
 
-/** The helpers an operation's extensions declare (x-toggle, x-pending-helper, x-upload-helper: each module's `helpers`). */
+/** The helpers an operation's extensions declare (x-toggle, x-pending-helper, x-upload-helper: `helpers`). */
 function extensionHelpers(op: OperationModel, raw: any, reader: HelperReader): HelperMethodModel[] {
   return OPERATION_EXTENSIONS.flatMap((e) => (raw[e.name] && e.helpers ? e.helpers(raw[e.name], op, reader) : []));
 }

@@ -77,7 +77,8 @@ const PLACES: Record<ExtensionPlace, string> = {
   operation: 'Extensions of an OpenAPI operation object.',
   anywhere: 'Provenance marks, allowed on any object of either spec; and x-ts-brand on a component schema.',
   callbacks:
-    'Extensions of the AsyncAPI callbacks spec (read by generator/build-callback-model.ts and the callbacks kit); checked by name and kind of value.',
+    'Extensions of the AsyncAPI callbacks spec (read by generator/build-callback-model.ts and ' +
+    'the callbacks kit); checked by name and kind of value.',
 };
 
 /** spec/extensions.schema.json, as the registry says it. */
@@ -92,7 +93,8 @@ export function extensionsSchema(): { $defs: Record<string, any> } & JsonSchema 
     $id: 'urn:im-openapi:spec-extensions',
     title: 'The x- extensions im-openapi reads',
     description:
-      'Written from the registry generator/extensions/ (one module per extension; do not edit by hand: test/generator/extensions/index.test.ts fails when this file is stale, `npx vitest run -u` on it rewrites it). `npm run generate` and the spec lint (Redocly plugin scripts/lint/redocly-extensions.mjs) check every x- name and value against it; an unknown name close to a known one is refused with a suggestion. Extensions of other tools (far from every name here) are left alone.',
+      'Written from the registry generator/extensions/ (one module per extension; do not edit by hand: test/generator/extensions/index.test.ts fails when this file is stale, `npx vitest run -u` on it rewrites it). `npm run generate` and the spec lint (Redocly ' +
+      'plugin scripts/lint/redocly-extensions.mjs) check every x- name and value against it; an unknown name close to a known one is refused with a suggestion. Extensions of other tools (far from every name here) are left alone.',
     $defs: {
       operation: place('operation'),
       anywhere: place('anywhere'),

@@ -7,7 +7,8 @@ export const answer = defineExtension({
   readme: {
     where: 'callbacks reply',
     meaning:
-      "on a reply: the answer the service expects (status, time, size); the verification reply's is read into the delivery simulator",
+      'on a reply: the answer the service expects (status, time, size); the verification ' +
+      "reply's is read into the delivery simulator",
   },
   schema: { type: 'object' },
 });

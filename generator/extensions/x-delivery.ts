@@ -1,4 +1,7 @@
-/** `x-delivery` on the callbacks `receiveEvent` operation: the delivery rules, machine-readable (build-delivery-rules.ts). */
+/**
+ * `x-delivery` on the callbacks `receiveEvent` operation: the delivery rules, machine-readable
+ * (build-delivery-rules.ts).
+ */
 import { defineExtension } from './extension.js';
 
 export const delivery = defineExtension({
@@ -7,7 +10,8 @@ export const delivery = defineExtension({
   readme: {
     where: 'callbacks spec',
     meaning:
-      'on receiveEvent: the delivery rules (guarantee, ordering, latency, deduplication…), read into the delivery simulator',
+      'on receiveEvent: the delivery rules (guarantee, ordering, latency, ' +
+      'deduplication…), read into the delivery simulator',
   },
   schema: { type: 'object' },
 });

@@ -1,4 +1,7 @@
-/** `x-ordering-version: true` on a callbacks data field: the version that orders events of that type (build-callback-model.ts). */
+/**
+ * `x-ordering-version: true` on a callbacks data field: the version that orders events of that type
+ * (build-callback-model.ts).
+ */
 import type { JsonSchema } from '../model.js';
 import { defineExtension } from './extension.js';
 

@@ -12,7 +12,8 @@ export const pagination = defineExtension({
   readme: {
     where: 'operation',
     meaning:
-      '`{ kind: cursor \\| versioned \\| sequence \\| export, itemsField, cursorParam, nextCursorField, versionField? }`; a versioned list also gets `<method>All`',
+      '`{ kind: cursor \\| versioned \\| sequence \\| export, itemsField, cursorParam, nextCursorField, ' +
+      'versionField? }`; a versioned list also gets `<method>All`',
   },
   schema: {
     description: 'How a list operation pages.',

@@ -54,7 +54,8 @@ export const retryClassWhen = defineExtension({
   readme: {
     where: 'operation',
     meaning:
-      "`[{ class, all: [{ field, equals } \\| { field, present }] }]`: another class when every test holds on the call's params",
+      '`[{ class, all: [{ field, equals } \\| { field, present }] }]`: another class ' +
+      "when every test holds on the call's params",
   },
   schema: {
     description: "Another class when every test holds on the call's params.",

@@ -1,4 +1,7 @@
-/** `x-truncated-refetch` on a callbacks event schema: the REST call that fetches what truncation dropped (build-callback-model.ts). */
+/**
+ * `x-truncated-refetch` on a callbacks event schema: the REST call that fetches what truncation
+ * dropped (build-callback-model.ts).
+ */
 import { SpecError } from '../spec-error.js';
 import { defineExtension } from './extension.js';
 
@@ -8,11 +11,13 @@ export const truncatedRefetch = defineExtension({
   readme: {
     where: 'callbacks event schema',
     meaning:
-      '`{ operationId, params: { <param>: <data field> } }`: the REST call that fetches what truncation dropped (the inbox hands it to the worker)',
+      '`{ operationId, params: { <param>: <data field> } }`: the REST call that fetches what ' +
+      'truncation dropped (the inbox hands it to the worker)',
   },
   schema: {
     description:
-      'On an event schema: the REST operation (operationId of spec/openapi.yaml) that fetches what truncation dropped (seed 001 §2.6), and per parameter the data field holding its value.',
+      'On an event schema: the REST operation (operationId of spec/openapi.yaml) that fetches what truncation ' +
+      'dropped (seed 001 §2.6), and per parameter the data field holding its value.',
     type: 'object',
     required: ['operationId', 'params'],
     properties: {

@@ -7,11 +7,13 @@ export const tsBrand = defineExtension({
   readme: {
     where: 'component schema',
     meaning:
-      '`true`: the generated type is branded (type-only), so another value of the same shape does not assign to it (RTC tickets vs the App Token)',
+      '`true`: the generated type is branded (type-only), so another value of the same shape ' +
+      'does not assign to it (RTC tickets vs the App Token)',
   },
   schema: {
     description:
-      'On a component schema: its generated type is branded (type-only), so a structurally equal value of another kind (e.g. the App Token where an RTC ticket is expected) does not compile.',
+      'On a component schema: its generated type is branded (type-only), so a structurally equal value of another ' +
+      'kind (e.g. the App Token where an RTC ticket is expected) does not compile.',
     const: true,
   },
 });
