@@ -3,23 +3,14 @@
  * ordering-version field and best-effort flag) and the hook types. Pure, deterministic.
  */
 import { parse } from 'yaml';
-import type { JsonSchema, NamedSchema } from './model.js';
+import type { CallbackEventTypeModel, JsonSchema, NamedSchema } from './model.js';
+import { EVENT_EXTENSIONS } from './extensions/index.js';
 import { SpecError, collectSpecErrors, pointerOf, quoted, type SpecProblem } from './spec-error.js';
 import { isSafeIdentifier, specIdentifier } from './emit/spec-text.js';
 import { refSegments, refsOf } from './spec-document.js';
 import { buildDeliveryRules, type DeliveryRulesModel } from './build-delivery-rules.js';
 
-export interface CallbackEventTypeModel {
-  /** e.g. `group.members_added` */
-  type: string;
-  /** Schema of the event item, e.g. `GroupMembersAddedEvent`. */
-  schemaName: string;
-  /** Data field marked x-ordering-version, if any. */
-  orderingField?: string;
-  bestEffort: boolean;
-  /** REST call that fetches what truncation dropped (`x-truncated-refetch`): operationId, param → data field. */
-  refetch?: { operationId: string; params: Record<string, string> };
-}
+export type { CallbackEventTypeModel } from './model.js';
 
 export interface CallbackModel {
   source: string;
@@ -171,21 +162,9 @@ function eventTypesOf(
     }
     const dataRef = schema.properties?.data?.$ref;
     const data = dataRef ? byRef(dataRef, `/components/schemas/${schemaName}/properties/data`)[1] : {};
-    const orderingField = Object.entries<JsonSchema>(isMapping(data.properties) ? data.properties : {}).find(
-      ([, s]) => s?.['x-ordering-version'] === true,
-    )?.[0];
-    const refetch = refetchOf(
-      schema['x-truncated-refetch'],
-      `/components/schemas/${schemaName}/x-truncated-refetch`,
-      source,
-    );
-    eventTypes.push({
-      type,
-      schemaName,
-      ...(orderingField ? { orderingField } : {}),
-      bestEffort: schema['x-best-effort'] === true,
-      ...(refetch ? { refetch } : {}),
-    });
+    const at = `/components/schemas/${schemaName}`;
+    const read = EVENT_EXTENSIONS.map((e) => e.readEvent!({ schema, data, at, source }));
+    eventTypes.push({ type, schemaName, ...Object.assign({}, ...read) });
   }
   if (!unknownEventSchema)
     throw new SpecError(
@@ -267,24 +246,3 @@ function checkCallbackNames(doc: Record<string, any>, schemas: Record<string, un
 }
 
 /** `x-truncated-refetch: { operationId, params: { <param>: <data field> } }`, checked for shape. */
-function refetchOf(mark: unknown, at: string, source: string): CallbackEventTypeModel['refetch'] {
-  if (mark === undefined) return undefined;
-  const m = mark as { operationId?: unknown; params?: unknown };
-  const params = m?.params;
-  if (
-    typeof m?.operationId !== 'string' ||
-    params === null ||
-    typeof params !== 'object' ||
-    Array.isArray(params) ||
-    !Object.values(params).every((v) => typeof v === 'string')
-  ) {
-    throw new SpecError(
-      at,
-      'truncated-refetch',
-      'x-truncated-refetch needs operationId (string) and params (parameter → data field, strings)',
-      'write { operationId: <REST operationId>, params: { <param>: <data field> } }',
-      source,
-    );
-  }
-  return { operationId: m.operationId, params: { ...(params as Record<string, string>) } };
-}

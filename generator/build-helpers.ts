@@ -2,6 +2,7 @@
  * Helper methods declared by spec extensions (x-toggle, x-pending-helper, x-upload-helper) and
  * implied by versioned pagination. Each becomes one method that a runtime helper implements.
  */
+import { OPERATION_EXTENSIONS, type HelperReader } from './extensions/index.js';
 import type { OpenApiDocument } from './load-spec.js';
 import type { HelperMethodModel, OperationModel } from './model.js';
 import { operationNames, RESOURCE_MEMBERS } from './names.js';
@@ -26,10 +27,8 @@ export function buildHelperMethods(doc: OpenApiDocument, operations: OperationMo
   return helpers.sort((a, b) => a.funcName.localeCompare(b.funcName));
 }
 
-type ExtensionReader = ReturnType<typeof extensionReader>;
-
 /** Reads an extension's operation references and method names, refusing what does not exist or clashes. */
-function extensionReader(op: OperationModel, at: string, byId: ReadonlyMap<string, OperationModel>) {
+function extensionReader(op: OperationModel, at: string, byId: ReadonlyMap<string, OperationModel>): HelperReader {
   const ref = (ext: string, id: unknown): OperationModel => {
     const target = typeof id === 'string' ? byId.get(id) : undefined;
     if (!target)
@@ -67,60 +66,9 @@ function extensionReader(op: OperationModel, at: string, byId: ReadonlyMap<strin
   return { ref, named };
 }
 
-/** The helpers an operation declares with x-toggle, x-pending-helper and x-upload-helper. */
-function extensionHelpers(op: OperationModel, raw: any, { ref, named }: ExtensionReader): HelperMethodModel[] {
-  const helpers: HelperMethodModel[] = [];
-  const toggle = raw['x-toggle'];
-  if (toggle) {
-    helpers.push({
-      kind: 'toggle',
-      ...named(toggle.method, 'x-toggle'),
-      source: `${op.id} x-toggle`,
-      field: toggle.field,
-      whenTrue: ref('x-toggle', toggle.whenTrue),
-      whenFalse: ref('x-toggle', toggle.whenFalse),
-      description: toggle.description ?? '',
-    });
-  }
-  const pending = raw['x-pending-helper'];
-  if (pending) {
-    helpers.push({
-      kind: 'pending-items',
-      ...named(pending.method, 'x-pending-helper'),
-      source: `${op.id} x-pending-helper`,
-      items: op,
-      decide: ref('x-pending-helper', pending.decide),
-      idField: pending.idField,
-      versionField: pending.versionField,
-      statuses: pending.statuses,
-      pageSize: pending.pageSize,
-      assumed: pending['x-assumed'],
-    });
-  }
-  const upload = raw['x-upload-helper'];
-  if (upload) {
-    const ops = {
-      create: op,
-      partUrls: ref('x-upload-helper', upload.partUrls),
-      uploadedParts: ref('x-upload-helper', upload.uploadedParts),
-      complete: ref('x-upload-helper', upload.complete),
-    };
-    helpers.push({
-      kind: 'upload',
-      ...named(upload.method, 'x-upload-helper'),
-      source: `${op.id} x-upload-helper`,
-      ...ops,
-      assumed: upload['x-assumed'],
-    });
-    helpers.push({
-      kind: 'resume-upload',
-      ...named(upload.resumeMethod, 'x-upload-helper'),
-      source: `${op.id} x-upload-helper`,
-      ...ops,
-      assumed: upload['x-assumed'],
-    });
-  }
-  return helpers;
+/** The helpers an operation's extensions declare (x-toggle, x-pending-helper, x-upload-helper: `helpers`). */
+function extensionHelpers(op: OperationModel, raw: any, reader: HelperReader): HelperMethodModel[] {
+  return OPERATION_EXTENSIONS.flatMap((e) => (raw[e.name] && e.helpers ? e.helpers(raw[e.name], op, reader) : []));
 }
 
 /** `<list>AllPages` of a versioned list (with the deprecated `<list>All` alias). */

@@ -1,19 +1,23 @@
 /** OpenAPI document → ApiModel. Pure: no I/O, deterministic order. */
-import type { HttpMethod, PaginationSpec } from '../templates/runtime/contract/operation-spec.js';
+import type { HttpMethod } from '../templates/runtime/contract/operation-spec.js';
+import { OPERATION_EXTENSIONS, type OperationReadContext } from './extensions/index.js';
+import { collectProvenance } from './extensions/x-assumed.js';
+import { dedupeHeaderName } from './extensions/x-dedupe-key.js';
 import { buildHelperMethods } from './build-helpers.js';
 import { deref, METHODS, splitPathKey, type OpenApiDocument } from './load-spec.js';
 import type {
   ApiModel,
+  BodyModel,
+  FieldModel,
   ErrorResponseModel,
   GeneratorWarning,
   JsonSchema,
   OperationModel,
-  Provenance,
 } from './model.js';
 import { operationNames, pascalCase } from './names.js';
 import { wireBodies, wireParams, wireResponses } from './build-wire.js';
 import { BODY_PARAM } from '../templates/runtime/contract/operation-spec.js';
-import { SpecError, collectSpecErrors, pointerOf, pointerSegment, quoted, type SpecProblem } from './spec-error.js';
+import { SpecError, collectSpecErrors, pointerOf, quoted, type SpecProblem } from './spec-error.js';
 import { checkDerivedNames } from './transform/derived-names.js';
 import { buildWebhooks } from './build-webhooks.js';
 import { INLINE_NODES_PER_OPERATION } from './check-schemas.js';
@@ -91,16 +95,75 @@ function operationModel(
       `write the path as ${PREFIX}/…`,
     );
 
+  const { pathParams, queryParams, headerParams, cookieParams } = operationParams(
+    doc,
+    { specPath, item, op, at, id },
+    warnings,
+  );
+  const nonBody = new Set([...pathParams, ...queryParams, ...headerParams, ...cookieParams].map((p) => p.name));
+  const bodies = wireBodies(doc, id, at, deref(doc, op.requestBody, `${at}/requestBody`), nonBody, warnings);
+  const body = bodies[0] ?? null;
+  checkFlatParams(at, id, [pathParams, queryParams, headerParams, cookieParams], bodies);
+  const { successStatuses, response, responseKind, statusResponses, successMediaTypes } = operationResponses(
+    doc,
+    op,
+    at,
+    method,
+    warnings,
+  );
+
+  const fromExtensions = extensionFields(doc, { op, at, id, queryParams, body, response });
+
+  return {
+    id,
+    ...names,
+    method: method.toUpperCase() as HttpMethod,
+    specPath,
+    path: pathOf(specPath),
+    tag: typeof op.tags?.[0] === 'string' ? op.tags[0] : names.namespace,
+    summary: typeof op.summary === 'string' ? op.summary : id,
+    description: typeof op.description === 'string' ? op.description : '',
+    auth: !isTokenExchange,
+    isTokenExchange,
+    pathParams,
+    queryParams,
+    headerParams,
+    cookieParams,
+    deprecated: op.deprecated === true,
+    body,
+    bodies,
+    paramsRequired:
+      pathParams.length > 0 ||
+      [...queryParams, ...headerParams, ...cookieParams].some((q) => q.required) ||
+      !!body?.fields.some((f) => f.required),
+    retryClass: 'N',
+    retryClassWhen: [],
+    ...fromExtensions,
+    successStatuses,
+    successMediaTypes,
+    response,
+    responseKind,
+    ...(statusResponses ? { statusResponses } : {}),
+    provenance: collectProvenance(op, at),
+    errorResponses: errorResponsesOf(doc, at, op.responses),
+  };
+}
+
+/** The path, query, header and cookie parameters of an operation, path parameters in template order. */
+function operationParams(
+  doc: OpenApiDocument,
+  { specPath, item, op, at, id }: { specPath: string; item: any; op: any; at: string; id: string },
+  warnings: GeneratorWarning[],
+) {
   const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any, i: number) =>
     deref(doc, p, `${at}/parameters/${i}`),
   );
-  const dedupeKey = op['x-dedupe-key'];
   const { pathParams, queryParams, headerParams, cookieParams } = wireParams(
     doc,
     id,
     at,
     params,
-    dedupeKey?.in === 'header' ? String(dedupeKey.name).toLowerCase() : undefined,
+    dedupeHeaderName(op),
     warnings,
   );
   const placeholders = [...specPath.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((n) => !CLIENT_FILLED.has(n));
@@ -115,10 +178,16 @@ function operationModel(
   }
   pathParams.sort((a, b) => placeholders.indexOf(a.name) - placeholders.indexOf(b.name));
 
-  const nonBody = new Set([...pathParams, ...queryParams, ...headerParams, ...cookieParams].map((p) => p.name));
-  const bodies = wireBodies(doc, id, at, deref(doc, op.requestBody, `${at}/requestBody`), nonBody, warnings);
-  const body = bodies[0] ?? null;
-  // One flat params object: a name may stand in one place only (checked for every media type).
+  return { pathParams, queryParams, headerParams, cookieParams };
+}
+
+/** One flat params object: a name may stand in one place only (checked for every media type). */
+function checkFlatParams(
+  at: string,
+  id: string,
+  [pathParams, queryParams, headerParams, cookieParams]: [FieldModel[], FieldModel[], FieldModel[], FieldModel[]],
+  bodies: BodyModel[],
+): void {
   for (const b of bodies.length ? bodies : [null]) {
     const seen = new Map<string, string>();
     for (const [where, fields] of [
@@ -149,25 +218,17 @@ function operationModel(
       }
     }
   }
+}
 
-  if (dedupeKey && dedupeKey.in === 'body' && !body?.fields.some((f) => f.name === dedupeKey.name)) {
-    throw new SpecError(
-      `${at}/x-dedupe-key`,
-      'dedupe-key-undeclared',
-      `${id}: dedupe key ${quoted(dedupeKey.name)} is not a declared body field`,
-      'name a property of the request body, or write in: header',
-    );
-  }
-  const split = op['x-batch-split'];
-  if (split && !body?.fields.some((f) => f.name === split.field)) {
-    throw new SpecError(
-      `${at}/x-batch-split`,
-      'batch-split-undeclared',
-      `${id}: batch split field ${quoted(split.field)} is not a declared body field`,
-      'name the array property of the request body that the helper splits',
-    );
-  }
-
+/** The success statuses and how the first one's body is read (a HEAD answer has none). */
+function operationResponses(
+  doc: OpenApiDocument,
+  op: any,
+  at: string,
+  method: (typeof METHODS)[number],
+  warnings: GeneratorWarning[],
+) {
+  const id: string = op.operationId;
   const successStatuses = Object.keys(op.responses ?? {})
     .filter((s) => /^2\d\d$/.test(s))
     .map(Number)
@@ -187,71 +248,13 @@ function operationModel(
     mediaTypes: successMediaTypes,
   } = method === 'head' ? { ...wire, response: {}, responseKind: 'empty' as const, statusResponses: undefined } : wire;
 
-  let pagination: PaginationSpec | undefined;
-  let itemSchema: JsonSchema | undefined;
-  const px = op['x-pagination'];
-  if (px) {
-    pagination = {
-      kind: px.kind,
-      itemsField: px.itemsField,
-      cursorParam: px.cursorParam,
-      nextCursorField: px.nextCursorField,
-      ...(px.versionField ? { versionField: px.versionField } : {}),
-    };
-    const page = derefSchema(doc, response, `${at}/responses`);
-    itemSchema = page?.properties?.[px.itemsField]?.items;
-    if (!itemSchema)
-      throw new SpecError(
-        `${at}/x-pagination`,
-        'pagination-items',
-        `${id}: the page schema has no array field ${quoted(px.itemsField)}`,
-        'name the array property of the page in itemsField',
-      );
-    if (!queryParams.some((q) => q.name === px.cursorParam))
-      throw new SpecError(
-        `${at}/x-pagination`,
-        'pagination-cursor',
-        `${id}: no query parameter ${quoted(px.cursorParam)}`,
-        'name the query parameter that carries the cursor in cursorParam',
-      );
-  }
+  return { successStatuses, response, responseKind, statusResponses, successMediaTypes };
+}
 
-  return {
-    id,
-    ...names,
-    method: method.toUpperCase() as HttpMethod,
-    specPath,
-    path: pathOf(specPath),
-    tag: typeof op.tags?.[0] === 'string' ? op.tags[0] : names.namespace,
-    summary: typeof op.summary === 'string' ? op.summary : id,
-    description: typeof op.description === 'string' ? op.description : '',
-    auth: !isTokenExchange,
-    isTokenExchange,
-    pathParams,
-    queryParams,
-    headerParams,
-    cookieParams,
-    deprecated: op.deprecated === true,
-    body,
-    bodies,
-    paramsRequired:
-      pathParams.length > 0 ||
-      [...queryParams, ...headerParams, ...cookieParams].some((q) => q.required) ||
-      !!body?.fields.some((f) => f.required) ||
-      !!op['x-params-required'],
-    retryClass: op['x-retry-class'] ?? 'N',
-    retryClassWhen: op['x-retry-class-when'] ?? [],
-    ...(dedupeKey ? { dedupeKey: { in: dedupeKey.in, name: dedupeKey.name } } : {}),
-    ...(split ? { batchSplit: { field: split.field, max: split.max } } : {}),
-    ...(pagination ? { pagination, itemSchema } : {}),
-    successStatuses,
-    successMediaTypes,
-    response,
-    responseKind,
-    ...(statusResponses ? { statusResponses } : {}),
-    provenance: collectProvenance(op, at),
-    errorResponses: errorResponsesOf(doc, at, op.responses),
-  };
+/** The OperationModel fields the operation's extensions feed (each module's `read`, generator/extensions/). */
+function extensionFields(doc: OpenApiDocument, ctx: Omit<OperationReadContext, 'resolve'>): Partial<OperationModel> {
+  const full = { ...ctx, resolve: (schema: JsonSchema | undefined) => derefSchema(doc, schema, `${ctx.at}/responses`) };
+  return Object.assign({}, ...OPERATION_EXTENSIONS.map((e) => e.read?.(ctx.op[e.name], full)));
 }
 
 /** The non-2xx responses and the error codes their JSON examples show (`error.code`). */
@@ -283,20 +286,4 @@ function derefSchema(doc: OpenApiDocument, schema: any, at: string): JsonSchema 
   let s = schema;
   for (let i = 0; s && typeof s.$ref === 'string' && i < 10; i++) s = deref(doc, s, at);
   return s;
-}
-
-export function collectProvenance(node: unknown, pointer: string): Provenance[] {
-  const out: Provenance[] = [];
-  const walk = (n: unknown, p: string) => {
-    if (Array.isArray(n)) return n.forEach((v, i) => walk(v, `${p}/${i}`));
-    if (!n || typeof n !== 'object') return;
-    for (const [k, v] of Object.entries(n)) {
-      const here = `${p}/${pointerSegment(k)}`;
-      if ((k === 'x-assumed' || k === 'x-not-documented') && typeof v === 'string')
-        out.push({ pointer: here, kind: k, reason: v });
-      else walk(v, here);
-    }
-  };
-  walk(node, pointer);
-  return out.sort((a, b) => a.pointer.localeCompare(b.pointer));
 }

@@ -7,8 +7,9 @@
  */
 import Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { extensionsSchema, OPERATION_EXTENSIONS, type OperationContext } from './extensions/index.js';
 import { nearestName } from './nearest-name.js';
-import { pointerOf, pointerSegment, quoted, type SpecProblem } from './spec-error.js';
+import { collectSpecErrors, pointerOf, pointerSegment, quoted, type SpecProblem } from './spec-error.js';
 
 export type ExtensionsSchema = { $defs: Record<string, any> };
 type Place = 'operation' | 'callbacks';
@@ -72,8 +73,40 @@ function compile(schema: ExtensionsSchema): Compiled {
   return compiled;
 }
 
-/** Every extension problem of an OpenAPI (`operation` extensions) or AsyncAPI (`callbacks`) document. */
-export function checkExtensions(doc: unknown, schema: ExtensionsSchema, kind: 'openapi' | 'asyncapi'): SpecProblem[] {
+/** The registry's schema (extensions/index.ts), compiled once: what checkOperationExtensions validates with. */
+let registrySchema: ExtensionsSchema | undefined;
+
+/**
+ * The problems of one operation's extensions, each reported once, by its module: a value its
+ * schema refuses (in the module's words when it has them), else the module's own checks.
+ */
+export function checkOperationExtensions(ctx: OperationContext): SpecProblem[] {
+  registrySchema ??= extensionsSchema();
+  const validators = compile(registrySchema).byPlace.operation;
+  const problems: SpecProblem[] = [];
+  for (const extension of OPERATION_EXTENSIONS) {
+    const value = ctx.op[extension.name];
+    const validate = validators.get(extension.name)!;
+    if (value !== undefined && !validate(value)) {
+      const pointer = `${ctx.at}/${pointerSegment(extension.name)}`;
+      problems.push(
+        extension.explain?.(value, ctx) ?? valueProblem(extension.name, value, pointer, validate.errors ?? []),
+      );
+    } else if (extension.check) collectSpecErrors(problems, () => extension.check!(value, ctx));
+  }
+  return problems;
+}
+
+/**
+ * Every extension problem of an OpenAPI (`operation` extensions) or AsyncAPI (`callbacks`) document.
+ * `operationValues: false`: names only on operations (checkOperationExtensions checks their values).
+ */
+export function checkExtensions(
+  doc: unknown,
+  schema: ExtensionsSchema,
+  kind: 'openapi' | 'asyncapi',
+  { operationValues = true }: { operationValues?: boolean } = {},
+): SpecProblem[] {
   const { byPlace, all } = compile(schema);
   const problems: SpecProblem[] = [];
   // one path array, pushed and popped as the walk goes (a copy per node was most of this step's time)
@@ -110,6 +143,7 @@ export function checkExtensions(doc: unknown, schema: ExtensionsSchema, kind: 'o
     const pointer = pointerOf(...path);
     const validator = byPlace.anywhere.get(name) ?? (place ? byPlace[place].get(name) : undefined);
     if (validator) {
+      if (!operationValues && place === 'operation' && byPlace.operation.has(name)) return;
       if (!validator(value)) problems.push(valueProblem(name, value, pointer, validator.errors ?? []));
       return;
     }

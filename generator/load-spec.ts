@@ -2,17 +2,16 @@
  * Parse and check an OpenAPI document before any model is built. Every refusal is a SpecError
  * naming the JSON pointer, the rule and the fix, so a spec author can find and fix it.
  */
-import { checkExtensions, type ExtensionsSchema } from './check-extensions.js';
+import { checkExtensions, checkOperationExtensions, type ExtensionsSchema } from './check-extensions.js';
 import { checkInlinedSize, checkSchemas } from './check-schemas.js';
 import type { GeneratorCache } from './format.js';
 import { nearestName } from './nearest-name.js';
 import { CLIENT_MEMBERS, operationNames, RESOURCE_MEMBERS } from './names.js';
-import { externalRefs, readSpecDocument, refSegments, refsOf } from './spec-document.js';
+import { externalRefs, HTTP_TOKEN, readSpecDocument, refSegments, refsOf } from './spec-document.js';
 import { SpecError, collectSpecErrors, pointerOf, quoted, type SpecProblem } from './spec-error.js';
 import type { GeneratorWarning } from './model.js';
 import { repairSchemas } from './repair-schemas.js';
 
-const RETRY_CLASSES = new Set(['Q', 'I', 'U', 'D', 'N']);
 /** The HTTP methods an operation may use, as OpenAPI path items spell them. */
 export const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'] as const;
 /** Operation keys OpenAPI allows that the client does not call: each a located warning, never dropped silently. */
@@ -23,8 +22,6 @@ const OPERATION_ID = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
  * placeholders. The runtime sends the literal parts as they are, so nothing else may stand there.
  */
 const PATH_SEGMENT = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2}|\{[A-Za-z_][A-Za-z0-9_]*\})+$/;
-/** An HTTP header or cookie name: an RFC 9110 token. */
-export const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** A path parameter's name: what `{name}` in a path template can hold. */
 const PATH_PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -92,10 +89,8 @@ export function parseSpecWithWarnings(
   const repaired = refsResolve ? repairSchemas(d) : { doc: d, warnings: [] };
   warnings.push(...repaired.warnings);
   problems.push(...checkSchemas(repaired.doc));
-  // The operation checks say more about the extensions they read (e.g. retry classes): keep theirs.
-  const covered = (pointer: string) =>
-    problems.some((p) => pointer === p.pointer || pointer.startsWith(`${p.pointer}/`));
-  if (extensions) problems.push(...checkExtensions(d, extensions, 'openapi').filter((p) => !covered(p.pointer)));
+  // names everywhere, values off operations: operation values are their modules' (checkOperation)
+  if (extensions) problems.push(...checkExtensions(d, extensions, 'openapi', { operationValues: false }));
   // the size of the schemas with their $refs inlined, once every reference resolves
   // an operation over its own inlining limit is not validated (a fallback), the total still refuses
   const unvalidated = new Set<string>();
@@ -258,12 +253,13 @@ function checkOperations(doc: OpenApiDocument, problems: SpecProblem[]): void {
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const method of METHODS) {
       const op = isMapping(item) ? item[method] : undefined;
-      if (isMapping(op)) collectSpecErrors(problems, () => checkOperation(op, pointerOf('paths', path, method), seen));
+      if (isMapping(op))
+        collectSpecErrors(problems, () => checkOperation(op, pointerOf('paths', path, method), seen, problems));
     }
   }
 }
 
-function checkOperation(op: any, at: string, seen: Map<string, string>): void {
+function checkOperation(op: any, at: string, seen: Map<string, string>, problems: SpecProblem[]): void {
   const id = op.operationId;
   if (typeof id !== 'string' || !OPERATION_ID.test(id)) {
     throw new SpecError(
@@ -300,66 +296,5 @@ function checkOperation(op: any, at: string, seen: Map<string, string>): void {
     );
   }
   seen.set(id, at);
-  const isTokenExchange = Array.isArray(op.security) && op.security.length === 0;
-  const cls = op['x-retry-class'];
-  if (!isTokenExchange || cls !== undefined) {
-    if (typeof cls !== 'string' || !RETRY_CLASSES.has(cls)) {
-      const near =
-        typeof cls === 'string' && RETRY_CLASSES.has(cls.toUpperCase())
-          ? `did you mean ${cls.toUpperCase()}?`
-          : undefined;
-      throw new SpecError(
-        `${at}/x-retry-class`,
-        'unknown-retry-class',
-        `${id}: x-retry-class must be one of Q, I, U, D, N, found ${quoted(cls)}`,
-        near ??
-          'Q read-only, I idempotent, U unique create, D deduplicated by a key, N never resent (REST seed section 4)',
-      );
-    }
-  }
-  const conditions: unknown[] = Array.isArray(op['x-retry-class-when']) ? op['x-retry-class-when'] : [];
-  for (const [i, cond] of conditions.entries() as IterableIterator<[number, any]>) {
-    if (!RETRY_CLASSES.has(cond?.class) || !Array.isArray(cond?.all) || cond.all.length === 0) {
-      throw new SpecError(
-        `${at}/x-retry-class-when/${i}`,
-        'retry-class-condition',
-        `${id}: each condition needs a class (Q, I, U, D, N) and a non-empty "all" list`,
-        'write { class: N, all: [{ field: online_only, equals: true }] }',
-      );
-    }
-    for (const [j, test] of cond.all.entries()) {
-      const ok =
-        typeof test?.field === 'string' &&
-        'equals' in test !== 'present' in test &&
-        (!('present' in test) || typeof test.present === 'boolean');
-      if (!ok)
-        throw new SpecError(
-          `${at}/x-retry-class-when/${i}/all/${j}`,
-          'retry-class-condition',
-          `${id}: a test is {field, equals} or {field, present: boolean}`,
-          'write { field: <param>, equals: <value> } or { field: <param>, present: true }',
-        );
-    }
-  }
-  if (cls === 'D' && !op['x-dedupe-key']) {
-    throw new SpecError(
-      `${at}/x-dedupe-key`,
-      'dedupe-key-missing',
-      `${id}: a D operation must name its x-dedupe-key`,
-      'add x-dedupe-key: { in: body, name: <field> } (or in: header)',
-    );
-  }
-  const dedupe = op['x-dedupe-key'];
-  if (
-    isMapping(dedupe) &&
-    dedupe.in === 'header' &&
-    (typeof dedupe.name !== 'string' || !HTTP_TOKEN.test(dedupe.name))
-  ) {
-    throw new SpecError(
-      `${at}/x-dedupe-key/name`,
-      'parameter-name',
-      `${id}: the dedupe header name ${quoted(dedupe.name)} is not an HTTP token`,
-      'write the header name as it goes on the wire, e.g. Idempotency-Key',
-    );
-  }
+  problems.push(...checkOperationExtensions({ op, at, id }));
 }

@@ -144,6 +144,19 @@ export interface OperationModel {
   errorResponses: ErrorResponseModel[];
 }
 
+/** One event type of the callbacks spec, with what its extensions say (generator/extensions/, `readEvent`). */
+export interface CallbackEventTypeModel {
+  /** e.g. `group.members_added` */
+  type: string;
+  /** Schema of the event item, e.g. `GroupMembersAddedEvent`. */
+  schemaName: string;
+  /** Data field marked x-ordering-version, if any. */
+  orderingField?: string;
+  bestEffort: boolean;
+  /** REST call that fetches what truncation dropped (`x-truncated-refetch`): operationId, param → data field. */
+  refetch?: { operationId: string; params: Record<string, string> };
+}
+
 /** One error response of an operation: its status (`404`, `default`) and the `error.code` values its examples show. */
 export interface ErrorResponseModel {
   status: string;

@@ -14,6 +14,9 @@ import { parseYamlCached } from './yaml-chunks.js';
 import type { GeneratorCache } from './format.js';
 import { SpecError, pointerOf, quoted, type SpecProblem } from './spec-error.js';
 
+/** An HTTP header or cookie name: an RFC 9110 token. */
+export const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
 /** 16 MiB: spec/openapi.yaml is 0.34 MB, the 30× scale bench's spec 9.9 MiB. */
 export const DEFAULT_MAX_SPEC_BYTES = 16 * 2 ** 20;
 /** Levels of mappings and lists: the real specs reach 12, the construct fixtures 14. */

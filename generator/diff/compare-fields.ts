@@ -26,8 +26,7 @@
  * compared with or switched over must not disappear either. Only `null` may: comparing with
  * null always compiles, so a result that stops being nullable is safe.
  */
-import type { Change, ChangeClass } from './compare.js';
-import type { FieldSurface, OperationSurface } from './surface.js';
+import type { Change, ChangeClass, FieldSurface, OperationSurface } from './types.js';
 
 type Side = 'param' | 'result';
 type FieldChange = (c: Omit<Change, 'operation' | 'call'>) => void;

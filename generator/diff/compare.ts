@@ -3,7 +3,9 @@
  * the generated SDK ("breaking": code that compiled, or a call that worked, may now fail). The
  * type check (type-check.ts) adds what the TypeScript checker sees; these rules add what types
  * cannot see (retry class, paging, validation, runtime refusals) and name every change.
- * Field rules are in compare-fields.ts. After oasdiff's rule catalogue (read, not copied).
+ * Field rules are in compare-fields.ts; the rules of an extension (retry class, conditions, paging)
+ * in its module (generator/extensions/<name>.ts, its `compare`), listed here too. After oasdiff's
+ * rule catalogue (read, not copied).
  *
  * | change | class |
  * |---|---|
@@ -23,35 +25,12 @@
  *
  * Version bump (before the release script's pre-1.0 rules): breaking → major, addition → minor, else patch.
  */
+import { OPERATION_EXTENSIONS } from '../extensions/index.js';
 import { compareFields } from './compare-fields.js';
-import type { OperationSurface } from './surface.js';
+import type { AddChange, Change, ChangeClass, OperationSurface } from './types.js';
 
-export type ChangeClass = 'breaking' | 'addition' | 'non-breaking';
+export type { AddChange, Change, ChangeClass } from './types.js';
 
-export interface Change {
-  class: ChangeClass;
-  /** Stable kind, e.g. `operation-removed`, `param-added-required`, `type-result-changed`. */
-  kind: string;
-  operation: string;
-  /** The SDK call, e.g. `im.calls.stats()`. */
-  call?: string;
-  /** The field's path, when the change is about a field (`granularity`, `items[].id`). */
-  field?: string;
-  /** The type and field as a caller names it, e.g. `CallsStatsParams.granularity`. */
-  typeName?: string;
-  /** The TypeScript types before and after, when the change is about a type. */
-  before?: string;
-  after?: string;
-  message: string;
-  /** For a breaking change: what a caller does about it. */
-  migration?: string;
-  /** `types`: found (or confirmed) by the TypeScript checker on the two packages. */
-  source?: 'spec' | 'types';
-}
-
-export type AddChange = (c: Change) => void;
-
-const SAFETY: Record<string, number> = { '—': -1, Q: 0, I: 1, D: 2, U: 2, N: 3 };
 const ORDER: Record<ChangeClass, number> = { breaking: 0, addition: 1, 'non-breaking': 2 };
 
 export function sortChanges(changes: Change[]): Change[] {
@@ -127,50 +106,7 @@ function compareOperation(old: OperationSurface, now: OperationSurface, add: Add
       message: `${call} moved from ${old.method} ${old.path} to ${now.method} ${now.path} (the SDK follows it)`,
     });
   }
-  if (old.retryClass !== now.retryClass) {
-    const worse = (SAFETY[now.retryClass] ?? 9) >= (SAFETY[old.retryClass] ?? 9);
-    change({
-      class: worse ? 'breaking' : 'non-breaking',
-      kind: 'retry-class-changed',
-      before: old.retryClass,
-      after: now.retryClass,
-      message: `${call}: retry class ${old.retryClass} → ${now.retryClass}${worse ? ' (less safe to repeat: the client resends it less, or not at all)' : ' (safer to repeat)'}`,
-      ...(worse
-        ? { migration: `check your own retries around ${call}: the client no longer resends it as before` }
-        : {}),
-    });
-  }
-  if (old.retryClassWhen !== now.retryClassWhen) {
-    change({
-      class: 'breaking',
-      kind: 'retry-class-conditions-changed',
-      before: old.retryClassWhen || 'none',
-      after: now.retryClassWhen || 'none',
-      message: `${call}: retry-class conditions "${old.retryClassWhen || 'none'}" → "${now.retryClassWhen || 'none'}"`,
-      migration: `check which calls of ${call} the client now resends`,
-    });
-  }
-  if (old.paging !== now.paging) {
-    change({
-      class: 'breaking',
-      kind: 'paging-changed',
-      before: old.paging ?? 'none',
-      after: now.paging ?? 'none',
-      message: `${call}: paging ${old.paging ?? 'none'} → ${now.paging ?? 'none'} (it now returns ${now.paging ? `PagePromise<${now.resultType}, ${now.itemType}>` : now.resultType})`,
-      migration: now.paging
-        ? `await ${call} for the first page (${now.resultType}) or walk it with for await`
-        : `await ${call} for its one ${now.resultType}; there are no pages to walk`,
-    });
-  } else if (old.pagingFields !== now.pagingFields) {
-    change({
-      class: 'breaking',
-      kind: 'paging-fields-changed',
-      before: old.pagingFields ?? '',
-      after: now.pagingFields ?? '',
-      message: `${call}: the page fields changed (${old.pagingFields} → ${now.pagingFields}); for await follows them, code that reads or passes them by hand breaks`,
-      migration: `read and pass the new page fields (${now.pagingFields}) where you page ${call} by hand`,
-    });
-  }
+  for (const extension of OPERATION_EXTENSIONS) extension.compare?.(old, now, change);
   if (old.responseKind !== now.responseKind) {
     change({
       class: 'breaking',

@@ -8,70 +8,15 @@
  * (compare.ts); it never diffs YAML text or generated files.
  */
 import { itemTypeName, paramsTypeName, resultTypeName } from '../emit/emit-namespace-types.js';
-import { retryConditionsText } from '../emit/retry-conditions.js';
+import { OPERATION_EXTENSIONS } from '../extensions/index.js';
 import { typeContextOf, typeOf, type TypeContext } from '../transform/schema-to-ts.js';
 import type { ApiModel, FieldModel, JsonSchema, OperationModel } from '../model.js';
 import { discriminatedOf } from '../transform/discriminator.js';
 import { CHECKED_FORMATS } from '../transform/formats.js';
 import { componentNameOf } from '../transform/refs.js';
+import type { FieldSurface, OperationSurface } from './types.js';
 
-export interface FieldSurface {
-  /** `text`, `items[].id`, `content<LabText>.width` ('' for the whole result). */
-  path: string;
-  /** The TypeScript type as the package writes it, on one line (for messages). */
-  type: string;
-  /** JSON types the schema admits (sorted; `integer` is a kind of `number`); undefined: any value. */
-  types?: string[];
-  required: boolean;
-  /** Known values when the field is an enum (closed unless `openEnum`). */
-  enum?: string[];
-  openEnum?: boolean;
-  /** `const`, as JSON. */
-  const?: string;
-  /** `default`, as JSON. */
-  default?: string;
-  deprecated?: boolean;
-  /** Validation bounds (minLength, maximum, pattern, a checked format, …) as the spec writes them. */
-  constraints?: Record<string, number | string>;
-  /** `oneOf`/`anyOf` branches by key (component name, discriminator values, or the branch's type). */
-  branches?: string[];
-  /** discriminator value → the branch key it selects. */
-  mapping?: Record<string, string>;
-  /** Where a params field travels: path, query, header, cookie, body. */
-  in?: string;
-}
-
-export interface OperationSurface {
-  id: string;
-  /** `im.calls.stats()` */
-  call: string;
-  paramsType: string;
-  /** `<Stem>Result`, or `<Stem>Page` for a list. */
-  resultType: string;
-  itemType?: string;
-  method: string;
-  path: string;
-  retryClass: string;
-  /** `N when online_only = true; …` */
-  retryClassWhen: string;
-  paging?: string;
-  /** `itemsField=items, cursorParam=cursor, …`: the fields the page walker reads and sends. */
-  pagingFields?: string;
-  successStatuses: number[];
-  /** How the (first) success body is read: json, text, binary, empty. */
-  responseKind: string;
-  /** `201 json {…}` per status, when success statuses answer differently (the result is then a union). */
-  statusShapes?: string[];
-  /** Request body media types, the default first. */
-  requestMedia: string[];
-  /** The params object must be passed (a required field, or x-params-required). */
-  paramsRequired: boolean;
-  params: Map<string, FieldSurface>;
-  result: Map<string, FieldSurface>;
-  /** True when the params object accepts fields the spec does not list (open body). */
-  paramsOpen: boolean;
-  deprecated: boolean;
-}
+export type { FieldSurface, OperationSurface } from './types.js';
 
 /** Keywords whose change can refuse a value that was accepted (or accept one that was refused). */
 export const CONSTRAINT_KEYWORDS = [
@@ -107,12 +52,8 @@ export function surfaceOf(model: ApiModel): Map<string, OperationSurface> {
   return out;
 }
 
-function operationSurface(
-  op: OperationModel,
-  components: Map<string, JsonSchema>,
-  read: TypeContext,
-  write: TypeContext,
-): OperationSurface {
+/** Every params field a caller may pass: parameters, and the fields of every request media type. */
+function paramsSurface(op: OperationModel, components: Map<string, JsonSchema>, write: TypeContext) {
   const params = new Map<string, FieldSurface>();
   const addParams = (fields: readonly FieldModel[], where: string, required?: boolean) => {
     for (const f of fields) {
@@ -153,6 +94,16 @@ function operationSurface(
         );
     } else addParams(body.fields, 'body');
   }
+  return params;
+}
+
+function operationSurface(
+  op: OperationModel,
+  components: Map<string, JsonSchema>,
+  read: TypeContext,
+  write: TypeContext,
+): OperationSurface {
+  const params = paramsSurface(op, components, write);
   const result = new Map<string, FieldSurface>();
   // a text, binary or empty response has no fields: its whole type is what the SDK gives
   if (op.responseKind === 'json') fieldsOf(op.response, '', true, { components, ctx: read, out: result }, 0, []);
@@ -163,7 +114,6 @@ function operationSurface(
       types: [op.responseKind],
       required: true,
     });
-  const when = retryConditionsText(op.retryClassWhen);
   const p = op.pagination;
   return {
     id: op.id,
@@ -173,18 +123,9 @@ function operationSurface(
     ...(p ? { itemType: itemTypeName(op) } : {}),
     method: op.method,
     path: op.path,
-    retryClass: op.isTokenExchange ? '—' : op.retryClass,
-    retryClassWhen: when,
-    ...(p
-      ? {
-          paging: p.kind,
-          pagingFields: Object.entries(p)
-            .filter(([k]) => k !== 'kind')
-            .map(([k, v]) => `${k}=${v}`)
-            .sort()
-            .join(', '),
-        }
-      : {}),
+    retryClass: '',
+    retryClassWhen: '',
+    ...Object.assign({}, ...OPERATION_EXTENSIONS.map((e) => e.surface?.(op))),
     successStatuses: [...op.successStatuses],
     responseKind: op.responseKind,
     ...(op.statusResponses

@@ -6,18 +6,10 @@ import type { JsonSchema, OperationModel } from '../model.js';
 import { withoutMarkSentences } from './mark-text.js';
 import { doc, docJoin, type DocText } from './spec-text.js';
 import { exampleTag, throwsTags } from './operation-doc-tags.js';
-import { retryConditionDocs } from './retry-conditions.js';
+import { OPERATION_EXTENSIONS } from '../extensions/index.js';
 
 /** How the assumptions are introduced: in the user's words, not the generator's (issue 31). */
 export const ASSUMED_LEAD = "Assumed (the service's documentation is silent):";
-
-const CLASS_WORDS: Record<string, string> = {
-  Q: 'Q (read-only): resent automatically on a network error, timeout or 5xx.',
-  I: 'I (idempotent): resent automatically on a network error, timeout or 5xx. A resent call that answers not_found or version_conflict may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.',
-  U: 'U (unique create): resent automatically on a network error, timeout or 5xx. A resent call that answers already_exists may be the echo of its own earlier attempt: the error then has `mayBeEchoOfEarlierAttempt: true`.',
-  D: 'D (deduplicated): resent automatically with the same dedupe key, which the client fills when you give none.',
-  N: 'N (not repeated): never resent after a network error, timeout or 5xx, because the request may already have been executed. Only a 429 (not executed) is waited out and resent.',
-};
 
 /** `text` with a final `.` unless it ends a sentence already (no regex over the whole text: it may be megabytes). */
 const sentence = (text: string) => (text === '' || '.!?'.includes(text.slice(-1)) ? text : `${text}.`);
@@ -68,18 +60,7 @@ export function operationDocs(
     lines[0] = doc`${summary.slice(0, group).trimEnd()}.`;
   description = inputsInUserWords(description);
   if (description) lines.push(doc`${description}`);
-  lines.push(doc`Retry class ${CLASS_WORDS[op.retryClass]!}`);
-  lines.push(...retryConditionDocs(op.retryClassWhen));
-  if (op.dedupeKey)
-    lines.push(
-      doc`Dedupe key: \`${op.dedupeKey.name}\` (${op.dedupeKey.in}); pass your own to make a resend across processes safe, or \`idempotencyKey\` in the options.`,
-    );
-  if (op.batchSplit)
-    lines.push(doc`\`${op.batchSplit.field}\` holds at most ${op.batchSplit.max} entries per request.`);
-  if (op.pagination)
-    lines.push(
-      doc`A list (${op.pagination.kind} pages): \`await\` gives the first page; \`for await\` walks every item across pages.`,
-    );
+  for (const extension of OPERATION_EXTENSIONS) lines.push(...(extension.docLines?.(op) ?? []));
   const assumptions = op.provenance.filter((p) => p.kind === 'x-assumed').map((p) => p.reason);
   const undocumented = op.provenance.filter((p) => p.kind === 'x-not-documented').map((p) => p.reason);
   if (assumptions.length) lines.push(doc`${ASSUMED_LEAD} ${[...new Set(assumptions)].join('; ')}.`);
@@ -94,7 +75,7 @@ export function operationDocs(
   else if (op.body && op.body.contentType !== 'application/json')
     lines.push(doc`Request body: \`${op.body.contentType}\`.`);
   lines.push(exampleTag(op, style, components));
-  lines.push(docJoin(throwsTags(op), '\n'));
+  lines.push(docJoin([...throwsTags(op), ...OPERATION_EXTENSIONS.flatMap((e) => e.docTags?.(op) ?? [])], '\n'));
   if (op.deprecated) lines.push(doc`@deprecated The spec marks this operation deprecated.`);
   return docJoin(lines, '\n\n');
 }

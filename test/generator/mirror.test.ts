@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/seed.js';
 
 const SNAPSHOTS = 'covered by the test/generator.test.ts snapshots of generated/';
+const REGISTRY =
+  'an extension module; test/generator/extensions/index.test.ts runs the registry (schema, README row, checks)';
 
 /** Generator files without a same-named test, each with what covers it instead. */
 const WITHOUT_OWN_TEST: Record<string, string> = {
@@ -29,6 +31,26 @@ const WITHOUT_OWN_TEST: Record<string, string> = {
   'generator/diff/surface.ts': 'public surface of a model; test/change-corpus.test.ts',
   'generator/diff/type-check.ts': 'type-level compatibility; test/change-corpus.test.ts',
   'generator/diff/type-walk.ts': 'type walk under type-check; test/change-corpus.test.ts',
+  'generator/extensions/callbacks-spec-data.ts': REGISTRY,
+  'generator/extensions/x-answer.ts': REGISTRY,
+  'generator/extensions/x-assumed.ts': REGISTRY,
+  'generator/extensions/x-batch-split.ts': REGISTRY,
+  'generator/extensions/x-best-effort.ts': REGISTRY,
+  'generator/extensions/x-dedupe-key.ts': REGISTRY,
+  'generator/extensions/x-delivery.ts': REGISTRY,
+  'generator/extensions/x-limits.ts': REGISTRY,
+  'generator/extensions/x-not-documented.ts': REGISTRY,
+  'generator/extensions/x-ordering-version.ts': REGISTRY,
+  'generator/extensions/x-pagination.ts': REGISTRY,
+  'generator/extensions/x-params-required.ts': REGISTRY,
+  'generator/extensions/x-pending-helper.ts': REGISTRY,
+  'generator/extensions/x-retry-class.ts': REGISTRY,
+  'generator/extensions/x-retry-class-when.ts': REGISTRY,
+  'generator/extensions/x-toggle.ts': REGISTRY,
+  'generator/extensions/x-truncated-refetch.ts': REGISTRY,
+  'generator/extensions/x-ts-brand.ts': REGISTRY,
+  'generator/extensions/x-upload-helper.ts': REGISTRY,
+  'generator/extensions/extension.ts': 'the extension type; compiled by test/generator/extensions/index.test.ts',
   'generator/disk-cache.ts': 'formatter cache; test/generate-cli.test.ts (a second run writes nothing)',
   'generator/emit/emit-callback-entries.ts': `callbacks entry; ${SNAPSHOTS} and test/callbacks-frameworks.test.ts`,
   'generator/emit/emit-callback-types.ts': `callback event types; ${SNAPSHOTS} and test/types.test.ts`,
