@@ -73,7 +73,7 @@ try {
     const rate = median(rs.map((r) => r.rate));
     const cpu = median(rs.map((r) => r.cpuUs));
     console.log(
-      `${side.padEnd(4)} ${Math.round(rate)} ev/s (${(rate / bareRate).toFixed(2)}× bare; runs ${rs.map((r) => Math.round(r.rate)).join(', ')}); redis CPU ${cpu.toFixed(1)} µs/event (${(cpu / bareCpu).toFixed(2)}×); ${median(rs.map((r) => r.bytes)).toFixed(1)} bytes/event`,
+      `${side.padEnd(4)} ${Math.round(rate)} ev/s (${(rate / bareRate).toFixed(2)}× bare; runs ${rs.map((r) => Math.round(r.rate)).join(', ')}); redis CPU ${cpu.toFixed(1)} µs/event (${(cpu / bareCpu).toFixed(2)}×); node CPU ${median(rs.map((r) => r.nodeCpuUs)).toFixed(1)} µs/event; ${median(rs.map((r) => r.bytes)).toFixed(1)} bytes/event`,
     );
   }
   for (const side of ['A', 'B'] as const)

@@ -106,21 +106,26 @@ async function commandStats(client: Client): Promise<Map<string, { calls: number
 export interface RunFigures {
   rate: number;
   cpuUs: number;
+  /** This process's CPU (user + system) per event, µs: the client side of the run. */
+  nodeCpuUs: number;
   bytes: number;
   stats: Map<string, { calls: number; usec: number }>;
 }
 
 export async function measureRun(probe: Client, f: () => Promise<number>, n: number): Promise<RunFigures> {
-  await probe.sendCommand(['CONFIG', 'RESETSTAT']);
+  // memory first: RESETSTAT frees the per-command latency histograms, which the run would then count as its own
   const memory = await usedMemory(probe);
+  await probe.sendCommand(['CONFIG', 'RESETSTAT']);
   const cpu = await redisCpuS(probe);
+  const node = process.cpuUsage();
   const rate = await f();
+  const nodeUsed = process.cpuUsage(node);
   const cpuUs = (((await redisCpuS(probe)) - cpu) * 1e6) / n;
   const bytes = ((await usedMemory(probe)) - memory) / n;
   const stats = await commandStats(probe);
   // the probe's own INFO / CONFIG calls are not the run's
   for (const name of ['info', 'config|resetstat']) stats.delete(name);
-  return { rate, cpuUs, bytes, stats };
+  return { rate, cpuUs, nodeCpuUs: (nodeUsed.user + nodeUsed.system) / n, bytes, stats };
 }
 
 /** Calls and µs per event by command, summed over runs of `n` events each, most expensive first. */
