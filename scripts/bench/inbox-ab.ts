@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './lib.js';
 import { type Client, measureRun, profileOf, type RunFigures, runBare, runOurs, withRedis } from './inbox.js';
 
 const [rev = 'HEAD', roundsArg = '5', eventsArg = '20000', idArg] = process.argv.slice(2);
@@ -28,12 +29,6 @@ function runtimeAt(revision: string): { dir: string; callbacks: string } {
   mkdirSync(dir, { recursive: true });
   execFileSync('tar', ['-x', '-C', dir], { input: tar });
   return { dir, callbacks: join(dir, 'templates/runtime/callbacks/index.ts') };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 const at = runtimeAt(rev);

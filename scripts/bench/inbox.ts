@@ -19,7 +19,7 @@
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 import { startRedisServer } from '../../test/fixtures/callbacks/redis-server.js';
-import { round } from './lib.js';
+import { median, round } from './lib.js';
 
 export interface InboxRow {
   mode: 'ours' | 'bare';
@@ -56,12 +56,6 @@ export interface CommandCost {
 }
 
 export type Client = ReturnType<typeof createClient>;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 export function sampleEvents(
   n: number,
