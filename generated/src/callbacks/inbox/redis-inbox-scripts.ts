@@ -192,7 +192,9 @@ return out`;
 
 // Settles events done without state changes or ordering guard (a handler that returned, a commit of
 // nothing), all held by one consumer: the common case, with two arguments per event and no per-event
-// tables. The same outcomes as SETTLE for such events.
+// tables. The same outcomes as SETTLE for such events. The acked entries leave the stream by one XTRIM
+// where they are older than every entry still in flight, by XDEL otherwise (the stream keeps only events
+// in flight or not yet read, as with XDEL alone).
 // KEYS: stream, stats, pending, the current done bucket, then the live done buckets.
 // ARGV: group, consumer, doneTtlMs, lowest and highest entryId, then entryId, id record per event.
 // Returns one letter per event: a (applied), d (duplicate), l (lost).
@@ -231,7 +233,29 @@ for i, rec in ipairs(recs) do
 end
 if #acked > 0 then
   redis.call('XACK', KEYS[1], group, unpack(acked))
-  redis.call('XDEL', KEYS[1], unpack(acked))
+  -- the entries up to this consumer's newest here (ARGV[5]) and before the oldest one still
+  -- unacknowledged were all delivered (entry ids only grow) and acknowledged: one exact XTRIM drops
+  -- them (whole stream nodes at once, where XDEL seeks each entry); XDEL only for acked entries past
+  -- an older one still in flight
+  local function parts(id)
+    local ms, seq = string.match(id, '^(%d+)-(%d+)$')
+    return tonumber(ms), tonumber(seq), ms
+  end
+  local function before(x, y)
+    local xm, xs = parts(x)
+    local ym, ys = parts(y)
+    return xm < ym or (xm == ym and xs < ys)
+  end
+  local _, hs, hms = parts(ARGV[5])
+  local minid = hms .. '-' .. string.format('%d', hs + 1)
+  local oldest = redis.call('XPENDING', KEYS[1], group)[2]
+  local rest = {}
+  if oldest and before(oldest, minid) then
+    minid = oldest
+    for _, id in ipairs(acked) do if before(oldest, id) then rest[#rest + 1] = id end end
+  end
+  redis.call('XTRIM', KEYS[1], 'MINID', minid)
+  if #rest > 0 then redis.call('XDEL', KEYS[1], unpack(rest)) end
 end
 if #done > 0 then
   redis.call('SREM', KEYS[3], unpack(done))

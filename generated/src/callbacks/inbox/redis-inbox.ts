@@ -2,7 +2,7 @@
 /**
  * The fleet inbox on Redis Streams with a consumer group: XADD on append, XREADGROUP to hand an
  * event to one worker, XAUTOCLAIM to take over the events of a worker that died (idle longer than
- * the visibility timeout), XACK + XDEL when done. Each step that must be atomic is one Lua script
+ * the visibility timeout), XACK + XDEL when done (ACK trims instead, up to the oldest event in flight). Each step that must be atomic is one Lua script
  * (redis-inbox-scripts.ts): dedupe + XADD (APPEND); the move of due retries + XAUTOCLAIM +
  * XREADGROUP (TAKE); ownership check + done record + XACK for the events finished together (ACK
  * for those without state changes or guard, SETTLE for the others: state changes and the ordering

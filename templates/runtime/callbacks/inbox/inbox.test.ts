@@ -574,6 +574,22 @@ describe.each(engines)('issue 28 item 1: a stuck handler never stalls the inbox 
   });
 });
 
+/** Events of a Redis inbox read by hand for `consumer` (XREADGROUP of the `workers` group), as the worker loop claims them. */
+async function claimAs(prefix: string, consumer: string, count: number) {
+  const reply = (await redis.sendCommand([
+    'XREADGROUP',
+    'GROUP',
+    'workers',
+    consumer,
+    'COUNT',
+    String(count),
+    'STREAMS',
+    `${prefix}events`,
+    '>',
+  ])) as [string, [string, string[]][]][];
+  return reply[0]![1].map(([entryId, f]) => ({ entryId, eventId: f[1]!, event: ev(f[1]!), attempt: 1 }));
+}
+
 describe('RedisInbox specifics', () => {
   it('recovers when its stream and group are deleted under it (FLUSHALL, eviction)', async () => {
     const inbox = new RedisInbox({ client: fromNodeRedis(redis), durability: 'off', blockMs: 50, prefix: '{rx}:' });
@@ -662,20 +678,7 @@ describe('RedisInbox specifics', () => {
   it('settles of one turn go out together, an ack-only event in ACK and one with changes in SETTLE, each with its own outcome; a consumer that does not hold the entry gets lost', async () => {
     const inbox = new RedisInbox({ client: fromNodeRedis(redis), durability: 'off', prefix: '{ra}:' });
     await inbox.append([ev('p1'), ev('p2'), ev('p3'), ev('p4')]);
-    const claim = async (consumer: string, count: number) =>
-      (
-        (await redis.sendCommand([
-          'XREADGROUP',
-          'GROUP',
-          'workers',
-          consumer,
-          'COUNT',
-          String(count),
-          'STREAMS',
-          '{ra}:events',
-          '>',
-        ])) as [string, [string, string[]][]][]
-      )[0]![1].map(([entryId, f]) => ({ entryId, eventId: f[1]!, event: ev(f[1]!), attempt: 1 }));
+    const claim = (consumer: string, count: number) => claimAs('{ra}:', consumer, count);
     const [p1, p2, p3] = await claim('x', 3);
     const [p4] = await claim('y', 1);
     const settle = (inbox as unknown as { settle: (...a: unknown[]) => Promise<string> }).settle.bind(inbox);
@@ -693,6 +696,27 @@ describe('RedisInbox specifics', () => {
     expect(await inbox.getState('k3')).toBeNull();
     expect(await inbox.stats()).toMatchObject({ pending: 0, processed: 4 });
     expect(await redis.sendCommand(['EXISTS', '{ra}:pending'])).toBe(0);
+  });
+
+  it('an ack trims the entries before the oldest unacknowledged one and deletes the later ones: the stream holds only events in flight or not yet read', async () => {
+    const inbox = new RedisInbox({ client: fromNodeRedis(redis), durability: 'off', prefix: '{rt}:' });
+    await inbox.append(['t1', 't2', 't3', 't4', 't5', 't6', 't7'].map((id) => ev(id)));
+    const claim = (count: number) => claimAs('{rt}:', 'x', count);
+    const settle = (inbox as unknown as { settle: (...a: unknown[]) => Promise<string> }).settle.bind(inbox);
+    const xlen = async () => Number(await redis.sendCommand(['XLEN', '{rt}:events']));
+    const [t1, t2, t3, t4] = await claim(4);
+    // t1 stays in flight: t2 and t3, newer than it, go one by one
+    expect(await Promise.all([settle('x', t2, [], undefined), settle('x', t3, [], undefined)])).toEqual([
+      'applied',
+      'applied',
+    ]);
+    expect(await xlen()).toBe(5); // t1, t4 in flight; t5, t6, t7 not read yet
+    expect(await settle('x', t1, [], undefined)).toBe('applied'); // trims up to t4, the oldest in flight
+    expect(await xlen()).toBe(4);
+    expect(await settle('x', t4, [], undefined)).toBe('applied'); // nothing in flight: trims up to t4 itself
+    expect(await xlen()).toBe(3);
+    expect((await claim(10)).map((c) => c.eventId)).toEqual(['t5', 't6', 't7']); // unread events are kept
+    expect(await inbox.stats()).toMatchObject({ pending: 3, processed: 4 });
   });
 
   it('an ack-only event whose id record went is taken in again and its second entry settles as duplicate', async () => {
