@@ -115,6 +115,7 @@ describe('bench harness (smoke)', () => {
     expect(r.inbox.rows.map((x: any) => x.mode)).toEqual(['ours', 'bare']);
     for (const row of r.inbox.rows) expect(positive(row.eventsPerSec), row.mode).toBe(true);
     for (const row of r.inbox.rows) expect(Number.isFinite(row.bytesPerEvent), row.mode).toBe(true); // used_memory after − before ÷ events
+    expect(r.inbox.redisProfile.map((c: any) => c.command)).toContain('evalsha'); // INFO commandstats of ours
     // 10. simulator: the default run and the 2 000-event run, timed
     expect(r.simulator.rows.map((x: any) => x.shape)).toEqual(['default', '2000 events']);
     for (const row of r.simulator.rows)
@@ -143,6 +144,8 @@ describe('bench harness (smoke)', () => {
       expect(text).toContain(heading);
     expect(text).toContain('SMOKE RUN');
     expect(text).toContain('9. Callback inbox memory ≤ 80 bytes kept per processed event id');
+    expect(text).toContain('9. Callback inbox memory ≤ 80 bytes per processed event id with 36-character ids');
+    expect(text).toContain("Where redis-server's time goes for ours");
     expect(text).not.toMatch(/NaN|undefined/);
   }, 250_000);
 });

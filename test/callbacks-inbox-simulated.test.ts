@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allow } from '../templates/runtime/callbacks/decisions.js';
 import { RedisInbox } from '../templates/runtime/callbacks/inbox/redis-inbox.js';
 import { DEFAULT_INBOX_RETENTION_MS } from '../templates/runtime/callbacks/inbox/inbox-base.js';
-import { doneBuckets } from '../templates/runtime/callbacks/inbox/redis-inbox-scripts.js';
+import { doneBuckets, idRecord } from '../templates/runtime/callbacks/inbox/redis-id-records.js';
 import { createNodeCallbackHandler } from '../templates/runtime/callbacks/node.js';
 import type { NodeCallbackRequest } from '../templates/runtime/callbacks/node.js';
 import { buildPlan } from '../templates/runtime/callbacks/simulator/plan.js';
@@ -43,10 +43,11 @@ type Redis = ReturnType<typeof createClient>;
 
 /**
  * The receiver report, read from Redis only: `stored` = ids the inbox records (the `pending` set
- * of ids in the inbox and the live `done:<bucket>` sets of processed ids, read at once),
- * `processed` = the effect counters, `current` = the guarded per-entity state.
+ * of ids in the inbox and the live `done:<bucket>` sets of processed ids, read at once; a long id is
+ * recorded by digest, `ids` maps those back), `processed` = the effect counters, `current` = the
+ * guarded per-entity state.
  */
-async function receiverStateFromRedis(redis: Redis): Promise<ReceiverState> {
+async function receiverStateFromRedis(redis: Redis, ids: ReadonlyMap<string, string>): Promise<ReceiverState> {
   const effects: string[] = [];
   const current: string[] = [];
   let cursor = '0';
@@ -63,7 +64,7 @@ async function receiverStateFromRedis(redis: Redis): Promise<ReceiverState> {
     }
   } while (cursor !== '0');
   const counts = effects.length ? await redis.mGet(effects.map((id) => `${PREFIX}s:effects:${id}`)) : [];
-  const ids = current.length ? await redis.mGet(current.map((e) => `${PREFIX}s:cur:${e}`)) : [];
+  const curIds = current.length ? await redis.mGet(current.map((e) => `${PREFIX}s:cur:${e}`)) : [];
   // one SUNION, so that an id moving from `pending` to a done set meanwhile is seen in one or the other
   const stored = (await redis.sendCommand([
     'SUNION',
@@ -71,9 +72,9 @@ async function receiverStateFromRedis(redis: Redis): Promise<ReceiverState> {
     ...doneBuckets(PREFIX, DEFAULT_INBOX_RETENTION_MS, Date.now()).live,
   ])) as string[];
   return {
-    stored,
+    stored: stored.map((record) => ids.get(record) ?? record),
     processed: Object.fromEntries(effects.map((id, i) => [id, Number(counts[i])])),
-    current: Object.fromEntries(current.flatMap((e, i) => (ids[i] ? [[e, ids[i]!]] : []))),
+    current: Object.fromEntries(current.flatMap((e, i) => (curIds[i] ? [[e, curIds[i]!]] : []))),
   };
 }
 
@@ -95,6 +96,8 @@ describe('issue 19 done-when: the simulator drives a receiver on the Redis inbox
     .filter((e) => e.type === 'friend.added' && !e.lost)
     .slice(0, 3)
     .map((e) => e.id);
+  // the id records of the plan's events (idRecord) → the ids
+  const recordIds = new Map(plan.events.map((e) => [idRecord(e.id), e.id]));
 
   beforeAll(async () => {
     redisServer = await startRedisServer();
@@ -198,7 +201,7 @@ describe('issue 19 done-when: the simulator drives a receiver on the Redis inbox
         ...PLAN,
         ratePerSecond: 200,
         timeoutMs: 10_000, // the longest address timeout (§2.1): the whole test suite may share the 2 cores with this run
-        observe: () => receiverStateFromRedis(redis),
+        observe: () => receiverStateFromRedis(redis, recordIds),
         settleMs: 30_000, // the simulator waits (bounded) until every delivered id shows up processed
         maxRealMs: 60_000,
       });
@@ -239,7 +242,7 @@ describe('issue 19 done-when: the simulator drives a receiver on the Redis inbox
     expect(workers[2]!.exitCode ?? workers[2]!.signalCode).toBeNull();
 
     // --- Redis, afterwards: each side effect once per delivered id, none for the lost ones
-    const state = await receiverStateFromRedis(redis);
+    const state = await receiverStateFromRedis(redis, recordIds);
     const ids = delivered.map((e) => e.id);
     expect(Object.keys(state.processed).sort()).toEqual([...ids].sort());
     expect(Object.entries(state.processed).filter(([, n]) => n !== 1)).toEqual([]);

@@ -19,7 +19,7 @@
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 import { startRedisServer } from '../../test/fixtures/callbacks/redis-server.js';
-import { round } from './lib.js';
+import { median, round } from './lib.js';
 
 export interface InboxRow {
   mode: 'ours' | 'bare';
@@ -43,18 +43,21 @@ export interface InboxResult {
   idLength: number;
   /** Ours, bytes kept per event with 36-character ids (one untimed run). */
   bytesPerEventLongIds: number;
+  /** Ours, where redis-server's time goes (INFO commandstats over the timed runs), per event. */
+  redisProfile?: CommandCost[];
   rows: InboxRow[];
 }
 
-type Client = ReturnType<typeof createClient>;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+/** One command's share of a run (INFO commandstats): calls and µs per event; scripts include the commands they call. */
+export interface CommandCost {
+  command: string;
+  callsPerEvent: number;
+  usPerEvent: number;
 }
 
-function sampleEvents(
+export type Client = ReturnType<typeof createClient>;
+
+export function sampleEvents(
   n: number,
   run: string,
   idLength?: number,
@@ -80,34 +83,76 @@ async function redisCpuS(client: Client): Promise<number> {
   );
 }
 
-/** events/s of one run and the redis-server CPU it cost per event (µs). */
-async function measured(probe: Client, n: number, f: () => Promise<number>): Promise<[number, number]> {
-  const before = await redisCpuS(probe);
-  const rate = await f();
-  return [rate, (((await redisCpuS(probe)) - before) * 1e6) / n];
-}
-
 async function usedMemory(client: Client): Promise<number> {
   return Number(/used_memory:(\d+)/.exec(String(await client.sendCommand(['INFO', 'memory'])))?.[1] ?? NaN);
 }
 
-/** events/s of one run and the bytes it left in redis-server per event. */
-async function withMemory(probe: Client, n: number, f: () => Promise<number>): Promise<[number, number]> {
-  const before = await usedMemory(probe);
-  const rate = await f();
-  return [rate, ((await usedMemory(probe)) - before) / n];
+/** INFO commandstats as command → calls and µs (since the last CONFIG RESETSTAT). */
+async function commandStats(client: Client): Promise<Map<string, { calls: number; usec: number }>> {
+  const out = new Map<string, { calls: number; usec: number }>();
+  const text = String(await client.sendCommand(['INFO', 'commandstats']));
+  for (const m of text.matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm))
+    out.set(m[1]!, { calls: Number(m[2]), usec: Number(m[3]) });
+  return out;
 }
 
-async function runOurs(
-  mod: any,
-  command: Client,
-  blocking: Client,
-  n: number,
-  batch: number,
-  concurrency: number,
-  run: string,
-  idLength?: number,
-): Promise<number> {
+/** One measured run: events/s, redis-server CPU µs per event, bytes left per event, and the command profile. */
+export interface RunFigures {
+  rate: number;
+  cpuUs: number;
+  /** This process's CPU (user + system) per event, µs: the client side of the run. */
+  nodeCpuUs: number;
+  bytes: number;
+  stats: Map<string, { calls: number; usec: number }>;
+}
+
+export async function measureRun(probe: Client, f: () => Promise<number>, n: number): Promise<RunFigures> {
+  // memory first: RESETSTAT frees the per-command latency histograms, which the run would then count as its own
+  const memory = await usedMemory(probe);
+  await probe.sendCommand(['CONFIG', 'RESETSTAT']);
+  const cpu = await redisCpuS(probe);
+  const node = process.cpuUsage();
+  const rate = await f();
+  const nodeUsed = process.cpuUsage(node);
+  const cpuUs = (((await redisCpuS(probe)) - cpu) * 1e6) / n;
+  const bytes = ((await usedMemory(probe)) - memory) / n;
+  const stats = await commandStats(probe);
+  // the probe's own INFO / CONFIG calls are not the run's
+  for (const name of ['info', 'config|resetstat']) stats.delete(name);
+  return { rate, cpuUs, nodeCpuUs: (nodeUsed.user + nodeUsed.system) / n, bytes, stats };
+}
+
+/** Calls and µs per event by command, summed over runs of `n` events each, most expensive first. */
+export function profileOf(runs: readonly RunFigures[], n: number): CommandCost[] {
+  const sum = new Map<string, { calls: number; usec: number }>();
+  for (const run of runs)
+    for (const [command, s] of run.stats) {
+      const t = sum.get(command) ?? { calls: 0, usec: 0 };
+      t.calls += s.calls;
+      t.usec += s.usec;
+      sum.set(command, t);
+    }
+  const events = n * runs.length;
+  return [...sum]
+    .map(([command, s]) => ({
+      command,
+      callsPerEvent: round(s.calls / events, 3),
+      usPerEvent: round(s.usec / events, 2),
+    }))
+    .sort((a, b) => b.usPerEvent - a.usPerEvent);
+}
+
+export interface RunShape {
+  n: number;
+  batch: number;
+  concurrency: number;
+  run: string;
+  idLength?: number;
+}
+
+/** One run of `RedisInbox` (`mod`: a callbacks module): append in batches while one worker consumes. */
+export async function runOurs(mod: any, command: Client, blocking: Client, shape: RunShape): Promise<number> {
+  const { n, batch, concurrency, run } = shape;
   const inbox = new mod.RedisInbox({
     client: mod.fromNodeRedis(command),
     blockingClient: mod.fromNodeRedis(blocking),
@@ -115,7 +160,7 @@ async function runOurs(
     blockMs: 100,
     durability: 'off',
   });
-  const events = sampleEvents(n, run, idLength);
+  const events = sampleEvents(n, run, shape.idLength);
   let done = 0;
   const controller = new AbortController();
   let finish!: () => void;
@@ -139,34 +184,20 @@ async function runOurs(
   return (n / ms) * 1000;
 }
 
-async function runBare(
-  command: Client,
-  blocking: Client,
-  n: number,
-  batch: number,
-  concurrency: number,
-  run: string,
-): Promise<number> {
+/** One run of the bare Streams loop of the same shape. */
+export async function runBare(command: Client, blocking: Client, shape: RunShape): Promise<number> {
+  const { n, batch, concurrency, run } = shape;
   const stream = `{bare-${run}}:events`;
   await command.sendCommand(['XGROUP', 'CREATE', stream, 'workers', '0', 'MKSTREAM']);
   const events = sampleEvents(n, run);
   let acked = 0;
   const started = performance.now();
+  const read = ['XREADGROUP', 'GROUP', 'workers', 'c1', 'COUNT', String(concurrency), 'BLOCK', '100'];
   const consume = (async () => {
     while (acked < n) {
-      const reply = (await blocking.sendCommand([
-        'XREADGROUP',
-        'GROUP',
-        'workers',
-        'c1',
-        'COUNT',
-        String(concurrency),
-        'BLOCK',
-        '100',
-        'STREAMS',
-        stream,
-        '>',
-      ])) as [string, [string, string[]][]][] | null;
+      const reply = (await blocking.sendCommand([...read, 'STREAMS', stream, '>'])) as
+        | [string, [string, string[]][]][]
+        | null;
       if (!reply) continue;
       const entries = reply[0]![1];
       // a no-op handler per entry (JSON.parse of the event, as ours does), then one XACK each
@@ -187,6 +218,33 @@ async function runBare(
   return (n / (performance.now() - started)) * 1000;
 }
 
+/** A private redis-server and four node-redis connections: commands + blocking read for each side. */
+export async function withRedis<T>(
+  f: (clients: [Client, Client, Client, Client], redisVersion: string) => Promise<T>,
+): Promise<T> {
+  const server = await startRedisServer();
+  const clients = [0, 1, 2, 3].map(() => createClient({ url: server.url }));
+  try {
+    await Promise.all(clients.map((c) => c.connect()));
+    const info = String(await clients[0]!.sendCommand(['INFO', 'server']));
+    return await f(clients as [Client, Client, Client, Client], /redis_version:(\S+)/.exec(info)?.[1] ?? '?');
+  } finally {
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    await server.stop();
+  }
+}
+
+function rowOf(mode: 'ours' | 'bare', label: string, runs: readonly RunFigures[]): InboxRow {
+  return {
+    mode,
+    label,
+    eventsPerSec: round(median(runs.map((r) => r.rate)), 0),
+    runsEventsPerSec: runs.map((r) => round(r.rate, 0)),
+    redisCpuUsPerEvent: round(median(runs.map((r) => r.cpuUs)), 1),
+    bytesPerEvent: round(median(runs.map((r) => r.bytes)), 1),
+  };
+}
+
 export async function benchInbox(opts: {
   events: number;
   batch: number;
@@ -197,95 +255,42 @@ export async function benchInbox(opts: {
   const mod = await import(
     opts.callbacksModule ?? fileURLToPath(new URL('../../templates/runtime/callbacks/index.ts', import.meta.url))
   );
-  const server = await startRedisServer();
-  const clients = [0, 1, 2, 3].map(() => createClient({ url: server.url }));
-  try {
-    await Promise.all(clients.map((c) => c.connect()));
-    const [c1, b1, c2, b2] = clients as [Client, Client, Client, Client];
-    const info = String(await c1.sendCommand(['INFO', 'server']));
-    const redisVersion = /redis_version:(\S+)/.exec(info)?.[1] ?? '?';
-    const ours: number[] = [];
-    const bare: number[] = [];
-    const oursCpu: number[] = [];
-    const bareCpu: number[] = [];
-    const oursBytes: number[] = [];
-    const bareBytes: number[] = [];
-    const oursRun = async (r: number) => {
-      let cpu = 0;
-      const [rate, bytes] = await withMemory(c1, opts.events, async () => {
-        const [x, y] = await measured(c1, opts.events, () =>
-          runOurs(mod, c1, b1, opts.events, opts.batch, opts.concurrency, `o${r}`),
-        );
-        cpu = y;
-        return x;
-      });
-      ours.push(rate);
-      oursCpu.push(cpu);
-      oursBytes.push(bytes);
-    };
-    const bareRun = async (r: number) => {
-      let cpu = 0;
-      const [rate, bytes] = await withMemory(c1, opts.events, async () => {
-        const [x, y] = await measured(c1, opts.events, () =>
-          runBare(c2, b2, opts.events, opts.batch, opts.concurrency, `b${r}`),
-        );
-        cpu = y;
-        return x;
-      });
-      bare.push(rate);
-      bareCpu.push(cpu);
-      bareBytes.push(bytes);
-    };
+  const { events: n, batch, concurrency } = opts;
+  return withRedis(async ([c1, b1, c2, b2], redisVersion) => {
+    const ours: RunFigures[] = [];
+    const bare: RunFigures[] = [];
+    const oursRun = async (r: number) =>
+      ours.push(await measureRun(c1, () => runOurs(mod, c1, b1, { n, batch, concurrency, run: `o${r}` }), n));
+    const bareRun = async (r: number) =>
+      bare.push(await measureRun(c1, () => runBare(c2, b2, { n, batch, concurrency, run: `b${r}` }), n));
     // one unmeasured warm-up of each, then interleaved rounds (alternating which goes first)
-    await runOurs(mod, c1, b1, Math.min(500, opts.events), opts.batch, opts.concurrency, 'warm-o');
-    await runBare(c2, b2, Math.min(500, opts.events), opts.batch, opts.concurrency, 'warm-b');
+    const warm = { n: Math.min(500, n), batch, concurrency };
+    await runOurs(mod, c1, b1, { ...warm, run: 'warm-o' });
+    await runBare(c2, b2, { ...warm, run: 'warm-b' });
     for (let r = 0; r < opts.rounds; r++) {
       await c1.sendCommand(['FLUSHALL']);
-      if (r % 2 === 0) {
-        await oursRun(r);
-        await bareRun(r);
-      } else {
-        await bareRun(r);
-        await oursRun(r);
-      }
+      for (const side of r % 2 === 0 ? [oursRun, bareRun] : [bareRun, oursRun]) await side(r);
     }
     await c1.sendCommand(['FLUSHALL']);
-    const [, bytesPerEventLongIds] = await withMemory(c1, opts.events, () =>
-      runOurs(mod, c1, b1, opts.events, opts.batch, opts.concurrency, 'long', 36),
+    const long = await measureRun(
+      c1,
+      () => runOurs(mod, c1, b1, { n, batch, concurrency, run: 'long', idLength: 36 }),
+      n,
     );
     return {
-      events: opts.events,
-      batch: opts.batch,
-      concurrency: opts.concurrency,
+      events: n,
+      batch,
+      concurrency,
       rounds: opts.rounds,
       redisVersion,
-      eventBytes: round(
-        sampleEvents(opts.events, 'size').reduce((sum, e) => sum + JSON.stringify(e).length, 0) / opts.events,
-        0,
-      ),
-      idLength: round(sampleEvents(opts.events, 'o1').reduce((sum, e) => sum + e.id.length, 0) / opts.events, 1),
-      bytesPerEventLongIds: round(bytesPerEventLongIds, 1),
+      eventBytes: round(sampleEvents(n, 'size').reduce((sum, e) => sum + JSON.stringify(e).length, 0) / n, 0),
+      idLength: round(sampleEvents(n, 'o1').reduce((sum, e) => sum + e.id.length, 0) / n, 1),
+      bytesPerEventLongIds: round(long.bytes, 1),
+      redisProfile: profileOf(ours, n),
       rows: [
-        {
-          mode: 'ours',
-          label: 'RedisInbox: append + consume + settle',
-          eventsPerSec: round(median(ours), 0),
-          runsEventsPerSec: ours.map((x) => round(x, 0)),
-          redisCpuUsPerEvent: round(median(oursCpu), 1),
-          bytesPerEvent: round(median(oursBytes), 1),
-        },
-        {
-          mode: 'bare',
-          label: 'bare XADD + XREADGROUP + XACK',
-          eventsPerSec: round(median(bare), 0),
-          runsEventsPerSec: bare.map((x) => round(x, 0)),
-          redisCpuUsPerEvent: round(median(bareCpu), 1),
-          bytesPerEvent: round(median(bareBytes), 1),
-        },
+        rowOf('ours', 'RedisInbox: append + consume + settle', ours),
+        rowOf('bare', 'bare XADD + XREADGROUP + XACK', bare),
       ],
     };
-  } finally {
-    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-    await server.stop();
-  }
+  });
 }

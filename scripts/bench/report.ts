@@ -192,8 +192,13 @@ function inboxTargets(x: NonNullable<BenchResults['inbox']>): TargetRow[] {
   if (o.bytesPerEvent !== undefined) {
     rows.push({
       target: '9. Callback inbox memory ≤ 80 bytes kept per processed event id (for the retention, 7 days by default)',
-      measured: `${num(o.bytesPerEvent, 1)} bytes/event with ${num(x.idLength, 1)}-character ids; ${num(x.bytesPerEventLongIds, 1)} with 36-character ids (redis-server used_memory after a run minus before ÷ events)`,
+      measured: `${num(o.bytesPerEvent, 1)} bytes/event with ${num(x.idLength, 1)}-character ids (redis-server used_memory after a run minus before ÷ events)`,
       pass: o.bytesPerEvent <= 80,
+    });
+    rows.push({
+      target: '9. Callback inbox memory ≤ 80 bytes per processed event id with 36-character ids (a UUID’s length)',
+      measured: `${num(x.bytesPerEventLongIds, 1)} bytes/event (ids over 13 characters are recorded by a 14-character digest)`,
+      pass: x.bytesPerEventLongIds <= 80,
     });
   }
   return rows;
@@ -679,7 +684,7 @@ export function renderResults(r: BenchResults): string {
     const x = r.inbox;
     p('## 9. Callback inbox', '');
     p(
-      `${num(x.events)} events (group.members_added, ${num(x.eventBytes)} bytes of JSON each on average) appended in batches of ${x.batch} while one worker consumes them (concurrency ${x.concurrency}, a handler that does nothing); a run ends when the last event is acknowledged. Ours: \`RedisInbox.append\` (one Lua script per batch: the ids looked up in the inbox's \`pending\` set and the live done sets, SADD to \`pending\`, XADD per new event) and \`consume\` (a blocking XREADGROUP on a second connection; every quarter of the visibility timeout, at most 1 s, and when a retry is due, a TAKE script: due retries, XAUTOCLAIM, XREADGROUP; a SETTLE script per group of events finished in the same turn: one ownership check (XPENDING of the consumer), the ids moved from \`pending\` to the current done set, one XACK and one XDEL for the group; counters once). Bare: XADD per event (the batch pipelined), XREADGROUP COUNT ${x.concurrency} BLOCK 100, JSON.parse and XACK per entry (no dedupe, no retry, no marker). Same private redis-server ${x.redisVersion} (no persistence), same client (node-redis, two connections each), this process; one unmeasured warm-up each, then ${x.rounds} interleaved rounds, alternating which goes first.`,
+      `${num(x.events)} events (group.members_added, ${num(x.eventBytes)} bytes of JSON each on average) appended in batches of ${x.batch} while one worker consumes them (concurrency ${x.concurrency}, a handler that does nothing); a run ends when the last event is acknowledged. Ours: \`RedisInbox.append\` (one Lua script per batch: the ids looked up in the inbox's \`pending\` set and the live done sets, SADD to \`pending\`, XADD per new event) and \`consume\` (a blocking XREADGROUP on a second connection; every quarter of the visibility timeout, at most 1 s, and when a retry is due, a TAKE script: due retries, XAUTOCLAIM, XREADGROUP; per group of events finished in the same turn one ACK script (events without state changes: one ownership check by XPENDING of the consumer, the id records moved from \`pending\` to the current done set, one XACK for the group, the acked entries trimmed by one XTRIM MINID up to the oldest entry in flight and the rest by XDEL; counters once), or SETTLE for events with state changes or an ordering guard). Bare: XADD per event (the batch pipelined), XREADGROUP COUNT ${x.concurrency} BLOCK 100, JSON.parse and XACK per entry (no dedupe, no retry, no marker). Same private redis-server ${x.redisVersion} (no persistence), same client (node-redis, two connections each), this process; one unmeasured warm-up each, then ${x.rounds} interleaved rounds, alternating which goes first.`,
       '',
     );
     p(
@@ -695,6 +700,14 @@ export function renderResults(r: BenchResults): string {
       `Bytes kept: redis-server's \`used_memory\` (INFO memory) after a run minus before it, ÷ the events — ours: the done records of the ids (one set per quarter of the retention), the emptied stream, the counters; bare: its stream, never trimmed. Ids of ${num(x.idLength, 1)} characters on average; one more untimed run of ours with 36-character ids (a UUID's length) keeps ${num(x.bytesPerEventLongIds, 1)} bytes per event.`,
       '',
     );
+    if (x.redisProfile?.length)
+      p(
+        `Where redis-server's time goes for ours (INFO commandstats over the timed runs, µs per event; EVALSHA includes the commands its scripts call, which are listed too): ${x.redisProfile
+          .filter((c) => c.usPerEvent >= 0.05)
+          .map((c) => `${c.command} ${num(c.usPerEvent, 2)} µs (${num(c.callsPerEvent, 3)} calls)`)
+          .join('; ')}.`,
+        '',
+      );
   }
 
   if (r.simulator) {

@@ -5,26 +5,18 @@
  * An engine supplies only the storage steps (`take`, `settle`, `fail`, `peekMark`), each of
  * which it makes atomic: in Redis a single command or Lua script, in memory a synchronous block.
  */
-import { ImError } from '../../core/errors.js';
-import { errorText } from '../errors.js';
 import type { CallbackEvent } from '../types.js';
-import { isNewerMark, orderingPlan, truncationOf, truncatedRefetch } from './marks.js';
+import type { Claimed, RunSteps } from './inbox-run.js';
+import { startRun } from './inbox-run.js';
+import { orderingPlan, truncatedRefetch } from './marks.js';
 import type { EncodedMark, GuardPlan, OrderingPlan } from './marks.js';
-import {
-  checkChanges,
-  checkMs,
-  DEFAULT_MAX_ATTEMPTS,
-  DEFAULT_STOP_TIMEOUT_MS,
-  runSettings,
-  sleep,
-} from './run-settings.js';
+import { checkMs, DEFAULT_MAX_ATTEMPTS, DEFAULT_STOP_TIMEOUT_MS, runSettings, sleep } from './run-settings.js';
 import type { RunSettings } from './run-settings.js';
 import type {
   CallbackInbox,
   ConsumeOptions,
   InboxAppendResult,
   InboxCommitOutcome,
-  InboxContext,
   InboxDeadLetter,
   InboxHandler,
   InboxOptions,
@@ -35,43 +27,12 @@ import type {
 export const DEFAULT_INBOX_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 export const DEFAULT_VISIBILITY_TIMEOUT_MS = 30_000;
 export { DEFAULT_MAX_ATTEMPTS, DEFAULT_STOP_TIMEOUT_MS };
+export { InboxHandlerTimeoutError } from './inbox-run.js';
+export type { Claimed } from './inbox-run.js';
 /** After a stop's cut, the longest wait for the store to take the cut runs back. */
 const STOP_GRACE_MS = 1_000;
 /** A signal that never aborts (sleeps that only time can end). */
 const NEVER = new AbortController().signal;
-
-/**
- * A handler run was cut: it passed `handlerTimeoutMs` (`phase: 'deadline'`) or was still running
- * `stopTimeoutMs` after the worker was stopped (`phase: 'stop'`). The run counts as a failed
- * attempt (retried with backoff; after a stop, by another worker at once) and its signal is
- * aborted; whatever the handler does later is ignored, and its `commit` answers `'lost'`.
- */
-export class InboxHandlerTimeoutError extends ImError {
-  readonly eventId: string;
-  readonly attempt: number;
-  /** The deadline (phase 'deadline') or how long it had run (phase 'stop'), in ms. */
-  readonly timeoutMs: number;
-  readonly phase: 'deadline' | 'stop';
-  constructor(eventId: string, attempt: number, timeoutMs: number, phase: 'deadline' | 'stop') {
-    super(
-      phase === 'deadline'
-        ? `inbox handler did not finish event ${eventId} (attempt ${attempt}) within handlerTimeoutMs (${timeoutMs} ms): the run counts as failed and the event is retried`
-        : `inbox handler was still running event ${eventId} (attempt ${attempt}, ${timeoutMs} ms) when the stop's stopTimeoutMs ran out: the run counts as failed and the event goes to another worker`,
-    );
-    this.eventId = eventId;
-    this.attempt = attempt;
-    this.timeoutMs = timeoutMs;
-    this.phase = phase;
-  }
-}
-
-/** An event handed to one worker. `attempt` counts this run. */
-export interface Claimed<E> {
-  entryId: string;
-  eventId: string;
-  event: E;
-  attempt: number;
-}
 
 export interface TakeRequest {
   consumer: string;
@@ -163,12 +124,13 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     inFlight: Map<Promise<void>, { cut: (why: 'deadline' | 'stop') => void }>,
   ): Promise<void> {
     const { consumer, report, stop } = run;
+    const steps = this.#steps();
     const stopped = new Promise<undefined>((resolve) =>
       stop.addEventListener('abort', () => resolve(undefined), { once: true }),
     );
     const busy = new Set<Promise<void>>();
     const start = (c: Claimed<E>): void => {
-      const { done, slot, cut } = this.#run(c, run);
+      const { done, slot, cut } = startRun(c, run, steps);
       const p: Promise<void> = done
         .catch((err: unknown) => report(err, { eventId: c.eventId, attempt: c.attempt, dead: false })) // settle failed: the event stays claimed and is retaken after the visibility timeout
         .finally(() => inFlight.delete(p));
@@ -219,136 +181,17 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
     }
   }
 
-  /**
-   * One run of the handler for `c`, raced against its deadline: settled (commit or ack), retried
-   * or dead-lettered after a failure; past `handlerTimeoutMs` (or cut at the end of a stop)
-   * counted as a failed run, its signal aborted and its later commit refused.
-   */
-  #run(
-    c: Claimed<E>,
-    s: RunSettings<E>,
-  ): { done: Promise<void>; slot: Promise<void>; cut: (why: 'deadline' | 'stop') => void } {
-    const started = this.now();
-    let release!: () => void;
-    const slot = new Promise<void>((resolve) => (release = resolve));
-    const own = new AbortController(); // the handler's signal: the worker stops or the deadline passes
-    s.running.add(own); // aborted by the stop (one listener for all runs, not one per run)
-    if (s.stop.aborted) own.abort(s.stop.reason);
-    let cutWhy: 'deadline' | 'stop' | undefined;
-    let cut!: (why: 'deadline' | 'stop') => void;
-    const wasCut = new Promise<'cut'>(
-      (resolve) =>
-        (cut = (why) => {
-          cutWhy ??= why;
-          resolve('cut');
-        }),
-    );
-    const timer = setTimeout(() => cut('deadline'), s.handlerTimeoutMs);
-    let committed: Promise<InboxCommitOutcome> | undefined;
-    const commit = (
-      changes: readonly InboxStateChange[],
-      guard: GuardPlan | undefined,
-    ): Promise<InboxCommitOutcome> => {
-      if (committed) return Promise.reject(new Error('commit() was already called for this event'));
-      // past its deadline the run was counted as failed and the event given back: nothing is written
-      if (cutWhy !== undefined) return Promise.resolve<InboxCommitOutcome>('lost');
-      try {
-        checkChanges(changes); // refused changes leave nothing done: commit may be called again
-      } catch (err) {
-        return Promise.reject(err);
-      }
-      return (committed = this.settle(s.consumer, c, changes, guard));
-    };
-    // done without a commit: acknowledged as it is (or, after a commit, that commit's outcome)
-    const ack = (guard: GuardPlan | undefined): Promise<unknown> | undefined =>
-      cutWhy !== undefined ? undefined : (committed ??= this.settle(s.consumer, c, [], guard));
-    const handled = this.#handle(c, s, own.signal, commit, ack, release).then(
-      () => undefined,
-      (err: unknown) => ({ err }),
-    );
-    const settled = async (): Promise<boolean> =>
-      committed !== undefined &&
-      (await committed.then(
-        () => true,
-        () => false,
-      ));
-    const done = Promise.race([handled, wasCut]).then(async (first) => {
-      clearTimeout(timer);
-      s.running.delete(own);
-      if (first === undefined) return;
-      const dead = c.attempt >= s.maxAttempts;
-      if (first === 'cut') {
-        if (await settled()) return; // a commit already under way decides the run
-        const why = cutWhy!;
-        const err = new InboxHandlerTimeoutError(
-          c.eventId,
-          c.attempt,
-          why === 'deadline' ? s.handlerTimeoutMs : this.now() - started,
-          why,
-        );
-        own.abort(err);
-        handled.catch(() => undefined); // whatever the abandoned run does later is ignored
-        s.report(err, {
-          eventId: c.eventId,
-          attempt: c.attempt,
-          dead,
-          timedOut: why === 'deadline',
-          stuck: why === 'stop',
-        });
-        // counted as a failed run; after a stop, handed to another worker at once
-        await this.fail(
-          s.consumer,
-          c,
-          errorText(err),
-          dead ? undefined : why === 'stop' ? this.now() : s.retryAt(c.attempt),
-        );
-        return;
-      }
-      if (await settled()) {
-        s.report(first.err, { eventId: c.eventId, attempt: c.attempt, dead: false }); // after its commit: the event is done
-        return;
-      }
-      s.report(first.err, { eventId: c.eventId, attempt: c.attempt, dead });
-      await this.fail(s.consumer, c, errorText(first.err), dead ? undefined : s.retryAt(c.attempt));
-    });
-    // a failed or cut run keeps its slot until its failure is stored (a worker whose store hangs takes no more)
-    void done.then(release, release);
-    return { done, slot, cut };
-  }
-
-  /** The handler's part of a run: the ordering guard, the context, the handler, the ack. */
-  async #handle(
-    c: Claimed<E>,
-    s: RunSettings<E>,
-    signal: AbortSignal,
-    commit: (changes: readonly InboxStateChange[], guard: GuardPlan | undefined) => Promise<InboxCommitOutcome>,
-    ack: (guard: GuardPlan | undefined) => Promise<unknown> | undefined,
-    release: () => void,
-  ): Promise<void> {
-    const guard = this.#ordering?.plan(c.event);
-    let superseded = false;
-    if (guard) {
-      superseded = !isNewerMark(guard.mark, await this.peekMark(guard.entity));
-      if (superseded && !this.#ordering!.deliverSuperseded) {
-        // skipped, not handed to the handler: done all the same (onSuperseded lets a harness count it as handled)
-        release();
-        if ((await ack(guard)) === 'superseded') s.superseded(c.event, c.eventId, guard.entity);
-        return;
-      }
-    }
-    const truncated = truncationOf(c.event, this.#refetch);
-    const context: InboxContext = {
-      eventId: c.eventId,
-      attempt: c.attempt,
-      signal,
-      ...(truncated ? { truncated } : {}),
-      ...(guard ? { ordering: { entity: guard.entity, superseded } } : {}),
-      commit: (changes = []) => commit(changes, guard),
+  /** The storage steps and options a run uses (made once per `consume`). */
+  #steps(): RunSteps<E> {
+    return {
+      settle: (consumer, c, changes, guard) => this.settle(consumer, c, changes, guard),
+      fail: (consumer, c, error, dueAt) => this.fail(consumer, c, error, dueAt),
+      peekMark: (entity) => this.peekMark(entity),
       getState: (key) => this.getState(key),
+      ordering: this.#ordering,
+      refetch: this.#refetch,
+      now: this.now,
     };
-    await s.handler(c.event, context);
-    release();
-    await ack(guard);
   }
 
   /**

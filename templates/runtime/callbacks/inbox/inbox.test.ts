@@ -12,7 +12,7 @@ import { signCallbackRequest } from '../sign.js';
 import type { CallbackEvent } from '../types.js';
 import { MemoryInbox } from './memory-inbox.js';
 import { RedisInbox } from './redis-inbox.js';
-import { doneBuckets } from './redis-inbox-scripts.js';
+import { idRecord } from './redis-id-records.js';
 import { InboxHandlerTimeoutError } from './inbox-base.js';
 import type { CallbackInbox, ConsumeOptions, InboxContext, InboxHandler, InboxOptions } from './types.js';
 
@@ -574,6 +574,22 @@ describe.each(engines)('issue 28 item 1: a stuck handler never stalls the inbox 
   });
 });
 
+/** Events of a Redis inbox read by hand for `consumer` (XREADGROUP of the `workers` group), as the worker loop claims them. */
+async function claimAs(prefix: string, consumer: string, count: number) {
+  const reply = (await redis.sendCommand([
+    'XREADGROUP',
+    'GROUP',
+    'workers',
+    consumer,
+    'COUNT',
+    String(count),
+    'STREAMS',
+    `${prefix}events`,
+    '>',
+  ])) as [string, [string, string[]][]][];
+  return reply[0]![1].map(([entryId, f]) => ({ entryId, eventId: f[1]!, event: ev(f[1]!), attempt: 1 }));
+}
+
 describe('RedisInbox specifics', () => {
   it('recovers when its stream and group are deleted under it (FLUSHALL, eviction)', async () => {
     const inbox = new RedisInbox({ client: fromNodeRedis(redis), durability: 'off', blockMs: 50, prefix: '{rx}:' });
@@ -633,19 +649,93 @@ describe('RedisInbox specifics', () => {
     expect(await inbox.append([ev('b1')])).toEqual({ stored: 0, duplicates: 1 });
   });
 
-  it('done buckets: a lookup sees every bucket written within the retention, and the next one (a clock running ahead)', () => {
-    const day = 24 * 60 * 60 * 1000;
-    const retention = 7 * day;
-    for (const now of [Date.UTC(2026, 0, 1), Date.UTC(2026, 0, 1) + 42 * 3600_000 - 1, Date.UTC(2026, 5, 30, 13, 7)]) {
-      const at = doneBuckets('{p}:', retention, now);
-      expect(at.ttlMs).toBeGreaterThanOrEqual(retention); // kept at least the retention after it was written
-      expect(at.ttlMs).toBeLessThanOrEqual(retention * 1.25);
-      // written any time within the retention before now, or by a clock up to an hour ahead: looked up
-      for (const written of [now - retention + 1, now - day, now, now + 3600_000])
-        expect(at.live, String(written - now)).toContain(doneBuckets('{p}:', retention, written).current);
-      // written more than the retention + a quarter ago: expired, not looked up
-      expect(at.live).not.toContain(doneBuckets('{p}:', retention, now - retention * 1.25 - 1).current);
-    }
+  it('records a long id by its 14-character digest: deduplicated in the inbox and after processing; a near id is not', async () => {
+    const inbox = new RedisInbox({
+      client: fromNodeRedis(redis),
+      blockingClient: fromNodeRedis(blocking),
+      durability: 'off',
+      blockMs: 50,
+      prefix: '{rl}:',
+    });
+    const long = 'evt_6f1c2a4e-8b1d-4c6e-9f2a-1b3c5d7e';
+    const near = 'evt_6f1c2a4e-8b1d-4c6e-9f2a-1b3c5d7f';
+    expect(await inbox.append([ev(long), ev(near), ev(long)])).toEqual({ stored: 2, duplicates: 1 });
+    expect(((await redis.sendCommand(['SMEMBERS', '{rl}:pending'])) as string[]).sort()).toEqual(
+      [idRecord(long), idRecord(near)].sort(),
+    );
+    const seen: string[] = [];
+    const w = worker(inbox, (e) => void seen.push(e.id));
+    await waitFor('both processed', async () => (await inbox.stats()).processed === 2);
+    await w.stop();
+    expect(seen.sort()).toEqual([long, near]); // the handler gets the ids as they came
+    const done = (await redis.sendCommand(['KEYS', '{rl}:done:*'])) as string[];
+    expect(((await redis.sendCommand(['SMEMBERS', done[0]!])) as string[]).sort()).toEqual(
+      [idRecord(long), idRecord(near)].sort(),
+    );
+    expect(await inbox.append([ev(near), ev(long)])).toEqual({ stored: 0, duplicates: 2 });
+  });
+
+  it('settles of one turn go out together, an ack-only event in ACK and one with changes in SETTLE, each with its own outcome; a consumer that does not hold the entry gets lost', async () => {
+    const inbox = new RedisInbox({ client: fromNodeRedis(redis), durability: 'off', prefix: '{ra}:' });
+    await inbox.append([ev('p1'), ev('p2'), ev('p3'), ev('p4')]);
+    const claim = (consumer: string, count: number) => claimAs('{ra}:', consumer, count);
+    const [p1, p2, p3] = await claim('x', 3);
+    const [p4] = await claim('y', 1);
+    const settle = (inbox as unknown as { settle: (...a: unknown[]) => Promise<string> }).settle.bind(inbox);
+    const outcomes = await Promise.all([
+      settle('x', p1, [], undefined),
+      settle('x', p2, [{ op: 'set', key: 'k2', value: 'v' }], undefined),
+      settle('x', p4, [], undefined), // held by y
+      settle('y', p3, [{ op: 'set', key: 'k3', value: 'v' }], undefined), // held by x
+      settle('x', p3, [], undefined),
+    ]);
+    expect(outcomes).toEqual(['applied', 'applied', 'lost', 'lost', 'applied']);
+    expect(await settle('x', p1, [], undefined)).toBe('lost'); // acknowledged already
+    expect(await settle('y', p4, [], undefined)).toBe('applied');
+    expect(await inbox.getState('k2')).toBe('v');
+    expect(await inbox.getState('k3')).toBeNull();
+    expect(await inbox.stats()).toMatchObject({ pending: 0, processed: 4 });
+    expect(await redis.sendCommand(['EXISTS', '{ra}:pending'])).toBe(0);
+  });
+
+  it('an ack trims the entries before the oldest unacknowledged one and deletes the later ones: the stream holds only events in flight or not yet read', async () => {
+    const inbox = new RedisInbox({ client: fromNodeRedis(redis), durability: 'off', prefix: '{rt}:' });
+    await inbox.append(['t1', 't2', 't3', 't4', 't5', 't6', 't7'].map((id) => ev(id)));
+    const claim = (count: number) => claimAs('{rt}:', 'x', count);
+    const settle = (inbox as unknown as { settle: (...a: unknown[]) => Promise<string> }).settle.bind(inbox);
+    const xlen = async () => Number(await redis.sendCommand(['XLEN', '{rt}:events']));
+    const [t1, t2, t3, t4] = await claim(4);
+    // t1 stays in flight: t2 and t3, newer than it, go one by one
+    expect(await Promise.all([settle('x', t2, [], undefined), settle('x', t3, [], undefined)])).toEqual([
+      'applied',
+      'applied',
+    ]);
+    expect(await xlen()).toBe(5); // t1, t4 in flight; t5, t6, t7 not read yet
+    expect(await settle('x', t1, [], undefined)).toBe('applied'); // trims up to t4, the oldest in flight
+    expect(await xlen()).toBe(4);
+    expect(await settle('x', t4, [], undefined)).toBe('applied'); // nothing in flight: trims up to t4 itself
+    expect(await xlen()).toBe(3);
+    expect((await claim(10)).map((c) => c.eventId)).toEqual(['t5', 't6', 't7']); // unread events are kept
+    expect(await inbox.stats()).toMatchObject({ pending: 3, processed: 4 });
+  });
+
+  it('an ack-only event whose id record went is taken in again and its second entry settles as duplicate', async () => {
+    const inbox = new RedisInbox({
+      client: fromNodeRedis(redis),
+      blockingClient: fromNodeRedis(blocking),
+      durability: 'off',
+      blockMs: 50,
+      prefix: '{rd}:',
+    });
+    await inbox.append([ev('d1')]);
+    await redis.sendCommand(['SREM', '{rd}:pending', 'd1']);
+    expect(await inbox.append([ev('d1')])).toEqual({ stored: 1, duplicates: 0 });
+    const outcomes: string[] = [];
+    const w = worker(inbox, async (_e, ctx) => void outcomes.push(await ctx.commit([])), { concurrency: 1 });
+    await waitFor('both entries settled', () => outcomes.length === 2);
+    await w.stop();
+    expect(outcomes).toEqual(['applied', 'duplicate']);
+    expect(await inbox.stats()).toMatchObject({ pending: 0, processed: 1 });
   });
 
   it('loads its scripts again after SCRIPT FLUSH', async () => {

@@ -1,84 +1,44 @@
 /**
  * The fleet inbox on Redis Streams with a consumer group: XADD on append, XREADGROUP to hand an
  * event to one worker, XAUTOCLAIM to take over the events of a worker that died (idle longer than
- * the visibility timeout), XACK + XDEL when done. Each step that must be atomic is one Lua script:
- * dedupe + XADD (APPEND), the move of due retries + XAUTOCLAIM + XREADGROUP (TAKE), ownership
- * check + state changes + ordering guard + done record + XACK (SETTLE, one call for the events
- * finished together), and the retry/dead-letter move (FAIL); they are in redis-inbox-scripts.ts. Scripts never block; the wait for new events is a separate `XREADGROUP … BLOCK`,
- * sent on `blockingClient` only — it holds that connection for up to a second, so give the inbox a
- * connection of its own for it (without one the inbox polls every 50 ms).
+ * the visibility timeout), XACK + XDEL when done (ACK trims instead, up to the oldest event in flight). Each step that must be atomic is one Lua script
+ * (redis-inbox-scripts.ts): dedupe + XADD (APPEND); the move of due retries + XAUTOCLAIM +
+ * XREADGROUP (TAKE); ownership check + done record + XACK for the events finished together (ACK
+ * for those without state changes or guard, SETTLE for the others: state changes and the ordering
+ * guard too; queued in redis-settle.ts); the retry/dead-letter move (FAIL). Scripts never block;
+ * the wait for new events is a separate `XREADGROUP … BLOCK`, sent on `blockingClient` only — it
+ * holds that connection for up to a second, so give the inbox a connection of its own for it
+ * (without one the inbox polls every 50 ms).
  *
  * Keys, all under `prefix` (default `{im-inbox}:`; the hash tag keeps them in one Cluster slot):
  * `events` (stream), `pending` (set of the ids in the inbox), `done:<bucket>` (sets of the ids
- * processed, one per quarter of the retention, each expiring a retention after its quarter; see
- * redis-inbox-scripts.ts), `retry` (zset by due time), `dead` (hash id → dead letter), `mark:<entity>` (ordering guard), `s:<key>` (state of
- * `commit`), `stats` (hash). Every key a script touches is passed in KEYS, all under the one
- * hash-tagged prefix (one Cluster slot). Durability is Redis's: use `appendonly yes` (fsync everysec or always)
- * or replicas with WAIT for the "stored before 2xx" promise to survive a Redis crash, and
- * `maxmemory-policy noeviction` (an evicted id record lets a duplicate in; an evicted stream loses events).
- * The inbox checks both once, before its first append or take (`durability`, redis-durability.ts),
- * and can wait for each append to be persisted (`waitForPersistence`).
+ * processed, one per quarter of the retention, each expiring a retention after its quarter; ids
+ * over 13 characters by a 14-character digest: redis-id-records.ts), `retry` (zset by due time),
+ * `dead` (hash id → dead letter), `mark:<entity>` (ordering guard), `s:<key>` (state of `commit`),
+ * `stats` (hash). Every key a script touches is passed in KEYS. Durability is Redis's: use
+ * `appendonly yes` (fsync everysec or always) or replicas with WAIT for the "stored before 2xx"
+ * promise to survive a Redis crash, and `maxmemory-policy noeviction` (an evicted id record lets a
+ * duplicate in; an evicted stream loses events). The inbox checks both once, before its first
+ * append or take (`durability`, redis-durability.ts), and can wait for each append to be persisted
+ * (`waitForPersistence`).
  */
-import type { RedisClientLike, RedisConnection, RedisReply } from '../../stores/redis-client.js';
-import { evalScript, redisConnection } from '../../stores/redis-client.js';
+import type { RedisConnection, RedisReply } from '../../stores/redis-client.js';
+import { evalScript } from '../../stores/redis-client.js';
 import { replyNumber, replyPairs, replyText, streamEntries } from '../../stores/redis-reply.js';
-import { StoreError } from '../../core/errors.js';
 import type { CallbackEvent } from '../types.js';
 import { InboxBase } from './inbox-base.js';
 import type { Claimed, TakeRequest } from './inbox-base.js';
 import type { EncodedMark, GuardPlan } from './marks.js';
-import type {
-  InboxAppendResult,
-  InboxCommitOutcome,
-  InboxDeadLetter,
-  InboxOptions,
-  InboxStateChange,
-  InboxStats,
-} from './types.js';
-import type { CallbackLogger } from '../types.js';
+import type { InboxAppendResult, InboxCommitOutcome, InboxDeadLetter, InboxStateChange, InboxStats } from './types.js';
 import { DurabilityGuard } from './redis-durability.js';
-import { APPEND, doneBuckets, FAIL, REPLAY, SETTLE, settleCall, TAKE } from './redis-inbox-scripts.js';
-import type { InboxDurability, InboxDurabilityReport, WaitForPersistence } from './redis-durability.js';
+import { doneBuckets, idRecord } from './redis-id-records.js';
+import { APPEND, FAIL, REPLAY, TAKE } from './redis-inbox-scripts.js';
+import { SettleQueue } from './redis-settle.js';
+import type { RedisInboxOptions } from './redis-inbox-options.js';
+import { redisInboxConnections } from './redis-inbox-options.js';
 
-export interface RedisInboxOptions extends InboxOptions {
-  /**
-   * The application's Redis client as is: node-redis 4/5/6 or ioredis 5/6, single node or Cluster
-   * (or a `RedisCommandClient`).
-   */
-  client: RedisClientLike;
-  /**
-   * A SEPARATE connection for the blocking `XREADGROUP … BLOCK` wait of `consume` (a blocked
-   * connection answers nothing else): `client.duplicate()` (node-redis: connect it too). Optional:
-   * without it, idle workers poll every 50 ms.
-   */
-  blockingClient?: RedisClientLike;
-  /**
-   * Key prefix. Default `{im-inbox}:`. Every key of the inbox starts with it; on a Redis Cluster it
-   * must hold a hash tag (`{…}`) so that they all live on one slot (each script touches several).
-   */
-  prefix?: string;
-  /** Consumer group name. Default `workers`. */
-  group?: string;
-  /**
-   * Longest `XREADGROUP … BLOCK` wait of an idle worker, in ms (default 1 000): a stopping worker
-   * may wait this long for it. Workers of one process sharing `blockingClient` wait in turn.
-   */
-  blockMs?: number;
-  /**
-   * What the inbox does when Redis would lose events it answered 2xx for (checked once, before the
-   * first append or take: `appendonly`, `save`, `maxmemory-policy` by CONFIG GET, else INFO):
-   * `'require-aof'` refuses every append (the handler answers 503 and the service keeps the events)
-   * unless the append-only file is on and nothing is evicted; `'warn'` (default) logs one line;
-   * `'off'` checks nothing. Where CONFIG (and INFO) are not allowed, it says so once.
-   */
-  durability?: InboxDurability;
-  /** Each append waits until Redis confirms it persisted (`WAITAOF` / `WAIT`) before it resolves and the handler answers 2xx. */
-  waitForPersistence?: WaitForPersistence;
-  /** Where the durability check speaks (one line at most). Default: `console`, so that the warning is seen. */
-  logger?: CallbackLogger;
-}
-
-const OUTCOMES = new Set<InboxCommitOutcome>(['applied', 'superseded', 'duplicate', 'lost']);
+export type { RedisInboxOptions } from './redis-inbox-options.js';
+import type { InboxDurabilityReport } from './redis-durability.js';
 
 export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBase<E> {
   readonly #client: RedisConnection;
@@ -91,33 +51,26 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
   #lastAutoclaim = 0;
   /** Earliest due time of a retry the inbox knows of (its own fails, and the TAKE script's last look). */
   #nextRetryAt = Infinity;
-  readonly #settles: {
-    consumer: string;
-    c: Claimed<E>;
-    changes: readonly InboxStateChange[];
-    guard: GuardPlan | undefined;
-    resolve: (outcome: InboxCommitOutcome) => void;
-    reject: (err: unknown) => void;
-  }[] = [];
+  readonly #settles: SettleQueue;
   #groupReady: Promise<void> | undefined;
   readonly #guard: DurabilityGuard;
 
   constructor(options: RedisInboxOptions) {
     super(options);
-    this.#client = redisConnection(options.client, 'RedisInbox');
-    this.#blocking =
-      options.blockingClient === undefined
-        ? undefined
-        : redisConnection(options.blockingClient, 'RedisInbox', 'blockingClient');
-    this.#prefix = options.prefix ?? '{im-inbox}:';
-    this.#group = options.group ?? 'workers';
-    if (!/^[\w.:{}-]{1,200}$/.test(this.#prefix))
-      throw new TypeError('RedisInbox: prefix must be 1 to 200 characters of [A-Za-z0-9_.:{}-]');
-    if (this.#client.cluster) refuseOnCluster(this.#prefix, options, this.#client.client);
-    if (!/^[\w.:-]{1,200}$/.test(this.#group))
-      throw new TypeError('RedisInbox: group must be 1 to 200 characters of [A-Za-z0-9_.:-]');
+    const checked = redisInboxConnections(options);
+    this.#client = checked.client;
+    this.#blocking = checked.blocking;
+    this.#prefix = checked.prefix;
+    this.#group = checked.group;
     this.#stream = this.#prefix + 'events';
     this.#guard = new DurabilityGuard(this.#send, options, this.now);
+    this.#settles = new SettleQueue(
+      (script, keys, args) => this.#eval(script, keys, args),
+      this.#prefix,
+      this.#group,
+      this.retentionMs,
+      this.now,
+    );
     this.#blockMs = options.blockMs ?? 1000;
     if (!(Number.isSafeInteger(this.#blockMs) && this.#blockMs >= 1 && this.#blockMs <= 60_000))
       throw new TypeError('RedisInbox: blockMs must be an integer from 1 to 60000');
@@ -162,7 +115,7 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
       ...doneBuckets(this.#prefix, this.retentionMs, this.now()).live,
     ];
     const args: string[] = [];
-    for (const event of events) args.push(event.id, JSON.stringify(event));
+    for (const event of events) args.push(idRecord(event.id), event.id, JSON.stringify(event));
     const stored = replyNumber(await this.#eval(APPEND, keys, args));
     // on the same connection, right after the write: WAITAOF / WAIT cover it
     await this.#guard.afterAppend(report);
@@ -250,48 +203,14 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
     return out;
   }
 
-  /**
-   * Settles are queued and sent together: every settle requested in the same turn of the event
-   * loop (the events a batch of handlers finished) goes in one SETTLE call, up to 100 — one script
-   * run instead of one per event. Each event still gets its own outcome.
-   */
+  /** Queued: the settles of one turn of the event loop go out in one script call (redis-settle.ts). */
   protected settle(
     consumer: string,
     c: Claimed<E>,
     changes: readonly InboxStateChange[],
     guard: GuardPlan | undefined,
   ): Promise<InboxCommitOutcome> {
-    return new Promise<InboxCommitOutcome>((resolve, reject) => {
-      this.#settles.push({ consumer, c, changes, guard, resolve, reject });
-      if (this.#settles.length === 1) queueMicrotask(() => this.#flushSettles());
-    });
-  }
-
-  #flushSettles(): void {
-    while (this.#settles.length > 0) {
-      const batch = this.#settles.splice(0, 100);
-      const items = batch.map(({ consumer, c, changes, guard }) => ({
-        consumer,
-        entryId: c.entryId,
-        eventId: c.eventId,
-        changes,
-        guard,
-      }));
-      const { keys, args } = settleCall(this.#prefix, this.#group, this.retentionMs, this.now(), items);
-      this.#eval(SETTLE, keys, args).then(
-        (reply) => {
-          const outcomes = Array.isArray(reply) ? reply.map(replyText) : [];
-          batch.forEach((item, i) => {
-            const outcome = outcomes[i];
-            if (outcome?.startsWith('E:')) item.reject(new StoreError('inbox commit', `refused: ${outcome.slice(2)}`));
-            else if (outcome && OUTCOMES.has(outcome as InboxCommitOutcome))
-              item.resolve(outcome as InboxCommitOutcome);
-            else item.reject(new StoreError('RedisInbox SETTLE', `answered ${String(outcome)}, not an outcome`));
-          });
-        },
-        (err: unknown) => batch.forEach((item) => item.reject(err)),
-      );
-    }
+    return this.#settles.settle({ consumer, entryId: c.entryId, eventId: c.eventId, changes, guard });
   }
 
   protected async fail(consumer: string, c: Claimed<E>, error: string, dueAt: number | undefined): Promise<void> {
@@ -356,21 +275,4 @@ export class RedisInbox<E extends CallbackEvent = CallbackEvent> extends InboxBa
       await this.#eval(REPLAY, [this.#stream, this.#prefix + 'dead'], eventId === undefined ? [] : [eventId]),
     );
   }
-}
-
-/**
- * What a Redis Cluster cannot do for the inbox: keys of one script on several slots (a prefix
- * without a hash tag), and a persistence wait (WAIT / WAITAOF must follow the append on its own
- * connection; a cluster client sends them to any node).
- */
-function refuseOnCluster(prefix: string, options: RedisInboxOptions, client: string): void {
-  const tag = /\{([^}]*)\}/.exec(prefix);
-  if (!tag || tag[1] === '')
-    throw new TypeError(
-      `RedisInbox: on a Redis Cluster (${client}) the prefix must hold a hash tag such as {im-inbox}, so that every key of the inbox lives on one slot; got ${JSON.stringify(prefix)}`,
-    );
-  if (options.waitForPersistence)
-    throw new TypeError(
-      `RedisInbox: waitForPersistence needs a single-node connection (WAIT / WAITAOF follow the append on its own connection); a Redis Cluster client (${client}) sends them to any node`,
-    );
 }
