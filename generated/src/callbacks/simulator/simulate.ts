@@ -16,7 +16,8 @@ import type { SimulationReport } from './report.js';
 import { buildReport, observeFinal } from './run-report.js';
 import { RunState } from './run-state.js';
 import { runScheduler } from './scheduler.js';
-import { resolveSimulation, type SimulateDeliveryOptions } from './simulate-options.js';
+import { resolveSimulation } from './resolve-simulation.js';
+import type { SimulateDeliveryOptions } from './simulate-options.js';
 import { verifyAddress } from './verify-address.js';
 
 /**
