@@ -20,7 +20,7 @@ const FEATURES: { feature: string; why: string; test: RegExp }[] = [
   {
     feature: 'request validation (lazy)',
     why: "the operation's validator, its shared component checks and the issue wording, loaded on the first call",
-    test: /^src\/(validators\/|internal\/(validation-issues|ajv-runtime|ajv-formats)\.ts|contract\/(ajv-formats|path-rules)\.ts)/,
+    test: /^src\/(validators\/|internal\/(validation-issues|issue-text|ajv-runtime|ajv-formats)\.ts|contract\/(ajv-formats|path-rules)\.ts)/,
   },
   {
     feature: 'transports',
