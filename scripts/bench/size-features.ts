@@ -30,7 +30,7 @@ const FEATURES: { feature: string; why: string; test: RegExp }[] = [
   {
     feature: '429 pause and fleet quota',
     why: 'the client-wide 429 pause (rateLimit, quotaStore and the fleet metrics come with ImCore, by import)',
-    test: /^src\/(internal\/(quota-control|quota-gate|gcra)\.ts|stores\/(quota-store|store-budget)\.ts)/,
+    test: /^src\/(internal\/(quota-control|send-slots|exchange-pacing|quota-gate|gcra)\.ts|stores\/(quota-store|store-budget)\.ts)/,
   },
   {
     feature: 'errors and hints',

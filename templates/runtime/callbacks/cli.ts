@@ -1,3 +1,23 @@
+/**
+ * im-callbacks: send a correctly signed sample callback to a LOCAL receiver, to test an endpoint.
+ *
+ *   npx im-callbacks send --url http://127.0.0.1:3000/callbacks --secret "$SECRET" \
+ *       --kind event --type group.members_added [--events 3]
+ *   … --kind hook [--hook message.before_send] [--timeout-ms 3000]
+ *   … --kind verify
+ *   … --body sample.json            (send this JSON body as is instead of a sample)
+ *   … --old-secret "$OLD"           (sign twice, as during a secret rotation)
+ *   … --event-id evt_1 --repeat 3   (the same event three times, as the service's retries)
+ *   … --signature standard-webhooks (another signature scheme; default im-v1, an assumption)
+ *   im-callbacks simulate --url … [--seed 7] [--json report.json]   (the service's delivery behaviour:
+ *       retries, breaker, duplicates, reordering …; see simulator/cli.ts)
+ *   im-callbacks --help | --version
+ *
+ * The secret may also come from IM_CALLBACK_SECRET (keeps it out of shell history); it is never
+ * printed. Only loopback URLs are accepted unless --allow-remote is given.
+ * Exit code: 0 when the receiver answered 2xx (and, for verify, echoed the challenge), else 1;
+ * 2 for usage errors.
+ */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { hookAnswerOption, partOptionsHelp, PartOptionError, signatureOption } from './cli-parts.js';
