@@ -139,12 +139,12 @@ export class QuotaControl {
     return this.#slots.acquire(operationId, priority, scope);
   }
 
-  /** Brings this host's exchange pause (closed by a 429 to any of its processes' exchanges) into the local exchange gate. */
+  /** Brings this host's exchange pause into the local exchange gate (exchange-pacing.ts). */
   readExchangeGate(): Promise<void> {
     return this.#exchanges.readGate();
   }
 
-  /** A 429 answered a token exchange: pause this host's exchanges (every process of it, through the store), never the calls. */
+  /** A 429 answered a token exchange: pause this host's exchanges, never the calls (exchange-pacing.ts). */
   exchangeRateLimited(ms: number): void {
     this.#exchanges.rateLimited(ms);
   }
