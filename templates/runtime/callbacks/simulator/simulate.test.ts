@@ -346,9 +346,11 @@ describe('simulateDelivery finds what a bad receiver does', () => {
       expect(d.state).toBe('failed');
       expect(d.sends).toBeLessThanOrEqual(MAX_SENDS);
       // At 100 000× a request's real milliseconds are minutes of service time, so on a loaded
-      // machine the 24 h deadline may come before the 12th send: either rule ends it.
+      // machine the 24 h deadline may come before the 12th send: either rule ends it, or the
+      // address is auto-disabled first (24 h without a success, §3) when the clock passes 24 h
+      // while a send is in flight (seen at load average ~20).
       expect(d.sends).toBeGreaterThanOrEqual(4);
-      expect(d.reason).toMatch(/12 sends|24 h/);
+      expect(d.reason).toMatch(/12 sends|24 h|address auto-disabled/);
     }
     // First wait: 10 s ± 20 %; sends from the third on carry one event each.
     for (const q of report.requests.filter((x) => x.send === 1))
