@@ -111,7 +111,7 @@ describe('api.md covers every entry of the package', () => {
   it('every option of consume, the inbox engines, the signing helpers, the handler, verify and the simulator has its row', () => {
     const types: Record<string, string> = {
       VerifyCallbackOptions: 'templates/runtime/callbacks/verify-core.ts',
-      CallbackHandlerOptions: 'templates/runtime/callbacks/handler.ts',
+      CallbackHandlerOptions: 'templates/runtime/callbacks/handler-options.ts',
       SignCallbackOptions: 'templates/runtime/callbacks/sign.ts',
       CallbackSignatureScheme: 'templates/runtime/callbacks/signature-scheme.ts',
       HookAnswerFormat: 'templates/runtime/callbacks/decisions.ts',

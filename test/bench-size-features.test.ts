@@ -36,6 +36,25 @@ describe('size bench: the one-operation app by feature', () => {
     expect(of('internal/something-new.ts')).toBe('other');
   });
 
+  it('modules split out of a file keep the feature of the file they came from (issue 32)', () => {
+    const split = [
+      { path: 'src/internal/config.ts', bytes: 10, lazy: false },
+      { path: 'src/internal/config-values.ts', bytes: 10, lazy: false },
+      { path: 'src/internal/validation-issues.ts', bytes: 10, lazy: true },
+      { path: 'src/internal/issue-text.ts', bytes: 10, lazy: true },
+      { path: 'src/internal/quota-control.ts', bytes: 10, lazy: false },
+      { path: 'src/internal/send-slots.ts', bytes: 10, lazy: false },
+      { path: 'src/internal/exchange-pacing.ts', bytes: 10, lazy: false },
+    ];
+    const featureOf = new Map(featureGroups(split).flatMap((g) => g.modules.map((m) => [m, g.feature])));
+    expect(featureOf.get('internal/config-values.ts')).toBe('client and options');
+    expect(featureOf.get('internal/config-values.ts')).toBe(featureOf.get('internal/config.ts'));
+    expect(featureOf.get('internal/issue-text.ts')).toBe('request validation (lazy)');
+    expect(featureOf.get('internal/issue-text.ts')).toBe(featureOf.get('internal/validation-issues.ts'));
+    for (const m of ['internal/send-slots.ts', 'internal/exchange-pacing.ts'])
+      expect(featureOf.get(m), m).toBe('429 pause and fleet quota');
+  });
+
   it('a feature is lazy only when all its modules are', () => {
     expect(groups.find((g) => g.feature === 'request validation (lazy)')!.lazy).toBe(true);
     expect(groups.find((g) => g.feature === 'transports')!.lazy).toBe(false);

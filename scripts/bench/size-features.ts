@@ -20,7 +20,7 @@ const FEATURES: { feature: string; why: string; test: RegExp }[] = [
   {
     feature: 'request validation (lazy)',
     why: "the operation's validator, its shared component checks and the issue wording, loaded on the first call",
-    test: /^src\/(validators\/|internal\/(validation-issues|ajv-runtime|ajv-formats)\.ts|contract\/(ajv-formats|path-rules)\.ts)/,
+    test: /^src\/(validators\/|internal\/(validation-issues|issue-text|ajv-runtime|ajv-formats)\.ts|contract\/(ajv-formats|path-rules)\.ts)/,
   },
   {
     feature: 'transports',
@@ -30,7 +30,7 @@ const FEATURES: { feature: string; why: string; test: RegExp }[] = [
   {
     feature: '429 pause and fleet quota',
     why: 'the client-wide 429 pause (rateLimit, quotaStore and the fleet metrics come with ImCore, by import)',
-    test: /^src\/(internal\/(quota-control|quota-gate|gcra)\.ts|stores\/(quota-store|store-budget)\.ts)/,
+    test: /^src\/(internal\/(quota-control|send-slots|exchange-pacing|quota-gate|gcra)\.ts|stores\/(quota-store|store-budget)\.ts)/,
   },
   {
     feature: 'errors and hints',
@@ -45,7 +45,7 @@ const FEATURES: { feature: string; why: string; test: RegExp }[] = [
   {
     feature: 'client and options',
     why: 'ImLeanCore, checking every client and call option (and refusing those of left-out features), withOptions, the browser refusal',
-    test: /^src\/(core\/(lean-core|client-session|api-promise)\.ts|internal\/(config|server-only|logger|core-features|request-checks)\.ts|sdk-version\.ts)/,
+    test: /^src\/(core\/(lean-core|client-session|api-promise)\.ts|internal\/(config|config-values|server-only|logger|core-features|request-checks)\.ts|sdk-version\.ts)/,
   },
   {
     feature: 'hooks and telemetry',

@@ -19,9 +19,9 @@ import type { ImLeanCore } from '../core/lean-core.js';
 import { AbortError, CredentialsRevokedError, ImError, ValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec, ValidationIssue } from '../operation.js';
-import { freshDedupeKey } from '../internal/dedupe-key.js';
 import { nearMissIssues } from '../internal/near-miss.js';
 import { asParams } from '../internal/request-builder.js';
+import { batchKeyOf, chunkKey, withKey } from './batch-keys.js';
 
 export interface BatchOptions extends RequestOptions {
   /** Chunks in flight at once (default 2). */
@@ -189,61 +189,6 @@ async function sendChunk<TResult>(
 }
 
 /**
- * The batch key of a D operation: the caller's (`idempotencyKey` option or the key field),
- * checked BEFORE anything is derived from it (a string the operation's own validator accepts:
- * `""` was once sent as `":0"`), else a fresh one for this batch. Undefined without a dedupe key.
- */
-async function batchKeyOf(
-  op: OperationSpec,
-  params: Record<string, unknown>,
-  options: RequestOptions,
-  firstChunk: unknown[],
-  validate: boolean,
-): Promise<string | undefined> {
-  const spec = op.dedupeKey;
-  if (!spec) return undefined;
-  const inBody = spec.in === 'body' ? params[spec.name] : undefined;
-  // null is no key: the spec types the key a string, so it is refused below, never replaced
-  const given = options.idempotencyKey ?? inBody;
-  if (given === undefined) return freshDedupeKey();
-  const pointer = options.idempotencyKey !== undefined || spec.in === 'header' ? '' : `/${spec.name}`;
-  if (typeof given !== 'string' || given.trim() === '' || /[\u0000-\u001f\u007f]/.test(given)) {
-    throw new ValidationError(op.id, [
-      {
-        pointer,
-        rule: 'dedupeKey',
-        message: `the batch's dedupe key (${spec.name}) must be a non-empty string without control characters; nothing was sent`,
-      },
-    ]);
-  }
-  if (
-    options.idempotencyKey !== undefined &&
-    inBody !== undefined &&
-    inBody !== null &&
-    inBody !== options.idempotencyKey
-  ) {
-    throw new ValidationError(op.id, [
-      {
-        pointer: `/${spec.name}`,
-        rule: 'idempotencyKey',
-        message: `\`${spec.name}\` and the idempotencyKey option differ; give one of them`,
-      },
-    ]);
-  }
-  if (spec.in === 'body' && op.loadValidator && validate) {
-    // The spec's own rules for the key (its length limit among them), on the caller's key as given.
-    const issues = (await op.loadValidator()).validate({
-      ...params,
-      [op.batchSplit!.field]: firstChunk,
-      [spec.name]: given,
-    });
-    const keyIssues = (issues ?? []).filter((i) => i.pointer === `/${spec.name}`);
-    if (keyIssues.length > 0) throw new ValidationError(op.id, keyIssues);
-  }
-  return given;
-}
-
-/**
  * Bad input is refused before ANY chunk is sent (one ValidationError for the whole batch, list
  * pointers in the caller's numbering: `/usernames/1003`), so a batch is never half sent because
  * of an entry the validator would refuse.
@@ -281,27 +226,4 @@ async function refuseInvalidChunks(
     }
   }
   if (issues.length > 0) throw new ValidationError(op.id, issues);
-}
-
-/** `b1-` + base64url(SHA-256 of the batch key and the chunk's entries): 46 characters. */
-async function chunkKey(batchKey: string, entries: unknown[]): Promise<string> {
-  const data = new TextEncoder().encode(JSON.stringify([batchKey, entries]));
-  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', data));
-  let binary = '';
-  for (const b of digest) binary += String.fromCharCode(b);
-  return `b1-${btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
-}
-
-/** The chunk's params and options with its dedupe key in the place the operation takes it. */
-function withKey(
-  op: OperationSpec,
-  params: Record<string, unknown>,
-  options: RequestOptions,
-  key: string | undefined,
-): { params: Record<string, unknown>; options: RequestOptions } {
-  const spec = op.dedupeKey;
-  if (!spec || key === undefined) return { params, options };
-  const { idempotencyKey: _given, ...rest } = options;
-  if (spec.in === 'body') return { params: { ...params, [spec.name]: key }, options: rest };
-  return { params, options: { ...rest, idempotencyKey: key } };
 }

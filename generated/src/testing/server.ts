@@ -70,19 +70,58 @@ function settings(o: FakeServiceOptions) {
   };
 }
 
+/** What the fake's parts share and change while it runs (its state is replaced on reset). */
+interface Live {
+  state: FakeState;
+  /** ms added to the clock by `advanceTime`. */
+  offset: number;
+  /** Empty until the server listens. */
+  baseUrl: string;
+}
+
+/** The fake's parts, built once: the facade (`fakeFacade`) and the server use them. */
+interface FakeParts {
+  catalog: FakeCatalog;
+  s: ReturnType<typeof settings>;
+  live: Live;
+  now: () => number;
+  calls: FakeCall[];
+  overrides: Map<string, (call: OverrideCall) => ScriptReply | undefined | Promise<ScriptReply | undefined>>;
+  timers: Set<ReturnType<typeof setTimeout>>;
+  gate: Gate;
+  faults: Faults;
+  hub: CallbackHub;
+  pipeline: Pipeline;
+  /** Fresh state with the initial seed and the configured faults (at creation and on reset). */
+  start: () => void;
+}
+
 export async function createFakeServiceWith(
   catalog: FakeCatalog,
   options: FakeServiceOptions = {},
 ): Promise<FakeService> {
+  const parts = fakeParts(catalog, options);
+  parts.start();
+  const handler = handlerOf(parts.pipeline);
+  let server: Server | undefined;
+  if (options.listen !== false) {
+    server = await listen(handler, options.port ?? 0, parts.s.host);
+    const { port } = server.address() as AddressInfo;
+    const host = parts.s.host;
+    parts.live.baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  }
+  const callbackAddresses =
+    options.callbacks === undefined ? [] : Array.isArray(options.callbacks) ? options.callbacks : [options.callbacks];
+  for (const address of callbackAddresses) await parts.hub.register(address as (typeof callbackAddresses)[number]);
+  return fakeFacade(parts, handler, server);
+}
+
+function fakeParts(catalog: FakeCatalog, options: FakeServiceOptions): FakeParts {
   const s = settings(options);
-  let offset = 0;
-  const now = (): number => (options.now ?? Date.now)() + offset;
-  let state = new FakeState();
+  const live: Live = { state: new FakeState(), offset: 0, baseUrl: '' };
+  const now = (): number => (options.now ?? Date.now)() + live.offset;
   const calls: FakeCall[] = [];
-  const overrides = new Map<
-    string,
-    (call: OverrideCall) => ScriptReply | undefined | Promise<ScriptReply | undefined>
-  >();
+  const overrides: FakeParts['overrides'] = new Map();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const gate = new Gate({
     orgName: s.orgName,
@@ -97,7 +136,6 @@ export async function createFakeServiceWith(
   });
   const faults = new Faults(s.seed, options.randomFaults);
   const hub = new CallbackHub({ app: s.appKey, seed: s.seed, now });
-  let baseUrl = '';
   const delay = (ms: number): Promise<void> =>
     new Promise((resolve) => {
       const t = setTimeout(() => (timers.delete(t), resolve()), ms);
@@ -105,7 +143,7 @@ export async function createFakeServiceWith(
     });
   const pipeline = new Pipeline({
     catalog,
-    state: () => state,
+    state: () => live.state,
     gate,
     faults,
     hub,
@@ -116,16 +154,20 @@ export async function createFakeServiceWith(
     keepUploadBytes: options.keepUploadBytes ?? true,
     now,
     delay,
-    baseUrl: (req) => baseUrl || `http://${req.headers.host ?? `${s.host}:0`}`,
+    baseUrl: (req) => live.baseUrl || `http://${req.headers.host ?? `${s.host}:0`}`,
   });
   const start = (): void => {
-    state = new FakeState();
-    if (options.initialState) applySeed(state, options.initialState, { now, pageSize: s.pageSize, baseUrl });
+    live.state = new FakeState();
+    if (options.initialState)
+      applySeed(live.state, options.initialState, { now, pageSize: s.pageSize, baseUrl: live.baseUrl });
     for (const rule of options.faults ?? []) faults.add(rule);
   };
-  start();
+  return { catalog, s, live, now, calls, overrides, timers, gate, faults, hub, pipeline, start };
+}
 
-  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+/** The request handler: the pipeline, and a 500 naming the fake when it throws. */
+function handlerOf(pipeline: Pipeline): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
     pipeline.handle(req, res).catch((e: unknown) => {
       if (!res.headersSent && !res.destroyed)
         res.writeHead(500, { 'content-type': 'application/json' }).end(
@@ -135,37 +177,44 @@ export async function createFakeServiceWith(
         );
     });
   };
+}
 
-  let server: Server | undefined;
-  if (options.listen !== false) {
-    server = createServer(handler);
-    await new Promise<void>((resolve, reject) => {
-      server!.once('error', reject);
-      server!.listen(options.port ?? 0, s.host, () => resolve());
-    });
-    const { port } = server.address() as AddressInfo;
-    baseUrl = `http://${s.host.includes(':') ? `[${s.host}]` : s.host}:${port}`;
-  }
-  const callbackAddresses =
-    options.callbacks === undefined ? [] : Array.isArray(options.callbacks) ? options.callbacks : [options.callbacks];
-  for (const address of callbackAddresses) await hub.register(address as (typeof callbackAddresses)[number]);
+async function listen(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  port: number,
+  host: string,
+): Promise<Server> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return server;
+}
 
-  const fake: FakeService = {
+/** The `FakeService` the caller gets: reads and controls over the parts. */
+function fakeFacade(
+  p: FakeParts,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  server: Server | undefined,
+): FakeService {
+  const { s, live, calls, overrides, faults, gate, hub, now } = p;
+  return {
     get baseUrl() {
-      return baseUrl;
+      return live.baseUrl;
     },
     orgName: s.orgName,
     appName: s.appName,
     get clientOptions() {
-      return { baseUrl, appKey: s.appKey, clientId: s.clientId, clientSecret: s.clientSecret };
+      return { baseUrl: live.baseUrl, appKey: s.appKey, clientId: s.clientId, clientSecret: s.clientSecret };
     },
     handler,
     calls,
     callsTo: (operationId) => calls.filter((c) => c.operationId === operationId),
     get state() {
-      return state;
+      return live.state;
     },
-    seed: (input) => applySeed(state, input, { now, pageSize: s.pageSize, baseUrl }),
+    seed: (input) => applySeed(live.state, input, { now, pageSize: s.pageSize, baseUrl: live.baseUrl }),
     reset: () => {
       calls.length = 0;
       overrides.clear();
@@ -173,13 +222,13 @@ export async function createFakeServiceWith(
       faults.resetDraws();
       gate.reset();
       hub.clearEvents();
-      pipeline.resetCounter();
-      start();
+      p.pipeline.resetCounter();
+      p.start();
     },
     fault: (rule): FaultHandle => faults.add(rule),
     clearFaults: () => faults.clear(),
     override: (operationId, handle) => {
-      if (!catalog.operations.some((op) => op.id === operationId))
+      if (!p.catalog.operations.some((op) => op.id === operationId))
         throw new RangeError(`fake.override: no operation ${JSON.stringify(operationId)}`);
       overrides.set(operationId, handle);
       return () => overrides.delete(operationId);
@@ -193,18 +242,17 @@ export async function createFakeServiceWith(
     expireTokens: () => gate.expireAll(),
     advanceTime: (ms) => {
       if (!(ms >= 0)) throw new RangeError('fake.advanceTime: ms must be 0 or more');
-      offset += ms;
+      live.offset += ms;
     },
     now,
     callbacks: hub,
     close: async () => {
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
+      for (const t of p.timers) clearTimeout(t);
+      p.timers.clear();
       hub.close();
       if (!server) return;
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server!.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-  return fake;
 }

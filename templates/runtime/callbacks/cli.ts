@@ -18,16 +18,14 @@
  * Exit code: 0 when the receiver answered 2xx (and, for verify, echoed the challenge), else 1;
  * 2 for usage errors.
  */
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { hookAnswerOption, partOptionsHelp, PartOptionError, signatureOption } from './cli-parts.js';
 import type { HookAnswerFormat } from './decisions.js';
-import { signCallbackRequestWith } from './sign.js';
+import { resend, sendOnce } from './cli-request.js';
 import type { CallbackSignatureScheme } from './signature-scheme.js';
 import { sampleCallbackBody } from './samples.js';
 import type { EventCallbackRequest } from './types.js';
-import { maskUrlQuery } from '../internal/redact.js';
 import { isLoopbackTarget, isLoopbackUrl } from './url.js';
 import { runSimulateCommand, warnSecretInArgs } from './simulator/cli.js';
 
@@ -114,6 +112,46 @@ export async function runImCallbacks(argv: string[], info: ImCallbacksInfo = {})
   }
 }
 
+/** The receiver's URL: http(s), no credentials, loopback unless --allow-remote. */
+async function checkedTarget(given: string | undefined, allowRemote: boolean | undefined): Promise<URL> {
+  if (!given) usage('--url is required');
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    usage('--url is not a URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') usage('--url must be http or https');
+  // seed 001 §2.2: an address has no user:password; refusing it also keeps credentials out of every line printed
+  if (url.username || url.password) usage('--url must not contain user:password (callback addresses have none)');
+  if (!allowRemote && !(await isLoopbackTarget(url))) {
+    usage(
+      `refusing to send to ${url.hostname}: not a loopback address (127.0.0.1, [::1] or localhost resolving only to them); pass --allow-remote to do it anyway`,
+    );
+  }
+  return url;
+}
+
+/** The --body file as is, or a sample of the kind (with --event-id's ids). */
+function bodyToSend(
+  values: ReturnType<typeof parseSendArgs>,
+  kind: 'event' | 'hook' | 'verify',
+  eventId: string | undefined,
+): object | string {
+  const body: object | string = values.body
+    ? readFileSync(values.body, 'utf8')
+    : sampleCallbackBody(kind, {
+        type: values.type,
+        events: Number(values.events),
+        hook: values.hook,
+        timeoutMs: Number(values['timeout-ms']),
+      });
+  if (eventId !== undefined && typeof body === 'object' && 'events' in body) {
+    (body as EventCallbackRequest).events.forEach((e, i) => (e.id = i === 0 ? eventId : `${eventId}.${i + 1}`));
+  }
+  return body;
+}
+
 /** `send`'s options as `parseArgs` reads them (it throws on an unknown or malformed one). */
 function parseSendArgs(args: string[]) {
   return parseArgs({
@@ -158,21 +196,7 @@ async function send(argv: string[]): Promise<number> {
     if (err instanceof PartOptionError) usage(err.message);
     throw err;
   }
-  if (!values.url) usage('--url is required');
-  let url: URL;
-  try {
-    url = new URL(values.url);
-  } catch {
-    usage('--url is not a URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') usage('--url must be http or https');
-  // seed 001 §2.2: an address has no user:password; refusing it also keeps credentials out of every line printed
-  if (url.username || url.password) usage('--url must not contain user:password (callback addresses have none)');
-  if (!values['allow-remote'] && !(await isLoopbackTarget(url))) {
-    usage(
-      `refusing to send to ${url.hostname}: not a loopback address (127.0.0.1, [::1] or localhost resolving only to them); pass --allow-remote to do it anyway`,
-    );
-  }
+  const url = await checkedTarget(values.url, values['allow-remote']);
   if (values.secret !== undefined || values['old-secret'] !== undefined) warnSecretInArgs();
   const secret = values.secret ?? process.env.IM_CALLBACK_SECRET;
   if (!secret) usage('--secret (or IM_CALLBACK_SECRET) is required');
@@ -186,17 +210,7 @@ async function send(argv: string[]): Promise<number> {
     usage('--event-id applies to sample events (--kind event, no --body)');
   if (eventId !== undefined && eventId.trim() === '') usage('--event-id must not be empty');
 
-  const body: object | string = values.body
-    ? readFileSync(values.body, 'utf8')
-    : sampleCallbackBody(kind, {
-        type: values.type,
-        events: Number(values.events),
-        hook: values.hook,
-        timeoutMs: Number(values['timeout-ms']),
-      });
-  if (eventId !== undefined && typeof body === 'object' && 'events' in body) {
-    (body as EventCallbackRequest).events.forEach((e, i) => (e.id = i === 0 ? eventId : `${eventId}.${i + 1}`));
-  }
+  const body = bodyToSend(values, kind, eventId);
   const oldSecret = values['old-secret'] ?? process.env.IM_CALLBACK_OLD_SECRET;
   const secrets = oldSecret ? [secret, oldSecret] : [secret];
   for (const [i, s] of secrets.entries()) {
@@ -213,91 +227,4 @@ async function send(argv: string[]): Promise<number> {
     allOk = (await sendOnce(url, thisBody, secrets, kind, values, scheme, hookAnswer)) && allOk;
   }
   return allOk ? 0 : 1;
-}
-
-/** The body of send number `send` (1-based): a new request_id, `attempt` counting up. */
-function resend(body: object, send: number): object {
-  if (send === 1) return body;
-  const copy = structuredClone(body) as Record<string, unknown>;
-  copy.request_id = `req_${randomBytes(8).toString('hex')}`;
-  copy.sent_at = new Date().toISOString();
-  if (Array.isArray(copy.events)) {
-    for (const e of copy.events as Array<Record<string, unknown>>)
-      e.attempt = (typeof e.attempt === 'number' ? e.attempt : 1) + send - 1;
-  }
-  return copy;
-}
-
-async function sendOnce(
-  url: URL,
-  body: object | string,
-  secrets: string[],
-  kind: 'event' | 'hook' | 'verify',
-  values: { type?: string | undefined; hook?: string | undefined },
-  scheme: CallbackSignatureScheme,
-  hookAnswer: HookAnswerFormat,
-): Promise<boolean> {
-  const signed = await signCallbackRequestWith({ body, secrets, kind, signature: scheme });
-  const started = performance.now();
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: signed.headers,
-      body: typeof signed.body === 'string' ? signed.body : new Uint8Array(signed.body),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(15_000),
-    });
-  } catch (err) {
-    // an error may quote the URL: its query (a token, seed 001 §5) is masked as the service masks it
-    const why = (err instanceof Error ? err.message : String(err)).split(url.href).join(maskUrlQuery(url.href));
-    console.error(`im-callbacks: request failed: ${why}`);
-    return false;
-  }
-  const text = await res.text();
-  const ms = Math.round(performance.now() - started);
-  const ids =
-    typeof body === 'object' && Array.isArray((body as { events?: unknown }).events)
-      ? ` event_ids=${(body as EventCallbackRequest).events.map((e) => e.id).join(',')}`
-      : '';
-  console.log(
-    `POST ${maskUrlQuery(url.href)} kind=${kind}${kind === 'event' ? ` type=${values.type}` : kind === 'hook' ? ` hook=${values.hook}` : ''} request_id=${signed.headers['X-IM-Request-Id']}${ids} signature=${scheme.name}`,
-  );
-  console.log(`→ ${res.status} ${res.statusText} in ${ms} ms`);
-  if (text) console.log(text.length > 2000 ? `${text.slice(0, 2000)}…` : text);
-
-  let ok = res.status >= 200 && res.status < 300;
-  if (ok && kind === 'verify' && typeof body === 'object') {
-    let echoed: unknown;
-    try {
-      echoed = (JSON.parse(text) as { challenge?: unknown }).challenge;
-    } catch {
-      echoed = undefined;
-    }
-    const expected = (body as { challenge: string }).challenge;
-    ok = echoed === expected;
-    console.log(
-      ok
-        ? 'challenge echoed correctly'
-        : 'challenge NOT echoed: the service would leave the address pending verification',
-    );
-  }
-  if (ok && kind === 'hook') {
-    try {
-      const decision = hookAnswer.decode(JSON.parse(text));
-      if (decision) console.log(`decision: ${decision.decision}`);
-      else
-        console.log(
-          `answer carries no decision in the ${hookAnswer.name} format (the default format is an assumption: see --hook-answer)`,
-        );
-    } catch {
-      console.log('answer is not valid JSON: the service would treat it as a failure');
-      ok = false;
-    }
-    if (Buffer.byteLength(text) > 64 * 1024) {
-      console.log('answer exceeds 64 KB: the service would treat it as a failure');
-      ok = false;
-    }
-  }
-  return ok;
 }

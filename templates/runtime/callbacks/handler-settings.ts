@@ -10,14 +10,14 @@ import {
   MAX_HOOK_ANSWER_BYTES,
   reject,
 } from './decisions.js';
-import type { HookDecision } from './decisions.js';
+import type { HookAnswerFormat, HookDecision } from './decisions.js';
 import { DEFAULT_STORE_BUDGET_MS } from '../stores/store-budget.js';
 import { DEFAULT_DEDUPE_TTL_MS, MemoryDedupeStore } from '../stores/dedupe-store.js';
 import type { NonceStore } from '../stores/dedupe-store.js';
 import type { CallbackEvent, CallbackLogger, HookCallbackRequest } from './types.js';
 import type { CallbackSignatureScheme } from './signature-scheme.js';
 import { checkScheme, normaliseSecrets } from './verify-core.js';
-import type { CallbackHandlerOptions } from './handler.js';
+import type { CallbackHandlerOptions } from './handler-options.js';
 import { type FlowSettings, utf8Length } from './flows/flow-kit.js';
 import { DEFAULT_BODY_TIMEOUT_MS } from './read-body.js';
 
@@ -49,6 +49,47 @@ export function checkedSettings<E extends CallbackEvent, H extends HookCallbackR
   defaultScheme: CallbackSignatureScheme,
   options: CallbackHandlerOptions<E, H>,
 ): HandlerSettings<E, H> {
+  // The checks run in this order; the first problem is thrown.
+  const { secrets, scheme, answerFormat } = checkedSigning(defaultScheme, options);
+  const logger = options.logger ?? defaultLogger;
+  // the inbox deduplicates by itself: a default store only where onEvent's direct path needs one
+  const givenStore = options.inbox === undefined ? (options.dedupeStore ?? new MemoryDedupeStore()) : undefined;
+  const limits = checkedLimits(options);
+  const clock = options.now ?? Date.now;
+  const endpointId = checkedEndpointId(options.endpointId);
+  const nonceStoreFor = nonceStoreChoice(options, clock);
+  checkInbox(options);
+  const { defaultDecision, defaultAnswer } = checkedDefaultDecision(options, answerFormat);
+  return {
+    onEvent: options.onEvent,
+    inbox: options.inbox,
+    onHook: options.onHook,
+    onVerify: options.onVerify,
+    dedupeStore: givenStore,
+    dedupeTtlMs: limits.dedupeTtlMs,
+    processingTtlMs: limits.processingTtlMs,
+    storeTimeoutMs: limits.storeTimeoutMs,
+    safetyMs: limits.safetyMs,
+    answerFormat,
+    defaultDecision,
+    defaultAnswer,
+    logger,
+    clock,
+    secrets,
+    scheme,
+    toleranceSeconds: options.toleranceSeconds,
+    endpointId,
+    nonceStoreFor,
+    maxBodyBytes: limits.maxBodyBytes,
+    bodyTimeoutMs: limits.bodyTimeoutMs,
+  };
+}
+
+/** The secrets (each suiting the scheme), the scheme and the hook answer format. */
+function checkedSigning<E extends CallbackEvent, H extends HookCallbackRequest>(
+  defaultScheme: CallbackSignatureScheme,
+  options: CallbackHandlerOptions<E, H>,
+): { secrets: string[]; scheme: CallbackSignatureScheme; answerFormat: HookAnswerFormat } {
   const secrets = normaliseSecrets(options.secrets); // fail at start-up, not on the first request
   if (options.signature !== undefined) checkScheme(options.signature);
   const scheme = options.signature ?? defaultScheme;
@@ -58,10 +99,20 @@ export function checkedSettings<E extends CallbackEvent, H extends HookCallbackR
       throw new TypeError(`secrets[${i}] does not suit the signature scheme ${scheme.name}: ${problem}`);
   });
   if (options.hookAnswer !== undefined) checkHookAnswerFormat(options.hookAnswer);
-  const answerFormat = options.hookAnswer ?? assumedHookAnswer;
-  const logger = options.logger ?? defaultLogger;
-  // the inbox deduplicates by itself: a default store only where onEvent's direct path needs one
-  const givenStore = options.inbox === undefined ? (options.dedupeStore ?? new MemoryDedupeStore()) : undefined;
+  return { secrets, scheme, answerFormat: options.hookAnswer ?? assumedHookAnswer };
+}
+
+/** The sizes, times and budgets, defaults filled in. */
+function checkedLimits<E extends CallbackEvent, H extends HookCallbackRequest>(
+  options: CallbackHandlerOptions<E, H>,
+): {
+  dedupeTtlMs: number;
+  processingTtlMs: number;
+  maxBodyBytes: number;
+  bodyTimeoutMs: number;
+  storeTimeoutMs: number;
+  safetyMs: number;
+} {
   const dedupeTtlMs = options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS;
   const processingTtlMs = options.processingTimeoutMs ?? DEFAULT_PROCESSING_TIMEOUT_MS;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -73,12 +124,14 @@ export function checkedSettings<E extends CallbackEvent, H extends HookCallbackR
   if (!(storeTimeoutMs > 0 && storeTimeoutMs <= 2_147_483_647))
     throw new TypeError('storeTimeoutMs must be a positive number of ms, at most 2147483647');
   const safetyMs = options.hookTimeoutSafetyMs ?? DEFAULT_HOOK_SAFETY_MS;
-  const clock = options.now ?? Date.now;
   if (options.toleranceSeconds !== undefined && !(options.toleranceSeconds >= 0)) {
     throw new TypeError('toleranceSeconds must be a number >= 0');
   }
   if (!(maxBodyBytes > 0)) throw new TypeError('maxBodyBytes must be a positive number');
-  const endpointId = options.endpointId;
+  return { dedupeTtlMs, processingTtlMs, maxBodyBytes, bodyTimeoutMs, storeTimeoutMs, safetyMs };
+}
+
+function checkedEndpointId(endpointId: string | readonly string[] | undefined): typeof endpointId {
   if (
     endpointId !== undefined &&
     !(typeof endpointId === 'string'
@@ -89,6 +142,14 @@ export function checkedSettings<E extends CallbackEvent, H extends HookCallbackR
   ) {
     throw new TypeError('endpointId must be a non-empty string (the address id), or a non-empty list of them');
   }
+  return endpointId;
+}
+
+/** The nonce store of each kind of request: the given one, none (`false`), or the default replay guard. */
+function nonceStoreChoice<E extends CallbackEvent, H extends HookCallbackRequest>(
+  options: CallbackHandlerOptions<E, H>,
+  clock: () => number,
+): (kind: string) => NonceStore | undefined {
   if (
     options.nonceStore !== undefined &&
     options.nonceStore !== false &&
@@ -99,21 +160,33 @@ export function checkedSettings<E extends CallbackEvent, H extends HookCallbackR
     );
   }
   // the default replay guard: hooks only (events are deduplicated by id), this process only
-  const nonceStoreFor = (kind: string): NonceStore | undefined =>
+  let hookNonces: NonceStore | undefined;
+  return (kind) =>
     options.nonceStore === false
       ? undefined
       : (options.nonceStore ?? (kind === 'hook' ? (hookNonces ??= new MemoryDedupeStore({ now: clock })) : undefined));
-  let hookNonces: NonceStore | undefined;
-  if (options.inbox !== undefined) {
-    if (typeof options.inbox?.append !== 'function')
-      throw new TypeError('inbox must be an inbox (MemoryInbox, RedisInbox) with append(events)');
-    if (options.onEvent)
-      throw new TypeError(
-        'inbox and onEvent exclude each other: with an inbox, events are processed by inbox.consume(handler)',
-      );
-    if (options.dedupeStore)
-      throw new TypeError('inbox and dedupeStore exclude each other: the inbox deduplicates by event id itself');
-  }
+}
+
+/** An inbox is an inbox, and excludes onEvent and dedupeStore. */
+function checkInbox<E extends CallbackEvent, H extends HookCallbackRequest>(
+  options: CallbackHandlerOptions<E, H>,
+): void {
+  if (options.inbox === undefined) return;
+  if (typeof options.inbox?.append !== 'function')
+    throw new TypeError('inbox must be an inbox (MemoryInbox, RedisInbox) with append(events)');
+  if (options.onEvent)
+    throw new TypeError(
+      'inbox and onEvent exclude each other: with an inbox, events are processed by inbox.consume(handler)',
+    );
+  if (options.dedupeStore)
+    throw new TypeError('inbox and dedupeStore exclude each other: the inbox deduplicates by event id itself');
+}
+
+/** The decision when onHook fails, and its answer written once (it must serialise, within 64 KB). */
+function checkedDefaultDecision<E extends CallbackEvent, H extends HookCallbackRequest>(
+  options: CallbackHandlerOptions<E, H>,
+  answerFormat: HookAnswerFormat,
+): { defaultDecision: HookDecision; defaultAnswer: string } {
   const fallback = options.hookDefaultDecision ?? 'allow';
   const defaultDecision: HookDecision = fallback === 'allow' ? allow() : fallback === 'reject' ? reject() : fallback;
   if (!isHookDecision(defaultDecision))
@@ -124,27 +197,5 @@ export function checkedSettings<E extends CallbackEvent, H extends HookCallbackR
   if (utf8Length(defaultAnswer) > MAX_HOOK_ANSWER_BYTES) {
     throw new TypeError('hookDefaultDecision serialises to more than 64 KB');
   }
-  return {
-    onEvent: options.onEvent,
-    inbox: options.inbox,
-    onHook: options.onHook,
-    onVerify: options.onVerify,
-    dedupeStore: givenStore,
-    dedupeTtlMs,
-    processingTtlMs,
-    storeTimeoutMs,
-    safetyMs,
-    answerFormat,
-    defaultDecision,
-    defaultAnswer,
-    logger,
-    clock,
-    secrets,
-    scheme,
-    toleranceSeconds: options.toleranceSeconds,
-    endpointId,
-    nonceStoreFor,
-    maxBodyBytes,
-    bodyTimeoutMs,
-  };
+  return { defaultDecision, defaultAnswer };
 }

@@ -6,12 +6,15 @@
  * holds), the address check and the replay check.
  */
 import { refuse as fail } from './errors.js';
-import { CALLBACK_HEADER_NAMES, headerReader, readCallbackHeaders } from './headers.js';
-import type { CallbackHeaderField, CallbackHeaders } from './headers.js';
+import { headerReader, readCallbackHeaders } from './headers.js';
+import type { CallbackHeaders } from './headers.js';
 import { isThenable } from './signature-scheme.js';
 import type { CallbackSignatureScheme, SignatureCheck } from './signature-scheme.js';
 import type { NonceStore } from '../stores/dedupe-store.js';
 import type { CallbackRequest, CallbackRequestBase, HeadersLike, RawBody } from './types.js';
+import { readVerifiedBody, type VerifiedCallback } from './verified-body.js';
+
+export type { HeaderDisagreement, VerifiedCallback } from './verified-body.js';
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
@@ -40,35 +43,6 @@ export interface VerifyCallbackOptions {
    * (`endpoint_mismatch`, 403). Default: any address.
    */
   endpointId?: string | readonly string[];
-}
-
-/** A header that disagrees with the (authoritative, signed) body. Reported, never fatal. */
-export interface HeaderDisagreement {
-  header: string;
-  headerValue: string;
-  bodyField: string;
-  bodyValue: unknown;
-}
-
-export interface VerifiedCallback<R extends CallbackRequestBase = CallbackRequest> {
-  /** From the body (authoritative); from X-IM-Kind only when the body has no `kind`. */
-  kind: R['kind'];
-  /** The parsed body; parsed only after the signature held. */
-  body: R;
-  /** X-IM-Timestamp, Unix seconds. */
-  timestamp: number;
-  /** Receiver clock minus X-IM-Timestamp, in seconds (positive: the request looks that old). */
-  skewSeconds: number;
-  requestId: string | undefined;
-  endpointId: string | undefined;
-  /** Hook type (kind = hook): body `hook`, else X-IM-Hook. */
-  hook?: string;
-  /** The request's replay key: X-IM-Nonce with the default scheme, `webhook-id.webhook-timestamp` with Standard Webhooks (compared ignoring case). */
-  nonce: string;
-  /** Index in `secrets` of the secret that matched (useful to finish a rotation). */
-  secretIndex: number;
-  /** Headers whose value differs from the body's; the body value was used. */
-  disagreements: HeaderDisagreement[];
 }
 
 /** Framework-neutral: the README has a recipe per framework (Express, Fastify, Koa, Hono, Next.js, NestJS). */
@@ -114,9 +88,6 @@ export function normaliseSecrets(secrets: string | readonly string[] | undefined
   }
   return usable;
 }
-
-/** One decoder for every call (constructing one costs about a microsecond); fatal: bad UTF-8 throws. */
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 function nowMs(now: VerifyCallbackOptions['now']): number {
   if (now === undefined) return Date.now();
@@ -227,7 +198,7 @@ export function verifySignedWith<R extends CallbackRequestBase = CallbackRequest
   const checked = pre.scheme.verify({ body: pre.bytes, secrets: pre.secrets, header: pre.header });
   const after = (check: SignatureCheck): VerifiedCallback<R> => {
     const { timestamp, skewSeconds } = checkSignatureAndTime(pre, check, options.now);
-    return finish<R>(pre, check, timestamp, skewSeconds, options.endpointId);
+    return readVerifiedBody<R>(pre, check, { timestamp, skewSeconds }, options.endpointId);
   };
   return isThenable(checked) ? checked.then(after) : after(checked);
 }
@@ -268,110 +239,4 @@ export function verifyCallbackSyncWith<R extends CallbackRequestBase = CallbackR
     );
   }
   return verified;
-}
-
-/** Parses the (now trusted) body and reconciles it with the headers; refuses another address's request when `expectedEndpoint` is given. */
-function finish<R extends CallbackRequestBase>(
-  pre: Prepared,
-  check: SignatureCheck,
-  timestamp: number,
-  skewSeconds: number,
-  expectedEndpoint: string | readonly string[] | undefined,
-): VerifiedCallback<R> {
-  const { headers, bytes } = pre;
-  const { secretIndex, replayKey: nonce } = check;
-  let body: unknown;
-  try {
-    const text = STRICT_UTF8.decode(bytes);
-    body = JSON.parse(text);
-  } catch {
-    fail(
-      'malformed_body',
-      'The signed body is not valid UTF-8 JSON',
-      'The signature holds, so the service sent this body as is; report it with the X-IM-Request-Id.',
-    );
-  }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    fail(
-      'malformed_body',
-      'The signed body is not a JSON object',
-      'A callback body is a JSON object with a `kind` field.',
-    );
-  }
-  const record = body as Record<string, unknown>;
-
-  if (record.kind !== undefined && typeof record.kind !== 'string') {
-    fail(
-      'malformed_body',
-      'The body field `kind` is not a string',
-      'A callback body carries kind = event, hook or verify.',
-    );
-  }
-  const disagreements: HeaderDisagreement[] = [];
-  const kind = pick(disagreements, headers.kind, 'kind', record, 'kind');
-  if (!kind) {
-    fail(
-      'malformed_body',
-      'Neither the body nor X-IM-Kind says the kind',
-      'A callback body carries kind = event, hook or verify.',
-    );
-  }
-  const requestId = pick(disagreements, headers.requestId, 'requestId', record, 'request_id');
-  const endpointId = pick(disagreements, headers.endpointId, 'endpointId', record, 'endpoint_id');
-  if (
-    expectedEndpoint !== undefined &&
-    !(
-      endpointId !== undefined &&
-      (typeof expectedEndpoint === 'string' ? endpointId === expectedEndpoint : expectedEndpoint.includes(endpointId))
-    )
-  ) {
-    fail(
-      'endpoint_mismatch',
-      endpointId === undefined
-        ? 'The request names no address (endpoint_id)'
-        : 'The request is for another address (endpoint_id differs from endpointId)',
-      'This receiver serves only the address(es) in its endpointId option: a request signed for another address is not for it. Check the URL configured for each address in the console, and endpointId.',
-    );
-  }
-  const hook = kind === 'hook' ? pick(disagreements, headers.hook, 'hook', record, 'hook') : undefined;
-
-  const result: VerifiedCallback<R> = {
-    kind: kind as R['kind'],
-    body: record as R,
-    timestamp,
-    skewSeconds,
-    requestId,
-    endpointId,
-    nonce,
-    secretIndex,
-    disagreements,
-  };
-  if (hook !== undefined) result.hook = hook;
-  return result;
-}
-
-/** The body's value of `field` as text (the body is authoritative), else the header's; a difference is recorded. */
-function pick(
-  disagreements: HeaderDisagreement[],
-  given: string | undefined,
-  header: CallbackHeaderField,
-  record: Record<string, unknown>,
-  field: string,
-): string | undefined {
-  const headerValue = given?.trim();
-  const bodyValue = record[field];
-  if (bodyValue !== undefined && bodyValue !== null) {
-    // JSON text for objects: String() throws on a parsed object like {"toString": 0}.
-    const text =
-      typeof bodyValue === 'string'
-        ? bodyValue
-        : typeof bodyValue === 'object'
-          ? JSON.stringify(bodyValue)
-          : String(bodyValue);
-    if (headerValue !== undefined && headerValue !== text) {
-      disagreements.push({ header: CALLBACK_HEADER_NAMES[header], headerValue, bodyField: field, bodyValue });
-    }
-    return text;
-  }
-  return headerValue || undefined;
 }

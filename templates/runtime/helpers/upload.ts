@@ -5,11 +5,12 @@
  * Token: they are not API calls.
  */
 import type { ImLeanCore } from '../core/lean-core.js';
-import { AbortError, ConnectionError, ImError } from '../core/errors.js';
+import { AbortError, ImError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OperationSpec } from '../operation.js';
 import { openPartReader, type PartReader, type SourcePart, type UploadSource } from './upload-source.js';
 import { resumePartSize, type RecordedPart } from './upload-part-size.js';
+import { FILE_ID, PART_NUMBER, PART_SIZE, PartAddresses, sendPart } from './upload-parts.js';
 
 export interface UploadOperations {
   /** The helper's own name for errors, e.g. `media.upload` (default: the create operation's id). */
@@ -76,12 +77,6 @@ export class UploadInterruptedError extends ImError {
   }
 }
 
-// Field names of the upload resources are not documented by the service; the spec marks each
-// x-assumed (UploadSession.file_id, PartURL.part_number/url, UploadedPart.part_number).
-const FILE_ID = 'file_id';
-const PART_NUMBER = 'part_number';
-const PART_URL = 'url';
-const PART_SIZE = 'size';
 export const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 
 export async function uploadFile<TFile>(
@@ -242,91 +237,6 @@ async function sendAndComplete<TFile>(
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     await reader.close();
-  }
-}
-
-async function sendPart(
-  addresses: PartAddresses,
-  part: SourcePart,
-  options: UploadOptions,
-  signal: AbortSignal,
-): Promise<void> {
-  const url = await addresses.get(part.partNumber);
-  const doFetch = options.fetch ?? fetch;
-  const retries = options.partRetries ?? 2;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      // No Authorization header: the part address carries its own authorisation.
-      const response = await doFetch(url, {
-        method: 'PUT',
-        body: part.bytes as Uint8Array<ArrayBuffer>,
-        headers: { 'content-type': 'application/octet-stream' },
-        signal,
-      });
-      await response.body?.cancel();
-      if (response.ok) return;
-      if (response.status < 500 || attempt >= retries)
-        throw new ImError(`Part ${part.partNumber} was refused with HTTP ${response.status}.`);
-    } catch (err) {
-      if (signal.aborted) throw err;
-      if (err instanceof ImError) throw err;
-      if (attempt >= retries)
-        throw new ConnectionError(
-          `Part ${part.partNumber} could not be sent to its upload address: ${err instanceof Error ? err.message : String(err)}`,
-          { attempts: attempt + 1, cause: err },
-        );
-    }
-  }
-}
-
-/** Part addresses asked for in batches (one media.part_urls call per few parts, not per part). */
-const ADDRESS_BATCH = 16;
-
-class PartAddresses {
-  readonly #pending = new Map<number, Promise<string>>();
-
-  constructor(
-    private readonly client: ImLeanCore,
-    private readonly partUrls: OperationSpec,
-    private readonly fileId: string,
-    /** The last part number when the size is known; unknown (a stream): one part at a time. */
-    private readonly lastPart: number | undefined,
-    private readonly skip: ReadonlySet<number>,
-    private readonly options: RequestOptions,
-  ) {}
-
-  /** The upload address of a part; each is handed out once. */
-  get(partNumber: number): Promise<string> {
-    if (!this.#pending.has(partNumber)) this.#fetchFrom(partNumber);
-    const address = this.#pending.get(partNumber)!;
-    this.#pending.delete(partNumber);
-    return address;
-  }
-
-  #fetchFrom(first: number): void {
-    const numbers: number[] = [];
-    const last = this.lastPart === undefined ? first : Math.min(this.lastPart, first + ADDRESS_BATCH * 2);
-    for (let n = first; n <= last && numbers.length < ADDRESS_BATCH; n++) {
-      if (n === first || (!this.skip.has(n) && !this.#pending.has(n))) numbers.push(n);
-    }
-    const answer = this.client.request<Record<string, unknown>>(
-      this.partUrls,
-      { file_id: this.fileId, part_numbers: numbers },
-      this.options,
-    );
-    for (const n of numbers) {
-      const address = answer.then((a) => {
-        const entry = (Array.isArray(a?.items) ? (a.items as Record<string, unknown>[]) : []).find(
-          (p) => Number(p[PART_NUMBER]) === n,
-        );
-        const url = entry?.[PART_URL];
-        if (typeof url !== 'string') throw new ImError(`media.part_urls gave no ${PART_URL} for part ${n}.`);
-        return url;
-      });
-      // Parts of a batch that are never sent (an abort, a failure) must not leave an unhandled rejection.
-      address.catch(() => {});
-      this.#pending.set(n, address);
-    }
   }
 }
 

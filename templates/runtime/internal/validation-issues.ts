@@ -16,7 +16,18 @@
  * - A response drift issue (`ctx.response`) speaks of the response, never of params.
  */
 import type { ValidationIssue } from '../operation.js';
-import { isSecretLookingName } from './secret-names.js';
+import {
+  escapePointerSegment,
+  fieldLabel,
+  got,
+  limitMessage,
+  listTypes,
+  pathParamProblem,
+  segmentsOf,
+  show,
+  typesOf,
+  valueAt,
+} from './issue-text.js';
 import { PATH_SEGMENT_PATTERN } from '../contract/path-rules.js';
 
 /** What an Ajv error object carries (the fields this module reads). */
@@ -37,80 +48,7 @@ export interface ValidatorContext {
 }
 
 export { PATH_SEGMENT_PATTERN };
-
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
-const MAX_QUOTED = 40;
-
-export function escapePointerSegment(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-function segmentsOf(pointer: string): string[] {
-  return pointer === ''
-    ? []
-    : pointer
-        .slice(1)
-        .split('/')
-        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-/** `/users/3/username` → `users[3].username`; '' → `params`. */
-export function fieldLabel(pointer: string): string {
-  const segs = segmentsOf(pointer);
-  if (!segs.length) return 'params';
-  return segs.map((s, i) => (/^\d+$/.test(s) && i > 0 ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
-}
-
-function isSecretPointer(pointer: string): boolean {
-  return segmentsOf(pointer).some((s) => isSecretLookingName(s));
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  let v: unknown = root;
-  for (const s of segmentsOf(pointer)) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<string, unknown>)[s];
-  }
-  return v;
-}
-
-function typeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : Number.isFinite(v) ? 'number' : String(v);
-  return typeof v;
-}
-
-function article(type: string): string {
-  return type === 'null' ? 'null' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
-}
-
-function show(v: unknown): string {
-  if (v === undefined) return 'undefined';
-  try {
-    return JSON.stringify(v) ?? String(v);
-  } catch {
-    return String(v);
-  }
-}
-
-/** ` (got "x")` for short, non-secret primitive values; '' otherwise. */
-function got(pointer: string, value: unknown): string {
-  if (isSecretPointer(pointer)) return '';
-  if (value !== null && typeof value === 'object') return ` (got ${typeName(value)})`;
-  const text = show(value);
-  return text.length <= MAX_QUOTED ? ` (got ${text})` : ` (got ${typeName(value)})`;
-}
-
-function typesOf(param: unknown): string[] {
-  if (Array.isArray(param)) return param.map(String);
-  return String(param).split(',');
-}
-
-function listTypes(types: string[]): string {
-  const names = types.map(article);
-  return names.length <= 1 ? (names[0] ?? 'valid') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
-}
+export { escapePointerSegment, fieldLabel } from './issue-text.js';
 
 function pointerOf(e: AjvErrorLike): string {
   if (e.keyword === 'required' || e.keyword === 'dependentRequired')
@@ -179,14 +117,6 @@ function foldAlternatives(input: readonly AjvErrorLike[]): AjvErrorLike[] {
   return errors;
 }
 
-function pathParamProblem(value: unknown): string {
-  if (typeof value !== 'string') return 'must be a usable path segment';
-  if (value === '.' || value === '..') return 'must not be "." or ".." (it would change the path)';
-  if (value.includes('/')) return 'must not contain "/" (it would change the path)';
-  if (CONTROL_CHARS.test(value)) return 'must not contain control characters';
-  return 'must be a usable path segment';
-}
-
 function issueOf(e: AjvErrorLike, params: unknown, ctx: ValidatorContext): ValidationIssue {
   const pointer = pointerOf(e);
   const label = `\`${fieldLabel(pointer)}\``;
@@ -196,6 +126,8 @@ function issueOf(e: AjvErrorLike, params: unknown, ctx: ValidatorContext): Valid
   const p = e.params;
   const issue = (message: string, allowed?: readonly unknown[]): ValidationIssue =>
     allowed ? { pointer, rule: e.keyword, message, allowed } : { pointer, rule: e.keyword, message };
+  const limit = limitMessage(e.keyword, subject, p, pointer, value);
+  if (limit !== undefined) return issue(limit);
   switch (e.keyword) {
     case 'required':
     case 'dependentRequired':
@@ -229,31 +161,6 @@ function issueOf(e: AjvErrorLike, params: unknown, ctx: ValidatorContext): Valid
     }
     case 'const':
       return issue(`${subject} must be ${show(p.allowedValue)}${got(pointer, value)}`, [p.allowedValue]);
-    case 'minLength':
-      return issue(
-        p.limit === 1 ? `${subject} must not be empty` : `${subject} must be at least ${p.limit} characters long`,
-      );
-    case 'maxLength':
-      return issue(`${subject} must be at most ${p.limit} characters long`);
-    case 'minItems':
-      return issue(
-        `${subject} must have at least ${p.limit} item${p.limit === 1 ? '' : 's'}${Array.isArray(value) ? ` (got ${value.length})` : ''}`,
-      );
-    case 'maxItems':
-      return issue(
-        `${subject} must have at most ${p.limit} items${Array.isArray(value) ? ` (got ${value.length}); split the list into several calls` : ''}`,
-      );
-    case 'minProperties':
-      return issue(`${subject} must have at least ${p.limit} entr${p.limit === 1 ? 'y' : 'ies'}`);
-    case 'maxProperties':
-      return issue(`${subject} must have at most ${p.limit} entries`);
-    case 'minimum':
-    case 'maximum':
-    case 'exclusiveMinimum':
-    case 'exclusiveMaximum':
-      return issue(`${subject} must be ${p.comparison} ${p.limit}${got(pointer, value)}`);
-    case 'multipleOf':
-      return issue(`${subject} must be a multiple of ${p.multipleOf}${got(pointer, value)}`);
     case 'pattern':
       return p.pattern === PATH_SEGMENT_PATTERN
         ? issue(`${subject} ${pathParamProblem(value)}`)

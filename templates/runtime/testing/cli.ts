@@ -42,6 +42,50 @@ function int(name: string, value: string | undefined): number | undefined {
   return n;
 }
 
+/** The options the arguments ask for, or what to print instead; throws a TypeError naming the bad argument. */
+function optionsOf(argv: readonly string[], env: NodeJS.ProcessEnv): FakeServiceOptions | 'help' | 'version' {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'allow-remote': { type: 'boolean' },
+      'app-key': { type: 'string' },
+      'client-id': { type: 'string' },
+      'client-secret': { type: 'string' },
+      'token-ttl': { type: 'string' },
+      'per-second': { type: 'string' },
+      'page-size': { type: 'string' },
+      'seed-file': { type: 'string' },
+      'random-faults': { type: 'string' },
+      'random-seed': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  if (values.help) return 'help';
+  if (values.version) return 'version';
+  const rate = values['random-faults'] === undefined ? undefined : Number(values['random-faults']);
+  if (rate !== undefined && !(rate >= 0 && rate <= 1))
+    throw new TypeError('--random-faults must be a number from 0 to 1');
+  const secret = values['client-secret'] ?? env.IM_FAKE_CLIENT_SECRET;
+  return {
+    port: int('port', values.port) ?? 4010,
+    ...(values.host ? { host: values.host } : {}),
+    ...(values['allow-remote'] ? { allowRemote: true } : {}),
+    ...(values['app-key'] ? { appKey: values['app-key'] } : {}),
+    ...(values['client-id'] ? { clientId: values['client-id'] } : {}),
+    ...(secret ? { clientSecret: secret } : {}),
+    ...(values['token-ttl'] ? { tokenTtlSeconds: int('token-ttl', values['token-ttl'])! } : {}),
+    ...(values['per-second'] ? { perSecond: int('per-second', values['per-second'])! } : {}),
+    ...(values['page-size'] ? { pageSize: int('page-size', values['page-size'])! } : {}),
+    ...(values['random-seed'] ? { randomSeed: int('random-seed', values['random-seed'])! } : {}),
+    ...(rate ? { randomFaults: { rate } } : {}),
+    ...(values['seed-file'] ? { initialState: JSON.parse(readFileSync(values['seed-file'], 'utf8')) } : {}),
+  };
+}
+
 export async function runImFake(
   argv: readonly string[],
   create: (options: FakeServiceOptions) => Promise<FakeService>,
@@ -55,49 +99,12 @@ export async function runImFake(
 ): Promise<number> {
   const out = io.out ?? ((l: string) => void process.stdout.write(`${l}\n`));
   const err = io.err ?? ((l: string) => void process.stderr.write(`${l}\n`));
-  const env = io.env ?? process.env;
   let options: FakeServiceOptions;
   try {
-    const { values } = parseArgs({
-      args: [...argv],
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'allow-remote': { type: 'boolean' },
-        'app-key': { type: 'string' },
-        'client-id': { type: 'string' },
-        'client-secret': { type: 'string' },
-        'token-ttl': { type: 'string' },
-        'per-second': { type: 'string' },
-        'page-size': { type: 'string' },
-        'seed-file': { type: 'string' },
-        'random-faults': { type: 'string' },
-        'random-seed': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean' },
-      },
-      strict: true,
-    });
-    if (values.help) return out(HELP), 0;
-    if (values.version) return out(io.version), 0;
-    const rate = values['random-faults'] === undefined ? undefined : Number(values['random-faults']);
-    if (rate !== undefined && !(rate >= 0 && rate <= 1))
-      throw new TypeError('--random-faults must be a number from 0 to 1');
-    const secret = values['client-secret'] ?? env.IM_FAKE_CLIENT_SECRET;
-    options = {
-      port: int('port', values.port) ?? 4010,
-      ...(values.host ? { host: values.host } : {}),
-      ...(values['allow-remote'] ? { allowRemote: true } : {}),
-      ...(values['app-key'] ? { appKey: values['app-key'] } : {}),
-      ...(values['client-id'] ? { clientId: values['client-id'] } : {}),
-      ...(secret ? { clientSecret: secret } : {}),
-      ...(values['token-ttl'] ? { tokenTtlSeconds: int('token-ttl', values['token-ttl'])! } : {}),
-      ...(values['per-second'] ? { perSecond: int('per-second', values['per-second'])! } : {}),
-      ...(values['page-size'] ? { pageSize: int('page-size', values['page-size'])! } : {}),
-      ...(values['random-seed'] ? { randomSeed: int('random-seed', values['random-seed'])! } : {}),
-      ...(rate ? { randomFaults: { rate } } : {}),
-      ...(values['seed-file'] ? { initialState: JSON.parse(readFileSync(values['seed-file'], 'utf8')) } : {}),
-    };
+    const asked = optionsOf(argv, io.env ?? process.env);
+    if (asked === 'help') return out(HELP), 0;
+    if (asked === 'version') return out(io.version), 0;
+    options = asked;
   } catch (e) {
     err(`im-fake: ${e instanceof Error ? e.message : String(e)}\n${USAGE}`);
     return 2;

@@ -6,7 +6,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OperationSpec } from '../operation.js';
 import type { CallbackHub } from './callbacks/hub.js';
-import { errorBody, FakeApiError, invalidArgument } from './errors.js';
+import { FakeApiError, invalidArgument } from './errors.js';
+import { drop, type Exchange, record, write, writeError, writeFault, writeReply } from './exchange.js';
 import type { Faults } from './faults.js';
 import type { Gate } from './gate.js';
 import type { Answer, HandlerContext } from './ops/context.js';
@@ -15,7 +16,6 @@ import { PART_UPLOAD, PART_UPLOAD_PREFIX, receivePart } from './ops/media.js';
 import {
   buildRoutes,
   flatParams,
-  maskedHeaders,
   maskSecrets,
   matchRoute,
   queryObject,
@@ -23,7 +23,7 @@ import {
   type RouteMatch,
 } from './routes.js';
 import type { FakeState, Json } from './state/state.js';
-import type { FakeCall, FakeCatalog, FakeRequest, FaultKind, FaultRule, OverrideCall, ScriptReply } from './types.js';
+import type { FakeCall, FakeCatalog, FakeRequest, FaultRule, OverrideCall, ScriptReply } from './types.js';
 
 /** Largest JSON body the fake reads (parts may be larger: they are streamed and counted). */
 const MAX_JSON_BYTES = 16 * 1024 * 1024;
@@ -43,18 +43,6 @@ export interface PipelineEnv {
   now(): number;
   /** Timers of late answers, cleared when the fake closes. */
   delay(ms: number): Promise<void>;
-}
-
-interface Exchange {
-  /** This request's entry in `fake.calls` (recorded on arrival, its answer filled in later). */
-  call: FakeCall | undefined;
-  req: IncomingMessage;
-  res: ServerResponse;
-  request: FakeRequest;
-  n: number;
-  match: RouteMatch | undefined;
-  params: Record<string, unknown>;
-  bodyBytes: number;
 }
 
 /** Reads the body: kept up to MAX_JSON_BYTES (or whole, for a part upload whose bytes are kept), else only counted. */
@@ -88,7 +76,11 @@ export class Pipeline {
     this.counter = 0;
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** Reads the request whole and matches its route: the exchange every later step answers through. */
+  private async receive(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<{ x: Exchange; url: URL; body: { bytes: Buffer; size: number; tooLarge: boolean }; isPart: boolean }> {
     const url = new URL(req.url ?? '/', 'http://fake.invalid');
     const method = (req.method ?? 'GET').toUpperCase();
     const isPart = method === 'PUT' && url.pathname.startsWith(PART_UPLOAD_PREFIX);
@@ -127,18 +119,30 @@ export class Pipeline {
       params: flatParams(match?.pathParams ?? {}, query, json),
       bodyBytes: body.size,
     };
-    this.record(x, { pending: true });
+    return { x, url, body, isPart };
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { x, url, body, isPart } = await this.receive(req, res);
+    const { method, bodyText, json } = x.request;
+    const match = x.match;
+    record(this.env, x, { pending: true });
     if (this.env.script) {
-      const reply = await this.env.script(request);
-      if (reply) return this.writeReply(x, reply);
+      const reply = await this.env.script(x.request);
+      if (reply) return writeReply(this.env, x, reply);
     }
     if (body.tooLarge)
-      return this.writeError(x, new FakeApiError(413, 'invalid_argument', `the body is over ${MAX_JSON_BYTES} bytes`));
+      return writeError(
+        this.env,
+        x,
+        new FakeApiError(413, 'invalid_argument', `the body is over ${MAX_JSON_BYTES} bytes`),
+      );
     if (isPart) return this.part(x, url, body);
     const download = method === 'GET' ? /^\/_fake\/uploads\/([^/]+)\/file$/.exec(url.pathname) : null;
     if (download) return this.download(x, decodeURIComponent(download[1]!));
     if (!match)
-      return this.writeError(
+      return writeError(
+        this.env,
         x,
         new FakeApiError(
           404,
@@ -147,32 +151,32 @@ export class Pipeline {
         ),
       );
     if (bodyText !== '' && json === undefined)
-      return this.writeError(x, new FakeApiError(400, 'invalid_argument', 'the body is not JSON'));
+      return writeError(this.env, x, new FakeApiError(400, 'invalid_argument', 'the body is not JSON'));
     try {
       if (match.op.isTokenExchange) return await this.tokenExchange(x, match);
       this.env.gate.check(clientIp(req), req.headers.authorization, match.org, match.app);
     } catch (e) {
-      return this.writeError(x, e);
+      return writeError(this.env, x, e);
     }
     const fault = this.env.faults.pick(match.op.id, x.params);
-    if (fault && fault.kind !== 'slow' && fault.kind !== 'drop_after') return this.writeFault(x, fault);
+    if (fault && fault.kind !== 'slow' && fault.kind !== 'drop_after') return writeFault(this.env, x, fault);
     if (fault?.kind === 'slow') await this.env.delay(fault.delayMs ?? 2000);
     return this.operation(x, match, fault);
   }
 
   private async tokenExchange(x: Exchange, match: RouteMatch): Promise<void> {
     const fault = this.env.faults.pick(match.op.id, x.params);
-    if (fault && fault.kind !== 'slow' && fault.kind !== 'drop_after') return this.writeFault(x, fault);
+    if (fault && fault.kind !== 'slow' && fault.kind !== 'drop_after') return writeFault(this.env, x, fault);
     if (fault?.kind === 'slow') await this.env.delay(fault.delayMs ?? 2000);
     const token = this.env.gate.exchange(clientIp(x.req), match.org, match.app, x.request.json);
-    if (fault?.kind === 'drop_after') return this.drop(x, 'after', fault.kind);
-    this.write(x, 200, token, {});
+    if (fault?.kind === 'drop_after') return drop(this.env, x, 'after', fault.kind);
+    write(this.env, x, 200, token, {});
   }
 
   private async operation(x: Exchange, match: RouteMatch, fault: FaultRule | undefined): Promise<void> {
     const op = match.op;
     const issues = await this.validate(op, x);
-    if (issues) return this.writeError(x, issues);
+    if (issues) return writeError(this.env, x, issues);
     const events: Array<{ type: string; data: Json }> = [];
     const run = (): { status: number; body: unknown } => {
       const answer = this.run(op, x, events);
@@ -196,12 +200,12 @@ export class Pipeline {
       }
       if (!reply) own ??= run();
     } catch (e) {
-      return this.writeError(x, e);
+      return writeError(this.env, x, e);
     }
     if (events.length > 0) this.env.hub.emit(op.id, events);
-    if (fault?.kind === 'drop_after') return this.drop(x, 'after', fault.kind);
-    if (reply) return this.writeReply(x, reply);
-    this.write(x, own!.status, own!.body, {});
+    if (fault?.kind === 'drop_after') return drop(this.env, x, 'after', fault.kind);
+    if (reply) return writeReply(this.env, x, reply);
+    write(this.env, x, own!.status, own!.body, {});
   }
 
   /** The stateful handler of the operation, or the generated sample of its response schema. */
@@ -240,11 +244,11 @@ export class Pipeline {
 
   private part(x: Exchange, url: URL, body: { bytes: Buffer; size: number }): void {
     const m = /^\/_fake\/uploads\/([^/]+)\/parts\/(\d+)$/.exec(url.pathname);
-    if (!m) return this.writeError(x, new FakeApiError(404, 'not_found', 'no such upload address'));
+    if (!m) return writeError(this.env, x, new FakeApiError(404, 'not_found', 'no such upload address'));
     x.params = { file_id: decodeURIComponent(m[1]!), part_number: Number(m[2]) };
     x.call!.params = maskSecrets(x.params) as Record<string, unknown>;
     const fault = this.env.faults.pick(PART_UPLOAD, x.params);
-    if (fault && fault.kind !== 'drop_after' && fault.kind !== 'slow') return this.writeFault(x, fault);
+    if (fault && fault.kind !== 'drop_after' && fault.kind !== 'slow') return writeFault(this.env, x, fault);
     try {
       receivePart(
         { state: this.env.state(), keepUploadBytes: this.env.keepUploadBytes },
@@ -254,10 +258,10 @@ export class Pipeline {
         { size: body.size, ...(this.env.keepUploadBytes ? { data: new Uint8Array(body.bytes) } : {}) },
       );
     } catch (e) {
-      return this.writeError(x, e);
+      return writeError(this.env, x, e);
     }
-    if (fault?.kind === 'drop_after') return this.drop(x, 'after', fault.kind);
-    const done = (): void => this.write(x, 200, {}, {});
+    if (fault?.kind === 'drop_after') return drop(this.env, x, 'after', fault.kind);
+    const done = (): void => write(this.env, x, 200, {}, {});
     if (fault?.kind === 'slow') void this.env.delay(fault.delayMs ?? 2000).then(done);
     else done();
   }
@@ -267,7 +271,8 @@ export class Pipeline {
     const file = this.env.state().files.get(fileId);
     const bytes = this.env.state().fileContents.get(fileId);
     if (!file || !bytes)
-      return this.writeError(
+      return writeError(
+        this.env,
         x,
         new FakeApiError(
           404,
@@ -275,129 +280,12 @@ export class Pipeline {
           `no content of file ${JSON.stringify(fileId)} (kept only with keepUploadBytes)`,
         ),
       );
-    this.record(x, { status: 200, body: `(${bytes.length} bytes)`, headers: {} });
+    record(this.env, x, { status: 200, body: `(${bytes.length} bytes)`, headers: {} });
     if (x.res.destroyed) return;
     x.res.writeHead(200, {
       'content-type': typeof file.content_type === 'string' ? file.content_type : 'application/octet-stream',
       'content-length': String(bytes.length),
     });
     x.res.end(bytes);
-  }
-
-  // ---------------------------------------------------------------- answers
-
-  private writeFault(x: Exchange, fault: FaultRule): void {
-    switch (fault.kind) {
-      case 'rate_limited':
-        return this.writeError(
-          x,
-          new FakeApiError(429, 'rate_limited', 'too many requests', undefined, {
-            'retry-after': String(fault.retryAfterSeconds ?? 1),
-          }),
-          fault.kind,
-        );
-      case 'server_error':
-        return this.writeError(
-          x,
-          new FakeApiError(fault.status ?? 503, 'unavailable', 'the service failed to answer (a fault of the fake)'),
-          fault.kind,
-        );
-      case 'unauthenticated':
-        return this.writeError(
-          x,
-          new FakeApiError(401, 'unauthenticated', 'App Token invalid or expired', fault.details),
-          fault.kind,
-        );
-      case 'error':
-        return this.writeError(
-          x,
-          new FakeApiError(
-            fault.status ?? 400,
-            fault.code ?? 'invalid_argument',
-            fault.message ?? `${fault.code ?? 'invalid_argument'} (a fault of the fake)`,
-            fault.details,
-          ),
-          fault.kind,
-        );
-      default:
-        return this.drop(x, 'before', fault.kind);
-    }
-  }
-
-  private drop(x: Exchange, when: 'before' | 'after', fault: FaultKind): void {
-    this.record(x, { dropped: when }, fault);
-    x.req.socket.destroy();
-  }
-
-  private writeReply(x: Exchange, reply: ScriptReply): void {
-    if ('drop' in reply) return this.drop(x, 'before', 'drop_before');
-    if ('hang' in reply) {
-      this.record(x, { hung: true });
-      return;
-    }
-    const send = (): void => this.write(x, reply.status ?? 200, reply.body, reply.headers ?? {});
-    if (reply.delayMs) void this.env.delay(reply.delayMs).then(send);
-    else send();
-  }
-
-  private writeError(x: Exchange, e: unknown, fault?: FakeCall['fault']): void {
-    const requestId = `fake-req-${x.n}`;
-    if (e instanceof FakeApiError) {
-      const kind =
-        fault ??
-        (e.code === 'rate_limited'
-          ? x.match?.op.isTokenExchange && /token exchanges/.test(e.message)
-            ? 'token_limit'
-            : 'quota'
-          : undefined);
-      return this.write(x, e.status, errorBody(e.code, e.message, requestId, e.details), e.headers ?? {}, kind);
-    }
-    this.write(
-      x,
-      500,
-      errorBody('internal', `the fake failed: ${e instanceof Error ? e.message : String(e)}`, requestId),
-      {},
-    );
-  }
-
-  private write(
-    x: Exchange,
-    status: number,
-    body: unknown,
-    headers: Record<string, string>,
-    fault?: FakeCall['fault'],
-  ): void {
-    const requestId = `fake-req-${x.n}`;
-    const all = { 'content-type': 'application/json', 'x-request-id': requestId, ...headers };
-    this.record(x, { status, body: maskSecrets(body), headers: all }, fault);
-    if (x.res.destroyed || x.res.writableEnded) return;
-    const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-    x.res.writeHead(status, all);
-    x.res.end(text);
-  }
-
-  /** Records the call on arrival; later calls fill in its answer (and the fault that hit it). */
-  private record(x: Exchange, answer: FakeCall['answer'], fault?: FakeCall['fault']): void {
-    if (x.call) {
-      x.call.answer = answer;
-      if (fault) x.call.fault = fault;
-      return;
-    }
-    const url = new URL(x.request.url, 'http://fake.invalid');
-    x.call = {
-      n: x.n,
-      operationId: x.request.operationId,
-      method: x.request.method,
-      path: url.pathname,
-      query: maskSecrets(queryObject(x.request.query)) as Record<string, string | string[]>,
-      params: maskSecrets(x.params) as Record<string, unknown>,
-      headers: maskedHeaders(x.request.headers),
-      bodyBytes: x.bodyBytes,
-      answer,
-      ...(fault ? { fault } : {}),
-      requestId: `fake-req-${x.n}`,
-      at: x.request.at,
-    };
-    this.env.calls.push(x.call);
   }
 }

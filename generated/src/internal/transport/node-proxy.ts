@@ -92,93 +92,119 @@ export function parseProxy(text: string): URL {
 
 type Builtins = { http: typeof Http; https: typeof Https; tls: typeof Tls };
 
+/** What a tunnel needs of the proxy URL: where it is, how it is named in errors, its Basic credentials. */
+interface ProxyEndpoint {
+  label: string;
+  credentials: string | undefined;
+  host: string;
+  port: number;
+  https: boolean;
+}
+
+function proxyEndpointOf(proxy: URL): ProxyEndpoint {
+  return {
+    label: proxyLabel(proxy),
+    credentials:
+      proxy.username || proxy.password
+        ? `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`
+        : undefined,
+    host: proxy.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80)),
+    https: proxy.protocol === 'https:',
+  };
+}
+
+type TunnelCallback = (err: Error | null, socket?: Duplex) => void;
+type TunnelOptions = Http.ClientRequestArgs & Tls.ConnectionOptions & { [TUNNEL_ATTEMPT]?: TunnelAttempt };
+
 /**
  * A keep-alive agent whose connections are CONNECT tunnels through `proxy` (https targets: TLS
  * inside the tunnel, so the proxy sees only host:port).
  */
 export function tunnelAgent(b: Builtins, secure: boolean, proxy: URL, agentOptions: Https.AgentOptions): Http.Agent {
-  const label = proxyLabel(proxy);
-  const credentials =
-    proxy.username || proxy.password
-      ? `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`
-      : undefined;
-  const proxyPort = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
-  const proxyHost = proxy.hostname.replace(/^\[|\]$/g, '');
+  const endpoint = proxyEndpointOf(proxy);
   const Base = (secure ? b.https.Agent : b.http.Agent) as typeof Http.Agent;
-  type Callback = (err: Error | null, socket?: Duplex) => void;
 
   class TunnelAgent extends Base {
-    override createConnection(
-      options: Http.ClientRequestArgs & Tls.ConnectionOptions & { [TUNNEL_ATTEMPT]?: TunnelAttempt },
-      callback: Callback,
-    ): undefined {
-      const host = String(options.host ?? options.hostname ?? 'localhost').replace(/^\[|\]$/g, '');
-      const target = `${host.includes(':') ? `[${host}]` : host}:${options.port}`;
-      const headers: Record<string, string> = { host: target };
-      if (credentials) headers['proxy-authorization'] = credentials;
-      const connect = (proxy.protocol === 'https:' ? b.https : b.http).request({
-        host: proxyHost,
-        port: proxyPort,
-        method: 'CONNECT',
-        path: target,
-        headers,
-        agent: false,
-        servername: proxyHost,
-      });
-      let settled = false;
-      const fail = (why: string, code: string, cause?: unknown): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        connect.destroy();
-        callback(
-          Object.assign(new Error(`proxy ${label}: ${why} (tunnel to ${target})`), {
-            code,
-            ...(cause !== undefined ? { cause } : {}),
-          }),
-        );
-      };
-      // A proxy that never answers CONNECT must not hold a socket (and a file descriptor) past the
-      // attempt: the CONNECT gets the attempt's timeout and ends with the attempt's request.
-      const attempt = options[TUNNEL_ATTEMPT];
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      if (attempt) {
-        timer = setTimeout(
-          () => fail(`did not answer CONNECT within ${attempt.timeoutMs} ms`, 'ETIMEDOUT'),
-          attempt.timeoutMs,
-        );
-        attempt.onEnd(() => fail('CONNECT given up: the call ended first', 'ERR_PROXY_TUNNEL'));
-      }
-      connect.once('connect', (res: Http.IncomingMessage, socket: Duplex, head: Buffer) => {
-        if (settled) return void socket.destroy();
-        settled = true;
-        clearTimeout(timer);
-        if (res.statusCode !== 200) {
-          socket.destroy();
-          settled = false;
-          return fail(
-            `answered ${res.statusCode ?? 0} to CONNECT${res.statusCode === 407 ? ' (proxy authentication required or refused)' : ''}`,
-            'ERR_PROXY_TUNNEL',
-          );
-        }
-        if (head.byteLength > 0) socket.unshift(head);
-        if (!secure) return callback(null, socket);
-        const tls = b.tls.connect({
-          ...options,
-          socket,
-          servername: options.servername ?? (isIp(host) ? undefined : host),
-        } as Tls.ConnectionOptions);
-        callback(null, tls);
-      });
-      // the proxy's own address is in these messages; its credentials are not
-      connect.once('error', (err: Error & { code?: string }) =>
-        fail(`could not connect (${err.code ?? err.message})`, err.code ?? 'ERR_PROXY_TUNNEL', err),
-      );
-      connect.end();
+    override createConnection(options: TunnelOptions, callback: TunnelCallback): undefined {
+      openTunnel(b, secure, endpoint, options, callback);
       return undefined;
     }
   }
   return new TunnelAgent(agentOptions);
+}
+
+/** Sends CONNECT for the target of `options` and hands the tunnel (TLS inside it when `secure`) to `callback`. */
+function openTunnel(
+  b: Builtins,
+  secure: boolean,
+  endpoint: ProxyEndpoint,
+  options: TunnelOptions,
+  callback: TunnelCallback,
+): void {
+  const host = String(options.host ?? options.hostname ?? 'localhost').replace(/^\[|\]$/g, '');
+  const target = `${host.includes(':') ? `[${host}]` : host}:${options.port}`;
+  const headers: Record<string, string> = { host: target };
+  if (endpoint.credentials) headers['proxy-authorization'] = endpoint.credentials;
+  const connect = (endpoint.https ? b.https : b.http).request({
+    host: endpoint.host,
+    port: endpoint.port,
+    method: 'CONNECT',
+    path: target,
+    headers,
+    agent: false,
+    servername: endpoint.host,
+  });
+  let settled = false;
+  const fail = (why: string, code: string, cause?: unknown): void => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    connect.destroy();
+    callback(
+      Object.assign(new Error(`proxy ${endpoint.label}: ${why} (tunnel to ${target})`), {
+        code,
+        ...(cause !== undefined ? { cause } : {}),
+      }),
+    );
+  };
+  // A proxy that never answers CONNECT must not hold a socket (and a file descriptor) past the
+  // attempt: the CONNECT gets the attempt's timeout and ends with the attempt's request.
+  const attempt = options[TUNNEL_ATTEMPT];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  if (attempt) {
+    timer = setTimeout(
+      () => fail(`did not answer CONNECT within ${attempt.timeoutMs} ms`, 'ETIMEDOUT'),
+      attempt.timeoutMs,
+    );
+    attempt.onEnd(() => fail('CONNECT given up: the call ended first', 'ERR_PROXY_TUNNEL'));
+  }
+  connect.once('connect', (res: Http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (settled) return void socket.destroy();
+    settled = true;
+    clearTimeout(timer);
+    if (res.statusCode !== 200) {
+      socket.destroy();
+      settled = false;
+      return fail(
+        `answered ${res.statusCode ?? 0} to CONNECT${res.statusCode === 407 ? ' (proxy authentication required or refused)' : ''}`,
+        'ERR_PROXY_TUNNEL',
+      );
+    }
+    if (head.byteLength > 0) socket.unshift(head);
+    if (!secure) return callback(null, socket);
+    const tls = b.tls.connect({
+      ...options,
+      socket,
+      servername: options.servername ?? (isIp(host) ? undefined : host),
+    } as Tls.ConnectionOptions);
+    callback(null, tls);
+  });
+  // the proxy's own address is in these messages; its credentials are not
+  connect.once('error', (err: Error & { code?: string }) =>
+    fail(`could not connect (${err.code ?? err.message})`, err.code ?? 'ERR_PROXY_TUNNEL', err),
+  );
+  connect.end();
 }
 
 function isIp(host: string): boolean {

@@ -69,95 +69,129 @@ const TYPES = [
 const QUEUE_SPACING_MS = 20;
 const USERS = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank'];
 
+/** The seeded random source of a plan: every draw happens in a fixed order, so a seed fixes the plan. */
+interface Draw {
+  rnd: () => number;
+  pick: <T>(xs: readonly T[]) => T;
+}
+
 export function buildPlan(o: PlanOptions): DeliveryPlan {
   const rnd = seededRandom(o.seed);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const draw: Draw = { rnd, pick: (xs) => xs[Math.floor(rnd() * xs.length)]! };
   const tag = (o.seed >>> 0).toString(36);
   // Few entities, so that each gets several versions and the queue order can put an older one last.
   const entityCount = Math.max(2, Math.ceil(o.events / 8));
   const versions = new Map<string, number>();
   const events: PlannedEvent[] = [];
-  for (let n = 0; n < o.events; n++) {
-    const type = pick(TYPES);
-    const id = `evt_sim_${tag}_${n + 1}`;
-    const k = Math.floor(rnd() * entityCount) + 1;
-    let entity: string | undefined;
-    let data: Record<string, unknown>;
-    let truncated = false;
-    if (type === 'group.members_added') {
-      entity = `group:${100000 + k}`;
-      truncated = rnd() < o.truncatedRate;
-      const member = { username: pick(USERS), role: 'member', joined_via: 'invite', inviter: 'alice', joined_at: '' };
-      data = {
-        origin: 'server',
-        group_id: String(100000 + k),
-        member_version: 0,
-        member_count: k + 2,
-        operator: 'alice',
-      };
-      // §2.6 / the spec's EventDataCommon: members dropped, ids and versions kept, data.truncated = true.
-      if (truncated) data.truncated = true;
-      else data.members = [member];
-    } else if (type === 'friend.added') {
-      entity = `friend:${USERS[k % USERS.length]}:${USERS[(k + 1) % USERS.length]}#${k}`;
-      data = {
-        origin: 'client',
-        username: USERS[k % USERS.length],
-        friend: `${USERS[(k + 1) % USERS.length]}${k}`,
-        version: 0,
-      };
-    } else if (type === 'presence.changed') {
-      entity = `presence:${USERS[k % USERS.length]}${k}`;
-      data = {
-        origin: null,
-        username: `${USERS[k % USERS.length]}${k}`,
-        status: rnd() < 0.5 ? 'online' : 'offline',
-        version: 0,
-      };
-    } else if (type === 'chatroom.message_sent') {
-      data = {
+  for (let n = 0; n < o.events; n++) events.push(plannedEvent(o, draw, tag, n, entityCount, versions));
+  const queued = queueOrderOf(events, rnd);
+  const byId = new Map(events.map((e) => [e.id, e]));
+  queued.forEach((id, i) => (byId.get(id)!.queuedAtMs = i * QUEUE_SPACING_MS));
+  const batches = batchesOf(queued, byId, o.eventsPerBatch);
+  const span = Math.max(1000, queued.length * QUEUE_SPACING_MS);
+  return { seed: o.seed, events, queueOrder: queued, batches, hooks: plannedHooks(o, draw, tag, span) };
+}
+
+/** Event `n` (creation order): its type, entity and version (counted in `versions`), fate and data. */
+function plannedEvent(
+  o: PlanOptions,
+  draw: Draw,
+  tag: string,
+  n: number,
+  entityCount: number,
+  versions: Map<string, number>,
+): PlannedEvent {
+  const type = draw.pick(TYPES);
+  const id = `evt_sim_${tag}_${n + 1}`;
+  const k = Math.floor(draw.rnd() * entityCount) + 1;
+  const { entity, data, truncated } = eventData(o, draw, type, n, k);
+  let version: number | undefined;
+  if (entity !== undefined) {
+    version = (versions.get(entity) ?? 0) + 1;
+    versions.set(entity, version);
+    data[type === 'group.members_added' ? 'member_version' : 'version'] = version;
+  }
+  const lost = BEST_EFFORT_TYPES.has(type) && draw.rnd() < o.bestEffortLossRate;
+  const duplicate = draw.rnd() < o.duplicateRate;
+  return {
+    id,
+    type,
+    ...(entity !== undefined && version !== undefined ? { entity, version } : {}),
+    created: n,
+    queuedAtMs: 0,
+    lost,
+    truncated,
+    // ASSUMED: a duplicate comes 5 s to 2 min after the first success (the seed gives no figure).
+    ...(duplicate && !lost ? { duplicateAfterMs: Math.round(5000 + draw.rnd() * 115_000) } : {}),
+    data,
+  };
+}
+
+/** The data of an event of `type` about entity number `k`, and the simulator's name of that entity. */
+function eventData(
+  o: PlanOptions,
+  { rnd, pick }: Draw,
+  type: (typeof TYPES)[number],
+  n: number,
+  k: number,
+): { entity?: string; data: Record<string, unknown>; truncated: boolean } {
+  const user = USERS[k % USERS.length];
+  if (type === 'group.members_added') {
+    const truncated = rnd() < o.truncatedRate;
+    const member = { username: pick(USERS), role: 'member', joined_via: 'invite', inviter: 'alice', joined_at: '' };
+    const data: Record<string, unknown> = {
+      origin: 'server',
+      group_id: String(100000 + k),
+      member_version: 0,
+      member_count: k + 2,
+      operator: 'alice',
+    };
+    // §2.6 / the spec's EventDataCommon: members dropped, ids and versions kept, data.truncated = true.
+    if (truncated) data.truncated = true;
+    else data.members = [member];
+    return { entity: `group:${100000 + k}`, data, truncated };
+  }
+  if (type === 'friend.added') {
+    const friend = USERS[(k + 1) % USERS.length];
+    return {
+      entity: `friend:${user}:${friend}#${k}`,
+      data: { origin: 'client', username: user, friend: `${friend}${k}`, version: 0 },
+      truncated: false,
+    };
+  }
+  if (type === 'presence.changed')
+    return {
+      entity: `presence:${user}${k}`,
+      data: { origin: null, username: `${user}${k}`, status: rnd() < 0.5 ? 'online' : 'offline', version: 0 },
+      truncated: false,
+    };
+  if (type === 'chatroom.message_sent')
+    return {
+      data: {
         origin: 'client',
         chatroom_id: String(200000 + k),
         message_id: `m${n + 1}`,
         from: pick(USERS),
         body: { type: 'txt', text: `hello ${n + 1}` },
-      };
-    } else {
-      data = { origin: 'client', username: pick(USERS), device: `dev${k}` };
-    }
-    let version: number | undefined;
-    if (entity !== undefined) {
-      version = (versions.get(entity) ?? 0) + 1;
-      versions.set(entity, version);
-      data[type === 'group.members_added' ? 'member_version' : 'version'] = version;
-    }
-    const lost = BEST_EFFORT_TYPES.has(type) && rnd() < o.bestEffortLossRate;
-    const duplicate = rnd() < o.duplicateRate;
-    events.push({
-      id,
-      type,
-      ...(entity !== undefined && version !== undefined ? { entity, version } : {}),
-      created: n,
-      queuedAtMs: 0,
-      lost,
-      truncated,
-      // ASSUMED: a duplicate comes 5 s to 2 min after the first success (the seed gives no figure).
-      ...(duplicate && !lost ? { duplicateAfterMs: Math.round(5000 + rnd() * 115_000) } : {}),
-      data,
-    });
-  }
-  // Queue order: creation order shuffled (Fisher-Yates), so versions arrive out of order.
+      },
+      truncated: false,
+    };
+  return { data: { origin: 'client', username: pick(USERS), device: `dev${k}` }, truncated: false };
+}
+
+/** Queue order: creation order shuffled (Fisher-Yates), so versions arrive out of order; lost events never queue. */
+function queueOrderOf(events: readonly PlannedEvent[], rnd: () => number): string[] {
   const queued = events.filter((e) => !e.lost).map((e) => e.id);
   for (let i = queued.length - 1; i > 0; i--) {
     const j = Math.floor(rnd() * (i + 1));
     [queued[i], queued[j]] = [queued[j]!, queued[i]!];
   }
-  const byId = new Map(events.map((e) => [e.id, e]));
-  queued.forEach((id, i) => (byId.get(id)!.queuedAtMs = i * QUEUE_SPACING_MS));
-  const batches = batchesOf(queued, byId, o.eventsPerBatch);
+  return queued;
+}
 
-  const span = Math.max(1000, queued.length * QUEUE_SPACING_MS);
-  const hooks: PlannedHook[] = Array.from({ length: o.hooks }, (_, i) => ({
+/** The hooks, at random times within the span of the queue. */
+function plannedHooks(o: PlanOptions, { rnd, pick }: Draw, tag: string, span: number): PlannedHook[] {
+  return Array.from({ length: o.hooks }, (_, i) => ({
     id: `hook_sim_${tag}_${i + 1}`,
     hook: 'message.before_send',
     atMs: Math.round(rnd() * span),
@@ -170,7 +204,6 @@ export function buildPlan(o: PlanOptions): DeliveryPlan {
       body: { type: 'txt', text: `hook ${i + 1}` },
     },
   }));
-  return { seed: o.seed, events, queueOrder: queued, batches, hooks };
 }
 
 /** The queue cut into batches in order: at most `eventsPerBatch` events and MAX_BATCH_BYTES (less 1 KB for the envelope) each. */

@@ -4,6 +4,7 @@
  */
 import { chatroomHandlers } from './chatrooms.js';
 import type { OpHandler } from './context.js';
+import { conversationHandlers } from './conversations.js';
 import { groupHandlers } from './groups.js';
 import { mediaHandlers } from './media.js';
 import { messageHandlers } from './messages.js';
@@ -19,6 +20,7 @@ export const STATEFUL_HANDLERS: Readonly<Record<string, OpHandler>> = {
   ...groupHandlers,
   ...chatroomHandlers,
   ...messageHandlers,
+  ...conversationHandlers,
   ...mediaHandlers,
   ...moderationHandlers,
   ...rtcHandlers,
