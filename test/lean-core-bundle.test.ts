@@ -15,7 +15,7 @@ const dir = mkdtempSync(join(tmpdir(), 'lean-bundle-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const funcs = JSON.stringify(join(repoRoot, 'generated/src/funcs/index.ts'));
 const LEFT_OUT =
-  /internal\/(transport\/(node-http|node-proxy|choose|idle-drop-agent)|quota-control|gcra|full-features)\.ts$|stores\/quota-store\.ts$/;
+  /internal\/(transport\/(node-http|node-builtins|node-options|node-response|node-proxy|choose|idle-drop-agent)|quota-control|gcra|full-features)\.ts$|stores\/quota-store\.ts$/;
 
 /** The source modules a minified esbuild bundle of `code` carries (bytes > 0). */
 async function bundledModules(name: string, code: string): Promise<string[]> {
@@ -63,8 +63,11 @@ describe('features chosen by import', () => {
       'internal/quota-control.ts',
       'internal/transport/choose.ts',
       'internal/transport/idle-drop-agent.ts',
+      'internal/transport/node-builtins.ts',
       'internal/transport/node-http.ts',
+      'internal/transport/node-options.ts',
       'internal/transport/node-proxy.ts',
+      'internal/transport/node-response.ts',
       'stores/quota-store.ts',
     ]);
   }, 60_000);

@@ -40,7 +40,7 @@ const FEATURES: { feature: string; why: string; test: RegExp }[] = [
   {
     feature: 'attempt loop',
     why: 'retries by class, per-attempt timeout and deadline, 401 re-exchange, 429 pause, lossless int64 JSON, dedupe keys',
-    test: /^src\/internal\/(send-with-retries|before-attempt|retry|retry-decision|call-scope|lossless-json|dedupe-key)\.ts/,
+    test: /^src\/internal\/(send-with-retries|before-attempt|after-attempt|attempt-types|retry|retry-decision|call-scope|lossless-json|dedupe-key)\.ts/,
   },
   {
     feature: 'client and options',

@@ -116,6 +116,7 @@ export class ImLeanCore {
       maxRetryAfterMs: config.maxRetryAfterMs,
       baseHeaders: config.baseHeaders,
       getToken: (signal) => this.#tokens.getToken(signal),
+      readyToken: () => this.#tokens.readyToken(),
       invalidateToken: (token) => this.#tokens.invalidate(token),
       dropForeignToken: (token) => this.#tokens.dropIfForeign(token),
       revokedError: (operationId) => this.#revokedError(operationId),

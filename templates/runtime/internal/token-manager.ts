@@ -130,6 +130,14 @@ export class TokenManager {
     return token.accessToken;
   }
 
+  /** The cached token when it can be sent now and no refresh is due (no promise: the hot path's check), else undefined. */
+  readyToken(): string | undefined {
+    const current = this.#current;
+    if (current === null) return undefined;
+    const now = this.#o.now();
+    return this.#usable(current, now) && !this.#due(current, now) ? current.accessToken : undefined;
+  }
+
   /**
    * After a 403 permission_denied (the token's application differs from the path): when `token`
    * came from the store, not from an exchange of this client, the store gave this client another
