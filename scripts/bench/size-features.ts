@@ -35,7 +35,7 @@ const FEATURES: { feature: string; why: string; test: RegExp }[] = [
   {
     feature: 'errors and hints',
     why: 'one class per documented error code, the hints that name cause and fix, secret masking',
-    test: /^src\/(core\/(errors|error-from-response)\.ts|internal\/(redact|secret-names)\.ts)/,
+    test: /^src\/(core\/(errors|error-base|api-errors|rate-limit-errors|error-from-response)\.ts|internal\/(redact|secret-names)\.ts)/,
   },
   {
     feature: 'attempt loop',
@@ -45,7 +45,7 @@ const FEATURES: { feature: string; why: string; test: RegExp }[] = [
   {
     feature: 'client and options',
     why: 'ImLeanCore, checking every client and call option (and refusing those of left-out features), withOptions, the browser refusal',
-    test: /^src\/(core\/(lean-core|client-session|api-promise)\.ts|internal\/(config|server-only|logger|core-features|request-checks)\.ts|sdk-version\.ts)/,
+    test: /^src\/(core\/(lean-core|client-session|api-promise)\.ts|internal\/(config|server-only|logger|core-features|request-checks|response-drift)\.ts|sdk-version\.ts)/,
   },
   {
     feature: 'hooks and telemetry',
