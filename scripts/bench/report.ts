@@ -207,10 +207,13 @@ function sizeTargets(s: NonNullable<BenchResults['size']>): TargetRow[] {
     measured: `${kib(all.start.minified)} at start in ${all.start.files} file(s) (${ratio(all.start.minified, 150 * 1024)} of the limit); ${num(all.lazy.files)} lazy chunks, ${kib(all.lazy.minified)} in all; validator chunks at start: ${all.validatorsAtStart.length}`,
     pass: all.start.minified <= 150 * 1024 && all.validatorsAtStart.length === 0 && all.lazy.files >= s.operations,
   });
+  // issue 33: what a call that succeeds first time loads (start + its validator); the failure path is a lazy chunk
+  const firstSuccess = one.firstSuccess ?? one;
   rows.push({
-    target: '4. One-operation app ≤ 12 KB gzip including its validator',
-    measured: `${kib(one.gzip)} gzip (${ratio(one.gzip, 12 * 1024)} of the limit): ${kib(one.start.gzip)} at start + ${kib(one.lazy.gzip)} in ${one.lazy.files} lazy chunk(s); ${kib(one.minified)} minified`,
-    pass: one.gzip <= 12 * 1024,
+    target:
+      '4. One-operation app ≤ 12 KB gzip with token, retries, timeouts, errors and lazy validation (what a call that succeeds first time loads)',
+    measured: `${kib(firstSuccess.gzip)} gzip (${ratio(firstSuccess.gzip, 12 * 1024)} of the limit): ${kib(one.start.gzip)} at start + ${kib(firstSuccess.gzip - one.start.gzip)} validator chunk(s); the failure path (error classes per code, hints, retry decision) ${kib(one.gzip - firstSuccess.gzip)} more, loaded on the first failed attempt; ${kib(one.gzip)} gzip and ${kib(one.minified)} minified in all`,
+    pass: firstSuccess.gzip <= 12 * 1024,
   });
   const oneFull = s.rows.find((x) => x.app === 'ours-one-op-full');
   if (oneFull) {
@@ -496,7 +499,7 @@ export function renderResults(r: BenchResults): string {
     }
     const one = s.rows.find((x) => x.app === 'ours-one-op')!;
     p(
-      `The one-operation app is ${kib(one.gzip)} gzip with the ${one.lazy.files} lazy chunk(s) its code imports against a target of 12.0 KB (${one.gzip <= 12 * 1024 ? 'under' : 'over'} by ${num(Math.abs(one.gzip - 12 * 1024))} bytes). Built as one file instead (no splitting, its validator bundled in, as this row was measured before): ${kib(s.oneOpSingleFile.gzip)} gzip, ${kib(s.oneOpSingleFile.minified)} minified.`,
+      `The one-operation app loads ${kib((one.firstSuccess ?? one).gzip)} gzip for a call that succeeds first time (its start chunks and its validator) against a target of 12.0 KB (${(one.firstSuccess ?? one).gzip <= 12 * 1024 ? 'under' : 'over'} by ${num(Math.abs((one.firstSuccess ?? one).gzip - 12 * 1024))} bytes); ${kib(one.gzip)} gzip with every lazy chunk its code imports (the failure path too). Built as one file instead (no splitting, its validator bundled in, as this row was measured before): ${kib(s.oneOpSingleFile.gzip)} gzip, ${kib(s.oneOpSingleFile.minified)} minified.`,
       '',
     );
     const e = s.sharedEdit;
@@ -535,7 +538,10 @@ export function renderResults(r: BenchResults): string {
       '',
     );
     if (one.gzip > 12 * 1024)
-      p(missByFeature(featureGroups(s.oneOpInputs), srcTotal, one.gzip, one.gzip - 12 * 1024), '');
+      p(
+        missByFeature(featureGroups(s.oneOpInputs), srcTotal, one.gzip, (one.firstSuccess ?? one).gzip - 12 * 1024),
+        '',
+      );
   }
 
   if (r.typecheck) {

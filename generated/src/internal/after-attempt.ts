@@ -38,6 +38,15 @@ export function errorContext(
   };
 }
 
+/** The error of a 2xx whose body is not JSON although the operation answers JSON. */
+export function notJsonError(loop: Loop, attempt: SentAttempt, outcome: Answer, state: RetryState): ApiError {
+  const hint = 'The service answered success with a body that is not JSON (a proxy may have answered): check baseUrl.';
+  return errorFromResponse(outcome.status, outcome.bodyText, outcome.headers, {
+    ...errorContext(loop, attempt, state),
+    hint,
+  });
+}
+
 /** Sleeps a backoff before the next attempt, or ends the call with the scope's error when it cannot. */
 async function waitOrEnd({ rt, call }: Loop, ms: number, cause: unknown): Promise<void> {
   const { scope } = call;

@@ -9,10 +9,11 @@
  *
  * The path of a call that succeeds first time is kept short: when nothing can make it wait (no
  * pause, no fleet quota, a cached token) the steps before the attempt run without a promise
- * (`readyToken`), and a 2xx is read here; everything after another answer is `after-attempt.ts`.
+ * (`readyToken`), and a 2xx is read here. Everything after another answer (`after-attempt.ts`: the
+ * error classes per code, their hints, the retry decision, Retry-After) is loaded by a dynamic
+ * import on the first attempt that needs it, so an app whose calls succeed never loads it, and a
+ * bundler puts it in a chunk of its own.
  */
-import { errorFromResponse } from '../core/error-from-response.js';
-import { afterAnswer, afterNoAnswer, errorContext } from './after-attempt.js';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
   type Answer,
@@ -37,6 +38,14 @@ export {
   type RuntimeContext,
   type WithResponse,
 } from './attempt-types.js';
+
+type AfterAttempt = typeof import('./after-attempt.js');
+let afterAttempt: AfterAttempt | undefined;
+
+/** The steps after an attempt that brought no 2xx: loaded once, on first need. */
+function afterAttemptSteps(): AfterAttempt | Promise<AfterAttempt> {
+  return afterAttempt ?? import('./after-attempt.js').then((m) => (afterAttempt = m));
+}
 
 /** `readyToken`'s answer when something before the attempt may wait or throw: take `beforeAttempt`. */
 const NOT_READY = Symbol('not-ready');
@@ -74,10 +83,14 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
         rt.logger.debug(
           `${call.op.id} ${where()} attempt ${attempt.number} -> ${outcome.status} in ${attempt.tookMs} ms`,
         );
-      if (outcome.status >= 200 && outcome.status <= 299) return successOf(loop, attempt, outcome, state);
-      state = await afterAnswer(loop, attempt, outcome, token, state);
+      if (outcome.status >= 200 && outcome.status <= 299) {
+        const success = successOf(loop, attempt, outcome);
+        if (success !== NOT_JSON) return success;
+        throw (await afterAttemptSteps()).notJsonError(loop, attempt, outcome, state);
+      }
+      state = await (await afterAttemptSteps()).afterAnswer(loop, attempt, outcome, token, state);
     } else {
-      state = await afterNoAnswer(loop, attempt, outcome, state);
+      state = await (await afterAttemptSteps()).afterNoAnswer(loop, attempt, outcome, state);
     }
   }
 }
@@ -149,8 +162,11 @@ function settleAttempt(rt: RuntimeContext, call: CallSettings, attempt: SentAtte
     );
 }
 
+/** `successOf`'s answer when a JSON operation's 2xx body is not JSON. */
+const NOT_JSON = Symbol('not-json');
+
 /** A 2xx: its body as the operation answers it (JSON, lossless int64 JSON, text, binary). */
-function successOf(loop: Loop, attempt: SentAttempt, outcome: Answer, state: RetryState): WithResponse<unknown> {
+function successOf(loop: Loop, attempt: SentAttempt, outcome: Answer): WithResponse<unknown> | typeof NOT_JSON {
   const { op } = loop.call;
   const { status, headers, bodyText } = outcome;
   const response = responseInfo(status, headers);
@@ -158,11 +174,7 @@ function successOf(loop: Loop, attempt: SentAttempt, outcome: Answer, state: Ret
   let data: unknown;
   if (kind === undefined || kind === 'json') {
     const parsed = parseSuccessBody(bodyText, op.int64Response === true);
-    if (!parsed.ok) {
-      const hint =
-        'The service answered success with a body that is not JSON (a proxy may have answered): check baseUrl.';
-      throw errorFromResponse(status, bodyText, headers, { ...errorContext(loop, attempt, state), hint });
-    }
+    if (!parsed.ok) return NOT_JSON;
     data = parsed.value;
   } else {
     data = wireOf(op).responseData(kind, {
