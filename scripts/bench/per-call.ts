@@ -19,7 +19,10 @@ export const PER_CALL_CLIENTS = [
   'ours-novalid',
   'fetch-signal',
 ] as const;
-/** Explanations, not targets: measured in the first repetition only (bare node:http is the targets' anchor: every repetition). */
+/**
+ * Explanations, not targets: measured in the first repetition only (bare node:http anchors the
+ * targets: every repetition).
+ */
 const EXPLAIN: readonly string[] = ['ours-novalid', 'fetch-signal'];
 type Client = (typeof PER_CALL_CLIENTS)[number];
 

@@ -3,9 +3,10 @@
  * CPU goes, for ours (node:http transport), ours without validation, ours through fetch, bare
  * node:http and bare fetch (or the comma-separated clients named), each in a fresh process under
  * `--cpu-prof` against the bench server: self time by place (node internals, undici, gc, each file
- * of the package), the package's busiest functions, and which functions of any place cost ours more
- * per call than bare node:http (what runs around the package's own code: timers, promises, streams). A diagnosis for the per-call rows of bench/RESULTS.md (issue
- * 18), not a benchmark: CPU profiling slows everything down.
+ * of the package), the package's busiest functions, and which functions of any place cost ours
+ * more per call than bare node:http (what runs around the package's own code: timers, promises,
+ * streams). A diagnosis for the per-call rows of bench/RESULTS.md (issues 18 and 33), not a
+ * benchmark: CPU profiling slows everything down.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';

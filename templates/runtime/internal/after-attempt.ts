@@ -175,7 +175,10 @@ function pauseAfter429({ rt, call }: Loop, retryAfterMs: number | undefined, sta
   return wait;
 }
 
-/** Before resending after an answer: the 401 re-exchange, the check of the 429 wait against the deadline, or a backoff. */
+/**
+ * Before resending after an answer: the 401 re-exchange, the check of the 429 wait against the
+ * deadline, or a backoff.
+ */
 async function beforeResend(
   loop: Loop,
   d: Extract<Decision, { do: 'resend' }>,

@@ -130,7 +130,10 @@ export class TokenManager {
     return token.accessToken;
   }
 
-  /** The cached token when it can be sent now and no refresh is due (no promise: the hot path's check), else undefined. */
+  /**
+   * The cached token when it can be sent now and no refresh is due, else undefined: the hot path's
+   * check, with no promise.
+   */
   readyToken(): string | undefined {
     const current = this.#current;
     if (current === null) return undefined;
