@@ -10,10 +10,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import {
+  abArgs,
   cleanupTemp,
+  loadAverages,
   compileChildren,
   median,
   ROOT,
@@ -24,19 +25,11 @@ import {
 } from './lib.js';
 import { preparePackage } from './prepare.js';
 
-const args = process.argv.slice(2);
-const concAt = args.findIndex((a) => a === '--concurrency' || a === '-c');
-const concurrency = concAt >= 0 ? Number(args.splice(concAt, 2)[1]) : 1;
-const [rev, callsArg, roundsArg] = args;
-if (!rev || !(concurrency >= 1)) {
-  throw new Error('usage: per-call-ab.ts <git-rev> [calls per round, 2000] [rounds, 12] [--concurrency N, 1]');
-}
-const calls = Number(callsArg ?? 2_000);
-const rounds = Number(roundsArg ?? 12);
-const loadAverage = (): string =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
+const { rev, calls, rounds, concurrency } = abArgs(
+  process.argv.slice(2),
+  { calls: 2_000, rounds: 12, concurrency: 1 },
+  'per-call-ab.ts <git-rev> [calls per round, 2000] [rounds, 12] [--concurrency N, 1]',
+);
 
 /** generated/ as it was at `rev`, built like the working tree's copy. */
 async function buildAt(revision: string): Promise<string> {
@@ -56,7 +49,7 @@ const b = await preparePackage({ smoke: false });
 await compileChildren(b.appsDir, ['server.ts', 'per-call-ab-client.ts']);
 const server = await startBenchServer();
 try {
-  const loadBefore = loadAverage();
+  const loadBefore = loadAverages();
   const r = await runJsonChild<{ rounds: Record<string, number[]>; rates: Record<string, number[]> }>(
     'per-call-ab-client.ts',
     [a, b.esmEntry, server.baseUrl, String(calls), String(rounds), '2000', String(concurrency)],
@@ -64,7 +57,7 @@ try {
   console.log(
     `users.get at concurrency ${concurrency}: medians of ${rounds} interleaved rounds of ${calls} calls, one process`,
   );
-  console.log(`  load average before ${loadBefore}, after ${loadAverage()}`);
+  console.log(`  load average before ${loadBefore}, after ${loadAverages()}`);
   const bareCpu = median(r.rounds['bare node:http']!);
   const bareRate = median(r.rates['bare node:http']!);
   console.log(
