@@ -11,6 +11,7 @@ const inputs = [
   { path: 'src/stores/quota-store.ts', bytes: 700, lazy: false },
   { path: 'src/core/errors.ts', bytes: 4000, lazy: false },
   { path: 'src/internal/send-with-retries.ts', bytes: 5000, lazy: false },
+  { path: 'src/internal/after-attempt.ts', bytes: 2000, lazy: false },
   { path: 'src/internal/token-manager.ts', bytes: 3000, lazy: false },
   { path: 'src/internal/request-builder.ts', bytes: 3000, lazy: false },
   { path: 'src/internal/validation-issues.ts', bytes: 5000, lazy: true },
@@ -29,6 +30,7 @@ describe('size bench: the one-operation app by feature', () => {
     expect(groups.map((g) => g.bytes)).toEqual([...groups.map((g) => g.bytes)].sort((a, b) => b - a));
     const of = (m: string) => groups.find((g) => g.modules.includes(m))!.feature;
     expect(of('internal/transport/fetch.ts')).toBe('transports');
+    expect(of('internal/after-attempt.ts')).toBe('attempt loop');
     expect(of('stores/quota-store.ts')).toBe('429 pause and fleet quota');
     expect(of('internal/ajv-formats.ts')).toBe('request validation (lazy)');
     expect(of('size-ours-one-op-sources.mjs')).toBe('the app itself');

@@ -157,6 +157,30 @@ export function machine(): Machine {
   };
 }
 
+/**
+ * The A/B tools' arguments: `<git-rev> [calls] [rounds] [--concurrency N]` (the option anywhere).
+ * Throws `usage` when the revision is missing or N is not a number ≥ 1.
+ */
+export function abArgs(
+  argv: string[],
+  defaults: { calls: number; rounds: number; concurrency: number },
+  usage: string,
+): { rev: string; calls: number; rounds: number; concurrency: number } {
+  const args = [...argv];
+  const at = args.findIndex((a) => a === '--concurrency' || a === '-c');
+  const concurrency = at >= 0 ? Number(args.splice(at, 2)[1]) : defaults.concurrency;
+  const [rev, calls, rounds] = args;
+  if (!rev || !(concurrency >= 1)) throw new Error(`usage: ${usage}`);
+  return { rev, calls: Number(calls ?? defaults.calls), rounds: Number(rounds ?? defaults.rounds), concurrency };
+}
+
+/** The load average (1, 5, 15 min) as the A/B tools print it. */
+export function loadAverages(): string {
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+}
+
 export function load1(): number {
   return round(loadavg()[0]!, 2);
 }

@@ -2,15 +2,17 @@
  * Child of per-call-ab.ts: in ONE process, clients of two builds of the package (A = a git
  * revision, B = the working tree) and bare node:http call users.get on the bench server in
  * interleaved rounds (A, B, bare, then bare, B, A, …), so load on a shared machine falls on all
- * alike. Per round: process CPU (user + system) over `calls` sequential calls (concurrency 1).
- * Prints one JSON line: { rounds: { [client]: µs per call[] } }.
+ * alike. Per round: process CPU (user + system) and wall time over `calls` calls with
+ * `concurrency` in flight. Prints one JSON line:
+ * { rounds: { [client]: µs CPU per call[] }, rates: { [client]: calls/s[] } }.
  */
 import http from 'node:http';
 
-const [aEntry, bEntry, baseUrl, callsArg, roundsArg, warmArg] = process.argv.slice(2);
+const [aEntry, bEntry, baseUrl, callsArg, roundsArg, warmArg, concArg] = process.argv.slice(2);
 const calls = Number(callsArg);
 const rounds = Number(roundsArg);
 const warmup = Number(warmArg);
+const concurrency = Number(concArg ?? 1);
 
 type Call = () => Promise<unknown>;
 
@@ -60,20 +62,30 @@ function bare(): Call {
 
 const clients: Record<string, Call> = { A: await ours(aEntry!), B: await ours(bEntry!), 'bare node:http': bare() };
 const names = Object.keys(clients);
+/** `n` calls with `concurrency` in flight (workers take the next call when theirs answers). */
 const run = async (call: Call, n: number): Promise<void> => {
-  for (let i = 0; i < n; i++) {
-    const r = (await call()) as { username?: string };
-    if (r?.username !== 'alice') throw new Error(`unexpected answer ${JSON.stringify(r)}`);
-  }
+  let next = 0;
+  const worker = async () => {
+    while (next < n) {
+      next++;
+      const r = (await call()) as { username?: string };
+      if (r?.username !== 'alice') throw new Error(`unexpected answer ${JSON.stringify(r)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, n) }, worker));
 };
 for (const name of names) await run(clients[name]!, warmup);
 const out: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+const rates: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
 for (let r = 0; r < rounds; r++) {
   for (const name of r % 2 ? [...names].reverse() : names) {
     const before = process.cpuUsage();
+    const started = performance.now();
     await run(clients[name]!, calls);
+    const wallMs = performance.now() - started;
     const used = process.cpuUsage(before);
     out[name]!.push((used.user + used.system) / calls);
+    rates[name]!.push((calls / wallMs) * 1000);
   }
 }
-console.log(JSON.stringify({ rounds: out }));
+console.log(JSON.stringify({ rounds: out, rates }));

@@ -4,7 +4,7 @@
  * (its own process), at concurrency 1 and 50. Each measurement is a fresh client process
  * (warm-up calls first, not counted); the order of the clients rotates from one repetition to
  * the next. Then extra runs of our client under --cpu-prof tell where its client-side CPU goes:
- * at each concurrency where a target of issue 18 was missed (else at concurrency 1).
+ * at each concurrency where a target of issue 33 was missed (else at concurrency 1).
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,8 +19,11 @@ export const PER_CALL_CLIENTS = [
   'ours-novalid',
   'fetch-signal',
 ] as const;
-/** Explanations, not targets: measured in the first repetition only. */
-const EXPLAIN: readonly string[] = ['ours-novalid', 'fetch-signal', 'node-http'];
+/**
+ * Explanations, not targets: measured in the first repetition only (bare node:http anchors the
+ * targets: every repetition).
+ */
+const EXPLAIN: readonly string[] = ['ours-novalid', 'fetch-signal'];
 type Client = (typeof PER_CALL_CLIENTS)[number];
 
 interface Sample {
@@ -128,25 +131,26 @@ function summarise(samples: Sample[], concurrencies: number[]): PerCallResult['r
   return rows;
 }
 
-/** Issue 18's per-call targets at one concurrency: ≥ 1.5× bare fetch, ahead of openapi-fetch, client CPU ≤ bare fetch's. */
-export function perCallTargets(
-  rows: PerCallResult['rows'],
-  concurrency: number,
-): { vsFetch: boolean; vsOpenapiFetch: boolean; cpu: boolean } {
+/**
+ * The share of bare node:http keep-alive's calls/s that ours must reach at each concurrency
+ * (issue 33: node:http itself is ~1.35× bare fetch on this box, so the old "≥ 1.5× bare fetch"
+ * could not pass; node:http is the limit any node client works against).
+ */
+export const PER_CALL_SHARE_OF_NODE_HTTP: Readonly<Record<number, number>> = { 1: 0.95, 50: 0.9 };
+
+/** The share of bare node:http's calls/s required at `concurrency` (0.9 where issue 33 names none). */
+export function perCallShare(concurrency: number): number {
+  return PER_CALL_SHARE_OF_NODE_HTTP[concurrency] ?? 0.9;
+}
+
+/** Issue 33's per-call target at one concurrency: ours (everything on) ≥ the share of bare node:http's calls/s. */
+export function perCallTargets(rows: PerCallResult['rows'], concurrency: number): { vsNodeHttp: boolean } {
   const at = (client: Client) => rows.find((x) => x.client === client && x.concurrency === concurrency)!;
-  const o = at('ours');
-  const f = at('fetch');
-  const p = at('openapi-fetch');
-  return {
-    vsFetch: o.callsPerSec >= 1.5 * f.callsPerSec,
-    vsOpenapiFetch: o.callsPerSec > p.callsPerSec,
-    cpu: o.cpuUsPerCall <= f.cpuUsPerCall,
-  };
+  return { vsNodeHttp: at('ours').callsPerSec >= perCallShare(concurrency) * at('node-http').callsPerSec };
 }
 
 function missesAt(rows: PerCallResult['rows'], concurrency: number): boolean {
-  const t = perCallTargets(rows, concurrency);
-  return !(t.vsFetch && t.vsOpenapiFetch && t.cpu);
+  return !perCallTargets(rows, concurrency).vsNodeHttp;
 }
 
 /** One more run of ours under --cpu-prof at `concurrency`: self time by where the code lives. */

@@ -3,7 +3,7 @@ import type { BenchResults } from './run.js';
 import type { PhaseReport } from './generation.js';
 import { perOpRatio, type ScaleRow } from './scale.js';
 import { HAVE_GNU_TIME, round } from './lib.js';
-import { perCallTargets } from './per-call.js';
+import { perCallShare, perCallTargets } from './per-call.js';
 import { featureGroups, missByFeature } from './size-features.js';
 
 const ms = (x: number | undefined) =>
@@ -75,31 +75,20 @@ export function targets(r: BenchResults): TargetRow[] {
       const p = row('openapi-fetch');
       const of = row('ours-fetch');
       const nh = row('node-http');
-      const pass = perCallTargets(r.perCall.rows, c);
-      const on = '(retries, timeouts, validation and auth on)';
+      const share = perCallShare(c);
       rows.push({
-        target: `2. Per-call (concurrency ${c}): ≥ 1.5× bare fetch's throughput ${on}`,
-        measured: `${num(o.callsPerSec)} vs ${num(f.callsPerSec)} calls/s (${ratio(o.callsPerSec, f.callsPerSec)})`,
-        pass: pass.vsFetch,
+        target: `2. Per-call (concurrency ${c}): ≥ ${share}× bare node:http keep-alive's calls/s (retries, timeouts, validation and auth on)`,
+        measured: `${num(o.callsPerSec)} vs ${num(nh.callsPerSec)} calls/s (${ratio(o.callsPerSec, nh.callsPerSec)}); client CPU ${num(o.cpuUsPerCall)} vs ${num(nh.cpuUsPerCall)} µs/call (${ratio(o.cpuUsPerCall, nh.cpuUsPerCall)})`,
+        pass: perCallTargets(r.perCall.rows, c).vsNodeHttp,
       });
       rows.push({
-        target: `2. Per-call (concurrency ${c}): ahead of openapi-fetch ${on}`,
-        measured: `${num(o.callsPerSec)} vs ${num(p.callsPerSec)} calls/s (${ratio(o.callsPerSec, p.callsPerSec)})`,
-        pass: pass.vsOpenapiFetch,
-      });
-      rows.push({
-        target: `2. Client CPU per call (concurrency ${c}): ≤ bare fetch's`,
-        measured: `${num(o.cpuUsPerCall)} vs ${num(f.cpuUsPerCall)} µs/call (${ratio(o.cpuUsPerCall, f.cpuUsPerCall)})`,
-        pass: pass.cpu,
+        target: `2. (explanation) bare fetch and openapi-fetch (concurrency ${c})`,
+        measured: `ours is ${ratio(o.callsPerSec, f.callsPerSec)} bare fetch's ${num(f.callsPerSec)} calls/s (client CPU ${num(f.cpuUsPerCall)} µs/call) and ${ratio(o.callsPerSec, p.callsPerSec)} openapi-fetch's ${num(p.callsPerSec)}`,
+        pass: null,
       });
       rows.push({
         target: `2. (explanation) ours, fetch transport (concurrency ${c})`,
         measured: `${num(of.callsPerSec)} calls/s (${ratio(of.callsPerSec, f.callsPerSec)} bare fetch); client CPU ${num(of.cpuUsPerCall)} µs/call`,
-        pass: null,
-      });
-      rows.push({
-        target: `2. (explanation) bare node:http keep-alive, the ceiling (concurrency ${c})`,
-        measured: `${num(nh.callsPerSec)} calls/s (${ratio(nh.callsPerSec, f.callsPerSec)} bare fetch; ours is ${ratio(o.callsPerSec, nh.callsPerSec)} of it); client CPU ${num(nh.cpuUsPerCall)} µs/call`,
         pass: null,
       });
     }
@@ -223,10 +212,13 @@ function sizeTargets(s: NonNullable<BenchResults['size']>): TargetRow[] {
     measured: `${kib(all.start.minified)} at start in ${all.start.files} file(s) (${ratio(all.start.minified, 150 * 1024)} of the limit); ${num(all.lazy.files)} lazy chunks, ${kib(all.lazy.minified)} in all; validator chunks at start: ${all.validatorsAtStart.length}`,
     pass: all.start.minified <= 150 * 1024 && all.validatorsAtStart.length === 0 && all.lazy.files >= s.operations,
   });
+  // issue 33: what a call that succeeds first time loads (start + its validator); the failure path is a lazy chunk
+  const firstSuccess = one.firstSuccess ?? one;
   rows.push({
-    target: '4. One-operation app ≤ 12 KB gzip including its validator',
-    measured: `${kib(one.gzip)} gzip (${ratio(one.gzip, 12 * 1024)} of the limit): ${kib(one.start.gzip)} at start + ${kib(one.lazy.gzip)} in ${one.lazy.files} lazy chunk(s); ${kib(one.minified)} minified`,
-    pass: one.gzip <= 12 * 1024,
+    target:
+      '4. One-operation app ≤ 12 KB gzip with token, retries, timeouts, errors and lazy validation (what a call that succeeds first time loads)',
+    measured: `${kib(firstSuccess.gzip)} gzip (${ratio(firstSuccess.gzip, 12 * 1024)} of the limit): ${kib(one.start.gzip)} at start + ${kib(firstSuccess.gzip - one.start.gzip)} validator chunk(s); the failure path (error classes per code, hints, retry decision) ${kib(one.gzip - firstSuccess.gzip)} more, loaded on the first failed attempt; ${kib(one.gzip)} gzip and ${kib(one.minified)} minified in all`,
+    pass: firstSuccess.gzip <= 12 * 1024,
   });
   const oneFull = s.rows.find((x) => x.app === 'ours-one-op-full');
   if (oneFull) {
@@ -392,19 +384,20 @@ export function renderResults(r: BenchResults): string {
       '',
       '- **ours**: `new ImClient({ baseUrl, appKey, clientId, clientSecret })`, `im.users.get({ username })` with the defaults: the node:http transport (keep-alive agent), retries (maxRetries 2), a 60 s per-attempt timeout, request validation, the App Token exchanged once and cached.',
       "- **ours-fetch**: the same with `transport: 'fetch'` (the transport before issue 18).",
-      '- **node-http**: bare `http.request` on a keep-alive `Agent` + `JSON.parse`: the ceiling of a node:http client (explanation).',
+      '- **node-http**: bare `http.request` on a keep-alive `Agent` + `JSON.parse`: the ceiling of a node:http client, and the anchor of the per-call targets (ours ≥ 0.95× its calls/s at concurrency 1, ≥ 0.9× at 50; issue 33).',
       '- **ours, validation off**: the same with `validateRequests: false` (not a target: shows what validation costs).',
       "- **openapi-fetch**: `createClient<paths>({ baseUrl, headers: { Authorization } })`, `GET('/{org_name}/{app_name}/users/{username}', { params: { path } })`: static token, no validation, no retries.",
       '- **fetch**: bare `fetch(url, { headers })` + `res.json()`: the floor.',
       '',
     );
     p(
-      '| client | concurrency | calls/s (median) | vs fetch | vs openapi-fetch | client CPU µs/call | calls/s per run |',
-      '|---|---|---|---|---|---|---|',
+      '| client | concurrency | calls/s (median) | vs bare node:http | vs fetch | vs openapi-fetch | client CPU µs/call | calls/s per run |',
+      '|---|---|---|---|---|---|---|---|',
     );
     for (const row of pc.rows) {
       const f = pc.rows.find((x) => x.client === 'fetch' && x.concurrency === row.concurrency)!;
       const o = pc.rows.find((x) => x.client === 'openapi-fetch' && x.concurrency === row.concurrency)!;
+      const nh = pc.rows.find((x) => x.client === 'node-http' && x.concurrency === row.concurrency)!;
       const name =
         row.client === 'ours-novalid'
           ? 'ours, validation off (explanation)'
@@ -413,10 +406,10 @@ export function renderResults(r: BenchResults): string {
             : row.client === 'ours-fetch'
               ? 'ours, fetch transport (explanation)'
               : row.client === 'node-http'
-                ? 'bare node:http keep-alive (explanation: the ceiling)'
+                ? 'bare node:http keep-alive (the anchor of the targets)'
                 : row.client;
       p(
-        `| ${name} | ${row.concurrency} | ${num(row.callsPerSec)} | ${ratio(row.callsPerSec, f.callsPerSec)} | ${ratio(row.callsPerSec, o.callsPerSec)} | ${num(row.cpuUsPerCall)} | ${row.runs.join(', ')} |`,
+        `| ${name} | ${row.concurrency} | ${num(row.callsPerSec)} | ${ratio(row.callsPerSec, nh.callsPerSec)} | ${ratio(row.callsPerSec, f.callsPerSec)} | ${ratio(row.callsPerSec, o.callsPerSec)} | ${num(row.cpuUsPerCall)} | ${row.runs.join(', ')} |`,
       );
     }
     p('');
@@ -511,7 +504,7 @@ export function renderResults(r: BenchResults): string {
     }
     const one = s.rows.find((x) => x.app === 'ours-one-op')!;
     p(
-      `The one-operation app is ${kib(one.gzip)} gzip with the ${one.lazy.files} lazy chunk(s) its code imports against a target of 12.0 KB (${one.gzip <= 12 * 1024 ? 'under' : 'over'} by ${num(Math.abs(one.gzip - 12 * 1024))} bytes). Built as one file instead (no splitting, its validator bundled in, as this row was measured before): ${kib(s.oneOpSingleFile.gzip)} gzip, ${kib(s.oneOpSingleFile.minified)} minified.`,
+      `The one-operation app loads ${kib((one.firstSuccess ?? one).gzip)} gzip for a call that succeeds first time (its start chunks and its validator) against a target of 12.0 KB (${(one.firstSuccess ?? one).gzip <= 12 * 1024 ? 'under' : 'over'} by ${num(Math.abs((one.firstSuccess ?? one).gzip - 12 * 1024))} bytes); ${kib(one.gzip)} gzip with every lazy chunk its code imports (the failure path too). Built as one file instead (no splitting, its validator bundled in, as this row was measured before): ${kib(s.oneOpSingleFile.gzip)} gzip, ${kib(s.oneOpSingleFile.minified)} minified.`,
       '',
     );
     const e = s.sharedEdit;
@@ -550,7 +543,10 @@ export function renderResults(r: BenchResults): string {
       '',
     );
     if (one.gzip > 12 * 1024)
-      p(missByFeature(featureGroups(s.oneOpInputs), srcTotal, one.gzip, one.gzip - 12 * 1024), '');
+      p(
+        missByFeature(featureGroups(s.oneOpInputs), srcTotal, one.gzip, (one.firstSuccess ?? one).gzip - 12 * 1024),
+        '',
+      );
   }
 
   if (r.typecheck) {

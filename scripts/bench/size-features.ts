@@ -35,17 +35,17 @@ const FEATURES: { feature: string; why: string; test: RegExp }[] = [
   {
     feature: 'errors and hints',
     why: 'one class per documented error code, the hints that name cause and fix, secret masking',
-    test: /^src\/(core\/(errors|error-from-response)\.ts|internal\/(redact|secret-names)\.ts)/,
+    test: /^src\/(core\/(errors|error-base|api-errors|rate-limit-errors|error-from-response)\.ts|internal\/(redact|secret-names)\.ts)/,
   },
   {
     feature: 'attempt loop',
     why: 'retries by class, per-attempt timeout and deadline, 401 re-exchange, 429 pause, lossless int64 JSON, dedupe keys',
-    test: /^src\/internal\/(send-with-retries|before-attempt|retry|retry-decision|call-scope|lossless-json|dedupe-key)\.ts/,
+    test: /^src\/internal\/(send-with-retries|before-attempt|after-attempt|attempt-types|retry|retry-decision|call-scope|lossless-json|dedupe-key)\.ts/,
   },
   {
     feature: 'client and options',
     why: 'ImLeanCore, checking every client and call option (and refusing those of left-out features), withOptions, the browser refusal',
-    test: /^src\/(core\/(lean-core|client-session|api-promise)\.ts|internal\/(config|config-values|server-only|logger|core-features|request-checks)\.ts|sdk-version\.ts)/,
+    test: /^src\/(core\/(lean-core|client-session|api-promise)\.ts|internal\/(config|config-values|server-only|logger|core-features|request-checks|response-drift)\.ts|sdk-version\.ts)/,
   },
   {
     feature: 'hooks and telemetry',

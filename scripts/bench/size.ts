@@ -27,6 +27,12 @@ export interface SizeRow {
   start: { files: number; minified: number; gzip: number };
   /** Chunks reached only through a dynamic import() that survived tree shaking. */
   lazy: { files: number; minified: number; gzip: number };
+  /**
+   * What a call that succeeds first time loads: the start chunks and the lazy chunks other than
+   * the failure path's (the chunks reached only through the dynamic import of the steps after a
+   * failed attempt, `internal/after-attempt.ts`: error classes per code, hints, the retry decision).
+   */
+  firstSuccess: { files: number; minified: number; gzip: number };
   /** Chunks esbuild writes for dynamic imports in code tree shaking removed: never loaded (esbuild's metafile lists only live imports). */
   neverLoaded: { files: number; minified: number };
   /** Package chunks named for an operation (its validator) found in the start chunks: none when validators load lazily. */
@@ -59,7 +65,10 @@ type Outputs = Record<
  * The outputs loaded at start (the app's entry and everything it imports statically) and those
  * loaded later (reached through a dynamic import of live code, then their static imports).
  */
-function loadedOutputs(outputs: Outputs, entryFile: string): { atStart: Set<string>; later: Set<string> } {
+function loadedOutputs(
+  outputs: Outputs,
+  entryFile: string,
+): { atStart: Set<string>; later: Set<string>; firstSuccess: Set<string> } {
   const entry = Object.keys(outputs).find((o) => outputs[o]!.entryPoint?.endsWith(entryFile));
   if (!entry) throw new Error(`esbuild wrote no output for ${entryFile}`);
   const closure = (roots: string[], kinds: string[], into: Set<string>, skip: Set<string>) => {
@@ -80,7 +89,21 @@ function loadedOutputs(outputs: Outputs, entryFile: string): { atStart: Set<stri
       outputs[o]!.imports.filter((i) => i.kind === 'dynamic-import' && outputs[i.path]).map((i) => i.path),
     );
   closure(dynamicRoots(atStart), ['import-statement', 'dynamic-import'], later, atStart);
-  return { atStart, later };
+  // the failure path: lazy outputs that hold the steps after a failed attempt (package chunk after-attempt-*)
+  const failure = new Set(
+    [...later].filter((o) =>
+      Object.keys(outputs[o]!.inputs).some((i) => /(^|\/)after-attempt(-[^/]*)?\.[jt]s$/.test(i)),
+    ),
+  );
+  const firstSuccess = new Set(atStart);
+  closure(
+    dynamicRoots(atStart).filter((o) => !failure.has(o)),
+    ['import-statement', 'dynamic-import'],
+    firstSuccess,
+    new Set([...atStart, ...failure]),
+  );
+  for (const o of atStart) firstSuccess.add(o);
+  return { atStart, later, firstSuccess };
 }
 
 /** The one-operation app over a core class of the funcs entry (features chosen by import). */
@@ -172,11 +195,21 @@ console.log(await usersGet({ path: { org_name: 'o', app_name: 'a', username: 'al
     });
     const outputs = result.metafile.outputs as Outputs;
     const files = Object.keys(outputs).filter((o) => o.endsWith('.mjs'));
-    const { atStart, later } = loadedOutputs(outputs, entryFile);
-    return { outputs, files, atStart, later, loaded: files.filter((f) => atStart.has(f) || later.has(f)) };
+    const { atStart, later, firstSuccess } = loadedOutputs(outputs, entryFile);
+    return {
+      outputs,
+      files,
+      atStart,
+      later,
+      firstSuccess,
+      loaded: files.filter((f) => atStart.has(f) || later.has(f)),
+    };
   };
   for (const [name, app] of Object.entries(apps)) {
-    const { outputs, files, atStart, later, loaded } = await buildApp(`size-${name}.${app.ext}`, app.code);
+    const { outputs, files, atStart, later, firstSuccess, loaded } = await buildApp(
+      `size-${name}.${app.ext}`,
+      app.code,
+    );
     const gz = new Map(files.map((f) => [f, gzipSync(readFileSync(join(opts.appsDir, f)), { level: 9 }).length]));
     const startFiles = files.filter((f) => atStart.has(f));
     const lazyFiles = files.filter((f) => later.has(f));
@@ -201,6 +234,7 @@ console.log(await usersGet({ path: { org_name: 'o', app_name: 'a', username: 'al
       gzip: sum(loaded, (f) => gz.get(f)!),
       start: part(startFiles),
       lazy: part(lazyFiles),
+      firstSuccess: part(files.filter((f) => firstSuccess.has(f))),
       neverLoaded: { files: deadFiles.length, minified: sum(deadFiles, (f) => outputs[f]!.bytes) },
       validatorsAtStart,
     });

@@ -8,31 +8,34 @@
  */
 import type { OperationSpec } from '../operation.js';
 import { ApiPromise, type WithResponse } from './api-promise.js';
-import { ConfigError, CredentialsRevokedError, ImError, InvalidClientError } from './errors.js';
+import { ConfigError, type CredentialsRevokedError, ImError, InvalidClientError } from './errors.js';
 import type { ClientOptions, RequestOptions } from './options.js';
 import { CallScope } from '../internal/call-scope.js';
 import { resolveConfig, type ResolvedConfig } from '../internal/config.js';
 import { fillDedupeKey } from '../internal/dedupe-key.js';
 import { safeLogger, type SafeLogger } from '../internal/logger.js';
-import { QuotaGate } from '../internal/quota-gate.js';
+import type { QuotaGate } from '../internal/quota-gate.js';
 import type { QuotaControl } from '../internal/quota-control.js';
 import type { RateLimitState } from '../internal/quota-gate.js';
 import { LEAN_FEATURES, type CoreFeatures } from '../internal/core-features.js';
 import { SecretRedactor } from '../internal/redact.js';
-import { checkRequestOptions, validateParams, validatorOf } from '../internal/request-checks.js';
+import { checkRequestOptions, validateParams } from '../internal/request-checks.js';
 import { asParams, buildRequest } from '../internal/request-builder.js';
 import { retryPolicyFor } from '../internal/retry.js';
 import { sendWithRetries, type RuntimeContext } from '../internal/send-with-retries.js';
 import { TOKEN_EXCHANGE_OPERATION, exchangeToken } from '../internal/token-exchange.js';
-import { TokenManager, tokenStoreKey, type StoredToken } from '../internal/token-manager.js';
+import type { TokenManager, StoredToken } from '../internal/token-manager.js';
 import { observerFactory, type CallObserver } from '../internal/observe.js';
 import {
   IDENTITY_OPTIONS,
+  revokedErrorOf,
   SHARED_SESSION,
   SHARED_TRANSPORT,
+  sessionFor,
   TRANSPORT_OPTIONS,
   type Session,
 } from './client-session.js';
+import { reportDrift } from '../internal/response-drift.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
@@ -72,38 +75,16 @@ export class ImLeanCore {
     this.#state = shared?.state ?? { secret: config.clientSecret, revoked: undefined };
     if (typeof config.clientSecret === 'string') this.#redactor.add(config.clientSecret);
     this.#logger = safeLogger(config.logger, this.#redactor);
-    this.#tokens =
-      shared?.tokens ??
-      new TokenManager({
-        store: config.tokenStore,
-        storeBudgetMs: config.tokenStoreTimeoutMs,
-        key: tokenStoreKey(config.baseUrl, config.orgName, config.appName, config.clientId),
-        exchange: () => this.#exchangeToken(),
-        now: config.now,
-        ...(config.tokenRefreshMarginMs !== undefined ? { refreshMarginMs: config.tokenRefreshMarginMs } : {}),
-        onEvent: (event) => {
-          this.#logger.debug(`token event: ${event.type}`);
-          config.onTokenEvent?.(event);
-        },
-        logger: this.#logger,
-      });
-    this.#gate = shared?.gate ?? new QuotaGate(config.now, config.sleep);
-    this.#exchangeGate = shared?.exchangeGate ?? new QuotaGate(config.now, config.sleep, 'exchange');
-    this.#quota =
-      shared?.quota ??
-      features.quota?.create(
-        {
-          gate: this.#gate,
-          exchangeGate: this.#exchangeGate,
-          hostName: config.hostName,
-          store: config.quotaStore,
-          rateLimit: config.rateLimit,
-          now: config.now,
-          sleep: config.sleep,
-          logger: this.#logger,
-        },
-        config,
-      );
+    const session = sessionFor(shared, {
+      config,
+      features,
+      logger: this.#logger,
+      exchange: () => this.#exchangeToken(),
+    });
+    this.#tokens = session.tokens;
+    this.#gate = session.gate;
+    this.#exchangeGate = session.exchangeGate;
+    this.#quota = session.quota;
     this.#runtime = {
       send: this.#config.send,
       logger: this.#logger,
@@ -117,6 +98,7 @@ export class ImLeanCore {
       maxRetryAfterMs: config.maxRetryAfterMs,
       baseHeaders: config.baseHeaders,
       getToken: (signal) => this.#tokens.getToken(signal),
+      readyToken: () => this.#tokens.readyToken(),
       invalidateToken: (token) => this.#tokens.invalidate(token),
       dropForeignToken: (token) => this.#tokens.dropIfForeign(token),
       revokedError: (operationId) => this.#revokedError(operationId),
@@ -251,36 +233,10 @@ export class ImLeanCore {
         observer,
       });
       if ((options.validateResponse ?? this.#config.validateResponses) && op.loadValidator)
-        await this.#reportDrift(op, result);
+        await reportDrift(op, result, this.#logger, this.#config.onResponseDrift);
       return result;
     } finally {
       scope.dispose();
-    }
-  }
-
-  /** Lenient response check: differences are reported, the response is returned as it came. */
-  async #reportDrift(op: OperationSpec, result: WithResponse<unknown>): Promise<void> {
-    try {
-      // the drift schema is the first success status's JSON body: other answers are not checked
-      if (op.response || (op.responseByStatus && result.response.status !== op.successStatuses[0])) return;
-      const body = op.responseByStatus ? (result.data as { data: unknown }).data : result.data;
-      const validator = await validatorOf(op);
-      const issues = validator.validateResponse?.(body);
-      if (!issues || issues.length === 0) return;
-      this.#logger.warn(
-        `${op.id}: the response differs from the spec in ${issues.length} place(s): ${issues
-          .slice(0, 3)
-          .map((i) => `${i.pointer || '/'} ${i.rule}`)
-          .join(', ')}`,
-      );
-      this.#config.onResponseDrift?.({
-        operationId: op.id,
-        status: result.response.status,
-        requestId: result.response.requestId,
-        issues,
-      });
-    } catch (err) {
-      this.#logger.warn(`${op.id}: response check failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
@@ -332,23 +288,7 @@ export class ImLeanCore {
   }
 
   #revokedError(operationId: string): CredentialsRevokedError | undefined {
-    const first = this.#state.revoked;
-    if (!first) return undefined;
-    return new CredentialsRevokedError({
-      status: first.status,
-      code: first.code,
-      serviceMessage: undefined,
-      requestId: first.requestId,
-      details: first.details,
-      headers: {},
-      operationId,
-      attempts: 0,
-      mayBeEchoOfEarlierAttempt: false,
-      reason: first.reason,
-      hint:
-        `Not sent: the service said ${first.reason} earlier (request_id ${first.requestId ?? 'unknown'}), so this client ` +
-        'discarded its credentials. Create a new client with valid credentials.',
-    });
+    return revokedErrorOf(this.#state, operationId);
   }
 
   async #revoke(error: CredentialsRevokedError): Promise<void> {

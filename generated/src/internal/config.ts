@@ -10,7 +10,7 @@ import { realSleep, type Sleep } from './call-scope.js';
 import { assertServerSide } from './server-only.js';
 import type { Transport } from './http-attempt.js';
 import { refuseQuotaOptions, type CoreFeatures, type TransportKind } from './core-features.js';
-import { DEFAULT_MAX_RESPONSE_BYTES } from './send-with-retries.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './attempt-types.js';
 import type { Logger } from './logger.js';
 import { SDK_NAME, SDK_VERSION } from '../sdk-version.js';
 import { MemoryTokenStore, type TokenEvent, type TokenStore } from './token-manager.js';

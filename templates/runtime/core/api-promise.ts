@@ -3,7 +3,7 @@
  * `.withResponse()` for the data together with the HTTP status, headers and request id.
  * Errors are the same either way (an `ApiError` carries status, headers and requestId too).
  */
-import type { ResponseInfo, WithResponse } from '../internal/send-with-retries.js';
+import type { ResponseInfo, WithResponse } from '../internal/attempt-types.js';
 
 export type { ResponseInfo, WithResponse };
 

@@ -3,7 +3,7 @@
  * client's 429 pause, the host's token-exchange pause and pacing, the App Token, and the rate
  * limit slot, in that order. Part of the attempt loop (`send-with-retries.ts`).
  */
-import type { CallSettings, RuntimeContext } from './send-with-retries.js';
+import type { CallSettings, RuntimeContext } from './attempt-types.js';
 
 /** Returned by `beforeAttempt` when the loop must start over (a gate closed while this call waited). */
 export const AGAIN = Symbol('again');

@@ -24,7 +24,8 @@ export type RequestBodyInit = NonNullable<RequestInit['body']>;
 
 /**
  * The answer's headers as every reader uses them: a WHATWG `Headers` (fetch transport) or a
- * lighter read-only view over Node's header object (node transport). Names are case-insensitive.
+ * lighter read-only view over Node's header object (node transport). `get` takes a name in any case;
+ * `forEach` gives names in lower case (as WHATWG Headers does).
  */
 export interface ResponseHeaders {
   get(name: string): string | null;

@@ -60,8 +60,11 @@ export function redactHeaders(headers: ResponseHeaders | Record<string, string> 
     typeof (headers as ResponseHeaders).forEach === 'function' &&
     typeof (headers as ResponseHeaders).get === 'function'
   ) {
-    // straight from the view: no list of pairs in between (this runs once per answer)
-    (headers as ResponseHeaders).forEach((value, name) => put(name, value));
+    // straight from the view: no list of pairs in between (this runs once per answer); its names
+    // are lower-case already (WHATWG Headers and the node transport's view alike)
+    (headers as ResponseHeaders).forEach((value, name) => {
+      out[name] = SECRET_HEADERS.has(name) ? REDACTED : value;
+    });
   } else {
     for (const [name, value] of Object.entries(headers as Record<string, string>)) put(name, value);
   }

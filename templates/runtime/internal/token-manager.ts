@@ -131,6 +131,17 @@ export class TokenManager {
   }
 
   /**
+   * The cached token when it can be sent now and no refresh is due, else undefined: the hot path's
+   * check, with no promise.
+   */
+  readyToken(): string | undefined {
+    const current = this.#current;
+    if (current === null) return undefined;
+    const now = this.#o.now();
+    return this.#usable(current, now) && !this.#due(current, now) ? current.accessToken : undefined;
+  }
+
+  /**
    * After a 403 permission_denied (the token's application differs from the path): when `token`
    * came from the store, not from an exchange of this client, the store gave this client another
    * application's token (a key collision, or a writer with the wrong key). Drops it as after a

@@ -14,121 +14,32 @@
  * without it (Bun, Deno, workers, older Node) get the fetch transport instead.
  */
 import type * as Http from 'node:http';
-import type * as Https from 'node:https';
-import type * as Tls from 'node:tls';
-import type * as Zlib from 'node:zlib';
-import type * as Stream from 'node:stream';
-import type { Readable, Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { NEVER_ABORTED } from '../call-scope.js';
 import { idleDropAgent } from './idle-drop-agent.js';
-import { concatBytes } from '../bytes.js';
 import {
   declaredLength,
   ERROR_BODY_BYTES,
   lowLevelCode,
   type AttemptOutcome,
   type AttemptRequest,
-  type ResponseHeaders,
   type Transport,
 } from '../http-attempt.js';
+import { builtins, type Builtins } from './node-builtins.js';
+import {
+  AGENT_OPTIONS,
+  DEFAULT_AGENT_OPTIONS,
+  IDLE_MS,
+  TUNNEL_ATTEMPT,
+  type NodeAgent,
+  type NodeTransportOptions,
+  type TunnelAttempt,
+} from './node-options.js';
+import { decodedBody, drained, flatHeaders, NodeResponseHeaders, utf8Text, webStream } from './node-response.js';
 
-export type Builtins = {
-  http: typeof Http;
-  https: typeof Https;
-  tls: typeof Tls;
-  zlib: typeof Zlib;
-  stream: typeof Stream;
-};
-
-interface NodeProcess {
-  getBuiltinModule?: (id: string) => unknown;
-  release?: { name?: string };
-  versions?: { node?: string };
-}
-
-/**
- * True on Node itself with `process.getBuiltinModule` (Node ≥ 20.16). False on Bun and Deno
- * (they mimic `process` but have their own fetch), edge runtimes and workers, and browsers.
- */
-export function nodeTransportAvailable(): boolean {
-  const g = globalThis as {
-    process?: NodeProcess;
-    Bun?: unknown;
-    Deno?: unknown;
-    EdgeRuntime?: unknown;
-    navigator?: { userAgent?: string };
-  };
-  const p = g.process;
-  if (
-    !p ||
-    typeof p.getBuiltinModule !== 'function' ||
-    p.release?.name !== 'node' ||
-    typeof p.versions?.node !== 'string'
-  )
-    return false;
-  if (g.Bun !== undefined || g.Deno !== undefined || g.EdgeRuntime !== undefined) return false;
-  return g.navigator?.userAgent !== 'Cloudflare-Workers';
-}
-
-/** The builtins, each loaded on first use: an http client never loads tls, and zlib waits for a compressed answer (cold start). */
-export function builtins(): Builtins {
-  const get = (globalThis as { process?: NodeProcess }).process!.getBuiltinModule!;
-  const loaded: Partial<Builtins> = {};
-  return {
-    get http() {
-      return (loaded.http ??= get('node:http') as typeof Http);
-    },
-    get https() {
-      return (loaded.https ??= get('node:https') as typeof Https);
-    },
-    get tls() {
-      return (loaded.tls ??= get('node:tls') as typeof Tls);
-    },
-    get zlib() {
-      return (loaded.zlib ??= get('node:zlib') as typeof Zlib);
-    },
-    get stream() {
-      return (loaded.stream ??= get('node:stream') as typeof Stream);
-    },
-  };
-}
-
-/**
- * What a proxy tunnel's `createConnection` learns of the attempt it opens a tunnel for, handed in
- * the request options under this symbol (Node copies them through the agent): the CONNECT gets
- * no longer than the attempt's timeout and is destroyed when the attempt ends first.
- */
-export const TUNNEL_ATTEMPT: unique symbol = Symbol('im-openapi.tunnel-attempt');
-export interface TunnelAttempt {
-  /** The attempt's timeout in ms. */
-  timeoutMs: number;
-  /** Calls `onEnd` once when the attempt settles (at once if it has). */
-  onEnd(onEnd: () => void): void;
-}
-
-/** An agent as the node transport takes it: an `http.Agent` or `https.Agent` (or a subclass, e.g. a proxy agent). */
-export type NodeAgent = Http.Agent;
-
-export interface NodeTransportOptions {
-  /** The base URL's origin: every request goes there. */
-  origin: string;
-  /** The user's agent; default: one keep-alive agent of this client. */
-  agent?: NodeAgent | undefined;
-  /** Builds the default agent instead (the proxy tunnel does) from these agent options. */
-  makeAgent?: ((b: Builtins, secure: boolean, agentOptions: Http.AgentOptions) => NodeAgent) | undefined;
-  /** Idle time after which the default agent drops a pooled socket (default IDLE_MS; tests shorten it). */
-  idleMs?: number | undefined;
-}
-
-/**
- * The default agent's options: keep-alive, idle sockets dropped after 4 s (under the 5 s that
- * Node servers keep them, so a reused socket is rarely one the server is closing), most
- * recently used socket first (the others may idle out).
- */
-const AGENT_OPTIONS: Http.AgentOptions = { keepAlive: true, timeout: 4_000, scheduling: 'lifo' };
-const IDLE_MS = 4_000;
-/** The same for the default agent, whose idle drop is its own (idle-drop-agent.ts: no per-request timeout work). */
-const DEFAULT_AGENT_OPTIONS: Http.AgentOptions = { keepAlive: true, scheduling: 'lifo' };
+export { builtins, nodeTransportAvailable, type Builtins } from './node-builtins.js';
+export { NodeResponseHeaders } from './node-response.js';
+export { TUNNEL_ATTEMPT, type NodeAgent, type NodeTransportOptions, type TunnelAttempt } from './node-options.js';
 
 /** One transport = one agent (one pool of keep-alive connections) for the client's origin. */
 export function nodeTransport(options: NodeTransportOptions): Transport {
@@ -174,27 +85,6 @@ interface Target {
   tunnel: boolean;
 }
 
-/** Read-only, case-insensitive view of Node's (already lower-cased) header object. */
-export class NodeResponseHeaders implements ResponseHeaders {
-  readonly #raw: Http.IncomingHttpHeaders;
-  constructor(raw: Http.IncomingHttpHeaders) {
-    this.#raw = raw;
-  }
-  get(name: string): string | null {
-    const value = this.#raw[name.toLowerCase()];
-    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-  }
-  forEach(callback: (value: string, name: string) => void): void {
-    // Node's names are lower-case already: read each value directly (no get() per name)
-    const raw = this.#raw;
-    for (const name of Object.keys(raw).sort()) {
-      const value = raw[name];
-      if (value !== undefined) callback(Array.isArray(value) ? value.join(', ') : value, name);
-    }
-  }
-}
-
-const BOM = 0xfeff;
 const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 /** One attempt: one state object (its handlers are its fields), settled exactly once by `#settle`. */
@@ -332,7 +222,7 @@ class NodeAttempt {
     res.on('error', this.#onError);
     if (success && a.streamsStatus?.(status)) {
       // Coverage by the timer and the signal ends here, as with fetch: the body is the caller's.
-      const source = this.#decoded(res);
+      const source = decodedBody(this.#t.builtins, res);
       return this.#settle({ kind: 'response', status, headers, bodyText: '', stream: webStream(source) }, false);
     }
     this.#limit = success ? a.maxBytes : ERROR_BODY_BYTES;
@@ -340,55 +230,13 @@ class NodeAttempt {
     const length = declaredLength(headers);
     if (length !== undefined && length > this.#limit && !this.#cut)
       return this.#settle({ kind: 'too-large', status, headers, limitBytes: this.#limit }, true);
-    const source = this.#decoded(res);
+    const source = decodedBody(this.#t.builtins, res);
     this.#source = source;
     source.on('data', this.#onData);
     source.on('end', this.#onEnd);
     if (source !== res) source.on('error', this.#onError);
     res.on('close', this.#onClose);
   };
-
-  /** The body as it comes out of decoding: res itself, or res piped through one zlib decoder. */
-  #decoded(res: Http.IncomingMessage): Readable {
-    const coding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
-    if (coding === '' || coding === 'identity') return res;
-    const z = this.#t.builtins.zlib;
-    // the same leniency as undici: a truncated stream ends what was decoded instead of failing
-    const flush = { flush: z.constants.Z_SYNC_FLUSH, finishFlush: z.constants.Z_SYNC_FLUSH };
-    let decoder: Transform;
-    if (coding === 'gzip' || coding === 'x-gzip') decoder = z.createGunzip(flush);
-    else if (coding === 'deflate') return this.#inflate(res, flush);
-    else if (coding === 'br')
-      decoder = z.createBrotliDecompress({
-        flush: z.constants.BROTLI_OPERATION_FLUSH,
-        finishFlush: z.constants.BROTLI_OPERATION_FLUSH,
-      });
-    else return res; // a coding fetch does not decode either: the bytes as they came
-    res.on('error', (err) => decoder.destroy(err));
-    res.pipe(decoder);
-    return decoder;
-  }
-
-  /**
-   * `deflate` is zlib-wrapped (RFC 1950) by the RFC, raw (RFC 1951) from some servers; fetch
-   * decodes both, so the first byte picks the decoder here too.
-   */
-  #inflate(res: Http.IncomingMessage, flush: Zlib.ZlibOptions): Readable {
-    const z = this.#t.builtins.zlib;
-    const out = new this.#t.builtins.stream.PassThrough();
-    const onEmptyEnd = (): void => void out.end();
-    res.once('end', onEmptyEnd);
-    res.once('data', (first: Buffer) => {
-      res.off('end', onEmptyEnd);
-      const decoder = (first[0]! & 0x0f) === 0x08 ? z.createInflate(flush) : z.createInflateRaw(flush);
-      decoder.on('error', (err) => out.destroy(err));
-      out.once('close', () => decoder.destroy());
-      decoder.write(first);
-      res.pipe(decoder).pipe(out);
-    });
-    res.on('error', (err) => out.destroy(err));
-    return out;
-  }
 
   readonly #onData = (chunk: Buffer): void => {
     if (this.#done) return;
@@ -419,13 +267,12 @@ class NodeAttempt {
   };
 
   #answer(): AttemptOutcome {
-    const chunks = this.#chunks;
-    const bytes = chunks.length === 1 ? chunks[0]! : concatBytes(chunks, this.#total);
-    let text = Buffer.isBuffer(bytes)
-      ? bytes.toString('utf8')
-      : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-    if (text.charCodeAt(0) === BOM) text = text.slice(1); // as fetch's text() does
-    return { kind: 'response', status: this.#status, headers: this.#headers!, bodyText: text };
+    return {
+      kind: 'response',
+      status: this.#status,
+      headers: this.#headers!,
+      bodyText: utf8Text(this.#chunks, this.#total),
+    };
   }
 
   readonly #onError = (err: unknown): void => {
@@ -466,45 +313,4 @@ class NodeAttempt {
     this.#onSettled?.();
     this.#resolve(outcome);
   }
-}
-
-/** Resolves when the request can take more (or is gone); removes both listeners either way. */
-function drained(req: Http.ClientRequest): Promise<void> {
-  return new Promise<void>((resume) => {
-    const go = (): void => {
-      req.off('drain', go).off('close', go);
-      resume();
-    };
-    req.on('drain', go).on('close', go);
-  });
-}
-
-/**
- * `[name, value, name, value, …]` with the Host header Node would add. Names are lower-case
- * already; Node still checks every name and value of the array (a bad one throws at request()).
- */
-function flatHeaders(headers: Record<string, string>, host: string): string[] {
-  const flat: string[] = [];
-  for (const name in headers) flat.push(name, headers[name]!);
-  if (headers.host === undefined) flat.push('host', host);
-  return flat;
-}
-
-/** A web stream over a Node stream, one chunk per pull (no read-ahead); cancel destroys the source. */
-function webStream(source: Readable): ReadableStream<Uint8Array> {
-  const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        const next = await chunks.next();
-        if (next.done) controller.close();
-        else controller.enqueue(new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.byteLength));
-      },
-      async cancel() {
-        source.destroy();
-        await chunks.return?.();
-      },
-    },
-    { highWaterMark: 0 },
-  );
 }

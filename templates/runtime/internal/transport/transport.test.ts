@@ -352,7 +352,16 @@ describe(`${kind} transport`, () => {
   test('no transport module imports a node: builtin at load time (edge and worker bundles stay free of it)', () => {
     const dir = import.meta.dirname;
     const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
-    expect(files.sort()).toEqual(['choose.ts', 'fetch.ts', 'idle-drop-agent.ts', 'node-http.ts', 'node-proxy.ts']);
+    expect(files.sort()).toEqual([
+      'choose.ts',
+      'fetch.ts',
+      'idle-drop-agent.ts',
+      'node-builtins.ts',
+      'node-http.ts',
+      'node-options.ts',
+      'node-proxy.ts',
+      'node-response.ts',
+    ]);
     for (const f of files) {
       const text = readFileSync(join(dir, f), 'utf8');
       const staticNode = text
