@@ -30,6 +30,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/seed.js';
 import { sectionAt, tsSnippets } from '../helpers/snippets.js';
+import { typecheckProjects } from '../../test-support/typecheck.js';
 
 const run = promisify(execFile);
 const bin = (name: string): string => join(repoRoot, 'node_modules/.bin', name);
@@ -90,20 +91,20 @@ beforeAll(async () => {
     filter: (src) => !/[/\\](dist|node_modules)$/.test(src),
   });
   symlinkSync(join(repoRoot, 'node_modules'), join(pkgCopy, 'node_modules'), 'dir');
+  // npm pack runs the package's prepack, which builds dist/ from clean (scripts/build.mjs) and
+  // refuses the pack unless publint --strict and attw pass: no build of its own before it (issue 33:
+  // the build ran twice here). Asynchronous: a pack of a minute on a loaded machine would starve
+  // vitest's worker RPC; PATH so that the build finds tsc.
   const env = { ...npmEnv, PATH: `${join(repoRoot, 'node_modules/.bin')}:${process.env.PATH}` };
-  // async (not spawnSync): a build of a minute on a loaded machine would starve vitest's worker RPC
-  await run('npm', ['run', '-s', 'build'], { cwd: pkgCopy, encoding: 'utf8', env, timeout: 180_000 }).catch(
-    (e: { stdout?: string; stderr?: string }) => {
-      throw new Error(`build failed:\n${e.stdout}\n${e.stderr}`);
-    },
-  );
   const [packed] = JSON.parse(
     (
       await run('npm', ['pack', '--json', '--pack-destination', work, '--loglevel=error'], {
         cwd: pkgCopy,
         encoding: 'utf8',
-        env: npmEnv,
-        timeout: 120_000,
+        env,
+        timeout: 240_000,
+      }).catch((e: { stdout?: string; stderr?: string }) => {
+        throw new Error(`npm pack (its prepack builds and checks) failed:\n${e.stdout}\n${e.stderr}`);
       })
     ).stdout,
   );
@@ -301,11 +302,9 @@ describe('consumers of the packed tarball', () => {
       mkdirSync(join(dir, 'node_modules', tool, '..'), { recursive: true });
       symlinkSync(join(repoRoot, 'node_modules', tool), join(dir, 'node_modules', tool), 'dir');
     }
-    const tsc = await run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], {
-      cwd: dir,
-      timeout: 120_000,
-    }).catch((e: { stdout: string }) => e);
-    expect(tsc.stdout).toBe('');
+    const [tsc] = await typecheckProjects([join(dir, 'tsconfig.json')]);
+    expect(tsc!.output).toBe('');
+    expect(tsc!.status).toBe(0);
     const vitest = await run(
       process.execPath,
       [
@@ -473,23 +472,17 @@ export const made = [typeof ImClient, typeof usersGet, typeof verifyCallback, p.
         }),
       },
     );
-    for (const [cwd, project] of [
-      [dir, 'tsconfig.node16.json'],
-      [dir, 'tsconfig.node20.json'],
-      [dir, 'tsconfig.bundler.json'],
-      [legacy, 'tsconfig.json'],
-    ] as const) {
-      // async (not spawnSync): four tsc runs in a row block the worker past vitest's 60 s RPC timeout on a loaded machine
-      const r = await run(bin('tsc'), ['-p', project], { cwd, encoding: 'utf8', timeout: 120_000 }).then(
-        (ok) => ({ status: 0, stdout: ok.stdout, stderr: ok.stderr }),
-        (err: { code?: number; stdout?: string; stderr?: string }) => ({
-          status: err.code ?? 1,
-          stdout: err.stdout ?? '',
-          stderr: err.stderr ?? '',
-        }),
-      );
-      expect(`${project}: exit ${r.status}\n${r.stdout}${r.stderr}`).toBe(`${project}: exit 0\n`);
-    }
+    // one child process for the four projects (test-support/typecheck.ts: tsc -p, third-party declarations not re-checked)
+    const projects = [
+      join(dir, 'tsconfig.node16.json'),
+      join(dir, 'tsconfig.node20.json'),
+      join(dir, 'tsconfig.bundler.json'),
+      join(legacy, 'tsconfig.json'),
+    ];
+    const results = await typecheckProjects(projects);
+    expect(results.map((r) => `${relative(work, r.project)}: exit ${r.status}\n${r.output}`)).toEqual(
+      projects.map((p) => `${relative(work, p)}: exit 0\n`),
+    );
   }, 180_000);
 
   it('issue 31: ImLeanCore, ./funcs and the callbacks edge entry bundle with esbuild for the browser and neutral platforms, with no node: import', async () => {
@@ -555,7 +548,7 @@ const hooks: CallHooks = { onRetry: (r) => void r.reason };
 const options: ClientOptions = { baseUrl: 'http://127.0.0.1:1', appKey: 'a#b', clientId: 'i', clientSecret: 's', hooks };
 export const made = [new ImClient(options), new ImLeanCore(options), usersGet, mediaUpload, callbacks.verifyCallback, edge.verifyCallback, createFakeService, instrumentImClient];
 `;
-    const out: string[] = [];
+    const projects: [string, string][] = [];
     for (const types of ['node', 'node24']) {
       const dir = consumer(
         `nodom-${types}`,
@@ -589,13 +582,11 @@ export const made = [new ImClient(options), new ImLeanCore(options), usersGet, m
       );
       const version = JSON.parse(readFileSync(join(dir, 'node_modules/@types/node/package.json'), 'utf8'))
         .version as string;
-      // async (not spawnSync): a long synchronous wait starves vitest's worker RPC
-      const r = await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 120_000 }).then(
-        () => 'exit 0',
-        (err: { code?: number; stdout?: string }) => `exit ${err.code}\n${err.stdout ?? ''}`,
-      );
-      out.push(`@types/node ${version.split('.')[0]}: ${r}`);
+      projects.push([`@types/node ${version.split('.')[0]}`, join(dir, 'tsconfig.json')]);
     }
+    // both in one child process (test-support/typecheck.ts)
+    const results = await typecheckProjects(projects.map(([, p]) => p));
+    const out = results.map((r, i) => `${projects[i]![0]}: exit ${r.status}${r.output ? `\n${r.output}` : ''}`);
     expect(out).toEqual(['@types/node 20: exit 0', '@types/node 24: exit 0']);
   }, 240_000);
 
@@ -630,11 +621,8 @@ export const made = [new ImClient(options), new ImLeanCore(options), usersGet, m
     mkdirSync(join(dir, 'node_modules/@types'), { recursive: true });
     symlinkSync(join(repoRoot, 'node_modules/@types/node'), join(dir, 'node_modules/@types/node'), 'dir');
     symlinkSync(join(repoRoot, 'node_modules/@opentelemetry'), join(dir, 'node_modules/@opentelemetry'), 'dir');
-    const tsc = await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 120_000 }).then(
-      () => 'exit 0',
-      (e: { code?: number; stdout?: string }) => `exit ${e.code}\n${e.stdout}`,
-    );
-    expect(tsc).toBe('exit 0');
+    const [tsc] = await typecheckProjects([join(dir, 'tsconfig.json')]);
+    expect(`exit ${tsc!.status}\n${tsc!.output}`).toBe('exit 0\n');
     // a service whose first users.get answers 503: the hooks see the retry, the trace has two attempts
     let gets = 0;
     const service = createServer(async (req, res) => {
@@ -731,16 +719,8 @@ export const wrong: User = { nickname: 42 };
         }),
       },
     );
-    // async (not spawnSync): a long synchronous wait starves vitest's worker RPC
-    const r = await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 120_000 }).then(
-      (ok) => ({ status: 0, stdout: ok.stdout, stderr: ok.stderr }),
-      (err: { code?: number; stdout?: string; stderr?: string }) => ({
-        status: err.code ?? 1,
-        stdout: err.stdout ?? '',
-        stderr: err.stderr ?? '',
-      }),
-    );
-    expect(`exit ${r.status}\n${r.stdout}${r.stderr}`).toBe('exit 0\n');
+    const [r] = await typecheckProjects([join(dir, 'tsconfig.json')]);
+    expect(`exit ${r!.status}\n${r!.output}`).toBe('exit 0\n');
   }, 180_000);
 
   it('every property of ClientOptions and RequestOptions in the emitted .d.ts has a doc comment', () => {
