@@ -34,10 +34,14 @@ function check(configPath) {
     getNewLine: () => '\n',
   };
   const diagnostics = [];
-  const config = ts.getParsedCommandLineOfConfigFile(configPath, {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => diagnostics.push(d),
-  });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => diagnostics.push(d),
+    },
+  );
   if (config) {
     diagnostics.push(...config.errors);
     const program = ts.createProgram({

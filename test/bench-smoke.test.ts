@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { builtPackage } from '../test-support/built-package.js';
 
 const root = join(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'im-bench-smoke-'));
@@ -19,6 +20,8 @@ describe('bench harness (smoke)', () => {
   it('produces every section with numbers', async () => {
     const md = join(dir, 'RESULTS.md');
     const json = join(dir, 'results.json');
+    // the build of generated/ this test run shares with the consumers test (test-support/built-package.ts)
+    const prebuilt = await builtPackage();
     // async (not spawnSync): a long synchronous wait starves vitest's worker RPC
     const run = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
       execFile(
@@ -29,6 +32,7 @@ describe('bench harness (smoke)', () => {
           encoding: 'utf8',
           maxBuffer: 64 * 2 ** 20,
           timeout: 240_000, // a smoke run checks that every section produces numbers, not speed; the cap only stops a hang
+          env: { ...process.env, IM_BENCH_PREBUILT_PACKAGE: prebuilt },
         },
         (error, _stdout, stderr) =>
           resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr }),

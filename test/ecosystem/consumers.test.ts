@@ -1,7 +1,7 @@
 /**
  * The package in users' projects: a copy of generated/ is built and packed (`npm pack`) in a
- * temp dir (not in place, so this runs beside test/package.test.ts), then fresh temp consumer
- * projects install that tarball and prove:
+ * temp dir (not in place, so this runs beside test/package.test.ts), npm installs that tarball
+ * once, and fresh temp consumer projects with that installed package prove:
  * - an ESM and a CommonJS consumer import the client and call it against a local node:http
  *   server on 127.0.0.1 (token exchange + one call);
  * - a TypeScript consumer type-checks under moduleResolution node16, bundler and node10, and a
@@ -30,12 +30,13 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/seed.js';
 import { sectionAt, tsSnippets } from '../helpers/snippets.js';
+import { builtPackage } from '../../test-support/built-package.js';
 import { typecheckProjects } from '../../test-support/typecheck.js';
 
 const run = promisify(execFile);
 const bin = (name: string): string => join(repoRoot, 'node_modules/.bin', name);
 const work = mkdtempSync(join(tmpdir(), 'im-consumers-'));
-const pkgCopy = join(work, 'pkg');
+let pkgCopy = '';
 const unpacked = join(work, 'unpacked');
 let tarball = '';
 
@@ -53,13 +54,19 @@ function sh(cmd: string, args: string[], cwd: string, timeout = 120_000): string
   return r.stdout;
 }
 
-/** A consumer project with the tarball installed from disk (the package has no dependencies). */
+/**
+ * A consumer project with the package as npm installed it from the tarball (beforeAll, once, in
+ * the workspace: the package has no dependencies) copied into its own node_modules, so that what
+ * the app installs beside it (@types/node 20 or 24, the @opentelemetry/api peer) is what the
+ * package's imports find. An npm install per project cost ~1 s of CPU each, nine times, and
+ * proved nothing more about the package (issue 33).
+ */
 function consumer(name: string, pkg: Record<string, unknown>, files: Record<string, string>): string {
   const dir = join(work, name);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  cpSync(join(work, 'node_modules/im-server-sdk'), join(dir, 'node_modules/im-server-sdk'), { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, version: '0.0.0', ...pkg }, null, 2));
   for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
-  sh('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'], dir);
   return dir;
 }
 
@@ -85,32 +92,31 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 beforeAll(async () => {
-  // Build and pack a copy of generated/ (its node_modules links to the repo's, for tsc and @types/node).
-  cpSync(join(repoRoot, 'generated'), pkgCopy, {
-    recursive: true,
-    filter: (src) => !/[/\\](dist|node_modules)$/.test(src),
-  });
-  symlinkSync(join(repoRoot, 'node_modules'), join(pkgCopy, 'node_modules'), 'dir');
-  // npm pack runs the package's prepack, which builds dist/ from clean (scripts/build.mjs) and
-  // refuses the pack unless publint --strict and attw pass: no build of its own before it (issue 33:
-  // the build ran twice here). Asynchronous: a pack of a minute on a loaded machine would starve
-  // vitest's worker RPC; PATH so that the build finds tsc.
-  const env = { ...npmEnv, PATH: `${join(repoRoot, 'node_modules/.bin')}:${process.env.PATH}` };
+  // The build of generated/ this run shares (test-support/built-package.ts: its own build script,
+  // as its prepack runs it), packed without the prepack: its build, publint and attw ran again
+  // there (issue 33), and this file runs publint and attw on this tarball itself below; the
+  // prepack's own refusals are test/release.test.ts's and test/package.test.ts's.
+  pkgCopy = await builtPackage();
   const [packed] = JSON.parse(
     (
-      await run('npm', ['pack', '--json', '--pack-destination', work, '--loglevel=error'], {
+      await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work, '--loglevel=error'], {
         cwd: pkgCopy,
         encoding: 'utf8',
-        env,
-        timeout: 240_000,
-      }).catch((e: { stdout?: string; stderr?: string }) => {
-        throw new Error(`npm pack (its prepack builds and checks) failed:\n${e.stdout}\n${e.stderr}`);
+        env: npmEnv,
+        timeout: 120_000,
       })
     ).stdout,
   );
   tarball = join(work, packed.filename);
   mkdirSync(unpacked);
   sh('tar', ['-xzf', tarball, '-C', unpacked], work);
+  // the tarball installed from disk (the package has no dependencies), once for every consumer below
+  writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'consumers', private: true, version: '0.0.0' }));
+  sh(
+    'npm',
+    ['install', tarball, '--offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'],
+    work,
+  );
 
   server = createServer(async (req, res) => {
     const body = await readBody(req);
@@ -251,7 +257,7 @@ describe('consumers of the packed tarball', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const port = (receiver.address() as { port: number }).port;
     try {
-      const bin = join(dir, 'node_modules/.bin/im-callbacks');
+      const bin = join(work, 'node_modules/.bin/im-callbacks');
       const { stdout, stderr } = await run(bin, ['send', '--url', `http://127.0.0.1:${port}/cb`, '--kind', 'verify'], {
         cwd: dir,
         env: { ...process.env, IM_CALLBACK_SECRET: 'bin-secret-NEVER-PRINTED' },
