@@ -31,7 +31,9 @@ describe('bench harness (smoke)', () => {
           cwd: root,
           encoding: 'utf8',
           maxBuffer: 64 * 2 ** 20,
-          timeout: 240_000, // a smoke run checks that every section produces numbers, not speed; the cap only stops a hang
+          // a smoke run checks that every section produces numbers, not speed; the cap only stops a hang (at load
+          // ~30 on the 2-core box the run passed 240 s, issue 33)
+          timeout: 540_000,
           env: { ...process.env, IM_BENCH_PREBUILT_PACKAGE: prebuilt },
         },
         (error, _stdout, stderr) =>
@@ -148,5 +150,5 @@ describe('bench harness (smoke)', () => {
     expect(text).toContain('SMOKE RUN');
     expect(text).toContain('9. Callback inbox memory ≤ 80 bytes kept per processed event id');
     expect(text).not.toMatch(/NaN|undefined/);
-  }, 250_000);
+  }, 600_000);
 });
