@@ -181,7 +181,8 @@ function main(): number {
     mkdirSync(dirname(notesPath), { recursive: true });
     if (arg('--notes') === undefined) writeFileSync(notesPath, NOTES_TEMPLATE);
     // package.json is the template's and sdk-version.ts follows it: regenerate so both stand as generate writes them
-    execFileSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/generate.ts')], {
+    // (as `npm run generate` does: scripts/generate.mjs, the cached generator bundle, not tsx compiling it afresh)
+    execFileSync(process.execPath, [join(root, 'scripts/generate.mjs')], {
       cwd: root,
       stdio: 'inherit',
     });

@@ -36,6 +36,8 @@ export default class SlowestFilesReporter implements Reporter {
       const share = total > 0 ? ((100 * r.ms) / total).toFixed(1) : '0.0';
       return `  ${(r.ms / 1000).toFixed(1).padStart(7)} s ${share.padStart(5)} %  ${r.file} [${r.project}] (${r.tests} tests)`;
     });
-    process.stdout.write(`\n Slowest ${lines.length} of ${rows.length} test files (summed file time ${(total / 1000).toFixed(0)} s):\n${lines.join('\n')}\n`);
+    process.stdout.write(
+      `\n Slowest ${lines.length} of ${rows.length} test files (summed file time ${(total / 1000).toFixed(0)} s):\n${lines.join('\n')}\n`,
+    );
   }
 }

@@ -7,7 +7,7 @@
  * Also a consumer folder whose node_modules links `im-server-sdk` (the private build),
  * `openapi-fetch` and its helper package, like an app that installed them.
  */
-import { cpSync, mkdirSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, tempDir, timedRun } from './lib.js';
 
@@ -19,7 +19,18 @@ export interface Prepared {
   buildMs: number;
 }
 
-export async function preparePackage(_options: { smoke: boolean }): Promise<Prepared> {
+/**
+ * IM_BENCH_PREBUILT_PACKAGE: a folder holding a build of generated/ made by the same build script
+ * (the smoke test passes the build the test run shares, test-support/built-package.ts), used as it
+ * is and never written; the build time is then 0. The full bench always builds its own.
+ */
+export async function preparePackage(options: { smoke: boolean }): Promise<Prepared> {
+  const prebuilt = options.smoke ? process.env.IM_BENCH_PREBUILT_PACKAGE : undefined;
+  if (prebuilt) {
+    if (!existsSync(join(prebuilt, 'dist/esm/index.js')))
+      throw new Error(`IM_BENCH_PREBUILT_PACKAGE=${prebuilt} holds no build (no dist/esm/index.js)`);
+    return { ...consumerApps(prebuilt), buildMs: 0 };
+  }
   const base = tempDir('pkg');
   const pkgDir = join(base, 'im-server-sdk');
   const src = join(ROOT, 'generated');
@@ -38,7 +49,11 @@ export async function preparePackage(_options: { smoke: boolean }): Promise<Prep
   if (built.code !== 0)
     throw new Error(`building the private copy failed: ${(built.stdout + built.stderr).slice(-2000)}`);
   const buildMs = performance.now() - started;
+  return { ...consumerApps(pkgDir), buildMs };
+}
 
+/** The apps folder: node_modules links im-server-sdk (the build at pkgDir), openapi-fetch and @types/node. */
+function consumerApps(pkgDir: string): Omit<Prepared, 'buildMs'> {
   const appsDir = tempDir('apps');
   const nm = join(appsDir, 'node_modules');
   mkdirSync(nm);
@@ -47,5 +62,5 @@ export async function preparePackage(_options: { smoke: boolean }): Promise<Prep
   symlinkSync(join(ROOT, 'node_modules/openapi-typescript-helpers'), join(nm, 'openapi-typescript-helpers'), 'dir');
   mkdirSync(join(nm, '@types'));
   symlinkSync(join(ROOT, 'node_modules/@types/node'), join(nm, '@types/node'), 'dir');
-  return { pkgDir, appsDir, esmEntry: join(pkgDir, 'dist/esm/index.js'), buildMs };
+  return { pkgDir, appsDir, esmEntry: join(pkgDir, 'dist/esm/index.js') };
 }

@@ -6,6 +6,7 @@
  *   npm run bench -- --smoke --out <file.md> --json <file.json>
  *                                      tiny counts, for the smoke test (numbers mean nothing)
  *   npm run bench -- --only=size,cold  some sections only (the file then lacks the others)
+ *   npm run bench -- --only=test-suite `npm test` once, its wall time and slowest files (never by default)
  *
  * Network: loopback only. Every server and child process is stopped; temp folders removed.
  */
@@ -23,6 +24,7 @@ import { preparePackage } from './prepare.js';
 import { renderResults } from './report.js';
 import { benchScale, type ScaleResult } from './scale.js';
 import { benchSize, type SizeResult } from './size.js';
+import { benchTestSuite, type TestSuiteResult } from './test-suite.js';
 import { benchTypecheck, type TypecheckResult } from './typecheck.js';
 import { benchUpload, type UploadResult } from './upload.js';
 
@@ -38,6 +40,8 @@ export const SECTIONS = [
   'quota',
   'inbox',
   'simulator',
+  // only when asked (--only=test-suite): the whole `npm test`, minutes long
+  'test-suite',
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 
@@ -100,6 +104,7 @@ export interface BenchResults {
   quota?: QuotaResult;
   inbox?: InboxResult;
   simulator?: SimulatorResult;
+  testSuite?: TestSuiteResult;
 }
 
 function arg(name: string): string | undefined {
@@ -115,7 +120,7 @@ async function main(): Promise<void> {
   const out = arg('--out') ?? join(ROOT, 'bench/RESULTS.md');
   const jsonOut = arg('--json');
   const only = arg('--only')?.split(',') as Section[] | undefined;
-  const want = (s: Section) => !only || only.includes(s);
+  const want = (s: Section) => (only ? only.includes(s) : s !== 'test-suite');
   const started = Date.now();
   const log = (m: string) => console.error(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${m}`);
 
@@ -196,6 +201,7 @@ async function main(): Promise<void> {
       benchInbox({ ...counts.inbox, callbacksModule: join(prepared.pkgDir, 'dist/esm/callbacks.js') }),
     );
     results.simulator = await section('simulator', () => benchSimulator(counts.simulator));
+    results.testSuite = await section('test-suite', () => benchTestSuite());
   } finally {
     cleanupTemp();
   }

@@ -1,7 +1,7 @@
 /**
  * The package in users' projects: a copy of generated/ is built and packed (`npm pack`) in a
- * temp dir (not in place, so this runs beside test/package.test.ts), then fresh temp consumer
- * projects install that tarball and prove:
+ * temp dir (not in place, so this runs beside test/package.test.ts), npm installs that tarball
+ * once, and fresh temp consumer projects with that installed package prove:
  * - an ESM and a CommonJS consumer import the client and call it against a local node:http
  *   server on 127.0.0.1 (token exchange + one call);
  * - a TypeScript consumer type-checks under moduleResolution node16, bundler and node10, and a
@@ -30,11 +30,13 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/seed.js';
 import { sectionAt, tsSnippets } from '../helpers/snippets.js';
+import { builtPackage } from '../../test-support/built-package.js';
+import { typecheckProjects } from '../../test-support/typecheck.js';
 
 const run = promisify(execFile);
 const bin = (name: string): string => join(repoRoot, 'node_modules/.bin', name);
 const work = mkdtempSync(join(tmpdir(), 'im-consumers-'));
-const pkgCopy = join(work, 'pkg');
+let pkgCopy = '';
 const unpacked = join(work, 'unpacked');
 let tarball = '';
 
@@ -52,13 +54,19 @@ function sh(cmd: string, args: string[], cwd: string, timeout = 120_000): string
   return r.stdout;
 }
 
-/** A consumer project with the tarball installed from disk (the package has no dependencies). */
+/**
+ * A consumer project with the package as npm installed it from the tarball (beforeAll, once, in
+ * the workspace: the package has no dependencies) copied into its own node_modules, so that what
+ * the app installs beside it (@types/node 20 or 24, the @opentelemetry/api peer) is what the
+ * package's imports find. An npm install per project cost ~1 s of CPU each, nine times, and
+ * proved nothing more about the package (issue 33).
+ */
 function consumer(name: string, pkg: Record<string, unknown>, files: Record<string, string>): string {
   const dir = join(work, name);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  cpSync(join(work, 'node_modules/im-server-sdk'), join(dir, 'node_modules/im-server-sdk'), { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, version: '0.0.0', ...pkg }, null, 2));
   for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
-  sh('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'], dir);
   return dir;
 }
 
@@ -84,22 +92,14 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 beforeAll(async () => {
-  // Build and pack a copy of generated/ (its node_modules links to the repo's, for tsc and @types/node).
-  cpSync(join(repoRoot, 'generated'), pkgCopy, {
-    recursive: true,
-    filter: (src) => !/[/\\](dist|node_modules)$/.test(src),
-  });
-  symlinkSync(join(repoRoot, 'node_modules'), join(pkgCopy, 'node_modules'), 'dir');
-  const env = { ...npmEnv, PATH: `${join(repoRoot, 'node_modules/.bin')}:${process.env.PATH}` };
-  // async (not spawnSync): a build of a minute on a loaded machine would starve vitest's worker RPC
-  await run('npm', ['run', '-s', 'build'], { cwd: pkgCopy, encoding: 'utf8', env, timeout: 180_000 }).catch(
-    (e: { stdout?: string; stderr?: string }) => {
-      throw new Error(`build failed:\n${e.stdout}\n${e.stderr}`);
-    },
-  );
+  // The build of generated/ this run shares (test-support/built-package.ts: its own build script,
+  // as its prepack runs it), packed without the prepack: its build, publint and attw ran again
+  // there (issue 33), and this file runs publint and attw on this tarball itself below; the
+  // prepack's own refusals are test/release.test.ts's and test/package.test.ts's.
+  pkgCopy = await builtPackage();
   const [packed] = JSON.parse(
     (
-      await run('npm', ['pack', '--json', '--pack-destination', work, '--loglevel=error'], {
+      await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work, '--loglevel=error'], {
         cwd: pkgCopy,
         encoding: 'utf8',
         env: npmEnv,
@@ -110,6 +110,13 @@ beforeAll(async () => {
   tarball = join(work, packed.filename);
   mkdirSync(unpacked);
   sh('tar', ['-xzf', tarball, '-C', unpacked], work);
+  // the tarball installed from disk (the package has no dependencies), once for every consumer below
+  writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'consumers', private: true, version: '0.0.0' }));
+  sh(
+    'npm',
+    ['install', tarball, '--offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'],
+    work,
+  );
 
   server = createServer(async (req, res) => {
     const body = await readBody(req);
@@ -250,7 +257,7 @@ describe('consumers of the packed tarball', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const port = (receiver.address() as { port: number }).port;
     try {
-      const bin = join(dir, 'node_modules/.bin/im-callbacks');
+      const bin = join(work, 'node_modules/.bin/im-callbacks');
       const { stdout, stderr } = await run(bin, ['send', '--url', `http://127.0.0.1:${port}/cb`, '--kind', 'verify'], {
         cwd: dir,
         env: { ...process.env, IM_CALLBACK_SECRET: 'bin-secret-NEVER-PRINTED' },
@@ -301,11 +308,9 @@ describe('consumers of the packed tarball', () => {
       mkdirSync(join(dir, 'node_modules', tool, '..'), { recursive: true });
       symlinkSync(join(repoRoot, 'node_modules', tool), join(dir, 'node_modules', tool), 'dir');
     }
-    const tsc = await run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], {
-      cwd: dir,
-      timeout: 120_000,
-    }).catch((e: { stdout: string }) => e);
-    expect(tsc.stdout).toBe('');
+    const [tsc] = await typecheckProjects([join(dir, 'tsconfig.json')]);
+    expect(tsc!.output).toBe('');
+    expect(tsc!.status).toBe(0);
     const vitest = await run(
       process.execPath,
       [
@@ -473,23 +478,17 @@ export const made = [typeof ImClient, typeof usersGet, typeof verifyCallback, p.
         }),
       },
     );
-    for (const [cwd, project] of [
-      [dir, 'tsconfig.node16.json'],
-      [dir, 'tsconfig.node20.json'],
-      [dir, 'tsconfig.bundler.json'],
-      [legacy, 'tsconfig.json'],
-    ] as const) {
-      // async (not spawnSync): four tsc runs in a row block the worker past vitest's 60 s RPC timeout on a loaded machine
-      const r = await run(bin('tsc'), ['-p', project], { cwd, encoding: 'utf8', timeout: 120_000 }).then(
-        (ok) => ({ status: 0, stdout: ok.stdout, stderr: ok.stderr }),
-        (err: { code?: number; stdout?: string; stderr?: string }) => ({
-          status: err.code ?? 1,
-          stdout: err.stdout ?? '',
-          stderr: err.stderr ?? '',
-        }),
-      );
-      expect(`${project}: exit ${r.status}\n${r.stdout}${r.stderr}`).toBe(`${project}: exit 0\n`);
-    }
+    // one child process for the four projects (test-support/typecheck.ts: tsc -p, third-party declarations not re-checked)
+    const projects = [
+      join(dir, 'tsconfig.node16.json'),
+      join(dir, 'tsconfig.node20.json'),
+      join(dir, 'tsconfig.bundler.json'),
+      join(legacy, 'tsconfig.json'),
+    ];
+    const results = await typecheckProjects(projects);
+    expect(results.map((r) => `${relative(work, r.project)}: exit ${r.status}\n${r.output}`)).toEqual(
+      projects.map((p) => `${relative(work, p)}: exit 0\n`),
+    );
   }, 180_000);
 
   it('issue 31: ImLeanCore, ./funcs and the callbacks edge entry bundle with esbuild for the browser and neutral platforms, with no node: import', async () => {
@@ -555,7 +554,7 @@ const hooks: CallHooks = { onRetry: (r) => void r.reason };
 const options: ClientOptions = { baseUrl: 'http://127.0.0.1:1', appKey: 'a#b', clientId: 'i', clientSecret: 's', hooks };
 export const made = [new ImClient(options), new ImLeanCore(options), usersGet, mediaUpload, callbacks.verifyCallback, edge.verifyCallback, createFakeService, instrumentImClient];
 `;
-    const out: string[] = [];
+    const projects: [string, string][] = [];
     for (const types of ['node', 'node24']) {
       const dir = consumer(
         `nodom-${types}`,
@@ -589,13 +588,11 @@ export const made = [new ImClient(options), new ImLeanCore(options), usersGet, m
       );
       const version = JSON.parse(readFileSync(join(dir, 'node_modules/@types/node/package.json'), 'utf8'))
         .version as string;
-      // async (not spawnSync): a long synchronous wait starves vitest's worker RPC
-      const r = await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 120_000 }).then(
-        () => 'exit 0',
-        (err: { code?: number; stdout?: string }) => `exit ${err.code}\n${err.stdout ?? ''}`,
-      );
-      out.push(`@types/node ${version.split('.')[0]}: ${r}`);
+      projects.push([`@types/node ${version.split('.')[0]}`, join(dir, 'tsconfig.json')]);
     }
+    // both in one child process (test-support/typecheck.ts)
+    const results = await typecheckProjects(projects.map(([, p]) => p));
+    const out = results.map((r, i) => `${projects[i]![0]}: exit ${r.status}${r.output ? `\n${r.output}` : ''}`);
     expect(out).toEqual(['@types/node 20: exit 0', '@types/node 24: exit 0']);
   }, 240_000);
 
@@ -630,11 +627,8 @@ export const made = [new ImClient(options), new ImLeanCore(options), usersGet, m
     mkdirSync(join(dir, 'node_modules/@types'), { recursive: true });
     symlinkSync(join(repoRoot, 'node_modules/@types/node'), join(dir, 'node_modules/@types/node'), 'dir');
     symlinkSync(join(repoRoot, 'node_modules/@opentelemetry'), join(dir, 'node_modules/@opentelemetry'), 'dir');
-    const tsc = await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 120_000 }).then(
-      () => 'exit 0',
-      (e: { code?: number; stdout?: string }) => `exit ${e.code}\n${e.stdout}`,
-    );
-    expect(tsc).toBe('exit 0');
+    const [tsc] = await typecheckProjects([join(dir, 'tsconfig.json')]);
+    expect(`exit ${tsc!.status}\n${tsc!.output}`).toBe('exit 0\n');
     // a service whose first users.get answers 503: the hooks see the retry, the trace has two attempts
     let gets = 0;
     const service = createServer(async (req, res) => {
@@ -731,16 +725,8 @@ export const wrong: User = { nickname: 42 };
         }),
       },
     );
-    // async (not spawnSync): a long synchronous wait starves vitest's worker RPC
-    const r = await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 120_000 }).then(
-      (ok) => ({ status: 0, stdout: ok.stdout, stderr: ok.stderr }),
-      (err: { code?: number; stdout?: string; stderr?: string }) => ({
-        status: err.code ?? 1,
-        stdout: err.stdout ?? '',
-        stderr: err.stderr ?? '',
-      }),
-    );
-    expect(`exit ${r.status}\n${r.stdout}${r.stderr}`).toBe('exit 0\n');
+    const [r] = await typecheckProjects([join(dir, 'tsconfig.json')]);
+    expect(`exit ${r!.status}\n${r!.output}`).toBe('exit 0\n');
   }, 180_000);
 
   it('every property of ClientOptions and RequestOptions in the emitted .d.ts has a doc comment', () => {
