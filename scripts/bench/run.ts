@@ -22,6 +22,7 @@ import { benchPerCall, type PerCallResult } from './per-call.js';
 import { benchQuota, type QuotaResult } from './quota.js';
 import { preparePackage } from './prepare.js';
 import { renderResults } from './report.js';
+import type { BenchResults, Counts } from './results.js';
 import { benchScale, type ScaleResult } from './scale.js';
 import { benchSize, type SizeResult } from './size.js';
 import { benchTestSuite, type TestSuiteResult } from './test-suite.js';
@@ -44,19 +45,7 @@ export const SECTIONS = [
   'test-suite',
 ] as const;
 export type Section = (typeof SECTIONS)[number];
-
-export interface Counts {
-  generationRuns: number;
-  scale: { factors: number[]; runs: number };
-  perCall: { count: number; warmup: number; reps: number; concurrencies: number[]; profile: boolean };
-  coldRuns: number;
-  typecheckRuns: number;
-  callbacks: { rounds: number; iter1: number; iter100: number };
-  upload: { total: number; partSize: number; concurrency: number; runs: number };
-  quota: { quotaPerSecond: number; warmupMs: number; measureMs: number; runs: number };
-  inbox: { events: number; batch: number; concurrency: number; rounds: number };
-  simulator: { runs: number; timeScale: number };
-}
+export type { BenchResults, Counts } from './results.js';
 
 const FULL: Counts = {
   generationRuns: 5,
@@ -82,30 +71,6 @@ const SMOKE: Counts = {
   inbox: { events: 300, batch: 100, concurrency: 8, rounds: 1 },
   simulator: { runs: 1, timeScale: 1000 },
 };
-
-export interface BenchResults {
-  smoke: boolean;
-  startedAt: string;
-  durationS: number;
-  command: string;
-  machine: ReturnType<typeof machine>;
-  versions: Record<string, string>;
-  counts: Counts;
-  build: { ms: number };
-  loadBySection: Record<string, [number, number]>;
-  generation?: GenerationResult;
-  scale?: ScaleResult;
-  perCall?: PerCallResult;
-  coldStart?: ColdStartResult;
-  size?: SizeResult;
-  typecheck?: TypecheckResult;
-  callbacks?: CallbacksResult;
-  upload?: UploadResult;
-  quota?: QuotaResult;
-  inbox?: InboxResult;
-  simulator?: SimulatorResult;
-  testSuite?: TestSuiteResult;
-}
 
 function arg(name: string): string | undefined {
   const i = process.argv.findIndex((a) => a === name || a.startsWith(`${name}=`));

@@ -1,0 +1,292 @@
+/** RESULTS.md sections about callbacks and fleets (callbacks verify, upload, quota fleet, inbox, simulator) and the test suite: target rows and text. */
+import type { BenchResults } from './results.js';
+import { type Push, type TargetRow, mib, ms, num, ratio } from './report-format.js';
+
+/** Section callbacks: its rows of the results table. */
+export function callbacksRows(r: BenchResults): TargetRow[] {
+  const rows: TargetRow[] = [];
+  if (r.callbacks) {
+    for (const [k, label] of [
+      ['events1', '1 event'],
+      ['events100', '100 events'],
+    ] as const) {
+      const c = r.callbacks[k];
+      rows.push({
+        target: `6. Callback verify + parse (${label}): ≤ 1.2× the bare createHmac + timingSafeEqual + JSON.parse floor, CPU time per verify (issue 18)`,
+        measured: `CPU ${num(c.oursCpuNs / 1000, 2)} vs ${num(c.floorCpuNs / 1000, 2)} µs (${ratio(c.oursCpuNs, c.floorCpuNs)}); wall ${num(c.oursNs / 1000, 2)} vs ${num(c.floorNs / 1000, 2)} µs (${ratio(c.oursNs, c.floorNs)})`,
+        pass: c.oursCpuNs <= 1.2 * c.floorCpuNs,
+      });
+    }
+  }
+  return rows;
+}
+
+/** Section upload: its rows of the results table. */
+export function uploadRows(r: BenchResults): TargetRow[] {
+  const rows: TargetRow[] = [];
+  if (r.upload) {
+    const o = r.upload.rows.find((x) => x.mode === 'ours')!;
+    const f = r.upload.rows.find((x) => x.mode === 'fetch')!;
+    rows.push({
+      target: '7. Upload of a generated source (no target: reported)',
+      measured: `${num(o.mbPerSec)} MB/s vs floor ${num(f.mbPerSec)} MB/s (${ratio(o.mbPerSec, f.mbPerSec)}); peak RSS ${mib(o.peakRssMiB)}, arrayBuffers ${mib(o.peakArrayBuffersMiB)}`,
+      pass: null,
+    });
+  }
+  return rows;
+}
+
+/** Section quota: its rows of the results table. */
+export function quotaRows(r: BenchResults): TargetRow[] {
+  const rows: TargetRow[] = [];
+  if (r.quota) {
+    const [shared, none] = r.quota.rows;
+    const R = r.quota.quotaPerSecond;
+    rows.push({
+      target: `8. Fleet of 4 processes × 50 at a quota of ${R}/s, shared limiter at 0.9 R: 429s < 1 % and throughput ≥ 0.85 R`,
+      measured: `${num(shared!.rateLimitedPct, 2)} % 429 of ${num(shared!.requests)} requests; ${num(shared!.throughputPerS, 1)}/s = ${num(shared!.ofQuota, 3)} R; ${num(shared!.redisCommandsPerCall, 2)} Redis commands per attempt`,
+      pass: shared!.rateLimitedPct < 1 && shared!.ofQuota >= 0.85,
+    });
+    rows.push({
+      target: '8. The same fleet without the limiter (no target: reported)',
+      measured: `${num(none!.rateLimitedPct, 2)} % 429 of ${num(none!.requests)} requests; ${num(none!.throughputPerS, 1)}/s = ${num(none!.ofQuota, 3)} R`,
+      pass: null,
+    });
+  }
+  return rows;
+}
+
+/** Section simulator: its rows of the results table. */
+export function simulatorRows(r: BenchResults): TargetRow[] {
+  const rows: TargetRow[] = [];
+  if (r.simulator) {
+    rows.push({
+      target: `10. Delivery simulator run time at ${r.simulator.timeScale}× (no target: reported)`,
+      measured: r.simulator.rows
+        .map((x) => `${x.shape}: ${ms(x.medianRealMs)} (${num(x.delivered)} events delivered)`)
+        .join('; '),
+      pass: null,
+    });
+  }
+  return rows;
+}
+
+/** Section callbacks of RESULTS.md. */
+export function renderCallbacks(r: BenchResults, p: Push): void {
+  if (r.callbacks) {
+    const c = r.callbacks;
+    p('## 6. Callback verification', '');
+    p(
+      'A child process signs a sample event callback (`sampleCallbackBody` + `signCallbackRequest`), then alternates batches of the floor, of ours and of each step alone over the same bytes. Floor: `createHmac("sha256", secret).update(timestamp.nonce.).update(body).digest()`, hex-decode of the header, `timingSafeEqual`, `JSON.parse`. Ours: `await verifyCallback({ headers, rawBody, secrets, now })` (header checks, signature, tolerance, strict UTF-8 decode, parse, header/body agreement) and `.body`.',
+      '',
+    );
+    p(
+      'Each variant is timed by the CPU time of the measuring process (`process.cpuUsage()`, user + system: time spent waiting for a core on a busy machine does not count) and by the wall clock; the target is read on CPU time, the cost of a verification, and wall time is given beside it. Floor, ours and each step alone take turns in slices of a few milliseconds.',
+      '',
+    );
+    p(
+      '| request | body bytes | floor CPU µs | ours CPU µs | ratio (CPU) | floor wall µs | ours wall µs | ratio (wall) | iterations × rounds | ours ÷ floor per round (CPU) |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const [k, label] of [
+      ['events1', '1 event'],
+      ['events100', '100 events'],
+    ] as const) {
+      const x = c[k];
+      const perRound = x.oursCpuRuns.map((v, i) => ratio(v, x.floorCpuRuns[i] ?? NaN)).join(', ');
+      p(
+        `| ${label} | ${num(x.bytes)} | ${num(x.floorCpuNs / 1000, 2)} | ${num(x.oursCpuNs / 1000, 2)} | ${ratio(x.oursCpuNs, x.floorCpuNs)} | ${num(x.floorNs / 1000, 2)} | ${num(x.oursNs / 1000, 2)} | ${ratio(x.oursNs, x.floorNs)} | ${num(x.iterations)} × ${x.rounds} | ${perRound} |`,
+      );
+    }
+    const e1 = c.events1;
+    const e100 = c.events100;
+    p('', '### Where the time goes: each step alone (median CPU µs, same process, in turn with the two above)', '');
+    p(
+      "Ours runs from the runtime's sources bundled for plain node (`scripts/bench/callbacks-steps.ts`): the very code the package carries.",
+      '',
+    );
+    p('| step | 1 event µs | 100 events µs |', '|---|---|---|');
+    for (const [i, step] of e1.steps.entries())
+      p(`| ${step.name} | ${num(step.cpuNs / 1000, 2)} | ${num((e100.steps[i]?.cpuNs ?? NaN) / 1000, 2)} |`);
+    const explain = (x: typeof e1, label: string): string => {
+      const ns = (prefix: string) => x.steps.find((s) => s.name.startsWith(prefix))?.cpuNs ?? NaN;
+      const named = ns('ours: read') + ns('ours: parse X-IM') + ns('ours: HMAC') + ns('ours: strict');
+      const sync = ns('ours: verifyCallbackSync');
+      return `${label}: floor ${num(x.floorCpuNs / 1000, 2)} µs (its three parts alone: ${num((ns('floor: createHmac') + ns('floor: Buffer') + ns('floor: toString')) / 1000, 2)}); ours ${num(x.oursCpuNs / 1000, 2)} µs = the synchronous checks ${num(sync / 1000, 2)} (of which the four named steps ${num(named / 1000, 2)}, and ${num((sync - named) / 1000, 2)} the rest: timestamp and nonce format, secrets, tolerance, header/body agreement, the result object) + the promise and await ${num((x.oursCpuNs - sync) / 1000, 2)}.`;
+    };
+    p(
+      '',
+      explain(e1, '1 event'),
+      '',
+      explain(e100, '100 events'),
+      '',
+      'Each figure is a median of its own batches, so the differences carry their noise (a small negative one is noise); the per-round ratios above show how steady the main comparison was.',
+      '',
+    );
+  }
+}
+
+/** Section upload of RESULTS.md. */
+export function renderUpload(r: BenchResults, p: Push): void {
+  if (r.upload) {
+    const u = r.upload;
+    p('## 7. Upload', '');
+    p(
+      `${mib(u.total / 2 ** 20)} from an async generator of 64 KiB chunks (never held whole) to the bench server (its own process; it counts the bytes and keeps none: ${num(u.serverBytes / 2 ** 20)} MiB received in all), in ${mib(u.partSize / 2 ** 20)} parts, ${u.concurrency} in flight; ${u.runs} runs each, alternating. Memory sampled every 10 ms (and at each progress callback) in the uploading process: peak RSS, peak \`process.memoryUsage().arrayBuffers\` (where part bytes live); the maxima over the runs.`,
+      '',
+    );
+    p(
+      '| client | MB/s (median) | peak RSS | RSS growth | peak arrayBuffers | parts | MB/s per run |',
+      '|---|---|---|---|---|---|---|',
+    );
+    for (const row of u.rows)
+      p(
+        `| ${row.label} | ${num(row.mbPerSec)} | ${mib(row.peakRssMiB)} | ${mib(row.rssGrowthMiB)} | ${mib(row.peakArrayBuffersMiB)} | ${row.parts} | ${row.runsMbPerSec.join(', ')} |`,
+      );
+    p('');
+  }
+}
+
+/** Section quota of RESULTS.md. */
+export function renderQuota(r: BenchResults, p: Push): void {
+  if (r.quota) {
+    const q = r.quota;
+    p('## 8. Quota at fleet scale', '');
+    p(
+      `A quota server (\`test/fixtures/quota/quota-server.ts\`, its own process, 127.0.0.1) lets ${q.quotaPerSecond} requests/s of the application through (a token bucket refilled at R/s holding at most R) and answers 429 with Retry-After: 1 above it. ${q.processes} client processes × concurrency ${q.concurrency} call \`users.get\` in a loop for ${num(q.warmupMs / 1000, 1)} s of warm-up + ${num(q.measureMs / 1000, 1)} s measured, sharing the App Token through RedisTokenStore on one private redis-server; with the shared limiter they also share RedisQuotaStore with \`rateLimit: { perSecond: 0.9 R }\`. Figures are the server's counts in the measured windows; ${q.runs} run(s) per row, alternating. Redis commands: counted by each client process around its Redis client (token and quota stores), per attempt sent.`,
+      '',
+    );
+    p(
+      '| row | requests | 429 | 429 % | throughput | ÷ R | Redis commands per attempt |',
+      '|---|---|---|---|---|---|---|',
+    );
+    for (const row of q.rows)
+      p(
+        `| ${row.label} | ${num(row.requests)} | ${num(row.rateLimited)} | ${num(row.rateLimitedPct, 2)} | ${num(row.throughputPerS, 1)}/s | ${num(row.ofQuota, 3)} | ${num(row.redisCommandsPerCall, 2)} |`,
+      );
+    p('', 'Each run:', '', '| limiter | requests | 429 % | ÷ R | client outcomes |', '|---|---|---|---|---|');
+    for (const s of q.samples)
+      p(
+        `| ${s.limiterPerSecond === null ? 'none' : `${num(s.limiterPerSecond)}/s`} | ${num(s.requests)} | ${num(s.rateLimitedPct, 2)} | ${num(s.ofQuota, 3)} | ${Object.entries(
+          s.clientOutcomes,
+        )
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')} |`,
+      );
+    p('');
+  }
+}
+
+/** Section inbox of RESULTS.md. */
+export function renderInbox(r: BenchResults, p: Push): void {
+  if (r.inbox) {
+    const x = r.inbox;
+    p('## 9. Callback inbox', '');
+    p(
+      `${num(x.events)} events (group.members_added, ${num(x.eventBytes)} bytes of JSON each on average) appended in batches of ${x.batch} while one worker consumes them (concurrency ${x.concurrency}, a handler that does nothing); a run ends when the last event is acknowledged. Ours: \`RedisInbox.append\` (one Lua script per batch: the ids looked up in the inbox's \`pending\` set and the live done sets, SADD to \`pending\`, XADD per new event) and \`consume\` (a blocking XREADGROUP on a second connection; every quarter of the visibility timeout, at most 1 s, and when a retry is due, a TAKE script: due retries, XAUTOCLAIM, XREADGROUP; per group of events finished in the same turn one ACK script (events without state changes: one ownership check by XPENDING of the consumer, the id records moved from \`pending\` to the current done set, one XACK for the group, the acked entries trimmed by one XTRIM MINID up to the oldest entry in flight and the rest by XDEL; counters once), or SETTLE for events with state changes or an ordering guard). Bare: XADD per event (the batch pipelined), XREADGROUP COUNT ${x.concurrency} BLOCK 100, JSON.parse and XACK per entry (no dedupe, no retry, no marker). Same private redis-server ${x.redisVersion} (no persistence), same client (node-redis, two connections each), this process; one unmeasured warm-up each, then ${x.rounds} interleaved rounds, alternating which goes first.`,
+      '',
+    );
+    p(
+      '| loop | events/s (median) | redis-server CPU per event (µs, median; INFO cpu before and after a run) | bytes kept per event (median) | events/s per run |',
+      '|---|---|---|---|---|',
+    );
+    for (const row of x.rows)
+      p(
+        `| ${row.label} | ${num(row.eventsPerSec)} | ${num(row.redisCpuUsPerEvent, 1)} | ${row.bytesPerEvent === undefined ? '–' : num(row.bytesPerEvent, 1)} | ${row.runsEventsPerSec.map((v) => num(v)).join(', ')} |`,
+      );
+    p(
+      '',
+      `Bytes kept: redis-server's \`used_memory\` (INFO memory) after a run minus before it, ÷ the events — ours: the done records of the ids (one set per quarter of the retention), the emptied stream, the counters; bare: its stream, never trimmed. Ids of ${num(x.idLength, 1)} characters on average; one more untimed run of ours with 36-character ids (a UUID's length) keeps ${num(x.bytesPerEventLongIds, 1)} bytes per event.`,
+      '',
+    );
+    if (x.redisProfile?.length)
+      p(
+        `Where redis-server's time goes for ours (INFO commandstats over the timed runs, µs per event; EVALSHA includes the commands its scripts call, which are listed too): ${x.redisProfile
+          .filter((c) => c.usPerEvent >= 0.05)
+          .map((c) => `${c.command} ${num(c.usPerEvent, 2)} µs (${num(c.callsPerEvent, 3)} calls)`)
+          .join('; ')}.`,
+        '',
+      );
+  }
+}
+
+/** Section simulator of RESULTS.md. */
+export function renderSimulator(r: BenchResults, p: Push): void {
+  if (r.simulator) {
+    const x = r.simulator;
+    p('## 10. Delivery simulator', '');
+    p(
+      `Real time of \`simulateDelivery\` runs at ${x.timeScale}× (answer timeouts real; the requests-per-second limit is real too, so it bounds the larger shape from below) against a correct receiver built with the kit on 127.0.0.1 (verifies, deduplicates across its addresses, counts each event in memory, answers hooks allow); a fresh receiver per run; ${x.runs} round(s), the shapes interleaved; each run checked complete with every delivered event processed once before its time counts. \`default\`: the simulator's defaults; \`2000 events\`: the shape of the done-when test (test/callbacks-inbox-simulated.test.ts), receiver without Redis here.`,
+      '',
+    );
+    p(
+      '| shape | settings | real ms (median) | real ms per run | service time covered | requests | events delivered | runs with findings |',
+      '|---|---|---|---|---|---|---|---|',
+    );
+    for (const row of x.rows)
+      p(
+        `| ${row.shape} | ${row.settings} | ${ms(row.medianRealMs)} | ${row.realMs.join(', ')} | ${num(row.medianSimulatedMs / 1000, 1)} s | ${num(row.requests)} | ${num(row.delivered)} | ${row.unclean} |`,
+      );
+    p('');
+  }
+}
+
+/** Section testSuite of RESULTS.md. */
+export function renderTestSuite(r: BenchResults, p: Push): void {
+  if (r.testSuite) {
+    const x = r.testSuite;
+    const total = x.files.reduce((a, f) => a + f.ms, 0);
+    p('## 11. Test suite', '');
+    p(
+      `\`${x.command}\` once (lint:spec, lint:code, generate --check, then vitest with ${x.workers} workers): ${ms(x.wallMs)} wall, exit ${x.exitCode}. Per file: its own run time in its worker (test-support/slowest-files-reporter.ts), per vitest project; ${x.files.length} files, ${num(total / 1000)} s summed. The slowest:`,
+      '',
+    );
+    p('| file | project | tests | seconds | share of the summed time |', '|---|---|---|---|---|');
+    for (const f of x.files.slice(0, 15))
+      p(
+        `| ${f.file} | ${f.project} | ${f.tests} | ${num(f.ms / 1000, 1)} | ${num((100 * f.ms) / (total || 1), 1)} % |`,
+      );
+    p('');
+  }
+}
+
+/** Issue 33's test-suite row: `npm test` wall time ≤ 4 min on a quiet 2-core box, every test passing. */
+export function testSuiteTarget(x: NonNullable<BenchResults['testSuite']>, cores: number): TargetRow {
+  const busy = Math.max(...x.load) > cores * 0.75;
+  return {
+    target: '11. `npm test` wall time ≤ 4 min (quiet 2-core box), every test passing',
+    measured: `${num(x.wallMs / 60_000, 1)} min wall${x.cpuMs === undefined ? '' : `, ${num(x.cpuMs / 60_000, 1)} min CPU`}, exit ${x.exitCode}; ${num(x.tests.passed)} passed, ${num(x.tests.failed)} failed, ${num(x.tests.skipped)} skipped; load ${x.load.join(' → ')}${busy ? ' (busy machine: the wall time is not the quiet figure)' : ''}`,
+    pass: x.exitCode === 0 && x.tests.failed === 0 && x.wallMs <= 240_000,
+  };
+}
+
+/** Issue 33's inbox rows: throughput and redis-server CPU against the bare Streams loop, memory kept per event id. */
+export function inboxTargets(x: NonNullable<BenchResults['inbox']>): TargetRow[] {
+  const o = x.rows.find((row) => row.mode === 'ours')!;
+  const b = x.rows.find((row) => row.mode === 'bare')!;
+  const rows: TargetRow[] = [
+    {
+      target: '9. Callback inbox throughput on Redis ≥ 0.9× a bare XADD + XREADGROUP + XACK loop',
+      measured: `${num(o.eventsPerSec)} vs ${num(b.eventsPerSec)} events/s (${ratio(o.eventsPerSec, b.eventsPerSec)})`,
+      pass: o.eventsPerSec >= 0.9 * b.eventsPerSec,
+    },
+    {
+      target: "9. Callback inbox: redis-server CPU per event ≤ 1.5× the bare loop's",
+      measured: `${num(o.redisCpuUsPerEvent, 1)} vs ${num(b.redisCpuUsPerEvent, 1)} µs/event (${ratio(o.redisCpuUsPerEvent, b.redisCpuUsPerEvent)})`,
+      pass: o.redisCpuUsPerEvent <= 1.5 * b.redisCpuUsPerEvent,
+    },
+  ];
+  if (o.bytesPerEvent !== undefined) {
+    rows.push({
+      target: '9. Callback inbox memory ≤ 80 bytes kept per processed event id (for the retention, 7 days by default)',
+      measured: `${num(o.bytesPerEvent, 1)} bytes/event with ${num(x.idLength, 1)}-character ids (redis-server used_memory after a run minus before ÷ events)`,
+      pass: o.bytesPerEvent <= 80,
+    });
+    rows.push({
+      target: '9. Callback inbox memory ≤ 80 bytes per processed event id with 36-character ids (a UUID’s length)',
+      measured: `${num(x.bytesPerEventLongIds, 1)} bytes/event (ids over 13 characters are recorded by a 14-character digest)`,
+      pass: x.bytesPerEventLongIds <= 80,
+    });
+  }
+  return rows;
+}
