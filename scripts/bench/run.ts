@@ -12,22 +12,22 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { benchCallbacks, type CallbacksResult } from './callbacks.js';
-import { benchColdStart, type ColdStartResult } from './cold-start.js';
-import { benchGeneration, type GenerationResult } from './generation.js';
-import { benchInbox, type InboxResult } from './inbox.js';
-import { benchSimulator, type SimulatorResult } from './simulator.js';
+import { benchCallbacks } from './callbacks.js';
+import { benchColdStart } from './cold-start.js';
+import { benchGeneration } from './generation.js';
+import { benchInbox } from './inbox.js';
+import { benchSimulator } from './simulator.js';
 import { cleanupTemp, compileChildren, load1, machine, ROOT, versionOf } from './lib.js';
-import { benchPerCall, type PerCallResult } from './per-call.js';
-import { benchQuota, type QuotaResult } from './quota.js';
+import { benchPerCall } from './per-call.js';
+import { benchQuota } from './quota.js';
 import { preparePackage } from './prepare.js';
 import { renderResults } from './report.js';
 import type { BenchResults, Counts } from './results.js';
-import { benchScale, type ScaleResult } from './scale.js';
-import { benchSize, type SizeResult } from './size.js';
-import { benchTestSuite, type TestSuiteResult } from './test-suite.js';
-import { benchTypecheck, type TypecheckResult } from './typecheck.js';
-import { benchUpload, type UploadResult } from './upload.js';
+import { benchScale } from './scale.js';
+import { benchSize } from './size.js';
+import { benchTestSuite } from './test-suite.js';
+import { benchTypecheck } from './typecheck.js';
+import { benchUpload } from './upload.js';
 
 export const SECTIONS = [
   'generation',
