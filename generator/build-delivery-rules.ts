@@ -1,18 +1,15 @@
 /**
- * The callbacks spec's delivery numbers (`x-delivery`, `x-limits`, the verify answer) → the
- * model the delivery simulator's constants are emitted from. Each value keeps where it was read
- * (for the doc comment) and the spec's `x-assumed` note that covers it, so an assumption stays
- * marked in the generated code. Pure; a missing or mistyped value is a SpecError naming its path.
+ * The callbacks spec's delivery numbers → the model the delivery simulator's constants are
+ * emitted from. Where each value lives is its extension module's (extensions/x-delivery.ts,
+ * x-limits.ts, x-answer.ts); this file only says which value feeds which constant. Each keeps
+ * where it was read and the spec's `x-assumed` note (spec-value.ts). Pure.
  */
-import { SpecError, quoted } from './spec-error.js';
+import { verifyAnswerReader } from './extensions/x-answer.js';
+import { deliveryReader } from './extensions/x-delivery.js';
+import { limitReader } from './extensions/x-limits.js';
+import type { SpecValue } from './spec-value.js';
 
-/** A value read from the spec: `at` is a readable path (`operations.receiveEvent.x-delivery.…`). */
-export interface SpecValue<T> {
-  value: T;
-  at: string;
-  /** The `x-assumed` text the spec gives for this value, if any. */
-  assumed?: string;
-}
+export type { SpecValue } from './spec-value.js';
 
 export interface DeliveryRulesModel {
   retryWaitsSeconds: SpecValue<number[]>;
@@ -43,33 +40,13 @@ export interface DeliveryRulesModel {
   bestEffortTypes: SpecValue<string[]>;
 }
 
-type Rule = 'number' | 'numbers' | 'strings';
-
 export function buildDeliveryRules(doc: any, source: string): DeliveryRulesModel {
-  const delivery = doc?.operations?.receiveEvent?.['x-delivery'];
-  const D = 'operations.receiveEvent.x-delivery';
-  // the spec reads every *Bytes value in binary units: that reading is its assumption
-  const bytesAssumed = note(delivery?.byteUnits);
-  const read = <T>(root: unknown, rootPath: string, rootPointer: string, path: string, rule: Rule, assumed?: string) =>
-    readSpecValue<T>(source, root, rootPath, rootPointer, path, rule, assumed);
-  const d = <T>(path: string, rule: Rule = 'number', assumed?: string) =>
-    read<T>(delivery, D, '/operations/receiveEvent/x-delivery', path, rule, assumed);
-  const limits: unknown[] = Array.isArray(doc?.['x-limits']) ? doc['x-limits'] : [];
-  /** A row of `x-limits` (section 8), found by its `limit` text. */
-  const limit = (name: string, path: string) => {
-    const index = limits.findIndex((r: any) => r?.limit === name);
-    return read<number>(
-      limits[index],
-      `x-limits[limit=${name}]`,
-      `/x-limits/${index < 0 ? limits.length : index}`,
-      path,
-      'number',
-    );
-  };
+  const { d, bytesAssumed, jitterAssumed } = deliveryReader(doc, source);
+  const limit = limitReader(doc, source);
   const range = (path: string) => ({ min: d<number>(`${path}.min`), max: d<number>(`${path}.max`) });
   return {
     retryWaitsSeconds: d('retry.waitsSeconds', 'numbers'),
-    jitterPercent: d('retry.jitterPercent', 'number', note(delivery?.retry?.jitter)),
+    jitterPercent: d('retry.jitterPercent', 'number', jitterAssumed),
     maxSends: d('retry.maxSends'),
     giveUpAfterHours: d('retry.withinHours'),
     retryAfterStatuses: d('retry.retryAfter.statuses', 'numbers'),
@@ -86,13 +63,7 @@ export function buildDeliveryRules(doc: any, source: string): DeliveryRulesModel
       verify: d('answerReadLimits.verifyBytes', 'number', bytesAssumed),
     },
     maxBatchBytes: d('batching.maxBodyBytes', 'number', bytesAssumed),
-    verifyWaitSeconds: read(
-      doc?.operations?.receiveVerify?.reply?.['x-answer'],
-      'operations.receiveVerify.reply.x-answer',
-      '/operations/receiveVerify/reply/x-answer',
-      'withinSeconds',
-      'number',
-    ),
+    verifyWaitSeconds: verifyAnswerReader(doc, source)('withinSeconds'),
     onePerRequestFromSend: d('batching.onePerRequestFromSend'),
     eventsPerBatch: range('batching.eventsPerRequest'),
     timeoutMs: { min: limit('event timeout', 'minMs'), max: limit('event timeout', 'maxMs') },
@@ -108,43 +79,4 @@ export function buildDeliveryRules(doc: any, source: string): DeliveryRulesModel
     maxAddresses: limit('addresses per application', 'max'),
     bestEffortTypes: d('bestEffort.types', 'strings'),
   };
-}
-
-/** The value at `path` under `root`, checked against `rule` (refused naming the spec path), with where it comes from. */
-function readSpecValue<T>(
-  source: string,
-  root: unknown,
-  rootPath: string,
-  rootPointer: string,
-  path: string,
-  rule: Rule,
-  assumed?: string,
-): SpecValue<T> {
-  let v: any = root;
-  for (const key of path.split('.')) v = v?.[key];
-  const at = `${rootPath}.${path}`;
-  const ok =
-    rule === 'number'
-      ? isNumber(v)
-      : Array.isArray(v) &&
-        v.length > 0 &&
-        v.every(rule === 'numbers' ? isNumber : (s: unknown) => typeof s === 'string');
-  if (!ok)
-    throw new SpecError(
-      `${rootPointer}/${path.split('.').join('/')}`,
-      'delivery-rule',
-      `${source}: ${at} must be ${rule === 'number' ? 'a number' : rule === 'numbers' ? 'a non-empty list of numbers' : 'a non-empty list of strings'} (the delivery simulator reads it), found ${quoted(v)}`,
-      `write ${rule === 'number' ? 'a number' : rule === 'numbers' ? 'a list of numbers' : 'a list of strings'} there, as the callbacks seed gives it`,
-      source,
-    );
-  return { value: (Array.isArray(v) ? [...v] : v) as T, at, ...(assumed ? { assumed } : {}) };
-}
-
-function isNumber(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v);
-}
-
-function note(node: unknown): string | undefined {
-  const text = (node as Record<string, unknown> | undefined)?.['x-assumed'];
-  return typeof text === 'string' ? text : undefined;
 }

@@ -6,6 +6,7 @@
  * empty object) stay type aliases.
  */
 import { StructureKind, type TypeAliasDeclarationStructure } from 'ts-morph';
+import { isBranded } from '../extensions/x-ts-brand.js';
 import type { ApiModel, JsonSchema } from '../model.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
 import { objectType, typeContextOf, typeOf } from '../transform/schema-to-ts.js';
@@ -65,7 +66,7 @@ export function emitSchemaTypes(model: ApiModel): Map<string, string> {
     };
     // x-ts-brand: a nominal type, so that nothing else of the same shape (e.g. a token response)
     // is assignable to it; values of it come only from the service's answers.
-    const branded = schema['x-ts-brand'] === true;
+    const branded = isBranded(schema);
     const brand = branded ? ` & { readonly [brand]: ${stringLiteral(name)} }` : '';
     const type = typeOf(schema, read);
     const out: (string | TypeAliasDeclarationStructure)[] = [
@@ -82,7 +83,7 @@ export function emitSchemaTypes(model: ApiModel): Map<string, string> {
       );
     return out;
   });
-  const branded = model.schemas.some(({ schema }) => schema['x-ts-brand'] === true);
+  const branded = model.schemas.some(({ schema }) => isBranded(schema));
   const brandSymbol = branded
     ? [
         `${docComment('The key of the brand of `x-ts-brand` types: type-only, never a value at run time.')}\ndeclare const brand: unique symbol;`,

@@ -1,5 +1,20 @@
 /** `x-answer` on a callbacks reply: what the receiver must answer (build-delivery-rules.ts reads receiveVerify's). */
+import { readSpecValue, type SpecValue } from '../spec-value.js';
 import { defineExtension } from './extension.js';
+
+/** A number of the `x-answer` of the verification reply (receiveVerify), by its path. */
+export function verifyAnswerReader(doc: any, source: string): (path: string) => SpecValue<number> {
+  const answer = doc?.operations?.receiveVerify?.reply?.['x-answer'];
+  return (path) =>
+    readSpecValue<number>(
+      source,
+      answer,
+      'operations.receiveVerify.reply.x-answer',
+      '/operations/receiveVerify/reply/x-answer',
+      path,
+      'number',
+    );
+}
 
 export const answer = defineExtension({
   name: 'x-answer',

@@ -1,5 +1,9 @@
 /** `x-ts-brand`: a component schema whose generated type is branded (emit/emit-schema-types.ts). */
+import type { JsonSchema } from '../model.js';
 import { defineExtension } from './extension.js';
+
+/** Whether a component schema asks for a branded type (its one reader: emit/emit-schema-types.ts). */
+export const isBranded = (schema: JsonSchema): boolean => schema['x-ts-brand'] === true;
 
 export const tsBrand = defineExtension({
   name: 'x-ts-brand',

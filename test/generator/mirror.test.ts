@@ -16,6 +16,8 @@ const REGISTRY =
 /** Generator files without a same-named test, each with what covers it instead. */
 const WITHOUT_OWN_TEST: Record<string, string> = {
   'generator/build-delivery-rules.ts': 'delivery rules from the AsyncAPI; test/delivery-rules.test.ts',
+  'generator/spec-value.ts':
+    'reading one delivery number by its path; test/delivery-rules.test.ts (the delivery-rule refusals)',
   'generator/build-helpers.ts': `helper methods; ${SNAPSHOTS} and test/helpers-behaviour.test.ts`,
   'generator/build-model.ts': 'the whole model; test/constructs/wire-model.test.ts, validators.test.ts and others',
   'generator/build-webhooks.ts': `webhook model; ${SNAPSHOTS} and test/callbacks-spec.test.ts`,
