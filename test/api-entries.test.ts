@@ -117,7 +117,7 @@ describe('api.md covers every entry of the package', () => {
       HookAnswerFormat: 'templates/runtime/callbacks/decisions.ts',
       InboxOptions: 'templates/runtime/callbacks/inbox/types.ts',
       InboxOrderingOptions: 'templates/runtime/callbacks/inbox/types.ts',
-      RedisInboxOptions: 'templates/runtime/callbacks/inbox/redis-inbox.ts',
+      RedisInboxOptions: 'templates/runtime/callbacks/inbox/redis-inbox-options.ts',
       ConsumeOptions: 'templates/runtime/callbacks/inbox/types.ts',
       SimulateDeliveryOptions: 'templates/runtime/callbacks/simulator/simulate-options.ts',
     };
