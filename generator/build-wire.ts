@@ -3,6 +3,7 @@
  * bodies by media type (wire-bodies.ts), success responses by kind. Refusals name the construct and what is
  * supported instead, so a maintainer knows what to change.
  */
+import { assumedOf } from './extensions/x-assumed.js';
 import { deref, type OpenApiDocument } from './load-spec.js';
 import type {
   FieldModel,
@@ -81,7 +82,7 @@ function paramField(id: string, at: string, p: any, resolved: JsonSchema, warnin
     required: !!p.required,
     schema: p.schema ?? {},
     description: p.description,
-    assumed: p['x-assumed'],
+    assumed: assumedOf(p),
     ...(p.deprecated === true ? { deprecated: true } : {}),
     ...(resolved.default !== undefined ? { default: resolved.default } : {}),
   };

@@ -49,8 +49,3 @@ export function readSpecValue<T>(
 function isNumber(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v);
 }
-
-export function note(node: unknown): string | undefined {
-  const text = (node as Record<string, unknown> | undefined)?.['x-assumed'];
-  return typeof text === 'string' ? text : undefined;
-}

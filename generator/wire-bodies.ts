@@ -3,6 +3,7 @@
  * kind (JSON, form, multipart, text, bytes), its params fields, file parts and part encodings, or
  * the whole body under `body` when its fields cannot be spread into the params.
  */
+import { assumedOf } from './extensions/x-assumed.js';
 import { BODY_PARAM } from '../templates/runtime/contract/operation-spec.js';
 import { deref, type OpenApiDocument } from './load-spec.js';
 import type { BodyKind, BodyModel, FieldModel, GeneratorWarning, JsonSchema, PartEncoding } from './model.js';
@@ -227,7 +228,7 @@ function formBody(cx: BodyContext, contentType: string, kind: BodyKind, media: a
       required: req.has(name),
       schema: s,
       description: s.description ?? r?.description,
-      assumed: s['x-assumed'],
+      assumed: assumedOf(s),
       ...(r?.deprecated === true ? { deprecated: true } : {}),
       ...(file ? { file } : {}),
     };

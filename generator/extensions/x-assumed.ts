@@ -14,6 +14,12 @@ export const assumed = defineExtension({
   schema: { description: 'A name or shape we chose where the seeds are silent: why.', $ref: '#/$defs/reason' },
 });
 
+/** The `x-assumed` text on `node`, when it has one: the one reader of the key (the schema makes it a string). */
+export function assumedOf(node: unknown): string | undefined {
+  const text = (node as Record<string, unknown> | null | undefined)?.['x-assumed'];
+  return typeof text === 'string' ? text : undefined;
+}
+
 /** Every x-assumed and x-not-documented mark under `node` (at `pointer`), sorted by pointer. */
 export function collectProvenance(node: unknown, pointer: string): Provenance[] {
   const out: Provenance[] = [];

@@ -2,7 +2,8 @@
  * `x-delivery` on the callbacks `receiveEvent` operation: the delivery rules, machine-readable
  * (build-delivery-rules.ts).
  */
-import { note, type Rule, readSpecValue, type SpecValue } from '../spec-value.js';
+import { type Rule, readSpecValue, type SpecValue } from '../spec-value.js';
+import { assumedOf } from './x-assumed.js';
 import { defineExtension } from './extension.js';
 
 /**
@@ -21,7 +22,7 @@ export function deliveryReader(doc: any, source: string) {
       rule,
       assumed,
     );
-  return { d, bytesAssumed: note(delivery?.byteUnits), jitterAssumed: note(delivery?.retry?.jitter) };
+  return { d, bytesAssumed: assumedOf(delivery?.byteUnits), jitterAssumed: assumedOf(delivery?.retry?.jitter) };
 }
 
 export const delivery = defineExtension({

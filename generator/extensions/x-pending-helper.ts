@@ -1,4 +1,5 @@
 /** `x-pending-helper`: the pending moderation items helper (`processPending`); build-helpers.ts makes it. */
+import { assumedOf } from './x-assumed.js';
 import { defineExtension } from './extension.js';
 
 export const pendingHelper = defineExtension({
@@ -32,7 +33,7 @@ export const pendingHelper = defineExtension({
       versionField: pending.versionField,
       statuses: pending.statuses,
       pageSize: pending.pageSize,
-      assumed: pending['x-assumed'],
+      assumed: assumedOf(pending),
     },
   ],
 });

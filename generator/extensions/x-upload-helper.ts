@@ -1,4 +1,5 @@
 /** `x-upload-helper`: the resumable upload helpers (`upload`, `resumeUpload`); build-helpers.ts makes them. */
+import { assumedOf } from './x-assumed.js';
 import { defineExtension } from './extension.js';
 
 export const uploadHelper = defineExtension({
@@ -30,13 +31,13 @@ export const uploadHelper = defineExtension({
     };
     const source = `${op.id} x-upload-helper`;
     return [
-      { kind: 'upload', ...named(upload.method, 'x-upload-helper'), source, ...ops, assumed: upload['x-assumed'] },
+      { kind: 'upload', ...named(upload.method, 'x-upload-helper'), source, ...ops, assumed: assumedOf(upload) },
       {
         kind: 'resume-upload',
         ...named(upload.resumeMethod, 'x-upload-helper'),
         source,
         ...ops,
-        assumed: upload['x-assumed'],
+        assumed: assumedOf(upload),
       },
     ];
   },

@@ -4,6 +4,7 @@
  * discriminator) gives one variant per branch, and `fields` lists the fields of every branch.
  * `allOf` of object schemas is merged first. Anything else is refused: params are flat objects.
  */
+import { assumedOf } from '../extensions/x-assumed.js';
 import type { BodyModel, FieldModel, JsonSchema } from '../model.js';
 import { SpecError } from '../spec-error.js';
 import { discriminatedOf } from './discriminator.js';
@@ -40,7 +41,7 @@ function fieldsOf(schema: JsonSchema, deref: Deref): { fields: FieldModel[]; ope
       required: shape.required.has(name),
       schema: s,
       description: s.description ?? deref(s)?.description,
-      assumed: s['x-assumed'],
+      assumed: assumedOf(s),
       ...(deref(s)?.deprecated === true ? { deprecated: true } : {}),
     }),
   );
