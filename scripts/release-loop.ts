@@ -135,6 +135,18 @@ function editSpec(repo: string, edit: (doc: any) => void): void {
   writeFileSync(path, stringify(doc));
 }
 
+/** An addition to the spec: a string field on users.create's body (the change releases 2 and 4 make). */
+function addUserField(repo: string, name: string): void {
+  editSpec(
+    repo,
+    (d) =>
+      (d.paths['/{org_name}/{app_name}/users'].post.requestBody.content['application/json'].schema.properties[name] = {
+        type: 'string',
+        'x-assumed': 'a release-loop test field',
+      }),
+  );
+}
+
 /** What every step of the loop uses: the temp folders, npm's environment, the repo's scripts, publishing. */
 interface Loop {
   work: string;
@@ -198,13 +210,7 @@ async function firstRelease({ work, env, script, publish }: Loop): Promise<strin
 
 /** 2. An addition: a patch before 1.0, reaching consumer A by npm update. */
 async function additionIsAPatch({ repo, env, script, publish }: Loop, a: string): Promise<void> {
-  editSpec(
-    repo,
-    (d) =>
-      (d.paths['/{org_name}/{app_name}/users'].post.requestBody.content[
-        'application/json'
-      ].schema.properties.nickname_hint = { type: 'string', 'x-assumed': 'a release-loop test field' }),
-  );
+  addUserField(repo, 'nickname_hint');
   await script('generate.ts', []);
   await script('generate.ts', ['--check', '--fail-on', 'breaking', '--base', 'im-server-sdk@0.1.0']);
   const minor = await script('release.ts', []);
@@ -267,13 +273,7 @@ async function breakingIsAMinor({ work, repo, env, script, publish }: Loop, a: s
 
 /** 4. A prerelease channel: 0.2.1-rc.0 under dist-tag rc stays opt-in. */
 async function prereleaseStaysOptIn({ work, repo, env, script, publish }: Loop, b: string): Promise<void> {
-  editSpec(
-    repo,
-    (d) =>
-      (d.paths['/{org_name}/{app_name}/users'].post.requestBody.content[
-        'application/json'
-      ].schema.properties.locale_hint = { type: 'string', 'x-assumed': 'a release-loop test field' }),
-  );
+  addUserField(repo, 'locale_hint');
   await script('generate.ts', []);
   const rc = await script('release.ts', ['--preid', 'rc']);
   if (!rc.stdout.includes('im-server-sdk 0.2.0 → 0.2.1-rc.0')) fail(`the prerelease is not 0.2.1-rc.0:\n${rc.stdout}`);
