@@ -57,10 +57,7 @@ interface Compiled {
 }
 
 const compiledBySchema = new WeakMap<ExtensionsSchema, Compiled>();
-/**
- * By the schema's JSON too: spec/extensions.schema.json read from disk and the registry's own
- * schema (extensionsSchema()) are equal objects, compiled once (~80 ms of Ajv per compile).
- */
+/** By JSON too: spec/extensions.schema.json and the registry's extensionsSchema() are equal, compiled once. */
 const compiledByText = new Map<string, Compiled>();
 
 function compile(schema: ExtensionsSchema): Compiled {
@@ -74,8 +71,13 @@ function compile(schema: ExtensionsSchema): Compiled {
 }
 
 function compileText(schema: ExtensionsSchema, hash: string): Compiled {
-  const ajv = new AjvClass({ allErrors: true, strict: false });
-  ajv.addSchema({ ...schema, $id: 'urn:im-openapi:spec-extensions' });
+  // made on first use too: adding the schema compiles Ajv's meta-schema to check it (~60 ms)
+  let ajv: InstanceType<typeof AjvClass> | undefined;
+  const ajvWithSchema = () => {
+    if (ajv) return ajv;
+    ajv = new AjvClass({ allErrors: true, strict: false });
+    return ajv.addSchema({ ...schema, $id: 'urn:im-openapi:spec-extensions' });
+  };
   const namesOf = (def: string) => new Set(Object.keys(schema.$defs[def].properties));
   const names = { operation: namesOf('operation'), callbacks: namesOf('callbacks'), anywhere: namesOf('anywhere') };
   const validators = new Map<string, ValidateFunction>();
@@ -83,7 +85,7 @@ function compileText(schema: ExtensionsSchema, hash: string): Compiled {
     if (!names[place].has(name)) return undefined;
     const id = `urn:im-openapi:spec-extensions#/$defs/${place}/properties/${pointerSegment(name)}`;
     let validate = validators.get(id);
-    if (!validate) validators.set(id, (validate = ajv.getSchema(id)!));
+    if (!validate) validators.set(id, (validate = ajvWithSchema().getSchema(id)!));
     return validate;
   };
   return { validator, names, all: new Set([...names.operation, ...names.callbacks, ...names.anywhere]), hash };
@@ -145,7 +147,7 @@ export function checkExtensions(
   doc: unknown,
   schema: ExtensionsSchema,
   kind: 'openapi' | 'asyncapi',
-  { operationValues = true, cache }: { operationValues?: boolean; cache?: GeneratorCache } = {},
+  { operationValues = true, cache }: { operationValues?: boolean; cache?: GeneratorCache | undefined } = {},
 ): SpecProblem[] {
   const compiled = compile(schema);
   const { names, all } = compiled;

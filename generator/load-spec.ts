@@ -56,10 +56,7 @@ export function parseSpecWithWarnings(
   extensions?: ExtensionsSchema,
   options: ParseOptions = {},
 ): { doc: OpenApiDocument; warnings: GeneratorWarning[]; unvalidated: Set<string> } {
-  const { doc, nodes } = readSpecDocument(text, source, {
-    ...(cache ? { cache } : {}),
-    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
-  });
+  const { doc, nodes } = readSpecDocument(text, source, { cache, maxBytes: options.maxBytes });
   if (!doc || typeof doc !== 'object' || Array.isArray(doc))
     throw new SpecError(
       '',
@@ -90,10 +87,7 @@ export function parseSpecWithWarnings(
   warnings.push(...repaired.warnings);
   problems.push(...checkSchemas(repaired.doc, cache));
   // names everywhere, values off operations: operation values are their modules' (checkOperation)
-  if (extensions)
-    problems.push(
-      ...checkExtensions(d, extensions, 'openapi', { operationValues: false, ...(cache ? { cache } : {}) }),
-    );
+  if (extensions) problems.push(...checkExtensions(d, extensions, 'openapi', { operationValues: false, cache }));
   // the size of the schemas with their $refs inlined, once every reference resolves
   // an operation over its own inlining limit is not validated (a fallback), the total still refuses
   const unvalidated = new Set<string>();
@@ -256,19 +250,16 @@ function checkOperations(doc: OpenApiDocument, problems: SpecProblem[], cache?: 
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const method of METHODS) {
       const op = isMapping(item) ? item[method] : undefined;
+      const at = pointerOf('paths', path, method);
       if (isMapping(op))
-        collectSpecErrors(problems, () => checkOperation(op, pointerOf('paths', path, method), seen, problems, cache));
+        collectSpecErrors(problems, () =>
+          problems.push(...checkOperationExtensions({ op, at, id: checkOperation(op, at, seen) }, cache)),
+        );
     }
   }
 }
 
-function checkOperation(
-  op: any,
-  at: string,
-  seen: Map<string, string>,
-  problems: SpecProblem[],
-  cache: GeneratorCache | undefined,
-): void {
+function checkOperation(op: any, at: string, seen: Map<string, string>): string {
   const id = op.operationId;
   if (typeof id !== 'string' || !OPERATION_ID.test(id)) {
     throw new SpecError(
@@ -305,5 +296,5 @@ function checkOperation(
     );
   }
   seen.set(id, at);
-  problems.push(...checkOperationExtensions({ op, at, id }, cache));
+  return id;
 }
