@@ -4,7 +4,8 @@
  * through it; a schema that fails is checked (and refused) on every run.
  */
 import { describe, expect, it } from 'vitest';
-import { checkSchemas } from '../../generator/check-schemas.js';
+import { checkSchemas, meta } from '../../generator/check-schemas.js';
+import { checkSchema } from '../../generator/emit/ajv-standalone.js';
 import type { GeneratorCache } from '../../generator/format.js';
 
 function mapCache() {
@@ -42,5 +43,15 @@ describe('the meta-schema check through the cache', () => {
       const problems = checkSchemas(docWith({ type: 'object', minProperties: -1 }), cache);
       expect(problems.map((p) => p.pointer)).toEqual(['/components/schemas/User/minProperties']);
     }
+  });
+});
+
+describe("emit's checkSchema shares the meta-schema's Ajv", () => {
+  it('refuses a schema that is not JSON Schema 2020-12 and passes one that is', () => {
+    expect(() => checkSchema('users.get', { type: 'object', minProperties: -1 })).toThrow(
+      /users\.get: the schema to compile is not valid JSON Schema 2020-12/,
+    );
+    expect(() => checkSchema('users.get', { type: 'object', minProperties: 1 })).not.toThrow();
+    expect(meta()).toBe(meta());
   });
 });
