@@ -5,9 +5,11 @@
  * become a single call); a name far from all of ours belongs to another tool and is left alone.
  * Pure: the schema comes in as data.
  */
+import { createHash } from 'node:crypto';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { extensionsSchema, OPERATION_EXTENSIONS, type OperationContext } from './extensions/index.js';
+import type { GeneratorCache } from './format.js';
 import { nearestName } from './nearest-name.js';
 import { collectSpecErrors, pointerOf, pointerSegment, quoted, type SpecProblem } from './spec-error.js';
 
@@ -46,31 +48,71 @@ const NAME_MAPS = new Set([
 const DATA = new Set(['example', 'examples', 'default', 'const', 'enum']);
 
 interface Compiled {
-  byPlace: Record<Place | 'anywhere', Map<string, ValidateFunction>>;
+  /** The validator of one extension at one place (compiled on first use: a spec uses few of them). */
+  validator(place: Place | 'anywhere', name: string): ValidateFunction | undefined;
+  names: Record<Place | 'anywhere', ReadonlySet<string>>;
   all: Set<string>;
+  /** Hash of the schema's JSON: part of every cache key, so an edited schema checks every value afresh. */
+  hash: string;
 }
 
 const compiledBySchema = new WeakMap<ExtensionsSchema, Compiled>();
+/** By JSON too: spec/extensions.schema.json and the registry's extensionsSchema() are equal, compiled once. */
+const compiledByText = new Map<string, Compiled>();
 
 function compile(schema: ExtensionsSchema): Compiled {
   const cached = compiledBySchema.get(schema);
   if (cached) return cached;
-  const ajv = new AjvClass({ allErrors: true, strict: false });
-  ajv.addSchema({ ...schema, $id: 'urn:im-openapi:spec-extensions' });
-  const place = (def: string) =>
-    new Map(
-      Object.keys(schema.$defs[def].properties).map((name) => [
-        name,
-        ajv.getSchema(`urn:im-openapi:spec-extensions#/$defs/${def}/properties/${pointerSegment(name)}`)!,
-      ]),
-    );
-  const byPlace = { operation: place('operation'), callbacks: place('callbacks'), anywhere: place('anywhere') };
-  const compiled = {
-    byPlace,
-    all: new Set([...byPlace.operation.keys(), ...byPlace.callbacks.keys(), ...byPlace.anywhere.keys()]),
-  };
+  const text = JSON.stringify(schema);
+  const compiled = compiledByText.get(text) ?? compileText(schema, createHash('sha256').update(text).digest('hex'));
+  compiledByText.set(text, compiled);
   compiledBySchema.set(schema, compiled);
   return compiled;
+}
+
+function compileText(schema: ExtensionsSchema, hash: string): Compiled {
+  // made on first use too: adding the schema compiles Ajv's meta-schema to check it (~60 ms)
+  let ajv: InstanceType<typeof AjvClass> | undefined;
+  const ajvWithSchema = () => {
+    if (ajv) return ajv;
+    ajv = new AjvClass({ allErrors: true, strict: false });
+    return ajv.addSchema({ ...schema, $id: 'urn:im-openapi:spec-extensions' });
+  };
+  const namesOf = (def: string) => new Set(Object.keys(schema.$defs[def].properties));
+  const names = { operation: namesOf('operation'), callbacks: namesOf('callbacks'), anywhere: namesOf('anywhere') };
+  const validators = new Map<string, ValidateFunction>();
+  const validator = (place: Place | 'anywhere', name: string): ValidateFunction | undefined => {
+    if (!names[place].has(name)) return undefined;
+    const id = `urn:im-openapi:spec-extensions#/$defs/${place}/properties/${pointerSegment(name)}`;
+    let validate = validators.get(id);
+    if (!validate) validators.set(id, (validate = ajvWithSchema().getSchema(id)!));
+    return validate;
+  };
+  return { validator, names, all: new Set([...names.operation, ...names.callbacks, ...names.anywhere]), hash };
+}
+
+/**
+ * The validator that refuses `value`, or undefined when it passes. A value that passed on an
+ * earlier run (by the hash of place, name and JSON, in the generator's `cache`) passes without
+ * Ajv: after a one-line edit no extension schema is compiled (~60 ms). Only passes are kept.
+ */
+function refusedBy(
+  compiled: Compiled,
+  place: Place | 'anywhere',
+  name: string,
+  value: unknown,
+  cache: GeneratorCache | undefined,
+): ValidateFunction | undefined {
+  const key = cache
+    ? `extension-ok\0${createHash('sha256')
+        .update(`${compiled.hash}\0${place}\0${name}\0${JSON.stringify(value)}`)
+        .digest('hex')}`
+    : '';
+  if (cache?.get(key) !== undefined) return undefined;
+  const validate = compiled.validator(place, name)!;
+  if (!validate(value)) return validate;
+  cache?.set(key, '');
+  return undefined;
 }
 
 /** The registry's schema (extensions/index.ts), compiled once: what checkOperationExtensions validates with. */
@@ -80,14 +122,14 @@ let registrySchema: ExtensionsSchema | undefined;
  * The problems of one operation's extensions, each reported once, by its module: a value its
  * schema refuses (in the module's words when it has them), else the module's own checks.
  */
-export function checkOperationExtensions(ctx: OperationContext): SpecProblem[] {
+export function checkOperationExtensions(ctx: OperationContext, cache?: GeneratorCache): SpecProblem[] {
   registrySchema ??= extensionsSchema();
-  const validators = compile(registrySchema).byPlace.operation;
+  const compiled = compile(registrySchema);
   const problems: SpecProblem[] = [];
   for (const extension of OPERATION_EXTENSIONS) {
     const value = ctx.op[extension.name];
-    const validate = validators.get(extension.name)!;
-    if (value !== undefined && !validate(value)) {
+    const validate = value === undefined ? undefined : refusedBy(compiled, 'operation', extension.name, value, cache);
+    if (validate) {
       const pointer = `${ctx.at}/${pointerSegment(extension.name)}`;
       problems.push(
         extension.explain?.(value, ctx) ?? valueProblem(extension.name, value, pointer, validate.errors ?? []),
@@ -105,9 +147,10 @@ export function checkExtensions(
   doc: unknown,
   schema: ExtensionsSchema,
   kind: 'openapi' | 'asyncapi',
-  { operationValues = true }: { operationValues?: boolean } = {},
+  { operationValues = true, cache }: { operationValues?: boolean; cache?: GeneratorCache | undefined } = {},
 ): SpecProblem[] {
-  const { byPlace, all } = compile(schema);
+  const compiled = compile(schema);
+  const { names, all } = compiled;
   const problems: SpecProblem[] = [];
   // one path array, pushed and popped as the walk goes (a copy per node was most of this step's time)
   const path: string[] = [];
@@ -141,14 +184,15 @@ export function checkExtensions(
   };
   const checkOne = (name: string, value: unknown, path: string[], place: Place | undefined): void => {
     const pointer = pointerOf(...path);
-    const validator = byPlace.anywhere.get(name) ?? (place ? byPlace[place].get(name) : undefined);
-    if (validator) {
-      if (!operationValues && place === 'operation' && byPlace.operation.has(name)) return;
-      if (!validator(value)) problems.push(valueProblem(name, value, pointer, validator.errors ?? []));
+    if (!operationValues && place === 'operation' && names.operation.has(name)) return;
+    const at = names.anywhere.has(name) ? 'anywhere' : place && names[place].has(name) ? place : undefined;
+    if (at) {
+      const refused = refusedBy(compiled, at, name, value, cache);
+      if (refused) problems.push(valueProblem(name, value, pointer, refused.errors ?? []));
       return;
     }
     if (all.has(name)) {
-      const where = byPlace.operation.has(name) ? 'an operation (paths.<path>.<method>)' : 'the callbacks spec';
+      const where = names.operation.has(name) ? 'an operation (paths.<path>.<method>)' : 'the callbacks spec';
       problems.push({
         pointer,
         rule: 'extension-misplaced',
@@ -157,7 +201,7 @@ export function checkExtensions(
       });
       return;
     }
-    const near = nearestName(name, [...(place ? byPlace[place].keys() : []), ...byPlace.anywhere.keys(), ...all]);
+    const near = nearestName(name, [...(place ? names[place] : []), ...names.anywhere, ...all]);
     if (near)
       problems.push({
         pointer,

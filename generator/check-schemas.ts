@@ -18,6 +18,7 @@
  * request is then not validated by the client (typed as written), and it counts for nothing in
  * the total; the total stays a refusal.
  */
+import { createHash } from 'node:crypto';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import { ANNOTATIONS, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP } from './transform/inline-schema.js';
@@ -25,10 +26,12 @@ import { componentNameOf } from './transform/refs.js';
 import { refSegments } from './spec-document.js';
 import { collectSpecErrors, pointerOf, quoted, type SpecProblem } from './spec-error.js';
 import { discriminatedOf } from './transform/discriminator.js';
+import type { GeneratorCache } from './format.js';
 
 const AjvClass: typeof Ajv2020Module.default = (Ajv2020Module as any).default ?? Ajv2020Module;
 let ajv: InstanceType<typeof AjvClass> | undefined;
-const meta = () => (ajv ??= new AjvClass({ strict: false, allErrors: false }));
+/** Ajv with the 2020-12 meta-schema (compiled on first use, ~60 ms): these checks and emit's checkSchema share it. */
+export const meta = () => (ajv ??= new AjvClass({ strict: false, allErrors: false }));
 
 /** Keywords of OpenAPI 3.0 that normalize-schema.ts translates (or refuses with its own message). */
 const OPENAPI_30 = new Set(['nullable']);
@@ -62,7 +65,12 @@ export function schemaRoots(doc: Record<string, any>): { pointer: string; schema
   return roots;
 }
 
-export function checkSchemas(doc: Record<string, any>): SpecProblem[] {
+/**
+ * `cache`: schemas the meta-schema passed on an earlier run, by the hash of their JSON, so that a
+ * run after a one-line edit neither compiles Ajv's meta-schema (~60 ms) nor walks every schema
+ * through it again. Only passes are kept; a schema that failed is checked again.
+ */
+export function checkSchemas(doc: Record<string, any>, cache?: GeneratorCache): SpecProblem[] {
   const problems: SpecProblem[] = [];
   const components = new Map<string, any>(
     Object.entries(isMapping(doc.components?.schemas) ? doc.components.schemas : {}),
@@ -81,10 +89,18 @@ export function checkSchemas(doc: Record<string, any>): SpecProblem[] {
     const own = keywordProblems(schema, pointer, components);
     // the meta-schema speaks when the keywords are sound (its errors on an unknown keyword say less)
     if (own.length) problems.push(...own);
-    else if (!meta().validateSchema(withoutOpenApi30(schema) as object))
+    else if (!metaSchemaPasses(withoutOpenApi30(schema) as object, cache))
       problems.push(metaProblem(pointer, schema, meta().errors ?? []));
   }
   return problems;
+}
+
+function metaSchemaPasses(schema: object, cache: GeneratorCache | undefined): boolean {
+  const key = cache ? `meta-schema-ok\0${createHash('sha256').update(JSON.stringify(schema)).digest('hex')}` : '';
+  if (cache?.get(key) !== undefined) return true;
+  const ok = meta().validateSchema(schema) as boolean;
+  if (ok) cache?.set(key, '');
+  return ok;
 }
 
 /** `exclusiveMinimum: true` and friends are OpenAPI 3.0, translated by normalize-schema.ts: not the meta-schema's to judge. */

@@ -111,7 +111,9 @@ function callbacksModel(
   const { doc } = readSpecDocument(input.callbacksText!, file, { ...(cache ? { cache } : {}), ...limits });
   const problems = externalRefs(doc, file);
   if (!problems.length && input.extensionsSchema)
-    problems.push(...checkExtensions(doc, input.extensionsSchema, 'asyncapi').map((p) => ({ ...p, file })));
+    problems.push(
+      ...checkExtensions(doc, input.extensionsSchema, 'asyncapi', cache ? { cache } : {}).map((p) => ({ ...p, file })),
+    );
   if (problems.length) throw SpecError.of(problems);
   return buildCallbackModel(input.callbacksText!, file, doc);
 }

@@ -56,10 +56,7 @@ export function parseSpecWithWarnings(
   extensions?: ExtensionsSchema,
   options: ParseOptions = {},
 ): { doc: OpenApiDocument; warnings: GeneratorWarning[]; unvalidated: Set<string> } {
-  const { doc, nodes } = readSpecDocument(text, source, {
-    ...(cache ? { cache } : {}),
-    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
-  });
+  const { doc, nodes } = readSpecDocument(text, source, { cache, maxBytes: options.maxBytes });
   if (!doc || typeof doc !== 'object' || Array.isArray(doc))
     throw new SpecError(
       '',
@@ -84,13 +81,13 @@ export function parseSpecWithWarnings(
   const refsResolve = !problems.length;
   const warnings: GeneratorWarning[] = [];
   checkNames(d, problems, warnings);
-  checkOperations(d, problems);
+  checkOperations(d, problems, cache);
   // every reference resolves: the schemas can be read (and repaired) through them
   const repaired = refsResolve ? repairSchemas(d) : { doc: d, warnings: [] };
   warnings.push(...repaired.warnings);
-  problems.push(...checkSchemas(repaired.doc));
+  problems.push(...checkSchemas(repaired.doc, cache));
   // names everywhere, values off operations: operation values are their modules' (checkOperation)
-  if (extensions) problems.push(...checkExtensions(d, extensions, 'openapi', { operationValues: false }));
+  if (extensions) problems.push(...checkExtensions(d, extensions, 'openapi', { operationValues: false, cache }));
   // the size of the schemas with their $refs inlined, once every reference resolves
   // an operation over its own inlining limit is not validated (a fallback), the total still refuses
   const unvalidated = new Set<string>();
@@ -248,18 +245,21 @@ export function deref(doc: OpenApiDocument, node: any, at: string): any {
   return node && typeof node === 'object' && typeof node.$ref === 'string' ? resolveRef(doc, node.$ref, at) : node;
 }
 
-function checkOperations(doc: OpenApiDocument, problems: SpecProblem[]): void {
+function checkOperations(doc: OpenApiDocument, problems: SpecProblem[], cache?: GeneratorCache): void {
   const seen = new Map<string, string>();
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const method of METHODS) {
       const op = isMapping(item) ? item[method] : undefined;
+      const at = pointerOf('paths', path, method);
       if (isMapping(op))
-        collectSpecErrors(problems, () => checkOperation(op, pointerOf('paths', path, method), seen, problems));
+        collectSpecErrors(problems, () =>
+          problems.push(...checkOperationExtensions({ op, at, id: checkOperation(op, at, seen) }, cache)),
+        );
     }
   }
 }
 
-function checkOperation(op: any, at: string, seen: Map<string, string>, problems: SpecProblem[]): void {
+function checkOperation(op: any, at: string, seen: Map<string, string>): string {
   const id = op.operationId;
   if (typeof id !== 'string' || !OPERATION_ID.test(id)) {
     throw new SpecError(
@@ -296,5 +296,5 @@ function checkOperation(op: any, at: string, seen: Map<string, string>, problems
     );
   }
   seen.set(id, at);
-  problems.push(...checkOperationExtensions({ op, at, id }));
+  return id;
 }

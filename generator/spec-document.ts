@@ -48,7 +48,7 @@ export function checkSpecSize(bytes: number, file: string, maxBytes: number = DE
 export function readSpecDocument(
   text: string,
   file: string,
-  options: { cache?: GeneratorCache; maxBytes?: number } = {},
+  options: { cache?: GeneratorCache | undefined; maxBytes?: number | undefined } = {},
 ): SpecDocument {
   // UTF-16 length ≤ UTF-8 bytes ≤ 3 × it: the exact count only when it could matter
   const max = options.maxBytes ?? DEFAULT_MAX_SPEC_BYTES;

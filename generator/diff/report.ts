@@ -7,7 +7,7 @@
  */
 import type { ApiModel } from '../model.js';
 import { compareSurfaces, sortChanges, versionBump, type Change, type ChangeClass } from './compare.js';
-import { surfaceOf } from './surface.js';
+import { surfaceOf, type OperationSurface } from './surface.js';
 import { packageSources, typeCheckChanges } from './type-check.js';
 
 export interface ChangeReport {
@@ -34,16 +34,24 @@ export function changeReport(
   baseLabel: string,
   options: ReportOptions = {},
 ): ChangeReport {
-  let changes = compareSurfaces(surfaceOf(base), surfaceOf(head));
-  if (options.types) {
-    const { runtimeFiles } = options.types;
-    const typed = typeCheckChanges(
-      { model: base, files: packageSources(base, runtimeFiles) },
-      { model: head, files: packageSources(head, runtimeFiles) },
-    );
-    changes = mergeTypeChanges(changes, typed);
-  }
-  return reportOf(baseLabel, changes, options.types ? 'done' : 'skipped', options.runtime);
+  if (!options.types) return surfaceReport(surfaceOf(base), head, baseLabel, options.runtime);
+  const { runtimeFiles } = options.types;
+  const typed = typeCheckChanges(
+    { model: base, files: packageSources(base, runtimeFiles) },
+    { model: head, files: packageSources(head, runtimeFiles) },
+  );
+  const changes = mergeTypeChanges(compareSurfaces(surfaceOf(base), surfaceOf(head)), typed);
+  return reportOf(baseLabel, changes, 'done', options.runtime);
+}
+
+/** The report by the spec rules alone, from the base's surface (which the CLI may have kept from an earlier run). */
+export function surfaceReport(
+  base: Map<string, OperationSurface>,
+  head: ApiModel,
+  baseLabel: string,
+  runtime?: string[],
+): ChangeReport {
+  return reportOf(baseLabel, compareSurfaces(base, surfaceOf(head)), 'skipped', runtime);
 }
 
 export function reportOf(

@@ -10,6 +10,7 @@ import namesModule from 'ajv/dist/compile/names.js';
 import { callValidateCode } from 'ajv/dist/vocabularies/code.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { ajvFormats } from '../../templates/runtime/contract/ajv-formats.js';
+import { meta } from '../check-schemas.js';
 import { ANNOTATION_FORMATS, CHECKED_FORMATS } from '../transform/formats.js';
 import { SHARED_KEYWORD, sharedIdentifier } from './shared-validators.js';
 
@@ -93,11 +94,12 @@ export function runtimeImportLines(imports: readonly string[], dir: string): str
 
 export class ValidatorEmitError extends Error {}
 
-let metaAjv: InstanceType<typeof AjvClass> | undefined;
-
-/** Refuses a schema to compile (params, response drift or shared component) that is not valid JSON Schema 2020-12 (a generator bug). */
+/**
+ * Refuses a schema to compile (params, response drift or shared component) that is not valid JSON
+ * Schema 2020-12 (a generator bug). With check-schemas.ts's Ajv: one meta-schema compiled per run.
+ */
 export function checkSchema(where: string, schema: object): void {
-  metaAjv ??= new AjvClass({ strict: true });
+  const metaAjv = meta();
   if (!metaAjv.validateSchema(schema)) {
     throw new ValidatorEmitError(
       `${where}: the schema to compile is not valid JSON Schema 2020-12: ${metaAjv.errorsText(metaAjv.errors)}`,

@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { profileBothRows, type CliProfile } from './generation-profile.js';
 import { BIN, countTree, ROOT, runJsonChild, tempDir, timedRun, type TimedRun } from './lib.js';
 
 export interface GenTool {
@@ -24,6 +25,8 @@ export interface GenerationResult {
   tools: GenTool[];
   /** Phase breakdown of our generator (skipped in smoke runs). */
   phases: PhaseReport | undefined;
+  /** One more CLI run of each of our two rows under --cpu-prof, attributed by step (skipped in smoke runs). */
+  cliProfiles?: { cold: CliProfile; warm: CliProfile };
   /** Where hey-api's output was left (the size section bundles one of its functions). */
   heyOut: string;
   otsOut: string;
@@ -155,6 +158,7 @@ export async function benchGeneration(opts: { runs: number; phases: boolean }): 
   }
   const last = opts.runs - 1;
   const phases = opts.phases ? await phaseRun() : undefined;
+  const cliProfiles = opts.phases ? await profileBothRows(editedSpec(opts.runs)) : undefined;
   tools[0]!.output = countTree(
     join(ROOT, 'generated'),
     (p) => !p.startsWith('dist/') && !p.startsWith('node_modules/'),
@@ -166,6 +170,7 @@ export async function benchGeneration(opts: { runs: number; phases: boolean }): 
     runs: opts.runs,
     tools: tools.map(({ run: _r, okCodes: _o, ...t }) => t),
     phases,
+    ...(cliProfiles ? { cliProfiles } : {}),
     heyOut: join(work, `hey-${last}`),
     otsOut: join(work, `ots-${last}`, 'schema.d.ts'),
   };

@@ -24,8 +24,6 @@ const WITHOUT_OWN_TEST: Record<string, string> = {
   'generator/build-wire.ts': 'wire model; test/constructs/wire-model.test.ts and real-world-wire.test.ts',
   'generator/wire-bodies.ts':
     'request bodies; test/constructs/wire-model.test.ts and test/transform/body-fields.test.ts',
-  'generator/check-extensions.ts': 'extension checks; test/spec-errors.test.ts (bad x- values fail generate)',
-  'generator/check-schemas.ts': 'schema checks; test/spec-errors.test.ts and spec-fuzz.test.ts',
   'generator/diff/compare-fields.ts': 'field comparison; test/change-corpus.test.ts (one edit per case)',
   'generator/diff/compare.ts': 'change classification; test/change-corpus.test.ts and change-report.test.ts',
   'generator/diff/package-program.ts': 'tsc program over a package; test/change-corpus.test.ts',
