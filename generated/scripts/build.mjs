@@ -4,7 +4,9 @@
 //
 // - JavaScript: esbuild bundles each entry point that package.json names (exports and bin) into
 //   ESM with code splitting. Every operation's validator, loaded by a dynamic import(), becomes
-//   its own lazy chunk; code used by several entries goes into shared chunks. Far fewer files than
+//   its own lazy file, validators/<operation>.js (an entry of the build, so its name carries no
+//   hash: an app's bundler names its chunk after it, and an ImClient app imports all 178 of
+//   them by name); code used by several entries goes into shared chunks. Far fewer files than
 //   one module per source file, and an app's bundler still sees the lazy imports. Not minified:
 //   readable in a stack trace, and the app's bundler minifies. Without the doc comments (`/** */`)
 //   esbuild keeps on class members and statements: the hover docs come from the .d.ts files, and
@@ -163,6 +165,15 @@ async function dropDocComments(outputs, tsFile) {
   }
 }
 
+/** `validators/<operation>` for each operation's validator (src/validators/*.ts; the shared ones are chunked). */
+function validatorEntries() {
+  const dir = join(pkgDir, 'src/validators');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .map((f) => `validators/${f.slice(0, -3)}`);
+}
+
 export async function buildPackage() {
   // both tools named before anything is removed (a fresh clone without `npm install`)
   const esbuildFile = requireTool('esbuild', 'lib/main.js');
@@ -179,7 +190,7 @@ export async function buildPackage() {
   const result = await esbuild
     .build({
       absWorkingDir: pkgDir,
-      entryPoints: Object.fromEntries(entries.map((e) => [e, `src/${e}.ts`])),
+      entryPoints: Object.fromEntries([...entries, ...validatorEntries()].map((e) => [e, `src/${e}.ts`])),
       outdir: OUT,
       bundle: true,
       splitting: true,
@@ -188,7 +199,7 @@ export async function buildPackage() {
       target: 'node20',
       // optional peers (@opentelemetry/api of ./otel) are the app's own copy, never bundled
       external: Object.keys(pkg.peerDependencies ?? {}),
-      // lazy validator chunks keep their operation's name; shared chunks are named for what they hold
+      // shared chunks (the validators are entries, named above)
       chunkNames: 'chunks/[name]-[hash]',
       legalComments: 'none',
       logLevel: 'silent',

@@ -54,8 +54,8 @@ const FEATURES: { feature: string; why: string; test: RegExp }[] = [
   },
   {
     feature: 'App Token',
-    why: 'the token exchange, its cache and the token store contract',
-    test: /^src\/internal\/(token-manager|token-exchange)\.ts/,
+    why: 'the token exchange, its cache and the token store contract (its keys: one escaping rule, no two apps share one)',
+    test: /^src\/internal\/(token-manager|token-exchange|store-keys)\.ts/,
   },
   {
     feature: 'request building',
