@@ -48,7 +48,7 @@ export interface SizeResult {
   /** The one-op app built as one file (no splitting: the validator's dynamic import bundled in), the way this row was measured before issue 18. */
   oneOpSingleFile: { minified: number; gzip: number };
   /** Every source module of the one-op app, start and lazy (bytes in the minified output of a build from the package's sources). */
-  oneOpInputs: { path: string; bytes: number; lazy: boolean }[];
+  oneOpInputs: { path: string; bytes: number; lazy: boolean; failure?: boolean }[];
   sharedEdit: Omit<SharedEditResult, 'changed'> & { changed: string[] };
 }
 
@@ -255,6 +255,7 @@ console.log(await usersGet({ path: { org_name: 'o', app_name: 'a', username: 'al
         path: path.replace(/^.*im-server-sdk\//, ''),
         bytes: v.bytesInOutput,
         lazy: !fromSources.atStart.has(f),
+        failure: !fromSources.firstSuccess.has(f),
       })),
     )
     .sort((a, b) => b.bytes - a.bytes);

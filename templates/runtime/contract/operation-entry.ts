@@ -30,9 +30,7 @@ export const OPERATION_DEFAULTS = {
  * the generator writes; issue 33: `pathParams` written out was 3.9 KB of every ImClient app).
  */
 export function pathParamsOf(path: string): string[] {
-  const names: string[] = [];
-  for (const m of path.matchAll(/\{([^{}]+)\}/g)) names.push(m[1]!);
-  return names;
+  return Array.from(path.matchAll(/\{([^{}]+)\}/g), (m) => m[1]!);
 }
 
 /** A whole OperationSpec from an entry (new arrays for the defaults: no entry shares one). */
