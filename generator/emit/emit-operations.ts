@@ -4,7 +4,7 @@
  */
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
 import type { OperationSpec, RequestBodySpec } from '../../templates/runtime/contract/operation-spec.js';
-import { OPERATION_DEFAULTS } from '../../templates/runtime/contract/operation-entry.js';
+import { OPERATION_DEFAULTS, pathParamsOf } from '../../templates/runtime/contract/operation-entry.js';
 import { reachesFormat } from '../transform/refs.js';
 import type { ApiModel, BodyModel, OperationModel } from '../model.js';
 import { doNotEditHeader, renderSource } from './source-file.js';
@@ -110,13 +110,16 @@ function wireSpecOf(op: OperationModel): Partial<OperationSpec> {
 }
 
 /**
- * The spec as operations.ts writes it: fields equal to their default (contract/operation-entry.ts)
- * left out; `operation()` fills them back at load.
+ * The spec as operations.ts writes it: fields equal to their default (contract/operation-entry.ts;
+ * `pathParams`: the names its path gives, in order) left out; `operation()` fills them back at load.
  */
 export function operationEntryOf(spec: OperationSpec): Partial<OperationSpec> {
   const entry: Partial<OperationSpec> = {};
   for (const [name, value] of Object.entries(spec) as [keyof OperationSpec, unknown][]) {
-    const fallback = (OPERATION_DEFAULTS as Partial<Record<keyof OperationSpec, unknown>>)[name];
+    const fallback =
+      name === 'pathParams'
+        ? pathParamsOf(spec.path)
+        : (OPERATION_DEFAULTS as Partial<Record<keyof OperationSpec, unknown>>)[name];
     if (fallback === undefined || jsonLiteral(value) !== jsonLiteral(fallback))
       (entry as Record<string, unknown>)[name] = value;
   }

@@ -12,6 +12,8 @@ export interface FeatureGroup {
   why: string;
   modules: string[];
   bytes: number;
+  /** Of `bytes`, those a call that succeeds first time loads (not the failure path, issue 33). */
+  firstSuccessBytes: number;
   lazy: boolean;
 }
 
@@ -54,8 +56,8 @@ const FEATURES: { feature: string; why: string; test: RegExp }[] = [
   },
   {
     feature: 'App Token',
-    why: 'the token exchange, its cache and the token store contract',
-    test: /^src\/internal\/(token-manager|token-exchange)\.ts/,
+    why: 'the token exchange, its cache and the token store contract (its keys: one escaping rule, no two apps share one)',
+    test: /^src\/internal\/(token-manager|token-exchange|store-keys)\.ts/,
   },
   {
     feature: 'request building',
@@ -65,7 +67,9 @@ const FEATURES: { feature: string; why: string; test: RegExp }[] = [
   { feature: 'the app itself', why: 'its three lines', test: /^size-ours-one-op/ },
 ];
 
-export function featureGroups(inputs: readonly { path: string; bytes: number; lazy: boolean }[]): FeatureGroup[] {
+export function featureGroups(
+  inputs: readonly { path: string; bytes: number; lazy: boolean; failure?: boolean }[],
+): FeatureGroup[] {
   const groups = new Map<string, FeatureGroup>();
   for (const input of inputs) {
     const rule = FEATURES.find((f) => f.test.test(input.path));
@@ -75,29 +79,31 @@ export function featureGroups(inputs: readonly { path: string; bytes: number; la
       why: rule?.why ?? 'modules no feature rule names (scripts/bench/size-features.ts)',
       modules: [],
       bytes: 0,
+      firstSuccessBytes: 0,
       lazy: true,
     };
     group.modules.push(input.path.replace(/^src\//, ''));
     group.bytes += input.bytes;
+    if (!input.failure) group.firstSuccessBytes += input.bytes;
     group.lazy &&= input.lazy;
     groups.set(feature, group);
   }
   return [...groups.values()].sort((a, b) => b.bytes - a.bytes);
 }
 
-/** One sentence: how many of the largest features weigh (≈ gzip) as much as the miss. */
-export function missByFeature(
-  groups: readonly FeatureGroup[],
-  totalBytes: number,
-  gzip: number,
-  overBytes: number,
-): string {
+/**
+ * One sentence: how many of the largest features weigh (≈ gzip) as much as the miss. The miss is
+ * of what a first-time success loads, so features count their first-success bytes (`gzip`: that
+ * load's gzip); the failure path, loaded on a failed attempt only, is not part of it.
+ */
+export function missByFeature(groups: readonly FeatureGroup[], gzip: number, overBytes: number): string {
+  const totalBytes = groups.reduce((n, g) => n + g.firstSuccessBytes, 0);
   const taken: FeatureGroup[] = [];
   let sum = 0;
-  for (const g of groups) {
+  for (const g of [...groups].sort((a, b) => b.firstSuccessBytes - a.firstSuccessBytes)) {
     if (sum >= overBytes) break;
     taken.push(g);
-    sum += (g.bytes / totalBytes) * gzip;
+    sum += (g.firstSuccessBytes / totalBytes) * gzip;
   }
   const kb = (b: number) => `${(b / 1024).toFixed(1)} KB`;
   return `The miss (${kb(overBytes)} gzip) is as large as the ${taken.length} largest feature(s) together (≈ ${kb(sum)}: ${taken.map((g) => g.feature).join(', ')}). The parts only some apps use (the node:http transport, proxy support, the fleet quota) are already chosen by import (ImCore) and absent here; what remains is behaviour every call has and the seeds or our standards require (options checked with errors that name the field, retries by class and timeouts, error classes per documented code with hints, secret masking, the App Token exchange and cache, the validator and its issue wording). 12 KB would take removing some of that behaviour, not leaving out an optional feature.`;

@@ -15,6 +15,7 @@ import { readGeneratorInput } from '../../generator/read-inputs.js';
 import { packageReach } from '../lib/package-reach.js';
 import { measureSharedEdit, type SharedEditResult } from '../lib/shared-edit.js';
 import { ROOT, tempDir, timedRun } from './lib.js';
+import { packageComposition, type PackedTarball } from './size-package.js';
 
 export interface SizeRow {
   app: string;
@@ -35,7 +36,7 @@ export interface SizeRow {
   firstSuccess: { files: number; minified: number; gzip: number };
   /** Chunks esbuild writes for dynamic imports in code tree shaking removed: never loaded (esbuild's metafile lists only live imports). */
   neverLoaded: { files: number; minified: number };
-  /** Package chunks named for an operation (its validator) found in the start chunks: none when validators load lazily. */
+  /** The package's validator files (validators/<operation>.js) found in the start chunks: none when validators load lazily. */
   validatorsAtStart: string[];
 }
 
@@ -43,11 +44,11 @@ export interface SizeResult {
   rows: SizeRow[];
   methodsCalled: number;
   operations: number;
-  tarball: { size: number; unpackedSize: number; entryCount: number; orphans: string[]; dangling: string[] } | null;
+  tarball: PackedTarball | null;
   /** The one-op app built as one file (no splitting: the validator's dynamic import bundled in), the way this row was measured before issue 18. */
   oneOpSingleFile: { minified: number; gzip: number };
   /** Every source module of the one-op app, start and lazy (bytes in the minified output of a build from the package's sources). */
-  oneOpInputs: { path: string; bytes: number; lazy: boolean }[];
+  oneOpInputs: { path: string; bytes: number; lazy: boolean; failure?: boolean }[];
   sharedEdit: Omit<SharedEditResult, 'changed'> & { changed: string[] };
 }
 
@@ -219,12 +220,12 @@ console.log(await usersGet({ path: { org_name: 'o', app_name: 'a', username: 'al
       minified: sum(fs, (f) => outputs[f]!.bytes),
       gzip: sum(fs, (f) => gz.get(f)!),
     });
-    // the package's lazy chunks are named for their operation (build.mjs: chunks/[name]-[hash]); shared ones are chunk-*
+    // the package's lazy validators are files of their own (build.mjs: validators/<operation>.js); shared code is chunks/
     const validatorsAtStart = [
       ...new Set(
         startFiles
           .flatMap((f) => Object.keys(outputs[f]!.inputs))
-          .filter((i) => /im-server-sdk\/dist\/esm\/chunks\/(?!chunk-)[^/]+\.js$/.test(i)),
+          .filter((i) => /im-server-sdk\/dist\/esm\/validators\/[^/]+\.js$/.test(i)),
       ),
     ];
     rows.push({
@@ -254,6 +255,7 @@ console.log(await usersGet({ path: { org_name: 'o', app_name: 'a', username: 'al
         path: path.replace(/^.*im-server-sdk\//, ''),
         bytes: v.bytesInOutput,
         lazy: !fromSources.atStart.has(f),
+        failure: !fromSources.firstSuccess.has(f),
       })),
     )
     .sort((a, b) => b.bytes - a.bytes);
@@ -275,6 +277,7 @@ console.log(await usersGet({ path: { org_name: 'o', app_name: 'a', username: 'al
       entryCount: info.entryCount,
       orphans: reach.orphans,
       dangling: reach.dangling.map((d) => `${d.from} → ${d.to}`),
+      composition: packageComposition(info.files, (p) => readFileSync(join(opts.pkgDir, p), 'utf8')),
     };
   }
   // the spec edit is generated in memory from the repository's spec (generated/ is not touched)

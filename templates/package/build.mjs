@@ -3,9 +3,13 @@
 //
 // - JavaScript: esbuild bundles each entry point that package.json names (exports and bin) into
 //   ESM with code splitting. Every operation's validator, loaded by a dynamic import(), becomes
-//   its own lazy chunk; code used by several entries goes into shared chunks. Far fewer files than
+//   its own lazy file, validators/<operation>.js (an entry of the build, so its name carries no
+//   hash: an app's bundler names its chunk after it, and an ImClient app imports all 178 of
+//   them by name); code used by several entries goes into shared chunks. Far fewer files than
 //   one module per source file, and an app's bundler still sees the lazy imports. Not minified:
-//   readable in a stack trace, and the app's bundler minifies.
+//   readable in a stack trace, and the app's bundler minifies. Without the doc comments (`/** */`)
+//   esbuild keeps on class members and statements: the hover docs come from the .d.ts files, and
+//   in the JavaScript they were 0.4 MB of the package (issue 33); `//` comments (the why) stay.
 // - Types: tsc's own declarations (doc comments as written, so hover docs are tsc's), then only
 //   the .d.ts files an entry point's types reach are kept: an internal module (a validator, a
 //   wire helper) has no type a user can name.
@@ -120,10 +124,60 @@ function dropBareChunkImports(outputs) {
   }
 }
 
+/**
+ * `text` without its doc comments, found by TypeScript's parser (the JSDoc nodes it attaches to
+ * declarations: never a comment opener inside a string, template or regex). A comment alone on its lines
+ * takes those lines with it; plain block comments (esbuild's `@__PURE__` marks) and `//` comments stay.
+ */
+export function withoutDocComments(ts, text) {
+  const file = ts.createSourceFile('out.js', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  const starts = new Map();
+  const visit = (node) => {
+    for (const d of node.jsDoc ?? []) starts.set(d.pos, d.end);
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  let out = '';
+  let at = 0;
+  for (const [pos, end] of [...starts].sort((a, b) => a[0] - b[0])) {
+    if (pos < at) continue;
+    let from = pos;
+    let to = end;
+    const lineStart = text.lastIndexOf('\n', pos - 1) + 1;
+    const rest = /^[ \t]*\n/.exec(text.slice(end, end + 200));
+    if (/^[ \t]*$/.test(text.slice(lineStart, pos)) && rest)
+      [from, to] = [Math.max(lineStart, at), end + rest[0].length];
+    out += text.slice(at, from);
+    at = to;
+  }
+  return out + text.slice(at);
+}
+
+/** Removes the doc comments from every JavaScript file esbuild wrote (see the header). */
+async function dropDocComments(outputs, tsFile) {
+  const ts = (await import(pathToFileURL(tsFile).href)).default;
+  for (const file of outputs) {
+    const path = join(pkgDir, file);
+    const text = readFileSync(path, 'utf8');
+    const stripped = withoutDocComments(ts, text);
+    if (stripped !== text) writeFileSync(path, stripped);
+  }
+}
+
+/** `validators/<operation>` for each operation's validator (src/validators/*.ts; the shared ones are chunked). */
+function validatorEntries() {
+  const dir = join(pkgDir, 'src/validators');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .map((f) => `validators/${f.slice(0, -3)}`);
+}
+
 export async function buildPackage() {
   // both tools named before anything is removed (a fresh clone without `npm install`)
   const esbuildFile = requireTool('esbuild', 'lib/main.js');
   const tsc = requireTool('typescript', 'bin/tsc');
+  const tsLib = requireTool('typescript', 'lib/typescript.js');
   const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
   const entries = entryNames(pkg, '.js');
   for (const e of entries)
@@ -135,7 +189,7 @@ export async function buildPackage() {
   const result = await esbuild
     .build({
       absWorkingDir: pkgDir,
-      entryPoints: Object.fromEntries(entries.map((e) => [e, `src/${e}.ts`])),
+      entryPoints: Object.fromEntries([...entries, ...validatorEntries()].map((e) => [e, `src/${e}.ts`])),
       outdir: OUT,
       bundle: true,
       splitting: true,
@@ -144,7 +198,7 @@ export async function buildPackage() {
       target: 'node20',
       // optional peers (@opentelemetry/api of ./otel) are the app's own copy, never bundled
       external: Object.keys(pkg.peerDependencies ?? {}),
-      // lazy validator chunks keep their operation's name; shared chunks are named for what they hold
+      // shared chunks (the validators are entries, named above)
       chunkNames: 'chunks/[name]-[hash]',
       legalComments: 'none',
       logLevel: 'silent',
@@ -152,7 +206,9 @@ export async function buildPackage() {
     })
     .catch((error) => fail(`esbuild: ${error.message}`));
 
-  dropBareChunkImports(Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')));
+  const jsOutputs = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'));
+  dropBareChunkImports(jsOutputs);
+  await dropDocComments(jsOutputs, tsLib);
 
   try {
     execFileSync(process.execPath, [tsc, '-p', 'tsconfig.esm.json', '--emitDeclarationOnly', '--outDir', OUT], {

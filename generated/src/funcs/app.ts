@@ -19,14 +19,12 @@ import type { AppTokenParams, AppTokenResult } from '../types/app.js';
  * const result = await appToken(im, { grant_type: "client_credentials", client_id: "<client_id>", client_secret: "<client_secret>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
  * @throws {InvalidArgumentError} 400 invalid_argument: the service refused an argument (see `details`).
  * @throws {InvalidClientError} 401 invalid_client: wrong Client ID or Client Secret, or the application does not exist.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class N allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class N's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function appToken(
   client: ImLeanCore,

@@ -37,20 +37,13 @@ import type {
  * const result = await blacklistAdd(im, { username: "<username>", target: "<target>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function blacklistAdd(
   client: ImLeanCore,
@@ -76,20 +69,13 @@ export function blacklistAdd(
  * const result = await blacklistBatchAdd(im, { username: "<username>", usernames: ["<usernames>"] });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function blacklistBatchAdd(
   client: ImLeanCore,
@@ -115,20 +101,13 @@ export function blacklistBatchAdd(
  * const result = await blacklistBatchRemove(im, { username: "<username>", usernames: ["<usernames>"] });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function blacklistBatchRemove(
   client: ImLeanCore,
@@ -156,19 +135,12 @@ export function blacklistBatchRemove(
  * for await (const item of blacklistList(im, { username: "<username>" })) console.log(item);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function blacklistList(
   client: ImLeanCore,
@@ -190,20 +162,13 @@ export function blacklistList(
  * const result = await blacklistRemove(im, { username: "<username>", target: "<target>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function blacklistRemove(
   client: ImLeanCore,

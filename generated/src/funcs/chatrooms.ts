@@ -124,20 +124,13 @@ import type {
  * const result = await chatroomsAddToAllowlist(im, { room_id: "<room_id>", usernames: ["<usernames>"] });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsAddToAllowlist(
   client: ImLeanCore,
@@ -165,19 +158,12 @@ export function chatroomsAddToAllowlist(
  * for await (const item of chatroomsAllowlist(im, { room_id: "<room_id>" })) console.log(item);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsAllowlist(
   client: ImLeanCore,
@@ -203,19 +189,12 @@ export function chatroomsAllowlist(
  * const result = await chatroomsAttributes(im, { room_id: "<room_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsAttributes(
   client: ImLeanCore,
@@ -243,20 +222,13 @@ export function chatroomsAttributes(
  * const result = await chatroomsBan(im, { room_id: "<room_id>", usernames: ["<usernames>"] });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsBan(
   client: ImLeanCore,
@@ -284,19 +256,12 @@ export function chatroomsBan(
  * for await (const item of chatroomsBans(im, { room_id: "<room_id>" })) console.log(item);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsBans(
   client: ImLeanCore,
@@ -324,18 +289,11 @@ export function chatroomsBans(
  * const result = await chatroomsCreate(im, { name: "<name>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class N allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class N's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsCreate(
   client: ImLeanCore,
@@ -357,20 +315,13 @@ export function chatroomsCreate(
  * const result = await chatroomsDelete(im, { room_id: "<room_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsDelete(
   client: ImLeanCore,
@@ -396,20 +347,13 @@ export function chatroomsDelete(
  * const result = await chatroomsDisable(im, { room_id: "<room_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsDisable(
   client: ImLeanCore,
@@ -431,20 +375,13 @@ export function chatroomsDisable(
  * const result = await chatroomsEnable(im, { room_id: "<room_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsEnable(
   client: ImLeanCore,
@@ -468,19 +405,12 @@ export function chatroomsEnable(
  * const result = await chatroomsGet(im, { room_id: "<room_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsGet(
   client: ImLeanCore,
@@ -506,20 +436,13 @@ export function chatroomsGet(
  * const result = await chatroomsKick(im, { room_id: "<room_id>", usernames: ["<usernames>"] });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsKick(
   client: ImLeanCore,
@@ -547,18 +470,11 @@ export function chatroomsKick(
  * for await (const item of chatroomsList(im)) console.log(item);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsList(
   client: ImLeanCore,
@@ -582,19 +498,12 @@ export function chatroomsList(
  * const result = await chatroomsMember(im, { room_id: "<room_id>", username: "<username>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsMember(
   client: ImLeanCore,
@@ -622,19 +531,12 @@ export function chatroomsMember(
  * for await (const item of chatroomsMembers(im, { room_id: "<room_id>" })) console.log(item);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsMembers(
   client: ImLeanCore,
@@ -662,20 +564,13 @@ export function chatroomsMembers(
  * const result = await chatroomsMute(im, { room_id: "<room_id>", usernames: ["<usernames>"] });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsMute(
   client: ImLeanCore,
@@ -697,20 +592,13 @@ export function chatroomsMute(
  * const result = await chatroomsMuteAll(im, { room_id: "<room_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsMuteAll(
   client: ImLeanCore,
@@ -738,19 +626,12 @@ export function chatroomsMuteAll(
  * for await (const item of chatroomsMutes(im, { room_id: "<room_id>" })) console.log(item);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsMutes(
   client: ImLeanCore,
@@ -776,18 +657,11 @@ export function chatroomsMutes(
  * const result = await chatroomsOnlineCounts(im, { room_ids: ["<room_ids>"] });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsOnlineCounts(
   client: ImLeanCore,
@@ -813,20 +687,13 @@ export function chatroomsOnlineCounts(
  * const result = await chatroomsRecall(im, { room_id: "<room_id>", message_id: "<message_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsRecall(
   client: ImLeanCore,
@@ -850,19 +717,12 @@ export function chatroomsRecall(
  * const result = await chatroomsRecentMessages(im, { room_id: "<room_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsRecentMessages(
   client: ImLeanCore,
@@ -884,20 +744,13 @@ export function chatroomsRecentMessages(
  * const result = await chatroomsRemoveAdmin(im, { room_id: "<room_id>", username: "<username>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsRemoveAdmin(
   client: ImLeanCore,
@@ -923,20 +776,13 @@ export function chatroomsRemoveAdmin(
  * const result = await chatroomsRemoveAttributes(im, { room_id: "<room_id>", keys: ["<keys>"] });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsRemoveAttributes(
   client: ImLeanCore,
@@ -962,20 +808,13 @@ export function chatroomsRemoveAttributes(
  * const result = await chatroomsRemoveFromAllowlist(im, { room_id: "<room_id>", usernames: ["<usernames>"] });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsRemoveFromAllowlist(
   client: ImLeanCore,
@@ -1007,19 +846,12 @@ export function chatroomsRemoveFromAllowlist(
  * const result = await chatroomsSend(im, { room_id: "<room_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class D allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class D's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsSend(
   client: ImLeanCore,
@@ -1041,20 +873,13 @@ export function chatroomsSend(
  * const result = await chatroomsSetAdmin(im, { room_id: "<room_id>", username: "<username>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsSetAdmin(
   client: ImLeanCore,
@@ -1080,20 +905,13 @@ export function chatroomsSetAdmin(
  * const result = await chatroomsSetAttributes(im, { room_id: "<room_id>", attributes: {} });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsSetAttributes(
   client: ImLeanCore,
@@ -1117,20 +935,13 @@ export function chatroomsSetAttributes(
  * const result = await chatroomsTransferOwner(im, { room_id: "<room_id>", username: "<username>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsTransferOwner(
   client: ImLeanCore,
@@ -1156,20 +967,13 @@ export function chatroomsTransferOwner(
  * const result = await chatroomsUnban(im, { room_id: "<room_id>", usernames: ["<usernames>"] });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsUnban(
   client: ImLeanCore,
@@ -1195,20 +999,13 @@ export function chatroomsUnban(
  * const result = await chatroomsUnmute(im, { room_id: "<room_id>", usernames: ["<usernames>"] });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsUnmute(
   client: ImLeanCore,
@@ -1230,20 +1027,13 @@ export function chatroomsUnmute(
  * const result = await chatroomsUnmuteAll(im, { room_id: "<room_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsUnmuteAll(
   client: ImLeanCore,
@@ -1271,20 +1061,13 @@ export function chatroomsUnmuteAll(
  * const result = await chatroomsUpdate(im, { room_id: "<room_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function chatroomsUpdate(
   client: ImLeanCore,

@@ -59,20 +59,13 @@ import type {
  * const result = await conversationsClear(im, { username: "<username>", conversation_id: "<conversation_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function conversationsClear(
   client: ImLeanCore,
@@ -98,20 +91,13 @@ export function conversationsClear(
  * const result = await conversationsDelete(im, { username: "<username>", conversation_id: "<conversation_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function conversationsDelete(
   client: ImLeanCore,
@@ -137,20 +123,13 @@ export function conversationsDelete(
  * const result = await conversationsDeleteMessages(im, { username: "<username>", conversation_id: "<conversation_id>", seqs: [1] });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function conversationsDeleteMessages(
   client: ImLeanCore,
@@ -174,19 +153,12 @@ export function conversationsDeleteMessages(
  * const result = await conversationsGet(im, { conversation_id: "<conversation_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function conversationsGet(
   client: ImLeanCore,
@@ -208,20 +180,13 @@ export function conversationsGet(
  * const result = await conversationsMarkAllRead(im, { username: "<username>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function conversationsMarkAllRead(
   client: ImLeanCore,
@@ -245,20 +210,13 @@ export function conversationsMarkAllRead(
  * const result = await conversationsMarkRead(im, { username: "<username>", conversation_id: "<conversation_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function conversationsMarkRead(
   client: ImLeanCore,
@@ -286,19 +244,12 @@ export function conversationsMarkRead(
  * for await (const item of conversationsMessages(im, { conversation_id: "<conversation_id>" })) console.log(item);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function conversationsMessages(
   client: ImLeanCore,
@@ -326,19 +277,12 @@ export function conversationsMessages(
  * for await (const item of conversationsOfUser(im, { username: "<username>" })) console.log(item);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function conversationsOfUser(
   client: ImLeanCore,
@@ -366,19 +310,12 @@ export function conversationsOfUser(
  * for await (const item of conversationsPins(im, { conversation_id: "<conversation_id>" })) console.log(item);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function conversationsPins(
   client: ImLeanCore,
@@ -402,19 +339,12 @@ export function conversationsPins(
  * const result = await conversationsSingle(im, { username: "<username>", peer: "<peer>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function conversationsSingle(
   client: ImLeanCore,
@@ -438,19 +368,12 @@ export function conversationsSingle(
  * const result = await conversationsStateOfUser(im, { username: "<username>", conversation_id: "<conversation_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function conversationsStateOfUser(
   client: ImLeanCore,
@@ -472,19 +395,12 @@ export function conversationsStateOfUser(
  * const result = await conversationsUnreadCount(im, { username: "<username>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function conversationsUnreadCount(
   client: ImLeanCore,

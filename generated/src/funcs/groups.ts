@@ -107,20 +107,13 @@ import type {
  * const result = await groupsAddMembers(im, { group_id: "<group_id>", usernames: ["<usernames>"] });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsAddMembers(
   client: ImLeanCore,
@@ -146,20 +139,13 @@ export function groupsAddMembers(
  * const result = await groupsAddToBlacklist(im, { group_id: "<group_id>", username: "<username>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsAddToBlacklist(
   client: ImLeanCore,
@@ -187,19 +173,12 @@ export function groupsAddToBlacklist(
  * for await (const item of groupsBlacklist(im, { group_id: "<group_id>" })) console.log(item);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsBlacklist(
   client: ImLeanCore,
@@ -227,18 +206,11 @@ export function groupsBlacklist(
  * const result = await groupsCreate(im, { owner: "<owner>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class N allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class N's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsCreate(
   client: ImLeanCore,
@@ -264,20 +236,13 @@ export function groupsCreate(
  * const result = await groupsDelete(im, { group_id: "<group_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsDelete(
   client: ImLeanCore,
@@ -303,20 +268,13 @@ export function groupsDelete(
  * const result = await groupsDisable(im, { group_id: "<group_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsDisable(
   client: ImLeanCore,
@@ -338,20 +296,13 @@ export function groupsDisable(
  * const result = await groupsEnable(im, { group_id: "<group_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsEnable(
   client: ImLeanCore,
@@ -375,19 +326,12 @@ export function groupsEnable(
  * const result = await groupsGet(im, { group_id: "<group_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsGet(
   client: ImLeanCore,
@@ -411,19 +355,12 @@ export function groupsGet(
  * const result = await groupsInviteSettings(im, { username: "<username>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsInviteSettings(
   client: ImLeanCore,
@@ -451,18 +388,11 @@ export function groupsInviteSettings(
  * for await (const item of groupsList(im)) console.log(item);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsList(
   client: ImLeanCore,
@@ -486,19 +416,12 @@ export function groupsList(
  * const result = await groupsMember(im, { group_id: "<group_id>", username: "<username>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsMember(
   client: ImLeanCore,
@@ -526,19 +449,12 @@ export function groupsMember(
  * for await (const item of groupsMembers(im, { group_id: "<group_id>" })) console.log(item);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsMembers(
   client: ImLeanCore,
@@ -560,20 +476,13 @@ export function groupsMembers(
  * const result = await groupsMuteAll(im, { group_id: "<group_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsMuteAll(
   client: ImLeanCore,
@@ -599,20 +508,13 @@ export function groupsMuteAll(
  * const result = await groupsMuteMember(im, { group_id: "<group_id>", username: "<username>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsMuteMember(
   client: ImLeanCore,
@@ -640,19 +542,12 @@ export function groupsMuteMember(
  * for await (const item of groupsOfUser(im, { username: "<username>" })) console.log(item);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsOfUser(
   client: ImLeanCore,
@@ -674,20 +569,13 @@ export function groupsOfUser(
  * const result = await groupsRemoveFromBlacklist(im, { group_id: "<group_id>", username: "<username>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsRemoveFromBlacklist(
   client: ImLeanCore,
@@ -713,20 +601,13 @@ export function groupsRemoveFromBlacklist(
  * const result = await groupsRemoveMembers(im, { group_id: "<group_id>", usernames: ["<usernames>"] });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsRemoveMembers(
   client: ImLeanCore,
@@ -754,19 +635,12 @@ export function groupsRemoveMembers(
  * for await (const item of groupsRequests(im, { group_id: "<group_id>" })) console.log(item);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsRequests(
   client: ImLeanCore,
@@ -792,20 +666,13 @@ export function groupsRequests(
  * const result = await groupsSetInviteSettings(im, { username: "<username>", invite_mode: "allow_any" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsSetInviteSettings(
   client: ImLeanCore,
@@ -829,20 +696,13 @@ export function groupsSetInviteSettings(
  * const result = await groupsSetRole(im, { group_id: "<group_id>", username: "<username>", role: "admin" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsSetRole(
   client: ImLeanCore,
@@ -866,20 +726,13 @@ export function groupsSetRole(
  * const result = await groupsTransferOwner(im, { group_id: "<group_id>", username: "<username>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsTransferOwner(
   client: ImLeanCore,
@@ -901,20 +754,13 @@ export function groupsTransferOwner(
  * const result = await groupsUnmuteAll(im, { group_id: "<group_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsUnmuteAll(
   client: ImLeanCore,
@@ -936,20 +782,13 @@ export function groupsUnmuteAll(
  * const result = await groupsUnmuteMember(im, { group_id: "<group_id>", username: "<username>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsUnmuteMember(
   client: ImLeanCore,
@@ -977,20 +816,13 @@ export function groupsUnmuteMember(
  * const result = await groupsUpdate(im, { group_id: "<group_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsUpdate(
   client: ImLeanCore,
@@ -1018,20 +850,13 @@ export function groupsUpdate(
  * const result = await groupsUpdateMember(im, { group_id: "<group_id>", username: "<username>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function groupsUpdateMember(
   client: ImLeanCore,

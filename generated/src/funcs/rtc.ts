@@ -75,20 +75,13 @@ import type {
  * const result = await rtcBan(im, { channel_id: "<channel_id>", username: "<username>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function rtcBan(
   client: ImLeanCore,
@@ -116,19 +109,12 @@ export function rtcBan(
  * for await (const item of rtcBans(im, { channel_id: "<channel_id>" })) console.log(item);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function rtcBans(
   client: ImLeanCore,
@@ -156,18 +142,11 @@ export function rtcBans(
  * const result = await rtcChannelStats(im);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function rtcChannelStats(
   client: ImLeanCore,
@@ -195,20 +174,13 @@ export function rtcChannelStats(
  * const result = await rtcCloseChannel(im, { channel_id: "<channel_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function rtcCloseChannel(
   client: ImLeanCore,
@@ -236,20 +208,13 @@ export function rtcCloseChannel(
  * const result = await rtcCreateChannel(im, { channel_id: "<channel_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function rtcCreateChannel(
   client: ImLeanCore,
@@ -275,19 +240,12 @@ export function rtcCreateChannel(
  * const result = await rtcGetBan(im, { channel_id: "<channel_id>", username: "<username>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function rtcGetBan(
   client: ImLeanCore,
@@ -313,19 +271,12 @@ export function rtcGetBan(
  * const result = await rtcGetChannel(im, { channel_id: "<channel_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function rtcGetChannel(
   client: ImLeanCore,
@@ -353,19 +304,12 @@ export function rtcGetChannel(
  * const result = await rtcIssueTickets(im, { channel_id: "<channel_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class N allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class N's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function rtcIssueTickets(
   client: ImLeanCore,
@@ -393,18 +337,11 @@ export function rtcIssueTickets(
  * for await (const item of rtcListChannels(im)) console.log(item);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function rtcListChannels(
   client: ImLeanCore,
@@ -434,19 +371,12 @@ export function rtcListChannels(
  * const result = await rtcRemoveMember(im, { channel_id: "<channel_id>", username: "<username>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class D allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class D's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function rtcRemoveMember(
   client: ImLeanCore,
@@ -476,19 +406,12 @@ export function rtcRemoveMember(
  * const result = await rtcRevokeTickets(im, { channel_id: "<channel_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class D allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class D's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function rtcRevokeTickets(
   client: ImLeanCore,
@@ -516,19 +439,12 @@ export function rtcRevokeTickets(
  * for await (const item of rtcSessions(im, { channel_id: "<channel_id>" })) console.log(item);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function rtcSessions(
   client: ImLeanCore,
@@ -554,20 +470,13 @@ export function rtcSessions(
  * const result = await rtcUnban(im, { channel_id: "<channel_id>", username: "<username>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function rtcUnban(
   client: ImLeanCore,
@@ -595,20 +504,13 @@ export function rtcUnban(
  * const result = await rtcUpdateChannel(im, { channel_id: "<channel_id>" });
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
  * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
  * @throws {VersionConflictError} version_conflict: the version given is no longer current.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class I allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function rtcUpdateChannel(
   client: ImLeanCore,
@@ -636,18 +538,11 @@ export function rtcUpdateChannel(
  * for await (const item of rtcUsageAdjustments(im)) console.log(item);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
- * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
- * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
- * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
- * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
- * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+ * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function rtcUsageAdjustments(
   client: ImLeanCore,

@@ -72,20 +72,13 @@ export class Friends {
    * const result = await im.friends.add({ username: "<username>", friend: "<friend>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   add(params: FriendsAddParams, options?: RequestOptions): ApiPromise<FriendsAddResult> {
     return friendsAdd(this.client, params, options);
@@ -109,20 +102,13 @@ export class Friends {
    * const result = await im.friends.batchAdd({ username: "<username>", friends: [{ username: "<username>" }] });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   batchAdd(
     params: FriendsBatchAddParams,
@@ -147,20 +133,13 @@ export class Friends {
    * const result = await im.friends.batchDelete({ username: "<username>", usernames: ["<usernames>"] });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   batchDelete(
     params: FriendsBatchDeleteParams,
@@ -185,19 +164,12 @@ export class Friends {
    * const result = await im.friends.check({ username: "<username>", usernames: ["<usernames>"] });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   check(params: FriendsCheckParams, options?: RequestOptions): ApiPromise<FriendsCheckResult> {
     return friendsCheck(this.client, params, options);
@@ -215,20 +187,13 @@ export class Friends {
    * const result = await im.friends.delete({ username: "<username>", friend: "<friend>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   delete(params: FriendsDeleteParams, options?: RequestOptions): ApiPromise<FriendsDeleteResult> {
     return friendsDelete(this.client, params, options);
@@ -248,20 +213,13 @@ export class Friends {
    * const result = await im.friends.deleteAll({ username: "<username>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   deleteAll(
     params: FriendsDeleteAllParams,
@@ -284,19 +242,12 @@ export class Friends {
    * const result = await im.friends.get({ username: "<username>", friend: "<friend>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   get(params: FriendsGetParams, options?: RequestOptions): ApiPromise<FriendsGetResult> {
     return friendsGet(this.client, params, options);
@@ -320,19 +271,12 @@ export class Friends {
    * for await (const item of im.friends.list({ username: "<username>" })) console.log(item);
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   list(
     params: FriendsListParams,
@@ -359,19 +303,12 @@ export class Friends {
    * for await (const item of im.friends.requests({ username: "<username>" })) console.log(item);
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   requests(
     params: FriendsRequestsParams,
@@ -396,20 +333,13 @@ export class Friends {
    * const result = await im.friends.setSettings({ username: "<username>", friend_add_mode: "need_confirm" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   setSettings(
     params: FriendsSetSettingsParams,
@@ -432,19 +362,12 @@ export class Friends {
    * const result = await im.friends.settings({ username: "<username>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   settings(
     params: FriendsSettingsParams,
@@ -469,20 +392,13 @@ export class Friends {
    * const result = await im.friends.update({ username: "<username>", friend: "<friend>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   update(params: FriendsUpdateParams, options?: RequestOptions): ApiPromise<FriendsUpdateResult> {
     return friendsUpdate(this.client, params, options);

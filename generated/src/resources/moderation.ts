@@ -100,20 +100,13 @@ export class Moderation {
    * const result = await im.moderation.addWords({ list_id: "<list_id>", words: ["<words>"] });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   addWords(
     params: ModerationAddWordsParams,
@@ -138,20 +131,13 @@ export class Moderation {
    * const result = await im.moderation.batchDecide({ item_ids: ["<item_ids>"] });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   batchDecide(
     params: ModerationBatchDecideParams,
@@ -178,18 +164,11 @@ export class Moderation {
    * const result = await im.moderation.checkText({ scene: "message" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   checkText(
     params: ModerationCheckTextParams,
@@ -214,20 +193,13 @@ export class Moderation {
    * const result = await im.moderation.clearViolations({ username: "<username>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   clearViolations(
     params: ModerationClearViolationsParams,
@@ -250,18 +222,11 @@ export class Moderation {
    * const result = await im.moderation.config();
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   config(
     params?: ModerationConfigParams,
@@ -286,18 +251,11 @@ export class Moderation {
    * const result = await im.moderation.createWordList({ name: "<name>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class N allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class N's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   createWordList(
     params: ModerationCreateWordListParams,
@@ -324,20 +282,13 @@ export class Moderation {
    * const result = await im.moderation.decide({ item_id: "<item_id>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   decide(
     params: ModerationDecideParams,
@@ -358,20 +309,13 @@ export class Moderation {
    * const result = await im.moderation.deleteWordList({ list_id: "<list_id>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   deleteWordList(
     params: ModerationDeleteWordListParams,
@@ -394,19 +338,12 @@ export class Moderation {
    * const result = await im.moderation.escalate({ item_id: "<item_id>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class N allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class N's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   escalate(
     params: ModerationEscalateParams,
@@ -429,19 +366,12 @@ export class Moderation {
    * const result = await im.moderation.item({ item_id: "<item_id>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   item(params: ModerationItemParams, options?: RequestOptions): ApiPromise<ModerationItemResult> {
     return moderationItem(this.client, params, options);
@@ -461,19 +391,12 @@ export class Moderation {
    * const result = await im.moderation.itemContent({ item_id: "<item_id>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   itemContent(
     params: ModerationItemContentParams,
@@ -500,18 +423,11 @@ export class Moderation {
    * for await (const item of im.moderation.items()) console.log(item);
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   items(
     params?: ModerationItemsParams,
@@ -538,18 +454,11 @@ export class Moderation {
    * for await (const item of im.moderation.platformActions()) console.log(item);
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   platformActions(
     params?: ModerationPlatformActionsParams,
@@ -574,20 +483,13 @@ export class Moderation {
    * const result = await im.moderation.removeWords({ list_id: "<list_id>", words: ["<words>"] });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   removeWords(
     params: ModerationRemoveWordsParams,
@@ -612,20 +514,13 @@ export class Moderation {
    * const result = await im.moderation.report();
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   report(
     params?: ModerationReportParams,
@@ -650,18 +545,11 @@ export class Moderation {
    * const result = await im.moderation.stats();
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   stats(
     params?: ModerationStatsParams,
@@ -688,20 +576,13 @@ export class Moderation {
    * const result = await im.moderation.updateConfig();
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   updateConfig(
     params?: ModerationUpdateConfigParams,
@@ -724,20 +605,13 @@ export class Moderation {
    * const result = await im.moderation.updateWordList({ list_id: "<list_id>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   updateWordList(
     params: ModerationUpdateWordListParams,
@@ -764,19 +638,12 @@ export class Moderation {
    * for await (const item of im.moderation.violations({ username: "<username>" })) console.log(item);
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   violations(
     params: ModerationViolationsParams,
@@ -797,19 +664,12 @@ export class Moderation {
    * const result = await im.moderation.wordList({ list_id: "<list_id>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   wordList(
     params: ModerationWordListParams,
@@ -830,18 +690,11 @@ export class Moderation {
    * const result = await im.moderation.wordLists();
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   wordLists(
     params?: ModerationWordListsParams,
@@ -868,19 +721,12 @@ export class Moderation {
    * for await (const item of im.moderation.words({ list_id: "<list_id>" })) console.log(item);
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   words(
     params: ModerationWordsParams,

@@ -28,19 +28,12 @@ export class Presence {
    * const result = await im.presence.get({ username: "<username>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   get(params: PresenceGetParams, options?: RequestOptions): ApiPromise<PresenceGetResult> {
     return presenceGet(this.client, params, options);
@@ -62,18 +55,11 @@ export class Presence {
    * const result = await im.presence.query({ usernames: ["<usernames>"] });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   query(params: PresenceQueryParams, options?: RequestOptions): ApiPromise<PresenceQueryResult> {
     return presenceQuery(this.client, params, options);

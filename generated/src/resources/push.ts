@@ -55,19 +55,12 @@ export class Push {
    * const result = await im.push.devices({ username: "<username>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   devices(params: PushDevicesParams, options?: RequestOptions): ApiPromise<PushDevicesResult> {
     return pushDevices(this.client, params, options);
@@ -91,20 +84,13 @@ export class Push {
    * const result = await im.push.muteGroup({ username: "<username>", group_id: "<group_id>", mode: "none" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   muteGroup(
     params: PushMuteGroupParams,
@@ -131,20 +117,13 @@ export class Push {
    * const result = await im.push.muteSingle({ username: "<username>", peer: "<peer>", mode: "none" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   muteSingle(
     params: PushMuteSingleParams,
@@ -171,19 +150,12 @@ export class Push {
    * for await (const item of im.push.mutes({ username: "<username>" })) console.log(item);
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   mutes(
     params: PushMutesParams,
@@ -206,19 +178,12 @@ export class Push {
    * const result = await im.push.settings({ username: "<username>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   settings(params: PushSettingsParams, options?: RequestOptions): ApiPromise<PushSettingsResult> {
     return pushSettings(this.client, params, options);
@@ -236,20 +201,13 @@ export class Push {
    * const result = await im.push.unbindDevice({ username: "<username>", session_id: "<session_id>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   unbindDevice(
     params: PushUnbindDeviceParams,
@@ -270,20 +228,13 @@ export class Push {
    * const result = await im.push.unmuteGroup({ username: "<username>", group_id: "<group_id>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   unmuteGroup(
     params: PushUnmuteGroupParams,
@@ -304,20 +255,13 @@ export class Push {
    * const result = await im.push.unmuteSingle({ username: "<username>", peer: "<peer>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   unmuteSingle(
     params: PushUnmuteSingleParams,
@@ -344,20 +288,13 @@ export class Push {
    * const result = await im.push.updateSettings({ username: "<username>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   updateSettings(
     params: PushUpdateSettingsParams,

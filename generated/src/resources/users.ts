@@ -87,19 +87,12 @@ export class Users {
    * const result = await im.users.batchCreate({ users: [{ username: "<username>" }] });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {AlreadyExistsError} already_exists: it exists already (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class U allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class U's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   batchCreate(
     params: UsersBatchCreateParams,
@@ -126,19 +119,12 @@ export class Users {
    * const result = await im.users.create({ username: "<username>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {AlreadyExistsError} already_exists: it exists already (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class U allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class U's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   create(params: UsersCreateParams, options?: RequestOptions): ApiPromise<UsersCreateResult> {
     return usersCreate(this.client, params, options);
@@ -156,20 +142,13 @@ export class Users {
    * const result = await im.users.delete({ username: "<username>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   delete(params: UsersDeleteParams, options?: RequestOptions): ApiPromise<UsersDeleteResult> {
     return usersDelete(this.client, params, options);
@@ -191,20 +170,13 @@ export class Users {
    * const result = await im.users.disable({ username: "<username>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   disable(params: UsersDisableParams, options?: RequestOptions): ApiPromise<UsersDisableResult> {
     return usersDisable(this.client, params, options);
@@ -222,20 +194,13 @@ export class Users {
    * const result = await im.users.enable({ username: "<username>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   enable(params: UsersEnableParams, options?: RequestOptions): ApiPromise<UsersEnableResult> {
     return usersEnable(this.client, params, options);
@@ -255,19 +220,12 @@ export class Users {
    * const result = await im.users.get({ username: "<username>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   get(params: UsersGetParams, options?: RequestOptions): ApiPromise<UsersGetResult> {
     return usersGet(this.client, params, options);
@@ -291,20 +249,13 @@ export class Users {
    * const result = await im.users.issueLoginTicket({ username: "<username>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   issueLoginTicket(
     params: UsersIssueLoginTicketParams,
@@ -325,20 +276,13 @@ export class Users {
    * const result = await im.users.kick({ username: "<username>", session_id: "<session_id>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   kick(params: UsersKickParams, options?: RequestOptions): ApiPromise<UsersKickResult> {
     return usersKick(this.client, params, options);
@@ -356,19 +300,12 @@ export class Users {
    * const result = await im.users.kickAll({ username: "<username>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class N allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class N's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   kickAll(params: UsersKickAllParams, options?: RequestOptions): ApiPromise<UsersKickAllResult> {
     return usersKickAll(this.client, params, options);
@@ -392,18 +329,11 @@ export class Users {
    * for await (const item of im.users.list()) console.log(item);
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   list(
     params?: UsersListParams,
@@ -430,18 +360,11 @@ export class Users {
    * for await (const item of im.users.listMuted()) console.log(item);
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   listMuted(
     params?: UsersListMutedParams,
@@ -466,18 +389,11 @@ export class Users {
    * const result = await im.users.lookup({ usernames: ["<usernames>"] });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   lookup(params: UsersLookupParams, options?: RequestOptions): ApiPromise<UsersLookupResult> {
     return usersLookup(this.client, params, options);
@@ -501,20 +417,13 @@ export class Users {
    * const result = await im.users.mute({ username: "<username>", scope: "chat" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   mute(params: UsersMuteParams, options?: RequestOptions): ApiPromise<UsersMuteResult> {
     return usersMute(this.client, params, options);
@@ -532,19 +441,12 @@ export class Users {
    * const result = await im.users.mutes({ username: "<username>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   mutes(params: UsersMutesParams, options?: RequestOptions): ApiPromise<UsersMutesResult> {
     return usersMutes(this.client, params, options);
@@ -562,19 +464,12 @@ export class Users {
    * const result = await im.users.sessions({ username: "<username>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class Q allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   sessions(params: UsersSessionsParams, options?: RequestOptions): ApiPromise<UsersSessionsResult> {
     return usersSessions(this.client, params, options);
@@ -594,19 +489,12 @@ export class Users {
    * const result = await im.users.setPassword({ username: "<username>", password: "<password>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class N allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class N's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   setPassword(
     params: UsersSetPasswordParams,
@@ -627,20 +515,13 @@ export class Users {
    * const result = await im.users.unmute({ username: "<username>", scope: "chat" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   unmute(params: UsersUnmuteParams, options?: RequestOptions): ApiPromise<UsersUnmuteResult> {
     return usersUnmute(this.client, params, options);
@@ -664,20 +545,13 @@ export class Users {
    * const result = await im.users.update({ username: "<username>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {UnauthenticatedError} 401 unauthenticated: the App Token was refused again after one new exchange.
-   * @throws {PermissionDeniedError} 403 permission_denied: the token's application differs from the path.
-   * @throws {IpNotAllowedError} 403 ip_not_allowed: this server's IP is not in the application's allowlist.
-   * @throws {TenantUnavailableError} 403 tenant_unavailable: the tenant is suspended.
-   * @throws {AppUnavailableError} 403 app_unavailable: the application is disabled or suspended.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {UnauthenticatedError | PermissionDeniedError | IpNotAllowedError | TenantUnavailableError | AppUnavailableError | CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
    * @throws {NotFoundError} not_found: what the path names does not exist (after a resend: `mayBeEchoOfEarlierAttempt`).
    * @throws {VersionConflictError} version_conflict: the version given is no longer current.
-   * @throws {RateLimitedError} 429 rate_limited, once `maxRetries` are used up or Retry-After asks for more than `maxRetryAfterMs` (the error carries `retryAfterMs`).
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class I allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {RateLimitedError} 429 rate_limited after `maxRetries` (or a Retry-After over `maxRetryAfterMs`).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class I's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   update(params: UsersUpdateParams, options?: RequestOptions): ApiPromise<UsersUpdateResult> {
     return usersUpdate(this.client, params, options);

@@ -30,6 +30,7 @@
  */
 import type { StoredToken, TokenStore } from '../internal/token-manager.js';
 import { randomOwner, redisConnection, replyText, type RedisClientLike, type RedisConnection } from './redis-client.js';
+import { Inspectable } from './inspectable.js';
 import { withStoreBudget } from './store-budget.js';
 
 export interface RedisTokenStoreOptions {
@@ -66,7 +67,7 @@ const DELETE_IF_TOKEN =
   "if ok and type(t) == 'table' and t['accessToken'] == ARGV[1] then return redis.call('DEL', KEYS[1]) end " +
   'return 0';
 
-export class RedisTokenStore implements TokenStore {
+export class RedisTokenStore extends Inspectable implements TokenStore {
   readonly #client: RedisConnection;
   readonly #prefix: string;
   readonly #lockTtlMs: number;
@@ -77,6 +78,7 @@ export class RedisTokenStore implements TokenStore {
   readonly #commandTimeoutMs: number;
 
   constructor(options: RedisTokenStoreOptions) {
+    super();
     if (!options) throw new TypeError('RedisTokenStore needs { client }: your node-redis or ioredis client');
     this.#client = redisConnection(options.client, 'RedisTokenStore');
     this.#prefix = options.prefix ?? '';
@@ -177,7 +179,8 @@ export class RedisTokenStore implements TokenStore {
     return { type: 'RedisTokenStore', prefix: this.#prefix, lockTtlMs: this.#lockTtlMs };
   }
 
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
+  /** What `console.log(store)` shows (through `Inspectable`): never the client. */
+  override toString(): string {
     return `RedisTokenStore { prefix: ${JSON.stringify(this.#prefix)}, lockTtlMs: ${this.#lockTtlMs} }`;
   }
 }

@@ -20,12 +20,10 @@ import type { FriendsListItem, FriendsListPage, FriendsListParams } from '../typ
  * for await (const item of friendsList(im, { username: "<username>" })) console.log(item);
  * ```
  *
- * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
- * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
- * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
- * @throws {ConnectionError} No connection, after the resends retry class Q allows.
- * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
- * @throws {AbortError} Your `signal` aborted the call.
+ * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+ * @throws {CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+ * @throws {ApiError} Any other error answer.
+ * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
 export function friendsList(
   client: ImLeanCore,

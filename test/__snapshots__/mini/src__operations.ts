@@ -18,7 +18,6 @@ export const friendsListOperation: OperationSpec = /* @__PURE__ */ operation({
   id: 'friends.list',
   method: 'GET',
   path: '/users/{username}/friends',
-  pathParams: ['username'],
   queryParams: ['cursor', 'known_version'],
   retryClass: 'Q',
   pagination: {
@@ -47,7 +46,6 @@ export const usersGetOperation: OperationSpec = /* @__PURE__ */ operation({
   id: 'users.get',
   method: 'GET',
   path: '/users/{username}',
-  pathParams: ['username'],
   retryClass: 'Q',
   loadValidator: () => import('./validators/usersGet.js'),
 });

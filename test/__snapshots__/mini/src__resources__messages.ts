@@ -25,12 +25,10 @@ export class Messages {
    * const result = await im.messages.send({ to: "<to>" });
    * ```
    *
-   * @throws {ValidationError} The params break a rule of the spec (the error names the field and the rule); nothing is sent.
-   * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
-   * @throws {ApiError} Any other error answer (`status`, `code`, `requestId`, `details`).
-   * @throws {ConnectionError} No connection, after the resends retry class D allows.
-   * @throws {TimeoutError} No answer within `timeoutMs` (per attempt) or `deadlineMs` (the whole call).
-   * @throws {AbortError} Your `signal` aborted the call.
+   * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
+   * @throws {CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+   * @throws {ApiError} Any other error answer.
+   * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class D's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
    */
   send(params: MessagesSendParams, options?: RequestOptions): ApiPromise<MessagesSendResult> {
     return messagesSend(this.client, params, options);

@@ -37,9 +37,12 @@ describe('operations.ts entries', () => {
       id: 'users.get',
       method: 'GET',
       path: '/users/{username}',
-      pathParams: ['username'],
       retryClass: 'Q',
     });
+    // issue 33: pathParams equal to the path's own names, in order, are left out too; others are written
+    const reordered = { ...spec, pathParams: ['other'] };
+    expect(operationEntryOf(reordered)).toMatchObject({ pathParams: ['other'] });
+    expect(operation(operationEntryOf(reordered) as never).pathParams).toEqual(['other']);
     // a non-default value is always written
     const token = operationEntryOf(operationSpecOf(model.operations.find((o) => o.isTokenExchange)!, components));
     expect(token).toMatchObject({ auth: false, body: 'object' });
