@@ -91,6 +91,8 @@ describe('bench section: test suite', () => {
     const lines: string[] = [];
     renderTestSuite({ testSuite: RUN } as unknown as BenchResults, (...l) => lines.push(...l));
     const text = lines.join('\n');
+    expect(text).toContain('then vitest with 2 workers. 300.0 s wall (5.0 min), exit 0');
+    expect(text).toContain('The wall time over the critical path, 12.0 s, is scheduling gaps');
     expect(text).toContain('| lint:spec | `tsx scripts/lint-spec.ts` | 8.0 s | 0 |');
     expect(text).toContain('| all, side by side | | 8.0 s | |');
     expect(text).toContain('| fetch-transport | 1 | 110.0 | 19.6 % |');

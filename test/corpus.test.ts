@@ -16,14 +16,13 @@ import { Project } from 'ts-morph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { generate, type GeneratorOutput } from '../generator/generate.js';
-import type { GeneratorCache } from '../generator/format.js';
 import type { OperationModel } from '../generator/model.js';
 import { RUNTIME_EXPORTS } from '../generator/names.js';
 import { readGeneratorInput } from '../generator/read-inputs.js';
 import { SpecError } from '../generator/spec-error.js';
 import { yamlLocator } from '../generator/spec-location.js';
 import { componentRefsOf } from '../generator/transform/refs.js';
-import { writeGeneratedFiles } from '../scripts/lib/generate-to-dir.js';
+import { memoryCache, writeGeneratedFiles } from '../scripts/lib/generate-to-dir.js';
 import { CORPUS, graft } from './corpus/graft.js';
 import { COMPARE_FILE, compareSource, CONSUMER_FILE, consumerSource, differencesOf } from './corpus/consumer.js';
 import { repoRoot } from './helpers/seed.js';
@@ -41,8 +40,7 @@ const SOURCE = 'test/fixtures/corpus/grafted.yaml';
  * One in-memory generator cache for both generations of the document (the plain one and --strict), as
  * the CLI's disk cache serves consecutive runs: the strict run compiles no validator again (issue 33).
  */
-const entries = new Map<string, string>();
-const cache: GeneratorCache = { get: (k) => entries.get(k), set: (k, v) => void entries.set(k, v) };
+const cache = memoryCache();
 
 let output: GeneratorOutput;
 let generateMs = 0;

@@ -6,7 +6,7 @@
  * time is made of.
  */
 import type { BenchResults } from './results.js';
-import { type Push, type TargetRow, ms, num } from './report-format.js';
+import { type Push, type TargetRow, num } from './report-format.js';
 import { SLOWEST_SHOWN } from './test-suite.js';
 
 type TestSuite = NonNullable<BenchResults['testSuite']>;
@@ -92,13 +92,13 @@ export function renderTestSuite(r: BenchResults, push: Push): void {
   const p = testSuiteProfile(x);
   push('## 11. Test suite', '');
   push(
-    `\`${x.command}\` once: the pre-steps side by side (scripts/test-pre-steps.mjs), then vitest with ${x.workers} workers. ${ms(x.wallMs)} wall, exit ${x.exitCode}. Per file: its own run time in its worker (test-support/slowest-files-reporter.ts), per vitest project; ${x.files.length} files, ${sec(p.summedMs, 0)} summed.`,
+    `\`${x.command}\` once: the pre-steps side by side (scripts/test-pre-steps.mjs), then vitest with ${x.workers} workers. ${sec(x.wallMs)} wall (${num(x.wallMs / 60_000, 1)} min), exit ${x.exitCode}. Per file: its own run time in its worker (test-support/slowest-files-reporter.ts), per vitest project; ${x.files.length} files, ${sec(p.summedMs, 0)} summed.`,
     '',
   );
   push('### Where the wall time goes', '');
   push(`- ${criticalPath(x, p)}.`);
   push(
-    `- The rest of the wall time, ${sec(p.overheadMs)}, is scheduling gaps (a worker idle while the other runs a long file), vitest's and npm's start and end.`,
+    `- The wall time over the critical path, ${p.overheadMs < 0 ? '−' : ''}${sec(Math.abs(p.overheadMs))}, is scheduling gaps (a worker idle while the other runs a long file) and vitest's and npm's start and end.`,
   );
   push(
     `- Target 4 min: with these pre-steps and ${x.workers} workers the files may sum to at most ${sec(p.budgetMs, 0)}; they sum to ${sec(p.summedMs, 0)} (${share(p.summedMs, p.budgetMs)} of it).`,
