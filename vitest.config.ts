@@ -1,6 +1,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { testWorkers } from './test-support/test-workers.js';
 
 /**
  * The behaviour suite of the HTTP attempt: run once per transport (issue 18). The first project
@@ -57,11 +58,8 @@ export default defineConfig({
     // Global teardown (servers, redis) gets the hook's margin, not vitest's 10 s, on a loaded box.
     teardownTimeout: 60_000,
     pool: 'forks',
-    // vitest's default is (cores - 1) workers: ONE on the 2-core box, so the files ran one after
-    // another although most of their time is I/O wait (loopback servers, redis, child processes).
-    // At least two: on the 2-core box at load ~4 vitest took 597 s with two workers against
-    // 751 s with one, all 3,032 tests passing (issue 33). IM_TEST_MAX_WORKERS overrides it.
-    maxWorkers: Number(process.env.IM_TEST_MAX_WORKERS) || Math.max(2, availableParallelism() - 1),
+    // at least two (test-support/test-workers.ts says why); IM_TEST_MAX_WORKERS overrides it
+    maxWorkers: testWorkers(),
     // Memory tests call gc() so that they measure what is retained, not garbage not yet collected.
     poolOptions: { forks: { execArgv: ['--expose-gc'] } },
     // The default output, then the slowest files of the run (test-support/slowest-files-reporter.ts).

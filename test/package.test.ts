@@ -2,6 +2,12 @@
  * The publishable package: builds to ESM (esbuild, code splitting) with tsc's .d.ts, packs with
  * no runtime dependency, no test files and no file that nothing needs, loads from import and from
  * require(), and an app bundles only what it calls, with the validators as lazy chunks.
+ *
+ * `npm pack` of generated/ runs the package's real prepack (generate --check, a clean build,
+ * publint, attw). Every other test reads the run's shared build of generated/
+ * (test-support/built-package.ts, the same build script on the same files); the file list packed
+ * from it is required to equal the prepack's, so both are the same package. Before (issue 33) this
+ * file built generated/ in place once more first, a third build per run.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,14 +16,18 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageReach } from '../scripts/lib/package-reach.js';
+import { builtPackage } from '../test-support/built-package.js';
 import { repoRoot } from './helpers/seed.js';
 
+/** What is packed (its prepack builds it). */
 const pkgDir = join(repoRoot, 'generated');
+/** The run's shared build of the same files, read only. */
+let builtDir: string;
 const work = mkdtempSync(join(tmpdir(), 'im-pkg-'));
 
-beforeAll(() => {
-  execFileSync('npm', ['run', '-s', 'build'], { cwd: pkgDir, stdio: 'pipe' });
-}, 180_000);
+beforeAll(async () => {
+  builtDir = await builtPackage();
+}, 300_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('npm pack of generated/', () => {
@@ -33,6 +43,11 @@ describe('npm pack of generated/', () => {
       execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: pkgDir, encoding: 'utf8' }),
     );
     paths = packed.files.map((f: { path: string }) => f.path);
+    // the shared build the other tests read packs to the same files
+    const [shared] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: builtDir, encoding: 'utf8' }),
+    );
+    expect(shared.files.map((f: { path: string }) => f.path).sort()).toEqual([...paths].sort());
     expect(paths).toContain('README.md');
     expect(paths).toContain('dist/esm/index.js');
     expect(paths).toContain('dist/esm/index.d.ts');
@@ -41,7 +56,7 @@ describe('npm pack of generated/', () => {
 
   it('ships only files something needs: package.json, an import, a type reference or a docs link reaches each one', () => {
     expect(paths.length).toBeGreaterThan(100);
-    const reach = packageReach(paths, (p) => readFileSync(join(pkgDir, p), 'utf8'));
+    const reach = packageReach(paths, (p) => readFileSync(join(builtDir, p), 'utf8'));
     expect(reach.dangling).toEqual([]);
     expect(reach.orphans).toEqual([]);
     // the lazy validators (validators/<operation>.js, issue 33) are reached through the dynamic imports of the operation table
@@ -55,10 +70,10 @@ describe('npm pack of generated/', () => {
   it('and the check finds a file nothing needs, and an import of a file the tarball lacks', () => {
     const extra = [...paths, 'dist/esm/chunks/stale-OLD.js'];
     const read = (p: string) =>
-      p === 'dist/esm/chunks/stale-OLD.js' ? 'export const x = 1;\n' : readFileSync(join(pkgDir, p), 'utf8');
+      p === 'dist/esm/chunks/stale-OLD.js' ? 'export const x = 1;\n' : readFileSync(join(builtDir, p), 'utf8');
     expect(packageReach(extra, read).orphans).toEqual(['dist/esm/chunks/stale-OLD.js']);
     const without = paths.filter((p) => p !== 'dist/esm/validators/usersGet.js');
-    const reach = packageReach(without, (p) => readFileSync(join(pkgDir, p), 'utf8'));
+    const reach = packageReach(without, (p) => readFileSync(join(builtDir, p), 'utf8'));
     expect(reach.dangling.map((d) => d.to)).toEqual([expect.stringMatching(/validators\/usersGet\.js$/)]);
   });
 
@@ -68,7 +83,7 @@ describe('npm pack of generated/', () => {
       [
         '--input-type=module',
         '-e',
-        `import { ImClient, operations } from ${JSON.stringify(join(pkgDir, 'dist/esm/index.js'))}; console.log(typeof ImClient, Object.keys(operations).length)`,
+        `import { ImClient, operations } from ${JSON.stringify(join(builtDir, 'dist/esm/index.js'))}; console.log(typeof ImClient, Object.keys(operations).length)`,
       ],
       { encoding: 'utf8' },
     );
@@ -78,7 +93,7 @@ describe('npm pack of generated/', () => {
       process.execPath,
       [
         '-e',
-        `const { ImClient, operations } = require(${JSON.stringify(join(pkgDir, 'dist/esm/index.js'))}); operations['users.get'].loadValidator().then((v) => console.log(typeof ImClient, Object.keys(operations).length, typeof v.validate))`,
+        `const { ImClient, operations } = require(${JSON.stringify(join(builtDir, 'dist/esm/index.js'))}); operations['users.get'].loadValidator().then((v) => console.log(typeof ImClient, Object.keys(operations).length, typeof v.validate))`,
       ],
       { encoding: 'utf8' },
     );
@@ -94,7 +109,7 @@ describe('standalone functions tree-shake', () => {
     const entry = join(work, 'one-op.mjs');
     writeFileSync(
       entry,
-      `import { ImCore, usersGet } from ${JSON.stringify(join(pkgDir, 'dist/esm/funcs/index.js'))};\nconst core = new ImCore({ baseUrl: 'http://127.0.0.1:1', appKey: 'o#a', clientId: 'i', clientSecret: 's' });\nusersGet(core, { username: 'alice' }).catch(() => {});\n`,
+      `import { ImCore, usersGet } from ${JSON.stringify(join(builtDir, 'dist/esm/funcs/index.js'))};\nconst core = new ImCore({ baseUrl: 'http://127.0.0.1:1', appKey: 'o#a', clientId: 'i', clientSecret: 's' });\nusersGet(core, { username: 'alice' }).catch(() => {});\n`,
     );
     const result = await build({
       entryPoints: [entry],
@@ -119,7 +134,7 @@ describe('features chosen by import, from the published dist', () => {
       const entry = join(work, `one-op-${core}.mjs`);
       writeFileSync(
         entry,
-        `import { ${core}, usersGet } from ${JSON.stringify(join(pkgDir, 'dist/esm/funcs/index.js'))};\nconst core = new ${core}({ baseUrl: 'http://127.0.0.1:1', appKey: 'o#a', clientId: 'i', clientSecret: 's' });\nusersGet(core, { username: 'alice' }).catch(() => {});\n`,
+        `import { ${core}, usersGet } from ${JSON.stringify(join(builtDir, 'dist/esm/funcs/index.js'))};\nconst core = new ${core}({ baseUrl: 'http://127.0.0.1:1', appKey: 'o#a', clientId: 'i', clientSecret: 's' });\nusersGet(core, { username: 'alice' }).catch(() => {});\n`,
       );
       const result = await build({
         entryPoints: [entry],
@@ -150,7 +165,7 @@ describe('validators load lazily, as their own chunks', () => {
     const entry = join(work, 'client-app.mjs');
     writeFileSync(
       entry,
-      `import { ImClient } from ${JSON.stringify(join(pkgDir, 'dist/esm/index.js'))};\nconst im = new ImClient({ baseUrl: 'http://127.0.0.1:1', appKey: 'o#a', clientId: 'i', clientSecret: 's' });\nim.users.get({ username: 'alice' }).catch(() => {});\n`,
+      `import { ImClient } from ${JSON.stringify(join(builtDir, 'dist/esm/index.js'))};\nconst im = new ImClient({ baseUrl: 'http://127.0.0.1:1', appKey: 'o#a', clientId: 'i', clientSecret: 's' });\nim.users.get({ username: 'alice' }).catch(() => {});\n`,
     );
     const outdir = join(work, 'split');
     const result = await build({
@@ -189,7 +204,7 @@ describe('validators load lazily, as their own chunks', () => {
 describe('shared chunks keep the entries apart', () => {
   it('the built callbacks/edge entry reaches no Node built-in through a chunk it shares with the Node entries', async () => {
     const edge = await build({
-      entryPoints: [join(pkgDir, 'dist/esm/callbacks-edge.js')],
+      entryPoints: [join(builtDir, 'dist/esm/callbacks-edge.js')],
       bundle: true,
       format: 'esm',
       platform: 'browser',
@@ -200,7 +215,7 @@ describe('shared chunks keep the entries apart', () => {
     // the check can fail: the Node entry, built the same way, cannot be bundled for the browser
     await expect(
       build({
-        entryPoints: [join(pkgDir, 'dist/esm/callbacks.js')],
+        entryPoints: [join(builtDir, 'dist/esm/callbacks.js')],
         bundle: true,
         format: 'esm',
         platform: 'browser',

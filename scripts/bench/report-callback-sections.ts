@@ -1,4 +1,4 @@
-/** RESULTS.md sections about callbacks and fleets (callbacks verify, upload, quota fleet, inbox, simulator) and the test suite: target rows and text. */
+/** RESULTS.md sections about callbacks and fleets (callbacks verify, upload, quota fleet, inbox, simulator): target rows and text. */
 import type { BenchResults } from './results.js';
 import { type Push, type TargetRow, mib, ms, num, ratio } from './report-format.js';
 import { type VerifyRun, verifyBreakdown, whyVerifyMisses } from './report-verify-why.js';
@@ -228,35 +228,6 @@ export function renderSimulator(r: BenchResults, p: Push): void {
       );
     p('');
   }
-}
-
-/** Section testSuite of RESULTS.md. */
-export function renderTestSuite(r: BenchResults, p: Push): void {
-  if (r.testSuite) {
-    const x = r.testSuite;
-    const total = x.files.reduce((a, f) => a + f.ms, 0);
-    p('## 11. Test suite', '');
-    p(
-      `\`${x.command}\` once (lint:spec, lint:code, generate --check, then vitest with ${x.workers} workers): ${ms(x.wallMs)} wall, exit ${x.exitCode}. Per file: its own run time in its worker (test-support/slowest-files-reporter.ts), per vitest project; ${x.files.length} files, ${num(total / 1000)} s summed. The slowest:`,
-      '',
-    );
-    p('| file | project | tests | seconds | share of the summed time |', '|---|---|---|---|---|');
-    for (const f of x.files.slice(0, 15))
-      p(
-        `| ${f.file} | ${f.project} | ${f.tests} | ${num(f.ms / 1000, 1)} | ${num((100 * f.ms) / (total || 1), 1)} % |`,
-      );
-    p('');
-  }
-}
-
-/** Issue 33's test-suite row: `npm test` wall time ≤ 4 min on a quiet 2-core box, every test passing. */
-export function testSuiteTarget(x: NonNullable<BenchResults['testSuite']>, cores: number): TargetRow {
-  const busy = Math.max(...x.load) > cores * 0.75;
-  return {
-    target: '11. `npm test` wall time ≤ 4 min (quiet 2-core box), every test passing',
-    measured: `${num(x.wallMs / 60_000, 1)} min wall${x.cpuMs === undefined ? '' : `, ${num(x.cpuMs / 60_000, 1)} min CPU`}, exit ${x.exitCode}; ${num(x.tests.passed)} passed, ${num(x.tests.failed)} failed, ${num(x.tests.skipped)} skipped; load ${x.load.join(' → ')}${busy ? ' (busy machine: the wall time is not the quiet figure)' : ''}`,
-    pass: x.exitCode === 0 && x.tests.failed === 0 && x.wallMs <= 240_000,
-  };
 }
 
 /** Issue 33's inbox rows: throughput and redis-server CPU against the bare Streams loop, memory kept per event id. */

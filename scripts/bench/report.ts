@@ -9,15 +9,14 @@ import {
   renderInbox,
   renderQuota,
   renderSimulator,
-  renderTestSuite,
   renderUpload,
   simulatorRows,
-  testSuiteTarget,
   uploadRows,
 } from './report-callback-sections.js';
 import { coldStartRows, perCallRows, renderColdStart, renderPerCall } from './report-call-sections.js';
 import { ms, type TargetRow } from './report-format.js';
 import { renderSize, sizeTargets } from './report-size-section.js';
+import { renderTestSuite, testSuiteTarget } from './report-test-suite-section.js';
 import {
   generationRows,
   renderGeneration,

@@ -1,14 +1,26 @@
 /**
  * Section "test suite" (issue 33: `npm test` ≤ 4 min on a quiet 2-core box): runs `npm test` once,
- * as CI does after `npm ci` (lint:spec, lint:code, generate --check, then vitest's projects), and
- * reads the per-file durations that test-support/slowest-files-reporter.ts writes to
- * IM_TEST_DURATIONS_FILE. Only when asked (`npm run bench -- --only=test-suite`): a run takes
- * minutes and is the whole suite, so it is no part of the default bench or of its smoke run.
+ * as CI does after `npm ci` (the pre-steps lint:spec, lint:code and generate --check side by side,
+ * then vitest's projects), and reads what the run writes: each pre-step's wall time
+ * (scripts/test-pre-steps.mjs, IM_TEST_STEPS_FILE) and each test file's own time in its worker
+ * (test-support/slowest-files-reporter.ts, IM_TEST_DURATIONS_FILE). The report turns them into the
+ * row and, where it misses, the critical path that explains why. Only when asked
+ * (`npm run bench -- --only=test-suite`): a run takes minutes and is the whole suite, so it is no
+ * part of the default bench or of its smoke run.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileDuration } from '../../test-support/slowest-files-reporter.js';
+import { testWorkers } from '../../test-support/test-workers.js';
 import { load1, ROOT, tempDir, timedRun } from './lib.js';
+
+/** One pre-step of `npm test` (scripts/test-pre-steps.mjs). */
+export interface PreStep {
+  step: string;
+  command: string;
+  wallMs: number;
+  exitCode: number | null;
+}
 
 export interface TestSuiteResult {
   /** The command run, as a maintainer types it. */
@@ -22,8 +34,12 @@ export interface TestSuiteResult {
   load: [number, number];
   /** Every test file of the run with its own time in its worker, slowest first. */
   files: FileDuration[];
-  /** The vitest workers the run used (IM_TEST_MAX_WORKERS or vitest.config.ts's default). */
-  workers: string;
+  /** The vitest workers the run used (IM_TEST_MAX_WORKERS or vitest.config.ts's default, test-support/test-workers.ts). */
+  workers: number;
+  /** The pre-steps before vitest, side by side, and their wall time together (empty: the command ran none). */
+  preSteps: { wallMs: number; steps: PreStep[] };
+  /** What each of the slowest files proves: the first sentence of its leading doc comment, by file. */
+  proves: Record<string, string>;
 }
 
 /** The counts of vitest's "Tests  3040 passed | 55 skipped (3095)" summary line. */
@@ -37,14 +53,18 @@ export async function benchTestSuite(
   options: { command?: [string, ...string[]]; timeoutMs?: number } = {},
 ): Promise<TestSuiteResult> {
   const [cmd, ...args] = options.command ?? ['npm', 'test'];
-  const durations = join(tempDir('test-suite'), 'durations.json');
+  const dir = tempDir('test-suite');
+  const durations = join(dir, 'durations.json');
+  const stepsFile = join(dir, 'steps.json');
   const before = load1();
   const run = await timedRun(cmd, args, {
     cwd: ROOT,
-    env: { IM_TEST_DURATIONS_FILE: durations, NO_COLOR: '1', FORCE_COLOR: '0' },
+    env: { IM_TEST_DURATIONS_FILE: durations, IM_TEST_STEPS_FILE: stepsFile, NO_COLOR: '1', FORCE_COLOR: '0' },
     timeoutMs: options.timeoutMs ?? 60 * 60_000,
   });
   const files: FileDuration[] = existsSync(durations) ? JSON.parse(readFileSync(durations, 'utf8')) : [];
+  const preSteps = existsSync(stepsFile) ? JSON.parse(readFileSync(stepsFile, 'utf8')) : { wallMs: 0, steps: [] };
+  const proves = Object.fromEntries(files.slice(0, SLOWEST_SHOWN).map((f) => [f.file, leadingSentence(f.file)]));
   return {
     command: [cmd, ...args].join(' '),
     exitCode: run.code,
@@ -53,6 +73,27 @@ export async function benchTestSuite(
     tests: summaryCounts(`${run.stdout}\n${run.stderr}`),
     load: [before, load1()],
     files,
-    workers: process.env.IM_TEST_MAX_WORKERS ?? 'vitest.config.ts default (max(2, cores − 1))',
+    workers: testWorkers(),
+    preSteps,
+    proves,
   };
+}
+
+/** The slowest files the report lists (with what each proves). */
+export const SLOWEST_SHOWN = 15;
+
+/** The first sentence of a file's leading doc comment (what the test file says it proves), or ''. */
+export function leadingSentence(file: string): string {
+  const path = join(ROOT, file);
+  const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const doc = /^\s*\/\*\*([\s\S]*?)\*\//.exec(text)?.[1] ?? '';
+  const prose = doc
+    .split('\n')
+    .map((l) => l.replace(/^\s*\*\s?/, '').trim())
+    .join(' ')
+    .trim();
+  // up to the first full stop followed by a space (not "e.g." or "1.5"), at most 240 characters
+  const end = /[^.]{2}\.(\s|$)/.exec(prose);
+  const sentence = end ? prose.slice(0, end.index + 3) : prose;
+  return sentence.length > 240 ? `${sentence.slice(0, 239)}…` : sentence;
 }

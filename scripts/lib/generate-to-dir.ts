@@ -2,8 +2,15 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { GeneratorCache } from '../../generator/format.js';
 import { generate, type GeneratorOutput } from '../../generator/generate.js';
 import { readGeneratorInput, readTree } from '../../generator/read-inputs.js';
+
+/** A generator cache in memory (YAML pieces, validators, formatted files by their inputs), for generations in one process. */
+export function memoryCache(): GeneratorCache {
+  const entries = new Map<string, string>();
+  return { get: (k) => entries.get(k), set: (k, v) => void entries.set(k, v) };
+}
 
 /** `specPath` is relative to `root`; the package's node_modules links to the repo's (tsc, @types/node). */
 export async function generateToTempDir(

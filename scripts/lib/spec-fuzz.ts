@@ -173,10 +173,7 @@ export type Outcome =
   | { kind: 'crashed'; violations: string[] };
 
 /** A memory cache for the whole run: YAML pieces, validators and formatted files by their inputs. */
-export function memoryCache(): GeneratorCache {
-  const entries = new Map<string, string>();
-  return { get: (k) => entries.get(k), set: (k, v) => void entries.set(k, v) };
-}
+export { memoryCache } from './generate-to-dir.js';
 
 /** Generates one variant in memory and judges a refusal; an accepted variant's files are returned for the package checks. */
 export async function runVariant(input: GeneratorInput, variant: Variant, cache: GeneratorCache): Promise<Outcome> {
