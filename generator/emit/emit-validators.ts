@@ -258,12 +258,14 @@ export function emitValidators(model: ApiModel, cache?: GeneratorCache): Map<str
     if (text === undefined) {
       try {
         text = compiling(operationPointer(op), op.id, () => validatorModule(model, op, schemas, int64));
+        // only a compiled module is kept: a fallback compiles again next run, so its warning is
+        // reported on every run (a cached fallback would pass --strict silently)
+        cache?.set(k, text);
       } catch (error) {
         if (!(error instanceof SpecError)) throw error;
         fallback(op, error.problems[0]!.message);
         text = validatorModule(model, op, { params: {}, response: true }, false);
       }
-      cache?.set(k, text);
     }
     files.set(validatorFile(op), text);
   }
