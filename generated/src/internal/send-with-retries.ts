@@ -97,17 +97,23 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
 
 /**
  * The App Token (or undefined for an operation without auth) when `beforeAttempt` would wait for
- * nothing and throw nothing: not revoked, scope open, no fleet quota, no 429 pause, not the token
- * exchange, a cached token with no refresh due. Else NOT_READY.
+ * nothing and throw nothing: not revoked, scope open, no rate limit (send slots), no 429 pause,
+ * not the token exchange, a cached token with no refresh due. Else NOT_READY. A quota without a
+ * rate limit (every `ImClient` has one, for its counters) waits for nothing: its only step before
+ * an attempt is the background read of the fleet gate, done here as `beforeAttempt` does it.
  */
 function readyToken(rt: RuntimeContext, call: CallSettings): string | undefined | typeof NOT_READY {
   const { op, scope } = call;
-  if (rt.quota !== undefined || op.isTokenExchange || scope.isDone() || rt.gate.remainingMs() > 0) return NOT_READY;
+  const quota = rt.quota;
+  if (quota?.limited || op.isTokenExchange || scope.isDone() || rt.gate.remainingMs() > 0) return NOT_READY;
   if (rt.revokedError(op.id) !== undefined) return NOT_READY;
-  if (!op.auth) return undefined;
-  const token = rt.readyToken?.();
-  if (token === undefined) return NOT_READY;
-  rt.redactor.add(token);
+  let token: string | undefined;
+  if (op.auth) {
+    token = rt.readyToken?.();
+    if (token === undefined) return NOT_READY;
+    rt.redactor.add(token);
+  }
+  quota?.readGate();
   return token;
 }
 
