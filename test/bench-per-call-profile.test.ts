@@ -102,6 +102,8 @@ describe('per-call profiles: ours against bare node:http', () => {
   it('names what a package function pays for, and nothing for a name it does not know', () => {
     expect(paysFor('validate0 — chunks/usersGet-X.js')).toMatch(/validation/);
     expect(paysFor('parseSuccessBody — chunks/chunk-A.js')).toMatch(/lossless/);
+    expect(paysFor('readyToken — chunks/chunk-A.js')).toMatch(/App Token/);
+    expect(paysFor('sendCall — chunks/chunk-A.js')).toMatch(/dedupe key/);
     expect(paysFor('somethingElse — chunks/chunk-A.js')).toBeUndefined();
   });
 });

@@ -117,11 +117,15 @@ const PAYS_FOR: readonly [RegExp, string][] = [
   [/^validate\d*$|^validateParams$/, 'request validation: bad input refused before sending (standards)'],
   [/^parseSuccessBody$|^jsonParseLossless$/, 'the JSON answer, int64 beyond 2^53 kept exact (lossless JSON)'],
   [
-    /^sendWithRetries$|^startAttempt$|^settleAttempt$|^successOf$|^readyToken$/,
+    /^sendWithRetries$|^startAttempt$|^settleAttempt$|^successOf$/,
     'the attempt loop: retries by class, per-attempt timeout, deadline, 401 re-exchange (REST seed §4)',
   ],
   [/^beforeAttempt$|^passGate$|^readGate$/, 'the 429 pause and the fleet quota gate (REST seed §8)'],
-  [/^getToken$|^#usable$|^#due$/, 'the App Token cache and refresh (REST seed §4.1)'],
+  [/^getToken$|^readyToken$|^#usable$|^#due$/, 'the App Token cache and refresh (REST seed §4.1)'],
+  [
+    /^sendCall$|^afterChecks$|^#call$|^checkRequestOptions$|^fillDedupeKey$/,
+    'the call: options checked by name, the dedupe key of a D operation, its deadline and signal (REST seed §4)',
+  ],
   [/^fillPath$|^buildRequest$|^buildBody$|^asParams$/, 'request building: path segments escaped (path safety)'],
   [
     /^forEach$|^redactHeaders$|^responseInfo$/,
