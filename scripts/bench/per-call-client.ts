@@ -143,8 +143,47 @@ if (client === 'validator-load') {
   process.exit(0);
 }
 
+/**
+ * IM_BENCH_ALLOC=1 (per-call-alloc.ts): V8's sampling heap profiler over the measured calls, WITH
+ * the objects the GC already collected (what a call allocates, not what it keeps); bytes per call,
+ * in all and by function. Allocation does not depend on the machine's load, CPU time does.
+ */
+async function allocationsOf(run: () => Promise<void>): Promise<{ bytesPerCall: number; byFunction: object[] }> {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 256,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  await run();
+  const { profile } = await session.post('HeapProfiler.stopSampling');
+  type Node = {
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    selfSize: number;
+    children: Node[];
+  };
+  const by = new Map<string, number>();
+  const walk = (n: Node): void => {
+    const { functionName, url, lineNumber } = n.callFrame;
+    const file = url.replace(/^.*\/(dist\/esm|bench-children)\//, '');
+    const name = `${functionName || '(anonymous)'} — ${file ? `${file}:${lineNumber + 1}` : '(native)'}`;
+    by.set(name, (by.get(name) ?? 0) + n.selfSize);
+    for (const c of n.children) walk(c);
+  };
+  walk(profile.head as unknown as Node);
+  const all = [...by].map(([name, bytes]) => ({ name, bytes: bytes / count })).sort((a, b) => b.bytes - a.bytes);
+  return { bytesPerCall: all.reduce((a, f) => a + f.bytes, 0), byFunction: all.slice(0, 40) };
+}
+
 const call = await makeCall();
 await drive(call, warmup);
+if (process.env.IM_BENCH_ALLOC === '1') {
+  console.log(JSON.stringify({ client, count, concurrency, ...(await allocationsOf(() => drive(call, count))) }));
+  process.exit(0);
+}
 const cpu = process.cpuUsage();
 const started = performance.now();
 await drive(call, count);

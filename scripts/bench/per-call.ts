@@ -4,11 +4,20 @@
  * (its own process), at concurrency 1 and 50. Each measurement is a fresh client process
  * (warm-up calls first, not counted); the order of the clients rotates from one repetition to
  * the next. Then extra runs of our client under --cpu-prof tell where its client-side CPU goes:
- * at each concurrency where a target of issue 33 was missed (else at concurrency 1).
+ * at each concurrency where a target of issue 33 was missed (else at concurrency 1); where one
+ * missed, bare node:http is profiled too, and the two are compared (per-call-profile.ts).
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { median, profileSelfTime, runJsonChild, startBenchServer, tempDir } from './lib.js';
+import { median, runJsonChild, startBenchServer, tempDir } from './lib.js';
+import {
+  CATEGORY_LABEL,
+  functionTimes,
+  PROFILE_INTERVAL_US,
+  versusBare,
+  type FunctionTime,
+  type VersusBare,
+} from './per-call-profile.js';
 
 export const PER_CALL_CLIENTS = [
   'ours',
@@ -48,6 +57,8 @@ export interface PerCallResult {
     totalMs: number;
     groups: { name: string; ms: number }[];
     topFunctions: { name: string; ms: number }[];
+    /** Where a target missed: bare node:http profiled the same way, side by side with ours. */
+    vsBare?: VersusBare;
   }[];
 }
 
@@ -96,7 +107,7 @@ export async function benchPerCall(opts: {
       const summary = summarise(samples, opts.concurrencies);
       const missed = opts.concurrencies.filter((c) => missesAt(summary, c));
       for (const concurrency of missed.length ? missed : opts.concurrencies.slice(0, 1)) {
-        const p = await profileOurs(server.baseUrl, opts, concurrency);
+        const p = await profileOurs(server.baseUrl, opts, concurrency, missed.includes(concurrency));
         if (p) profiles.push({ ...p, concurrency, missed: missed.includes(concurrency) });
       }
     }
@@ -153,43 +164,54 @@ function missesAt(rows: PerCallResult['rows'], concurrency: number): boolean {
   return !perCallTargets(rows, concurrency).vsNodeHttp;
 }
 
-/** One more run of ours under --cpu-prof at `concurrency`: self time by where the code lives. */
+/** One more run of `client` under --cpu-prof at `concurrency`: self time per function. */
+async function profileClient(
+  client: Client,
+  baseUrl: string,
+  opts: { count: number; warmup: number; esmEntry: string; pkgDir: string },
+  concurrency: number,
+): Promise<FunctionTime[] | null> {
+  const dir = tempDir('prof');
+  await runJsonChild<Sample>(
+    'per-call-client.ts',
+    [client, String(opts.count), String(concurrency), String(opts.warmup), baseUrl, opts.esmEntry],
+    {
+      nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-interval=${PROFILE_INTERVAL_US}`],
+    },
+  );
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  return file ? functionTimes(join(dir, file), join(opts.pkgDir, 'dist/esm/')) : null;
+}
+
+/**
+ * Ours under the profiler at `concurrency`: self time by place (each file of the package) and its
+ * busiest functions; where a target missed, bare node:http too, side by side (per-call-profile.ts).
+ */
 async function profileOurs(
   baseUrl: string,
   opts: { count: number; warmup: number; esmEntry: string; pkgDir: string },
   concurrency: number,
+  missed: boolean,
 ): Promise<Omit<PerCallResult['profiles'][number], 'concurrency' | 'missed'> | null> {
-  const dir = tempDir('prof');
-  await runJsonChild<Sample>(
-    'per-call-client.ts',
-    ['ours', String(opts.count), String(concurrency), String(opts.warmup), baseUrl, opts.esmEntry],
-    {
-      nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
-    },
-  );
-  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-  if (!file) return null;
-  const pkg = join(opts.pkgDir, 'dist/esm/');
-  const groupOf = (url: string, fn: string): string => {
-    if (fn === '(idle)') return '(idle: waiting for the server)';
-    if (fn === '(garbage collector)') return 'garbage collection';
-    if (fn === '(program)') return 'V8/native (program)';
-    if (url.includes(pkg)) {
-      const rel = url.slice(url.indexOf(pkg) + pkg.length);
-      if (rel.startsWith('validators/')) return 'im-server-sdk: request validator';
-      return `im-server-sdk: ${rel}`;
-    }
-    if (url.includes('undici')) return 'undici (fetch)';
-    if (url.startsWith('node:') || url === '') return 'node internals (http, streams, timers, promises)';
-    return 'other (tsx loader, bench driver)';
-  };
-  const all = profileSelfTime(join(dir, file), groupOf);
-  const busy = all.filter((g) => !g.name.startsWith('(idle'));
-  const totalMs = busy.reduce((a, g) => a + g.ms, 0);
-  const topFunctions = profileSelfTime(join(dir, file), (url, fn) =>
-    url.includes(pkg) ? `${fn || '(anonymous)'} — ${url.slice(url.indexOf(pkg) + pkg.length)}` : '',
-  )
-    .filter((g) => g.name !== '')
-    .slice(0, 8);
-  return { totalMs, groups: all, topFunctions };
+  const fns = await profileClient('ours', baseUrl, opts, concurrency);
+  if (!fns) return null;
+  const byPlace = new Map<string, number>();
+  for (const f of fns) {
+    const place =
+      f.category === 'package'
+        ? `im-server-sdk: ${f.name.slice(f.name.indexOf(' — ') + 3)}`
+        : f.category === 'idle'
+          ? '(idle: waiting for the server)'
+          : CATEGORY_LABEL[f.category];
+    byPlace.set(place, (byPlace.get(place) ?? 0) + f.ms);
+  }
+  const groups = [...byPlace].map(([name, ms]) => ({ name, ms })).sort((a, b) => b.ms - a.ms);
+  const totalMs = fns.filter((f) => f.category !== 'idle').reduce((a, f) => a + f.ms, 0);
+  const topFunctions = fns
+    .filter((f) => f.category === 'package')
+    .slice(0, 8)
+    .map((f) => ({ name: f.name, ms: f.ms }));
+  const bare = missed ? await profileClient('node-http', baseUrl, opts, concurrency) : null;
+  const vsBare = bare ? versusBare(fns, bare, opts.count + opts.warmup) : undefined;
+  return { totalMs, groups, topFunctions, ...(vsBare ? { vsBare } : {}) };
 }

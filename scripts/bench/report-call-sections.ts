@@ -1,5 +1,12 @@
 /** RESULTS.md sections about a call (per-call throughput and CPU, cold start): target rows and text. */
-import { perCallShare, perCallTargets } from './per-call.js';
+import { perCallShare, perCallTargets, type PerCallResult } from './per-call.js';
+import {
+  CATEGORY_LABEL,
+  paysFor,
+  PROFILE_CATEGORIES,
+  type ProfileCategory,
+  type VersusBare,
+} from './per-call-profile.js';
 import type { BenchResults } from './results.js';
 import { type Push, type TargetRow, kib, ms, num, ratio, signedMs } from './report-format.js';
 
@@ -15,10 +22,12 @@ export function perCallRows(r: BenchResults): TargetRow[] {
       const of = row('ours-fetch');
       const nh = row('node-http');
       const share = perCallShare(c);
+      const pass = perCallTargets(r.perCall.rows, c).vsNodeHttp;
+      const vsBare = r.perCall.profiles.find((x) => x.concurrency === c)?.vsBare;
       rows.push({
         target: `2. Per-call (concurrency ${c}): ≥ ${share}× bare node:http keep-alive's calls/s (retries, timeouts, validation and auth on)`,
-        measured: `${num(o.callsPerSec)} vs ${num(nh.callsPerSec)} calls/s (${ratio(o.callsPerSec, nh.callsPerSec)}); client CPU ${num(o.cpuUsPerCall)} vs ${num(nh.cpuUsPerCall)} µs/call (${ratio(o.cpuUsPerCall, nh.cpuUsPerCall)})`,
-        pass: perCallTargets(r.perCall.rows, c).vsNodeHttp,
+        measured: `${num(o.callsPerSec)} vs ${num(nh.callsPerSec)} calls/s (${ratio(o.callsPerSec, nh.callsPerSec)}); client CPU ${num(o.cpuUsPerCall)} vs ${num(nh.cpuUsPerCall)} µs/call (${ratio(o.cpuUsPerCall, nh.cpuUsPerCall)})${!pass && vsBare ? `; ${missExplanation(vsBare)}` : ''}`,
+        pass,
       });
       rows.push({
         target: `2. (explanation) bare fetch and openapi-fetch (concurrency ${c})`,
@@ -121,13 +130,72 @@ export function renderPerCall(r: BenchResults, p: Push): void {
         '',
       );
       p(
-        '| function — file | self time |',
-        '|---|---|',
-        ...pr.topFunctions.map((f) => `| ${f.name} | ${ms(f.ms)} |`),
+        '| function — file | self time | pays for |',
+        '|---|---|---|',
+        ...pr.topFunctions.map((f) => `| ${f.name} | ${ms(f.ms)} | ${paysFor(f.name) ?? '–'} |`),
         '',
       );
+      if (pr.vsBare) renderVersusBare(pr.vsBare, pr.concurrency, measuredCpu(pc, pr.concurrency), p);
     }
   }
+}
+
+/** Client CPU per call of ours and bare node:http at one concurrency, as measured (not profiled). */
+function measuredCpu(pc: PerCallResult, c: number): { ours: number; bare: number } {
+  const cpu = (client: string) => pc.rows.find((x) => x.client === client && x.concurrency === c)!.cpuUsPerCall;
+  return { ours: cpu('ours'), bare: cpu('node-http') };
+}
+
+const us = (x: number): string => num(x, 1);
+const signedUs = (x: number): string => `${x >= 0 ? '+' : '−'}${num(Math.abs(x), 1)}`;
+
+/** Why a per-call row misses: ours and bare node:http profiled alike, by category and by Node function. */
+export function renderVersusBare(
+  v: VersusBare,
+  concurrency: number,
+  cpu: { ours: number; bare: number },
+  p: Push,
+): void {
+  const total = (x: Record<ProfileCategory, number>) => PROFILE_CATEGORIES.reduce((a, c) => a + x[c], 0);
+  p(
+    `#### Why concurrency ${concurrency} misses: ours against bare node:http, profiled alike`,
+    '',
+    `Measured without the profiler: client CPU ${us(cpu.ours)} vs ${us(cpu.bare)} µs per call (${signedUs(cpu.ours - cpu.bare)} µs). Under \`--cpu-prof\`, one run of each (${num(v.calls)} calls each: warm-up and measured; µs per call = self time ÷ those calls; idle excluded):`,
+    '',
+    '| where | ours µs/call | bare node:http µs/call | ours − bare |',
+    '|---|---|---|---|',
+    ...PROFILE_CATEGORIES.map(
+      (c) => `| ${CATEGORY_LABEL[c]} | ${us(v.ours[c])} | ${us(v.bare[c])} | ${signedUs(v.ours[c] - v.bare[c])} |`,
+    ),
+    `| all busy | ${us(total(v.ours))} | ${us(total(v.bare))} | ${signedUs(total(v.ours) - total(v.bare))} |`,
+    '',
+  );
+  if (v.nodeExtra.length > 0)
+    p(
+      'Node functions (self time) where ours spends more than bare node:http: what the package asks of Node beyond one keep-alive request:',
+      '',
+      '| Node function — file | ours µs/call | bare µs/call | ours − bare |',
+      '|---|---|---|---|',
+      ...v.nodeExtra.map((f) => `| ${f.name} | ${us(f.oursUs)} | ${us(f.bareUs)} | ${signedUs(f.oursUs - f.bareUs)} |`),
+      '',
+    );
+  if (v.nodeLess.length > 0)
+    p(
+      `Where ours spends less than bare in Node (its flat header array, its own agent): ${v.nodeLess
+        .slice(0, 5)
+        .map((f) => `${f.name} ${signedUs(f.oursUs - f.bareUs)}`)
+        .join('; ')} µs/call.`,
+      '',
+    );
+}
+
+/** The row's short explanation of a miss: the profiled difference by category (section 2 has the rest). */
+export function missExplanation(v: VersusBare): string {
+  const parts = PROFILE_CATEGORIES.map((c) => ({ c, d: v.ours[c] - v.bare[c] }))
+    .filter((x) => Math.abs(x.d) >= 0.05)
+    .sort((a, b) => b.d - a.d)
+    .map((x) => `${CATEGORY_LABEL[x.c].split(' (')[0]} ${signedUs(x.d)}`);
+  return `by profile, ours − bare node:http per call: ${parts.join(', ')} µs (section 2)`;
 }
 
 /** Section coldStart of RESULTS.md. */

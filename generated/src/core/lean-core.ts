@@ -10,22 +10,18 @@ import type { OperationSpec } from '../operation.js';
 import { ApiPromise, type WithResponse } from './api-promise.js';
 import { ConfigError, type CredentialsRevokedError, ImError, InvalidClientError } from './errors.js';
 import type { ClientOptions, RequestOptions } from './options.js';
-import { CallScope } from '../internal/call-scope.js';
 import { resolveConfig, type ResolvedConfig } from '../internal/config.js';
-import { fillDedupeKey } from '../internal/dedupe-key.js';
 import { safeLogger, type SafeLogger } from '../internal/logger.js';
 import type { QuotaGate } from '../internal/quota-gate.js';
 import type { QuotaControl } from '../internal/quota-control.js';
 import type { RateLimitState } from '../internal/quota-gate.js';
 import { LEAN_FEATURES, type CoreFeatures } from '../internal/core-features.js';
 import { SecretRedactor } from '../internal/redact.js';
-import { checkRequestOptions, validateParams } from '../internal/request-checks.js';
-import { asParams, buildRequest } from '../internal/request-builder.js';
-import { retryPolicyFor } from '../internal/retry.js';
-import { sendWithRetries, type RuntimeContext } from '../internal/send-with-retries.js';
+import type { RuntimeContext } from '../internal/send-with-retries.js';
+import { sendCall, type CallClient } from '../internal/send-call.js';
 import { TOKEN_EXCHANGE_OPERATION, exchangeToken } from '../internal/token-exchange.js';
 import type { TokenManager, StoredToken } from '../internal/token-manager.js';
-import { observerFactory, type CallObserver } from '../internal/observe.js';
+import { observerFactory } from '../internal/observe.js';
 import {
   IDENTITY_OPTIONS,
   revokedErrorOf,
@@ -35,7 +31,6 @@ import {
   TRANSPORT_OPTIONS,
   type Session,
 } from './client-session.js';
-import { reportDrift } from '../internal/response-drift.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
@@ -55,6 +50,7 @@ export class ImLeanCore {
   readonly #logger: SafeLogger;
   readonly #tokens: TokenManager;
   readonly #runtime: RuntimeContext;
+  readonly #callClient: CallClient;
   readonly #gate: QuotaGate;
   readonly #exchangeGate: QuotaGate;
   readonly #quota: QuotaControl | undefined;
@@ -105,6 +101,7 @@ export class ImLeanCore {
       revoke: (error) => this.#revoke(error),
       observe: observerFactory(config.hooks, this.#logger, config.now),
     };
+    this.#callClient = { runtime: this.#runtime, config, logger: this.#logger };
   }
 
   /**
@@ -190,54 +187,8 @@ export class ImLeanCore {
   #call(op: OperationSpec, rawParams: unknown, options: RequestOptions | undefined): Promise<WithResponse<unknown>> {
     // (no observer, no closure: a client without hooks and subscribers pays one check per call)
     const observer = this.#runtime.observe?.(op.id, false);
-    if (observer === undefined) return this.#send(op, rawParams, options, undefined);
-    return observer.track(this.#send(op, rawParams, options, observer));
-  }
-
-  async #send(
-    op: OperationSpec,
-    rawParams: unknown,
-    options: RequestOptions = {},
-    observer: CallObserver | undefined,
-  ): Promise<WithResponse<unknown>> {
-    const revoked = this.#revokedError(op.id);
-    if (revoked) throw revoked;
-    const ownHeaders = checkRequestOptions(options);
-    const params = asParams(op.id, rawParams);
-    if (options.validate ?? this.#config.validateRequests) {
-      const loading = validateParams(op, params);
-      if (loading) await loading;
-    }
-    const policy = retryPolicyFor(op, params);
-    const filled = fillDedupeKey(op, params, ownHeaders, options.idempotencyKey);
-    const request = buildRequest(op, filled.params, this.#config, options.contentType);
-    // (plain fields, no spreads: this runs on every call; undefined means "none" to both)
-    const scope = new CallScope({
-      operationId: op.id,
-      signal: options.signal || undefined,
-      deadlineMs: options.deadlineMs ?? this.#config.deadlineMs,
-      now: this.#config.now,
-    });
-    try {
-      const result = await sendWithRetries(this.#runtime, {
-        op,
-        request,
-        policy,
-        headers: filled.headers,
-        maxRetries: options.maxRetries ?? this.#config.maxRetries,
-        timeoutMs: options.timeoutMs ?? this.#config.timeoutMs,
-        scope,
-        maxResponseBytes: options.maxResponseBytes ?? this.#config.maxResponseBytes,
-        priority: options.priority || undefined,
-        maxRetryAfterMs: options.maxRetryAfterMs,
-        observer,
-      });
-      if ((options.validateResponse ?? this.#config.validateResponses) && op.loadValidator)
-        await reportDrift(op, result, this.#logger, this.#config.onResponseDrift);
-      return result;
-    } finally {
-      scope.dispose();
-    }
+    if (observer === undefined) return sendCall(this.#callClient, op, rawParams, options, undefined);
+    return observer.track(sendCall(this.#callClient, op, rawParams, options, observer));
   }
 
   async #readSecret(): Promise<string> {

@@ -52,22 +52,11 @@ const NOT_READY = Symbol('not-ready');
 
 export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): Promise<WithResponse<unknown>> {
   const maxRetryAfterMs = call.maxRetryAfterMs ?? rt.maxRetryAfterMs;
-  // masked on first use only: a call that logs nothing and fails nothing never needs it
-  let whereText: string | undefined;
-  const where = (): string => (whereText ??= `${call.request.method} ${maskUrlQuery(call.request.pathAndQuery)}`);
-  const loop: Loop = {
-    rt,
-    call,
-    policy: {
-      resendOnFailure: call.policy.resendOnFailure,
-      maxRetries: call.maxRetries,
-      maxRetryAfterMs,
-      oneShot: call.request.oneShot === true,
-    },
-    where,
-    debugs: rt.logger.debugEnabled?.() !== false,
-  };
-  let state: RetryState = { resends: 0, reauthenticated: false, mayHaveExecuted: false };
+  const debugs = rt.logger.debugEnabled?.() !== false;
+  // The loop's record (what the steps after a failed attempt read) and the retry state are made
+  // on first need: a call whose first attempt succeeds never makes them.
+  let loop: Loop | undefined;
+  let state: RetryState | undefined;
   for (;;) {
     let token = readyToken(rt, call);
     if (token === NOT_READY) {
@@ -79,35 +68,67 @@ export async function sendWithRetries(rt: RuntimeContext, call: CallSettings): P
     settleAttempt(rt, call, attempt, await rt.send(attempt.request));
     const { outcome } = attempt;
     if (outcome.kind === 'response') {
-      if (loop.debugs)
+      if (debugs) {
+        loop ??= loopOf(rt, call, maxRetryAfterMs, debugs);
         rt.logger.debug(
-          `${call.op.id} ${where()} attempt ${attempt.number} -> ${outcome.status} in ${attempt.tookMs} ms`,
+          `${call.op.id} ${loop.where()} attempt ${attempt.number} -> ${outcome.status} in ${attempt.tookMs} ms`,
         );
-      if (outcome.status >= 200 && outcome.status <= 299) {
-        const success = successOf(loop, attempt, outcome);
-        if (success !== NOT_JSON) return success;
-        throw (await afterAttemptSteps()).notJsonError(loop, attempt, outcome, state);
       }
-      state = await (await afterAttemptSteps()).afterAnswer(loop, attempt, outcome, token, state);
+      if (outcome.status >= 200 && outcome.status <= 299) {
+        const success = successOf(call, attempt, outcome);
+        if (success !== NOT_JSON) return success;
+        loop ??= loopOf(rt, call, maxRetryAfterMs, debugs);
+        throw (await afterAttemptSteps()).notJsonError(loop, attempt, outcome, (state ??= FIRST_STATE()));
+      }
+      loop ??= loopOf(rt, call, maxRetryAfterMs, debugs);
+      state = await (await afterAttemptSteps()).afterAnswer(loop, attempt, outcome, token, (state ??= FIRST_STATE()));
     } else {
-      state = await (await afterAttemptSteps()).afterNoAnswer(loop, attempt, outcome, state);
+      loop ??= loopOf(rt, call, maxRetryAfterMs, debugs);
+      state = await (await afterAttemptSteps()).afterNoAnswer(loop, attempt, outcome, (state ??= FIRST_STATE()));
     }
   }
 }
 
+/** The retry state before a call's first failure. */
+const FIRST_STATE = (): RetryState => ({ resends: 0, reauthenticated: false, mayHaveExecuted: false });
+
+/** What the steps after an attempt read of the call: its retry policy, its masked `METHOD path`. */
+function loopOf(rt: RuntimeContext, call: CallSettings, maxRetryAfterMs: number, debugs: boolean): Loop {
+  // masked on first use only: a call that logs nothing and fails nothing never needs it
+  let whereText: string | undefined;
+  return {
+    rt,
+    call,
+    policy: {
+      resendOnFailure: call.policy.resendOnFailure,
+      maxRetries: call.maxRetries,
+      maxRetryAfterMs,
+      oneShot: call.request.oneShot === true,
+    },
+    where: () => (whereText ??= `${call.request.method} ${maskUrlQuery(call.request.pathAndQuery)}`),
+    debugs,
+  };
+}
+
 /**
  * The App Token (or undefined for an operation without auth) when `beforeAttempt` would wait for
- * nothing and throw nothing: not revoked, scope open, no fleet quota, no 429 pause, not the token
- * exchange, a cached token with no refresh due. Else NOT_READY.
+ * nothing and throw nothing: not revoked, scope open, no rate limit (send slots), no 429 pause,
+ * not the token exchange, a cached token with no refresh due. Else NOT_READY. A quota without a
+ * rate limit (every `ImClient` has one, for its counters) waits for nothing: its only step before
+ * an attempt is the background read of the fleet gate, done here as `beforeAttempt` does it.
  */
 function readyToken(rt: RuntimeContext, call: CallSettings): string | undefined | typeof NOT_READY {
   const { op, scope } = call;
-  if (rt.quota !== undefined || op.isTokenExchange || scope.isDone() || rt.gate.remainingMs() > 0) return NOT_READY;
+  const quota = rt.quota;
+  if (quota?.limited || op.isTokenExchange || scope.isDone() || rt.gate.remainingMs() > 0) return NOT_READY;
   if (rt.revokedError(op.id) !== undefined) return NOT_READY;
-  if (!op.auth) return undefined;
-  const token = rt.readyToken?.();
-  if (token === undefined) return NOT_READY;
-  rt.redactor.add(token);
+  let token: string | undefined;
+  if (op.auth) {
+    token = rt.readyToken?.();
+    if (token === undefined) return NOT_READY;
+    rt.redactor.add(token);
+  }
+  quota?.readGate();
   return token;
 }
 
@@ -166,8 +187,8 @@ function settleAttempt(rt: RuntimeContext, call: CallSettings, attempt: SentAtte
 const NOT_JSON = Symbol('not-json');
 
 /** A 2xx: its body as the operation answers it (JSON, lossless int64 JSON, text, binary). */
-function successOf(loop: Loop, attempt: SentAttempt, outcome: Answer): WithResponse<unknown> | typeof NOT_JSON {
-  const { op } = loop.call;
+function successOf(call: CallSettings, attempt: SentAttempt, outcome: Answer): WithResponse<unknown> | typeof NOT_JSON {
+  const { op } = call;
   const { status, headers, bodyText } = outcome;
   const response = responseInfo(status, headers);
   const kind = op.responseByStatus?.[status] ?? op.response;

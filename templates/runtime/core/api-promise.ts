@@ -39,7 +39,11 @@ export class ApiPromise<T> extends Promise<T> {
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null | undefined,
     onrejected?: ((reason: any) => R2 | PromiseLike<R2>) | null | undefined,
   ): Promise<R1 | R2> {
-    return this.#parsed().then(onfulfilled, onrejected);
+    // Straight from the inner promise, one derived promise (this is what every `await` of a call
+    // runs): the data, or the shared parsed promise once `catch`/`finally` made it.
+    if (this.#data !== undefined || typeof onfulfilled !== 'function')
+      return this.#parsed().then(onfulfilled, onrejected);
+    return this.#inner.then((r) => onfulfilled(r.data), onrejected);
   }
 
   override catch<R = never>(onrejected?: ((reason: any) => R | PromiseLike<R>) | null | undefined): Promise<T | R> {

@@ -171,6 +171,11 @@ export class CallScope {
     return this.signal.aborted || (this.deadlineAt !== undefined && this.#now() >= this.deadlineAt);
   }
 
+  /** True when `dispose()` has something to let go (a deadline timer, a listener on the caller's signal). */
+  holdsResources(): boolean {
+    return this.#timer !== undefined || this.#dispose !== NO_DISPOSE;
+  }
+
   dispose(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;

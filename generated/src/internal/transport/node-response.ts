@@ -24,7 +24,15 @@ export class NodeResponseHeaders implements ResponseHeaders {
   forEach(callback: (value: string, name: string) => void): void {
     // Node's names are lower-case already: read each value directly (no get() per name)
     const raw = this.#raw;
-    for (const name of Object.keys(raw).sort()) {
+    const names = Object.keys(raw);
+    // sorted in place as sort() would (code units): a handful of names, and sort() allocates a work copy per answer
+    for (let i = 1; i < names.length; i++) {
+      const name = names[i]!;
+      let j = i - 1;
+      for (; j >= 0 && names[j]! > name; j--) names[j + 1] = names[j]!;
+      names[j + 1] = name;
+    }
+    for (const name of names) {
       const value = raw[name];
       if (value !== undefined) callback(Array.isArray(value) ? value.join(', ') : value, name);
     }

@@ -108,6 +108,7 @@ class NodeAttempt {
   #headers: NodeResponseHeaders | undefined;
   /** Called once when the attempt settles (a proxy tunnel still being opened gives up). */
   #onSettled: (() => void) | undefined;
+  #onAbort: (() => void) | undefined;
 
   constructor(t: Target, a: AttemptRequest, resolve: (o: AttemptOutcome) => void) {
     this.#t = t;
@@ -117,8 +118,11 @@ class NodeAttempt {
 
   start(): void {
     const a = this.#a;
-    this.#timer = setTimeout(this.#onTimeout, a.timeoutMs);
-    if (a.signal !== NEVER_ABORTED) a.signal.addEventListener('abort', this.#onAbort, { once: true });
+    this.#timer = setTimeout(NodeAttempt.#timedOut, a.timeoutMs, this); // no closure per attempt
+    if (a.signal !== NEVER_ABORTED) {
+      this.#onAbort = () => this.#settle({ kind: 'ended', cause: a.signal.reason }, true);
+      a.signal.addEventListener('abort', this.#onAbort, { once: true });
+    }
     const body = a.body;
     if (body === undefined || typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer)
       this.#send(body);
@@ -279,13 +283,9 @@ class NodeAttempt {
     if (!this.#done) this.#fail(err);
   };
 
-  readonly #onTimeout = (): void => {
-    this.#settle({ kind: 'timeout' }, true);
-  };
-
-  readonly #onAbort = (): void => {
-    this.#settle({ kind: 'ended', cause: this.#a.signal.reason }, true);
-  };
+  static #timedOut(attempt: NodeAttempt): void {
+    attempt.#settle({ kind: 'timeout' }, true);
+  }
 
   #fail(err: unknown): void {
     if (this.#a.signal.aborted) return this.#settle({ kind: 'ended', cause: err }, true);
@@ -297,7 +297,7 @@ class NodeAttempt {
     if (this.#done) return;
     this.#done = true;
     clearTimeout(this.#timer);
-    if (this.#a.signal !== NEVER_ABORTED) this.#a.signal.removeEventListener('abort', this.#onAbort);
+    if (this.#onAbort) this.#a.signal.removeEventListener('abort', this.#onAbort);
     if (drop) {
       this.#source?.destroy();
       this.#res?.destroy();
