@@ -47,7 +47,7 @@ const FEATURES: { feature: string; why: string; test: RegExp }[] = [
   {
     feature: 'client and options',
     why: 'ImLeanCore, checking every client and call option (and refusing those of left-out features), withOptions, the browser refusal',
-    test: /^src\/(core\/(lean-core|client-session|api-promise)\.ts|internal\/(config|config-values|server-only|logger|core-features|request-checks|response-drift)\.ts|sdk-version\.ts)/,
+    test: /^src\/(core\/(lean-core|client-session|api-promise)\.ts|internal\/(config|config-values|server-only|logger|core-features|request-checks|response-drift|send-call)\.ts|sdk-version\.ts)/,
   },
   {
     feature: 'hooks and telemetry',
