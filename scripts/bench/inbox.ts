@@ -107,7 +107,7 @@ export interface RunFigures {
 }
 
 export async function measureRun(probe: Client, f: () => Promise<number>, n: number): Promise<RunFigures> {
-  // memory first: RESETSTAT frees the per-command latency histograms, which the run would then count as its own
+  // memory first (withRedis turns latency tracking off, so RESETSTAT frees no histograms the run would re-allocate)
   const memory = await usedMemory(probe);
   await probe.sendCommand(['CONFIG', 'RESETSTAT']);
   const cpu = await redisCpuS(probe);
@@ -226,6 +226,10 @@ export async function withRedis<T>(
   const clients = [0, 1, 2, 3].map(() => createClient({ url: server.url }));
   try {
     await Promise.all(clients.map((c) => c.connect()));
+    // no per-command latency histograms (~32 KB each, allocated at a command's first call after
+    // CONFIG RESETSTAT): a run whose commands differ from the previous run's counted the difference
+    // as its own, +20 bytes per event for the 36-character run that followed a bare one
+    await clients[0]!.sendCommand(['CONFIG', 'SET', 'latency-tracking', 'no']);
     const info = String(await clients[0]!.sendCommand(['INFO', 'server']));
     return await f(clients as [Client, Client, Client, Client], /redis_version:(\S+)/.exec(info)?.[1] ?? '?');
   } finally {
