@@ -12,7 +12,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './lib.js';
-import { type Client, measureRun, profileOf, type RunFigures, runBare, runOurs, withRedis } from './inbox.js';
+import { runBare, runOurs, withRedis } from './inbox-loops.js';
+import { type Client, measureRun, profileOf, type RunFigures } from './inbox-measure.js';
 
 const [rev = 'HEAD', roundsArg = '5', eventsArg = '20000', idArg] = process.argv.slice(2);
 const rounds = Number(roundsArg);
