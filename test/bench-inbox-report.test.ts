@@ -132,7 +132,8 @@ describe('bench section: inbox', () => {
       "the scripts' own Lua work 4.26 µs (append 2.00 µs in 0.010 calls, consume 2.26 µs in 0.062 calls)",
     );
     expect(missing).toContain('The bare loop: 6.00 µs, of which its commands 2.10 µs and 3.90 µs outside them');
-    expect(missing).toContain('| consume | ownership check');
+    expect(missing).toContain('| consume | ownership | xpending | 0.50 |');
+    expect(missing).toContain('- ownership: a settle counts only for the worker that still holds the event');
     expect(missing).toContain(
       'ours redis-server busy 30 % of the wall time, this process 60 % (30.0 µs CPU per event; idle 40 %)',
     );

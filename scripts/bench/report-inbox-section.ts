@@ -41,16 +41,15 @@ const PURPOSES: Readonly<Record<PhaseProfile['phase'], Readonly<Record<string, s
 export const PURPOSE_TEXT: Readonly<Record<string, string>> = {
   shared: 'the work the bare loop does too (XADD, XREADGROUP, XACK)',
   dedupe:
-    "dedupe at append: the ids looked up in the inbox set and the retention's done sets, new ids recorded in the inbox set (callbacks seed §6.1: deduplicate by event id, records kept 7 days)",
+    "at append, the ids looked up in the inbox set and the retention's done sets, new ids recorded in the inbox set (callbacks seed §6.1: deduplicate by event id, records kept 7 days)",
   ownership:
-    'ownership check: a settle counts only for the worker that still holds the event, so a late worker whose event was taken over counts nothing twice (exactly once, §6.1); it also finds the oldest event in flight for the trim',
+    'a settle counts only for the worker that still holds the event, so a late worker whose event was taken over counts nothing twice (exactly once, §6.1); it also finds the oldest event in flight for the trim',
   'duplicate check':
-    'duplicate check at settle: an event appended again after its id left the inbox set is found in the done sets (§6.1)',
-  'done records':
-    'done records: the id moved from the inbox set to the current done set, which expires after the retention (§6.1)',
-  trim: 'trim: acknowledged entries leave the stream, which keeps only events in flight or unread (the memory rows)',
-  counters: 'counters (`stats().processed`)',
-  take: 'take: due retries and events of dead workers, looked for every quarter of the visibility timeout',
+    'at settle, an event appended again after its id left the inbox set is found in the done sets (§6.1)',
+  'done records': 'the id moved from the inbox set to the current done set, which expires after the retention (§6.1)',
+  trim: 'acknowledged entries leave the stream, which keeps only events in flight or unread (the memory rows)',
+  counters: '`stats().processed`',
+  take: 'due retries and events of dead workers, looked for every quarter of the visibility timeout',
   lua: "the scripts' own Lua work (arguments into Lua, tables, replies; script time less the commands it calls): what makes each step one atomic call (§4.2: stored before the 2xx; §6.1)",
   other: 'other commands (group creation, script loading, `stats()`)',
 };
@@ -117,9 +116,10 @@ export function explainInbox(x: InboxResult, misses: readonly string[]): string[
       '| step | pays for | commands | µs per event |',
       '|---|---|---|---|',
       ...lines.map(
-        (l) =>
-          `| ${l.phase} | ${PURPOSE_TEXT[l.purpose] ?? l.purpose} | ${l.commands.join(', ') || 'Lua'} | ${num(l.usPerEvent, 2)} |`,
+        (l) => `| ${l.phase} | ${l.purpose} | ${l.commands.join(', ') || 'Lua'} | ${num(l.usPerEvent, 2)} |`,
       ),
+      '',
+      ...[...byPurpose.keys()].map((p) => `- ${p}: ${PURPOSE_TEXT[p] ?? p}`),
       '',
     );
   }
