@@ -3,6 +3,11 @@
  * worker consumes, and the bare Streams loop of the same shape, each on node-redis connections to
  * a private redis-server (`withRedis`).
  */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 import { startRedisServer } from '../../test/fixtures/callbacks/redis-server.js';
 import { type Client, countingClient } from './inbox-measure.js';
@@ -144,4 +149,17 @@ export async function withRedis<T>(
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
     await server.stop();
   }
+}
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The runtime at `rev`, unpacked into a temporary directory (git archive). */
+export function runtimeAt(revision: string): { dir: string; callbacks: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'inbox-ab-'));
+  const tar = execFileSync('git', ['-C', repo, 'archive', revision, 'templates/runtime'], {
+    maxBuffer: 1 << 28,
+  });
+  mkdirSync(dir, { recursive: true });
+  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  return { dir, callbacks: join(dir, 'templates/runtime/callbacks/index.ts') };
 }

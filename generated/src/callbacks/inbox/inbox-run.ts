@@ -123,26 +123,27 @@ export function startRun<E extends CallbackEvent>(c: Claimed<E>, s: RunSettings<
   const abortable = { abort: (reason: unknown) => abortRun(run, reason) };
   s.running.add(abortable); // aborted by the stop (one listener for all runs, not one per run)
   if (s.stop.aborted) abortRun(run, s.stop.reason);
-  let cut!: (why: Cut) => void;
-  const wasCut = new Promise<'cut'>(
-    (resolve) =>
-      (cut = (why) => {
-        run.cutWhy ??= why;
-        resolve('cut');
-      }),
-  );
-  const timer = setTimeout(() => cut('deadline'), s.handlerTimeoutMs);
-  const handled = handle(run, release).then(
-    () => undefined,
-    (err: unknown) => ({ err }),
-  );
-  const done = Promise.race([handled, wasCut]).then((first) => {
+  // whichever comes first decides the run: the handler's end or a cut (no Promise.race: fewer promises per event)
+  let finish!: (outcome: Promise<void> | undefined) => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  let decided = false;
+  const decide = (first: undefined | 'cut' | { err: unknown }): void => {
+    if (decided) return;
+    decided = true;
     clearTimeout(timer);
     s.running.delete(abortable);
-    if (first === undefined) return;
-    if (first === 'cut') return afterCut(run, handled);
-    return afterFailure(run, first.err);
-  });
+    finish(first === undefined ? undefined : first === 'cut' ? afterCut(run, handled) : afterFailure(run, first.err));
+  };
+  const cut = (why: Cut): void => {
+    run.cutWhy ??= why;
+    decide('cut');
+  };
+  const timer = setTimeout(() => cut('deadline'), s.handlerTimeoutMs);
+  const handled = handle(run, release);
+  handled.then(
+    () => decide(undefined),
+    (err: unknown) => decide({ err }),
+  );
   // a failed or cut run keeps its slot until its failure is stored (a worker whose store hangs takes no more)
   void done.then(release, release);
   return { done, slot, cut };
