@@ -6,35 +6,22 @@
  *
  *   npx tsx scripts/bench/inbox-ab.ts <rev> [rounds=5] [events=20000] [idLength]
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { median } from './lib.js';
-import { type Client, measureRun, profileOf, type RunFigures, runBare, runOurs, withRedis } from './inbox.js';
+import { runBare, runOurs, runtimeAt, withRedis } from './inbox-loops.js';
+import { type Client, measureRun, profileOf, type RunFigures } from './inbox-measure.js';
 
 const [rev = 'HEAD', roundsArg = '5', eventsArg = '20000', idArg] = process.argv.slice(2);
 const rounds = Number(roundsArg);
 const n = Number(eventsArg);
 const idLength = idArg === undefined ? undefined : Number(idArg);
-const repo = fileURLToPath(new URL('../..', import.meta.url));
-
-/** The runtime at `rev`, unpacked into a temporary directory (git archive). */
-function runtimeAt(revision: string): { dir: string; callbacks: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'inbox-ab-'));
-  const tar = execFileSync('git', ['-C', repo, 'archive', revision, 'templates/runtime'], {
-    maxBuffer: 1 << 28,
-  });
-  mkdirSync(dir, { recursive: true });
-  execFileSync('tar', ['-x', '-C', dir], { input: tar });
-  return { dir, callbacks: join(dir, 'templates/runtime/callbacks/index.ts') };
-}
 
 const at = runtimeAt(rev);
 try {
   const modA = await import(at.callbacks);
-  const modB = await import(join(repo, 'templates/runtime/callbacks/index.ts'));
+  const modB = await import(fileURLToPath(new URL('../../templates/runtime/callbacks/index.ts', import.meta.url)));
   const load0 = loadavg()[0]!;
   const runs: Record<'A' | 'B' | 'bare', RunFigures[]> = { A: [], B: [], bare: [] };
   await withRedis(async ([c1, b1, c2, b2]) => {

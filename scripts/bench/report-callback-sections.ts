@@ -1,4 +1,4 @@
-/** RESULTS.md sections about callbacks and fleets (callbacks verify, upload, quota fleet, inbox, simulator): target rows and text. */
+/** RESULTS.md sections about callbacks and fleets (callbacks verify, upload, quota fleet, simulator; the inbox: report-inbox-section.ts; the test suite: report-test-suite-section.ts): target rows and text. */
 import type { BenchResults } from './results.js';
 import { type Push, type TargetRow, mib, ms, num, ratio } from './report-format.js';
 import { type VerifyRun, verifyBreakdown, whyVerifyMisses } from './report-verify-why.js';
@@ -176,39 +176,6 @@ export function renderQuota(r: BenchResults, p: Push): void {
   }
 }
 
-/** Section inbox of RESULTS.md. */
-export function renderInbox(r: BenchResults, p: Push): void {
-  if (r.inbox) {
-    const x = r.inbox;
-    p('## 9. Callback inbox', '');
-    p(
-      `${num(x.events)} events (group.members_added, ${num(x.eventBytes)} bytes of JSON each on average) appended in batches of ${x.batch} while one worker consumes them (concurrency ${x.concurrency}, a handler that does nothing); a run ends when the last event is acknowledged. Ours: \`RedisInbox.append\` (one Lua script per batch: the ids looked up in the inbox's \`pending\` set and the live done sets, SADD to \`pending\`, XADD per new event) and \`consume\` (a blocking XREADGROUP on a second connection; every quarter of the visibility timeout, at most 1 s, and when a retry is due, a TAKE script: due retries, XAUTOCLAIM, XREADGROUP; per group of events finished in the same turn one ACK script (events without state changes: one ownership check by XPENDING of the consumer, the id records moved from \`pending\` to the current done set, one XACK for the group, the acked entries trimmed by one XTRIM MINID up to the oldest entry in flight and the rest by XDEL; counters once), or SETTLE for events with state changes or an ordering guard). Bare: XADD per event (the batch pipelined), XREADGROUP COUNT ${x.concurrency} BLOCK 100, JSON.parse and XACK per entry (no dedupe, no retry, no marker). Same private redis-server ${x.redisVersion} (no persistence), same client (node-redis, two connections each), this process; one unmeasured warm-up each, then ${x.rounds} interleaved rounds, alternating which goes first.`,
-      '',
-    );
-    p(
-      '| loop | events/s (median) | redis-server CPU per event (µs, median; INFO cpu before and after a run) | bytes kept per event (median) | events/s per run |',
-      '|---|---|---|---|---|',
-    );
-    for (const row of x.rows)
-      p(
-        `| ${row.label} | ${num(row.eventsPerSec)} | ${num(row.redisCpuUsPerEvent, 1)} | ${row.bytesPerEvent === undefined ? '–' : num(row.bytesPerEvent, 1)} | ${row.runsEventsPerSec.map((v) => num(v)).join(', ')} |`,
-      );
-    p(
-      '',
-      `Bytes kept: redis-server's \`used_memory\` (INFO memory) after a run minus before it, ÷ the events — ours: the done records of the ids (one set per quarter of the retention), the emptied stream, the counters; bare: its stream, never trimmed. Ids of ${num(x.idLength, 1)} characters on average; one more untimed run of ours with 36-character ids (a UUID's length) keeps ${num(x.bytesPerEventLongIds, 1)} bytes per event.`,
-      '',
-    );
-    if (x.redisProfile?.length)
-      p(
-        `Where redis-server's time goes for ours (INFO commandstats over the timed runs, µs per event; EVALSHA includes the commands its scripts call, which are listed too): ${x.redisProfile
-          .filter((c) => c.usPerEvent >= 0.05)
-          .map((c) => `${c.command} ${num(c.usPerEvent, 2)} µs (${num(c.callsPerEvent, 3)} calls)`)
-          .join('; ')}.`,
-        '',
-      );
-  }
-}
-
 /** Section simulator of RESULTS.md. */
 export function renderSimulator(r: BenchResults, p: Push): void {
   if (r.simulator) {
@@ -228,35 +195,4 @@ export function renderSimulator(r: BenchResults, p: Push): void {
       );
     p('');
   }
-}
-
-/** Issue 33's inbox rows: throughput and redis-server CPU against the bare Streams loop, memory kept per event id. */
-export function inboxTargets(x: NonNullable<BenchResults['inbox']>): TargetRow[] {
-  const o = x.rows.find((row) => row.mode === 'ours')!;
-  const b = x.rows.find((row) => row.mode === 'bare')!;
-  const rows: TargetRow[] = [
-    {
-      target: '9. Callback inbox throughput on Redis ≥ 0.9× a bare XADD + XREADGROUP + XACK loop',
-      measured: `${num(o.eventsPerSec)} vs ${num(b.eventsPerSec)} events/s (${ratio(o.eventsPerSec, b.eventsPerSec)})`,
-      pass: o.eventsPerSec >= 0.9 * b.eventsPerSec,
-    },
-    {
-      target: "9. Callback inbox: redis-server CPU per event ≤ 1.5× the bare loop's",
-      measured: `${num(o.redisCpuUsPerEvent, 1)} vs ${num(b.redisCpuUsPerEvent, 1)} µs/event (${ratio(o.redisCpuUsPerEvent, b.redisCpuUsPerEvent)})`,
-      pass: o.redisCpuUsPerEvent <= 1.5 * b.redisCpuUsPerEvent,
-    },
-  ];
-  if (o.bytesPerEvent !== undefined) {
-    rows.push({
-      target: '9. Callback inbox memory ≤ 80 bytes kept per processed event id (for the retention, 7 days by default)',
-      measured: `${num(o.bytesPerEvent, 1)} bytes/event with ${num(x.idLength, 1)}-character ids (redis-server used_memory after a run minus before ÷ events)`,
-      pass: o.bytesPerEvent <= 80,
-    });
-    rows.push({
-      target: '9. Callback inbox memory ≤ 80 bytes per processed event id with 36-character ids (a UUID’s length)',
-      measured: `${num(x.bytesPerEventLongIds, 1)} bytes/event (ids over 13 characters are recorded by a 14-character digest)`,
-      pass: x.bytesPerEventLongIds <= 80,
-    });
-  }
-  return rows;
 }

@@ -3,16 +3,15 @@ import type { BenchResults } from './results.js';
 import { HAVE_GNU_TIME } from './lib.js';
 import {
   callbacksRows,
-  inboxTargets,
   quotaRows,
   renderCallbacks,
-  renderInbox,
   renderQuota,
   renderSimulator,
   renderUpload,
   simulatorRows,
   uploadRows,
 } from './report-callback-sections.js';
+import { inboxTargets, renderInbox } from './report-inbox-section.js';
 import { coldStartRows, perCallRows, renderColdStart, renderPerCall } from './report-call-sections.js';
 import { ms, type TargetRow } from './report-format.js';
 import { renderSize, sizeTargets } from './report-size-section.js';

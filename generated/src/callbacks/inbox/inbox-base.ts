@@ -125,25 +125,35 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
   ): Promise<void> {
     const { consumer, report, stop } = run;
     const steps = this.#steps();
-    const stopped = new Promise<undefined>((resolve) =>
-      stop.addEventListener('abort', () => resolve(undefined), { once: true }),
-    );
-    const busy = new Set<Promise<void>>();
+    // one waiter at a time, woken by a freed slot or the stop: a Promise.race over the busy slots and a
+    // never-settling "stopped" promise left one reaction on it per wait, for as long as the worker ran
+    let wake: ((value: undefined) => void) | undefined;
+    const wakeUp = (): void => {
+      const w = wake;
+      wake = undefined;
+      w?.(undefined);
+    };
+    const woken = () => new Promise<undefined>((resolve) => (wake = resolve));
+    stop.addEventListener('abort', wakeUp, { once: true });
+    let busy = 0;
     const start = (c: Claimed<E>): void => {
       const { done, slot, cut } = startRun(c, run, steps);
       const p: Promise<void> = done
         .catch((err: unknown) => report(err, { eventId: c.eventId, attempt: c.attempt, dead: false })) // settle failed: the event stays claimed and is retaken after the visibility timeout
         .finally(() => inFlight.delete(p));
       inFlight.set(p, { cut });
-      busy.add(slot);
-      void slot.then(() => busy.delete(slot));
+      busy++;
+      void slot.then(() => {
+        busy--;
+        wakeUp();
+      });
     };
     let storeFailures = 0;
     while (!stop.aborted) {
-      const room = concurrency - busy.size;
+      const room = concurrency - busy;
       // take in batches: wait until half the slots are free (one store round trip fills them)
-      if (room <= 0 || (busy.size > 0 && room < Math.ceil(concurrency / 2))) {
-        await Promise.race([...busy, stopped]);
+      if (room <= 0 || (busy > 0 && room < Math.ceil(concurrency / 2))) {
+        await woken();
         continue;
       }
       let batch: Claimed<E>[] | undefined;
@@ -155,7 +165,8 @@ export abstract class InboxBase<E extends CallbackEvent = CallbackEvent> impleme
           waitMs: inFlight.size > 0 ? 50 : 1000,
           signal: stop,
         });
-        batch = await Promise.race([taking, stopped]);
+        batch = await Promise.race([taking, woken()]); // a slot freed meanwhile wakes it too: the take still answers
+        while (batch === undefined && !stop.aborted) batch = await Promise.race([taking, woken()]);
         if (batch === undefined) {
           // stopped while a take was under way (a store that does not answer): events it hands out late are given back, not run
           taking.then(

@@ -105,17 +105,22 @@ export class SettleQueue {
   }
 }
 
-/** `a` before `b` as stream entry ids (`<ms>-<seq>`, compared as numbers). */
+/** `a` before `b` as stream entry ids (`<ms>-<seq>`, compared as numbers; no split: this runs per event). */
 export function entryBefore(a: string, b: string): boolean {
-  const [am = '', as = ''] = a.split('-');
-  const [bm = '', bs = ''] = b.split('-');
-  return am.length !== bm.length
-    ? am.length < bm.length
-    : am !== bm
-      ? am < bm
-      : as.length !== bs.length
-        ? as.length < bs.length
-        : as < bs;
+  const ad = a.indexOf('-');
+  const bd = b.indexOf('-');
+  // no leading zeros: the part with fewer digits is the smaller; parts of one length compare digit by digit
+  if (ad !== bd) return ad < bd;
+  for (let i = 0; i < ad; i++) {
+    const d = a.charCodeAt(i) - b.charCodeAt(i);
+    if (d !== 0) return d < 0;
+  }
+  if (a.length !== b.length) return a.length < b.length;
+  for (let i = ad + 1; i < a.length; i++) {
+    const d = a.charCodeAt(i) - b.charCodeAt(i);
+    if (d !== 0) return d < 0;
+  }
+  return false;
 }
 
 /** The lowest and highest entry id of each consumer's events. */

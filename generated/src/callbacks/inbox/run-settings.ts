@@ -42,8 +42,8 @@ export interface RunSettings<E extends CallbackEvent> {
   /** Aborts when the worker stops. */
   stopper: AbortController;
   stop: AbortSignal;
-  /** The signals of the runs in flight, aborted together when the worker stops. */
-  running: Set<AbortController>;
+  /** The runs in flight, aborted together when the worker stops (each makes its signal only when asked for it). */
+  running: Set<{ abort(reason: unknown): void }>;
   /** When a failed run's event is due again (exponential backoff, ±20 %). */
   retryAt(attempt: number): number;
   /** onError, never throwing. */
@@ -81,7 +81,7 @@ export function runSettings<E extends CallbackEvent>(
   if (onSuperseded !== undefined && typeof onSuperseded !== 'function')
     throw new TypeError('onSuperseded must be a function (event, { eventId, entity })');
   const stopper = new AbortController();
-  const running = new Set<AbortController>();
+  const running: RunSettings<E>['running'] = new Set();
   stopper.signal.addEventListener(
     'abort',
     () => {

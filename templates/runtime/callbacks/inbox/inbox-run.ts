@@ -76,9 +76,28 @@ interface RunState<E extends CallbackEvent> {
   s: RunSettings<E>;
   steps: RunSteps<E>;
   started: number;
-  own: AbortController;
+  /** The handler's signal, made when the handler first reads `context.signal` (most never do: issue 33, CPU per event). */
+  own: AbortController | undefined;
+  /** Set by the first abort (the worker's stop or the cut), made or not: `own` is made aborted with it. */
+  aborted: { reason: unknown } | undefined;
   cutWhy: Cut | undefined;
   committed: Promise<InboxCommitOutcome> | undefined;
+}
+
+/** Aborts the run's signal (once; the first reason stays), or the signal it will make. */
+function abortRun(run: Pick<RunState<CallbackEvent>, 'own' | 'aborted'>, reason: unknown): void {
+  if (run.aborted) return;
+  run.aborted = { reason };
+  run.own?.abort(reason);
+}
+
+/** The handler's signal: aborted when the worker stops or the run is cut. */
+function signalOf(run: Pick<RunState<CallbackEvent>, 'own' | 'aborted'>): AbortSignal {
+  if (!run.own) {
+    run.own = new AbortController();
+    if (run.aborted) run.own.abort(run.aborted.reason);
+  }
+  return run.own.signal;
 }
 
 /**
@@ -89,30 +108,41 @@ interface RunState<E extends CallbackEvent> {
 export function startRun<E extends CallbackEvent>(c: Claimed<E>, s: RunSettings<E>, steps: RunSteps<E>): Run {
   let release!: () => void;
   const slot = new Promise<void>((resolve) => (release = resolve));
-  const own = new AbortController(); // the handler's signal: the worker stops or the deadline passes
-  s.running.add(own); // aborted by the stop (one listener for all runs, not one per run)
-  if (s.stop.aborted) own.abort(s.stop.reason);
-  const run: RunState<E> = { c, s, steps, started: steps.now(), own, cutWhy: undefined, committed: undefined };
-  let cut!: (why: Cut) => void;
-  const wasCut = new Promise<'cut'>(
-    (resolve) =>
-      (cut = (why) => {
-        run.cutWhy ??= why;
-        resolve('cut');
-      }),
-  );
-  const timer = setTimeout(() => cut('deadline'), s.handlerTimeoutMs);
-  const handled = handle(run, release).then(
-    () => undefined,
-    (err: unknown) => ({ err }),
-  );
-  const done = Promise.race([handled, wasCut]).then((first) => {
+  const run: RunState<E> = {
+    c,
+    s,
+    steps,
+    started: steps.now(),
+    own: undefined,
+    aborted: undefined,
+    cutWhy: undefined,
+    committed: undefined,
+  };
+  // the handler's signal aborts when the worker stops or the deadline passes
+  const abortable = { abort: (reason: unknown) => abortRun(run, reason) };
+  s.running.add(abortable); // aborted by the stop (one listener for all runs, not one per run)
+  if (s.stop.aborted) abortRun(run, s.stop.reason);
+  // whichever comes first decides the run: the handler's end or a cut (no Promise.race: fewer promises per event)
+  let finish!: (outcome: Promise<void> | undefined) => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  let decided = false;
+  const decide = (first: undefined | 'cut' | { err: unknown }): void => {
+    if (decided) return;
+    decided = true;
     clearTimeout(timer);
-    s.running.delete(own);
-    if (first === undefined) return;
-    if (first === 'cut') return afterCut(run, handled);
-    return afterFailure(run, first.err);
-  });
+    s.running.delete(abortable);
+    finish(first === undefined ? undefined : first === 'cut' ? afterCut(run, handled) : afterFailure(run, first.err));
+  };
+  const cut = (why: Cut): void => {
+    run.cutWhy ??= why;
+    decide('cut');
+  };
+  const timer = setTimeout(() => cut('deadline'), s.handlerTimeoutMs);
+  const handled = handle(run, release);
+  handled.then(
+    () => decide(undefined),
+    (err: unknown) => decide({ err }),
+  );
   // a failed or cut run keeps its slot until its failure is stored (a worker whose store hangs takes no more)
   void done.then(release, release);
   return { done, slot, cut };
@@ -167,7 +197,9 @@ async function handle<E extends CallbackEvent>(run: RunState<E>, release: () => 
   const context: InboxContext = {
     eventId: c.eventId,
     attempt: c.attempt,
-    signal: run.own.signal,
+    get signal() {
+      return signalOf(run);
+    },
     ...(truncated ? { truncated } : {}),
     ...(guard ? { ordering: { entity: guard.entity, superseded } } : {}),
     commit: (changes = []) => commit(run, changes, guard),
@@ -190,7 +222,7 @@ async function afterCut<E extends CallbackEvent>(run: RunState<E>, handled: Prom
     why === 'deadline' ? s.handlerTimeoutMs : steps.now() - run.started,
     why,
   );
-  run.own.abort(err);
+  abortRun(run, err);
   handled.catch(() => undefined); // whatever the abandoned run does later is ignored
   s.report(err, { eventId: c.eventId, attempt: c.attempt, dead, timedOut: why === 'deadline', stuck: why === 'stop' });
   // counted as a failed run; after a stop, handed to another worker at once
