@@ -98,7 +98,9 @@ export function renderTestSuite(r: BenchResults, push: Push): void {
   push('### Where the wall time goes', '');
   push(`- ${criticalPath(x, p)}.`);
   push(
-    `- The wall time over the critical path, ${p.overheadMs < 0 ? '−' : ''}${sec(Math.abs(p.overheadMs))}, is scheduling gaps (a worker idle while the other runs a long file) and vitest's and npm's start and end.`,
+    p.overheadMs >= 0
+      ? `- The wall time over the critical path, ${sec(p.overheadMs)}, is not measured part by part: it holds scheduling gaps (a worker idle while the other runs a long file) and vitest's and npm's start and end.`
+      : `- The wall time is ${sec(-p.overheadMs)} under the critical path: the per-file times overlap (a file's time in its worker includes waits for a core), so the sum over-counts.`,
   );
   push(
     `- Target 4 min: with these pre-steps and ${x.workers} workers the files may sum to at most ${sec(p.budgetMs, 0)}; they sum to ${sec(p.summedMs, 0)} (${share(p.summedMs, p.budgetMs)} of it).`,
