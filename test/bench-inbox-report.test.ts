@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InboxResult } from '../scripts/bench/inbox.js';
 import { phaseOf } from '../scripts/bench/inbox-profile.js';
-import { costLines, inboxTargets, renderInbox } from '../scripts/bench/report-inbox-section.js';
+import { costLines, inboxTargets, whyInboxMisses, renderInbox } from '../scripts/bench/report-inbox-section.js';
 import type { BenchResults } from '../scripts/bench/results.js';
 
 const n = 1000;
@@ -138,8 +138,15 @@ describe('bench section: inbox', () => {
       'ours redis-server busy 30 % of the wall time, this process 60 % (30.0 µs CPU per event; idle 40 %)',
     );
     expect(missing).toContain(
-      'Why the throughput row and the redis-server CPU row miss: ours costs redis-server 6.00 µs more per event than the bare loop and this process 20.00 µs more',
+      "Why the throughput row and the redis-server CPU row miss: ours costs redis-server 6.00 µs more per event than the bare loop's and this process 20.00 µs more per event than the bare loop's",
     );
+    // busy 60 % and 30 %: neither side saturated, so the text says latency-bound, not CPU
+    expect(missing).toContain('neither side was busy 85 % of the wall time: the run waited on round trips');
+    const o = result(20_000, 12).rows.find((r) => r.mode === 'ours')!;
+    const b = result(20_000, 12).rows.find((r) => r.mode === 'bare')!;
+    const saturated = whyInboxMisses({ ...o, nodeBusyShare: 0.93 }, { ...b, nodeCpuUsPerEvent: 40 });
+    expect(saturated).toContain('this process 10.00 µs less per event');
+    expect(saturated).toContain('this process (busy 93 % of the wall time) sets the pace');
     const cpuOnly = render(result(48_000, 12));
     expect(cpuOnly).toContain('Why the redis-server CPU row misses:');
     expect(render(result(48_000, 8))).not.toContain('Why ');

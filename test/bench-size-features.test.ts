@@ -73,6 +73,20 @@ describe('size bench: the one-operation app by feature', () => {
     );
   });
 
+  it('says which features chosen by import the app left out, and which it loads anyway, from its own modules', () => {
+    const lean = featureGroups([{ path: 'src/core/lean-core.ts', bytes: 4000, lazy: false, failure: false }]);
+    expect(missByFeature(lean, 1000, 500)).toContain(
+      'Chosen by import and absent from this app: the node:http transport, proxy support, the fleet quota.',
+    );
+    const full = featureGroups([
+      { path: 'src/core/lean-core.ts', bytes: 4000, lazy: false, failure: false },
+      { path: 'src/internal/transport/node-http.ts', bytes: 3000, lazy: false, failure: false },
+    ]);
+    const text = missByFeature(full, 1500, 500);
+    expect(text).toContain('Chosen by import but loaded here all the same: the node:http transport.');
+    expect(text).toContain('absent from this app: proxy support, the fleet quota.');
+  });
+
   it('issue 33: counts what a first-time success loads, not the failure path', () => {
     const split = [
       { path: 'src/core/lean-core.ts', bytes: 4000, lazy: false, failure: false },

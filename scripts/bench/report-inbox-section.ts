@@ -7,6 +7,7 @@ import type { InboxResult } from './inbox.js';
 import type { BenchResults } from './results.js';
 import type { PhaseProfile } from './inbox-profile.js';
 import { type Push, type TargetRow, num, ratio } from './report-format.js';
+type InboxRow = InboxResult['rows'][number];
 
 /** What a command buys in each step. `shared`: work the bare loop does too. */
 const PURPOSES: Readonly<Record<PhaseProfile['phase'], Readonly<Record<string, string>>>> = {
@@ -130,11 +131,28 @@ export function explainInbox(x: InboxResult, misses: readonly string[]): string[
     '',
   );
   if (misses.length)
-    out.push(
-      `Why ${misses.join(' and ')} miss${misses.length === 1 ? 'es' : ''}: ours costs redis-server ${us(o.redisCpuUsPerEvent - b.redisCpuUsPerEvent)} more per event than the bare loop and this process ${us((o.nodeCpuUsPerEvent ?? NaN) - (b.nodeCpuUsPerEvent ?? NaN))} more; the table above gives the redis-server part by what it pays for. redis-server and this process share the box's cores, so on a busy box a µs of CPU on either side is a µs of wall time.`,
-      '',
-    );
+    out.push(`Why ${misses.join(' and ')} miss${misses.length === 1 ? 'es' : ''}: ${whyInboxMisses(o, b)}`, '');
   return out;
+}
+
+/** A busy share at or above this counts as the side that sets the pace (one core's worth of work). */
+const SATURATED = 0.85;
+
+/** The miss in the run's own figures: each side's CPU difference with its sign, and which side (if any) was saturated. */
+export function whyInboxMisses(o: InboxRow, b: InboxRow): string {
+  const diff = (what: string, d: number) =>
+    `${what} ${us(Math.abs(d))} ${d >= 0 ? 'more' : 'less'} per event than the bare loop's`;
+  const cpu = `ours costs ${diff('redis-server', o.redisCpuUsPerEvent - b.redisCpuUsPerEvent)} and ${diff('this process', (o.nodeCpuUsPerEvent ?? NaN) - (b.nodeCpuUsPerEvent ?? NaN))} (the table above gives the redis-server part by what it pays for)`;
+  const saturated = [
+    (o.nodeBusyShare ?? 0) >= SATURATED
+      ? `this process (busy ${num(100 * (o.nodeBusyShare ?? NaN), 0)} % of the wall time)`
+      : '',
+    (o.redisBusyShare ?? 0) >= SATURATED ? `redis-server (busy ${num(100 * (o.redisBusyShare ?? NaN), 0)} %)` : '',
+  ].filter(Boolean);
+  const pace = saturated.length
+    ? `${saturated.join(' and ')} set${saturated.length === 1 ? 's' : ''} the pace, so its extra CPU per event is the missing throughput.`
+    : `neither side was busy ${num(100 * SATURATED, 0)} % of the wall time: the run waited on round trips (latency-bound), not on CPU.`;
+  return `${cpu}; ${pace}`;
 }
 
 /** Section inbox of RESULTS.md. */

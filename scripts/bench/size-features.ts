@@ -106,5 +106,19 @@ export function missByFeature(groups: readonly FeatureGroup[], gzip: number, ove
     sum += (g.firstSuccessBytes / totalBytes) * gzip;
   }
   const kb = (b: number) => `${(b / 1024).toFixed(1)} KB`;
-  return `The miss (${kb(overBytes)} gzip) is as large as the ${taken.length} largest feature(s) together (≈ ${kb(sum)}: ${taken.map((g) => g.feature).join(', ')}). The parts only some apps use (the node:http transport, proxy support, the fleet quota) are already chosen by import (ImCore) and absent here; what remains is behaviour every call has and the seeds or our standards require (options checked with errors that name the field, retries by class and timeouts, error classes per documented code with hints, secret masking, the App Token exchange and cache, the validator and its issue wording). 12 KB would take removing some of that behaviour, not leaving out an optional feature.`;
+  const modules = groups.flatMap((g) => g.modules);
+  const absent = CHOSEN_BY_IMPORT.filter((c) => !modules.some((m) => c.test.test(m))).map((c) => c.name);
+  const present = CHOSEN_BY_IMPORT.filter((c) => modules.some((m) => c.test.test(m))).map((c) => c.name);
+  const byImport = [
+    absent.length ? `Chosen by import and absent from this app: ${absent.join(', ')}.` : '',
+    present.length ? `Chosen by import but loaded here all the same: ${present.join(', ')}.` : '',
+  ].filter(Boolean);
+  return `The miss (${kb(overBytes)} gzip) is as large as the ${taken.length} largest feature(s) together (≈ ${kb(sum)}: ${taken.map((g) => g.feature).join(', ')}). ${byImport.join(' ')} The table's "why" column gives the rule each remaining feature serves.`;
 }
+
+/** Features an app opts into by what it imports (ImCore, stores): the one-operation app should load none of them. */
+const CHOSEN_BY_IMPORT: { name: string; test: RegExp }[] = [
+  { name: 'the node:http transport', test: /transport\/node-http\.ts$/ },
+  { name: 'proxy support', test: /node-proxy\.ts$/ },
+  { name: 'the fleet quota', test: /(quota-control|quota-store|redis-quota-store|rate-limit-options)\.ts$/ },
+];
