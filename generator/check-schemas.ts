@@ -31,7 +31,9 @@ import type { GeneratorCache } from './format.js';
 const AjvClass: typeof Ajv2020Module.default = (Ajv2020Module as any).default ?? Ajv2020Module;
 let ajv: InstanceType<typeof AjvClass> | undefined;
 /** Ajv with the 2020-12 meta-schema (compiled on first use, ~60 ms): these checks and emit's checkSchema share it. */
-export const meta = () => (ajv ??= new AjvClass({ strict: false, allErrors: false }));
+// strictNumbers: the emitter's guard (checkSchema) shares this instance and refused an Infinity or NaN
+// bound before they were shared; spec input never has one (refused as not-json on reading)
+export const meta = () => (ajv ??= new AjvClass({ strict: false, strictNumbers: true, allErrors: false }));
 
 /** Keywords of OpenAPI 3.0 that normalize-schema.ts translates (or refuses with its own message). */
 const OPENAPI_30 = new Set(['nullable']);

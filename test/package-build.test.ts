@@ -71,7 +71,9 @@ describe('the built package', () => {
     const withDocs: string[] = [];
     for (const file of files(dist, '.js')) {
       const text = readFileSync(file, 'utf8');
-      if (withoutDocComments(ts, text) !== text) withDocs.push(file.slice(dist.length + 1));
+      // two oracles: the stripper finds nothing left, and no `/**` survives at all (a `/**` that
+      // TypeScript does not take as a comment would pass the first; none exists in the package today)
+      if (withoutDocComments(ts, text) !== text || text.includes('/**')) withDocs.push(file.slice(dist.length + 1));
     }
     expect(withDocs).toEqual([]);
     const users = readFileSync(join(dist, 'resources/users.d.ts'), 'utf8');

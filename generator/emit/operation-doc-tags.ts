@@ -60,10 +60,15 @@ export function throwsTags(op: OperationModel): DocText[] {
   const codes = errorCodes(op);
   const lines: DocText[] = [doc`@throws {ValidationError} The params break a rule of the spec; nothing is sent.`];
   const access = codes.flatMap((code) => ACCESS_CODES[code] ?? []);
-  if (op.auth) access.push('CredentialsRevokedError');
+  // with no 401/403 code documented for the call, the revoked credentials are its only access error:
+  // a line of their own, not an "Access refused (401, 403…)" the call's documentation never names
   if (access.length)
     lines.push(
-      doc`@throws {${access.join(' | ')}} Access refused (401, 403; app_deleted and tenant_closed end every later call).`,
+      doc`@throws {${[...access, ...(op.auth ? ['CredentialsRevokedError'] : [])].join(' | ')}} Access refused (401, 403; app_deleted and tenant_closed end every later call).`,
+    );
+  else if (op.auth)
+    lines.push(
+      doc`@throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.`,
     );
   for (const code of codes) {
     const known = CODE_CLASSES[code];

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startRedisServer } from '../../../test/fixtures/callbacks/redis-server.js';
@@ -25,6 +26,18 @@ describe('RedisTokenStore (commands)', () => {
     expect(calls[1]).toEqual(['DEL', 'p:k']);
     expect(await store.get('k')).toBeNull();
     expect(fromNodeRedisViaCallbacks).toBe(fromNodeRedis);
+  });
+
+  it('console.log and String() show its prefix and lock TTL, never the client or what the client holds', () => {
+    const password = 'redis-pass-SECRET-42';
+    const client = fromIoredis({ options: { password }, call: async () => 'OK' } as unknown as Parameters<
+      typeof fromIoredis
+    >[0]);
+    const store = new RedisTokenStore({ client, prefix: 'app:' });
+    const shown = inspect(store, { depth: 10, showHidden: true });
+    expect(shown).toMatch(/^RedisTokenStore \{ prefix: "app:", lockTtlMs: \d+ \}$/);
+    expect(String(store)).toBe(shown);
+    expect(`${shown}${JSON.stringify(store)}`).not.toContain(password);
   });
 });
 

@@ -21,7 +21,7 @@ import type { FriendsListItem, FriendsListPage, FriendsListParams } from '../typ
  * ```
  *
  * @throws {ValidationError} The params break a rule of the spec; nothing is sent.
- * @throws {CredentialsRevokedError} Access refused (401, 403; app_deleted and tenant_closed end every later call).
+ * @throws {CredentialsRevokedError} The service said app_deleted or tenant_closed: every later call fails at once.
  * @throws {ApiError} Any other error answer.
  * @throws {ConnectionError | TimeoutError | AbortError} No answer (no connection after class Q's resends, `timeoutMs` or `deadlineMs` passed, or your `signal`).
  */
