@@ -63,6 +63,25 @@ describe('the generated table and modules', () => {
     expect(index).not.toContain('validators/');
   });
 
+  it('an operation whose validator fails to compile falls back with a warning on every run, never from the cache', () => {
+    const entries = new Map<string, string>();
+    const cache = { get: (k: string) => entries.get(k), set: (k: string, v: string) => void entries.set(k, v) };
+    // every other operation gets its real module text, from a first run without the cache
+    const real = emitValidators(model);
+    const moduleOf: NonNullable<Parameters<typeof emitValidators>[2]> = (_m, op, schemas) => {
+      if (op.id === 'users.get' && schemas.response !== true) throw new Error('strict mode: a keyword Ajv refuses');
+      return real.get(`src/validators/${op.funcName}.ts`)!;
+    };
+    const fallbacks = (m: ApiModel) => m.warnings.filter((w) => w.rule === 'validator-fallback').map((w) => w.message);
+    for (let run = 0; run < 2; run++) {
+      const fresh: ApiModel = { ...model, warnings: [] };
+      emitValidators(fresh, cache, moduleOf);
+      expect(fallbacks(fresh), `run ${run + 1}`).toEqual([
+        expect.stringContaining('users.get: the validator of users.get cannot be compiled'),
+      ]);
+    }
+  });
+
   it('the emitted code requires nothing from ajv or any other package', () => {
     const files = emitValidators(model);
     const shared = [...files.keys()].filter((p) => p.startsWith('src/validators/shared/'));
