@@ -15,7 +15,13 @@ import { cleanupTemp, ROOT } from '../scripts/bench/lib.js';
 import { targets } from '../scripts/bench/report.js';
 import { renderTestSuite, testSuiteProfile } from '../scripts/bench/report-test-suite-section.js';
 import type { BenchResults } from '../scripts/bench/run.js';
-import { benchTestSuite, leadingSentence, summaryCounts, type TestSuiteResult } from '../scripts/bench/test-suite.js';
+import {
+  benchTestSuite,
+  failureReport,
+  leadingSentence,
+  summaryCounts,
+  type TestSuiteResult,
+} from '../scripts/bench/test-suite.js';
 // @ts-expect-error: a plain ES module script without types
 import { commandOf } from '../scripts/test-pre-steps.mjs';
 
@@ -103,6 +109,38 @@ describe('bench section: test suite', () => {
     expect(text).toContain('| fetch-transport | 1 | 110.0 | 19.6 % |');
     expect(text).toContain('| test/a.test.ts | default | 3 | 200.0 | 35.7 % | A \\| proves something. |');
     expect(text).toContain('they sum to 560 s (120.7 % of it)');
+  });
+
+  it("a failed run keeps vitest's report of its failed tests, and the section prints it", () => {
+    const output = [
+      ' ✓ |default| test/a.test.ts (3 tests) 10ms',
+      ' × |default| test/b.test.ts > hangs 30001ms',
+      '⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯',
+      ' FAIL  |default| test/b.test.ts > hangs',
+      'Error: Test timed out in 30000ms.',
+      '⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/1]⎯',
+      ' Test Files  1 failed | 1 passed (2)',
+      '      Tests  1 failed | 3 passed (4)',
+    ].join('\n');
+    const failures = failureReport(output);
+    expect(failures[0]).toMatch(/Failed Tests 1/);
+    expect(failures).toContain('Error: Test timed out in 30000ms.');
+    expect(failures.some((l) => l.includes('Test Files'))).toBe(false);
+    expect(failureReport(' ✓ |default| test/a.test.ts (3 tests) 10ms\n      Tests  3 passed (3)')).toEqual([]);
+    const lines: string[] = [];
+    const failedRun = {
+      ...RUN,
+      exitCode: 1,
+      failures,
+      files: [{ ...RUN.files[0]!, passed: false }, ...RUN.files.slice(1)],
+    };
+    renderTestSuite({ testSuite: failedRun } as unknown as BenchResults, (...l) => lines.push(...l));
+    const text = lines.join('\n');
+    expect(text).toContain(`### Failed tests\n\nFiles with a failure: ${RUN.files[0]!.file}.`);
+    expect(text).toContain('Error: Test timed out in 30000ms.');
+    const ok: string[] = [];
+    renderTestSuite({ testSuite: RUN } as unknown as BenchResults, (...l) => ok.push(...l));
+    expect(ok.join('\n')).not.toContain('### Failed tests');
   });
 
   it("a test file's leading sentence is what the report says it proves", () => {

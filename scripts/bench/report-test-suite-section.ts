@@ -127,4 +127,17 @@ export function renderTestSuite(r: BenchResults, push: Push): void {
       `| ${f.file} | ${f.project} | ${f.tests} | ${num(f.ms / 1000, 1)} | ${share(f.ms, p.summedMs)} | ${(x.proves?.[f.file] ?? '').replaceAll('|', '\\|')} |`,
     );
   push('');
+  if (x.failures?.length) {
+    const failed = x.files.filter((f) => !f.passed).map((f) => f.file);
+    push(
+      '### Failed tests',
+      '',
+      `${failed.length ? `Files with a failure: ${failed.join(', ')}. ` : ''}vitest's report of them, as the run printed it:`,
+      '',
+      '```',
+      ...x.failures,
+      '```',
+      '',
+    );
+  }
 }

@@ -30,6 +30,8 @@ export interface TestSuiteResult {
   cpuMs?: number;
   /** vitest's summary line counts (0 when the run stopped before vitest). */
   tests: { passed: number; failed: number; skipped: number };
+  /** vitest's report of the failed tests (failureReport), [] when none failed; optional in older results. */
+  failures?: string[];
   /** The 1-minute load average before and after the run. */
   load: [number, number];
   /** Every test file of the run with its own time in its worker, slowest first. */
@@ -71,12 +73,28 @@ export async function benchTestSuite(
     wallMs: run.wallMs,
     ...(run.cpuMs === undefined ? {} : { cpuMs: run.cpuMs }),
     tests: summaryCounts(`${run.stdout}\n${run.stderr}`),
+    failures: failureReport(`${run.stdout}\n${run.stderr}`),
     load: [before, load1()],
     files,
     workers: testWorkers(),
     preSteps,
     proves,
   };
+}
+
+/** At most this many lines of vitest's failure report are kept (the run's output is not). */
+export const FAILURE_LINES = 80;
+
+/**
+ * vitest's "Failed Tests" block (each failed test's name, error and the code it points at), so a
+ * failed run of the bench says why; the rest of the output is dropped with the temp folder.
+ */
+export function failureReport(output: string): string[] {
+  const lines = output.split('\n');
+  const start = lines.findIndex((l) => /⎯+ Failed (Tests|Suites) \d+ ⎯+/.test(l));
+  if (start < 0) return lines.filter((l) => /^\s*(×|FAIL)\s/.test(l)).slice(0, FAILURE_LINES);
+  const end = lines.findIndex((l, i) => i > start && /^\s*Test Files\s/.test(l));
+  return lines.slice(start, end < 0 ? undefined : end).slice(0, FAILURE_LINES);
 }
 
 /** The slowest files the report lists (with what each proves). */
