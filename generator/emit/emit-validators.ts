@@ -199,9 +199,7 @@ function cacheKey(cache: GeneratorCache | undefined, parts: unknown[]): string {
 export function emitValidators(
   model: ApiModel,
   cache?: GeneratorCache,
-  // a seam for the test of a compile-time fallback: no spec found so far passes inlining and then
-  // fails Ajv's compile, so the test makes one operation's compile fail this way
-  moduleOf: typeof validatorModule = validatorModule,
+  moduleOf: typeof validatorModule = validatorModule, // a test seam: no spec found fails only at compile
 ): Map<string, string> {
   const files = new Map<string, string>();
   // Component maps once per model; each operation's schemas once, for the plan, the key and the compile.
