@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import type { GeneratorCache } from '../generator/format.js';
+import { countingCache } from './helpers/counting-cache.js';
 import { specModel } from '../generator/generate.js';
 import { surfaceOf } from '../generator/diff/surface.js';
 import { buildChangeReport, surfaceFromJson, surfaceJson } from '../scripts/lib/change-report.js';
@@ -20,20 +20,6 @@ const lastPath = Object.keys(baseDoc.paths).at(-1)!;
 delete baseDoc.paths[lastPath];
 const base = { text: stringify(baseDoc), label: 'base' };
 
-function mapCache() {
-  const entries = new Map<string, string>();
-  const counts = { surfaceHits: 0 };
-  const cache: GeneratorCache = {
-    get: (key) => {
-      const value = entries.get(key);
-      if (value !== undefined && key.startsWith('base-surface')) counts.surfaceHits++;
-      return value;
-    },
-    set: (key, value) => void entries.set(key, value),
-  };
-  return { cache, counts };
-}
-
 describe('the base surface through the cache', () => {
   it('a surface comes back from its JSON whole (maps, order, every field)', () => {
     const surface = surfaceOf(specModel(readFileSync(`${repoRoot}spec/openapi.yaml`, 'utf8'), 'spec/openapi.yaml'));
@@ -43,23 +29,23 @@ describe('the base surface through the cache', () => {
   it('the second run reads the kept surface and reports the same changes as a run without cache', () => {
     const uncached = buildChangeReport(repoRoot, head, base);
     expect('changes' in uncached && uncached.changes.map((c) => c.kind)).toContain('operation-added');
-    const { cache, counts } = mapCache();
+    const { cache, hitsOf } = countingCache();
     const first = buildChangeReport(repoRoot, head, base, { cache });
     const second = buildChangeReport(repoRoot, head, base, { cache });
-    expect(counts.surfaceHits).toBe(1);
+    expect(hitsOf('base-surface')).toBe(1);
     expect(first).toEqual(uncached);
     expect(second).toEqual(uncached);
   });
 
   it('an edited base is not read from the surface kept for another text', () => {
-    const { cache } = mapCache();
+    const { cache } = countingCache();
     buildChangeReport(repoRoot, head, base, { cache });
     const same = buildChangeReport(repoRoot, head, { text: headText, label: 'head' }, { cache });
     expect('changes' in same && same.changes).toEqual([]);
   });
 
   it("a run with no edit keeps the head's surface, which the first edit then compares with", () => {
-    const { cache, counts } = mapCache();
+    const { cache, hitsOf } = countingCache();
     const same = buildChangeReport(repoRoot, head, { text: headText, label: 'HEAD' }, { cache, headText });
     expect('changes' in same && same.changes).toEqual([]);
     const edited = specModel(base.text, 'spec/openapi.yaml');
@@ -69,7 +55,7 @@ describe('the base surface through the cache', () => {
       { text: headText, label: 'HEAD' },
       { cache, headText: base.text },
     );
-    expect(counts.surfaceHits).toBe(1);
+    expect(hitsOf('base-surface')).toBe(1);
     expect(first).toEqual(buildChangeReport(repoRoot, edited, { text: headText, label: 'HEAD' }));
     expect('changes' in first && first.changes.map((c) => c.kind)).toContain('operation-removed');
   });

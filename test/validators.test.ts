@@ -29,6 +29,7 @@ import { operations } from '../generated/src/operations.js';
 import type { RequestValidator, ValidationIssue } from '../generated/src/operation.js';
 import { fieldsOf, invalidVariants, validParams } from './helpers/sample-params.js';
 import { repoRoot } from './helpers/seed.js';
+import { memoryCache } from '../scripts/lib/generate-to-dir.js';
 
 const specText = readFileSync(join(repoRoot, 'spec/openapi.yaml'), 'utf8');
 const model: ApiModel = buildApiModel(parseSpec(specText, 'spec/openapi.yaml'));
@@ -64,8 +65,7 @@ describe('the generated table and modules', () => {
   });
 
   it('an operation whose validator fails to compile falls back with a warning on every run, never from the cache', () => {
-    const entries = new Map<string, string>();
-    const cache = { get: (k: string) => entries.get(k), set: (k: string, v: string) => void entries.set(k, v) };
+    const cache = memoryCache();
     // every other operation gets its real module text, from a first run without the cache
     const real = emitValidators(model);
     const moduleOf: NonNullable<Parameters<typeof emitValidators>[2]> = (_m, op, schemas) => {

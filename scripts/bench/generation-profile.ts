@@ -7,10 +7,9 @@
  * A sample belongs to the innermost named step on its stack, except inside the change report,
  * which owns all it calls (it models the base spec with the same functions as the head's).
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
 import { ROOT, timedRun } from './lib.js';
 
 /** A step of the CLI: the functions whose samples are its, and what it pays for. */

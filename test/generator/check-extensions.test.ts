@@ -6,27 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkExtensions, checkOperationExtensions } from '../../generator/check-extensions.js';
-import type { GeneratorCache } from '../../generator/format.js';
+import { countingCache } from '../helpers/counting-cache.js';
 import { repoRoot } from '../helpers/seed.js';
 
 const schema = JSON.parse(readFileSync(`${repoRoot}spec/extensions.schema.json`, 'utf8'));
-
-/** A Map as the cache, counting what a run read back and what it added. */
-function countingCache(entries = new Map<string, string>()) {
-  const counts = { hits: 0, misses: 0, sets: 0 };
-  const cache: GeneratorCache = {
-    get: (key) => {
-      const value = entries.get(key);
-      counts[value === undefined ? 'misses' : 'hits']++;
-      return value;
-    },
-    set: (key, value) => {
-      counts.sets++;
-      entries.set(key, value);
-    },
-  };
-  return { cache, counts, entries };
-}
 
 const docWith = (retryClass: unknown, assumed: unknown = 'why') => ({
   openapi: '3.1.0',

@@ -6,38 +6,21 @@
 import { describe, expect, it } from 'vitest';
 import { checkSchemas, meta } from '../../generator/check-schemas.js';
 import { checkSchema } from '../../generator/emit/ajv-standalone.js';
-import type { GeneratorCache } from '../../generator/format.js';
-
-function mapCache() {
-  const entries = new Map<string, string>();
-  const counts = { hits: 0, sets: 0 };
-  const cache: GeneratorCache = {
-    get: (key) => {
-      const value = entries.get(key);
-      if (value !== undefined) counts.hits++;
-      return value;
-    },
-    set: (key, value) => {
-      counts.sets++;
-      entries.set(key, value);
-    },
-  };
-  return { cache, counts };
-}
+import { countingCache } from '../helpers/counting-cache.js';
 
 const docWith = (user: unknown) => ({ openapi: '3.1.0', paths: {}, components: { schemas: { User: user } } });
 
 describe('the meta-schema check through the cache', () => {
   it('a schema that passed is read back on the next run', () => {
-    const { cache, counts } = mapCache();
+    const { cache, counts } = countingCache();
     expect(checkSchemas(docWith({ type: 'object' }), cache)).toEqual([]);
-    expect(counts).toEqual({ hits: 0, sets: 1 });
+    expect(counts).toEqual({ hits: 0, misses: 1, sets: 1 });
     expect(checkSchemas(docWith({ type: 'object' }), cache)).toEqual([]);
-    expect(counts).toEqual({ hits: 1, sets: 1 });
+    expect(counts).toEqual({ hits: 1, misses: 1, sets: 1 });
   });
 
   it('a schema the meta-schema refuses is refused on every run, beside a cached pass', () => {
-    const { cache } = mapCache();
+    const { cache } = countingCache();
     checkSchemas(docWith({ type: 'object' }), cache);
     for (let run = 0; run < 2; run++) {
       const problems = checkSchemas(docWith({ type: 'object', minProperties: -1 }), cache);

@@ -1,7 +1,5 @@
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer } from '../../../test/fixtures/callbacks/redis-server.js';
-import type { RedisServerHandle } from '../../../test/fixtures/callbacks/redis-server.js';
+import { describe, expect, it } from 'vitest';
+import { redisServerPerFile } from '../../../test/fixtures/callbacks/redis-per-file.js';
 import { MemoryDedupeStore, RedisDedupeStore } from './dedupe-store.js';
 import { fromIoredis, fromNodeRedis } from './redis-client.js';
 
@@ -67,24 +65,13 @@ describe('adapters', () => {
 });
 
 describe('RedisDedupeStore against a real redis-server', () => {
-  let server: RedisServerHandle;
-  let client: ReturnType<typeof createClient>;
-
-  beforeAll(async () => {
-    server = await startRedisServer();
-    client = createClient({ url: server.url });
-    await client.connect();
-  });
-  afterAll(async () => {
-    await client?.close().catch(() => undefined);
-    await server?.stop();
-  });
+  const redisServer = redisServerPerFile();
 
   it('SET NX PX: first claim wins, duplicates lose, release frees, the key expires', async () => {
-    const store = new RedisDedupeStore({ client: fromNodeRedis(client), prefix: 'unit:' });
+    const store = new RedisDedupeStore({ client: fromNodeRedis(redisServer.client), prefix: 'unit:' });
     expect(await store.claim('evt_1', 60_000)).toBe(true);
     expect(await store.claim('evt_1', 60_000)).toBe(false);
-    const ttl = Number(await client.sendCommand(['PTTL', 'unit:evt_1']));
+    const ttl = Number(await redisServer.client.sendCommand(['PTTL', 'unit:evt_1']));
     expect(ttl).toBeGreaterThan(59_000);
     await store.release('evt_1');
     expect(await store.claim('evt_1', 60_000)).toBe(true);
@@ -94,7 +81,7 @@ describe('RedisDedupeStore against a real redis-server', () => {
   });
 
   it('two-phase: concurrent begins of one id give one claimed, the rest in_progress; complete makes it done', async () => {
-    const store = new RedisDedupeStore({ client: fromNodeRedis(client), prefix: 'two-phase:' });
+    const store = new RedisDedupeStore({ client: fromNodeRedis(redisServer.client), prefix: 'two-phase:' });
     const states = await Promise.all(Array.from({ length: 10 }, () => store.begin('e', 60_000)));
     expect(states.filter((x) => x === 'claimed')).toHaveLength(1);
     expect(states.filter((x) => x === 'in_progress')).toHaveLength(9);
@@ -107,7 +94,7 @@ describe('RedisDedupeStore against a real redis-server', () => {
   });
 
   it('concurrent claims of one id: exactly one wins', async () => {
-    const store = new RedisDedupeStore({ client: fromNodeRedis(client), prefix: 'race:' });
+    const store = new RedisDedupeStore({ client: fromNodeRedis(redisServer.client), prefix: 'race:' });
     const results = await Promise.all(Array.from({ length: 50 }, () => store.claim('same', 60_000)));
     expect(results.filter(Boolean)).toHaveLength(1);
   });

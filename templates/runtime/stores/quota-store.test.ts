@@ -4,32 +4,23 @@
  * a shared rate limit: it degrades to per-process limiting and gate, never a hang. Last,
  * `evalScript` (the EVALSHA path the quota store shares with the Redis inbox) on the same server.
  */
+import { describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type RedisServerHandle } from '../../../test/fixtures/callbacks/redis-server.js';
+import { redisServerPerFile } from '../../../test/fixtures/callbacks/redis-per-file.js';
+import { startRedisServer } from '../../../test/fixtures/callbacks/redis-server.js';
 import { apiError, makeClient, ops, recordingLogger, startFakeService } from '../test-support/fake-service.js';
 import { evalScript, fromNodeRedis } from './redis-client.js';
 import { MemoryQuotaStore, type QuotaStore } from './quota-store.js';
 import { RedisQuotaStore } from './redis-quota-store.js';
 
-let server: RedisServerHandle;
-let redis: ReturnType<typeof createClient>;
-beforeAll(async () => {
-  server = await startRedisServer();
-  redis = createClient({ url: server.url });
-  await redis.connect();
-});
-afterAll(async () => {
-  await redis?.close().catch(() => undefined);
-  await server?.stop();
-});
+const redisServer = redisServerPerFile();
 
 let n = 0;
 const fresh = (): string => `t${++n}-${Date.now()}`;
 
 describe.each([
   ['MemoryQuotaStore', () => new MemoryQuotaStore()],
-  ['RedisQuotaStore', () => new RedisQuotaStore({ client: fromNodeRedis(redis) })],
+  ['RedisQuotaStore', () => new RedisQuotaStore({ client: fromNodeRedis(redisServer.client) })],
 ] as Array<[string, () => QuotaStore]>)('%s', (_name, make) => {
   it('hands out slots on one schedule: burst at once, then one per interval; past maxWaitMs nothing is taken', async () => {
     const store = make();
@@ -84,8 +75,8 @@ describe.each([
 
 describe('RedisQuotaStore specifics', () => {
   it('schedules by Redis time: two stores (two processes) draw from one schedule', async () => {
-    const a = new RedisQuotaStore({ client: fromNodeRedis(redis) });
-    const b = new RedisQuotaStore({ client: fromNodeRedis(redis) });
+    const a = new RedisQuotaStore({ client: fromNodeRedis(redisServer.client) });
+    const b = new RedisQuotaStore({ client: fromNodeRedis(redisServer.client) });
     const key = fresh();
     const rate = { perSecond: 2, burst: 1 };
     const waits = [];
@@ -95,10 +86,10 @@ describe('RedisQuotaStore specifics', () => {
   });
 
   it('reloads its script after SCRIPT FLUSH (a restarted Redis)', async () => {
-    const store = new RedisQuotaStore({ client: fromNodeRedis(redis) });
+    const store = new RedisQuotaStore({ client: fromNodeRedis(redisServer.client) });
     const key = fresh();
     await store.sync(key, `${key}:gate`);
-    await redis.scriptFlush();
+    await redisServer.client.scriptFlush();
     await expect(store.sync(key, `${key}:gate`, { sent: 1 })).resolves.toBe(0);
     expect((await store.counters(key)).sent).toBe(1);
   });
@@ -114,11 +105,11 @@ describe('the fleet gate through Redis (two clients with their own stores stand 
           : { status: 200, body: {} },
     });
     const a = makeClient(svc.baseUrl, {
-      quotaStore: new RedisQuotaStore({ client: fromNodeRedis(redis) }),
+      quotaStore: new RedisQuotaStore({ client: fromNodeRedis(redisServer.client) }),
       appKey: 'gate#app',
     });
     const b = makeClient(svc.baseUrl, {
-      quotaStore: new RedisQuotaStore({ client: fromNodeRedis(redis) }),
+      quotaStore: new RedisQuotaStore({ client: fromNodeRedis(redisServer.client) }),
       appKey: 'gate#app',
       clientId: 'client-2',
     });
@@ -228,7 +219,7 @@ describe("issue 28 item 3: a 429 to a token exchange pauses that host's exchange
     });
     const shared = (host: string) =>
       makeClient(svc.baseUrl, {
-        quotaStore: new RedisQuotaStore({ client: fromNodeRedis(redis), prefix: `x28-${n}:` }),
+        quotaStore: new RedisQuotaStore({ client: fromNodeRedis(redisServer.client), prefix: `x28-${n}:` }),
         internals: { hostName: host },
       });
     n++;
@@ -274,7 +265,7 @@ describe("issue 28 item 3: a 429 to a token exchange pauses that host's exchange
 const INCR_BY = "return redis.call('INCRBY', KEYS[1], ARGV[1])";
 
 function recorded(): { sent: string[]; command: (args: string[]) => Promise<unknown> } {
-  const client = fromNodeRedis(redis);
+  const client = fromNodeRedis(redisServer.client);
   const sent: string[] = [];
   return {
     sent,
@@ -295,7 +286,7 @@ describe('evalScript', () => {
     const { sent, command } = recorded();
     const shas = new Map<string, Promise<string>>();
     expect(Number(await evalScript(command, shas, INCR_BY, ['es:b'], ['1']))).toBe(1);
-    await redis.sendCommand(['SCRIPT', 'FLUSH']);
+    await redisServer.client.sendCommand(['SCRIPT', 'FLUSH']);
     expect(Number(await evalScript(command, shas, INCR_BY, ['es:b'], ['1']))).toBe(2);
     expect(Number(await evalScript(command, shas, INCR_BY, ['es:b'], ['1']))).toBe(3);
     expect(sent).toEqual(['SCRIPT LOAD', 'EVALSHA', 'EVALSHA', 'EVAL', 'SCRIPT LOAD', 'EVALSHA']);

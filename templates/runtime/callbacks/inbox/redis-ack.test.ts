@@ -2,26 +2,13 @@
  * The ACK script's outcomes when one call holds several events (issue 33: the ids leave the inbox
  * set by one SREM, whose count tells whether any was missing; only then are the done sets asked).
  */
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer } from '../../../../test/fixtures/callbacks/redis-server.js';
-import type { RedisServerHandle } from '../../../../test/fixtures/callbacks/redis-server.js';
+import { describe, expect, it } from 'vitest';
+import { redisServerPerFile } from '../../../../test/fixtures/callbacks/redis-per-file.js';
 import { fromNodeRedis } from '../../stores/redis-client.js';
 import type { CallbackEvent } from '../types.js';
 import { RedisInbox } from './redis-inbox.js';
 
-let server: RedisServerHandle;
-let redis: ReturnType<typeof createClient>;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  redis = createClient({ url: server.url });
-  await redis.connect();
-}, 20_000);
-afterAll(async () => {
-  await redis?.close().catch(() => undefined);
-  await server?.stop();
-});
+const redisServer = redisServerPerFile();
 
 const ev = (id: string): CallbackEvent => ({
   id,
@@ -48,13 +35,33 @@ async function consume(inbox: RedisInbox, n: number): Promise<[string, string][]
 describe('RedisInbox ACK with several events in one call', () => {
   it('an entry of a done id beside new ones: duplicate for it, applied for the others; a second entry of one id in the call is a duplicate', async () => {
     const prefix = '{ack-mixed}:';
-    const inbox = new RedisInbox({ client: fromNodeRedis(redis), durability: 'off', prefix });
+    const inbox = new RedisInbox({ client: fromNodeRedis(redisServer.client), durability: 'off', prefix });
     await inbox.append([ev('y1')]);
     expect(await consume(inbox, 1)).toEqual([['y1', 'applied']]);
     // an entry of y1 again (as if appended after its inbox record went), then new ids and one of them twice
-    await redis.sendCommand(['XADD', `${prefix}events`, '*', 'id', 'y1', 'e', JSON.stringify(ev('y1')), 'r', '0']);
+    await redisServer.client.sendCommand([
+      'XADD',
+      `${prefix}events`,
+      '*',
+      'id',
+      'y1',
+      'e',
+      JSON.stringify(ev('y1')),
+      'r',
+      '0',
+    ]);
     await inbox.append([ev('y2'), ev('y3')]);
-    await redis.sendCommand(['XADD', `${prefix}events`, '*', 'id', 'y3', 'e', JSON.stringify(ev('y3')), 'r', '0']);
+    await redisServer.client.sendCommand([
+      'XADD',
+      `${prefix}events`,
+      '*',
+      'id',
+      'y3',
+      'e',
+      JSON.stringify(ev('y3')),
+      'r',
+      '0',
+    ]);
     const outcomes = await consume(inbox, 4);
     expect(outcomes.sort()).toEqual([
       ['y1', 'duplicate'],
